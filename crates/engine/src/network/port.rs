@@ -1,0 +1,60 @@
+//! A port: the egress queue and transmitter of one link direction, plus its counters.
+
+use crate::ids::NodeId;
+use crate::queue::Queue;
+use crate::time::{Rate, Time};
+
+/// Counters a port keeps for the per-port output table.
+#[derive(Clone, Debug, Default)]
+pub struct PortStats {
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+    /// Dropped at enqueue because the buffer was full.
+    pub drops: u64,
+    /// Lost on the wire (random loss).
+    pub wire_losses: u64,
+    pub ecn_marks: u64,
+    pub max_queue_packets: u64,
+    pub max_queue_bytes: u64,
+    /// Time integral of the queue length (packet·ps and byte·ps), for time averages.
+    pub queue_area_packets: u128,
+    pub queue_area_bytes: u128,
+    pub last_change: Time,
+    /// Time the transmitter spent serializing.
+    pub busy_time: Time,
+}
+
+/// One direction of a link.
+#[derive(Clone, Debug)]
+pub struct Port {
+    /// "a->b".
+    pub name: String,
+    pub node: NodeId,
+    pub peer: NodeId,
+    pub rate: Rate,
+    pub delay: Time,
+    /// Probability that a packet serialized onto this wire is lost (0 = lossless).
+    pub loss_rate: f64,
+    pub queue: Queue,
+    /// A packet is being serialized.
+    pub busy: bool,
+    pub stats: PortStats,
+}
+
+impl Port {
+    /// Account the queue's length up to `now` before it changes (time-weighted mean).
+    #[inline]
+    pub fn note_queue(&mut self, now: Time) {
+        let dt = (now - self.stats.last_change).0 as u128;
+        self.stats.queue_area_packets += self.queue.len_packets() as u128 * dt;
+        self.stats.queue_area_bytes += self.queue.len_bytes() as u128 * dt;
+        self.stats.last_change = now;
+    }
+
+    #[inline]
+    pub fn note_peak(&mut self) {
+        let s = &mut self.stats;
+        s.max_queue_packets = s.max_queue_packets.max(self.queue.len_packets());
+        s.max_queue_bytes = s.max_queue_bytes.max(self.queue.len_bytes());
+    }
+}

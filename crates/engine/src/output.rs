@@ -1,0 +1,214 @@
+//! What a run produces: per-flow records, per-port counters, time series and a summary, as
+//! columns (ready to become Arrow/Parquet tables on the Python side).
+
+use crate::ids::PortId;
+use crate::network::Network;
+use crate::time::{Rate, Time};
+
+/// One row per flow.
+#[derive(Clone, Debug, Default)]
+pub struct FlowTable {
+    pub id: Vec<u32>,
+    pub src: Vec<String>,
+    pub dst: Vec<String>,
+    pub transport: Vec<String>,
+    pub cc: Vec<String>,
+    /// Bytes; `None` for long-lived flows.
+    pub size: Vec<Option<u64>>,
+    pub start_ps: Vec<u64>,
+    /// When the last byte was acknowledged; `None` if not (yet).
+    pub end_ps: Vec<Option<u64>>,
+    pub fct_ps: Vec<Option<u64>>,
+    /// FCT of the flow alone on the idle network (docs/ARCHITECTURE.md "Ideal FCT").
+    pub ideal_fct_ps: Vec<Option<u64>>,
+    pub slowdown: Vec<Option<f64>>,
+    pub bytes_acked: Vec<u64>,
+    pub segments_sent: Vec<u64>,
+    pub retransmits: Vec<u64>,
+    pub timeouts: Vec<u64>,
+    pub fast_recoveries: Vec<u64>,
+    pub ecn_reductions: Vec<u64>,
+}
+
+/// One row per port (link direction).
+#[derive(Clone, Debug, Default)]
+pub struct PortTable {
+    pub name: Vec<String>,
+    pub node: Vec<String>,
+    pub peer: Vec<String>,
+    pub rate_bps: Vec<u64>,
+    pub tx_packets: Vec<u64>,
+    pub tx_bytes: Vec<u64>,
+    pub drops: Vec<u64>,
+    pub wire_losses: Vec<u64>,
+    pub ecn_marks: Vec<u64>,
+    pub max_queue_packets: Vec<u64>,
+    pub max_queue_bytes: Vec<u64>,
+    pub mean_queue_packets: Vec<f64>,
+    pub mean_queue_bytes: Vec<f64>,
+    /// Fraction of the run the transmitter was busy.
+    pub utilization: Vec<f64>,
+}
+
+impl PortTable {
+    pub fn from_network(net: &Network, duration: Time) -> PortTable {
+        let mut t = PortTable::default();
+        let d = duration.0.max(1) as f64;
+        for p in &net.ports {
+            let s = &p.stats;
+            t.name.push(p.name.clone());
+            t.node.push(net.node(p.node).name.clone());
+            t.peer.push(net.node(p.peer).name.clone());
+            t.rate_bps.push(p.rate.bps());
+            t.tx_packets.push(s.tx_packets);
+            t.tx_bytes.push(s.tx_bytes);
+            t.drops.push(s.drops);
+            t.wire_losses.push(s.wire_losses);
+            t.ecn_marks.push(s.ecn_marks);
+            t.max_queue_packets.push(s.max_queue_packets);
+            t.max_queue_bytes.push(s.max_queue_bytes);
+            t.mean_queue_packets.push(s.queue_area_packets as f64 / d);
+            t.mean_queue_bytes.push(s.queue_area_bytes as f64 / d);
+            t.utilization.push(s.busy_time.0 as f64 / d);
+        }
+        t
+    }
+}
+
+/// What a time-series sample measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    QueuePackets,
+    QueueBytes,
+    Cwnd,
+    DctcpAlpha,
+}
+
+impl Metric {
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::QueuePackets => "queue_packets",
+            Metric::QueueBytes => "queue_bytes",
+            Metric::Cwnd => "cwnd",
+            Metric::DctcpAlpha => "dctcp_alpha",
+        }
+    }
+}
+
+/// Samples in long format: (time, metric, target, value); target is a port or a flow name.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub time_ps: Vec<u64>,
+    pub metric: Vec<Metric>,
+    pub target: Vec<u32>,
+    pub value: Vec<f64>,
+}
+
+impl Series {
+    #[inline]
+    pub fn push(&mut self, t: Time, m: Metric, target: u32, v: f64) {
+        self.time_ps.push(t.0);
+        self.metric.push(m);
+        self.target.push(target);
+        self.value.push(v);
+    }
+
+    /// Target names: ports for queue metrics, "flow N" ids for flow metrics.
+    pub fn target_name(&self, i: usize, net: &Network) -> String {
+        match self.metric[i] {
+            Metric::QueuePackets | Metric::QueueBytes => net.ports[PortId(self.target[i]).idx()].name.clone(),
+            Metric::Cwnd | Metric::DctcpAlpha => self.target[i].to_string(),
+        }
+    }
+}
+
+/// Whole-run figures.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub scenario: String,
+    pub seed: u64,
+    pub sim_time_ps: u64,
+    pub end_ps: u64,
+    pub wall_seconds: f64,
+    pub events: u64,
+    /// Packets serialized onto links.
+    pub packet_hops: u64,
+    pub packets_created: u64,
+    pub packets_delivered: u64,
+    pub packets_dropped: u64,
+    pub packets_in_flight: u64,
+    pub peak_packets_in_flight: u64,
+    pub peak_rss_bytes: u64,
+    pub flows: u64,
+    pub flows_completed: u64,
+}
+
+/// Peak resident set size of this process (Linux VmHWM), 0 where unavailable.
+pub fn peak_rss_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The ideal FCT of `size` bytes sent at line rate from time 0 along `fwd` (ports), with the final
+/// ACK returning along `rev`: the last packet's store-and-forward arrival plus the ACK's.
+///
+/// Packets 0..n−2 are full (mss + header); for identical packets through tandem store-and-forward
+/// hops the k-th finishes hop h at Σ_{j≤h} s_j + Σ_{j<h} d_j + k·max_{j≤h} s_j. The last, possibly
+/// shorter packet follows the recurrence L_h = max(F_{n−2,h}, L_{h−1} + d_{h−1}) + s'_h.
+pub fn ideal_fct(hops: &[(Rate, Time)], rev: &[(Rate, Time)], size: u64, mss: u64, header: u64, ack: u64) -> Time {
+    let n = size.div_ceil(mss).max(1);
+    let full = mss + header;
+    let last = size - (n - 1) * mss + header;
+    let mut l_prev_done = Time::ZERO; // L_{h−1} + d_{h−1}: when the last packet reaches hop h
+    let (mut sum_s, mut sum_d, mut max_s) = (Time::ZERO, Time::ZERO, Time::ZERO);
+    for &(rate, delay) in hops.iter() {
+        let s = rate.serialization(full);
+        sum_s += s;
+        max_s = max_s.max(s);
+        let f_prev = if n >= 2 { Some(sum_s + sum_d + max_s.mul(n - 2)) } else { None };
+        let ready = match f_prev {
+            Some(f) => f.max(l_prev_done),
+            None => l_prev_done,
+        };
+        let l = ready + rate.serialization(last);
+        l_prev_done = l + delay;
+        sum_d += delay;
+    }
+    let back: Time = rev.iter().fold(Time::ZERO, |acc, &(r, d)| acc + r.serialization(ack) + d);
+    l_prev_done + back
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ideal_fct_one_packet_two_hops() {
+        // 1000 B payload + 52 B header = 1052 B at 10 Gb/s = 841.6 ns per hop, 1 us per wire;
+        // ACK 52 B = 41.6 ns per hop.
+        let h = [(Rate::gbps(10), Time::from_us(1)); 2];
+        let t = ideal_fct(&h, &h, 1000, 1448, 52, 52);
+        assert_eq!(t, Time(2 * (841_600 + 1_000_000) + 2 * (41_600 + 1_000_000)));
+    }
+
+    #[test]
+    fn ideal_fct_pipeline_through_slower_second_hop() {
+        // 3 full packets of 1500 B: hop 0 at 10 Gb/s (1.2 us), hop 1 at 5 Gb/s (2.4 us), no delay.
+        // Hop-1 finishes at 1.2 + 2.4·3 = 8.4 us.
+        let f = [(Rate::gbps(10), Time::ZERO), (Rate::gbps(5), Time::ZERO)];
+        let t = ideal_fct(&f, &[], 3 * 1448, 1448, 52, 52);
+        assert_eq!(t, Time::from_ns(8400));
+        // A short last packet (100 B payload, 152 B) on the same path: the first two finish hop 1
+        // at 1.2 + 4.8 = 6.0 us; the last reaches hop 1 at 2.4 + 0.1216 = 2.5216 us and starts at
+        // 6.0 us, taking 0.2432 us -> 6.2432 us.
+        let t = ideal_fct(&f, &[], 2 * 1448 + 100, 1448, 52, 52);
+        assert_eq!(t, Time(6_243_200));
+    }
+}

@@ -1,0 +1,156 @@
+//! Packets and the slab they live in.
+//!
+//! A packet is a plain struct in a `Vec` reused through a free list: sending a packet costs no heap
+//! allocation once the slab has grown to the peak number of packets in flight. Devices and queues
+//! read only the network fields (size, route, ECN, priority); the transport fields are opaque to
+//! them (DESIGN.md: "a discipline never knows about transports").
+
+use crate::ids::{FlowId, NodeId, PacketId};
+use crate::time::Time;
+
+/// ECN codepoint of the IP header (RFC 3168 §5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ecn {
+    #[default]
+    NotEct,
+    Ect0,
+    Ce,
+}
+
+/// What the packet is, for the transport at the endpoints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Data,
+    Ack,
+}
+
+/// At most three SACK blocks per ACK (RFC 2018 with the timestamp option).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+/// TCP header fields carried by the packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TcpHeader {
+    /// First byte of payload (data) — sequence space starts at 0 for every flow.
+    pub seq: u64,
+    /// Payload bytes (data).
+    pub len: u32,
+    /// Cumulative ACK: next byte expected (ACK packets).
+    pub ack: u64,
+    /// Advertised receive window in bytes (u64::MAX = unlimited).
+    pub rwnd: u64,
+    pub ece: bool,
+    pub cwr: bool,
+    /// Last segment of the flow (FIN): acknowledged at once.
+    pub fin: bool,
+    pub sack_count: u8,
+    pub sack: [(u64, u64); MAX_SACK_BLOCKS],
+}
+
+/// One packet on the wire.
+#[derive(Clone, Copy, Debug)]
+pub struct Packet {
+    pub flow: FlowId,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// Bytes on the wire (headers included).
+    pub size: u32,
+    pub kind: Kind,
+    pub ecn: Ecn,
+    /// Hash used by ECMP (per flow and direction), fixed when the packet is created.
+    pub path_hash: u64,
+    /// When the packet entered the network (for latency accounting).
+    pub created: Time,
+    pub tcp: TcpHeader,
+}
+
+/// Arena of packets with a free list.
+#[derive(Debug, Default)]
+pub struct PacketSlab {
+    slots: Vec<Packet>,
+    free: Vec<PacketId>,
+    live: usize,
+    peak_live: usize,
+}
+
+impl PacketSlab {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    #[inline]
+    pub fn alloc(&mut self, p: Packet) -> PacketId {
+        self.live += 1;
+        self.peak_live = self.peak_live.max(self.live);
+        if let Some(id) = self.free.pop() {
+            self.slots[id.idx()] = p;
+            id
+        } else {
+            self.slots.push(p);
+            PacketId::from_idx(self.slots.len() - 1)
+        }
+    }
+
+    #[inline]
+    pub fn free(&mut self, id: PacketId) {
+        debug_assert!(self.live > 0);
+        self.live -= 1;
+        self.free.push(id);
+    }
+
+    #[inline]
+    pub fn get(&self, id: PacketId) -> &Packet {
+        &self.slots[id.idx()]
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id.idx()]
+    }
+
+    /// Packets currently allocated (queued or on a wire).
+    pub fn live(&self) -> usize {
+        self.live
+    }
+
+    pub fn peak_live(&self) -> usize {
+        self.peak_live
+    }
+
+    /// Slots ever allocated (the slab's high-water mark).
+    pub fn capacity_used(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pkt() -> Packet {
+        Packet {
+            flow: FlowId(0),
+            src: NodeId(0),
+            dst: NodeId(1),
+            size: 1500,
+            kind: Kind::Data,
+            ecn: Ecn::NotEct,
+            path_hash: 0,
+            created: Time::ZERO,
+            tcp: TcpHeader::default(),
+        }
+    }
+
+    #[test]
+    fn freed_slots_are_reused() {
+        let mut s = PacketSlab::new();
+        let a = s.alloc(pkt());
+        let b = s.alloc(pkt());
+        s.free(a);
+        let c = s.alloc(pkt());
+        assert_eq!(c, a);
+        assert_ne!(b, c);
+        assert_eq!(s.capacity_used(), 2);
+        assert_eq!(s.live(), 2);
+        assert_eq!(s.peak_live(), 2);
+    }
+}

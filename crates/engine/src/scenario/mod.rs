@@ -1,0 +1,121 @@
+//! Scenarios: the TOML (or JSON) description of one simulation, validated into typed values.
+//!
+//! `Scenario::from_toml` / `from_json` read the whole document, check every key and value, build the
+//! network to check reachability, and return either a `Scenario` or *all* the problems found, each
+//! with its key path, the offending value and what was expected. Nothing is simulated before this
+//! succeeds. The key reference is docs/SCENARIOS.md.
+
+mod parse;
+pub mod reader;
+#[cfg(test)]
+mod tests;
+
+pub use reader::{Issue, Issues};
+
+use crate::network::Ecmp;
+use crate::queue::{Amount, Discipline};
+use crate::time::{Rate, Time};
+use crate::transport::tcp::TcpConfig;
+
+/// Egress queue settings of one port.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueueSpec {
+    /// `None` = unlimited.
+    pub limit: Option<Amount>,
+    pub discipline: Discipline,
+}
+
+/// A node as declared (star and dumbbell are expanded into these).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeSpec {
+    pub name: String,
+    pub is_host: bool,
+}
+
+/// A bidirectional link; each direction gets its own port and queue.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSpec {
+    pub a: usize,
+    pub b: usize,
+    pub rate: Rate,
+    pub delay: Time,
+    pub loss_rate: f64,
+    /// Queue of the port a→b and of b→a.
+    pub queue_ab: QueueSpec,
+    pub queue_ba: QueueSpec,
+}
+
+/// The network as explicit nodes and links.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TopologySpec {
+    /// "star", "dumbbell" or "explicit".
+    pub kind: String,
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<LinkSpec>,
+}
+
+/// One flow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowSpec {
+    pub src: usize,
+    pub dst: usize,
+    /// `None` = long-lived (sends until the simulation ends).
+    pub size: Option<u64>,
+    pub start: Time,
+    /// Name of the transport profile used (for the output table).
+    pub transport: String,
+    pub tcp: TcpConfig,
+}
+
+/// What to record besides per-flow and per-port tables.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OutputSpec {
+    pub sample_interval: Option<Time>,
+    /// Port names ("s0->h0") whose queue length is sampled.
+    pub queues: Vec<String>,
+    /// Flow indices whose cwnd is sampled.
+    pub cwnd: Vec<usize>,
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub end: Time,
+    pub seed: u64,
+    pub topology: TopologySpec,
+    pub ecmp: Ecmp,
+    pub flows: Vec<FlowSpec>,
+    pub output: OutputSpec,
+}
+
+impl Scenario {
+    /// Parse and validate a TOML document.
+    pub fn from_toml(text: &str) -> Result<Scenario, Issues> {
+        let value: toml::Value = toml::from_str(text).map_err(|e| {
+            let mut iss = Issues::default();
+            iss.push("", format!("not valid TOML: {}", e.to_string().trim()));
+            iss
+        })?;
+        let json = serde_json::to_value(value).map_err(|e| {
+            let mut iss = Issues::default();
+            iss.push("", format!("cannot read the document: {e}"));
+            iss
+        })?;
+        Self::from_value(&json)
+    }
+
+    /// Parse and validate a JSON document (what the Python front end sends).
+    pub fn from_json(text: &str) -> Result<Scenario, Issues> {
+        let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            let mut iss = Issues::default();
+            iss.push("", format!("not valid JSON: {e}"));
+            iss
+        })?;
+        Self::from_value(&json)
+    }
+
+    pub fn from_value(v: &serde_json::Value) -> Result<Scenario, Issues> {
+        parse::scenario(v)
+    }
+}

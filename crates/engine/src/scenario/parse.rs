@@ -1,0 +1,593 @@
+//! From a document tree to a validated [`Scenario`], collecting every problem.
+
+use super::reader::*;
+use super::*;
+use crate::network::Ecmp;
+use crate::topology;
+use crate::transport::tcp::cc::DctcpParams;
+use crate::transport::tcp::{CcKind, EcnMode};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Switch ports hold 100 packets unless told otherwise (ns-3's default queue size).
+pub const DEFAULT_SWITCH_BUFFER: Amount = Amount::Packets(100);
+
+const CC_NAMES: &[&str] = &["newreno", "dctcp"];
+
+pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
+    let mut iss = Issues::default();
+    let Value::Object(root) = v else {
+        iss.push("", "the scenario must be a table of sections ([simulation], [topology], ...)");
+        return Err(iss);
+    };
+    let t = Table::new("", root);
+    let name = t.get("name", &mut iss, as_str).unwrap_or_else(|| "scenario".into());
+    t.get("description", &mut iss, as_str);
+
+    let (mut end, mut seed) = (None, 1);
+    match t.table("simulation", &mut iss) {
+        Some(s) => {
+            end = s.need("end", &mut iss, "a duration such as '1s'", as_time);
+            if end == Some(Time::ZERO) {
+                iss.push("simulation.end", "'0' is not a positive duration; the simulation must run for some time");
+                end = None;
+            }
+            seed = s.get("seed", &mut iss, as_u64).unwrap_or(1);
+            s.finish(&mut iss);
+        }
+        None => iss.push("simulation", "missing; add [simulation] with end = \"1s\""),
+    }
+
+    // Transports first: the largest packet decides whether a buffer can hold one packet.
+    let profiles = transports(&t, &mut iss);
+    let max_packet = profiles.values().map(|p| (p.mss + p.header) as u64).max().unwrap_or(1500);
+
+    let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), max_packet, &mut iss);
+    let host_q = queue(&t, "host_queue", None, max_packet, &mut iss);
+
+    let topo = match t.table("topology", &mut iss) {
+        Some(tt) => topology_spec(&tt, switch_q, host_q, max_packet, &mut iss),
+        None => {
+            iss.push("topology", "missing; add [topology] with kind = \"star\", \"dumbbell\" or \"explicit\"");
+            None
+        }
+    };
+
+    let mut ecmp = Ecmp::FlowHash;
+    if let Some(r) = t.table("routing", &mut iss) {
+        if let Some(e) = r.get("ecmp", &mut iss, as_choice(&["flow_hash", "packet_spray"])) {
+            ecmp = if e == "flow_hash" { Ecmp::FlowHash } else { Ecmp::PacketSpray };
+        }
+        r.finish(&mut iss);
+    }
+
+    let net = topo.as_ref().map(topology::build);
+    let flows = match (&topo, &net) {
+        (Some(topo), Some(net)) => flows(&t, topo, net, &profiles, end, &mut iss),
+        _ => {
+            t.raw("flows");
+            vec![]
+        }
+    };
+    let output = output(&t, net.as_ref(), flows.len(), &mut iss);
+    t.finish(&mut iss);
+
+    if !iss.is_empty() {
+        return Err(iss);
+    }
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output })
+}
+
+fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, max_packet: u64, iss: &mut Issues) -> QueueSpec {
+    let mut spec = QueueSpec { limit: default_limit, discipline: Discipline::DropTail };
+    if let Some(q) = t.table(key, iss) {
+        spec = queue_table(&q, spec, max_packet, iss);
+    }
+    spec
+}
+
+/// Read a queue table over a base spec.
+fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, iss: &mut Issues) -> QueueSpec {
+    let mut spec = base;
+    if let Some(v) = q.raw("buffer") {
+        if v.as_str() == Some("unlimited") {
+            spec.limit = None;
+        } else {
+            match as_amount(v) {
+                Ok(Amount::Packets(0)) => iss.push(q.key_path("buffer"), "'0pkt' cannot hold a single packet"),
+                Ok(Amount::Bytes(b)) if b < max_packet => iss.push(
+                    q.key_path("buffer"),
+                    format!("{} is smaller than one packet ({max_packet} B with the largest MSS and headers)", show(v)),
+                ),
+                Ok(a) => spec.limit = Some(a),
+                Err(e) => iss.push(q.key_path("buffer"), e),
+            }
+        }
+    }
+    let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn"]));
+    let k = q.get("ecn_threshold", iss, as_amount);
+    match (disc.as_deref(), k) {
+        (Some("ecn"), Some(k)) => {
+            let above_buffer = match (k, spec.limit) {
+                (Amount::Packets(k), Some(Amount::Packets(b))) => k >= b,
+                (Amount::Bytes(k), Some(Amount::Bytes(b))) => k >= b,
+                _ => false,
+            };
+            if above_buffer {
+                iss.push(q.key_path("ecn_threshold"), "is not below the buffer size: no packet would ever be marked");
+            } else {
+                spec.discipline = Discipline::EcnThreshold { k };
+            }
+        }
+        (Some("ecn"), None) if !q.has("ecn_threshold") => {
+            iss.push(q.key_path("ecn_threshold"), "missing; discipline = \"ecn\" needs a marking threshold such as '65pkt'")
+        }
+        (Some("droptail"), _) if q.has("ecn_threshold") => {
+            iss.push(q.key_path("ecn_threshold"), "only applies to discipline = \"ecn\"")
+        }
+        (Some("droptail"), _) => spec.discipline = Discipline::DropTail,
+        (None, Some(_)) if !q.has("discipline") => {
+            iss.push(q.key_path("discipline"), "missing; set discipline = \"ecn\" to use ecn_threshold")
+        }
+        _ => {}
+    }
+    q.finish(iss);
+    spec
+}
+
+struct LinkParams {
+    rate: Option<Rate>,
+    delay: Option<Time>,
+    loss: f64,
+}
+
+fn link_params(l: &Table, iss: &mut Issues) -> LinkParams {
+    LinkParams {
+        rate: l.need("rate", iss, "a rate such as '10Gbps'", as_rate),
+        delay: l.need("delay", iss, "a propagation delay such as '1us'", as_time),
+        loss: l.get("loss_rate", iss, as_probability).unwrap_or(0.0),
+    }
+}
+
+fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: u64, iss: &mut Issues) -> Option<TopologySpec> {
+    let kind = t.need("kind", iss, "\"star\", \"dumbbell\" or \"explicit\"", as_choice(&["star", "dumbbell", "explicit"]))?;
+    let mut nodes = Vec::new();
+    let mut links = Vec::new();
+    let host = |name: String| NodeSpec { name, is_host: true };
+    let switch = |name: String| NodeSpec { name, is_host: false };
+    let ok_before = iss.0.len();
+    match kind.as_str() {
+        "star" => {
+            let n = t.need("hosts", iss, "the number of hosts", as_positive);
+            let lp = t.table("link", iss).map(|l| {
+                let p = link_params(&l, iss);
+                l.finish(iss);
+                p
+            });
+            if lp.is_none() && !t.has("link") {
+                iss.push(t.key_path("link"), "missing; expected { rate = \"10Gbps\", delay = \"1us\" }");
+            }
+            if let (Some(n), Some(LinkParams { rate: Some(rate), delay: Some(delay), loss })) = (n, lp) {
+                nodes.extend((0..n).map(|i| host(format!("h{i}"))));
+                nodes.push(switch("s0".into()));
+                for i in 0..n as usize {
+                    links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q });
+                }
+            }
+        }
+        "dumbbell" => {
+            let l = t.need("left", iss, "the number of hosts on the left switch", as_positive);
+            let r = t.need("right", iss, "the number of hosts on the right switch", as_positive);
+            let lp = t.table("link", iss).map(|x| {
+                let p = link_params(&x, iss);
+                x.finish(iss);
+                p
+            });
+            if lp.is_none() && !t.has("link") {
+                iss.push(t.key_path("link"), "missing; expected { rate = \"10Gbps\", delay = \"1us\" }");
+            }
+            let bp = t.table("bottleneck", iss).map(|x| {
+                let p = link_params(&x, iss);
+                let q = x.table("queue", iss).map(|q| queue_table(&q, switch_q, max_packet, iss));
+                x.finish(iss);
+                (p, q.unwrap_or(switch_q))
+            });
+            if bp.is_none() && !t.has("bottleneck") {
+                iss.push(t.key_path("bottleneck"), "missing; expected { rate = \"10Gbps\", delay = \"10us\" }");
+            }
+            if let (Some(l), Some(r), Some(lp), Some((bp, bq))) = (l, r, lp, bp) {
+                if let (Some(rate), Some(delay), Some(brate), Some(bdelay)) = (lp.rate, lp.delay, bp.rate, bp.delay) {
+                    let (l, r) = (l as usize, r as usize);
+                    nodes.extend((0..l + r).map(|i| host(format!("h{i}"))));
+                    nodes.push(switch("s0".into()));
+                    nodes.push(switch("s1".into()));
+                    let (s0, s1) = (l + r, l + r + 1);
+                    for i in 0..l + r {
+                        let s = if i < l { s0 } else { s1 };
+                        links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q });
+                    }
+                    links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq });
+                }
+            }
+        }
+        _ => {
+            let names = |key: &'static str, iss: &mut Issues| -> Vec<String> {
+                t.get(key, iss, |v| match v {
+                    Value::Array(a) => a.iter().map(as_str).collect::<Result<Vec<_>, _>>(),
+                    _ => Err(format!("{} is not a list of names", show(v))),
+                })
+                .unwrap_or_default()
+            };
+            let hosts = names("hosts", iss);
+            let switches = names("switches", iss);
+            if hosts.is_empty() && !t.has("hosts") {
+                iss.push(t.key_path("hosts"), "missing; expected a list of host names such as [\"h0\", \"h1\"]");
+            }
+            nodes.extend(hosts.into_iter().map(host));
+            nodes.extend(switches.into_iter().map(switch));
+            for (i, n) in nodes.iter().enumerate() {
+                if nodes[..i].iter().any(|m| m.name == n.name) {
+                    iss.push(t.key_path("hosts"), format!("the name '{}' is used twice", n.name));
+                }
+            }
+            let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+            match t.raw("links") {
+                Some(Value::Array(items)) => {
+                    for (i, item) in items.iter().enumerate() {
+                        let path = format!("{}[{i}]", t.key_path("links"));
+                        let Value::Object(m) = item else {
+                            iss.push(path, "is not a table such as { a = \"h0\", b = \"s0\", rate = \"10Gbps\", delay = \"1us\" }");
+                            continue;
+                        };
+                        let l = Table::new(path, m);
+                        let end = |key: &'static str, iss: &mut Issues| {
+                            let s = l.need(key, iss, "a node name", as_str)?;
+                            match names.iter().position(|&n| n == s) {
+                                Some(p) => Some(p),
+                                None => {
+                                    let hint = suggest(&s, &names).map(|o| format!(" did you mean '{o}'?")).unwrap_or_default();
+                                    iss.push(l.key_path(key), format!("'{s}' is not a declared host or switch;{hint}"));
+                                    None
+                                }
+                            }
+                        };
+                        let (a, b) = (end("a", iss), end("b", iss));
+                        let p = link_params(&l, iss);
+                        let q = l.table("queue", iss);
+                        if a.is_some() && a == b {
+                            iss.push(l.key_path("b"), "a link cannot connect a node to itself");
+                        }
+                        if let (Some(a), Some(b), Some(rate), Some(delay)) = (a, b, p.rate, p.delay) {
+                            let base = |n: usize| if nodes[n].is_host { host_q } else { switch_q };
+                            let (qa, qb) = match &q {
+                                Some(q) => {
+                                    let s = queue_table(q, base(a), max_packet, iss);
+                                    (s, s)
+                                }
+                                None => (base(a), base(b)),
+                            };
+                            links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb });
+                        }
+                        l.finish(iss);
+                    }
+                }
+                Some(v) => iss.push(t.key_path("links"), format!("{} is not a list of links", show(v))),
+                None => iss.push(t.key_path("links"), "missing; expected a list of links"),
+            }
+        }
+    }
+    t.finish(iss);
+    if iss.0.len() > ok_before || nodes.is_empty() {
+        return None;
+    }
+    Some(TopologySpec { kind, nodes, links })
+}
+
+/// The transport profiles: "default" from [transport], one per [transports.NAME].
+fn transports(t: &Table, iss: &mut Issues) -> BTreeMap<String, TcpConfig> {
+    let mut out = BTreeMap::new();
+    let (base, base_ecn) = match t.table("transport", iss) {
+        Some(tt) => tcp_config(&tt, TcpConfig::default(), None, iss),
+        None => (TcpConfig::default(), None),
+    };
+    out.insert("default".to_string(), base);
+    if let Some(named) = t.table("transports", iss) {
+        {
+            for (name, v) in named.entries() {
+                let path = named.key_path(name);
+                match v {
+                    Value::Object(pm) => {
+                        let (cfg, _) = tcp_config(&Table::new(path, pm), base, base_ecn, iss);
+                        out.insert(name.clone(), cfg);
+                    }
+                    _ => iss.push(path, format!("{} is not a table of transport settings", show(v))),
+                }
+            }
+        }
+    }
+    out
+}
+
+fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issues) -> (TcpConfig, Option<bool>) {
+    let mut c = base;
+    t.get("kind", iss, as_choice(&["tcp"]));
+    let cc = t.get("cc", iss, as_choice(CC_NAMES));
+    if let Some(v) = t.get("mss", iss, as_bytes) {
+        if v == 0 || v > 65_000 {
+            iss.push(t.key_path("mss"), format!("{v} B is not a usable segment size (1 to 65000 bytes)"));
+        } else {
+            c.mss = v as u32;
+        }
+    }
+    if let Some(v) = t.get("header", iss, as_bytes) {
+        c.header = v.min(10_000) as u32;
+    }
+    if let Some(v) = t.get("ack_size", iss, as_bytes) {
+        if v == 0 {
+            iss.push(t.key_path("ack_size"), "an ACK must have a size of at least 1 byte");
+        } else {
+            c.ack_size = v.min(10_000) as u32;
+        }
+    }
+    if let Some(v) = t.get("initial_cwnd", iss, as_positive) {
+        c.initial_cwnd = v.min(u32::MAX as u64) as u32;
+    }
+    if let Some(v) = t.raw("initial_ssthresh") {
+        if v.as_str() == Some("unlimited") {
+            c.initial_ssthresh = u32::MAX;
+        } else {
+            match as_positive(v) {
+                Ok(n) => c.initial_ssthresh = n.min(u32::MAX as u64) as u32,
+                Err(e) => iss.push(t.key_path("initial_ssthresh"), format!("{e} (segments), or \"unlimited\"")),
+            }
+        }
+    }
+    if let Some(v) = t.get("min_rto", iss, as_time) {
+        c.rto.min = v;
+    }
+    if let Some(v) = t.get("max_rto", iss, as_time) {
+        c.rto.max = v;
+    }
+    if let Some(v) = t.get("initial_rto", iss, as_time) {
+        if v == Time::ZERO {
+            iss.push(t.key_path("initial_rto"), "must be above 0");
+        }
+        c.rto.initial = v;
+    }
+    if let Some(v) = t.get("rto_granularity", iss, as_time) {
+        c.rto.granularity = v;
+    }
+    if c.rto.min > c.rto.max {
+        iss.push(t.key_path("min_rto"), format!("{} is above max_rto {}", c.rto.min, c.rto.max));
+    }
+    if let Some(v) = t.get("delayed_ack", iss, as_positive) {
+        c.delack_count = v.min(1000) as u32;
+    }
+    if let Some(v) = t.get("delayed_ack_timeout", iss, as_time) {
+        c.delack_timeout = v;
+    }
+    if let Some(v) = t.get("sack", iss, as_bool) {
+        c.sack = v;
+    }
+    let ecn = t.get("ecn", iss, as_bool).or(base_ecn);
+    if let Some(v) = t.raw("rcv_buffer") {
+        if v.as_str() == Some("unlimited") {
+            c.rcv_buffer = None;
+        } else {
+            match as_bytes(v) {
+                Ok(b) if b < c.mss as u64 => {
+                    iss.push(t.key_path("rcv_buffer"), format!("{} is smaller than one segment ({} B)", show(v), c.mss))
+                }
+                Ok(b) => c.rcv_buffer = Some(b),
+                Err(e) => iss.push(t.key_path("rcv_buffer"), e),
+            }
+        }
+    }
+    if let Some(v) = t.get("dupthresh", iss, as_positive) {
+        c.dupthresh = v.min(1000) as u32;
+    }
+    let mut dctcp = match c.cc {
+        CcKind::Dctcp(p) => p,
+        _ => DctcpParams::default(),
+    };
+    if let Some(g) = t.get("dctcp_g", iss, as_f64) {
+        if g > 0.0 && g <= 1.0 {
+            dctcp.g = g;
+        } else {
+            iss.push(t.key_path("dctcp_g"), format!("{g} is not a gain in (0, 1]; RFC 8257 suggests 1/16 = 0.0625"));
+        }
+    }
+    if let Some(a) = t.get("dctcp_initial_alpha", iss, as_f64) {
+        if (0.0..=1.0).contains(&a) {
+            dctcp.initial_alpha = a;
+        } else {
+            iss.push(t.key_path("dctcp_initial_alpha"), format!("{a} is not in [0, 1]"));
+        }
+    }
+    c.cc = match cc.as_deref() {
+        Some("dctcp") => CcKind::Dctcp(dctcp),
+        Some(_) => CcKind::NewReno,
+        None => match c.cc {
+            CcKind::Dctcp(_) => CcKind::Dctcp(dctcp),
+            k => k,
+        },
+    };
+    c.ecn = match (c.cc, ecn) {
+        (CcKind::Dctcp(_), Some(false)) => {
+            iss.push(t.key_path("ecn"), "DCTCP needs ECN; remove ecn = false or pick another cc");
+            EcnMode::Dctcp
+        }
+        (CcKind::Dctcp(_), _) => EcnMode::Dctcp,
+        (_, Some(true)) => EcnMode::Classic,
+        _ => EcnMode::Off,
+    };
+    t.finish(iss);
+    (c, ecn)
+}
+
+fn flows(
+    t: &Table,
+    topo: &TopologySpec,
+    net: &crate::network::Network,
+    profiles: &BTreeMap<String, TcpConfig>,
+    end: Option<Time>,
+    iss: &mut Issues,
+) -> Vec<FlowSpec> {
+    let items = match t.raw("flows") {
+        Some(Value::Array(a)) => a,
+        Some(v) => {
+            iss.push("flows", format!("{} is not a list of flows ([[flows]] tables)", show(v)));
+            return vec![];
+        }
+        None => {
+            iss.push("flows", "missing; add at least one [[flows]] with src, dst and size");
+            return vec![];
+        }
+    };
+    let host_names: Vec<&str> = topo.nodes.iter().filter(|n| n.is_host).map(|n| n.name.as_str()).collect();
+    let mut out = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("flows[{i}]");
+        let Value::Object(m) = item else {
+            iss.push(path, "is not a table such as { src = \"h1\", dst = \"h0\", size = \"1MB\" }");
+            continue;
+        };
+        let f = Table::new(path, m);
+        let host = |key: &'static str, iss: &mut Issues| -> Option<usize> {
+            let s = f.need(key, iss, "a host name", as_str)?;
+            match topo.nodes.iter().position(|n| n.name == s) {
+                Some(p) if topo.nodes[p].is_host => Some(p),
+                Some(_) => {
+                    iss.push(f.key_path(key), format!("'{s}' is a switch; flows run between hosts"));
+                    None
+                }
+                None => {
+                    let hint = suggest(&s, &host_names).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+                    let range = match (host_names.first(), host_names.last()) {
+                        (Some(a), Some(b)) => format!("hosts are {a} .. {b}"),
+                        _ => "there are no hosts".into(),
+                    };
+                    iss.push(f.key_path(key), format!("'{s}' is not a host; {hint}({range})"));
+                    None
+                }
+            }
+        };
+        let src = host("src", iss);
+        let dst = host("dst", iss);
+        let size = match f.raw("size") {
+            None => None,
+            Some(v) if v.as_str() == Some("infinite") => None,
+            Some(v) => match as_bytes(v) {
+                Ok(0) => {
+                    iss.push(f.key_path("size"), "0 B: a flow must carry at least one byte (omit size for a long-lived flow)");
+                    None
+                }
+                Ok(b) => Some(b),
+                Err(e) => {
+                    iss.push(f.key_path("size"), format!("{e}; or \"infinite\" for a long-lived flow"));
+                    None
+                }
+            },
+        };
+        let start = f.get("start", iss, as_time).unwrap_or(Time::ZERO);
+        let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
+        let tcp = match profiles.get(&tname) {
+            Some(c) => Some(*c),
+            // A congestion-control name selects the default profile with that algorithm.
+            None if CC_NAMES.contains(&tname.as_str()) => {
+                let mut c = profiles["default"];
+                c.cc = match tname.as_str() {
+                    "dctcp" => CcKind::Dctcp(DctcpParams::default()),
+                    _ => CcKind::NewReno,
+                };
+                c.ecn = match c.cc {
+                    CcKind::Dctcp(_) => EcnMode::Dctcp,
+                    _ if c.ecn == EcnMode::Classic => EcnMode::Classic,
+                    _ => EcnMode::Off,
+                };
+                Some(c)
+            }
+            None => {
+                let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
+                known.extend(CC_NAMES);
+                let hint = suggest(&tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+                iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
+                None
+            }
+        };
+        f.finish(iss);
+        if let (Some(s), Some(d)) = (src, dst) {
+            if s == d {
+                iss.push(f.key_path("dst"), format!("'{}' is also the source; a flow needs two different hosts", topo.nodes[d].name));
+                continue;
+            }
+            if net.next_hops(crate::ids::NodeId::from_idx(s), crate::ids::NodeId::from_idx(d)).is_empty() {
+                iss.push(f.key_path("dst"), format!("'{}' cannot be reached from '{}': no path through switches", topo.nodes[d].name, topo.nodes[s].name));
+                continue;
+            }
+        }
+        if let Some(end) = end {
+            if start >= end {
+                iss.push(f.key_path("start"), format!("{start} is not before the end of the simulation ({end})"));
+                continue;
+            }
+        }
+        if let (Some(src), Some(dst), Some(tcp)) = (src, dst, tcp) {
+            out.push(FlowSpec { src, dst, size, start, transport: tname, tcp });
+        }
+    }
+    out
+}
+
+fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, iss: &mut Issues) -> OutputSpec {
+    let mut o = OutputSpec::default();
+    let Some(ot) = t.table("output", iss) else { return o };
+    o.sample_interval = ot.get("sample_interval", iss, as_time);
+    if o.sample_interval == Some(Time::ZERO) {
+        iss.push(ot.key_path("sample_interval"), "must be above 0");
+        o.sample_interval = None;
+    }
+    if let Some(v) = ot.raw("queues") {
+        match v {
+            Value::Array(a) => {
+                for (i, q) in a.iter().enumerate() {
+                    let path = format!("{}[{i}]", ot.key_path("queues"));
+                    match (as_str(q), net) {
+                        (Ok(name), Some(net)) => {
+                            if net.port_by_name(&name).is_some() {
+                                o.queues.push(name);
+                            } else {
+                                let names: Vec<&str> = net.ports.iter().map(|p| p.name.as_str()).collect();
+                                let hint = suggest(&name, &names).map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+                                iss.push(path, format!("'{name}' is not a port (ports are named 'node->peer', e.g. '{}'){hint}", names.first().unwrap_or(&"s0->h0")));
+                            }
+                        }
+                        (Err(e), _) => iss.push(path, e),
+                        _ => {}
+                    }
+                }
+            }
+            _ => iss.push(ot.key_path("queues"), format!("{} is not a list of port names", show(v))),
+        }
+    }
+    if let Some(v) = ot.raw("cwnd") {
+        match v {
+            Value::String(s) if s == "all" => o.cwnd = (0..n_flows).collect(),
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    match as_u64(x) {
+                        Ok(k) if (k as usize) < n_flows => o.cwnd.push(k as usize),
+                        Ok(k) => iss.push(format!("{}[{i}]", ot.key_path("cwnd")), format!("there is no flow {k} (flows are numbered 0 .. {})", n_flows.saturating_sub(1))),
+                        Err(e) => iss.push(format!("{}[{i}]", ot.key_path("cwnd")), e),
+                    }
+                }
+            }
+            _ => iss.push(ot.key_path("cwnd"), format!("{} is not a list of flow numbers or \"all\"", show(v))),
+        }
+    }
+    if o.sample_interval.is_none() && (!o.queues.is_empty() || !o.cwnd.is_empty()) && !ot.has("sample_interval") {
+        iss.push(ot.key_path("sample_interval"), "missing; time series need an interval such as '10us'");
+    }
+    ot.finish(iss);
+    o
+}

@@ -1,0 +1,288 @@
+//! Reading a scenario document (TOML or JSON, as a `serde_json::Value` tree) key by key, collecting
+//! every problem with its key path instead of stopping at the first.
+
+use crate::queue::Amount;
+use crate::time::{Rate, Time};
+use crate::units::{parse_bytes, parse_rate, parse_time};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::fmt;
+
+/// One problem in a scenario: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Issue {
+    /// Key path, e.g. `topology.link.rate` or `flows[3].dst`.
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// All problems found in a scenario.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Issues(pub Vec<Issue>);
+
+impl Issues {
+    pub fn push(&mut self, path: impl Into<String>, message: impl Into<String>) {
+        self.0.push(Issue { path: path.into(), message: message.into() });
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for Issues {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0.len();
+        writeln!(f, "the scenario has {n} problem{}:", if n == 1 { "" } else { "s" })?;
+        for i in &self.0 {
+            writeln!(f, "  - {i}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Issues {}
+
+/// A value as users wrote it, for messages.
+pub fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("'{s}'"),
+        Value::Array(_) => "a list".into(),
+        Value::Object(_) => "a table".into(),
+        other => other.to_string(),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            cur.push((prev[j] + (ca != cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The closest of `options` to `word`, if close enough to be a plausible typo.
+pub fn suggest<'a>(word: &str, options: &[&'a str]) -> Option<&'a str> {
+    options
+        .iter()
+        .map(|o| (edit_distance(&word.to_ascii_lowercase(), &o.to_ascii_lowercase()), *o))
+        .filter(|&(d, o)| d <= 2.max(o.len() / 3))
+        .min()
+        .map(|(_, o)| o)
+}
+
+/// A table of the document being read; remembers which keys were looked at.
+pub struct Table<'a> {
+    pub path: String,
+    map: &'a Map<String, Value>,
+    used: RefCell<Vec<&'static str>>,
+}
+
+impl<'a> Table<'a> {
+    pub fn new(path: impl Into<String>, map: &'a Map<String, Value>) -> Self {
+        Table { path: path.into(), map, used: RefCell::new(Vec::new()) }
+    }
+
+    pub fn key_path(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{}", self.path, key)
+        }
+    }
+
+    /// Mark `key` as known (so `finish` does not report it) and return its value.
+    pub fn raw(&self, key: &'static str) -> Option<&'a Value> {
+        self.used.borrow_mut().push(key);
+        self.map.get(key)
+    }
+
+    /// All entries (for tables whose keys are user-chosen names).
+    pub fn entries(&self) -> Vec<(&'a String, &'a Value)> {
+        self.map.iter().collect()
+    }
+
+    pub fn has(&self, key: &'static str) -> bool {
+        self.raw(key).is_some()
+    }
+
+    /// Read `key` with `parse`; record a problem if it does not parse.
+    pub fn get<T>(&self, key: &'static str, iss: &mut Issues, parse: impl Fn(&Value) -> Result<T, String>) -> Option<T> {
+        let v = self.raw(key)?;
+        match parse(v) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                iss.push(self.key_path(key), e);
+                None
+            }
+        }
+    }
+
+    /// Like `get`, but the key must be present.
+    pub fn need<T>(&self, key: &'static str, iss: &mut Issues, what: &str, parse: impl Fn(&Value) -> Result<T, String>) -> Option<T> {
+        if self.map.get(key).is_none() {
+            self.raw(key);
+            iss.push(self.key_path(key), format!("missing; expected {what}"));
+            return None;
+        }
+        self.get(key, iss, parse)
+    }
+
+    pub fn table(&self, key: &'static str, iss: &mut Issues) -> Option<Table<'a>> {
+        match self.raw(key)? {
+            Value::Object(m) => Some(Table::new(self.key_path(key), m)),
+            v => {
+                iss.push(self.key_path(key), format!("{} is not a table", show(v)));
+                None
+            }
+        }
+    }
+
+    /// Report keys nobody asked for, with a suggestion.
+    pub fn finish(&self, iss: &mut Issues) {
+        let used = self.used.borrow();
+        for k in self.map.keys() {
+            if used.iter().any(|u| u == k) {
+                continue;
+            }
+            let mut known: Vec<&str> = used.to_vec();
+            known.sort_unstable();
+            known.dedup();
+            let hint = match suggest(k, &known) {
+                Some(s) => format!("; did you mean '{s}'?"),
+                None if known.is_empty() => String::new(),
+                None => format!(" (known keys here: {})", known.join(", ")),
+            };
+            iss.push(self.key_path(k), format!("unknown key{hint}"));
+        }
+    }
+}
+
+// Value parsers: each says what it expected.
+
+pub fn as_str(v: &Value) -> Result<String, String> {
+    v.as_str().map(str::to_string).ok_or_else(|| format!("{} is not a string", show(v)))
+}
+
+pub fn as_bool(v: &Value) -> Result<bool, String> {
+    v.as_bool().ok_or_else(|| format!("{} is not true or false", show(v)))
+}
+
+pub fn as_u64(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::Number(n) if n.as_u64().is_some() => Ok(n.as_u64().unwrap()),
+        Value::Number(n) if n.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0) => Ok(n.as_f64().unwrap() as u64),
+        _ => Err(format!("{} is not a non-negative whole number", show(v))),
+    }
+}
+
+pub fn as_positive(v: &Value) -> Result<u64, String> {
+    match as_u64(v)? {
+        0 => Err("0 is not allowed here; expected a whole number of at least 1".into()),
+        n => Ok(n),
+    }
+}
+
+pub fn as_f64(v: &Value) -> Result<f64, String> {
+    v.as_f64().ok_or_else(|| format!("{} is not a number", show(v)))
+}
+
+pub fn as_probability(v: &Value) -> Result<f64, String> {
+    let p = as_f64(v)?;
+    if (0.0..1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(format!("{p} is not a probability in [0, 1)"))
+    }
+}
+
+pub fn as_time(v: &Value) -> Result<Time, String> {
+    match v {
+        Value::String(s) => parse_time(s),
+        Value::Number(_) => Err(format!("{} has no unit; write a duration such as '{}us'", show(v), v)),
+        _ => Err(format!("{} is not a duration such as '5us'", show(v))),
+    }
+}
+
+pub fn as_rate(v: &Value) -> Result<Rate, String> {
+    match v {
+        Value::String(s) => parse_rate(s),
+        Value::Number(_) => Err(format!("{} has no unit; write a rate such as '{}Gbps'", show(v), v)),
+        _ => Err(format!("{} is not a rate such as '10Gbps'", show(v))),
+    }
+}
+
+/// A byte size: "120KB", "1500B", or a bare integer meaning bytes.
+pub fn as_bytes(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::String(s) => parse_bytes(s),
+        Value::Number(_) => as_u64(v),
+        _ => Err(format!("{} is not a size such as '120KB'", show(v))),
+    }
+}
+
+/// A buffer or threshold amount: "250pkt" / "250 packets" or a byte size such as "375KB".
+pub fn as_amount(v: &Value) -> Result<Amount, String> {
+    if let Value::String(s) = v {
+        let t = s.trim();
+        for suffix in ["packets", "packet", "pkts", "pkt", "p"] {
+            if let Some(n) = t.strip_suffix(suffix) {
+                return n
+                    .trim()
+                    .parse::<u64>()
+                    .map(Amount::Packets)
+                    .map_err(|_| format!("'{s}' is not a packet count; write e.g. '250pkt'"));
+            }
+        }
+        return parse_bytes(s)
+            .map(Amount::Bytes)
+            .map_err(|_| format!("'{s}' is not a buffer size; write packets as '250pkt' or bytes as '375KB'"));
+    }
+    Err(format!("{} is not a buffer size; write packets as '250pkt' or bytes as '375KB'", show(v)))
+}
+
+/// One of a fixed set of names, with a suggestion on a near miss.
+pub fn as_choice(options: &'static [&'static str]) -> impl Fn(&Value) -> Result<String, String> {
+    move |v| {
+        let s = as_str(v)?;
+        if options.contains(&s.as_str()) {
+            return Ok(s);
+        }
+        let hint = suggest(&s, options).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+        Err(format!("'{s}' is not known; {hint}expected one of: {}", options.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_catch_typos() {
+        assert_eq!(suggest("rtae", &["rate", "delay"]), Some("rate"));
+        assert_eq!(suggest("dealy", &["rate", "delay"]), Some("delay"));
+        assert_eq!(suggest("zzzzzz", &["rate", "delay"]), None);
+    }
+
+    #[test]
+    fn amounts() {
+        assert_eq!(as_amount(&Value::from("250pkt")), Ok(Amount::Packets(250)));
+        assert_eq!(as_amount(&Value::from("65 packets")), Ok(Amount::Packets(65)));
+        assert_eq!(as_amount(&Value::from("375KB")), Ok(Amount::Bytes(375_000)));
+        assert!(as_amount(&Value::from(250)).is_err());
+    }
+}

@@ -1,0 +1,396 @@
+//! The simulator: one event loop over the network and the flows.
+//!
+//! Per packet-hop the work is: pick an egress port (ECMP), offer the packet to the port's queue or
+//! start serializing it, schedule `TxDone` and `Arrive`. Packets live in the slab; events carry ids.
+
+use crate::event::{Event, EventQueue};
+use crate::ids::{FlowId, NodeId, PacketId, PortId};
+use crate::network::{routing, Ecmp, Network};
+use crate::output::{ideal_fct, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
+use crate::packet::PacketSlab;
+use crate::queue::Admit;
+use crate::rng::{mix64, Rng};
+use crate::scenario::Scenario;
+use crate::time::Time;
+use crate::topology;
+use crate::transport::tcp::TcpConnection;
+use crate::transport::{Endpoints, FlowTransport, Outbox, Transport};
+
+/// A flow: its transport and what the output table needs.
+#[derive(Clone, Debug)]
+pub struct Flow {
+    pub transport: FlowTransport,
+    pub ends: Endpoints,
+    pub size: Option<u64>,
+    pub start: Time,
+    pub profile: String,
+}
+
+/// Packet counts for the conservation invariant: created = delivered + dropped + in flight.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Conservation {
+    pub created: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub in_flight: u64,
+}
+
+impl Conservation {
+    pub fn holds(&self) -> bool {
+        self.created == self.delivered + self.dropped + self.in_flight
+    }
+}
+
+/// One simulation, from a validated scenario.
+pub struct Simulator {
+    now: Time,
+    end: Time,
+    seed: u64,
+    name: String,
+    events: EventQueue,
+    slab: PacketSlab,
+    pub net: Network,
+    pub flows: Vec<Flow>,
+    ecmp: Ecmp,
+    spray_rng: Rng,
+    loss_rng: Rng,
+    outbox: Outbox,
+    created: u64,
+    delivered: u64,
+    dropped: u64,
+    packet_hops: u64,
+    sample_interval: Option<Time>,
+    sample_ports: Vec<PortId>,
+    sample_flows: Vec<FlowId>,
+    pub series: Series,
+    wall: std::time::Duration,
+}
+
+impl Simulator {
+    /// Build the network and flows. `seed` overrides the scenario's seed.
+    pub fn new(sc: &Scenario, seed: Option<u64>) -> Simulator {
+        let seed = seed.unwrap_or(sc.seed);
+        let net = topology::build(&sc.topology);
+        let mut events = EventQueue::new();
+        let flows: Vec<Flow> = sc
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let id = FlowId::from_idx(i);
+                let h = mix64(seed ^ mix64(i as u64 + 1));
+                let ends = Endpoints {
+                    flow: id,
+                    src: NodeId::from_idx(f.src),
+                    dst: NodeId::from_idx(f.dst),
+                    hash_fwd: h,
+                    hash_rev: mix64(h ^ 0x5bd1_e995),
+                };
+                events.schedule(f.start, Event::FlowStart { flow: id });
+                let conn = TcpConnection::new(ends, f.tcp, f.size);
+                Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size: f.size, start: f.start, profile: f.transport.clone() }
+            })
+            .collect();
+        let sample_ports = sc.output.queues.iter().filter_map(|q| net.port_by_name(q)).collect();
+        let sample_flows = sc.output.cwnd.iter().map(|&i| FlowId::from_idx(i)).collect();
+        if sc.output.sample_interval.is_some() {
+            events.schedule(Time::ZERO, Event::Sample);
+        }
+        Simulator {
+            now: Time::ZERO,
+            end: sc.end,
+            seed,
+            name: sc.name.clone(),
+            events,
+            slab: PacketSlab::new(),
+            net,
+            flows,
+            ecmp: sc.ecmp,
+            spray_rng: Rng::stream(seed, 1),
+            loss_rng: Rng::stream(seed, 2),
+            outbox: Outbox::default(),
+            created: 0,
+            delivered: 0,
+            dropped: 0,
+            packet_hops: 0,
+            sample_interval: sc.output.sample_interval,
+            sample_ports,
+            sample_flows,
+            series: Series::default(),
+            wall: std::time::Duration::ZERO,
+        }
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+    pub fn end(&self) -> Time {
+        self.end
+    }
+    pub fn events_processed(&self) -> u64 {
+        self.events.processed()
+    }
+    pub fn packet_hops(&self) -> u64 {
+        self.packet_hops
+    }
+    pub fn finished(&self) -> bool {
+        self.now >= self.end
+    }
+
+    pub fn conservation(&self) -> Conservation {
+        Conservation { created: self.created, delivered: self.delivered, dropped: self.dropped, in_flight: self.slab.live() as u64 }
+    }
+
+    /// Process every event up to and including `until` (capped at the end time).
+    pub fn run_until(&mut self, until: Time) {
+        let started = std::time::Instant::now();
+        let limit = until.min(self.end);
+        while let Some(t) = self.events.peek_time() {
+            if t > limit {
+                break;
+            }
+            let (t, ev) = self.events.pop().unwrap();
+            debug_assert!(t >= self.now, "time went backwards");
+            self.now = t;
+            self.dispatch(ev);
+        }
+        self.now = self.now.max(limit);
+        self.wall += started.elapsed();
+    }
+
+    /// Run to the end.
+    pub fn run(&mut self) {
+        self.run_until(self.end);
+    }
+
+    #[inline]
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::Arrive { port, pkt } => {
+                let node = self.net.ports[port.idx()].peer;
+                self.at_node(node, pkt);
+            }
+            Event::TxDone { port } => self.tx_done(port),
+            Event::FlowStart { flow } => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[flow.idx()].transport.start(self.now, &mut out);
+                self.flush(flow, out);
+            }
+            Event::Timer { flow, kind } => {
+                let mut out = std::mem::take(&mut self.outbox);
+                self.flows[flow.idx()].transport.on_timer(self.now, kind, &mut out);
+                self.flush(flow, out);
+            }
+            Event::Sample => self.sample(),
+        }
+    }
+
+    /// Inject what a transport produced, and set its timers.
+    fn flush(&mut self, flow: FlowId, mut out: Outbox) {
+        for i in 0..out.packets.len() {
+            let mut p = out.packets[i];
+            p.created = self.now;
+            let from = p.src;
+            let id = self.slab.alloc(p);
+            self.created += 1;
+            self.at_node(from, id);
+        }
+        for &(at, kind) in &out.timers {
+            self.events.schedule(at, Event::Timer { flow, kind });
+        }
+        out.clear();
+        self.outbox = out;
+    }
+
+    /// A packet is at `node`: deliver it, or forward it.
+    #[inline]
+    fn at_node(&mut self, node: NodeId, id: PacketId) {
+        let pkt = *self.slab.get(id);
+        if pkt.dst == node {
+            self.slab.free(id);
+            self.delivered += 1;
+            let mut out = std::mem::take(&mut self.outbox);
+            self.flows[pkt.flow.idx()].transport.on_packet(self.now, &pkt, &mut out);
+            self.flush(pkt.flow, out);
+            return;
+        }
+        let hops = self.net.next_hops(node, pkt.dst);
+        let port = match (hops.len(), self.ecmp) {
+            (0, _) => {
+                // Validation guarantees routes; keep the invariant even so.
+                self.slab.free(id);
+                self.dropped += 1;
+                return;
+            }
+            (1, _) => hops[0],
+            (n, Ecmp::FlowHash) => hops[routing::pick(n, pkt.path_hash, node)],
+            (n, Ecmp::PacketSpray) => hops[self.spray_rng.below(n as u64) as usize],
+        };
+        self.enqueue(port, id);
+    }
+
+    #[inline]
+    fn enqueue(&mut self, port: PortId, id: PacketId) {
+        let now = self.now;
+        let p = &mut self.net.ports[port.idx()];
+        if !p.busy {
+            debug_assert!(p.queue.is_empty());
+            self.start_tx(port, id);
+            return;
+        }
+        p.note_queue(now);
+        match p.queue.offer(id, self.slab.get_mut(id)) {
+            Admit::Enqueued { marked } => {
+                p.stats.ecn_marks += marked as u64;
+                p.note_peak();
+            }
+            Admit::Dropped => {
+                p.stats.drops += 1;
+                self.dropped += 1;
+                self.slab.free(id);
+            }
+        }
+    }
+
+    #[inline]
+    fn start_tx(&mut self, port: PortId, id: PacketId) {
+        let now = self.now;
+        let size = self.slab.get(id).size as u64;
+        let p = &mut self.net.ports[port.idx()];
+        p.busy = true;
+        let ser = p.rate.serialization(size);
+        p.stats.tx_packets += 1;
+        p.stats.tx_bytes += size;
+        p.stats.busy_time += ser;
+        self.packet_hops += 1;
+        self.events.schedule(now + ser, Event::TxDone { port });
+        if p.loss_rate > 0.0 && self.loss_rng.uniform() < p.loss_rate {
+            p.stats.wire_losses += 1;
+            self.dropped += 1;
+            self.slab.free(id);
+        } else {
+            let delay = p.delay;
+            self.events.schedule(now + ser + delay, Event::Arrive { port, pkt: id });
+        }
+    }
+
+    #[inline]
+    fn tx_done(&mut self, port: PortId) {
+        let now = self.now;
+        let slab = &self.slab;
+        let p = &mut self.net.ports[port.idx()];
+        p.busy = false;
+        p.note_queue(now);
+        if let Some(next) = p.queue.pop(|id| slab.get(id).size) {
+            self.start_tx(port, next);
+        }
+    }
+
+    fn sample(&mut self) {
+        let now = self.now;
+        for &port in &self.sample_ports {
+            let q = &self.net.ports[port.idx()].queue;
+            self.series.push(now, Metric::QueuePackets, port.0, q.len_packets() as f64);
+            self.series.push(now, Metric::QueueBytes, port.0, q.len_bytes() as f64);
+        }
+        for &f in &self.sample_flows {
+            let FlowTransport::Tcp(c) = &self.flows[f.idx()].transport;
+            self.series.push(now, Metric::Cwnd, f.0, c.sender.tcb.cwnd as f64);
+            if let Some(a) = c.sender.cc.alpha() {
+                self.series.push(now, Metric::DctcpAlpha, f.0, a);
+            }
+        }
+        if let Some(iv) = self.sample_interval {
+            if now + iv <= self.end {
+                self.events.schedule(now + iv, Event::Sample);
+            }
+        }
+    }
+
+    /// Hop list (rate, delay) of the path a flow-hashed packet takes.
+    fn hops(&self, src: NodeId, dst: NodeId, hash: u64) -> Vec<(crate::time::Rate, Time)> {
+        self.net
+            .path(src, dst, hash)
+            .unwrap_or_default()
+            .iter()
+            .map(|p| (self.net.ports[p.idx()].rate, self.net.ports[p.idx()].delay))
+            .collect()
+    }
+
+    /// The per-flow table as of now.
+    pub fn flow_table(&self) -> FlowTable {
+        let mut t = FlowTable::default();
+        for (i, f) in self.flows.iter().enumerate() {
+            let FlowTransport::Tcp(c) = &f.transport;
+            let s = &c.sender;
+            t.id.push(i as u32);
+            t.src.push(self.net.node(f.ends.src).name.clone());
+            t.dst.push(self.net.node(f.ends.dst).name.clone());
+            t.transport.push(f.profile.clone());
+            t.cc.push(c.cfg.cc.name().to_string());
+            t.size.push(f.size);
+            t.start_ps.push(f.start.0);
+            let end = c.completed_at();
+            t.end_ps.push(end.map(|e| e.0));
+            let fct = end.map(|e| e - f.start);
+            t.fct_ps.push(fct.map(|x| x.0));
+            let ideal = f.size.map(|size| {
+                let fwd = self.hops(f.ends.src, f.ends.dst, f.ends.hash_fwd);
+                let rev = self.hops(f.ends.dst, f.ends.src, f.ends.hash_rev);
+                ideal_fct(&fwd, &rev, size, c.cfg.mss as u64, c.cfg.header as u64, c.cfg.ack_size as u64)
+            });
+            t.ideal_fct_ps.push(ideal.map(|x| x.0));
+            t.slowdown.push(match (fct, ideal) {
+                (Some(a), Some(b)) if b.0 > 0 => Some(a.0 as f64 / b.0 as f64),
+                _ => None,
+            });
+            t.bytes_acked.push(s.bytes_acked());
+            t.segments_sent.push(s.stats.segments_sent);
+            t.retransmits.push(s.stats.retransmits);
+            t.timeouts.push(s.stats.timeouts);
+            t.fast_recoveries.push(s.stats.fast_recoveries);
+            t.ecn_reductions.push(s.stats.ecn_reductions);
+        }
+        t
+    }
+
+    pub fn port_table(&mut self) -> PortTable {
+        let now = self.now;
+        for p in &mut self.net.ports {
+            p.note_queue(now);
+        }
+        PortTable::from_network(&self.net, now)
+    }
+
+    pub fn summary(&self) -> Summary {
+        let c = self.conservation();
+        Summary {
+            scenario: self.name.clone(),
+            seed: self.seed,
+            sim_time_ps: self.now.0,
+            end_ps: self.end.0,
+            wall_seconds: self.wall.as_secs_f64(),
+            events: self.events.processed(),
+            packet_hops: self.packet_hops,
+            packets_created: c.created,
+            packets_delivered: c.delivered,
+            packets_dropped: c.dropped,
+            packets_in_flight: c.in_flight,
+            peak_packets_in_flight: self.slab.peak_live() as u64,
+            peak_rss_bytes: peak_rss_bytes(),
+            flows: self.flows.len() as u64,
+            flows_completed: self.flows.iter().filter(|f| f.transport.completed_at().is_some()).count() as u64,
+        }
+    }
+
+    /// Bytes delivered in order to receivers, summed over flows.
+    pub fn goodput_bytes(&self) -> u64 {
+        self.flows
+            .iter()
+            .map(|f| match &f.transport {
+                FlowTransport::Tcp(c) => c.receiver.delivered(),
+            })
+            .sum()
+    }
+
+}

@@ -1,0 +1,140 @@
+//! DCTCP sender (Alizadeh et al., SIGCOMM 2010 §3.1; RFC 8257 §3.3–3.5).
+//!
+//! α is estimated once per observation window (about one RTT: until snd_una passes the snd_nxt
+//! recorded at the window's start) from the fraction F of bytes acknowledged with ECE:
+//! α ← (1 − g)·α + g·F (RFC 8257 eq. in §3.3). On ECE the window is cut once per window to
+//! cwnd·(1 − α/2) (computed as Linux does: cwnd − ⌊cwnd·α/2⌋, at least 2); on loss (fast
+//! retransmit or RTO) it halves like Reno (RFC 8257 §3.5, Linux `dctcp_react_to_loss`).
+
+use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
+
+/// DCTCP parameters (RFC 8257 §4.2 defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DctcpParams {
+    /// Estimation gain g (RFC 8257: 1/16).
+    pub g: f64,
+    /// α at connection start (RFC 8257 §3.3: 1, the conservative choice).
+    pub initial_alpha: f64,
+}
+
+impl Default for DctcpParams {
+    fn default() -> Self {
+        DctcpParams { g: 1.0 / 16.0, initial_alpha: 1.0 }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Dctcp {
+    p: DctcpParams,
+    alpha: f64,
+    window_end: u64,
+    bytes_acked: u64,
+    bytes_marked: u64,
+}
+
+impl Dctcp {
+    pub fn new(p: DctcpParams) -> Dctcp {
+        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0 }
+    }
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+    fn react_to_loss(tcb: &mut Tcb) {
+        tcb.ssthresh = (tcb.cwnd / 2).max(2);
+    }
+}
+
+impl CongestionOps for Dctcp {
+    fn name(&self) -> &'static str {
+        "dctcp"
+    }
+    fn init(&mut self, tcb: &mut Tcb) {
+        self.window_end = tcb.snd_nxt;
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
+        (tcb.cwnd - cut.min(tcb.cwnd)).max(2)
+    }
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        reno_cong_avoid(tcb, acked)
+    }
+    fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
+        self.bytes_acked += ev.acked_bytes;
+        if ev.ece {
+            self.bytes_marked += ev.acked_bytes;
+        }
+        if tcb.snd_una >= self.window_end && self.bytes_acked > 0 {
+            let f = self.bytes_marked as f64 / self.bytes_acked as f64;
+            self.alpha = (1.0 - self.p.g) * self.alpha + self.p.g * f;
+            self.window_end = tcb.snd_nxt;
+            self.bytes_acked = 0;
+            self.bytes_marked = 0;
+        }
+    }
+    fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
+        if ev == CwndEvent::Loss {
+            Self::react_to_loss(tcb);
+        }
+    }
+    fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
+        if s == CaState::Recovery {
+            Self::react_to_loss(tcb);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tcb;
+    use super::*;
+
+    /// Feed one observation window of `n` ACKs of 1000 B, `marked` of them with ECE.
+    fn window(d: &mut Dctcp, t: &mut Tcb, n: u64, marked: u64) {
+        for i in 0..n {
+            t.snd_una += 1000;
+            t.snd_nxt += 1000;
+            d.in_ack_event(t, AckEvent { ece: i < marked, acked_bytes: 1000 });
+        }
+    }
+
+    #[test]
+    fn alpha_converges_to_marked_fraction() {
+        // tcp-family.md §8.6: a constant marked fraction F makes α converge to F.
+        let mut d = Dctcp::new(DctcpParams::default());
+        let mut t = tcb(10, 100);
+        t.snd_nxt = 10_000; // ten segments in flight: a window is ten ACKs
+        d.init(&mut t);
+        for _ in 0..300 {
+            // Each window ends when snd_una passes window_end = snd_nxt at the previous update.
+            window(&mut d, &mut t, 10, 3);
+        }
+        assert!((d.alpha() - 0.3).abs() < 1e-6, "{}", d.alpha());
+    }
+
+    #[test]
+    fn alpha_update_is_one_ewma_step_per_window() {
+        let mut d = Dctcp::new(DctcpParams { g: 1.0 / 16.0, initial_alpha: 1.0 });
+        let mut t = tcb(10, 100);
+        d.init(&mut t); // window_end = 0: the first ACK closes a window at once.
+        window(&mut d, &mut t, 1, 0);
+        assert!((d.alpha() - 15.0 / 16.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn cut_is_alpha_over_two() {
+        // tcp-family.md §8.6: α = 1 halves like Reno, α = 0 does not cut; α = 0.25 cuts 12.5 %.
+        let t = tcb(40, 100);
+        assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 1.0, ..Default::default() }).ssthresh(&t), 20);
+        assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() }).ssthresh(&t), 40);
+        assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 0.25, ..Default::default() }).ssthresh(&t), 35);
+    }
+
+    #[test]
+    fn loss_halves_regardless_of_alpha() {
+        let mut d = Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() });
+        let mut t = tcb(40, 100);
+        t.ssthresh = d.ssthresh(&t);
+        d.set_state(&mut t, CaState::Recovery);
+        assert_eq!(t.ssthresh, 20);
+    }
+}

@@ -1,0 +1,209 @@
+//! Pluggable congestion control, with hooks modelled on Linux `struct tcp_congestion_ops`
+//! (include/net/tcp.h). The TCP core owns loss detection, recovery, RTO and ECN; a congestion
+//! control only answers these calls. Windows are in segments, as in Linux.
+//!
+//! To add an algorithm: write a type implementing [`CongestionOps`] in its own file, add a variant to
+//! [`Cc`] and to the two `match`es below, and a name in `scenario`. Dispatch is a `match`, so the
+//! per-ACK path stays statically dispatched.
+
+mod dctcp;
+mod newreno;
+
+pub use dctcp::{Dctcp, DctcpParams};
+pub use newreno::NewReno;
+
+/// Linux's congestion-avoidance states (`enum tcp_ca_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    Open,
+    /// Duplicate ACKs or SACKs seen, no recovery yet.
+    Disorder,
+    /// Reducing after ECE (RFC 3168 §6.1.2).
+    Cwr,
+    /// Fast recovery (RFC 6675 / RFC 6582).
+    Recovery,
+    /// After a retransmission timeout.
+    Loss,
+}
+
+/// Events of `cwnd_event` (Linux `enum tcp_ca_event`, the ones this engine raises).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CwndEvent {
+    /// Retransmission timeout (CA_EVENT_LOSS).
+    Loss,
+    /// Leaving a CWR reduction (CA_EVENT_COMPLETE_CWR).
+    CompleteCwr,
+}
+
+/// The part of the connection a congestion control reads and writes (Linux `struct tcp_sock`).
+#[derive(Clone, Debug)]
+pub struct Tcb {
+    /// Congestion window, segments.
+    pub cwnd: u32,
+    /// Linux `snd_cwnd_cnt`: ACKed segments towards the next +1 in congestion avoidance.
+    pub cwnd_cnt: u32,
+    pub ssthresh: u32,
+    /// Bytes: oldest unacknowledged and next new byte.
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub mss: u32,
+    /// The sender was limited by cwnd at its last send attempt (RFC 7661 / Linux is_cwnd_limited).
+    pub cwnd_limited: bool,
+}
+
+/// Per-ACK information for `in_ack_event` (Linux passes flags; we pass what the flags summarise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AckEvent {
+    /// The ACK carried ECE.
+    pub ece: bool,
+    /// Bytes newly acknowledged cumulatively by this ACK.
+    pub acked_bytes: u64,
+}
+
+/// The hook set. Every method but `ssthresh` and `cong_avoid` has a do-nothing default.
+pub trait CongestionOps {
+    /// Name as written in scenarios.
+    fn name(&self) -> &'static str;
+    /// Connection established.
+    fn init(&mut self, _tcb: &mut Tcb) {}
+    /// Slow-start threshold after a congestion event; called once on entering CWR, Recovery or Loss.
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32;
+    /// Grow the window; called per ACK that advances snd_una in Open, Disorder or Loss.
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32);
+    /// Called per ACK before `cong_avoid` (DCTCP's α estimator lives here).
+    fn in_ack_event(&mut self, _tcb: &mut Tcb, _ev: AckEvent) {}
+    fn cwnd_event(&mut self, _tcb: &mut Tcb, _ev: CwndEvent) {}
+    /// State changes, called after `ssthresh` when a reduction starts.
+    fn set_state(&mut self, _tcb: &mut Tcb, _s: CaState) {}
+}
+
+/// Linux `tcp_slow_start`: grow by the ACKed count up to ssthresh; return what is left over.
+pub fn slow_start(tcb: &mut Tcb, acked: u32) -> u32 {
+    let cwnd = tcb.cwnd.saturating_add(acked).min(tcb.ssthresh);
+    let used = cwnd - tcb.cwnd;
+    tcb.cwnd = cwnd;
+    acked - used
+}
+
+/// Linux `tcp_cong_avoid_ai`: +1 segment per `w` ACKed segments.
+pub fn cong_avoid_ai(tcb: &mut Tcb, w: u32, acked: u32) {
+    let w = w.max(1);
+    if tcb.cwnd_cnt >= w {
+        tcb.cwnd_cnt = 0;
+        tcb.cwnd += 1;
+    }
+    tcb.cwnd_cnt += acked;
+    if tcb.cwnd_cnt >= w {
+        let delta = tcb.cwnd_cnt / w;
+        tcb.cwnd_cnt -= delta * w;
+        tcb.cwnd += delta;
+    }
+}
+
+/// Linux `tcp_reno_cong_avoid`: slow start below ssthresh, then +1 segment per window.
+pub fn reno_cong_avoid(tcb: &mut Tcb, acked: u32) {
+    if !tcb.cwnd_limited {
+        return;
+    }
+    let mut acked = acked;
+    if tcb.cwnd < tcb.ssthresh {
+        acked = slow_start(tcb, acked);
+        if acked == 0 {
+            return;
+        }
+    }
+    let w = tcb.cwnd;
+    cong_avoid_ai(tcb, w, acked);
+}
+
+/// Linux `tcp_reno_ssthresh`: half the window, at least 2.
+pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
+    (tcb.cwnd / 2).max(2)
+}
+
+/// The congestion controls this engine knows, statically dispatched.
+#[derive(Clone, Debug)]
+pub enum Cc {
+    NewReno(NewReno),
+    Dctcp(Dctcp),
+}
+
+macro_rules! dispatch {
+    ($self:ident, $c:ident => $e:expr) => {
+        match $self {
+            Cc::NewReno($c) => $e,
+            Cc::Dctcp($c) => $e,
+        }
+    };
+}
+
+impl CongestionOps for Cc {
+    fn name(&self) -> &'static str {
+        dispatch!(self, c => c.name())
+    }
+    fn init(&mut self, tcb: &mut Tcb) {
+        dispatch!(self, c => c.init(tcb))
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        dispatch!(self, c => c.ssthresh(tcb))
+    }
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        dispatch!(self, c => c.cong_avoid(tcb, acked))
+    }
+    fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
+        dispatch!(self, c => c.in_ack_event(tcb, ev))
+    }
+    fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
+        dispatch!(self, c => c.cwnd_event(tcb, ev))
+    }
+    fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
+        dispatch!(self, c => c.set_state(tcb, s))
+    }
+}
+
+impl Cc {
+    /// DCTCP's α, for observation.
+    pub fn alpha(&self) -> Option<f64> {
+        match self {
+            Cc::Dctcp(d) => Some(d.alpha()),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_start_spills_into_ca() {
+        // Linux: cwnd 8, ssthresh 10, 4 acked -> cwnd 10, 2 left for CA (cnt 2 of w 10).
+        let mut t = tcb(8, 10);
+        reno_cong_avoid(&mut t, 4);
+        assert_eq!((t.cwnd, t.cwnd_cnt), (10, 2));
+    }
+
+    #[test]
+    fn ca_adds_one_segment_per_window() {
+        let mut t = tcb(10, 5);
+        for _ in 0..9 {
+            reno_cong_avoid(&mut t, 1);
+        }
+        assert_eq!(t.cwnd, 10);
+        reno_cong_avoid(&mut t, 1);
+        assert_eq!((t.cwnd, t.cwnd_cnt), (11, 0));
+    }
+
+    #[test]
+    fn no_growth_when_not_cwnd_limited() {
+        let mut t = tcb(10, 100);
+        t.cwnd_limited = false;
+        reno_cong_avoid(&mut t, 5);
+        assert_eq!(t.cwnd, 10);
+    }
+}

@@ -1,0 +1,151 @@
+//! TCP: one connection = a [`Sender`] at the source and a [`Receiver`] at the destination.
+//!
+//! What is modelled (tcp-family.md §1): MSS-sized segments on fixed boundaries, initial window,
+//! cumulative ACKs with delayed ACKs (count + timeout; immediate ACK on out-of-order data, on
+//! gap-filling data and on the FIN segment), SACK (RFC 2018, 3 blocks) with RFC 6675 loss recovery,
+//! NewReno fast recovery (RFC 6582) when SACK is off, limited transmit (RFC 3042), RFC 6298 RTO
+//! with Karn's rule and exponential back-off, ECN (RFC 3168 classic latch, or DCTCP's two-state
+//! echo, RFC 8257 §3.2), receive window, and pluggable congestion control ([`cc`]).
+//!
+//! Not modelled: the handshake (flows start established, ECN negotiated by configuration),
+//! timestamps, PRR (cwnd is set to ssthresh on entering recovery, as RFC 6675 §5 says), RACK/TLP,
+//! F-RTO and undo, Nagle, slow start after idle, SACK option bytes on the wire.
+
+pub mod cc;
+mod receiver;
+mod rtt;
+mod scoreboard;
+mod sender;
+
+pub use receiver::Receiver;
+pub use rtt::{RtoConfig, RttEstimator};
+pub use scoreboard::Scoreboard;
+pub use sender::{Sender, SenderStats};
+
+use super::{Endpoints, Outbox, Transport};
+use crate::event::TimerKind;
+use crate::packet::{Kind, Packet};
+use crate::time::Time;
+use cc::{Cc, Dctcp, DctcpParams, NewReno};
+
+/// How ECN is used on a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnMode {
+    /// Not ECN-capable: packets are Not-ECT, ECE is ignored.
+    Off,
+    /// RFC 3168: receiver latches ECE until CWR; sender reduces once per window.
+    Classic,
+    /// RFC 8257 §3.2: receiver echoes each CE change at once; ECT on all packets.
+    Dctcp,
+}
+
+/// Which congestion control, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CcKind {
+    NewReno,
+    Dctcp(DctcpParams),
+}
+
+impl CcKind {
+    pub fn build(self) -> Cc {
+        match self {
+            CcKind::NewReno => Cc::NewReno(NewReno),
+            CcKind::Dctcp(p) => Cc::Dctcp(Dctcp::new(p)),
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            CcKind::NewReno => "newreno",
+            CcKind::Dctcp(_) => "dctcp",
+        }
+    }
+}
+
+/// Every TCP knob. Defaults follow Linux where the issue or a paper does not say otherwise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// Payload bytes per segment.
+    pub mss: u32,
+    /// Header bytes on every data packet (IP + TCP + options).
+    pub header: u32,
+    /// Bytes of a pure ACK.
+    pub ack_size: u32,
+    /// Initial window, segments (RFC 6928: 10).
+    pub initial_cwnd: u32,
+    /// Initial ssthresh, segments (u32::MAX = "arbitrarily high", RFC 5681).
+    pub initial_ssthresh: u32,
+    pub rto: RtoConfig,
+    /// ACK every this many full segments (RFC 1122: 2).
+    pub delack_count: u32,
+    /// Delayed-ACK timeout.
+    pub delack_timeout: Time,
+    pub sack: bool,
+    pub ecn: EcnMode,
+    /// Receive buffer in bytes; `None` = rwnd never binds.
+    pub rcv_buffer: Option<u64>,
+    /// Duplicate-ACK threshold (RFC 5681: 3).
+    pub dupthresh: u32,
+    pub cc: CcKind,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            mss: 1448,
+            header: 52,
+            ack_size: 52,
+            initial_cwnd: 10,
+            initial_ssthresh: u32::MAX,
+            rto: RtoConfig {
+                initial: Time::from_ms(1000),
+                min: Time::from_ms(200),
+                max: Time::from_ms(60_000),
+                granularity: Time::ZERO,
+            },
+            delack_count: 2,
+            delack_timeout: Time::from_ms(200),
+            sack: true,
+            ecn: EcnMode::Off,
+            rcv_buffer: None,
+            dupthresh: 3,
+            cc: CcKind::NewReno,
+        }
+    }
+}
+
+/// One TCP flow: both endpoints.
+#[derive(Clone, Debug)]
+pub struct TcpConnection {
+    pub ends: Endpoints,
+    pub cfg: TcpConfig,
+    pub sender: Sender,
+    pub receiver: Receiver,
+}
+
+impl TcpConnection {
+    /// A connection carrying `size` bytes (`None` = until the simulation ends).
+    pub fn new(ends: Endpoints, cfg: TcpConfig, size: Option<u64>) -> Self {
+        TcpConnection { ends, cfg, sender: Sender::new(&cfg, size), receiver: Receiver::new(&cfg, size) }
+    }
+}
+
+impl Transport for TcpConnection {
+    fn start(&mut self, now: Time, out: &mut Outbox) {
+        self.sender.start(now, &self.cfg, &self.ends, out);
+    }
+    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox) {
+        match pkt.kind {
+            Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
+            Kind::Ack => self.sender.on_ack(now, &pkt.tcp, &self.cfg, &self.ends, out),
+        }
+    }
+    fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox) {
+        match kind {
+            TimerKind::Rto => self.sender.on_rto_timer(now, &self.cfg, &self.ends, out),
+            TimerKind::DelayedAck => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
+        }
+    }
+    fn completed_at(&self) -> Option<Time> {
+        self.sender.completed_at()
+    }
+}

@@ -1,0 +1,302 @@
+//! TCP receiver: cumulative ACK, out-of-order buffer reported by SACK, delayed ACKs and the ECN
+//! echo (RFC 3168 §6.1.3 latch, or DCTCP's two-state machine, RFC 8257 §3.2).
+
+use super::{EcnMode, TcpConfig};
+use crate::event::TimerKind;
+use crate::packet::{Ecn, Kind, Packet, TcpHeader, MAX_SACK_BLOCKS};
+use crate::time::Time;
+use crate::transport::{Endpoints, Outbox};
+use std::collections::VecDeque;
+
+/// The receiving endpoint of a TCP flow.
+#[derive(Clone, Debug)]
+pub struct Receiver {
+    size: Option<u64>,
+    rcv_nxt: u64,
+    /// Disjoint, sorted byte ranges received above `rcv_nxt`.
+    ooo: VecDeque<(u64, u64)>,
+    /// Start of the block holding the most recently received out-of-order segment (SACK order).
+    recent: Option<u64>,
+    /// Full segments received since the last ACK.
+    pending: u32,
+    delack_deadline: Option<Time>,
+    delack_event_at: Option<Time>,
+    /// DCTCP CE state (RFC 8257 §3.2).
+    ce_state: bool,
+    /// RFC 3168 ECE latch.
+    ece_latch: bool,
+    /// Data segments that carried only bytes already received.
+    pub duplicate_segments: u64,
+    pub acks_sent: u64,
+}
+
+impl Receiver {
+    pub fn new(_cfg: &TcpConfig, size: Option<u64>) -> Self {
+        Receiver {
+            size,
+            rcv_nxt: 0,
+            ooo: VecDeque::new(),
+            recent: None,
+            pending: 0,
+            delack_deadline: None,
+            delack_event_at: None,
+            ce_state: false,
+            ece_latch: false,
+            duplicate_segments: 0,
+            acks_sent: 0,
+        }
+    }
+
+    /// In-order bytes delivered to the application.
+    pub fn delivered(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    /// Bytes held out of order.
+    pub fn buffered_out_of_order(&self) -> u64 {
+        self.ooo.iter().map(|(a, b)| b - a).sum()
+    }
+
+    pub fn on_data(&mut self, now: Time, pkt: &Packet, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let h = &pkt.tcp;
+        let ce = pkt.ecn == Ecn::Ce;
+        let mut immediate = false;
+        match cfg.ecn {
+            EcnMode::Dctcp => {
+                if ce != self.ce_state {
+                    // RFC 8257 §3.2: flush a pending delayed ACK with the old CE state first, so
+                    // the sender learns exactly which bytes were marked.
+                    if self.pending > 0 {
+                        self.send_ack(cfg, ends, out);
+                    }
+                    self.ce_state = ce;
+                    immediate = true;
+                }
+            }
+            EcnMode::Classic => {
+                if h.cwr {
+                    self.ece_latch = false;
+                }
+                if ce {
+                    self.ece_latch = true;
+                }
+            }
+            EcnMode::Off => {}
+        }
+
+        let (start, end) = (h.seq, h.seq + h.len as u64);
+        let had_gap = !self.ooo.is_empty();
+        if end <= self.rcv_nxt {
+            self.duplicate_segments += 1;
+            immediate = true;
+        } else if start <= self.rcv_nxt {
+            self.rcv_nxt = end;
+            while let Some(&(a, b)) = self.ooo.front() {
+                if a > self.rcv_nxt {
+                    break;
+                }
+                self.rcv_nxt = self.rcv_nxt.max(b);
+                self.ooo.pop_front();
+            }
+            if had_gap {
+                immediate = true; // RFC 5681 §4.2: ACK at once when a gap is (partly) filled.
+            }
+        } else {
+            self.insert_ooo(start, end);
+            immediate = true; // Out of order: this is the duplicate ACK.
+        }
+        if self.size.is_some_and(|s| self.rcv_nxt >= s) {
+            immediate = true; // The FIN segment is acknowledged at once.
+        }
+        self.pending += 1;
+        if immediate || self.pending >= cfg.delack_count {
+            self.send_ack(cfg, ends, out);
+        } else if self.delack_deadline.is_none() {
+            let at = now + cfg.delack_timeout;
+            self.delack_deadline = Some(at);
+            if self.delack_event_at.is_none_or(|e| e > at) {
+                self.delack_event_at = Some(at);
+                out.timers.push((at, TimerKind::DelayedAck));
+            }
+        }
+    }
+
+    pub fn on_delack_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        self.delack_event_at = None;
+        match self.delack_deadline {
+            Some(d) if now < d => {
+                self.delack_event_at = Some(d);
+                out.timers.push((d, TimerKind::DelayedAck));
+            }
+            Some(_) if self.pending > 0 => self.send_ack(cfg, ends, out),
+            _ => self.delack_deadline = None,
+        }
+    }
+
+    fn insert_ooo(&mut self, start: u64, end: u64) {
+        let i = self.ooo.partition_point(|&(_, b)| b < start);
+        let (mut s, mut e) = (start, end);
+        while i < self.ooo.len() && self.ooo[i].0 <= e {
+            s = s.min(self.ooo[i].0);
+            e = e.max(self.ooo[i].1);
+            self.ooo.remove(i);
+        }
+        self.ooo.insert(i, (s, e));
+        self.recent = Some(s);
+    }
+
+    fn sack_blocks(&self, h: &mut TcpHeader) {
+        let mut n = 0;
+        let recent = self.recent.and_then(|r| self.ooo.iter().find(|&&(a, b)| a <= r && r < b).copied());
+        if let Some(b) = recent {
+            h.sack[n] = b;
+            n += 1;
+        }
+        for &b in self.ooo.iter().rev() {
+            if n == MAX_SACK_BLOCKS {
+                break;
+            }
+            if Some(b) != recent {
+                h.sack[n] = b;
+                n += 1;
+            }
+        }
+        h.sack_count = n as u8;
+    }
+
+    fn send_ack(&mut self, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let mut h = TcpHeader {
+            ack: self.rcv_nxt,
+            rwnd: match cfg.rcv_buffer {
+                Some(b) => b.saturating_sub(self.buffered_out_of_order()),
+                None => u64::MAX,
+            },
+            ece: match cfg.ecn {
+                EcnMode::Off => false,
+                EcnMode::Classic => self.ece_latch,
+                EcnMode::Dctcp => self.ce_state,
+            },
+            ..TcpHeader::default()
+        };
+        if cfg.sack {
+            self.sack_blocks(&mut h);
+        }
+        out.packets.push(Packet {
+            flow: ends.flow,
+            src: ends.dst,
+            dst: ends.src,
+            size: cfg.ack_size,
+            kind: Kind::Ack,
+            ecn: if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct },
+            path_hash: ends.hash_rev,
+            created: Time::ZERO,
+            tcp: h,
+        });
+        self.acks_sent += 1;
+        self.pending = 0;
+        self.delack_deadline = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+
+    fn ends() -> Endpoints {
+        Endpoints { flow: FlowId(0), src: NodeId(0), dst: NodeId(1), hash_fwd: 0, hash_rev: 1 }
+    }
+
+    fn data(seq: u64, len: u32, ecn: Ecn) -> Packet {
+        Packet {
+            flow: FlowId(0),
+            src: NodeId(0),
+            dst: NodeId(1),
+            size: len + 52,
+            kind: Kind::Data,
+            ecn,
+            path_hash: 0,
+            created: Time::ZERO,
+            tcp: TcpHeader { seq, len, ..Default::default() },
+        }
+    }
+
+    fn acks(out: &Outbox) -> Vec<(u64, bool)> {
+        out.packets.iter().map(|p| (p.tcp.ack, p.tcp.ece)).collect()
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_then_timer() {
+        let cfg = TcpConfig::default();
+        let mut r = Receiver::new(&cfg, None);
+        let mut out = Outbox::default();
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        assert!(out.packets.is_empty());
+        assert_eq!(out.timers, vec![(Time::from_ms(200), TimerKind::DelayedAck)]);
+        r.on_data(Time(1), &data(1000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        assert_eq!(acks(&out), vec![(2000, false)]);
+        r.on_data(Time(2), &data(2000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        // The first timer is still pending (lazy): it fires early and re-arms for the new deadline.
+        r.on_delack_timer(Time::from_ms(200), &cfg, &ends(), &mut out);
+        assert_eq!(out.timers.last(), Some(&(Time::from_ms(200) + Time(2), TimerKind::DelayedAck)));
+        r.on_delack_timer(Time::from_ms(200) + Time(2), &cfg, &ends(), &mut out);
+        assert_eq!(acks(&out), vec![(2000, false), (3000, false)]);
+    }
+
+    #[test]
+    fn out_of_order_acks_at_once_with_sack() {
+        let cfg = TcpConfig::default();
+        let mut r = Receiver::new(&cfg, None);
+        let mut out = Outbox::default();
+        r.on_data(Time(0), &data(1000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(3000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        let last = out.packets.last().unwrap().tcp;
+        assert_eq!(last.ack, 0);
+        assert_eq!(&last.sack[..last.sack_count as usize], &[(3000, 4000), (1000, 2000)]);
+        // Filling the first hole merges up to the next hole and ACKs at once.
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        let last = out.packets.last().unwrap().tcp;
+        assert_eq!((last.ack, last.sack_count), (2000, 1));
+    }
+
+    #[test]
+    fn dctcp_echo_is_exact_with_delayed_acks() {
+        // RFC 8257 §3.2: segments CE: 0 0 1 1 0. With ACK-every-2: ACK(2000, ECE=0) after two
+        // unmarked; the third (CE) arrives with nothing pending -> immediate ACK(3000, ECE=1); the
+        // fourth (CE) is held; the fifth (not CE) flushes ACK(4000, ECE=1) then ACK(5000, ECE=0).
+        let cfg = TcpConfig { ecn: EcnMode::Dctcp, ..Default::default() };
+        let mut r = Receiver::new(&cfg, None);
+        let mut out = Outbox::default();
+        let marks = [false, false, true, true, false];
+        for (i, &m) in marks.iter().enumerate() {
+            let e = if m { Ecn::Ce } else { Ecn::Ect0 };
+            r.on_data(Time(i as u64), &data(i as u64 * 1000, 1000, e), &cfg, &ends(), &mut out);
+        }
+        assert_eq!(acks(&out), vec![(2000, false), (3000, true), (4000, true), (5000, false)]);
+    }
+
+    #[test]
+    fn classic_ece_latches_until_cwr() {
+        let cfg = TcpConfig { ecn: EcnMode::Classic, delack_count: 1, ..Default::default() };
+        let mut r = Receiver::new(&cfg, None);
+        let mut out = Outbox::default();
+        r.on_data(Time(0), &data(0, 1000, Ecn::Ce), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(1000, 1000, Ecn::Ect0), &cfg, &ends(), &mut out);
+        let mut cwr = data(2000, 1000, Ecn::Ect0);
+        cwr.tcp.cwr = true;
+        r.on_data(Time(0), &cwr, &cfg, &ends(), &mut out);
+        assert_eq!(acks(&out), vec![(1000, true), (2000, true), (3000, false)]);
+    }
+
+    #[test]
+    fn fin_is_acked_at_once() {
+        let cfg = TcpConfig::default();
+        let mut r = Receiver::new(&cfg, Some(1500));
+        let mut out = Outbox::default();
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(1000, 500, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        assert_eq!(acks(&out), vec![(1500, false), (1500, false)]);
+        assert_eq!(r.duplicate_segments, 1);
+    }
+}

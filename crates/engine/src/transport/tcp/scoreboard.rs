@@ -1,0 +1,308 @@
+//! The sender's per-segment scoreboard: SACKed / lost / retransmitted flags for every segment in
+//! flight, with counters kept in step so that `pipe` (RFC 6675 §4 SetPipe) is O(1).
+//!
+//! Segments are numbered from 0; segment `i` carries bytes `[i·MSS, min((i+1)·MSS, size))`. The
+//! sender always sends whole segments on these boundaries (retransmissions included), so every ACK
+//! and SACK edge falls on a boundary.
+
+use crate::time::Time;
+use std::collections::VecDeque;
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+const RETRANS: u8 = 4;
+const EVER_RETRANS: u8 = 8;
+
+#[derive(Clone, Copy, Debug)]
+struct Seg {
+    sent: Time,
+    flags: u8,
+}
+
+/// What cumulatively acknowledging segments revealed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AckedSegs {
+    pub count: u64,
+    /// Send time of the highest newly acked segment, if it was never retransmitted (Karn).
+    pub rtt_sent: Option<Time>,
+}
+
+/// Per-segment state for segments `[una, nxt)`.
+#[derive(Clone, Debug, Default)]
+pub struct Scoreboard {
+    una: u64,
+    segs: VecDeque<Seg>,
+    sacked: u64,
+    lost: u64,
+    retrans: u64,
+    /// Highest SACKed segment + 1 (0 if none above una).
+    high_sacked: u64,
+}
+
+impl Scoreboard {
+    pub fn una(&self) -> u64 {
+        self.una
+    }
+    pub fn nxt(&self) -> u64 {
+        self.una + self.segs.len() as u64
+    }
+    pub fn packets_out(&self) -> u64 {
+        self.segs.len() as u64
+    }
+    pub fn sacked_out(&self) -> u64 {
+        self.sacked
+    }
+    pub fn lost_out(&self) -> u64 {
+        self.lost
+    }
+    pub fn retrans_out(&self) -> u64 {
+        self.retrans
+    }
+    pub fn high_sacked(&self) -> u64 {
+        self.high_sacked.max(self.una)
+    }
+
+    /// RFC 6675 SetPipe(): unSACKed segments not deemed lost, plus retransmissions in flight.
+    #[inline]
+    pub fn pipe(&self) -> u64 {
+        self.packets_out() - self.sacked - self.lost + self.retrans
+    }
+
+    fn at(&self, seg: u64) -> Option<&Seg> {
+        seg.checked_sub(self.una).and_then(|i| self.segs.get(i as usize))
+    }
+    fn at_mut(&mut self, seg: u64) -> Option<&mut Seg> {
+        seg.checked_sub(self.una).and_then(|i| self.segs.get_mut(i as usize))
+    }
+
+    pub fn is_sacked(&self, seg: u64) -> bool {
+        self.at(seg).is_some_and(|s| s.flags & SACKED != 0)
+    }
+    pub fn is_lost(&self, seg: u64) -> bool {
+        self.at(seg).is_some_and(|s| s.flags & LOST != 0)
+    }
+    pub fn is_retransmitted(&self, seg: u64) -> bool {
+        self.at(seg).is_some_and(|s| s.flags & RETRANS != 0)
+    }
+
+    /// Record the first transmission of segment `nxt`.
+    #[inline]
+    pub fn push_new(&mut self, now: Time) {
+        self.segs.push_back(Seg { sent: now, flags: 0 });
+    }
+
+    /// Record a retransmission of `seg`.
+    pub fn mark_retransmitted(&mut self, seg: u64, now: Time) {
+        let s = self.at_mut(seg).expect("retransmitting a segment not in flight");
+        debug_assert!(s.flags & SACKED == 0);
+        let was = s.flags & RETRANS != 0;
+        s.flags |= RETRANS | EVER_RETRANS;
+        s.sent = now;
+        if !was {
+            self.retrans += 1;
+        }
+    }
+
+    /// Mark `seg` lost (unless SACKed or already lost). Returns whether it changed.
+    pub fn mark_lost(&mut self, seg: u64) -> bool {
+        let Some(s) = self.at_mut(seg) else { return false };
+        if s.flags & (SACKED | LOST) != 0 {
+            return false;
+        }
+        s.flags |= LOST;
+        self.lost += 1;
+        true
+    }
+
+    /// Cumulative ACK up to (not including) segment `ack`.
+    pub fn ack_to(&mut self, ack: u64) -> AckedSegs {
+        let mut out = AckedSegs::default();
+        while self.una < ack {
+            let Some(s) = self.segs.pop_front() else { break };
+            self.una += 1;
+            out.count += 1;
+            self.forget(s.flags);
+            out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
+        }
+        out
+    }
+
+    fn forget(&mut self, flags: u8) {
+        if flags & SACKED != 0 {
+            self.sacked -= 1;
+        } else {
+            if flags & LOST != 0 {
+                self.lost -= 1;
+            }
+            if flags & RETRANS != 0 {
+                self.retrans -= 1;
+            }
+        }
+    }
+
+    /// Mark segments `[from, to)` SACKed; returns how many were newly SACKed.
+    pub fn sack(&mut self, from: u64, to: u64) -> u64 {
+        let from = from.max(self.una);
+        let to = to.min(self.nxt());
+        let mut newly = 0;
+        for seg in from..to {
+            let s = self.at_mut(seg).unwrap();
+            if s.flags & SACKED != 0 {
+                continue;
+            }
+            let f = s.flags;
+            s.flags |= SACKED;
+            if f & LOST != 0 {
+                self.lost -= 1;
+            }
+            if f & RETRANS != 0 {
+                self.retrans -= 1;
+            }
+            self.sacked += 1;
+            newly += 1;
+        }
+        if newly > 0 {
+            self.high_sacked = self.high_sacked.max(to);
+        }
+        newly
+    }
+
+    /// RFC 6675 §4 IsLost() applied to every segment: a segment is lost when `dupthresh`
+    /// discontiguous SACKed blocks, or more than (dupthresh − 1)·MSS SACKed bytes, lie above it.
+    /// `seg_bytes(i)` is segment i's payload. Returns the lowest newly-lost segment, if any.
+    pub fn mark_lost_by_sacks(&mut self, dupthresh: u64, mss: u64, seg_bytes: impl Fn(u64) -> u64) -> Option<u64> {
+        if self.sacked == 0 {
+            return None;
+        }
+        let (mut blocks, mut bytes) = (0u64, 0u64);
+        let mut above_sacked = false;
+        let mut lowest = None;
+        let top = self.high_sacked().min(self.nxt());
+        let mut seg = top;
+        while seg > self.una {
+            seg -= 1;
+            let flags = self.at(seg).unwrap().flags;
+            if flags & SACKED != 0 {
+                if !above_sacked {
+                    blocks += 1;
+                }
+                bytes += seg_bytes(seg);
+                above_sacked = true;
+                continue;
+            }
+            above_sacked = false;
+            if blocks >= dupthresh || bytes > (dupthresh - 1) * mss {
+                if flags & LOST != 0 {
+                    // Everything below was judged with fewer SACKs above it, so only unmarked
+                    // segments can change; keep walking (cheap: loss episodes only).
+                    continue;
+                }
+                self.mark_lost(seg);
+                lowest = Some(seg);
+            }
+        }
+        lowest
+    }
+
+    /// RTO (RFC 6298 §5.4 + RFC 6675 §5.1): every unSACKed segment in flight is considered lost and
+    /// no retransmission is in flight any more.
+    pub fn mark_all_lost(&mut self) {
+        for s in self.segs.iter_mut() {
+            if s.flags & SACKED == 0 {
+                if s.flags & LOST == 0 {
+                    self.lost += 1;
+                }
+                s.flags |= LOST;
+                s.flags &= !RETRANS;
+            }
+        }
+        self.retrans = 0;
+    }
+
+    /// Lowest segment at or above `from` that is lost and not yet retransmitted.
+    pub fn next_lost(&self, from: u64) -> Option<u64> {
+        if self.lost == 0 {
+            return None;
+        }
+        let start = from.max(self.una);
+        (start..self.nxt()).find(|&seg| {
+            let f = self.at(seg).unwrap().flags;
+            f & LOST != 0 && f & RETRANS == 0 && f & SACKED == 0
+        })
+    }
+
+    /// Highest segment that is not SACKed (RFC 6675 rescue retransmission candidate).
+    pub fn highest_unsacked(&self) -> Option<u64> {
+        (self.una..self.nxt()).rev().find(|&s| !self.is_sacked(s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(n: u64) -> Scoreboard {
+        let mut b = Scoreboard::default();
+        for _ in 0..n {
+            b.push_new(Time::ZERO);
+        }
+        b
+    }
+
+    #[test]
+    fn pipe_follows_rfc6675_setpipe() {
+        // 10 segments out; SACK 5..8; with DupThresh 3 segments 0..4 become lost (3 SACKed above).
+        let mut b = board(10);
+        assert_eq!(b.pipe(), 10);
+        assert_eq!(b.sack(5, 8), 3);
+        assert_eq!(b.pipe(), 7);
+        assert_eq!(b.mark_lost_by_sacks(3, 1000, |_| 1000), Some(0));
+        // Lost: 0..5 (5 segs). Pipe = 10 − 3 sacked − 5 lost = 2 (segments 8 and 9).
+        assert_eq!(b.lost_out(), 5);
+        assert_eq!(b.pipe(), 2);
+        b.mark_retransmitted(0, Time(1));
+        assert_eq!(b.pipe(), 3, "a retransmission counts once more");
+        assert_eq!(b.next_lost(0), Some(1));
+    }
+
+    #[test]
+    fn is_lost_needs_more_than_two_mss_or_three_blocks() {
+        // Two SACKed segments above a hole: not lost (2·MSS is not more than (3−1)·MSS).
+        let mut b = board(6);
+        b.sack(1, 3);
+        assert_eq!(b.mark_lost_by_sacks(3, 1000, |_| 1000), None);
+        // Three discontiguous one-segment blocks with short segments also suffice.
+        let mut b = board(6);
+        b.sack(1, 2);
+        b.sack(3, 4);
+        b.sack(5, 6);
+        assert_eq!(b.mark_lost_by_sacks(3, 1000, |_| 100), Some(0));
+        assert!(b.is_lost(0) && !b.is_lost(2) && !b.is_lost(4));
+    }
+
+    #[test]
+    fn cumulative_ack_applies_karn() {
+        let mut b = board(3);
+        b.mark_lost(1);
+        b.mark_retransmitted(1, Time(5));
+        let a = b.ack_to(2);
+        assert_eq!(a.count, 2);
+        assert_eq!(a.rtt_sent, None, "segment 1 was retransmitted: no sample");
+        assert_eq!((b.lost_out(), b.retrans_out(), b.pipe()), (0, 0, 1));
+        let a = b.ack_to(3);
+        assert_eq!(a.rtt_sent, Some(Time::ZERO));
+    }
+
+    #[test]
+    fn rto_marks_everything_unsacked_lost() {
+        let mut b = board(4);
+        b.sack(2, 3);
+        b.mark_lost(0);
+        b.mark_retransmitted(0, Time(1));
+        b.mark_all_lost();
+        assert_eq!((b.lost_out(), b.retrans_out(), b.sacked_out()), (3, 0, 1));
+        assert_eq!(b.pipe(), 0);
+        assert_eq!(b.next_lost(0), Some(0));
+        assert_eq!(b.highest_unsacked(), Some(3));
+    }
+}
