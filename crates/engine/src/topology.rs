@@ -9,7 +9,7 @@
 use crate::ids::{NodeId, PortId};
 use crate::network::{Network, Node, NodeKind, Port, PortStats, Routes};
 use crate::queue::Queue;
-use crate::scenario::{QueueSpec, TopologySpec};
+use crate::scenario::{FaultSpec, QueueSpec, TopologySpec};
 
 fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q: QueueSpec) -> Port {
     Port {
@@ -20,6 +20,10 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         delay: l.delay,
         loss_rate: l.loss_rate,
         queue: Queue::new(q.limit, q.discipline),
+        drop_list: Vec::new(),
+        send_limit: q.send_limit,
+        waiters: Vec::new(),
+        drop_next: 0,
         busy: false,
         stats: PortStats::default(),
     }
@@ -50,4 +54,18 @@ pub fn build(spec: &TopologySpec) -> Network {
     let is_host: Vec<bool> = spec.nodes.iter().map(|n| n.is_host).collect();
     let routes = Routes::build(&adj, &is_host, &hosts);
     Network { nodes, ports, hosts, host_index, routes }
+}
+
+/// Build the network and apply the scenario's scheduled drops.
+pub fn build_with_faults(spec: &TopologySpec, faults: &[FaultSpec]) -> Network {
+    let mut net = build(spec);
+    for f in faults {
+        if let Some(p) = net.port_by_name(&f.port) {
+            let list = &mut net.ports[p.idx()].drop_list;
+            list.extend(&f.drop_packets);
+            list.sort_unstable();
+            list.dedup();
+        }
+    }
+    net
 }

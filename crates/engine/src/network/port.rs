@@ -36,12 +36,37 @@ pub struct Port {
     /// Probability that a packet serialized onto this wire is lost (0 = lossless).
     pub loss_rate: f64,
     pub queue: Queue,
+    /// Indices (0-based, in serialization order) of packets this wire loses on purpose — the
+    /// `[[faults]]` of a scenario, like ns-3's ReceiveListErrorModel. Sorted ascending.
+    pub drop_list: Vec<u64>,
+    /// Next entry of `drop_list` to match.
+    pub drop_next: usize,
+    /// Host NICs: data senders stop while the queue holds this many packets (backpressure).
+    pub send_limit: Option<u64>,
+    /// Flows blocked on `send_limit`, woken in order when the queue drains.
+    pub waiters: Vec<crate::ids::FlowId>,
     /// A packet is being serialized.
     pub busy: bool,
     pub stats: PortStats,
 }
 
 impl Port {
+    /// Data packets a sender may still hand to this port now.
+    #[inline]
+    pub fn send_budget(&self) -> u64 {
+        self.send_limit.map_or(u64::MAX, |l| l.saturating_sub(self.queue.len_packets()))
+    }
+
+    /// Should the packet about to be serialized (number `stats.tx_packets`) be lost on purpose?
+    #[inline]
+    pub fn scheduled_drop(&mut self) -> bool {
+        if self.drop_next < self.drop_list.len() && self.drop_list[self.drop_next] == self.stats.tx_packets {
+            self.drop_next += 1;
+            return true;
+        }
+        false
+    }
+
     /// Account the queue's length up to `now` before it changes (time-weighted mean).
     #[inline]
     pub fn note_queue(&mut self, now: Time) {

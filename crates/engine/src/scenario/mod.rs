@@ -23,6 +23,9 @@ pub struct QueueSpec {
     /// `None` = unlimited.
     pub limit: Option<Amount>,
     pub discipline: Discipline,
+    /// Host NICs only: transports stop handing data packets to the NIC while it holds this many
+    /// packets (backpressure, no drop). `None` = no backpressure.
+    pub send_limit: Option<u64>,
 }
 
 /// A node as declared (star and dumbbell are expanded into these).
@@ -77,6 +80,13 @@ pub struct OutputSpec {
     pub cwnd: Vec<usize>,
 }
 
+/// Packets a port's wire loses on purpose (0-based serialization indices).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaultSpec {
+    pub port: String,
+    pub drop_packets: Vec<u64>,
+}
+
 /// A validated scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -87,6 +97,7 @@ pub struct Scenario {
     pub ecmp: Ecmp,
     pub flows: Vec<FlowSpec>,
     pub output: OutputSpec,
+    pub faults: Vec<FaultSpec>,
 }
 
 impl Scenario {

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 
 /// Switch ports hold 100 packets unless told otherwise (ns-3's default queue size).
 pub const DEFAULT_SWITCH_BUFFER: Amount = Amount::Packets(100);
+/// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
+pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
 const CC_NAMES: &[&str] = &["newreno", "dctcp"];
 
@@ -42,8 +44,8 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let profiles = transports(&t, &mut iss);
     let max_packet = profiles.values().map(|p| (p.mss + p.header) as u64).max().unwrap_or(1500);
 
-    let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), max_packet, &mut iss);
-    let host_q = queue(&t, "host_queue", None, max_packet, &mut iss);
+    let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), None, max_packet, &mut iss);
+    let host_q = queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, &mut iss);
 
     let topo = match t.table("topology", &mut iss) {
         Some(tt) => topology_spec(&tt, switch_q, host_q, max_packet, &mut iss),
@@ -70,16 +72,17 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
         }
     };
     let output = output(&t, net.as_ref(), flows.len(), &mut iss);
+    let faults = faults(&t, net.as_ref(), &mut iss);
     t.finish(&mut iss);
 
     if !iss.is_empty() {
         return Err(iss);
     }
-    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output })
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults })
 }
 
-fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, max_packet: u64, iss: &mut Issues) -> QueueSpec {
-    let mut spec = QueueSpec { limit: default_limit, discipline: Discipline::DropTail };
+fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, send_limit: Option<u64>, max_packet: u64, iss: &mut Issues) -> QueueSpec {
+    let mut spec = QueueSpec { limit: default_limit, discipline: Discipline::DropTail, send_limit };
     if let Some(q) = t.table(key, iss) {
         spec = queue_table(&q, spec, max_packet, iss);
     }
@@ -102,6 +105,16 @@ fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, iss: &mut Issues) ->
                 Ok(a) => spec.limit = Some(a),
                 Err(e) => iss.push(q.key_path("buffer"), e),
             }
+        }
+    }
+    if base.send_limit.is_some() {
+        match q.raw("send_limit") {
+            Some(v) if v.as_str() == Some("unlimited") => spec.send_limit = None,
+            Some(v) => match as_amount(v) {
+                Ok(Amount::Packets(n)) if n > 0 => spec.send_limit = Some(n),
+                _ => iss.push(q.key_path("send_limit"), format!("{} is not a packet count such as '100pkt' (or \"unlimited\")", show(v))),
+            },
+            None => {}
         }
     }
     let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn"]));
@@ -590,4 +603,41 @@ fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, iss:
     }
     ot.finish(iss);
     o
+}
+
+fn faults(t: &Table, net: Option<&crate::network::Network>, iss: &mut Issues) -> Vec<FaultSpec> {
+    let mut out = Vec::new();
+    let items = match t.raw("faults") {
+        None => return out,
+        Some(Value::Array(a)) => a,
+        Some(v) => {
+            iss.push("faults", format!("{} is not a list of [[faults]] tables", show(v)));
+            return out;
+        }
+    };
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("faults[{i}]");
+        let Value::Object(m) = item else {
+            iss.push(path, "is not a table such as { port = \"h1->s0\", drop_packets = [20] }");
+            continue;
+        };
+        let f = Table::new(path, m);
+        let port = f.need("port", iss, "a port name such as 'h1->s0'", as_str);
+        let drops = f.need("drop_packets", iss, "a list of packet numbers (0 = first packet sent on the port)", |v| match v {
+            Value::Array(a) => a.iter().map(as_u64).collect::<Result<Vec<_>, _>>(),
+            _ => Err(format!("{} is not a list of packet numbers", show(v))),
+        });
+        if let (Some(port), Some(net)) = (&port, net) {
+            if net.port_by_name(port).is_none() {
+                let names: Vec<&str> = net.ports.iter().map(|p| p.name.as_str()).collect();
+                let hint = suggest(port, &names).map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+                iss.push(f.key_path("port"), format!("'{port}' is not a port (ports are named 'node->peer'){hint}"));
+            }
+        }
+        f.finish(iss);
+        if let (Some(port), Some(drop_packets)) = (port, drops) {
+            out.push(FaultSpec { port, drop_packets });
+        }
+    }
+    out
 }

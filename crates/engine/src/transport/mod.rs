@@ -27,12 +27,17 @@ pub struct Endpoints {
 pub struct Outbox {
     pub packets: Vec<Packet>,
     pub timers: Vec<(Time, TimerKind)>,
+    /// Data packets the sender's NIC accepts now (backpressure; ACKs are exempt).
+    pub budget: u64,
+    /// Set by a transport that stopped for lack of budget: wake it when the NIC drains.
+    pub blocked: bool,
 }
 
 impl Outbox {
     pub fn clear(&mut self) {
         self.packets.clear();
         self.timers.clear();
+        self.blocked = false;
     }
 }
 
@@ -44,6 +49,8 @@ pub trait Transport {
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox);
     /// A timer this flow set has fired (possibly stale: transports cancel lazily).
     fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox);
+    /// The sender's NIC has room again after this transport reported `blocked`.
+    fn on_send_ready(&mut self, now: Time, out: &mut Outbox);
     /// When the last byte was acknowledged, if it has been.
     fn completed_at(&self) -> Option<Time>;
 }
@@ -68,6 +75,11 @@ impl Transport for FlowTransport {
     fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox) {
         match self {
             FlowTransport::Tcp(t) => t.on_timer(now, kind, out),
+        }
+    }
+    fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {
+        match self {
+            FlowTransport::Tcp(t) => t.on_send_ready(now, out),
         }
     }
     fn completed_at(&self) -> Option<Time> {

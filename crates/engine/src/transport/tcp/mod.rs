@@ -145,7 +145,13 @@ impl Transport for TcpConnection {
             TimerKind::DelayedAck => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
         }
     }
+    fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {
+        self.sender.on_send_ready(now, &self.cfg, &self.ends, out);
+    }
     fn completed_at(&self) -> Option<Time> {
         self.sender.completed_at()
     }
 }
+
+#[cfg(test)]
+mod tests;

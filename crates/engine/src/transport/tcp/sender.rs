@@ -316,8 +316,36 @@ impl Sender {
         }
     }
 
-    /// Send whatever the window allows: lost segments first, then new data, then (SACK recovery
-    /// only) one rescue retransmission (RFC 6675 §4 NextSeg rules 1, 2, 4).
+    /// The NIC drained after this sender was blocked.
+    pub fn on_send_ready(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        if self.started_at.is_some() && self.completed_at.is_none() {
+            self.try_send(now, cfg, ends, out);
+        }
+    }
+
+    /// The next segment NextSeg() (RFC 6675 §4, rules 1, 2 and 4) would send, if any.
+    fn next_segment(&mut self, cfg: &TcpConfig) -> Option<(u64, bool)> {
+        if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
+            return Some((seg, true));
+        }
+        self.rxt_cursor = self.rxt_cursor.max(self.board.nxt());
+        let nxt = self.board.nxt();
+        if self.has_new_data() && self.seg_start(nxt) + self.seg_len(nxt) <= self.tcb.snd_una.saturating_add(self.rwnd) {
+            return Some((nxt, false));
+        }
+        if cfg.sack && self.state == CaState::Recovery && self.rescue_rxt.is_none_or(|r| self.board.una() > r) {
+            if let Some(seg) = self.board.highest_unsacked() {
+                if !self.board.is_retransmitted(seg) {
+                    self.rescue_rxt = Some(self.recovery_point);
+                    return Some((seg, true));
+                }
+            }
+        }
+        None
+    }
+
+    /// Send whatever the window, the receive window and the NIC allow: lost segments first, then
+    /// new data, then (SACK recovery only) one rescue retransmission.
     fn try_send(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         loop {
             let mut cwnd = self.tcb.cwnd as u64;
@@ -328,34 +356,28 @@ impl Sender {
                 self.tcb.cwnd_limited = true;
                 break;
             }
-            if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
-                self.rxt_cursor = seg + 1;
+            if out.budget == 0 {
+                // NIC backpressure (Linux TSQ / ns-3 device-queue flow control): not cwnd-limited.
+                if self.board.next_lost(self.rxt_cursor).is_some() || self.has_new_data() {
+                    out.blocked = true;
+                }
+                self.tcb.cwnd_limited = false;
+                break;
+            }
+            let Some((seg, retransmission)) = self.next_segment(cfg) else {
+                self.tcb.cwnd_limited = false;
+                break;
+            };
+            if retransmission {
+                self.rxt_cursor = self.rxt_cursor.max(seg + 1).min(self.board.nxt());
                 self.board.mark_retransmitted(seg, now);
                 self.stats.retransmits += 1;
-                self.emit(now, seg, true, cfg, ends, out);
-                continue;
-            }
-            self.rxt_cursor = self.rxt_cursor.max(self.board.nxt());
-            let nxt = self.board.nxt();
-            if self.has_new_data() && self.seg_start(nxt) + self.seg_len(nxt) <= self.tcb.snd_una.saturating_add(self.rwnd) {
+            } else {
                 self.board.push_new(now);
-                self.tcb.snd_nxt = self.seg_start(nxt + 1);
-                self.emit(now, nxt, false, cfg, ends, out);
-                continue;
+                self.tcb.snd_nxt = self.seg_start(seg + 1);
             }
-            if cfg.sack && self.state == CaState::Recovery && self.rescue_rxt.is_none_or(|r| self.board.una() > r) {
-                if let Some(seg) = self.board.highest_unsacked() {
-                    if !self.board.is_retransmitted(seg) {
-                        self.rescue_rxt = Some(self.recovery_point);
-                        self.board.mark_retransmitted(seg, now);
-                        self.stats.retransmits += 1;
-                        self.emit(now, seg, true, cfg, ends, out);
-                        continue;
-                    }
-                }
-            }
-            self.tcb.cwnd_limited = false;
-            break;
+            out.budget -= 1;
+            self.emit(now, seg, retransmission, cfg, ends, out);
         }
         if self.board.packets_out() > 0 && self.rto_deadline.is_none() {
             self.arm_rto(now, out);

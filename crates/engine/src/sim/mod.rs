@@ -24,6 +24,10 @@ pub struct Flow {
     pub size: Option<u64>,
     pub start: Time,
     pub profile: String,
+    /// The source NIC port this flow's data leaves by (for backpressure).
+    pub nic: PortId,
+    /// Registered as a waiter on `nic`.
+    pub waiting: bool,
 }
 
 /// Packet counts for the conservation invariant: created = delivered + dropped + in flight.
@@ -55,6 +59,8 @@ pub struct Simulator {
     spray_rng: Rng,
     loss_rng: Rng,
     outbox: Outbox,
+    /// Scratch list for waking flows blocked on a NIC (reused, never reallocated in steady state).
+    wake: Vec<FlowId>,
     created: u64,
     delivered: u64,
     dropped: u64,
@@ -70,7 +76,7 @@ impl Simulator {
     /// Build the network and flows. `seed` overrides the scenario's seed.
     pub fn new(sc: &Scenario, seed: Option<u64>) -> Simulator {
         let seed = seed.unwrap_or(sc.seed);
-        let net = topology::build(&sc.topology);
+        let net = topology::build_with_faults(&sc.topology, &sc.faults);
         let mut events = EventQueue::new();
         let flows: Vec<Flow> = sc
             .flows
@@ -88,7 +94,17 @@ impl Simulator {
                 };
                 events.schedule(f.start, Event::FlowStart { flow: id });
                 let conn = TcpConnection::new(ends, f.tcp, f.size);
-                Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size: f.size, start: f.start, profile: f.transport.clone() }
+                let hops = net.next_hops(ends.src, ends.dst);
+                let nic = hops[routing::pick(hops.len(), ends.hash_fwd, ends.src)];
+                Flow {
+                    transport: FlowTransport::Tcp(Box::new(conn)),
+                    ends,
+                    size: f.size,
+                    start: f.start,
+                    profile: f.transport.clone(),
+                    nic,
+                    waiting: false,
+                }
             })
             .collect();
         let sample_ports = sc.output.queues.iter().filter_map(|q| net.port_by_name(q)).collect();
@@ -109,6 +125,7 @@ impl Simulator {
             spray_rng: Rng::stream(seed, 1),
             loss_rng: Rng::stream(seed, 2),
             outbox: Outbox::default(),
+            wake: Vec::new(),
             created: 0,
             delivered: 0,
             dropped: 0,
@@ -172,12 +189,12 @@ impl Simulator {
             }
             Event::TxDone { port } => self.tx_done(port),
             Event::FlowStart { flow } => {
-                let mut out = std::mem::take(&mut self.outbox);
+                let mut out = self.take_outbox(flow);
                 self.flows[flow.idx()].transport.start(self.now, &mut out);
                 self.flush(flow, out);
             }
             Event::Timer { flow, kind } => {
-                let mut out = std::mem::take(&mut self.outbox);
+                let mut out = self.take_outbox(flow);
                 self.flows[flow.idx()].transport.on_timer(self.now, kind, &mut out);
                 self.flush(flow, out);
             }
@@ -185,8 +202,21 @@ impl Simulator {
         }
     }
 
+    /// The reusable outbox, with the flow's current NIC budget.
+    #[inline]
+    fn take_outbox(&mut self, flow: FlowId) -> Outbox {
+        let mut out = std::mem::take(&mut self.outbox);
+        out.budget = self.net.ports[self.flows[flow.idx()].nic.idx()].send_budget();
+        out
+    }
+
     /// Inject what a transport produced, and set its timers.
     fn flush(&mut self, flow: FlowId, mut out: Outbox) {
+        if out.blocked && !self.flows[flow.idx()].waiting {
+            let f = &mut self.flows[flow.idx()];
+            f.waiting = true;
+            self.net.ports[f.nic.idx()].waiters.push(flow);
+        }
         for i in 0..out.packets.len() {
             let mut p = out.packets[i];
             p.created = self.now;
@@ -209,7 +239,7 @@ impl Simulator {
         if pkt.dst == node {
             self.slab.free(id);
             self.delivered += 1;
-            let mut out = std::mem::take(&mut self.outbox);
+            let mut out = self.take_outbox(pkt.flow);
             self.flows[pkt.flow.idx()].transport.on_packet(self.now, &pkt, &mut out);
             self.flush(pkt.flow, out);
             return;
@@ -259,12 +289,13 @@ impl Simulator {
         let p = &mut self.net.ports[port.idx()];
         p.busy = true;
         let ser = p.rate.serialization(size);
-        p.stats.tx_packets += 1;
         p.stats.tx_bytes += size;
         p.stats.busy_time += ser;
         self.packet_hops += 1;
         self.events.schedule(now + ser, Event::TxDone { port });
-        if p.loss_rate > 0.0 && self.loss_rng.uniform() < p.loss_rate {
+        let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
+        p.stats.tx_packets += 1;
+        if scheduled || (p.loss_rate > 0.0 && self.loss_rng.uniform() < p.loss_rate) {
             p.stats.wire_losses += 1;
             self.dropped += 1;
             self.slab.free(id);
@@ -284,6 +315,28 @@ impl Simulator {
         if let Some(next) = p.queue.pop(|id| slab.get(id).size) {
             self.start_tx(port, next);
         }
+        let p = &mut self.net.ports[port.idx()];
+        if !p.waiters.is_empty() && p.send_budget() > 0 {
+            self.wake_senders(port);
+        }
+    }
+
+    /// Give blocked senders on `port` their turn, in the order they blocked.
+    fn wake_senders(&mut self, port: PortId) {
+        let mut wake = std::mem::take(&mut self.wake);
+        std::mem::swap(&mut wake, &mut self.net.ports[port.idx()].waiters);
+        for &flow in &wake {
+            self.flows[flow.idx()].waiting = false;
+            let mut out = self.take_outbox(flow);
+            if out.budget == 0 {
+                out.blocked = true; // still full: back in line
+            } else {
+                self.flows[flow.idx()].transport.on_send_ready(self.now, &mut out);
+            }
+            self.flush(flow, out);
+        }
+        wake.clear();
+        self.wake = wake;
     }
 
     fn sample(&mut self) {
@@ -393,4 +446,37 @@ impl Simulator {
             .sum()
     }
 
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Helpers for scenario-level tests across the crate.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// Load a TOML scenario (panicking with the problems if invalid), run it to the end and check
+    /// packet conservation.
+    pub fn run(doc: &str) -> Simulator {
+        let sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}"));
+        let mut sim = Simulator::new(&sc, None);
+        sim.run();
+        let c = sim.conservation();
+        assert!(c.holds(), "packet conservation violated: {c:?}");
+        sim
+    }
+
+    /// Jain's fairness index of `x`.
+    pub fn jain(x: &[f64]) -> f64 {
+        let s: f64 = x.iter().sum();
+        let s2: f64 = x.iter().map(|v| v * v).sum();
+        s * s / (x.len() as f64 * s2)
+    }
+
+    pub fn tcp(sim: &Simulator, flow: usize) -> &TcpConnection {
+        match &sim.flows[flow].transport {
+            FlowTransport::Tcp(c) => c,
+        }
+    }
 }

@@ -1,0 +1,27 @@
+//! Run a scenario file without Python: `cargo run --release --example run -- SCENARIO.toml`.
+//! Prints the summary and the first flows; handy for profiling the engine on its own.
+
+use fabricsim_engine::{Scenario, Simulator};
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: run SCENARIO.toml");
+    let text = std::fs::read_to_string(&path).expect("cannot read the scenario");
+    let sc = match Scenario::from_toml(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let mut sim = Simulator::new(&sc, None);
+    sim.run();
+    let s = sim.summary();
+    println!("{s:#?}");
+    let t = sim.flow_table();
+    for i in 0..t.id.len().min(20) {
+        println!(
+            "flow {:3} {:>4}->{:<4} acked {:>12} B  fct {:>12?} ps  rtx {:>5}  rto {:>3}  fr {:>4}  ecn {:>5}",
+            t.id[i], t.src[i], t.dst[i], t.bytes_acked[i], t.fct_ps[i], t.retransmits[i], t.timeouts[i], t.fast_recoveries[i], t.ecn_reductions[i]
+        );
+    }
+}
