@@ -1,1 +1,155 @@
+//! Thin Python binding: validate a scenario, run it in chunks (so Python can draw a progress bar
+//! and stop cleanly), and hand results back as columns. All ergonomics live in python/fabricsim.
 
+use fabricsim_engine::output::{FlowTable, PortTable, Series, Summary};
+use fabricsim_engine::{Scenario, Simulator, Time};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Validate a scenario given as JSON; returns a list of (key path, message), empty if valid.
+#[pyfunction]
+fn validate(json: &str) -> Vec<(String, String)> {
+    match Scenario::from_json(json) {
+        Ok(_) => vec![],
+        Err(iss) => iss.0.into_iter().map(|i| (i.path, i.message)).collect(),
+    }
+}
+
+/// One simulation. Build with a JSON scenario; advance with `run_until`.
+#[pyclass(module = "fabricsim._engine")]
+struct Simulation {
+    sim: Simulator,
+}
+
+#[pymethods]
+impl Simulation {
+    #[new]
+    #[pyo3(signature = (json, seed=None))]
+    fn new(json: &str, seed: Option<u64>) -> PyResult<Self> {
+        let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Simulation { sim: Simulator::new(&sc, seed) })
+    }
+
+    /// Process events up to `until_ps` (picoseconds), without holding the GIL.
+    fn run_until(&mut self, py: Python<'_>, until_ps: u64) {
+        let sim = &mut self.sim;
+        py.allow_threads(move || sim.run_until(Time(until_ps)));
+    }
+
+    #[getter]
+    fn now_ps(&self) -> u64 {
+        self.sim.now().0
+    }
+    #[getter]
+    fn end_ps(&self) -> u64 {
+        self.sim.end().0
+    }
+    #[getter]
+    fn finished(&self) -> bool {
+        self.sim.finished()
+    }
+    #[getter]
+    fn events(&self) -> u64 {
+        self.sim.events_processed()
+    }
+    #[getter]
+    fn goodput_bytes(&self) -> u64 {
+        self.sim.goodput_bytes()
+    }
+
+    /// Per-flow records as a dict of columns.
+    fn flows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        flows_dict(py, &self.sim.flow_table())
+    }
+    /// Per-port counters as a dict of columns.
+    fn ports<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        ports_dict(py, &self.sim.port_table())
+    }
+    /// Time series in long format as a dict of columns.
+    fn timeseries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        series_dict(py, &self.sim.series, &self.sim)
+    }
+    /// Run figures as a dict.
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        summary_dict(py, &self.sim.summary())
+    }
+}
+
+fn flows_dict<'py>(py: Python<'py>, t: &FlowTable) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("id", &t.id)?;
+    d.set_item("src", &t.src)?;
+    d.set_item("dst", &t.dst)?;
+    d.set_item("transport", &t.transport)?;
+    d.set_item("cc", &t.cc)?;
+    d.set_item("size", &t.size)?;
+    d.set_item("start_ps", &t.start_ps)?;
+    d.set_item("end_ps", &t.end_ps)?;
+    d.set_item("fct_ps", &t.fct_ps)?;
+    d.set_item("ideal_fct_ps", &t.ideal_fct_ps)?;
+    d.set_item("slowdown", &t.slowdown)?;
+    d.set_item("bytes_acked", &t.bytes_acked)?;
+    d.set_item("segments_sent", &t.segments_sent)?;
+    d.set_item("retransmits", &t.retransmits)?;
+    d.set_item("timeouts", &t.timeouts)?;
+    d.set_item("fast_recoveries", &t.fast_recoveries)?;
+    d.set_item("ecn_reductions", &t.ecn_reductions)?;
+    Ok(d)
+}
+
+fn ports_dict<'py>(py: Python<'py>, t: &PortTable) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("port", &t.name)?;
+    d.set_item("node", &t.node)?;
+    d.set_item("peer", &t.peer)?;
+    d.set_item("rate_bps", &t.rate_bps)?;
+    d.set_item("tx_packets", &t.tx_packets)?;
+    d.set_item("tx_bytes", &t.tx_bytes)?;
+    d.set_item("drops", &t.drops)?;
+    d.set_item("wire_losses", &t.wire_losses)?;
+    d.set_item("ecn_marks", &t.ecn_marks)?;
+    d.set_item("max_queue_packets", &t.max_queue_packets)?;
+    d.set_item("max_queue_bytes", &t.max_queue_bytes)?;
+    d.set_item("mean_queue_packets", &t.mean_queue_packets)?;
+    d.set_item("mean_queue_bytes", &t.mean_queue_bytes)?;
+    d.set_item("utilization", &t.utilization)?;
+    Ok(d)
+}
+
+fn series_dict<'py>(py: Python<'py>, s: &Series, sim: &Simulator) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("time_ps", &s.time_ps)?;
+    d.set_item("metric", s.metric.iter().map(|m| m.name()).collect::<Vec<_>>())?;
+    d.set_item("target", (0..s.value.len()).map(|i| s.target_name(i, &sim.net)).collect::<Vec<_>>())?;
+    d.set_item("value", &s.value)?;
+    Ok(d)
+}
+
+fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("scenario", &s.scenario)?;
+    d.set_item("seed", s.seed)?;
+    d.set_item("sim_time_s", s.sim_time_ps as f64 / 1e12)?;
+    d.set_item("end_s", s.end_ps as f64 / 1e12)?;
+    d.set_item("engine_wall_s", s.wall_seconds)?;
+    d.set_item("events", s.events)?;
+    d.set_item("packet_hops", s.packet_hops)?;
+    d.set_item("packets_created", s.packets_created)?;
+    d.set_item("packets_delivered", s.packets_delivered)?;
+    d.set_item("packets_dropped", s.packets_dropped)?;
+    d.set_item("packets_in_flight", s.packets_in_flight)?;
+    d.set_item("peak_packets_in_flight", s.peak_packets_in_flight)?;
+    d.set_item("peak_rss_bytes", s.peak_rss_bytes)?;
+    d.set_item("flows", s.flows)?;
+    d.set_item("flows_completed", s.flows_completed)?;
+    Ok(d)
+}
+
+#[pymodule]
+fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_class::<Simulation>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -162,8 +162,13 @@ impl<'a> Table<'a> {
             let mut known: Vec<&str> = used.to_vec();
             known.sort_unstable();
             known.dedup();
+            let top = ["flows", "simulation", "topology", "queue", "host_queue", "transport", "transports", "routing", "output", "faults"];
             let hint = match suggest(k, &known) {
                 Some(s) => format!("; did you mean '{s}'?"),
+                None if !self.path.is_empty() && top.contains(&k.as_str()) => format!(
+                    "; in TOML every key after [{}] belongs to that table: move '{k}' above the first [section], or write it as its own [{k}] / [[{k}]] table",
+                    self.path.split(['.', '[']).next().unwrap_or("")
+                ),
                 None if known.is_empty() => String::new(),
                 None => format!(" (known keys here: {})", known.join(", ")),
             };

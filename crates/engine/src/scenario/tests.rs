@@ -126,6 +126,8 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);
     // 22. Zero-size flow.
     assert_reports("size = \"1MB\"", "size = 0", "flows[0].size", &["at least one byte"]);
+    // 24. A top-level key swallowed by the preceding table (a classic TOML slip).
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nflows = []", "transport.flows", &["belongs to that table"]);
     // 23. DCTCP without ECN.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\necn = false", "transport.ecn", &["DCTCP needs ECN"]);
 }

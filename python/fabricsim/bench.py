@@ -1,0 +1,78 @@
+"""`fabricsim bench`: named benchmark scenarios, timed with the installed (release) engine.
+
+Figures printed: wall seconds, events/s, packet-hops/s (packets serialized onto links per wall
+second), peak RSS of the process, and the network figures (bottleneck utilization, receiver
+goodput, mean bottleneck queue) so the same scenario can be compared with other simulators.
+Record new figures in docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import resource
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).parent / "benchmarks"
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    file: str
+    bottleneck: str
+    description: str
+
+
+BENCHMARKS = {
+    "dctcp-16to1": Benchmark(
+        "dctcp-16to1.toml",
+        "s0->h0",
+        "B1: 16 long-lived DCTCP flows into one 10 Gb/s port (star, K = 65), 1 s simulated",
+    ),
+}
+
+
+def run_benchmark(name: str) -> dict:
+    from .runner import run
+
+    b = BENCHMARKS[name]
+    t0 = time.perf_counter()
+    res = run(HERE / b.file, progress=False)
+    wall = time.perf_counter() - t0
+    s = res.summary
+    port = res.port(b.bottleneck)
+    return {
+        "name": name,
+        "wall_s": wall,
+        "engine_wall_s": s["engine_wall_s"],
+        "events": s["events"],
+        "events_per_s": s["events"] / s["engine_wall_s"],
+        "packet_hops": s["packet_hops"],
+        "packet_hops_per_s": s["packet_hops"] / s["engine_wall_s"],
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "bottleneck_utilization": float(port["utilization"]),
+        "goodput_gbps": s["goodput_bytes"] * 8 / s["sim_time_s"] / 1e9,
+        "mean_queue_packets": float(port["mean_queue_packets"]),
+        "max_queue_packets": int(port["max_queue_packets"]),
+        "drops": int(res.ports["drops"].sum()),
+        "timeouts": int(res.flows["timeouts"].sum()),
+    }
+
+
+def run_benchmarks(names: list[str]) -> int:
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown:
+        print(f"error: unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
+        return 2
+    for n in names:
+        r = run_benchmark(n)
+        print(f"{n}: {BENCHMARKS[n].description}")
+        print(f"  wall time          {r['wall_s']:.3f} s (engine {r['engine_wall_s']:.3f} s)")
+        print(f"  events             {r['events']:,}  ({r['events_per_s'] / 1e6:.2f} M events/s)")
+        print(f"  packet-hops        {r['packet_hops']:,}  ({r['packet_hops_per_s'] / 1e6:.2f} M packet-hops/s)")
+        print(f"  peak RSS           {r['peak_rss_mib']:.1f} MiB")
+        print(f"  bottleneck util    {r['bottleneck_utilization']:.4f}")
+        print(f"  receiver goodput   {r['goodput_gbps']:.3f} Gb/s")
+        print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
+        print(f"  drops / timeouts   {r['drops']} / {r['timeouts']}")
+    return 0

@@ -1,0 +1,160 @@
+"""The `fabricsim` command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import __version__
+from .scenario import ScenarioError
+
+EPILOG_RUN = """\
+examples:
+  fabricsim run scenarios/example.toml
+  fabricsim run scenarios/example.toml -o results/ex --seed 2
+  fabricsim run scenarios/example.toml --set simulation.end=50ms --set transport.cc=newreno
+  fabricsim run scenarios/example.toml --set flows.0.size=10MB
+
+--set takes dotted keys into the scenario; list items by index (flows.0.size). Values are
+TOML values when they parse as one (42, true, "x", [1, 2]), otherwise plain strings, so units
+need no quotes: --set topology.link.rate=40Gbps.
+
+outputs (in the output directory):
+  flows.parquet       one row per flow: FCT, ideal FCT, slowdown, retransmits, timeouts, ...
+  ports.parquet       one row per port: bytes/packets sent, drops, ECN marks, queue stats
+  timeseries.parquet  queue length / cwnd samples if [output] asks for them
+  summary.json        simulated and wall time, events, packet-hops, peak memory
+load them with fabricsim.Results.load(DIR) (pandas) or polars.read_parquet.
+"""
+
+
+def _fmt_time(s) -> str:
+    if s is None or s != s:
+        return "-"
+    for unit, k in (("s", 1), ("ms", 1e3), ("us", 1e6), ("ns", 1e9)):
+        if s * k >= 1:
+            return f"{s * k:.4g} {unit}"
+    return f"{s * 1e12:.4g} ps"
+
+
+def print_report(res, out_dir=None, file=sys.stdout) -> None:
+    """The summary table printed after a run."""
+    s = res.summary
+    f = res.flows
+    done = f[f["fct_s"].notna()]
+    w = lambda *a: print(*a, file=file)  # noqa: E731
+    w(f"scenario {s['scenario']!r}, seed {s['seed']}" + ("  (INTERRUPTED)" if s.get("interrupted") else ""))
+    w(f"  simulated      {_fmt_time(s['sim_time_s'])} of {_fmt_time(s['end_s'])}")
+    w(f"  wall time      {s.get('wall_s', s['engine_wall_s']):.3f} s")
+    w(f"  events         {s['events']:,}")
+    w(f"  packet-hops    {s['packet_hops']:,}")
+    w(f"  packets        {s['packets_created']:,} sent, {s['packets_delivered']:,} delivered, "
+      f"{s['packets_dropped']:,} dropped, {s['packets_in_flight']:,} in flight")
+    w(f"  goodput        {s['goodput_bytes'] * 8 / max(s['sim_time_s'], 1e-12) / 1e9:.3f} Gb/s (all receivers)")
+    w(f"  peak memory    {s['peak_rss_bytes'] / 2**20:.1f} MiB")
+    w(f"flows: {len(f)} total, {len(done)} finished, "
+      f"{int(f['retransmits'].sum())} retransmissions, {int(f['timeouts'].sum())} timeouts")
+    if len(done):
+        q = done["fct_s"].astype(float)
+        sd = done["slowdown"].astype(float)
+        w(f"  FCT       mean {_fmt_time(q.mean())}  median {_fmt_time(q.median())}  "
+          f"p99 {_fmt_time(q.quantile(0.99))}  max {_fmt_time(q.max())}")
+        w(f"  slowdown  mean {sd.mean():.3f}  median {sd.median():.3f}  p99 {sd.quantile(0.99):.3f}")
+    p = res.ports.sort_values("utilization", ascending=False).head(5)
+    w("busiest ports:")
+    w(f"  {'port':<16}{'util':>8}{'sent':>12}{'drops':>9}{'marks':>9}{'meanQ':>9}{'maxQ':>7}  (packets)")
+    for _, r in p.iterrows():
+        w(f"  {r['port']:<16}{r['utilization']:>8.3f}{r['tx_packets']:>12,}{r['drops']:>9,}"
+          f"{r['ecn_marks']:>9,}{r['mean_queue_packets']:>9.1f}{r['max_queue_packets']:>7}")
+    if out_dir is not None:
+        w(f"results written to {out_dir}/ (flows, ports, timeseries .parquet; summary.json)")
+
+
+def cmd_run(a) -> int:
+    from .runner import run
+
+    res = run(a.scenario, seed=a.seed, overrides=a.set or (), progress=False if a.no_progress else None)
+    out = Path(a.output) if a.output else Path("results") / Path(a.scenario).stem
+    res.save(out)
+    if not a.quiet:
+        print_report(res, out)
+    return 130 if res.summary.get("interrupted") else 0
+
+
+def cmd_validate(a) -> int:
+    from .scenario import validate
+
+    doc = validate(a.scenario, a.set or ())
+    flows = doc.get("flows", [])
+    print(f"{a.scenario}: valid ({len(flows)} flow{'s' if len(flows) != 1 else ''}, "
+          f"topology {doc['topology'].get('kind')}, end {doc['simulation'].get('end')})")
+    return 0
+
+
+def cmd_bench(a) -> int:
+    from .bench import BENCHMARKS, run_benchmarks
+
+    if a.list:
+        for name, b in BENCHMARKS.items():
+            print(f"{name:<16} {b.description}")
+        return 0
+    return run_benchmarks(a.names or list(BENCHMARKS))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fabricsim",
+        description="fabricsim: a fast, faithful packet-level simulator for datacenter networks.",
+        epilog="Scenarios are TOML files; see docs/SCENARIOS.md and scenarios/. "
+               "Run 'fabricsim COMMAND --help' for each command.",
+    )
+    p.add_argument("--version", action="version", version=f"fabricsim {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    r = sub.add_parser("run", help="run a scenario and write its results",
+                       description="Run a scenario: validate it, simulate it with a progress bar, "
+                                   "print a summary table and write Parquet + JSON results.",
+                       epilog=EPILOG_RUN, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("scenario", help="scenario TOML file")
+    r.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario name>)")
+    r.add_argument("--seed", type=int, help="override [simulation].seed")
+    r.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+    r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
+    r.set_defaults(func=cmd_run)
+
+    v = sub.add_parser("validate", help="check a scenario without running it",
+                       description="Check a scenario and list every problem with its key path.")
+    v.add_argument("scenario", help="scenario TOML file")
+    v.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    v.set_defaults(func=cmd_validate)
+
+    b = sub.add_parser("bench", help="run the speed benchmarks",
+                       description="Run named benchmark scenarios with the installed (release) engine and "
+                                   "print wall time, events/s, packet-hops/s, peak memory and the "
+                                   "network figures to compare with other simulators.")
+    b.add_argument("names", nargs="*", help="benchmarks to run (default: all; see --list)")
+    b.add_argument("--list", action="store_true", help="list the benchmarks")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    a = parser.parse_args(argv)
+    if a.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return a.func(a)
+    except ScenarioError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
