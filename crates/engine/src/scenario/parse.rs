@@ -47,11 +47,11 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), None, max_packet, &mut iss);
     let host_q = queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, &mut iss);
 
-    let topo = match t.table("topology", &mut iss) {
+    let (nodes, topo) = match t.table("topology", &mut iss) {
         Some(tt) => topology_spec(&tt, switch_q, host_q, max_packet, &mut iss),
         None => {
             iss.push("topology", "missing; add [topology] with kind = \"star\", \"dumbbell\" or \"explicit\"");
-            None
+            (vec![], None)
         }
     };
 
@@ -64,13 +64,8 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     }
 
     let net = topo.as_ref().map(topology::build);
-    let flows = match (&topo, &net) {
-        (Some(topo), Some(net)) => flows(&t, topo, net, &profiles, end, &mut iss),
-        _ => {
-            t.raw("flows");
-            vec![]
-        }
-    };
+    // Flows are checked against the node names even when the links had problems.
+    let flows = flows(&t, &nodes, net.as_ref(), &profiles, end, &mut iss);
     let output = output(&t, net.as_ref(), flows.len(), &mut iss);
     let faults = faults(&t, net.as_ref(), &mut iss);
     t.finish(&mut iss);
@@ -162,8 +157,11 @@ fn link_params(l: &Table, iss: &mut Issues) -> LinkParams {
     }
 }
 
-fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: u64, iss: &mut Issues) -> Option<TopologySpec> {
-    let kind = t.need("kind", iss, "\"star\", \"dumbbell\" or \"explicit\"", as_choice(&["star", "dumbbell", "explicit"]))?;
+/// The declared nodes (known even if links have problems) and, if all is well, the topology.
+fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: u64, iss: &mut Issues) -> (Vec<NodeSpec>, Option<TopologySpec>) {
+    let Some(kind) = t.need("kind", iss, "\"star\", \"dumbbell\" or \"explicit\"", as_choice(&["star", "dumbbell", "explicit"])) else {
+        return (vec![], None);
+    };
     let mut nodes = Vec::new();
     let mut links = Vec::new();
     let host = |name: String| NodeSpec { name, is_host: true };
@@ -180,9 +178,11 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
             if lp.is_none() && !t.has("link") {
                 iss.push(t.key_path("link"), "missing; expected { rate = \"10Gbps\", delay = \"1us\" }");
             }
-            if let (Some(n), Some(LinkParams { rate: Some(rate), delay: Some(delay), loss })) = (n, lp) {
+            if let Some(n) = n {
                 nodes.extend((0..n).map(|i| host(format!("h{i}"))));
                 nodes.push(switch("s0".into()));
+            }
+            if let (Some(n), Some(LinkParams { rate: Some(rate), delay: Some(delay), loss })) = (n, lp) {
                 for i in 0..n as usize {
                     links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q });
                 }
@@ -208,12 +208,14 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
             if bp.is_none() && !t.has("bottleneck") {
                 iss.push(t.key_path("bottleneck"), "missing; expected { rate = \"10Gbps\", delay = \"10us\" }");
             }
+            if let (Some(l), Some(r)) = (l, r) {
+                nodes.extend((0..l + r).map(|i| host(format!("h{i}"))));
+                nodes.push(switch("s0".into()));
+                nodes.push(switch("s1".into()));
+            }
             if let (Some(l), Some(r), Some(lp), Some((bp, bq))) = (l, r, lp, bp) {
                 if let (Some(rate), Some(delay), Some(brate), Some(bdelay)) = (lp.rate, lp.delay, bp.rate, bp.delay) {
                     let (l, r) = (l as usize, r as usize);
-                    nodes.extend((0..l + r).map(|i| host(format!("h{i}"))));
-                    nodes.push(switch("s0".into()));
-                    nodes.push(switch("s1".into()));
                     let (s0, s1) = (l + r, l + r + 1);
                     for i in 0..l + r {
                         let s = if i < l { s0 } else { s1 };
@@ -291,9 +293,9 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
     }
     t.finish(iss);
     if iss.0.len() > ok_before || nodes.is_empty() {
-        return None;
+        return (nodes, None);
     }
-    Some(TopologySpec { kind, nodes, links })
+    (nodes.clone(), Some(TopologySpec { kind, nodes, links }))
 }
 
 /// The transport profiles: "default" from [transport], one per [transports.NAME].
@@ -440,8 +442,8 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
 
 fn flows(
     t: &Table,
-    topo: &TopologySpec,
-    net: &crate::network::Network,
+    nodes: &[NodeSpec],
+    net: Option<&crate::network::Network>,
     profiles: &BTreeMap<String, TcpConfig>,
     end: Option<Time>,
     iss: &mut Issues,
@@ -457,7 +459,7 @@ fn flows(
             return vec![];
         }
     };
-    let host_names: Vec<&str> = topo.nodes.iter().filter(|n| n.is_host).map(|n| n.name.as_str()).collect();
+    let host_names: Vec<&str> = nodes.iter().filter(|n| n.is_host).map(|n| n.name.as_str()).collect();
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("flows[{i}]");
@@ -468,8 +470,11 @@ fn flows(
         let f = Table::new(path, m);
         let host = |key: &'static str, iss: &mut Issues| -> Option<usize> {
             let s = f.need(key, iss, "a host name", as_str)?;
-            match topo.nodes.iter().position(|n| n.name == s) {
-                Some(p) if topo.nodes[p].is_host => Some(p),
+            if nodes.is_empty() {
+                return None; // the topology itself is broken and already reported
+            }
+            match nodes.iter().position(|n| n.name == s) {
+                Some(p) if nodes[p].is_host => Some(p),
                 Some(_) => {
                     iss.push(f.key_path(key), format!("'{s}' is a switch; flows run between hosts"));
                     None
@@ -531,11 +536,11 @@ fn flows(
         f.finish(iss);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
-                iss.push(f.key_path("dst"), format!("'{}' is also the source; a flow needs two different hosts", topo.nodes[d].name));
+                iss.push(f.key_path("dst"), format!("'{}' is also the source; a flow needs two different hosts", nodes[d].name));
                 continue;
             }
-            if net.next_hops(crate::ids::NodeId::from_idx(s), crate::ids::NodeId::from_idx(d)).is_empty() {
-                iss.push(f.key_path("dst"), format!("'{}' cannot be reached from '{}': no path through switches", topo.nodes[d].name, topo.nodes[s].name));
+            if net.is_some_and(|net| net.next_hops(crate::ids::NodeId::from_idx(s), crate::ids::NodeId::from_idx(d)).is_empty()) {
+                iss.push(f.key_path("dst"), format!("'{}' cannot be reached from '{}': no path through switches", nodes[d].name, nodes[s].name));
                 continue;
             }
         }

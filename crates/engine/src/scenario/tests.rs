@@ -139,8 +139,7 @@ fn every_problem_is_reported_at_once() {
     let paths: Vec<&str> = iss.0.iter().map(|i| i.path.as_str()).collect();
     assert!(paths.contains(&"topology.link.rate"), "{paths:?}");
     assert!(paths.contains(&"simulation.sede"), "{paths:?}");
-    // The topology could not be built, so flows are not checked against it; but the two above
-    // came together.
+    assert!(paths.contains(&"flows[0].size"), "flows are checked even when the links are broken: {paths:?}");
 }
 
 #[test]

@@ -1,0 +1,47 @@
+"""The command line as a user runs it."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+
+
+def fabricsim(*args, check=True):
+    p = subprocess.run([sys.executable, "-m", "fabricsim", *map(str, args)], capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise AssertionError(f"exit {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+    return p
+
+
+def test_run_example_writes_results(example, tmp_path):
+    out = tmp_path / "ex"
+    p = fabricsim("run", example, "-o", out, "--set", "simulation.end=2ms", "--seed", "5")
+    assert "busiest ports" in p.stdout and "packet-hops" in p.stdout
+    s = json.loads((out / "summary.json").read_text())
+    assert s["seed"] == 5 and abs(s["sim_time_s"] - 0.002) < 1e-12
+    assert len(pd.read_parquet(out / "flows.parquet")) == 4
+
+
+def test_validate_ok_and_errors(example, tmp_path):
+    assert "valid" in fabricsim("validate", example).stdout
+    p = fabricsim("validate", example, "--set", "topology.link.rate=40Gbs", "--set", "flows.0.dst=h9", check=False)
+    assert p.returncode == 2
+    assert "topology.link.rate: '40Gbs' is not a rate; try '40Gbps'" in p.stderr
+    assert "flows[0].dst" in p.stderr
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[simulation\nend = 1")
+    p = fabricsim("validate", bad, check=False)
+    assert p.returncode == 2 and "not valid TOML" in p.stderr
+    p = fabricsim("run", tmp_path / "missing.toml", check=False)
+    assert p.returncode == 2 and "no scenario file" in p.stderr
+
+
+def test_help_teaches():
+    out = fabricsim("run", "--help").stdout
+    assert "--set" in out and "examples:" in out and "flows.parquet" in out
+    assert "bench" in fabricsim("--help").stdout
+
+
+def test_bench_lists_b1():
+    assert "dctcp-16to1" in fabricsim("bench", "--list").stdout
