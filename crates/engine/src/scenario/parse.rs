@@ -11,6 +11,18 @@ use std::collections::BTreeMap;
 
 /// Switch ports hold 100 packets unless told otherwise (ns-3's default queue size).
 pub const DEFAULT_SWITCH_BUFFER: Amount = Amount::Packets(100);
+/// Hosts a generated topology may have.
+pub const MAX_HOSTS: u64 = 1_000_000;
+
+fn as_count(v: &Value) -> Result<u64, String> {
+    match as_positive(v)? {
+        n if n > MAX_HOSTS => Err(format!("{n} is more than the {MAX_HOSTS} hosts a topology may have")),
+        n => Ok(n),
+    }
+}
+
+/// Forwarding entries (nodes × hosts) the flat routing table may hold.
+pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
@@ -169,7 +181,7 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
     let ok_before = iss.0.len();
     match kind.as_str() {
         "star" => {
-            let n = t.need("hosts", iss, "the number of hosts", as_positive);
+            let n = t.need("hosts", iss, "the number of hosts", as_count);
             let lp = t.table("link", iss).map(|l| {
                 let p = link_params(&l, iss);
                 l.finish(iss);
@@ -189,8 +201,8 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
             }
         }
         "dumbbell" => {
-            let l = t.need("left", iss, "the number of hosts on the left switch", as_positive);
-            let r = t.need("right", iss, "the number of hosts on the right switch", as_positive);
+            let l = t.need("left", iss, "the number of hosts on the left switch", as_count);
+            let r = t.need("right", iss, "the number of hosts on the right switch", as_count);
             let lp = t.table("link", iss).map(|x| {
                 let p = link_params(&x, iss);
                 x.finish(iss);
@@ -292,6 +304,18 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
         }
     }
     t.finish(iss);
+    let n_hosts = nodes.iter().filter(|n| n.is_host).count() as u64;
+    if (nodes.len() as u64).saturating_mul(n_hosts) > MAX_ROUTE_ENTRIES {
+        iss.push(
+            t.key_path("kind"),
+            format!(
+                "{} nodes x {n_hosts} hosts needs {} forwarding entries; the flat routing table is limited to {MAX_ROUTE_ENTRIES} (about 400 MB)",
+                nodes.len(),
+                nodes.len() as u64 * n_hosts
+            ),
+        );
+        return (vec![], None);
+    }
     if iss.0.len() > ok_before || nodes.is_empty() {
         return (nodes, None);
     }

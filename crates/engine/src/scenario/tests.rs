@@ -182,3 +182,71 @@ fn garbage_never_panics() {
     assert!(Scenario::from_json("[1, 2]").is_err());
     assert!(Scenario::from_json("{").is_err());
 }
+
+#[test]
+fn random_mutations_never_panic() {
+    // Replace 1–3 random leaves of GOOD with values from a hostile pool; whatever validates must
+    // also build and run without panicking.
+    use crate::rng::Rng;
+    use serde_json::{json, Value};
+    let base: Value = serde_json::to_value(toml::from_str::<toml::Value>(GOOD).unwrap()).unwrap();
+    let pool = [
+        json!(0), json!(-1), json!(1), json!(7), json!(1e300), json!(u64::MAX), json!(2.5), json!(true),
+        json!(""), json!("0"), json!("1us"), json!("0ps"), json!("999999999h"), json!("1e9Gbps"),
+        json!("1Tbps"), json!("1bps"), json!("1B"), json!("65000B"), json!("0pkt"), json!("1pkt"),
+        json!("unlimited"), json!("infinite"), json!("all"), json!("h0"), json!("s0"), json!("ecn"),
+        json!("dctcp"), json!([]), json!([1, "x"]), json!({}), json!({"rate": "1Gbps"}), json!(null),
+    ];
+    fn leaves(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        match v {
+            Value::Object(m) => m.iter().for_each(|(k, x)| {
+                path.push(k.clone());
+                leaves(x, path, out);
+                path.pop();
+            }),
+            Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+                path.push(i.to_string());
+                leaves(x, path, out);
+                path.pop();
+            }),
+            _ => out.push(path.clone()),
+        }
+        if !path.is_empty() {
+            out.push(path.clone()); // tables and lists themselves can be replaced too
+        }
+    }
+    let mut paths = vec![];
+    leaves(&base, &mut vec![], &mut paths);
+    let mut rng = Rng::new(2024);
+    let (mut valid, mut invalid) = (0, 0);
+    for _ in 0..4000 {
+        let mut doc = base.clone();
+        for _ in 0..1 + rng.below(3) {
+            let path = &paths[rng.below(paths.len() as u64) as usize];
+            let ptr = format!("/{}", path.join("/"));
+            if let Some(slot) = doc.pointer_mut(&ptr) {
+                *slot = pool[rng.below(pool.len() as u64) as usize].clone();
+            }
+        }
+        match Scenario::from_value(&doc) {
+            Ok(sc) => {
+                valid += 1;
+                let mut sim = crate::Simulator::new(&sc, None);
+                sim.run_until(Time::from_us(200));
+                assert!(sim.conservation().holds());
+            }
+            Err(iss) => {
+                invalid += 1;
+                assert!(!iss.0.is_empty() && iss.0.iter().all(|i| !i.message.is_empty()));
+            }
+        }
+    }
+    assert!(valid > 50 && invalid > 1000, "valid {valid}, invalid {invalid}");
+}
+
+#[test]
+fn oversized_topology_is_refused_not_allocated() {
+    let doc = GOOD.replacen("hosts = 3", "hosts = 1000000", 1);
+    let iss = Scenario::from_toml(&doc).unwrap_err();
+    assert!(iss.0.iter().any(|i| i.path == "topology.kind" && i.message.contains("forwarding entries")), "{iss}");
+}

@@ -144,24 +144,40 @@ fn sixteen_flow_fairness_is_reported() {
 #[test]
 fn dctcp_queue_hovers_at_k_and_alpha_matches_analysis() {
     // tcp-family.md §8.5 / DCTCP paper §3.3: N = 2, C·RTT ≈ 83.3 packets (10 Gb/s, 100 us, 1500 B),
-    // K = 65: W* = (C·RTT + K)/N ≈ 74.2, α ≈ sqrt(2/W*) ≈ 0.164, Q in about [55, 67].
+    // K = 65: W* = (C·RTT + K)/N ≈ 74.2, α ≈ sqrt(2/W*) ≈ 0.164, Q_max = N + K = 67,
+    // amplitude A = ½·sqrt(2N(C·RTT + K)) ≈ 12.2, so Q in about [55, 67].
     // 25 us per wire gives a 100 us base RTT. ACK every packet, as the analysis assumes.
     let doc = many_to_one(2, "dctcp", "10Gbps", "discipline = \"ecn\"\necn_threshold = \"65pkt\"", "300ms", "delayed_ack = 1")
-        .replace("delay = \"1us\"", "delay = \"25us\"");
+        .replace("delay = \"1us\"", "delay = \"25us\"")
+        .replace("sample_interval = \"100us\"", "sample_interval = \"10us\"");
     let sim = run(&doc);
     let s = &sim.series;
     let after = Time::from_ms(100).0; // past the α start-up transient (16 windows ≈ 2 ms, with margin)
-    let mean = |metric: crate::output::Metric| {
-        let v: Vec<f64> = (0..s.value.len()).filter(|&i| s.metric[i] == metric && s.time_ps[i] >= after).map(|i| s.value[i]).collect();
-        v.iter().sum::<f64>() / v.len() as f64
+    let values = |metric: crate::output::Metric| -> Vec<f64> {
+        (0..s.value.len()).filter(|&i| s.metric[i] == metric && s.time_ps[i] >= after).map(|i| s.value[i]).collect()
     };
-    let q = mean(crate::output::Metric::QueuePackets);
-    let alpha = mean(crate::output::Metric::DctcpAlpha);
-    let w_star = (83.33 + 65.0) / 2.0;
+    let q = values(crate::output::Metric::QueuePackets);
+    let a = values(crate::output::Metric::DctcpAlpha);
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let (qmin, qmax) = q.iter().fold((f64::MAX, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let (n, crtt, k) = (2.0, 83.33, 65.0);
+    let w_star = (crtt + k) / n;
     let alpha_theory = (2.0f64 / w_star).sqrt();
-    println!("DCTCP N=2: mean queue {q:.1} pkts (K = 65), mean alpha {alpha:.3} (theory {alpha_theory:.3})");
-    assert!((50.0..=70.0).contains(&q), "mean queue {q}");
-    // The fluid analysis is approximate; hold α to ±35 %.
+    let amplitude = 0.5 * (2.0f64 * n * (crtt + k)).sqrt();
+    let alpha = mean(&a);
+    println!(
+        "DCTCP N=2: queue mean {:.1}, range [{qmin}, {qmax}] (theory [{:.1}, {}]); mean alpha {alpha:.3} (theory {alpha_theory:.3})",
+        mean(&q),
+        n + k - amplitude,
+        n + k
+    );
+    // The queue envelope is where the analysis is sharp.
+    assert!((qmax - (n + k)).abs() <= 4.0, "Q_max {qmax} vs {}", n + k);
+    assert!((qmin - (n + k - amplitude)).abs() <= 5.0, "Q_min {qmin} vs {}", n + k - amplitude);
+    assert!((55.0..=67.0).contains(&mean(&q)), "mean queue {}", mean(&q));
+    // α: measured 0.115, i.e. 0.70 x the fluid value (also 0.70 x at N = 4): near K the queue
+    // moves by ±1 packet, so only about half the packets of the last window see more than K —
+    // a packet-level effect the fluid model ignores. Held to the analysis within ±35 %.
     assert!((alpha - alpha_theory).abs() / alpha_theory < 0.35, "alpha {alpha} vs {alpha_theory}");
 }
 
