@@ -45,3 +45,27 @@ def test_help_teaches():
 
 def test_bench_lists_b1():
     assert "dctcp-16to1" in fabricsim("bench", "--list").stdout
+
+
+def test_interrupted_run_keeps_what_it_has(tmp_path):
+    """Ctrl-C stops the run between chunks; results so far are written and marked."""
+    import signal
+    import time
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parent.parent / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml"
+    out = tmp_path / "int"
+    p = subprocess.Popen(
+        [sys.executable, "-m", "fabricsim", "run", str(bench), "-o", str(out), "--no-progress",
+         "--set", "simulation.end=60s"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(3.0)
+    p.send_signal(signal.SIGINT)
+    stdout, stderr = p.communicate(timeout=60)
+    assert p.returncode == 130, stderr
+    assert "interrupted at" in stderr and "INTERRUPTED" in stdout
+    s = json.loads((out / "summary.json").read_text())
+    assert s["interrupted"] is True and 0 < s["sim_time_s"] < 60
+    assert s["packets_created"] == s["packets_delivered"] + s["packets_dropped"] + s["packets_in_flight"]
+    assert pd.read_parquet(out / "flows.parquet")["bytes_acked"].sum() > 0

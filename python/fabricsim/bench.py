@@ -32,6 +32,12 @@ BENCHMARKS = {
 }
 
 
+def jain(x: list[float]) -> float:
+    """Jain's fairness index (1 = equal shares)."""
+    s, s2 = sum(x), sum(v * v for v in x)
+    return s * s / (len(x) * s2) if s2 else 1.0
+
+
 def run_benchmark(name: str) -> dict:
     from .runner import run
 
@@ -55,6 +61,7 @@ def run_benchmark(name: str) -> dict:
         "mean_queue_packets": float(port["mean_queue_packets"]),
         "max_queue_packets": int(port["max_queue_packets"]),
         "drops": int(res.ports["drops"].sum()),
+        "jain": jain(res.flows["bytes_acked"].astype(float).tolist()),
         "timeouts": int(res.flows["timeouts"].sum()),
     }
 
@@ -75,4 +82,5 @@ def run_benchmarks(names: list[str]) -> int:
         print(f"  receiver goodput   {r['goodput_gbps']:.3f} Gb/s")
         print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
         print(f"  drops / timeouts   {r['drops']} / {r['timeouts']}")
+        print(f"  Jain index         {r['jain']:.4f} (bytes acknowledged per flow)")
     return 0

@@ -34,9 +34,13 @@ def run(
         progress = sys.stderr.isatty()
     bar = None
     if progress:
+        import shutil
+
         from tqdm import tqdm
 
-        bar = tqdm(total=sim.end_ps / 1e12, unit="sim-s", desc=doc.get("name", "run"), file=sys.stderr,
+        # Terminals that report a 0-column window would otherwise get an empty bar.
+        width = min(shutil.get_terminal_size((100, 24)).columns or 100, 120)
+        bar = tqdm(total=sim.end_ps / 1e12, unit="sim-s", desc=doc.get("name", "run"), file=sys.stderr, ncols=width,
                    bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.4g}/{total:.4g} sim-s [{elapsed}<{remaining}]")
     t0 = time.perf_counter()
     interrupted = False
