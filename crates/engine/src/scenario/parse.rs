@@ -169,6 +169,19 @@ fn link_params(l: &Table, iss: &mut Issues) -> LinkParams {
     }
 }
 
+/// A required link table (`link = { rate, delay, loss_rate }`).
+fn required_link(t: &Table, key: &'static str, iss: &mut Issues) -> Option<LinkParams> {
+    let lp = t.table(key, iss).map(|l| {
+        let p = link_params(&l, iss);
+        l.finish(iss);
+        p
+    });
+    if lp.is_none() && !t.has(key) {
+        iss.push(t.key_path(key), "missing; expected { rate = \"10Gbps\", delay = \"1us\" }");
+    }
+    lp
+}
+
 /// The declared nodes (known even if links have problems) and, if all is well, the topology.
 fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: u64, iss: &mut Issues) -> (Vec<NodeSpec>, Option<TopologySpec>) {
     let Some(kind) = t.need("kind", iss, "\"star\", \"dumbbell\" or \"explicit\"", as_choice(&["star", "dumbbell", "explicit"])) else {
@@ -182,14 +195,7 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
     match kind.as_str() {
         "star" => {
             let n = t.need("hosts", iss, "the number of hosts", as_count);
-            let lp = t.table("link", iss).map(|l| {
-                let p = link_params(&l, iss);
-                l.finish(iss);
-                p
-            });
-            if lp.is_none() && !t.has("link") {
-                iss.push(t.key_path("link"), "missing; expected { rate = \"10Gbps\", delay = \"1us\" }");
-            }
+            let lp = required_link(t, "link", iss);
             if let Some(n) = n {
                 nodes.extend((0..n).map(|i| host(format!("h{i}"))));
                 nodes.push(switch("s0".into()));
@@ -203,14 +209,7 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
         "dumbbell" => {
             let l = t.need("left", iss, "the number of hosts on the left switch", as_count);
             let r = t.need("right", iss, "the number of hosts on the right switch", as_count);
-            let lp = t.table("link", iss).map(|x| {
-                let p = link_params(&x, iss);
-                x.finish(iss);
-                p
-            });
-            if lp.is_none() && !t.has("link") {
-                iss.push(t.key_path("link"), "missing; expected { rate = \"10Gbps\", delay = \"1us\" }");
-            }
+            let lp = required_link(t, "link", iss);
             let bp = t.table("bottleneck", iss).map(|x| {
                 let p = link_params(&x, iss);
                 let q = x.table("queue", iss).map(|q| queue_table(&q, switch_q, max_packet, iss));
