@@ -43,6 +43,9 @@ pub struct Sender {
     rescue_rxt: Option<u64>,
     rwnd: u64,
     send_cwr: bool,
+    /// Retransmit the first lost segment regardless of the window (RFC 6675 §5 step 4.3,
+    /// RFC 6582 §3.2 steps 2 and 5).
+    force_rtx: bool,
     pub rtt: RttEstimator,
     rto_deadline: Option<Time>,
     rto_event_at: Option<Time>,
@@ -75,6 +78,7 @@ impl Sender {
             rescue_rxt: None,
             rwnd: u64::MAX,
             send_cwr: false,
+            force_rtx: false,
             rtt: RttEstimator::new(cfg.rto),
             rto_deadline: None,
             rto_event_at: None,
@@ -150,7 +154,9 @@ impl Sender {
                 self.rtt.sample(now - sent);
             }
             self.dupacks = 0;
-        } else if self.board.packets_out() > 0 && (!cfg.sack || newly_sacked > 0) {
+        } else if ack_seg == prior_una && self.board.packets_out() > 0 && (!cfg.sack || newly_sacked > 0) {
+            // RFC 5681 §2 (and RFC 6675 §2 for SACK): a duplicate ACK acknowledges exactly
+            // snd_una; older, reordered ACKs are not duplicates.
             self.dupacks += 1;
         }
         let ece = h.ece && cfg.ecn != EcnMode::Off;
@@ -181,6 +187,7 @@ impl Sender {
                     // Partial ACK (RFC 6582 §3.2 step 5): resend the next hole, deflate.
                     self.board.mark_lost(una);
                     self.rxt_cursor = self.rxt_cursor.min(una);
+                    self.force_rtx = true;
                     let a = acked.count as u32;
                     self.tcb.cwnd = self.tcb.cwnd.saturating_sub(a).max(1) + 1;
                 } else if self.dupacks > 0 {
@@ -257,6 +264,7 @@ impl Sender {
         self.board.mark_lost(una);
         self.rxt_cursor = una;
         self.rescue_rxt = None;
+        self.force_rtx = true;
         self.tcb.cwnd_cnt = 0;
         self.tcb.cwnd = if cfg.sack {
             self.tcb.ssthresh // RFC 6675 §5 step 4.2
@@ -347,6 +355,16 @@ impl Sender {
     /// Send whatever the window, the receive window and the NIC allow: lost segments first, then
     /// new data, then (SACK recovery only) one rescue retransmission.
     fn try_send(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        if self.force_rtx && out.budget > 0 {
+            self.force_rtx = false;
+            if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
+                self.rxt_cursor = seg + 1;
+                self.board.mark_retransmitted(seg, now);
+                self.stats.retransmits += 1;
+                out.budget -= 1;
+                self.emit(now, seg, true, cfg, ends, out);
+            }
+        }
         loop {
             let mut cwnd = self.tcb.cwnd as u64;
             if self.state == CaState::Disorder {
@@ -410,5 +428,124 @@ impl Sender {
                 ..TcpHeader::default()
             },
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::{FlowId, NodeId};
+
+    fn ends() -> Endpoints {
+        Endpoints { flow: FlowId(0), src: NodeId(0), dst: NodeId(1), hash_fwd: 0, hash_rev: 1 }
+    }
+
+    fn cfg(sack: bool) -> TcpConfig {
+        TcpConfig { mss: 1000, sack, initial_cwnd: 10, ..TcpConfig::default() }
+    }
+
+    fn ack(n: u64, sack: &[(u64, u64)]) -> TcpHeader {
+        let mut h = TcpHeader { ack: n, rwnd: u64::MAX, ..TcpHeader::default() };
+        for (i, &b) in sack.iter().enumerate() {
+            h.sack[i] = b;
+        }
+        h.sack_count = sack.len() as u8;
+        h
+    }
+
+    fn started(c: &TcpConfig) -> (Sender, Outbox) {
+        let mut s = Sender::new(c, Some(100_000));
+        let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+        s.start(Time(0), c, &ends(), &mut out);
+        assert_eq!(out.packets.len(), 10, "the initial window");
+        (s, out)
+    }
+
+    fn seqs(out: &Outbox) -> Vec<u64> {
+        out.packets.iter().map(|p| p.tcp.seq / 1000).collect()
+    }
+
+    #[test]
+    fn newreno_three_dupacks_retransmit_and_inflate() {
+        // RFC 6582 §3.2: ssthresh = max(cwnd/2, 2) = 5 (Linux form), cwnd = ssthresh + 3.
+        let c = cfg(false);
+        let (mut s, mut out) = started(&c);
+        out.clear();
+        for _ in 0..3 {
+            s.on_ack(Time(1), &ack(0, &[]), &c, &ends(), &mut out);
+        }
+        assert_eq!(s.state(), CaState::Recovery);
+        assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 8));
+        // Limited transmit sent segments 10 and 11 on the first two dupACKs; then the fast
+        // retransmission of segment 0.
+        assert_eq!(seqs(&out), vec![10, 11, 0]);
+    }
+
+    #[test]
+    fn old_acks_are_not_duplicates() {
+        let c = cfg(false);
+        let (mut s, mut out) = started(&c);
+        s.on_ack(Time(1), &ack(5000, &[]), &c, &ends(), &mut out);
+        for _ in 0..5 {
+            s.on_ack(Time(2), &ack(3000, &[]), &c, &ends(), &mut out);
+        }
+        assert_eq!(s.state(), CaState::Open);
+        assert_eq!(s.stats.fast_recoveries, 0);
+    }
+
+    #[test]
+    fn sack_recovery_sets_cwnd_to_ssthresh_and_resends_only_the_hole() {
+        // Segment 0 lost; segments 1..4 SACKed one by one. After the 3rd SACKed segment, IsLost(0)
+        // holds (3 x 1000 B > 2 x MSS): enter recovery with cwnd = ssthresh = 5 (RFC 6675 §5).
+        let c = cfg(true);
+        let (mut s, mut out) = started(&c);
+        out.clear();
+        for k in 1..=3u64 {
+            s.on_ack(Time(k), &ack(0, &[(1000, 1000 * (k + 1))]), &c, &ends(), &mut out);
+        }
+        assert_eq!(s.state(), CaState::Recovery);
+        assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 5));
+        assert_eq!(s.scoreboard().sacked_out(), 3);
+        let rtx: Vec<_> = out.packets.iter().filter(|p| p.tcp.seq == 0).collect();
+        assert_eq!(rtx.len(), 1, "segment 0 is retransmitted exactly once");
+        // The full ACK ends recovery with cwnd = ssthresh.
+        out.clear();
+        let high = s.scoreboard().nxt() * 1000;
+        s.on_ack(Time(10), &ack(high, &[]), &c, &ends(), &mut out);
+        assert_eq!(s.state(), CaState::Open);
+        assert_eq!(s.tcb.cwnd, 5);
+    }
+
+    #[test]
+    fn ece_reduces_once_per_window() {
+        let c = TcpConfig { ecn: EcnMode::Classic, ..cfg(true) };
+        let (mut s, mut out) = started(&c);
+        let mut h = ack(1000, &[]);
+        h.ece = true;
+        s.on_ack(Time(1), &h, &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.cwnd, s.stats.ecn_reductions), (CaState::Cwr, 5, 1));
+        // More ECE within the same window: no further reduction.
+        for k in 2..=6 {
+            let mut h = ack(k * 1000, &[]);
+            h.ece = true;
+            s.on_ack(Time(k), &h, &c, &ends(), &mut out);
+        }
+        assert_eq!((s.tcb.cwnd, s.stats.ecn_reductions), (5, 1));
+        // ACK 6000 left 4 of 5 in flight: one new segment went out, carrying CWR.
+        // The next data segment carries CWR (RFC 3168 §6.1.2), exactly once.
+        let cwr: Vec<_> = out.packets.iter().filter(|p| p.tcp.cwr).collect();
+        assert_eq!(cwr.len(), 1);
+    }
+
+    #[test]
+    fn rto_resets_to_one_segment_and_retransmits_una() {
+        let c = cfg(true);
+        let (mut s, mut out) = started(&c);
+        out.clear();
+        let rto = s.rtt.rto();
+        s.on_rto_timer(rto, &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, 5));
+        assert_eq!(seqs(&out), vec![0]);
+        assert_eq!(s.rtt.rto(), rto.mul(2), "RFC 6298 §5.5 back-off");
     }
 }
