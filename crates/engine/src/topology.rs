@@ -69,3 +69,164 @@ pub fn build_with_faults(spec: &TopologySpec, faults: &[FaultSpec]) -> Network {
     }
     net
 }
+
+/// Shape figures of a built network (`fabricsim topology`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TopologySummary {
+    pub kind: String,
+    pub hosts: usize,
+    pub switches: usize,
+    /// Bidirectional links.
+    pub links: usize,
+    /// Over ordered pairs of distinct hosts: fewest, mean and most equal-cost shortest paths.
+    pub paths_min: u64,
+    pub paths_mean: f64,
+    pub paths_max: u64,
+    /// Longest shortest path between two hosts, in links.
+    pub diameter_hops: u32,
+    pub oversubscription: Option<f64>,
+    pub bisection_bps: Option<u64>,
+    /// Sum of host-link rates.
+    pub host_capacity_bps: u64,
+}
+
+/// Number of distinct shortest paths from every node to host `dst` (through the ECMP sets), and
+/// hop distances. Counts saturate at u64::MAX.
+pub fn path_counts_to(net: &Network, dst: NodeId) -> (Vec<u64>, Vec<u32>) {
+    let n = net.nodes.len();
+    let mut count = vec![0u64; n];
+    let mut hops = vec![u32::MAX; n];
+    count[dst.idx()] = 1;
+    hops[dst.idx()] = 0;
+    // Memoised depth-first walk along next hops (the ECMP sets form a DAG towards dst).
+    fn visit(net: &Network, u: NodeId, dst: NodeId, count: &mut [u64], hops: &mut [u32]) {
+        if hops[u.idx()] != u32::MAX {
+            return;
+        }
+        let next = net.next_hops(u, dst);
+        let (mut c, mut h) = (0u64, u32::MAX);
+        for &p in next {
+            let v = net.ports[p.idx()].peer;
+            visit(net, v, dst, count, hops);
+            c = c.saturating_add(count[v.idx()]);
+            h = h.min(hops[v.idx()].saturating_add(1));
+        }
+        count[u.idx()] = c;
+        hops[u.idx()] = h;
+    }
+    for &h in &net.hosts {
+        if h != dst && !net.next_hops(h, dst).is_empty() {
+            visit(net, h, dst, &mut count, &mut hops);
+        }
+    }
+    (count, hops)
+}
+
+/// Node, link and path figures of a network built from `spec`.
+pub fn summarize(spec: &TopologySpec, net: &Network) -> TopologySummary {
+    let (mut pmin, mut pmax, mut psum, mut pairs, mut diameter) = (u64::MAX, 0u64, 0f64, 0u64, 0u32);
+    for &d in &net.hosts {
+        let (count, hops) = path_counts_to(net, d);
+        for &s in &net.hosts {
+            if s == d || hops[s.idx()] == u32::MAX {
+                continue;
+            }
+            let c = count[s.idx()];
+            pmin = pmin.min(c);
+            pmax = pmax.max(c);
+            psum += c as f64;
+            pairs += 1;
+            diameter = diameter.max(hops[s.idx()]);
+        }
+    }
+    let host_capacity_bps = net
+        .hosts
+        .iter()
+        .map(|&h| net.node(h).ports.iter().map(|&p| net.ports[p.idx()].rate.bps()).sum::<u64>())
+        .sum();
+    TopologySummary {
+        kind: spec.kind.clone(),
+        hosts: net.hosts.len(),
+        switches: net.nodes.len() - net.hosts.len(),
+        links: spec.links.len(),
+        paths_min: if pairs == 0 { 0 } else { pmin },
+        paths_mean: if pairs == 0 { 0.0 } else { psum / pairs as f64 },
+        paths_max: pmax,
+        diameter_hops: diameter,
+        oversubscription: spec.oversubscription,
+        bisection_bps: spec.bisection_bps,
+        host_capacity_bps,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::mix64;
+    use crate::scenario::Scenario;
+
+    fn build_toml(topology: &str) -> (Scenario, Network) {
+        let doc = format!("[simulation]\nend = \"1ms\"\n[topology]\n{topology}\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 1000\n");
+        let sc = Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{e}"));
+        let net = build(&sc.topology);
+        (sc, net)
+    }
+
+    const LEAF_SPINE: &str = "kind = \"leaf_spine\"\nleaves = 9\nspines = 4\nhosts_per_leaf = 16\nhost_link = { rate = \"40Gbps\", delay = \"1us\" }\ncore_link = { rate = \"100Gbps\", delay = \"1us\" }";
+
+    #[test]
+    fn leaf_spine_shape_and_path_counts() {
+        // PPT's fabric (PAPERS.md): 144 hosts, 9 leaves, 4 spines. Paths between hosts on
+        // different leaves = number of spines; on the same leaf = 1.
+        let (sc, net) = build_toml(LEAF_SPINE);
+        let s = summarize(&sc.topology, &net);
+        assert_eq!((s.hosts, s.switches, s.links), (144, 13, 144 + 9 * 4));
+        assert_eq!((s.paths_min, s.paths_max, s.diameter_hops), (1, 4, 4));
+        // Ordered pairs: 144·143; same-leaf pairs: 9·16·15 with 1 path, the rest with 4.
+        let same = 9.0 * 16.0 * 15.0;
+        let all = 144.0 * 143.0;
+        assert!((s.paths_mean - (same + 4.0 * (all - same)) / all).abs() < 1e-9);
+        // 16 × 40 Gb/s down, 4 × 100 Gb/s up.
+        assert!((s.oversubscription.unwrap() - 1.6).abs() < 1e-12);
+        assert_eq!(s.bisection_bps, Some(4 * 400_000_000_000));
+        assert_eq!(net.node(net.node_by_name("leaf0").unwrap()).ports.len(), 16 + 4);
+    }
+
+    #[test]
+    fn fat_tree_path_counts_match_closed_form() {
+        // Al-Fares et al.: k³/4 hosts, 5k²/4 switches; paths between pods (k/2)², within a pod
+        // across edges k/2, under one edge 1; diameter 6 links.
+        for k in [4u64, 6, 8] {
+            let (sc, net) = build_toml(&format!("kind = \"fat_tree\"\nk = {k}\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}"));
+            let s = summarize(&sc.topology, &net);
+            assert_eq!(s.hosts as u64, k * k * k / 4);
+            assert_eq!(s.switches as u64, 5 * k * k / 4);
+            assert_eq!((s.paths_min, s.paths_max, s.diameter_hops), (1, (k / 2) * (k / 2), 6));
+            let (count, _) = path_counts_to(&net, net.hosts[0]);
+            let h = |i: u64| net.hosts[i as usize].idx();
+            assert_eq!(count[h(1)], 1, "same edge switch");
+            assert_eq!(count[h(k / 2)], k / 2, "same pod, other edge");
+            assert_eq!(count[h(k * k / 4)], (k / 2) * (k / 2), "other pod");
+            assert_eq!(s.oversubscription, Some(1.0));
+        }
+    }
+
+    #[test]
+    fn ecmp_spreads_flows_evenly_across_spines() {
+        // 20 000 flows between hosts on leaf 0 and leaf 1 hash onto 4 spines; a chi-square test
+        // against the uniform split must not reject at the 0.1 % level (df = 3: 16.27).
+        let (_, net) = build_toml(LEAF_SPINE);
+        let mut per_spine = [0u64; 4];
+        let n = 20_000u64;
+        for f in 0..n {
+            let h = mix64(7 ^ mix64(f + 1));
+            let (src, dst) = (net.hosts[(f % 16) as usize], net.hosts[16 + (f / 16 % 16) as usize]);
+            let path = net.path(src, dst, h).unwrap();
+            let spine = net.node(net.ports[path[1].idx()].peer).name.clone();
+            per_spine[spine.trim_start_matches("spine").parse::<usize>().unwrap()] += 1;
+        }
+        let e = n as f64 / 4.0;
+        let chi2: f64 = per_spine.iter().map(|&o| (o as f64 - e).powi(2) / e).sum();
+        assert!(chi2 < 16.27, "chi-square {chi2} for {per_spine:?}");
+    }
+}

@@ -51,10 +51,14 @@ pub struct LinkSpec {
 /// The network as explicit nodes and links.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TopologySpec {
-    /// "star", "dumbbell" or "explicit".
+    /// "star", "dumbbell", "explicit", "leaf_spine" or "fat_tree".
     pub kind: String,
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
+    /// Host capacity below a first-tier switch over its uplink capacity (generated fabrics).
+    pub oversubscription: Option<f64>,
+    /// Capacity across the worst even split of the hosts (generated fabrics).
+    pub bisection_bps: Option<u64>,
 }
 
 /// One flow.

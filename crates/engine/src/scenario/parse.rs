@@ -155,10 +155,18 @@ fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, iss: &mut Issues) ->
     spec
 }
 
+#[derive(Clone)]
 struct LinkParams {
     rate: Option<Rate>,
     delay: Option<Time>,
     loss: f64,
+}
+
+impl LinkParams {
+    /// The link a–b (rate and delay checked present by the caller).
+    fn link(&self, a: usize, b: usize, qa: QueueSpec, qb: QueueSpec) -> LinkSpec {
+        LinkSpec { a, b, rate: self.rate.unwrap(), delay: self.delay.unwrap(), loss_rate: self.loss, queue_ab: qa, queue_ba: qb }
+    }
 }
 
 fn link_params(l: &Table, iss: &mut Issues) -> LinkParams {
@@ -184,9 +192,12 @@ fn required_link(t: &Table, key: &'static str, iss: &mut Issues) -> Option<LinkP
 
 /// The declared nodes (known even if links have problems) and, if all is well, the topology.
 fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: u64, iss: &mut Issues) -> (Vec<NodeSpec>, Option<TopologySpec>) {
-    let Some(kind) = t.need("kind", iss, "\"star\", \"dumbbell\" or \"explicit\"", as_choice(&["star", "dumbbell", "explicit"])) else {
+    let kinds = &["star", "dumbbell", "explicit", "leaf_spine", "fat_tree"];
+    let Some(kind) = t.need("kind", iss, "one of star, dumbbell, explicit, leaf_spine, fat_tree", as_choice(kinds)) else {
         return (vec![], None);
     };
+    let mut oversubscription = None;
+    let mut bisection_bps = None;
     let mut nodes = Vec::new();
     let mut links = Vec::new();
     let host = |name: String| NodeSpec { name, is_host: true };
@@ -233,6 +244,83 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
                         links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q });
                     }
                     links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq });
+                }
+            }
+        }
+        "leaf_spine" => {
+            let leaves = t.need("leaves", iss, "the number of leaf (ToR) switches", as_count);
+            let spines = t.need("spines", iss, "the number of spine switches", as_count);
+            let hpl = t.need("hosts_per_leaf", iss, "the number of hosts under each leaf", as_count);
+            let (hl, cl) = fabric_links(t, iss);
+            if let (Some(l), Some(s), Some(h)) = (leaves, spines, hpl) {
+                let (l, s, h) = (l as usize, s as usize, h as usize);
+                nodes.extend((0..l * h).map(|i| host(format!("h{i}"))));
+                nodes.extend((0..l).map(|i| switch(format!("leaf{i}"))));
+                nodes.extend((0..s).map(|i| switch(format!("spine{i}"))));
+                if let (Some(hl), Some(cl)) = (hl, cl) {
+                    let (leaf0, spine0) = (l * h, l * h + l);
+                    for i in 0..l * h {
+                        links.push(hl.link(i, leaf0 + i / h, host_q, switch_q));
+                    }
+                    for a in 0..l {
+                        for b in 0..s {
+                            links.push(cl.link(leaf0 + a, spine0 + b, switch_q, switch_q));
+                        }
+                    }
+                    // A leaf's hosts can send h·host_rate; its uplinks carry s·core_rate.
+                    let down = h as f64 * hl.rate.unwrap().bps() as f64;
+                    let up = s as f64 * cl.rate.unwrap().bps() as f64;
+                    oversubscription = Some(down / up);
+                    // Cut the leaves in two halves: each half sends at most min(down, up) per leaf.
+                    bisection_bps = Some(((l / 2) as f64 * down.min(up)) as u64);
+                }
+            }
+        }
+        "fat_tree" => {
+            let k = t.need("k", iss, "an even number of ports per switch, e.g. 4", as_count);
+            if let Some(k) = k {
+                if k % 2 == 1 || k > 128 {
+                    iss.push(t.key_path("k"), format!("{k} is not an even port count from 2 to 128"));
+                }
+            }
+            let (hl, cl) = fabric_links(t, iss);
+            if let Some(k) = k.filter(|k| k % 2 == 0 && *k <= 128) {
+                let k = k as usize;
+                let half = k / 2;
+                let n_hosts = k * k * k / 4;
+                nodes.extend((0..n_hosts).map(|i| host(format!("h{i}"))));
+                let edge0 = nodes.len();
+                for p in 0..k {
+                    nodes.extend((0..half).map(|i| switch(format!("edge{p}_{i}"))));
+                }
+                let agg0 = nodes.len();
+                for p in 0..k {
+                    nodes.extend((0..half).map(|i| switch(format!("agg{p}_{i}"))));
+                }
+                let core0 = nodes.len();
+                nodes.extend((0..half * half).map(|i| switch(format!("core{i}"))));
+                if let (Some(hl), Some(cl)) = (hl, cl) {
+                    // Al-Fares et al., SIGCOMM 2008 §3: k pods of k/2 edge and k/2 aggregation
+                    // switches, (k/2)² cores; aggregation switch j of every pod reaches cores
+                    // j·k/2 .. (j+1)·k/2 − 1.
+                    for hst in 0..n_hosts {
+                        links.push(hl.link(hst, edge0 + hst / half, host_q, switch_q));
+                    }
+                    for p in 0..k {
+                        for e in 0..half {
+                            for a in 0..half {
+                                links.push(cl.link(edge0 + p * half + e, agg0 + p * half + a, switch_q, switch_q));
+                            }
+                        }
+                        for a in 0..half {
+                            for m in 0..half {
+                                links.push(cl.link(agg0 + p * half + a, core0 + a * half + m, switch_q, switch_q));
+                            }
+                        }
+                    }
+                    let ratio = hl.rate.unwrap().bps() as f64 / cl.rate.unwrap().bps() as f64;
+                    oversubscription = Some(ratio);
+                    bisection_bps = Some(((n_hosts / 2) as f64 * hl.rate.unwrap().bps().min(cl.rate.unwrap().bps()) as f64) as u64);
                 }
             }
         }
@@ -318,7 +406,27 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
     if iss.0.len() > ok_before || nodes.is_empty() {
         return (nodes, None);
     }
-    (nodes.clone(), Some(TopologySpec { kind, nodes, links }))
+    (nodes.clone(), Some(TopologySpec { kind, nodes, links, oversubscription, bisection_bps }))
+}
+
+/// Host links and switch-to-switch links of a generated fabric: `host_link` and `core_link`, or
+/// `link` for both.
+fn fabric_links(t: &Table, iss: &mut Issues) -> (Option<LinkParams>, Option<LinkParams>) {
+    let both = if t.has("link") { required_link(t, "link", iss) } else { None };
+    let pick = |key: &'static str, iss: &mut Issues| -> Option<LinkParams> {
+        if t.has(key) {
+            required_link(t, key, iss)
+        } else if both.is_some() {
+            both.clone()
+        } else {
+            iss.push(t.key_path(key), "missing; give host_link and core_link (or link for both), e.g. { rate = \"40Gbps\", delay = \"1us\" }");
+            None
+        }
+    };
+    let hl = pick("host_link", iss);
+    let cl = pick("core_link", iss);
+    let ok = |p: Option<LinkParams>| p.filter(|p| p.rate.is_some() && p.delay.is_some());
+    (ok(hl), ok(cl))
 }
 
 /// The transport profiles: "default" from [transport], one per [transports.NAME].
