@@ -31,6 +31,10 @@ pub enum Event {
     Timer { flow: FlowId, kind: TimerKind },
     /// Take one time-series sample.
     Sample,
+    /// The next flow arrival of open-loop workload `gen`.
+    Arrival { gen: u32 },
+    /// Incast application `app` issues its next request.
+    IncastRound { app: u32 },
 }
 
 #[derive(Debug)]

@@ -17,6 +17,7 @@ pub mod time;
 pub mod topology;
 pub mod transport;
 pub mod units;
+pub mod workload;
 
 pub use scenario::{Issue, Issues, Scenario};
 pub use sim::Simulator;

@@ -12,6 +12,10 @@ pub struct FlowTable {
     pub src: Vec<String>,
     pub dst: Vec<String>,
     pub transport: Vec<String>,
+    /// The workload or application that created the flow ("" for listed flows).
+    pub workload: Vec<String>,
+    /// Inside the measurement window (not in warm-up or cool-down).
+    pub measured: Vec<bool>,
     pub cc: Vec<String>,
     /// Bytes; `None` for long-lived flows.
     pub size: Vec<Option<u64>>,

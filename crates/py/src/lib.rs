@@ -82,6 +82,8 @@ fn flows_dict<'py>(py: Python<'py>, t: &FlowTable) -> PyResult<Bound<'py, PyDict
     d.set_item("src", &t.src)?;
     d.set_item("dst", &t.dst)?;
     d.set_item("transport", &t.transport)?;
+    d.set_item("workload", &t.workload)?;
+    d.set_item("measured", &t.measured)?;
     d.set_item("cc", &t.cc)?;
     d.set_item("size", &t.size)?;
     d.set_item("start_ps", &t.start_ps)?;

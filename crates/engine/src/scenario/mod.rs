@@ -82,6 +82,59 @@ pub struct OutputSpec {
     pub queues: Vec<String>,
     /// Flow indices whose cwnd is sampled.
     pub cwnd: Vec<usize>,
+    /// Flows starting before `warmup` or after `end − cooldown` are marked not measured.
+    pub warmup: Time,
+    pub cooldown: Time,
+}
+
+/// How an open-loop workload pairs senders with receivers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pattern {
+    /// Each flow: a uniformly random sender to a uniformly random other receiver.
+    AllToAll,
+    /// A fixed random one-to-one mapping of senders to receivers (no host to itself).
+    Permutation,
+    /// Every flow goes to one receiver (node index).
+    ManyToOne(usize),
+}
+
+/// An open-loop workload: Poisson flow arrivals whose sizes follow a CDF, calibrated to a load.
+///
+/// Load (Flash eq. (2), PIAS, pFabric): offered bytes per second over the total host-link capacity
+/// of the senders, so the arrival rate is λ = load · Σ_senders rate / (8 · mean size).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WorkloadSpec {
+    pub name: String,
+    pub cdf: crate::workload::Cdf,
+    pub sampling: crate::workload::Sampling,
+    pub load: f64,
+    pub pattern: Pattern,
+    /// Host node indices.
+    pub senders: Vec<usize>,
+    pub receivers: Vec<usize>,
+    /// Arrivals happen in [start, stop).
+    pub start: Time,
+    pub stop: Time,
+    /// At most this many flows.
+    pub max_flows: Option<u64>,
+    pub transport: String,
+    pub tcp: TcpConfig,
+}
+
+/// The classic synchronized-block incast: a request goes out, each sender answers with `block`
+/// bytes, and the next request is issued only when every answer has arrived (plus `gap`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IncastSpec {
+    pub name: String,
+    pub receiver: usize,
+    pub senders: Vec<usize>,
+    pub block: u64,
+    /// Number of rounds; `None` = until the simulation ends.
+    pub rounds: Option<u64>,
+    pub start: Time,
+    pub gap: Time,
+    pub transport: String,
+    pub tcp: TcpConfig,
 }
 
 /// Packets a port's wire loses on purpose (0-based serialization indices).
@@ -102,6 +155,10 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     pub output: OutputSpec,
     pub faults: Vec<FaultSpec>,
+    pub workloads: Vec<WorkloadSpec>,
+    pub incasts: Vec<IncastSpec>,
+    /// End the run as soon as every flow has finished and no generator can make more.
+    pub stop_when_done: bool,
 }
 
 impl Scenario {

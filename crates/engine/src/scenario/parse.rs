@@ -38,7 +38,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let name = t.get("name", &mut iss, as_str).unwrap_or_else(|| "scenario".into());
     t.get("description", &mut iss, as_str);
 
-    let (mut end, mut seed) = (None, 1);
+    let (mut end, mut seed, mut stop_when_done) = (None, 1, false);
     match t.table("simulation", &mut iss) {
         Some(s) => {
             end = s.need("end", &mut iss, "a duration such as '1s'", as_time);
@@ -47,6 +47,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
                 end = None;
             }
             seed = s.get("seed", &mut iss, as_u64).unwrap_or(1);
+            stop_when_done = s.get("stop_when_done", &mut iss, as_bool).unwrap_or(false);
             s.finish(&mut iss);
         }
         None => iss.push("simulation", "missing; add [simulation] with end = \"1s\""),
@@ -77,7 +78,10 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
 
     let net = topo.as_ref().map(topology::build);
     // Flows are checked against the node names even when the links had problems.
-    let flows = flows(&t, &nodes, net.as_ref(), &profiles, end, &mut iss);
+    let traffic = t.has("workload") || t.has("incast");
+    let flows = flows(&t, &nodes, net.as_ref(), &profiles, end, traffic, &mut iss);
+    let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
+    let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
     let output = output(&t, net.as_ref(), flows.len(), &mut iss);
     let faults = faults(&t, net.as_ref(), &mut iss);
     t.finish(&mut iss);
@@ -85,7 +89,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if !iss.is_empty() {
         return Err(iss);
     }
-    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults })
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done })
 }
 
 fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, send_limit: Option<u64>, max_packet: u64, iss: &mut Issues) -> QueueSpec {
@@ -577,6 +581,7 @@ fn flows(
     net: Option<&crate::network::Network>,
     profiles: &BTreeMap<String, TcpConfig>,
     end: Option<Time>,
+    traffic: bool,
     iss: &mut Issues,
 ) -> Vec<FlowSpec> {
     let items = match t.raw("flows") {
@@ -585,8 +590,9 @@ fn flows(
             iss.push("flows", format!("{} is not a list of flows ([[flows]] tables)", show(v)));
             return vec![];
         }
+        None if traffic => return vec![],
         None => {
-            iss.push("flows", "missing; add at least one [[flows]] with src, dst and size");
+            iss.push("flows", "missing; add [[flows]] (src, dst, size), a [[workload]] or an [[incast]]");
             return vec![];
         }
     };
@@ -640,30 +646,7 @@ fn flows(
         };
         let start = f.get("start", iss, as_time).unwrap_or(Time::ZERO);
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
-        let tcp = match profiles.get(&tname) {
-            Some(c) => Some(*c),
-            // A congestion-control name selects the default profile with that algorithm.
-            None if CC_NAMES.contains(&tname.as_str()) => {
-                let mut c = profiles["default"];
-                c.cc = match tname.as_str() {
-                    "dctcp" => CcKind::Dctcp(DctcpParams::default()),
-                    _ => CcKind::NewReno,
-                };
-                c.ecn = match c.cc {
-                    CcKind::Dctcp(_) => EcnMode::Dctcp,
-                    _ if c.ecn == EcnMode::Classic => EcnMode::Classic,
-                    _ => EcnMode::Off,
-                };
-                Some(c)
-            }
-            None => {
-                let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
-                known.extend(CC_NAMES);
-                let hint = suggest(&tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
-                iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
-                None
-            }
-        };
+        let tcp = resolve_transport(&f, &tname, profiles, iss);
         f.finish(iss);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
@@ -688,10 +671,236 @@ fn flows(
     out
 }
 
+/// A transport profile name, or a congestion-control name applied to the default profile.
+fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConfig>, iss: &mut Issues) -> Option<TcpConfig> {
+    match profiles.get(tname) {
+            Some(c) => Some(*c),
+            // A congestion-control name selects the default profile with that algorithm.
+            None if CC_NAMES.contains(&tname) => {
+                let mut c = profiles["default"];
+                c.cc = match tname {
+                    "dctcp" => CcKind::Dctcp(DctcpParams::default()),
+                    _ => CcKind::NewReno,
+                };
+                c.ecn = match c.cc {
+                    CcKind::Dctcp(_) => EcnMode::Dctcp,
+                    _ if c.ecn == EcnMode::Classic => EcnMode::Classic,
+                    _ => EcnMode::Off,
+                };
+                Some(c)
+            }
+            None => {
+                let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
+                known.extend(CC_NAMES);
+                let hint = suggest(&tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+                iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
+                None
+            }
+    }
+}
+
+/// Host names: "all" (every host, minus `except`) or a list.
+fn host_list(t: &Table, key: &'static str, nodes: &[NodeSpec], except: Option<usize>, iss: &mut Issues) -> Vec<usize> {
+    let all = || (0..nodes.len()).filter(|&i| nodes[i].is_host && Some(i) != except).collect::<Vec<_>>();
+    match t.raw(key) {
+        None => all(),
+        Some(Value::String(s)) if s == "all" => all(),
+        Some(Value::Array(a)) => {
+            let mut out = Vec::new();
+            for (i, v) in a.iter().enumerate() {
+                let path = format!("{}[{i}]", t.key_path(key));
+                match as_str(v) {
+                    Ok(name) => match nodes.iter().position(|n| n.name == name && n.is_host) {
+                        Some(p) => out.push(p),
+                        None => iss.push(path, format!("'{name}' is not a host")),
+                    },
+                    Err(e) => iss.push(path, e),
+                }
+            }
+            out
+        }
+        Some(v) => {
+            iss.push(t.key_path(key), format!("{} is not \"all\" or a list of host names", show(v)));
+            vec![]
+        }
+    }
+}
+
+fn one_host(t: &Table, key: &'static str, nodes: &[NodeSpec], iss: &mut Issues) -> Option<usize> {
+    let name = t.need(key, iss, "a host name", as_str)?;
+    match nodes.iter().position(|n| n.name == name && n.is_host) {
+        Some(p) => Some(p),
+        None => {
+            if !nodes.is_empty() {
+                iss.push(t.key_path(key), format!("'{name}' is not a host"));
+            }
+            None
+        }
+    }
+}
+
+fn load_cdf(t: &Table, iss: &mut Issues) -> Option<crate::workload::Cdf> {
+    use crate::workload::{builtin, Cdf};
+    let name = t.need("cdf", iss, "a built-in distribution such as \"websearch\" or a path to a .cdf file", as_str)?;
+    if let Some(text) = builtin::text(&name) {
+        return Some(Cdf::parse(&name, text).expect("built-in CDFs are valid"));
+    }
+    if name.ends_with(".cdf") || name.contains('/') {
+        return match std::fs::read_to_string(&name) {
+            Ok(text) => match Cdf::parse(&name, &text) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    iss.push(t.key_path("cdf"), format!("'{name}': {e}"));
+                    None
+                }
+            },
+            Err(e) => {
+                iss.push(t.key_path("cdf"), format!("cannot read '{name}': {e}"));
+                None
+            }
+        };
+    }
+    let names = builtin::names();
+    let hint = suggest(&name, &names).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+    iss.push(t.key_path("cdf"), format!("'{name}' is not a built-in distribution or a .cdf file; {hint}built-ins: {}", names.join(", ")));
+    None
+}
+
+fn tables<'a>(t: &Table<'a>, key: &'static str, iss: &mut Issues) -> Vec<Table<'a>> {
+    match t.raw(key) {
+        None => vec![],
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| match v {
+                Value::Object(m) => Some(Table::new(format!("{key}[{i}]"), m)),
+                _ => {
+                    iss.push(format!("{key}[{i}]"), format!("{} is not a table", show(v)));
+                    None
+                }
+            })
+            .collect(),
+        Some(v) => {
+            iss.push(key, format!("{} is not a list of [[{key}]] tables", show(v)));
+            vec![]
+        }
+    }
+}
+
+fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>, end: Option<Time>, iss: &mut Issues) -> Vec<WorkloadSpec> {
+    use crate::workload::Sampling;
+    let mut out = Vec::new();
+    for (i, w) in tables(t, "workload", iss).into_iter().enumerate() {
+        let cdf = load_cdf(&w, iss);
+        let name = w.get("name", iss, as_str).unwrap_or_else(|| cdf.as_ref().map_or(format!("workload{i}"), |c| c.name.clone()));
+        let sampling = match w.get("sampling", iss, as_choice(&["linear", "step"])).as_deref() {
+            Some("step") => Sampling::Step,
+            _ => Sampling::Linear,
+        };
+        let load = w.need("load", iss, "a fraction of the senders' host-link capacity, e.g. 0.5", as_f64);
+        if let Some(l) = load {
+            if !(l > 0.0 && l <= 1.0) {
+                iss.push(w.key_path("load"), format!("{l} is not a load in (0, 1]"));
+            }
+        }
+        let pattern_name = w.get("pattern", iss, as_choice(&["all_to_all", "permutation", "many_to_one"])).unwrap_or_else(|| "all_to_all".into());
+        let (pattern, except) = if pattern_name == "many_to_one" {
+            match one_host(&w, "receiver", nodes, iss) {
+                Some(r) => (Some(Pattern::ManyToOne(r)), Some(r)),
+                None => (None, None),
+            }
+        } else {
+            (Some(if pattern_name == "permutation" { Pattern::Permutation } else { Pattern::AllToAll }), None)
+        };
+        let senders = host_list(&w, "senders", nodes, except, iss);
+        let receivers = match &pattern {
+            Some(Pattern::ManyToOne(r)) => vec![*r],
+            _ => host_list(&w, "receivers", nodes, None, iss),
+        };
+        let start = w.get("start", iss, as_time).unwrap_or(Time::ZERO);
+        let stop = w.get("stop", iss, as_time).or(end).unwrap_or(Time::MAX);
+        let max_flows = w.get("flows", iss, as_positive);
+        let tname = w.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
+        let tcp = resolve_transport(&w, &tname, profiles, iss);
+        if !nodes.is_empty() {
+            let distinct = senders.iter().any(|s| receivers.iter().any(|r| r != s));
+            if !distinct {
+                iss.push(w.key_path("senders"), "needs at least one sender with a receiver other than itself");
+            }
+            if pattern == Some(Pattern::Permutation) && (senders.len() != receivers.len() || senders.len() < 2) {
+                iss.push(w.key_path("receivers"), format!("a permutation needs as many receivers as senders (at least 2); got {} and {}", senders.len(), receivers.len()));
+            }
+        }
+        if let Some(end) = end {
+            if start >= end {
+                iss.push(w.key_path("start"), format!("{start} is not before the end of the simulation ({end})"));
+            }
+        }
+        if stop <= start {
+            iss.push(w.key_path("stop"), format!("{stop} is not after start {start}"));
+        }
+        w.finish(iss);
+        if let (Some(cdf), Some(load), Some(pattern), Some(tcp)) = (cdf, load, pattern, tcp) {
+            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, transport: tname, tcp });
+        }
+    }
+    out
+}
+
+fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>, end: Option<Time>, iss: &mut Issues) -> Vec<IncastSpec> {
+    let mut out = Vec::new();
+    for (i, w) in tables(t, "incast", iss).into_iter().enumerate() {
+        let name = w.get("name", iss, as_str).unwrap_or_else(|| format!("incast{i}"));
+        let receiver = one_host(&w, "receiver", nodes, iss);
+        let senders = match w.raw("senders") {
+            // A count: the first N hosts other than the receiver.
+            Some(Value::Number(_)) => match w.get("senders", iss, as_positive) {
+                Some(n) => {
+                    let all: Vec<usize> = (0..nodes.len()).filter(|&k| nodes[k].is_host && Some(k) != receiver).collect();
+                    if n as usize > all.len() {
+                        iss.push(w.key_path("senders"), format!("{n} senders, but only {} other hosts exist", all.len()));
+                    }
+                    all.into_iter().take(n as usize).collect()
+                }
+                None => vec![],
+            },
+            _ => host_list(&w, "senders", nodes, receiver, iss),
+        };
+        let block = w.need("block", iss, "the response size per sender, e.g. '256KB'", as_bytes);
+        if block == Some(0) {
+            iss.push(w.key_path("block"), "0 B: a response must carry at least one byte");
+        }
+        let rounds = w.get("rounds", iss, as_positive);
+        let start = w.get("start", iss, as_time).unwrap_or(Time::ZERO);
+        let gap = w.get("gap", iss, as_time).unwrap_or(Time::ZERO);
+        let tname = w.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
+        let tcp = resolve_transport(&w, &tname, profiles, iss);
+        if let (Some(r), false) = (receiver, senders.is_empty()) {
+            if senders.contains(&r) {
+                iss.push(w.key_path("senders"), "the receiver cannot also be a sender");
+            }
+        }
+        if let Some(end) = end {
+            if start >= end {
+                iss.push(w.key_path("start"), format!("{start} is not before the end of the simulation ({end})"));
+            }
+        }
+        w.finish(iss);
+        if let (Some(receiver), Some(block), Some(tcp)) = (receiver, block.filter(|&b| b > 0), tcp) {
+            if !senders.is_empty() {
+                out.push(IncastSpec { name, receiver, senders, block, rounds, start, gap, transport: tname, tcp });
+            }
+        }
+    }
+    out
+}
+
 fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, iss: &mut Issues) -> OutputSpec {
     let mut o = OutputSpec::default();
     let Some(ot) = t.table("output", iss) else { return o };
     o.sample_interval = ot.get("sample_interval", iss, as_time);
+    o.warmup = ot.get("warmup", iss, as_time).unwrap_or(Time::ZERO);
+    o.cooldown = ot.get("cooldown", iss, as_time).unwrap_or(Time::ZERO);
     if o.sample_interval == Some(Time::ZERO) {
         iss.push(ot.key_path("sample_interval"), "must be above 0");
         o.sample_interval = None;

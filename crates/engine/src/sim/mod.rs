@@ -11,6 +11,8 @@ use crate::packet::PacketSlab;
 use crate::queue::Admit;
 use crate::rng::{mix64, Rng};
 use crate::scenario::Scenario;
+use crate::workload::OpenLoop;
+use crate::transport::tcp::TcpConfig;
 use crate::time::Time;
 use crate::topology;
 use crate::transport::tcp::TcpConnection;
@@ -23,11 +25,39 @@ pub struct Flow {
     pub ends: Endpoints,
     pub size: Option<u64>,
     pub start: Time,
-    pub profile: String,
+    /// Index into `Simulator::names` of the transport profile.
+    pub profile: u32,
+    /// Index into `Simulator::names` of the workload or application that made it ("" = listed).
+    pub label: u32,
+    /// The incast application waiting for this flow, if any.
+    pub app: Option<u32>,
     /// The source NIC port this flow's data leaves by (for backpressure).
     pub nic: PortId,
     /// Registered as a waiter on `nic`.
     pub waiting: bool,
+    /// Completion already accounted for.
+    pub done: bool,
+}
+
+/// Runtime state of an open-loop workload.
+#[derive(Clone, Debug)]
+struct Generator {
+    spec: usize,
+    arrivals: OpenLoop,
+    active: bool,
+    label: u32,
+    profile: u32,
+}
+
+/// Runtime state of an incast application.
+#[derive(Clone, Debug)]
+struct Incast {
+    spec: usize,
+    rounds_done: u64,
+    outstanding: usize,
+    active: bool,
+    label: u32,
+    profile: u32,
 }
 
 /// Packet counts for the conservation invariant: created = delivered + dropped + in flight.
@@ -49,6 +79,15 @@ impl Conservation {
 pub struct Simulator {
     now: Time,
     end: Time,
+    sc: Scenario,
+    /// Interned profile and workload names (index 0 = "").
+    names: Vec<String>,
+    gens: Vec<Generator>,
+    incasts: Vec<Incast>,
+    /// Finite flows not finished yet.
+    unfinished: u64,
+    /// Long-lived flows (they never finish).
+    long_lived: u64,
     seed: u64,
     name: String,
     events: EventQueue,
@@ -78,49 +117,26 @@ impl Simulator {
         let seed = seed.unwrap_or(sc.seed);
         let net = topology::build_with_faults(&sc.topology, &sc.faults);
         let mut events = EventQueue::new();
-        let flows: Vec<Flow> = sc
-            .flows
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let id = FlowId::from_idx(i);
-                let h = mix64(seed ^ mix64(i as u64 + 1));
-                let ends = Endpoints {
-                    flow: id,
-                    src: NodeId::from_idx(f.src),
-                    dst: NodeId::from_idx(f.dst),
-                    hash_fwd: h,
-                    hash_rev: mix64(h ^ 0x5bd1_e995),
-                };
-                events.schedule(f.start, Event::FlowStart { flow: id });
-                let conn = TcpConnection::new(ends, f.tcp, f.size);
-                let hops = net.next_hops(ends.src, ends.dst);
-                let nic = hops[routing::pick(hops.len(), ends.hash_fwd, ends.src)];
-                Flow {
-                    transport: FlowTransport::Tcp(Box::new(conn)),
-                    ends,
-                    size: f.size,
-                    start: f.start,
-                    profile: f.transport.clone(),
-                    nic,
-                    waiting: false,
-                }
-            })
-            .collect();
         let sample_ports = sc.output.queues.iter().filter_map(|q| net.port_by_name(q)).collect();
         let sample_flows = sc.output.cwnd.iter().map(|&i| FlowId::from_idx(i)).collect();
         if sc.output.sample_interval.is_some() {
             events.schedule(Time::ZERO, Event::Sample);
         }
-        Simulator {
+        let mut sim = Simulator {
             now: Time::ZERO,
             end: sc.end,
+            sc: sc.clone(),
+            names: vec![String::new()],
+            gens: Vec::new(),
+            incasts: Vec::new(),
+            unfinished: 0,
+            long_lived: 0,
             seed,
             name: sc.name.clone(),
             events,
             slab: PacketSlab::new(),
             net,
-            flows,
+            flows: Vec::with_capacity(sc.flows.len()),
             ecmp: sc.ecmp,
             spray_rng: Rng::stream(seed, 1),
             loss_rng: Rng::stream(seed, 2),
@@ -135,7 +151,73 @@ impl Simulator {
             sample_flows,
             series: Series::default(),
             wall: std::time::Duration::ZERO,
+        };
+        for f in &sc.flows {
+            let (profile, label) = (sim.intern(&f.transport), 0);
+            sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.tcp, profile, label, None);
         }
+        for (i, w) in sc.workloads.iter().enumerate() {
+            let capacity: u64 = w.senders.iter().map(|&h| sim.host_rate(NodeId::from_idx(h))).sum();
+            let mut arrivals = OpenLoop::new(w, capacity, Rng::stream(seed, 1000 + i as u64));
+            let label = sim.intern(&w.name);
+            let profile = sim.intern(&w.transport);
+            let first = w.start + arrivals.gap();
+            let active = first < w.stop;
+            if active {
+                sim.events.schedule(first, Event::Arrival { gen: i as u32 });
+            }
+            sim.gens.push(Generator { spec: i, arrivals, active, label, profile });
+        }
+        for (i, a) in sc.incasts.iter().enumerate() {
+            let label = sim.intern(&a.name);
+            let profile = sim.intern(&a.transport);
+            sim.events.schedule(a.start, Event::IncastRound { app: i as u32 });
+            sim.incasts.push(Incast { spec: i, rounds_done: 0, outstanding: 0, active: true, label, profile });
+        }
+        sim
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        match self.names.iter().position(|n| n == name) {
+            Some(i) => i as u32,
+            None => {
+                self.names.push(name.to_string());
+                (self.names.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Sum of a host's link rates.
+    fn host_rate(&self, h: NodeId) -> u64 {
+        self.net.node(h).ports.iter().map(|&p| self.net.ports[p.idx()].rate.bps()).sum()
+    }
+
+    /// Create a flow; it starts at `start` (now or later).
+    #[allow(clippy::too_many_arguments)]
+    fn add_flow(&mut self, src: NodeId, dst: NodeId, size: Option<u64>, start: Time, tcp: TcpConfig, profile: u32, label: u32, app: Option<u32>) -> FlowId {
+        let id = FlowId::from_idx(self.flows.len());
+        let h = mix64(self.seed ^ mix64(id.0 as u64 + 1));
+        let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
+        let hops = self.net.next_hops(src, dst);
+        let nic = hops[routing::pick(hops.len(), ends.hash_fwd, src)];
+        let conn = TcpConnection::new(ends, tcp, size);
+        self.flows.push(Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size, start, profile, label, app, nic, waiting: false, done: false });
+        if size.is_some() {
+            self.unfinished += 1;
+        } else {
+            self.long_lived += 1;
+        }
+        self.events.schedule(start, Event::FlowStart { flow: id });
+        id
+    }
+
+    /// Nothing left to do: every finite flow finished, no generator or application can add more,
+    /// and no long-lived flow runs.
+    pub fn all_done(&self) -> bool {
+        self.unfinished == 0
+            && self.gens.iter().all(|g| !g.active)
+            && self.incasts.iter().all(|a| !a.active)
+            && self.long_lived == 0
     }
 
     pub fn now(&self) -> Time {
@@ -161,9 +243,9 @@ impl Simulator {
     /// Process every event up to and including `until` (capped at the end time).
     pub fn run_until(&mut self, until: Time) {
         let started = std::time::Instant::now();
-        let limit = until.min(self.end);
         while let Some(t) = self.events.peek_time() {
-            if t > limit {
+            // `end` may move earlier during the loop (stop_when_done).
+            if t > until.min(self.end) {
                 break;
             }
             let (t, ev) = self.events.pop().unwrap();
@@ -171,7 +253,7 @@ impl Simulator {
             self.now = t;
             self.dispatch(ev);
         }
-        self.now = self.now.max(limit);
+        self.now = self.now.max(until.min(self.end));
         self.wall += started.elapsed();
     }
 
@@ -199,6 +281,62 @@ impl Simulator {
                 self.flush(flow, out);
             }
             Event::Sample => self.sample(),
+            Event::Arrival { gen } => self.arrival(gen as usize),
+            Event::IncastRound { app } => self.incast_round(app as usize),
+        }
+    }
+
+    /// One open-loop arrival: a new flow now, and the next arrival.
+    fn arrival(&mut self, gi: usize) {
+        let w = &self.sc.workloads[self.gens[gi].spec];
+        let g = &mut self.gens[gi];
+        let f = g.arrivals.flow(w);
+        let next = self.now + g.arrivals.gap();
+        g.active = next < w.stop && w.max_flows.is_none_or(|m| g.arrivals.made < m);
+        if g.active {
+            self.events.schedule(next, Event::Arrival { gen: gi as u32 });
+        }
+        let (tcp, profile, label, now) = (w.tcp, g.profile, g.label, self.now);
+        self.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), Some(f.size), now, tcp, profile, label, None);
+    }
+
+    /// An incast request: every sender answers with one block.
+    fn incast_round(&mut self, ai: usize) {
+        let a = &self.sc.incasts[self.incasts[ai].spec];
+        if a.rounds.is_some_and(|r| self.incasts[ai].rounds_done >= r) {
+            self.incasts[ai].active = false;
+            return;
+        }
+        let (senders, receiver, block, tcp) = (a.senders.clone(), a.receiver, a.block, a.tcp);
+        let (label, profile) = (self.incasts[ai].label, self.incasts[ai].profile);
+        self.incasts[ai].outstanding = senders.len();
+        let now = self.now;
+        for s in senders {
+            self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, tcp, profile, label, Some(ai as u32));
+        }
+    }
+
+    /// A flow just finished: account for it, advance its application, maybe end the run.
+    fn flow_done(&mut self, flow: FlowId) {
+        let f = &mut self.flows[flow.idx()];
+        f.done = true;
+        self.unfinished -= 1;
+        if let Some(ai) = f.app {
+            let ai = ai as usize;
+            self.incasts[ai].outstanding -= 1;
+            if self.incasts[ai].outstanding == 0 {
+                self.incasts[ai].rounds_done += 1;
+                let a = &self.sc.incasts[self.incasts[ai].spec];
+                if a.rounds.is_some_and(|r| self.incasts[ai].rounds_done >= r) {
+                    self.incasts[ai].active = false;
+                } else {
+                    let at = self.now + a.gap;
+                    self.events.schedule(at, Event::IncastRound { app: ai as u32 });
+                }
+            }
+        }
+        if self.sc.stop_when_done && self.all_done() {
+            self.end = self.now;
         }
     }
 
@@ -212,6 +350,10 @@ impl Simulator {
 
     /// Inject what a transport produced, and set its timers.
     fn flush(&mut self, flow: FlowId, mut out: Outbox) {
+        let f = &self.flows[flow.idx()];
+        if !f.done && f.size.is_some() && f.transport.completed_at().is_some() {
+            self.flow_done(flow);
+        }
         if out.blocked && !self.flows[flow.idx()].waiting {
             let f = &mut self.flows[flow.idx()];
             f.waiting = true;
@@ -379,7 +521,10 @@ impl Simulator {
             t.id.push(i as u32);
             t.src.push(self.net.node(f.ends.src).name.clone());
             t.dst.push(self.net.node(f.ends.dst).name.clone());
-            t.transport.push(f.profile.clone());
+            t.transport.push(self.names[f.profile as usize].clone());
+            t.workload.push(self.names[f.label as usize].clone());
+            let o = &self.sc.output;
+            t.measured.push(f.start >= o.warmup && f.start + o.cooldown < self.sc.end);
             t.cc.push(c.cfg.cc.name().to_string());
             t.size.push(f.size);
             t.start_ps.push(f.start.0);

@@ -174,3 +174,120 @@ size = "2MB"
     assert!(t.end_ps.iter().all(|e| e.is_some()), "both flows finish despite drops");
     assert_eq!(sim.summary().packets_dropped, p.drops.iter().sum::<u64>());
 }
+
+#[test]
+fn two_simultaneous_flows_fcts_by_hand() {
+    // h1 and h2 each send 10 full segments (one initial window) to h0 at t = 0. Their NICs emit a
+    // 1500 B packet every 1.2 us; both reach s0 together, 2.2 us + 1.2 us·k. The s0->h0 port sends
+    // them back to back in arrival order h1, h2, h1, h2, ... from 2.2 us: h1's last is the 19th
+    // (ends 2.2 + 19·1.2 = 25.0 us, reaches h0 at 26.0 us), h2's the 20th (27.2 us). The FIN ACK
+    // (52 B: 41.6 ns per hop + 1 us per wire, idle path) adds 2.0832 us.
+    let doc = TWO_HOPS.replace("hosts = 2", "hosts = 3").replace(
+        "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 1000",
+        "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 14480\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 14480",
+    );
+    let sim = run(&doc);
+    let t = sim.flow_table();
+    assert_eq!(t.fct_ps, vec![Some(26_000_000 + 2_083_200), Some(27_200_000 + 2_083_200)]);
+}
+
+fn incast(cc: &str, n: usize) -> f64 {
+    // Classic synchronized-block incast: 1 Gb/s, 512 KB port buffer, 256 KB per sender and round,
+    // 64 KB receive window, Linux's 200 ms minimum RTO.
+    let ecn = if cc == "dctcp" { "discipline = \"ecn\"\necn_threshold = \"20pkt\"" } else { "" };
+    let doc = format!(
+        r#"
+[simulation]
+end = "20s"
+stop_when_done = true
+[topology]
+kind = "star"
+hosts = {hosts}
+link = {{ rate = "1Gbps", delay = "5us" }}
+[queue]
+buffer = "512KB"
+{ecn}
+[transport]
+cc = "{cc}"
+rcv_buffer = "64KB"
+[[incast]]
+receiver = "h0"
+senders = {n}
+block = "256KB"
+rounds = 4
+"#,
+        hosts = n + 1
+    );
+    let sim = run(&doc);
+    assert!(sim.finished() && sim.now() < Time::from_ms(20_000), "stop_when_done ends the run");
+    let t = sim.flow_table();
+    assert_eq!(t.id.len(), 4 * n, "one flow per sender and round");
+    let bytes: u64 = t.size.iter().map(|s| s.unwrap()).sum();
+    let first = *t.start_ps.iter().min().unwrap();
+    let last = t.end_ps.iter().map(|e| e.unwrap()).max().unwrap();
+    bytes as f64 * 8.0 / ((last - first) as f64 / 1e12) / 1e9
+}
+
+#[test]
+fn incast_goodput_collapses_for_newreno_and_dctcp_holds_longer() {
+    // Qualitative, as in the incast literature (Vasudevan et al. 2009; DCTCP §4.2.3): line rate
+    // with few senders; NewReno collapses once the synchronized windows overflow the buffer, DCTCP
+    // keeps the queue short and holds to a larger fan-in.
+    let line = 0.9;
+    let (nr4, nr32, dc32, nr48, dc48) = (incast("newreno", 4), incast("newreno", 32), incast("dctcp", 32), incast("newreno", 48), incast("dctcp", 48));
+    println!("incast goodput Gb/s: newreno N=4 {nr4:.3}, N=32 {nr32:.3}, N=48 {nr48:.3}; dctcp N=32 {dc32:.3}, N=48 {dc48:.3}");
+    assert!(nr4 > line, "NewReno with 4 senders {nr4}");
+    assert!(nr32 < 0.5 * nr4, "NewReno collapse at 32 senders: {nr32}");
+    assert!(dc32 > line && dc48 > line, "DCTCP holds: {dc32}, {dc48}");
+    assert!(dc48 > 1.5 * nr48);
+}
+
+#[test]
+fn workload_flows_are_generated_labelled_and_finish() {
+    let doc = r#"
+[simulation]
+end = "1s"
+stop_when_done = true
+[topology]
+kind = "leaf_spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 4
+link = { rate = "10Gbps", delay = "1us" }
+[queue]
+buffer = "200pkt"
+discipline = "ecn"
+ecn_threshold = "30pkt"
+[transport]
+cc = "dctcp"
+min_rto = "5ms"
+[[workload]]
+name = "search"
+cdf = "websearch"
+load = 0.4
+flows = 60
+[[workload]]
+name = "rpc"
+cdf = "homa_w1"
+sampling = "step"
+load = 0.1
+pattern = "many_to_one"
+receiver = "h0"
+flows = 100
+[output]
+warmup = "100us"
+"#;
+    let sim = run(doc);
+    let t = sim.flow_table();
+    let count = |w: &str| t.workload.iter().filter(|x| *x == w).count();
+    assert_eq!((count("search"), count("rpc")), (60, 100));
+    assert!(t.end_ps.iter().all(|e| e.is_some()), "all flows finish");
+    assert!(sim.now() < Time::from_ms(1000), "stop_when_done ended the run early");
+    for i in 0..t.id.len() {
+        if t.workload[i] == "rpc" {
+            assert_eq!(t.dst[i], "h0");
+        }
+        assert_eq!(t.measured[i], t.start_ps[i] >= Time::from_us(100).0);
+    }
+    assert!(t.slowdown.iter().all(|s| s.unwrap() >= 1.0 - 1e-9), "no flow beats its ideal FCT");
+}
