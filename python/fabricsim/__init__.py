@@ -11,9 +11,20 @@ Quick use::
     res.save("results/example")   # Parquet + summary.json
 """
 
+from . import analysis
 from ._engine import __version__
+from .compare import compare
 from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
-__all__ = ["run", "validate", "load_scenario", "Results", "ScenarioError", "__version__"]
+__all__ = ["run", "compare", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
+           "analysis", "__version__"]
+
+
+def topology_summary(scenario, overrides=()) -> dict:
+    """Hosts, switches, links, ECMP path counts, diameter, oversubscription, bisection bandwidth."""
+    from . import _engine
+    from .scenario import to_json
+
+    return _engine.topology_summary(to_json(validate(scenario, overrides)))

@@ -7,6 +7,15 @@ __version__: str
 def validate(json: str) -> list[tuple[str, str]]:
     """Problems in a JSON scenario as (key path, message); empty if it is valid."""
 
+def topology_summary(json: str) -> dict[str, Any]:
+    """Hosts, switches, links, ECMP path counts, diameter, oversubscription, bisection bandwidth."""
+
+def builtin_workloads() -> list[str]:
+    """Names of the built-in flow-size distributions."""
+
+def builtin_workload_text(name: str) -> str:
+    """The .cdf text of a built-in distribution."""
+
 class Simulation:
     def __init__(self, json: str, seed: Optional[int] = None) -> None: ...
     def run_until(self, until_ps: int) -> None: ...

@@ -29,6 +29,11 @@ BENCHMARKS = {
         "s0->h0",
         "B1: 16 long-lived DCTCP flows into one 10 Gb/s port (star, K = 65), 1 s simulated",
     ),
+    "leafspine-websearch": Benchmark(
+        "leafspine-websearch.toml",
+        "leaf0->spine0",
+        "B2: PPT's 144-host leaf-spine (40/100 Gb/s), DCTCP, web search at load 0.5, 20 000 flows",
+    ),
 }
 
 
@@ -47,6 +52,7 @@ def run_benchmark(name: str) -> dict:
     wall = time.perf_counter() - t0
     s = res.summary
     port = res.port(b.bottleneck)
+    done = res.flows["fct_s"].notna()
     return {
         "name": name,
         "wall_s": wall,
@@ -63,6 +69,10 @@ def run_benchmark(name: str) -> dict:
         "drops": int(res.ports["drops"].sum()),
         "jain": jain(res.flows["bytes_acked"].astype(float).tolist()),
         "timeouts": int(res.flows["timeouts"].sum()),
+        "flows": len(res.flows),
+        "flows_finished": int(done.sum()),
+        "sim_time_s": s["sim_time_s"],
+        "mean_slowdown": float(res.flows.loc[done, "slowdown"].astype(float).mean()) if done.any() else float("nan"),
     }
 
 
@@ -78,7 +88,8 @@ def run_benchmarks(names: list[str]) -> int:
         print(f"  events             {r['events']:,}  ({r['events_per_s'] / 1e6:.2f} M events/s)")
         print(f"  packet-hops        {r['packet_hops']:,}  ({r['packet_hops_per_s'] / 1e6:.2f} M packet-hops/s)")
         print(f"  peak RSS           {r['peak_rss_mib']:.1f} MiB")
-        print(f"  bottleneck util    {r['bottleneck_utilization']:.4f}")
+        print(f"  simulated          {r['sim_time_s']:.4f} s; flows {r['flows_finished']}/{r['flows']} finished, mean slowdown {r['mean_slowdown']:.3f}")
+        print(f"  util of {BENCHMARKS[n].bottleneck:<10} {r['bottleneck_utilization']:.4f}")
         print(f"  receiver goodput   {r['goodput_gbps']:.3f} Gb/s")
         print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
         print(f"  drops / timeouts   {r['drops']} / {r['timeouts']}")

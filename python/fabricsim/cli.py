@@ -92,6 +92,81 @@ def cmd_validate(a) -> int:
     return 0
 
 
+def _fmt_table(wide, stats=("count", "fct_mean_s", "fct_p99_s", "slowdown_mean", "slowdown_p99")) -> str:
+    """A side-by-side compare table as text: rows = size bins, columns = stat × scheme."""
+    schemes = list(dict.fromkeys(c[1] for c in wide.columns))
+    head = f"{'flow size':<16}" + "".join(f"{st + ' ' + sc:>22}" for st in stats for sc in schemes)
+    lines = [head]
+    for bin_ in wide.index:
+        cells = []
+        for st in stats:
+            for sc in schemes:
+                v = wide.loc[bin_, (st, sc)]
+                if st == "count":
+                    cells.append(f"{int(v) if v == v else 0:>22}")
+                elif st.endswith("_s"):
+                    cells.append(f"{_fmt_time(v):>22}")
+                else:
+                    cells.append(f"{v:>22.3f}")
+        lines.append(f"{bin_:<16}" + "".join(cells))
+    return "\n".join(lines)
+
+
+def cmd_compare(a) -> int:
+    from .compare import compare, write
+
+    transports = [t.strip() for t in a.transports.split(",") if t.strip()]
+    loads = [float(x) for x in a.loads.split(",")] if a.loads else None
+    c = compare(a.scenario, transports, loads=loads, seed=a.seed, overrides=a.set or (),
+                progress=False if a.no_progress else None)
+    out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
+    written = write(c, out)
+    for load in (loads or [None]):
+        print(f"FCT by flow size{'' if load is None else f' at load {load:g}'} (finished, measured flows):")
+        print(_fmt_table(c.table(load)))
+        print()
+    st = c.stats()
+    unfinished = st.groupby(["scheme", "load"], dropna=False)["unfinished"].first()
+    if unfinished.sum():
+        print("unfinished flows (not in the statistics):", dict(unfinished[unfinished > 0]))
+    print(f"results and figures in {out}/: " + ", ".join(p.name for p in written))
+    return 0
+
+
+def cmd_plot(a) -> int:
+    from . import plots
+    from .results import Results
+
+    dirs = [Path(d) for d in a.results]
+    runs = {d.name: Results.load(d) for d in dirs}
+    if len(runs) == 1:
+        out = Path(a.output) if a.output else dirs[0] / "figures"
+        written = plots.plot_results(next(iter(runs.values())), out)
+    else:
+        out = Path(a.output) if a.output else Path("figures")
+        written = plots.save(plots.fct_cdf(runs), out / "fct_cdf") + plots.save(plots.slowdown_vs_size(runs), out / "slowdown_vs_size")
+    if not written:
+        print("nothing to plot: no finished flows and no time series (set [output] sample_interval and queues)")
+        return 1
+    print("wrote " + ", ".join(str(p) for p in written))
+    return 0
+
+
+def cmd_topology(a) -> int:
+    from . import _engine
+    from .scenario import to_json, validate
+
+    s = _engine.topology_summary(to_json(validate(a.scenario, a.set or ())))
+    print(f"topology {s['kind']}: {s['hosts']} hosts, {s['switches']} switches, {s['links']} links")
+    print(f"  host capacity      {s['host_capacity_bps'] / 1e9:g} Gb/s in total")
+    print(f"  ECMP paths         min {s['paths_min']}, mean {s['paths_mean']:.2f}, max {s['paths_max']} (between ordered host pairs)")
+    print(f"  diameter           {s['diameter_hops']} links")
+    if s["oversubscription"] is not None:
+        print(f"  oversubscription   {s['oversubscription']:.3g}:1 (host capacity under a first-tier switch / its uplinks)")
+        print(f"  bisection          {s['bisection_bps'] / 1e9:g} Gb/s")
+    return 0
+
+
 def cmd_bench(a) -> int:
     from .bench import BENCHMARKS, run_benchmarks
 
@@ -129,6 +204,39 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("scenario", help="scenario TOML file")
     v.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
     v.set_defaults(func=cmd_validate)
+
+    c = sub.add_parser("compare", help="run one scenario under several transports, side by side",
+                       description="Run a scenario once per transport (same seed, same flows), print FCT "
+                                   "statistics per flow-size bin side by side, and write the results, a CSV "
+                                   "and figures.",
+                       epilog="examples:\n  fabricsim compare scenarios/leafspine-websearch.toml --transports dctcp,newreno\n"
+                              "  fabricsim compare S.toml --transports dctcp,newreno --loads 0.3,0.5,0.7 -o out/\n\n"
+                              "A transport is a profile from [transports] or a congestion control name; every flow,\n"
+                              "workload and incast of the scenario uses it. --loads sets the load of every [[workload]].",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    c.add_argument("scenario", help="scenario TOML file")
+    c.add_argument("--transports", required=True, metavar="A,B,...", help="comma-separated transports")
+    c.add_argument("--loads", metavar="L1,L2,...", help="also sweep the workload load")
+    c.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario>-compare)")
+    c.add_argument("--seed", type=int, help="override [simulation].seed (the same for every run)")
+    c.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    c.add_argument("--no-progress", action="store_true", help="no progress bars")
+    c.set_defaults(func=cmd_compare)
+
+    pl = sub.add_parser("plot", help="draw figures from results directories",
+                        description="Draw the figures that apply (FCT CDF, slowdown vs size, queue length and "
+                                    "throughput over time) as PNG and SVG. With several directories, draw "
+                                    "comparison figures.")
+    pl.add_argument("results", nargs="+", help="results directories written by 'fabricsim run'")
+    pl.add_argument("-o", "--output", metavar="DIR", help="where to write (default: DIR/figures, or ./figures)")
+    pl.set_defaults(func=cmd_plot)
+
+    tp = sub.add_parser("topology", help="summarize a scenario's topology",
+                        description="Print hosts, switches, links, ECMP path counts, diameter, oversubscription "
+                                    "and bisection bandwidth of a scenario's topology.")
+    tp.add_argument("scenario", help="scenario TOML file")
+    tp.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    tp.set_defaults(func=cmd_topology)
 
     b = sub.add_parser("bench", help="run the speed benchmarks",
                        description="Run named benchmark scenarios with the installed (release) engine and "

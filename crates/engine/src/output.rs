@@ -84,6 +84,8 @@ impl PortTable {
 pub enum Metric {
     QueuePackets,
     QueueBytes,
+    /// Cumulative bytes a port has put on its wire (throughput = its slope).
+    TxBytes,
     Cwnd,
     DctcpAlpha,
 }
@@ -93,6 +95,7 @@ impl Metric {
         match self {
             Metric::QueuePackets => "queue_packets",
             Metric::QueueBytes => "queue_bytes",
+            Metric::TxBytes => "tx_bytes",
             Metric::Cwnd => "cwnd",
             Metric::DctcpAlpha => "dctcp_alpha",
         }
@@ -120,7 +123,7 @@ impl Series {
     /// Target names: ports for queue metrics, "flow N" ids for flow metrics.
     pub fn target_name(&self, i: usize, net: &Network) -> String {
         match self.metric[i] {
-            Metric::QueuePackets | Metric::QueueBytes => net.ports[PortId(self.target[i]).idx()].name.clone(),
+            Metric::QueuePackets | Metric::QueueBytes | Metric::TxBytes => net.ports[PortId(self.target[i]).idx()].name.clone(),
             Metric::Cwnd | Metric::DctcpAlpha => self.target[i].to_string(),
         }
     }

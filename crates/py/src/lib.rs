@@ -148,9 +148,46 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
+/// Shape figures of a scenario's topology (hosts, switches, links, ECMP path counts, diameter,
+/// oversubscription, bisection bandwidth), as a dict.
+#[pyfunction]
+fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyDict>> {
+    let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let net = fabricsim_engine::topology::build(&sc.topology);
+    let s = fabricsim_engine::topology::summarize(&sc.topology, &net);
+    let d = PyDict::new(py);
+    d.set_item("kind", s.kind)?;
+    d.set_item("hosts", s.hosts)?;
+    d.set_item("switches", s.switches)?;
+    d.set_item("links", s.links)?;
+    d.set_item("paths_min", s.paths_min)?;
+    d.set_item("paths_mean", s.paths_mean)?;
+    d.set_item("paths_max", s.paths_max)?;
+    d.set_item("diameter_hops", s.diameter_hops)?;
+    d.set_item("oversubscription", s.oversubscription)?;
+    d.set_item("bisection_bps", s.bisection_bps)?;
+    d.set_item("host_capacity_bps", s.host_capacity_bps)?;
+    Ok(d)
+}
+
+/// Names of the built-in flow-size distributions.
+#[pyfunction]
+fn builtin_workloads() -> Vec<&'static str> {
+    fabricsim_engine::workload::builtin::names()
+}
+
+/// Text of a built-in flow-size distribution (the .cdf file).
+#[pyfunction]
+fn builtin_workload_text(name: &str) -> PyResult<&'static str> {
+    fabricsim_engine::workload::builtin::text(name).ok_or_else(|| PyValueError::new_err(format!("no built-in workload '{name}'")))
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(topology_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
+    m.add_function(wrap_pyfunction!(builtin_workload_text, m)?)?;
     m.add_class::<Simulation>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

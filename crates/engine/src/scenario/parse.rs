@@ -498,11 +498,17 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("max_rto", iss, as_time) {
         c.rto.max = v;
     }
-    if let Some(v) = t.get("initial_rto", iss, as_time) {
-        if v == Time::ZERO {
-            iss.push(t.key_path("initial_rto"), "must be above 0");
-        }
-        c.rto.initial = v;
+    match t.raw("initial_rto") {
+        Some(v) if v.as_str() == Some("handshake") => c.handshake_rtt = true,
+        Some(v) => match as_time(v) {
+            Ok(Time::ZERO) => iss.push(t.key_path("initial_rto"), "must be above 0"),
+            Ok(d) => {
+                c.rto.initial = d;
+                c.handshake_rtt = false;
+            }
+            Err(e) => iss.push(t.key_path("initial_rto"), format!("{e}; or \"handshake\"")),
+        },
+        None => {}
     }
     if let Some(v) = t.get("rto_granularity", iss, as_time) {
         c.rto.granularity = v;

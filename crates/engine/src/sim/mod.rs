@@ -200,7 +200,13 @@ impl Simulator {
         let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
         let hops = self.net.next_hops(src, dst);
         let nic = hops[routing::pick(hops.len(), ends.hash_fwd, src)];
-        let conn = TcpConnection::new(ends, tcp, size);
+        let mut conn = TcpConnection::new(ends, tcp, size);
+        if tcp.handshake_rtt {
+            let one_way = |a, b, h| -> Time {
+                self.hops(a, b, h).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(tcp.ack_size as u64) + d)
+            };
+            conn.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
+        }
         self.flows.push(Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size, start, profile, label, app, nic, waiting: false, done: false });
         if size.is_some() {
             self.unfinished += 1;
@@ -484,9 +490,10 @@ impl Simulator {
     fn sample(&mut self) {
         let now = self.now;
         for &port in &self.sample_ports {
-            let q = &self.net.ports[port.idx()].queue;
-            self.series.push(now, Metric::QueuePackets, port.0, q.len_packets() as f64);
-            self.series.push(now, Metric::QueueBytes, port.0, q.len_bytes() as f64);
+            let p = &self.net.ports[port.idx()];
+            self.series.push(now, Metric::QueuePackets, port.0, p.queue.len_packets() as f64);
+            self.series.push(now, Metric::QueueBytes, port.0, p.queue.len_bytes() as f64);
+            self.series.push(now, Metric::TxBytes, port.0, p.stats.tx_bytes as f64);
         }
         for &f in &self.sample_flows {
             let FlowTransport::Tcp(c) = &self.flows[f.idx()].transport;

@@ -75,6 +75,9 @@ pub struct TcpConfig {
     /// Initial ssthresh, segments (u32::MAX = "arbitrarily high", RFC 5681).
     pub initial_ssthresh: u32,
     pub rto: RtoConfig,
+    /// Seed the RTT estimator with the idle-path RTT, as the SYN/SYN-ACK exchange would have
+    /// (flows start established); otherwise the first RTO is `rto.initial` (RFC 6298 §2.1).
+    pub handshake_rtt: bool,
     /// ACK every this many full segments (RFC 1122: 2).
     pub delack_count: u32,
     /// Delayed-ACK timeout.
@@ -102,6 +105,7 @@ impl Default for TcpConfig {
                 max: Time::from_ms(60_000),
                 granularity: Time::ZERO,
             },
+            handshake_rtt: true,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
             sack: true,
@@ -126,6 +130,13 @@ impl TcpConnection {
     /// A connection carrying `size` bytes (`None` = until the simulation ends).
     pub fn new(ends: Endpoints, cfg: TcpConfig, size: Option<u64>) -> Self {
         TcpConnection { ends, cfg, sender: Sender::new(&cfg, size), receiver: Receiver::new(&cfg, size) }
+    }
+
+    /// Feed the handshake's RTT sample (the idle-path round trip of a header-sized segment).
+    pub fn seed_rtt(&mut self, handshake_rtt: Time) {
+        if self.cfg.handshake_rtt {
+            self.sender.rtt.sample(handshake_rtt);
+        }
     }
 }
 

@@ -275,3 +275,15 @@ fn classic_ecn_halves_newreno_once_per_window() {
     let red: u64 = (0..2).map(|f| tcp(&sim, f).sender.stats.ecn_reductions).sum();
     assert!(red < p.ecn_marks[i], "{red} reductions for {} marks", p.ecn_marks[i]);
 }
+
+#[test]
+fn first_rto_comes_from_the_handshake_rtt_unless_told_otherwise() {
+    // The whole initial window is lost. With the handshake's RTT sample (≈ 40 µs idle path),
+    // RFC 6298 gives RTO = max(min_rto, 3R) = 10 ms; with initial_rto = "1s" (no sample) it is 1 s.
+    let base = one_drop(true, "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]").replace("initial_rto = \"10ms\"\n", "").replace("min_rto", "delayed_ack = 1\nmin_rto");
+    let fct = |doc: &str| run(doc).flow_table().fct_ps[0].unwrap();
+    let seeded = fct(&base);
+    assert!(seeded > Time::from_ms(10).0 && seeded < Time::from_ms(11).0, "FCT {seeded}");
+    let rfc = fct(&base.replace("min_rto", "initial_rto = \"1s\"\nmin_rto").replace("end = \"500ms\"", "end = \"2s\""));
+    assert!(rfc > Time::from_ms(1000).0 && rfc < Time::from_ms(1001).0, "FCT {rfc}");
+}

@@ -1,0 +1,164 @@
+"""FCT statistics, normalization, utilization, goodput and fairness — plain functions over the
+frames in `Results` (pandas in, pandas out)."""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+KB = 1_000
+MB = 1_000_000
+
+#: Default flow-size bins (bytes): (0, 100 KB], (100 KB, 10 MB], > 10 MB.
+DEFAULT_BINS: tuple = (0, 100 * KB, 10 * MB, np.inf)
+
+
+def _fmt_size(b: float) -> str:
+    if b == np.inf:
+        return "inf"
+    for unit, k in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if b >= k and b % k == 0:
+            return f"{b / k:g}{unit}"
+    return f"{b:g}B"
+
+
+def bin_labels(bins: Sequence[float]) -> list[str]:
+    """Labels such as '(0, 100KB]', '(100KB, 10MB]', '>10MB'."""
+    out = []
+    for lo, hi in zip(bins[:-1], bins[1:]):
+        out.append(f">{_fmt_size(lo)}" if hi == np.inf else f"({_fmt_size(lo)}, {_fmt_size(hi)}]")
+    return out
+
+
+def finished(flows: pd.DataFrame, measured_only: bool = True) -> pd.DataFrame:
+    """Finished flows (FCT known), inside the measurement window unless told otherwise."""
+    f = flows[flows["fct_s"].notna()]
+    if measured_only and "measured" in f:
+        f = f[f["measured"]]
+    return f
+
+
+def fct_stats(
+    flows: pd.DataFrame,
+    bins: Sequence[float] = DEFAULT_BINS,
+    by: Optional[str | Sequence[str]] = None,
+    measured_only: bool = True,
+    quantiles: Sequence[float] = (0.5, 0.99, 0.999),
+) -> pd.DataFrame:
+    """FCT and slowdown statistics per flow-size bin (and per `by` column, e.g. "workload").
+
+    Columns: count, fct_mean_s, fct_p50_s, fct_p99_s, fct_p999_s, slowdown_mean, slowdown_p50,
+    slowdown_p99, slowdown_p999. A row "all" covers every size. Unfinished flows are not counted
+    (see `unfinished_count`).
+    """
+    f = finished(flows, measured_only).copy()
+    f["size_bin"] = pd.cut(f["size"].astype(float), list(bins), labels=bin_labels(bins), right=True)
+    keys = [by] if isinstance(by, str) else list(by or [])
+
+    def summarize(g: pd.DataFrame) -> dict:
+        fct = g["fct_s"].astype(float)
+        sd = g["slowdown"].astype(float)
+        row = {"count": len(g), "fct_mean_s": fct.mean()}
+        for q in quantiles:
+            row[f"fct_p{_qname(q)}_s"] = fct.quantile(q) if len(g) else np.nan
+        row["slowdown_mean"] = sd.mean()
+        for q in quantiles:
+            row[f"slowdown_p{_qname(q)}"] = sd.quantile(q) if len(g) else np.nan
+        return row
+
+    rows = []
+    groups = f.groupby(keys, observed=True) if keys else [((), f)]
+    for key, g in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        base = dict(zip(keys, key))
+        for label, gb in g.groupby("size_bin", observed=False):
+            rows.append({**base, "size_bin": str(label), **summarize(gb)})
+        rows.append({**base, "size_bin": "all", **summarize(g)})
+    return pd.DataFrame(rows)
+
+
+def _qname(q: float) -> str:
+    s = f"{q * 100:g}".replace(".", "")
+    return "50" if q == 0.5 else s
+
+
+def unfinished_count(flows: pd.DataFrame) -> int:
+    """Finite flows that did not finish within the run."""
+    return int((flows["size"].notna() & flows["fct_s"].isna()).sum())
+
+
+def normalize(stats: pd.DataFrame, baseline: str, scheme_col: str = "scheme",
+              keys: Sequence[str] = ("size_bin",), columns: Optional[Iterable[str]] = None) -> pd.DataFrame:
+    """Divide every statistic by the baseline scheme's value for the same keys (e.g. size bin), so
+    the baseline reads 1.0 and 0.8 means 20 % better."""
+    cols = list(columns) if columns is not None else [c for c in stats.columns if c.startswith(("fct_", "slowdown_"))]
+    keys = list(keys)
+    base = stats[stats[scheme_col] == baseline].set_index(keys)[cols]
+    if base.empty:
+        raise KeyError(f"baseline '{baseline}' not in column '{scheme_col}' ({sorted(stats[scheme_col].unique())})")
+    out = stats.copy()
+    idx = out.set_index(keys).index
+    out[cols] = out[cols].to_numpy() / base.reindex(idx)[cols].to_numpy()
+    return out
+
+
+def jain(x: Iterable[float]) -> float:
+    """Jain's fairness index: (Σx)² / (n·Σx²); 1 = equal shares."""
+    a = np.asarray(list(x), dtype=float)
+    s2 = float((a * a).sum())
+    return float(a.sum() ** 2 / (len(a) * s2)) if s2 > 0 else 1.0
+
+
+def goodput(flows: pd.DataFrame, duration_s: Optional[float] = None) -> pd.Series:
+    """Goodput per flow in bits/s: bytes acknowledged over the flow's lifetime (FCT if finished,
+    else from its start to `duration_s`)."""
+    life = flows["fct_s"].astype(float)
+    if duration_s is not None:
+        life = life.fillna(duration_s - flows["start_s"])
+    return flows["bytes_acked"] * 8 / life
+
+
+def utilization(ports: pd.DataFrame, min_util: float = 0.0) -> pd.DataFrame:
+    """Ports by utilization, busiest first, with throughput in Gb/s."""
+    p = ports[ports["utilization"] >= min_util].copy()
+    p["throughput_gbps"] = p["utilization"] * p["rate_bps"] / 1e9
+    return p.sort_values("utilization", ascending=False)[
+        ["port", "utilization", "throughput_gbps", "tx_packets", "drops", "ecn_marks", "mean_queue_packets", "max_queue_packets"]
+    ]
+
+
+def queue_series(timeseries: pd.DataFrame, port: str, unit: str = "packets") -> pd.DataFrame:
+    """(time_s, value) of one port's queue length in packets or bytes."""
+    m = "queue_packets" if unit == "packets" else "queue_bytes"
+    s = timeseries[(timeseries["metric"] == m) & (timeseries["target"] == port)]
+    if s.empty:
+        raise KeyError(f"no {m} series for '{port}'; add it to [output] queues and set sample_interval")
+    return s[["time_s", "value"]].reset_index(drop=True)
+
+
+def throughput_series(timeseries: pd.DataFrame, port: str) -> pd.DataFrame:
+    """(time_s, gbps) of one sampled port: the slope of its cumulative bytes between samples."""
+    s = timeseries[(timeseries["metric"] == "tx_bytes") & (timeseries["target"] == port)]
+    if s.empty:
+        raise KeyError(f"no tx_bytes series for '{port}'; add it to [output] queues and set sample_interval")
+    t = s["time_s"].to_numpy()
+    b = s["value"].to_numpy()
+    gbps = np.diff(b) * 8 / np.diff(t) / 1e9
+    return pd.DataFrame({"time_s": t[1:], "gbps": gbps})
+
+
+def compare_table(results: Mapping[str, "object"], bins: Sequence[float] = DEFAULT_BINS,
+                  stats: Sequence[str] = ("count", "fct_mean_s", "fct_p99_s", "slowdown_mean", "slowdown_p99")) -> pd.DataFrame:
+    """Side-by-side FCT statistics of several runs {scheme: Results}: one row per size bin, one
+    column group per statistic."""
+    frames = []
+    for name, r in results.items():
+        s = fct_stats(r.flows, bins)
+        s.insert(0, "scheme", name)
+        frames.append(s)
+    long = pd.concat(frames, ignore_index=True)
+    wide = long.pivot(index="size_bin", columns="scheme", values=list(stats))
+    order = bin_labels(bins) + ["all"]
+    return wide.reindex([o for o in order if o in wide.index])

@@ -1,0 +1,172 @@
+"""Figures (matplotlib): FCT CDFs, slowdown vs flow size, FCT/slowdown vs load, queue length and
+throughput over time, compare bars. Every function returns the Figure and, given `out`, writes
+`out.png` and `out.svg` (a suffix in `out` is replaced)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Optional, Sequence, Union
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; never needs a display
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from . import analysis  # noqa: E402
+
+plt.rcParams.update({"figure.dpi": 110, "axes.grid": True, "grid.alpha": 0.3, "font.size": 10,
+                     "axes.spines.top": False, "axes.spines.right": False})
+
+FlowsLike = Union[pd.DataFrame, "object"]
+
+
+def _flows(x) -> pd.DataFrame:
+    return x.flows if hasattr(x, "flows") else x
+
+
+def _as_mapping(x) -> Mapping[str, pd.DataFrame]:
+    if isinstance(x, Mapping):
+        return {k: _flows(v) for k, v in x.items()}
+    return {"": _flows(x)}
+
+
+def save(fig, out: Optional[Union[str, Path]]) -> list[Path]:
+    """Write `out`.png and `out`.svg; returns the paths."""
+    if out is None:
+        return []
+    base = Path(out).with_suffix("")
+    base.parent.mkdir(parents=True, exist_ok=True)
+    paths = [base.with_suffix(".png"), base.with_suffix(".svg")]
+    fig.tight_layout()
+    for p in paths:
+        fig.savefig(p)
+    return paths
+
+
+def fct_cdf(runs, out=None, measured_only: bool = True, title: str = "Flow completion time"):
+    """CDF of FCT, one line per run ({name: Results or flows frame}, or one run)."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, f in _as_mapping(runs).items():
+        x = np.sort(analysis.finished(f, measured_only)["fct_s"].astype(float).to_numpy()) * 1e6
+        if len(x):
+            ax.plot(x, np.arange(1, len(x) + 1) / len(x), label=name or None, drawstyle="steps-post")
+    ax.set_xscale("log")
+    ax.set_xlabel("FCT (µs)")
+    ax.set_ylabel("CDF (fraction of flows)")
+    ax.set_ylim(0, 1.01)
+    ax.set_title(title)
+    if len(_as_mapping(runs)) > 1:
+        ax.legend()
+    save(fig, out)
+    return fig
+
+
+def slowdown_vs_size(runs, out=None, buckets: int = 20, measured_only: bool = True):
+    """Homa-style: median and p99 slowdown per flow-size bucket (equal-count buckets of size)."""
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, (name, f) in enumerate(_as_mapping(runs).items()):
+        g = analysis.finished(f, measured_only).copy()
+        if g.empty:
+            continue
+        g["bucket"] = pd.qcut(g["size"].astype(float).rank(method="first"), min(buckets, len(g)), labels=False)
+        s = g.groupby("bucket").agg(size=("size", "max"), p50=("slowdown", lambda v: v.astype(float).median()),
+                                     p99=("slowdown", lambda v: v.astype(float).quantile(0.99)))
+        color = f"C{i}"
+        ax.plot(s["size"], s["p50"], "-o", ms=3, color=color, label=f"{name} median".strip())
+        ax.plot(s["size"], s["p99"], "--", color=color, label=f"{name} p99".strip())
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("flow size (bytes, bucket upper edge)")
+    ax.set_ylabel("slowdown (FCT / ideal FCT)")
+    ax.legend(fontsize=8)
+    save(fig, out)
+    return fig
+
+
+def fct_vs_load(df: pd.DataFrame, out=None, metric: str = "fct_mean_s", scheme_col: str = "scheme",
+                load_col: str = "load", size_bin: str = "all"):
+    """A statistic (default mean FCT) against load, one line per scheme. `df` has columns scheme,
+    load, size_bin and the metric (e.g. fct_stats rows with scheme and load added)."""
+    d = df[df["size_bin"] == size_bin] if "size_bin" in df else df
+    fig, ax = plt.subplots(figsize=(6, 4))
+    scale, unit = (1e6, " (µs)") if metric.endswith("_s") else (1, "")
+    for name, g in d.groupby(scheme_col):
+        g = g.sort_values(load_col)
+        ax.plot(g[load_col], g[metric] * scale, "-o", label=name)
+    ax.set_xlabel("load (fraction of sender host-link capacity)")
+    ax.set_ylabel(metric.replace("_s", "").replace("_", " ") + unit)
+    ax.set_title(f"flows {size_bin}")
+    ax.legend()
+    save(fig, out)
+    return fig
+
+
+def queue_over_time(res, ports: Optional[Sequence[str]] = None, out=None, unit: str = "packets"):
+    """Queue length over time of sampled ports (all sampled ports by default)."""
+    ts = res.timeseries
+    m = "queue_packets" if unit == "packets" else "queue_bytes"
+    ports = list(ports) if ports else sorted(ts.loc[ts["metric"] == m, "target"].unique())
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for p in ports:
+        s = analysis.queue_series(ts, p, unit)
+        ax.plot(s["time_s"] * 1e3, s["value"], label=p, lw=1)
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel(f"queue length ({unit})")
+    if ports:
+        ax.legend(fontsize=8)
+    save(fig, out)
+    return fig
+
+
+def throughput_over_time(res, ports: Optional[Sequence[str]] = None, out=None):
+    """Throughput of sampled ports over time (Gb/s, averaged over each sampling interval)."""
+    ts = res.timeseries
+    ports = list(ports) if ports else sorted(ts.loc[ts["metric"] == "tx_bytes", "target"].unique())
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for p in ports:
+        s = analysis.throughput_series(ts, p)
+        ax.plot(s["time_s"] * 1e3, s["gbps"], label=p, lw=1)
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel("throughput (Gb/s)")
+    if ports:
+        ax.legend(fontsize=8)
+    save(fig, out)
+    return fig
+
+
+def compare_bars(table: pd.DataFrame, out=None, stats: Sequence[str] = ("fct_mean_s", "fct_p99_s")):
+    """Grouped bars of `analysis.compare_table` output: one panel per statistic, bins on x."""
+    fig, axes = plt.subplots(1, len(stats), figsize=(5 * len(stats), 3.8), squeeze=False)
+    for ax, stat in zip(axes[0], stats):
+        sub = table[stat] * (1e6 if stat.endswith("_s") else 1)
+        bins = list(sub.index)
+        schemes = list(sub.columns)
+        width = 0.8 / max(len(schemes), 1)
+        x = np.arange(len(bins))
+        for i, s in enumerate(schemes):
+            ax.bar(x + i * width - 0.4 + width / 2, sub[s].to_numpy(dtype=float), width, label=s)
+        ax.set_xticks(x, bins, rotation=15)
+        ax.set_yscale("log")
+        ax.set_ylabel(stat.replace("_s", " (µs)").replace("_", " "))
+        ax.set_xlabel("flow size")
+    axes[0][0].legend(fontsize=8)
+    save(fig, out)
+    return fig
+
+
+def plot_results(res, outdir: Union[str, Path]) -> list[Path]:
+    """Every figure that applies to one run, written into `outdir`."""
+    outdir = Path(outdir)
+    written = []
+    if analysis.finished(res.flows, False).shape[0]:
+        written += save(fct_cdf(res), outdir / "fct_cdf")
+        written += save(slowdown_vs_size(res), outdir / "slowdown_vs_size")
+    ts = res.timeseries
+    if (ts["metric"] == "queue_packets").any():
+        written += save(queue_over_time(res), outdir / "queue")
+    if (ts["metric"] == "tx_bytes").any():
+        written += save(throughput_over_time(res), outdir / "throughput")
+    plt.close("all")
+    return written
