@@ -18,7 +18,7 @@ def test_run_returns_frames(tiny):
     assert f0["slowdown"] == pytest.approx(f0["fct_s"] / f0["ideal_fct_s"])
     # The long-lived flow never finishes: FCT is missing, not zero.
     assert pd.isna(res.flows.iloc[1]["fct_s"])
-    assert set(res.timeseries["metric"]) == {"queue_packets", "queue_bytes", "cwnd", "dctcp_alpha"}
+    assert set(res.timeseries["metric"]) == {"queue_packets", "queue_bytes", "tx_bytes", "cwnd", "dctcp_alpha"}
     s = res.summary
     assert s["sim_time_s"] == pytest.approx(0.002)
     assert s["packets_created"] == s["packets_delivered"] + s["packets_dropped"] + s["packets_in_flight"]

@@ -18,6 +18,8 @@ DEFAULT_BINS: tuple = (0, 100 * KB, 10 * MB, np.inf)
 def _fmt_size(b: float) -> str:
     if b == np.inf:
         return "inf"
+    if b == 0:
+        return "0"
     for unit, k in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
         if b >= k and b % k == 0:
             return f"{b / k:g}{unit}"
@@ -161,4 +163,6 @@ def compare_table(results: Mapping[str, "object"], bins: Sequence[float] = DEFAU
     long = pd.concat(frames, ignore_index=True)
     wide = long.pivot(index="size_bin", columns="scheme", values=list(stats))
     order = bin_labels(bins) + ["all"]
+    schemes = list(results)
+    wide = wide.reindex(columns=pd.MultiIndex.from_product([list(stats), schemes]))
     return wide.reindex([o for o in order if o in wide.index])

@@ -92,23 +92,23 @@ def cmd_validate(a) -> int:
     return 0
 
 
-def _fmt_table(wide, stats=("count", "fct_mean_s", "fct_p99_s", "slowdown_mean", "slowdown_p99")) -> str:
-    """A side-by-side compare table as text: rows = size bins, columns = stat × scheme."""
+def _fmt_table(wide) -> str:
+    """The compare table as text: one row per (size bin, scheme), in the order given, with the
+    mean FCT relative to the first scheme."""
     schemes = list(dict.fromkeys(c[1] for c in wide.columns))
-    head = f"{'flow size':<16}" + "".join(f"{st + ' ' + sc:>22}" for st in stats for sc in schemes)
-    lines = [head]
+    base = schemes[0]
+    lines = [f"{'flow size':<16}{'scheme':<14}{'flows':>7}{'mean FCT':>12}{'p99 FCT':>12}"
+             f"{'mean slowdown':>15}{'p99 slowdown':>14}{'mean FCT vs ' + base:>22}"]
     for bin_ in wide.index:
-        cells = []
-        for st in stats:
-            for sc in schemes:
-                v = wide.loc[bin_, (st, sc)]
-                if st == "count":
-                    cells.append(f"{int(v) if v == v else 0:>22}")
-                elif st.endswith("_s"):
-                    cells.append(f"{_fmt_time(v):>22}")
-                else:
-                    cells.append(f"{v:>22.3f}")
-        lines.append(f"{bin_:<16}" + "".join(cells))
+        for i, sc in enumerate(schemes):
+            n = wide.loc[bin_, ("count", sc)]
+            mean, p99 = wide.loc[bin_, ("fct_mean_s", sc)], wide.loc[bin_, ("fct_p99_s", sc)]
+            smean, sp99 = wide.loc[bin_, ("slowdown_mean", sc)], wide.loc[bin_, ("slowdown_p99", sc)]
+            ref = wide.loc[bin_, ("fct_mean_s", base)]
+            ratio = f"{mean / ref:.3f}" if ref == ref and ref > 0 and mean == mean else "-"
+            num = lambda v: f"{v:.3f}" if v == v else "-"  # noqa: E731
+            lines.append(f"{(bin_ if i == 0 else ''):<16}{sc:<14}{int(n) if n == n else 0:>7}{_fmt_time(mean):>12}"
+                         f"{_fmt_time(p99):>12}{num(smean):>15}{num(sp99):>14}{ratio:>22}")
     return "\n".join(lines)
 
 

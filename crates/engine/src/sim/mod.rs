@@ -469,21 +469,25 @@ impl Simulator {
         }
     }
 
-    /// Give blocked senders on `port` their turn, in the order they blocked.
+    /// Give blocked senders on `port` their turn, in the order they blocked, while the NIC has
+    /// room. Those not served keep their place ahead of any that block again (round robin), so a
+    /// bulk sender cannot starve a short flow on the same host.
     fn wake_senders(&mut self, port: PortId) {
         let mut wake = std::mem::take(&mut self.wake);
         std::mem::swap(&mut wake, &mut self.net.ports[port.idx()].waiters);
-        for &flow in &wake {
+        let mut served = 0;
+        while served < wake.len() && self.net.ports[port.idx()].send_budget() > 0 {
+            let flow = wake[served];
+            served += 1;
             self.flows[flow.idx()].waiting = false;
             let mut out = self.take_outbox(flow);
-            if out.budget == 0 {
-                out.blocked = true; // still full: back in line
-            } else {
-                self.flows[flow.idx()].transport.on_send_ready(self.now, &mut out);
-            }
+            self.flows[flow.idx()].transport.on_send_ready(self.now, &mut out);
             self.flush(flow, out);
         }
-        wake.clear();
+        let p = &mut self.net.ports[port.idx()];
+        wake.drain(..served);
+        wake.append(&mut p.waiters);
+        std::mem::swap(&mut wake, &mut p.waiters);
         self.wake = wake;
     }
 

@@ -291,3 +291,34 @@ warmup = "100us"
     }
     assert!(t.slowdown.iter().all(|s| s.unwrap() >= 1.0 - 1e-9), "no flow beats its ideal FCT");
 }
+
+#[test]
+fn a_short_flow_is_not_starved_behind_a_bulk_flow_on_its_nic() {
+    // h1 runs a long-lived flow that keeps its NIC's send queue full; a 10-segment flow from h1
+    // starts later. Blocked senders share the NIC round robin, so the short flow needs about twice
+    // its own transmission time plus the standing NIC queue (100 packets x 1.2 us), not the bulk
+    // flow's lifetime.
+    let doc = r#"
+[simulation]
+end = "50ms"
+[topology]
+kind = "star"
+hosts = 3
+link = { rate = "10Gbps", delay = "1us" }
+[queue]
+buffer = "1000pkt"
+[transport]
+min_rto = "10ms"
+[[flows]]
+src = "h1"
+dst = "h0"
+[[flows]]
+src = "h1"
+dst = "h2"
+size = 14480
+start = "5ms"
+"#;
+    let sim = run(doc);
+    let fct = sim.flow_table().fct_ps[1].unwrap();
+    assert!(fct < Time::from_us(200).0, "short flow FCT {fct} ps");
+}
