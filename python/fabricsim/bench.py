@@ -67,7 +67,9 @@ def run_benchmark(name: str) -> dict:
         "mean_queue_packets": float(port["mean_queue_packets"]),
         "max_queue_packets": int(port["max_queue_packets"]),
         "drops": int(res.ports["drops"].sum()),
-        "jain": jain(res.flows["bytes_acked"].astype(float).tolist()),
+        # Fairness only means something among long-lived flows.
+        "jain": jain(res.flows.loc[res.flows["size"].isna(), "bytes_acked"].astype(float).tolist())
+        if res.flows["size"].isna().all() else None,
         "timeouts": int(res.flows["timeouts"].sum()),
         "flows": len(res.flows),
         "flows_finished": int(done.sum()),
@@ -88,10 +90,14 @@ def run_benchmarks(names: list[str]) -> int:
         print(f"  events             {r['events']:,}  ({r['events_per_s'] / 1e6:.2f} M events/s)")
         print(f"  packet-hops        {r['packet_hops']:,}  ({r['packet_hops_per_s'] / 1e6:.2f} M packet-hops/s)")
         print(f"  peak RSS           {r['peak_rss_mib']:.1f} MiB")
-        print(f"  simulated          {r['sim_time_s']:.4f} s; flows {r['flows_finished']}/{r['flows']} finished, mean slowdown {r['mean_slowdown']:.3f}")
+        line = f"  simulated          {r['sim_time_s']:.4f} s; {r['flows']} flows"
+        if r["flows_finished"]:
+            line += f", {r['flows_finished']} finished, mean slowdown {r['mean_slowdown']:.3f}"
+        print(line)
         print(f"  util of {BENCHMARKS[n].bottleneck:<10} {r['bottleneck_utilization']:.4f}")
         print(f"  receiver goodput   {r['goodput_gbps']:.3f} Gb/s")
         print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
         print(f"  drops / timeouts   {r['drops']} / {r['timeouts']}")
-        print(f"  Jain index         {r['jain']:.4f} (bytes acknowledged per flow)")
+        if r["jain"] is not None:
+            print(f"  Jain index         {r['jain']:.4f} (bytes acknowledged per flow)")
     return 0

@@ -1,8 +1,15 @@
-//! The event list: a binary heap of (time, sequence number, event).
+//! The event list: binary heaps of (time, sequence number, event).
 //!
 //! The sequence number is assigned at scheduling time, so two events at the same picosecond are
 //! processed in the order they were scheduled — the tie-break that makes a run bit-identical on
 //! every machine.
+//!
+//! Two heaps share one sequence counter: packet events (`Arrive`, `TxDone`), which are many but
+//! short-lived, and everything else (timers, arrivals, flow starts, samples), which is rare per
+//! packet but long-lived — a stale delayed-ACK timer can sit for 200 ms. Keeping the timers apart
+//! keeps the packet heap small (a few entries per busy port), so the per-packet push and pop touch
+//! little memory. `pop` takes the smaller (time, seq) of the two heads, so the order is exactly
+//! that of a single heap.
 
 use crate::ids::{FlowId, PacketId, PortId};
 use crate::time::Time;
@@ -65,7 +72,8 @@ impl Ord for Entry {
 /// Pending events in (time, scheduling order).
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    heap: BinaryHeap<Entry>,
+    packets: BinaryHeap<Entry>,
+    timers: BinaryHeap<Entry>,
     next_seq: u64,
     popped: u64,
 }
@@ -79,18 +87,39 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, event: Event) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { time, seq, event });
+        let e = Entry { time, seq, event };
+        match event {
+            Event::Arrive { .. } | Event::TxDone { .. } => self.packets.push(e),
+            _ => self.timers.push(e),
+        }
+    }
+
+    /// Which heap holds the earliest event (true = packets).
+    #[inline]
+    fn packets_first(&self) -> Option<bool> {
+        match (self.packets.peek(), self.timers.peek()) {
+            (None, None) => None,
+            (Some(_), None) => Some(true),
+            (None, Some(_)) => Some(false),
+            (Some(p), Some(t)) => Some((p.time, p.seq) < (t.time, t.seq)),
+        }
     }
 
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time)
+        match self.packets_first()? {
+            true => self.packets.peek().map(|e| e.time),
+            false => self.timers.peek().map(|e| e.time),
+        }
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let e = self.heap.pop()?;
+        let e = match self.packets_first()? {
+            true => self.packets.pop()?,
+            false => self.timers.pop()?,
+        };
         self.popped += 1;
         Some((e.time, e.event))
     }
@@ -101,11 +130,11 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.packets.len() + self.timers.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
@@ -116,20 +145,25 @@ mod tests {
     #[test]
     fn pops_in_time_then_schedule_order() {
         let mut q = EventQueue::new();
+        // Packet events and timers interleave exactly by (time, scheduling order).
         q.schedule(Time(10), Event::Sample);
         q.schedule(Time(5), Event::TxDone { port: PortId(1) });
         q.schedule(Time(10), Event::TxDone { port: PortId(2) });
+        q.schedule(Time(5), Event::Timer { flow: FlowId(0), kind: TimerKind::Rto });
         q.schedule(Time(5), Event::TxDone { port: PortId(3) });
+        assert_eq!(q.peek_time(), Some(Time(5)));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(
             order,
             vec![
                 (Time(5), Event::TxDone { port: PortId(1) }),
+                (Time(5), Event::Timer { flow: FlowId(0), kind: TimerKind::Rto }),
                 (Time(5), Event::TxDone { port: PortId(3) }),
                 (Time(10), Event::Sample),
                 (Time(10), Event::TxDone { port: PortId(2) }),
             ]
         );
-        assert_eq!(q.processed(), 4);
+        assert_eq!(q.processed(), 5);
+        assert!(q.is_empty());
     }
 }

@@ -232,6 +232,10 @@ impl Simulator {
     pub fn end(&self) -> Time {
         self.end
     }
+    /// Events waiting in the queue.
+    pub fn pending_events(&self) -> usize {
+        self.events.len()
+    }
     pub fn events_processed(&self) -> u64 {
         self.events.processed()
     }
