@@ -69,3 +69,24 @@ def test_interrupted_run_keeps_what_it_has(tmp_path):
     assert s["interrupted"] is True and 0 < s["sim_time_s"] < 60
     assert s["packets_created"] == s["packets_delivered"] + s["packets_dropped"] + s["packets_in_flight"]
     assert pd.read_parquet(out / "flows.parquet")["bytes_acked"].sum() > 0
+
+
+def test_run_prints_fct_table_per_workload_and_plots(tmp_path):
+    cdf = tmp_path / "two_sizes.cdf"
+    cdf.write_text("# name: two sizes\n1000 0\n1000 0.5\n200000 0.5\n200000 1.0\n")
+    scen = tmp_path / "mix.toml"
+    scen.write_text(
+        '[simulation]\nend = "20ms"\nstop_when_done = true\n'
+        '[topology]\nkind = "fat_tree"\nk = 4\nlink = { rate = "10Gbps", delay = "1us" }\n'
+        '[transport]\nmin_rto = "2ms"\n'
+        '[[workload]]\ncdf = "two_sizes.cdf"\nname = "mine"\nload = 0.2\nflows = 30\n'
+        '[[workload]]\ncdf = "homa_w1"\nsampling = "step"\nload = 0.05\nflows = 30\n'
+        '[output]\nsample_interval = "100us"\nqueues = ["edge0_0->agg0_0"]\n'
+    )
+    out = tmp_path / "out"
+    p = fabricsim("run", scen, "-o", out, "--plot", "--no-progress")
+    assert "FCT by flow size" in p.stdout and "workload mine:" in p.stdout and "workload homa_w1:" in p.stdout
+    assert "(100KB, 10MB]" in p.stdout
+    assert (out / "figures" / "fct_cdf.png").exists() and (out / "figures" / "queue.svg").exists()
+    flows = pd.read_parquet(out / "flows.parquet")
+    assert set(flows.loc[flows.workload == "mine", "size"]) == {1000, 200000}

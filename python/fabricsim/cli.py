@@ -56,11 +56,23 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
     w(f"flows: {len(f)} total, {len(done)} finished, "
       f"{int(f['retransmits'].sum())} retransmissions, {int(f['timeouts'].sum())} timeouts")
     if len(done):
-        q = done["fct_s"].astype(float)
-        sd = done["slowdown"].astype(float)
-        w(f"  FCT       mean {_fmt_time(q.mean())}  median {_fmt_time(q.median())}  "
-          f"p99 {_fmt_time(q.quantile(0.99))}  max {_fmt_time(q.max())}")
-        w(f"  slowdown  mean {sd.mean():.3f}  median {sd.median():.3f}  p99 {sd.quantile(0.99):.3f}")
+        from . import analysis
+
+        st = analysis.fct_stats(f)
+        workloads = sorted(x for x in f["workload"].unique() if x) if "workload" in f else []
+        excluded = int((~f["measured"]).sum()) if "measured" in f else 0
+        w(f"FCT by flow size (finished flows{f', {excluded} in warm-up/cool-down left out' if excluded else ''}):")
+        w(f"  {'flow size':<16}{'flows':>7}{'mean':>12}{'median':>12}{'p99':>12}{'p99.9':>12}"
+          f"{'slowdown mean':>15}{'p99':>10}")
+        rows = [("", st)] + ([(wl, analysis.fct_stats(f[f["workload"] == wl])) for wl in workloads] if len(workloads) > 1 else [])
+        for wl, t in rows:
+            if wl:
+                w(f"  workload {wl}:")
+            for _, r in t.iterrows():
+                if r["count"] == 0:
+                    continue
+                w(f"  {r['size_bin']:<16}{int(r['count']):>7}{_fmt_time(r['fct_mean_s']):>12}{_fmt_time(r['fct_p50_s']):>12}"
+                  f"{_fmt_time(r['fct_p99_s']):>12}{_fmt_time(r['fct_p999_s']):>12}{r['slowdown_mean']:>15.3f}{r['slowdown_p99']:>10.3f}")
     p = res.ports.sort_values("utilization", ascending=False).head(5)
     w("busiest ports:")
     w(f"  {'port':<16}{'util':>8}{'sent':>12}{'drops':>9}{'marks':>9}{'meanQ':>9}{'maxQ':>7}  (packets)")
@@ -79,6 +91,12 @@ def cmd_run(a) -> int:
     res.save(out)
     if not a.quiet:
         print_report(res, out)
+    if a.plot:
+        from .plots import plot_results
+
+        written = plot_results(res, out / "figures")
+        if not a.quiet:
+            print(f"figures written to {out / 'figures'}/ ({len(written)} files)")
     return 130 if res.summary.get("interrupted") else 0
 
 
@@ -197,6 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
+    r.add_argument("--plot", action="store_true", help="also draw the figures into DIR/figures (PNG + SVG)")
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario without running it",

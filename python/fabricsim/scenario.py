@@ -64,6 +64,14 @@ def apply_override(doc: dict, assignment: str) -> None:
         node[last] = _parse_value(value)
 
 
+def _resolve_paths(doc: dict, base: Path) -> None:
+    """User CDF files are relative to the scenario file, not to the working directory."""
+    for w in doc.get("workload", []) or []:
+        cdf = w.get("cdf") if isinstance(w, dict) else None
+        if isinstance(cdf, str) and (cdf.endswith(".cdf") or "/" in cdf) and not Path(cdf).is_absolute():
+            w["cdf"] = str((base / cdf).resolve())
+
+
 def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
     """Read a scenario (TOML path or dict) and apply overrides; returns a new dict."""
     if isinstance(scenario, Mapping):
@@ -76,6 +84,7 @@ def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict
             doc = tomllib.loads(path.read_text())
         except tomllib.TOMLDecodeError as e:
             raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+        _resolve_paths(doc, path.parent)
     for o in overrides:
         apply_override(doc, o)
     return doc
