@@ -26,7 +26,7 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
-const CC_NAMES: &[&str] = &["newreno", "dctcp"];
+const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas"];
 
 pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let mut iss = Issues::default();
@@ -562,7 +562,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     c.cc = match cc.as_deref() {
         Some("dctcp") => CcKind::Dctcp(dctcp),
-        Some(_) => CcKind::NewReno,
+        Some(name) => CcKind::from_name(name).unwrap_or(CcKind::NewReno),
         None => match c.cc {
             CcKind::Dctcp(_) => CcKind::Dctcp(dctcp),
             k => k,
@@ -684,10 +684,7 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
             // A congestion-control name selects the default profile with that algorithm.
             None if CC_NAMES.contains(&tname) => {
                 let mut c = profiles["default"];
-                c.cc = match tname {
-                    "dctcp" => CcKind::Dctcp(DctcpParams::default()),
-                    _ => CcKind::NewReno,
-                };
+                c.cc = CcKind::from_name(tname).expect("CC_NAMES are known");
                 c.ecn = match c.cc {
                     CcKind::Dctcp(_) => EcnMode::Dctcp,
                     _ if c.ecn == EcnMode::Classic => EcnMode::Classic,

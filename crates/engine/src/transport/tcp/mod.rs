@@ -44,20 +44,81 @@ pub enum EcnMode {
 pub enum CcKind {
     NewReno,
     Dctcp(DctcpParams),
+    Cubic(cc::CubicParams),
+    Bic,
+    HighSpeed,
+    Htcp,
+    Hybla,
+    Scalable,
+    Veno,
+    Westwood,
+    Vegas(cc::VegasParams),
 }
+
+/// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
+/// Linux's name for the NewReno/SACK standard).
+pub const CC_CATALOG: &[(&str, &str)] = &[
+    ("newreno", "Reno/NewReno (RFC 5681, RFC 6582 or RFC 6675 recovery); Linux 'reno'"),
+    ("reno", "the same as newreno (Linux name)"),
+    ("dctcp", "DCTCP: ECN-fraction-proportional cut (RFC 8257)"),
+    ("cubic", "CUBIC: cubic window growth from the last maximum (RFC 9438, Linux tcp_cubic)"),
+    ("bic", "BIC-TCP: binary search towards the last maximum (Linux tcp_bic)"),
+    ("highspeed", "HighSpeed TCP: a(w)/b(w) response function above 38 segments (RFC 3649)"),
+    ("htcp", "H-TCP: increase grows with time since congestion, adaptive backoff (Linux tcp_htcp)"),
+    ("hybla", "Hybla: RTT-normalised growth for long paths (Linux tcp_hybla)"),
+    ("scalable", "Scalable TCP: +1 per 50 ACKs, cut by 1/8 (Linux tcp_scalable)"),
+    ("veno", "Veno: Vegas backlog tells random from congestive loss (Linux tcp_veno)"),
+    ("westwood", "Westwood+: post-loss window from a bandwidth estimate (Linux tcp_westwood)"),
+    ("vegas", "Vegas: keeps 2-4 packets queued per flow (Linux tcp_vegas)"),
+];
 
 impl CcKind {
     pub fn build(self) -> Cc {
         match self {
             CcKind::NewReno => Cc::NewReno(NewReno),
             CcKind::Dctcp(p) => Cc::Dctcp(Dctcp::new(p)),
+            CcKind::Cubic(p) => Cc::Cubic(cc::Cubic::new(p)),
+            CcKind::Bic => Cc::Bic(cc::Bic::new(cc::BicParams::default())),
+            CcKind::HighSpeed => Cc::HighSpeed(cc::HighSpeed::default()),
+            CcKind::Htcp => Cc::Htcp(cc::Htcp::default()),
+            CcKind::Hybla => Cc::Hybla(cc::Hybla::default()),
+            CcKind::Scalable => Cc::Scalable(cc::Scalable),
+            CcKind::Veno => Cc::Veno(cc::Veno::default()),
+            CcKind::Westwood => Cc::Westwood(cc::Westwood::default()),
+            CcKind::Vegas(p) => Cc::Vegas(cc::Vegas::new(p)),
         }
     }
     pub fn name(self) -> &'static str {
         match self {
             CcKind::NewReno => "newreno",
             CcKind::Dctcp(_) => "dctcp",
+            CcKind::Cubic(_) => "cubic",
+            CcKind::Bic => "bic",
+            CcKind::HighSpeed => "highspeed",
+            CcKind::Htcp => "htcp",
+            CcKind::Hybla => "hybla",
+            CcKind::Scalable => "scalable",
+            CcKind::Veno => "veno",
+            CcKind::Westwood => "westwood",
+            CcKind::Vegas(_) => "vegas",
         }
+    }
+    /// The algorithm with default parameters, by scenario name.
+    pub fn from_name(name: &str) -> Option<CcKind> {
+        Some(match name {
+            "newreno" | "reno" => CcKind::NewReno,
+            "dctcp" => CcKind::Dctcp(DctcpParams::default()),
+            "cubic" => CcKind::Cubic(cc::CubicParams::default()),
+            "bic" => CcKind::Bic,
+            "highspeed" => CcKind::HighSpeed,
+            "htcp" => CcKind::Htcp,
+            "hybla" => CcKind::Hybla,
+            "scalable" => CcKind::Scalable,
+            "veno" => CcKind::Veno,
+            "westwood" => CcKind::Westwood,
+            "vegas" => CcKind::Vegas(cc::VegasParams::default()),
+            _ => return None,
+        })
     }
 }
 

@@ -69,6 +69,10 @@ impl Sender {
                 snd_nxt: 0,
                 mss: cfg.mss,
                 cwnd_limited: false,
+                now: Time::ZERO,
+                srtt: None,
+                min_rtt: None,
+                in_flight: 0,
             },
             cc: cfg.cc.build(),
             state: CaState::Open,
@@ -125,6 +129,9 @@ impl Sender {
 
     pub fn start(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         self.started_at = Some(now);
+        self.tcb.now = now;
+        self.tcb.srtt = self.rtt.srtt();
+        self.tcb.min_rtt = self.tcb.srtt;
         self.cc.init(&mut self.tcb);
         self.try_send(now, cfg, ends, out);
     }
@@ -149,10 +156,16 @@ impl Sender {
                 newly_sacked += self.board.sack(self.seg_of(a), self.seg_of(b));
             }
         }
+        self.tcb.now = now;
+        let mut rtt_sample = None;
         if acked.count > 0 {
             if let Some(sent) = acked.rtt_sent {
-                self.rtt.sample(now - sent);
+                let r = now - sent;
+                self.rtt.sample(r);
+                rtt_sample = Some(r);
+                self.tcb.min_rtt = Some(self.tcb.min_rtt.map_or(r, |m| m.min(r)));
             }
+            self.tcb.srtt = self.rtt.srtt();
             self.dupacks = 0;
         } else if ack_seg == prior_una && self.board.packets_out() > 0 && (!cfg.sack || newly_sacked > 0) {
             // RFC 5681 §2 (and RFC 6675 §2 for SACK): a duplicate ACK acknowledges exactly
@@ -160,7 +173,11 @@ impl Sender {
             self.dupacks += 1;
         }
         let ece = h.ece && cfg.ecn != EcnMode::Off;
+        self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
         self.cc.in_ack_event(&mut self.tcb, AckEvent { ece, acked_bytes });
+        if acked.count > 0 {
+            self.cc.pkts_acked(&mut self.tcb, acked.count as u32, rtt_sample);
+        }
 
         if self.total_segs.is_some_and(|t| self.board.una() >= t) {
             self.completed_at = Some(now);
@@ -179,6 +196,8 @@ impl Sender {
                     let flight = self.board.packets_out().max(1) as u32;
                     self.tcb.cwnd = self.tcb.ssthresh.min(flight + 1);
                 }
+                // Linux tcp_end_cwnd_reduction raises COMPLETE_CWR after Recovery too.
+                self.cc.cwnd_event(&mut self.tcb, CwndEvent::CompleteCwr);
                 self.state = CaState::Open;
                 may_grow = false;
             }
@@ -288,6 +307,7 @@ impl Sender {
     /// RFC 6298 §5.4–5.7 and RFC 5681 §3.1 eq. 4 / Linux `tcp_enter_loss`.
     fn fire_rto(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         self.rto_deadline = None;
+        self.tcb.now = now;
         if self.board.packets_out() == 0 {
             return;
         }

@@ -6,11 +6,30 @@
 //! [`Cc`] and to the two `match`es below, and a name in `scenario`. Dispatch is a `match`, so the
 //! per-ACK path stays statically dispatched.
 
+mod bic;
+mod cubic;
 mod dctcp;
+pub mod highspeed;
+mod htcp;
+mod hybla;
 mod newreno;
+mod scalable;
+mod vegas;
+mod veno;
+mod westwood;
 
+pub use bic::{Bic, BicParams};
+pub use cubic::{Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
+pub use highspeed::HighSpeed;
+pub use htcp::Htcp;
+pub use hybla::Hybla;
 pub use newreno::NewReno;
+pub use scalable::Scalable;
+pub use vegas::{Vegas, VegasParams};
+pub use veno::Veno;
+pub use westwood::Westwood;
+use crate::time::Time;
 
 /// Linux's congestion-avoidance states (`enum tcp_ca_state`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +68,14 @@ pub struct Tcb {
     pub mss: u32,
     /// The sender was limited by cwnd at its last send attempt (RFC 7661 / Linux is_cwnd_limited).
     pub cwnd_limited: bool,
+    /// Current time (Linux tcp_jiffies32 / tcp_clock_us), set before every hook call.
+    pub now: Time,
+    /// Smoothed RTT (RFC 6298), once there is a sample.
+    pub srtt: Option<Time>,
+    /// Smallest RTT sample seen (Linux tcp_min_rtt, without the windowing).
+    pub min_rtt: Option<Time>,
+    /// Bytes in flight estimate (RFC 6675 pipe × MSS) when the hook is called.
+    pub in_flight: u64,
 }
 
 /// Per-ACK information for `in_ack_event` (Linux passes flags; we pass what the flags summarise).
@@ -72,6 +99,9 @@ pub trait CongestionOps {
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32);
     /// Called per ACK before `cong_avoid` (DCTCP's α estimator lives here).
     fn in_ack_event(&mut self, _tcb: &mut Tcb, _ev: AckEvent) {}
+    /// Per ACK that newly acknowledges data: segments acked and, when Karn allows, the RTT sample
+    /// (Linux `pkts_acked` with `ack_sample`).
+    fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, _rtt: Option<Time>) {}
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _ev: CwndEvent) {}
     /// State changes, called after `ssthresh` when a reduction starts.
     fn set_state(&mut self, _tcb: &mut Tcb, _s: CaState) {}
@@ -126,6 +156,15 @@ pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
 pub enum Cc {
     NewReno(NewReno),
     Dctcp(Dctcp),
+    Cubic(Cubic),
+    Bic(Bic),
+    HighSpeed(HighSpeed),
+    Htcp(Htcp),
+    Hybla(Hybla),
+    Scalable(Scalable),
+    Veno(Veno),
+    Westwood(Westwood),
+    Vegas(Vegas),
 }
 
 macro_rules! dispatch {
@@ -133,6 +172,15 @@ macro_rules! dispatch {
         match $self {
             Cc::NewReno($c) => $e,
             Cc::Dctcp($c) => $e,
+            Cc::Cubic($c) => $e,
+            Cc::Bic($c) => $e,
+            Cc::HighSpeed($c) => $e,
+            Cc::Htcp($c) => $e,
+            Cc::Hybla($c) => $e,
+            Cc::Scalable($c) => $e,
+            Cc::Veno($c) => $e,
+            Cc::Westwood($c) => $e,
+            Cc::Vegas($c) => $e,
         }
     };
 }
@@ -152,6 +200,9 @@ impl CongestionOps for Cc {
     }
     fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
         dispatch!(self, c => c.in_ack_event(tcb, ev))
+    }
+    fn pkts_acked(&mut self, tcb: &mut Tcb, acked: u32, rtt: Option<Time>) {
+        dispatch!(self, c => c.pkts_acked(tcb, acked, rtt))
     }
     fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
         dispatch!(self, c => c.cwnd_event(tcb, ev))
@@ -173,7 +224,7 @@ impl Cc {
 
 #[cfg(test)]
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
-    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true }
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0 }
 }
 
 #[cfg(test)]

@@ -1,0 +1,55 @@
+//! Scalable TCP (Kelly, CCR 2003), modelled on Linux tcp_scalable.c: congestion avoidance adds one
+//! segment per min(cwnd, 50) ACKed segments (0.02 per ACK above 50 segments, Reno-like below), and
+//! a loss cuts cwnd by 1/8 (ssthresh = cwnd − cwnd/8). The paper's constants are a = 0.01 per ACK
+//! and b = 0.125; Linux doubles a to offset delayed ACKs.
+
+use super::{cong_avoid_ai, slow_start, CongestionOps, Tcb};
+
+/// ACKs per +1 segment above this window (Linux TCP_SCALABLE_AI_CNT).
+pub const AI_CNT: u32 = 50;
+/// cwnd is cut by cwnd >> MD_SCALE (1/8).
+pub const MD_SCALE: u32 = 3;
+
+#[derive(Clone, Debug, Default)]
+pub struct Scalable;
+
+impl CongestionOps for Scalable {
+    fn name(&self) -> &'static str {
+        "scalable"
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        (tcb.cwnd - (tcb.cwnd >> MD_SCALE)).max(2)
+    }
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        if !tcb.cwnd_limited {
+            return;
+        }
+        let mut acked = acked;
+        if tcb.cwnd < tcb.ssthresh {
+            acked = slow_start(tcb, acked);
+            if acked == 0 {
+                return;
+            }
+        }
+        let w = tcb.cwnd.min(AI_CNT);
+        cong_avoid_ai(tcb, w, acked);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tcb;
+    use super::*;
+
+    #[test]
+    fn multiplicative_increase_and_eighth_decrease() {
+        let mut s = Scalable;
+        let mut t = tcb(200, 100);
+        for _ in 0..200 {
+            s.cong_avoid(&mut t, 1); // one window of ACKs: +200/50 = 4 segments (2 % per RTT)
+        }
+        assert_eq!(t.cwnd, 204);
+        assert_eq!(s.ssthresh(&tcb(200, 100)), 175);
+        assert_eq!(s.ssthresh(&tcb(3, 100)), 3);
+    }
+}

@@ -1,0 +1,143 @@
+//! TCP Vegas (Brakmo & Peterson, JSAC 1995), modelled on Linux tcp_vegas.c: once per RTT, with
+//! BaseRTT the smallest RTT seen and RTT the smallest of the last round (needs ≥ 3 samples, else
+//! Reno), diff = cwnd·(RTT − BaseRTT)/BaseRTT packets (Linux divides by BaseRTT; the paper by RTT);
+//! in congestion avoidance diff > β (4) → cwnd − 1, diff < α (2) → cwnd + 1, else hold; in slow start
+//! diff > γ (1) → leave slow start with cwnd = min(cwnd, target + 1). Loss handling is Reno's; the
+//! round state restarts after every reduction.
+
+use super::{reno_cong_avoid, reno_ssthresh, slow_start, CaState, CongestionOps, Tcb};
+use crate::time::Time;
+
+/// Vegas thresholds in packets (Linux and ns-3 defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VegasParams {
+    pub alpha: f64,
+    pub beta: f64,
+    pub gamma: f64,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        VegasParams { alpha: 2.0, beta: 4.0, gamma: 1.0 }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Vegas {
+    p: VegasParams,
+    base_rtt: Option<Time>,
+    min_rtt: Option<Time>,
+    cnt_rtt: u32,
+    beg_snd_nxt: u64,
+}
+
+impl Vegas {
+    pub fn new(p: VegasParams) -> Self {
+        Vegas { p, base_rtt: None, min_rtt: None, cnt_rtt: 0, beg_snd_nxt: 0 }
+    }
+}
+
+impl CongestionOps for Vegas {
+    fn name(&self) -> &'static str {
+        "vegas"
+    }
+    fn init(&mut self, tcb: &mut Tcb) {
+        self.beg_snd_nxt = tcb.snd_nxt;
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        reno_ssthresh(tcb)
+    }
+    fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
+        if let Some(r) = rtt {
+            let v = r + Time::from_us(1);
+            self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
+            self.min_rtt = Some(self.min_rtt.map_or(v, |m| m.min(v)));
+            self.cnt_rtt += 1;
+        }
+    }
+    fn set_state(&mut self, tcb: &mut Tcb, _s: CaState) {
+        self.beg_snd_nxt = tcb.snd_nxt;
+        self.cnt_rtt = 0;
+        self.min_rtt = None;
+    }
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        if tcb.snd_una < self.beg_snd_nxt {
+            if tcb.cwnd < tcb.ssthresh && tcb.cwnd_limited {
+                slow_start(tcb, acked);
+            }
+            return;
+        }
+        // One round is over.
+        self.beg_snd_nxt = tcb.snd_nxt;
+        let (base, rtt) = match (self.base_rtt, self.min_rtt) {
+            (Some(b), Some(r)) if self.cnt_rtt > 2 => (b.0 as f64, r.0 as f64),
+            _ => {
+                self.cnt_rtt = 0;
+                self.min_rtt = None;
+                return reno_cong_avoid(tcb, acked);
+            }
+        };
+        let cwnd = tcb.cwnd as f64;
+        let target = cwnd * base / rtt;
+        let diff = cwnd * (rtt - base) / base;
+        let vegas_ssthresh = |t: &Tcb| t.ssthresh.min(t.cwnd.saturating_sub(1));
+        if diff > self.p.gamma && tcb.cwnd < tcb.ssthresh {
+            tcb.cwnd = tcb.cwnd.min(target as u32 + 1);
+            tcb.ssthresh = vegas_ssthresh(tcb);
+        } else if tcb.cwnd < tcb.ssthresh {
+            if tcb.cwnd_limited {
+                slow_start(tcb, acked);
+            }
+        } else if diff > self.p.beta {
+            tcb.cwnd -= 1;
+            tcb.ssthresh = vegas_ssthresh(tcb);
+        } else if diff < self.p.alpha && tcb.cwnd_limited {
+            tcb.cwnd += 1;
+        }
+        tcb.cwnd = tcb.cwnd.max(2);
+        self.cnt_rtt = 0;
+        self.min_rtt = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tcb;
+    use super::*;
+
+    fn round(v: &mut Vegas, t: &mut Tcb, base_us: u64, rtt_us: u64) {
+        v.pkts_acked(t, 1, Some(Time::from_us(base_us) - Time::from_us(1)));
+        v.cnt_rtt = 0;
+        v.min_rtt = None;
+        for _ in 0..3 {
+            v.pkts_acked(t, 1, Some(Time::from_us(rtt_us) - Time::from_us(1)));
+        }
+        t.snd_una = v.beg_snd_nxt; // the round's last ACK
+        t.snd_nxt += 100;
+        v.cong_avoid(t, 1);
+    }
+
+    #[test]
+    fn alpha_beta_band() {
+        // cwnd 100, BaseRTT 100 µs: RTT 105 → diff 5 > β → −1; 103 → diff 3 → hold; 101 → +1.
+        let mut v = Vegas::new(VegasParams::default());
+        let mut t = tcb(100, 50);
+        round(&mut v, &mut t, 100, 105);
+        assert_eq!(t.cwnd, 99);
+        let mut t = tcb(100, 50);
+        round(&mut v, &mut t, 100, 103);
+        assert_eq!(t.cwnd, 100);
+        let mut t = tcb(100, 50);
+        round(&mut v, &mut t, 100, 101);
+        assert_eq!(t.cwnd, 101);
+    }
+
+    #[test]
+    fn leaves_slow_start_at_gamma() {
+        let mut v = Vegas::new(VegasParams::default());
+        let mut t = tcb(40, 1000);
+        round(&mut v, &mut t, 100, 110); // diff = 40·0.1 = 4 > γ: cwnd = 40·100/110 + 1 = 37
+        assert_eq!(t.cwnd, 37);
+        assert_eq!(t.ssthresh, 36);
+    }
+}

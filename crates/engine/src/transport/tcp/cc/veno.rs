@@ -1,0 +1,102 @@
+//! TCP Veno (Fu & Liew, JSAC 2003), modelled on Linux tcp_veno.c: the backlog estimate
+//! N = cwnd·(RTT − BaseRTT)/RTT (BaseRTT = smallest RTT seen, RTT = smallest since the last ACK
+//! processed) decides both growth and back-off: below β = 3 packets it is Reno (+1/RTT) and a loss
+//! is taken as random (ssthresh = 4/5·cwnd); at or above β growth halves (+1 every other RTT) and
+//! a loss is congestive (ssthresh = cwnd/2). Fewer than 3 RTT samples: Reno.
+
+use super::{reno_cong_avoid, slow_start, CongestionOps, Tcb};
+use crate::time::Time;
+
+pub const BETA: f64 = 3.0;
+
+#[derive(Clone, Debug, Default)]
+pub struct Veno {
+    base_rtt: Option<Time>,
+    min_rtt: Option<Time>,
+    cnt_rtt: u32,
+    diff: f64,
+    inc: bool,
+}
+
+impl Veno {
+    /// Backlog estimate in packets.
+    pub fn backlog(&self) -> f64 {
+        self.diff
+    }
+}
+
+impl CongestionOps for Veno {
+    fn name(&self) -> &'static str {
+        "veno"
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        if self.diff < BETA {
+            (tcb.cwnd * 4 / 5).max(2)
+        } else {
+            (tcb.cwnd / 2).max(2)
+        }
+    }
+    fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
+        if let Some(r) = rtt {
+            let v = r + Time::from_us(1); // Linux: never zero
+            self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
+            self.min_rtt = Some(self.min_rtt.map_or(v, |m| m.min(v)));
+            self.cnt_rtt += 1;
+        }
+    }
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        let (Some(base), Some(rtt)) = (self.base_rtt, self.min_rtt) else {
+            return reno_cong_avoid(tcb, acked);
+        };
+        if self.cnt_rtt <= 2 {
+            return reno_cong_avoid(tcb, acked);
+        }
+        let cwnd = tcb.cwnd as f64;
+        let target = cwnd * base.0 as f64 / rtt.0 as f64;
+        self.diff = cwnd - target;
+        if tcb.cwnd_limited {
+            if tcb.cwnd < tcb.ssthresh {
+                slow_start(tcb, acked);
+            } else if self.diff < BETA {
+                super::cong_avoid_ai(tcb, tcb.cwnd, acked);
+            } else if tcb.cwnd_cnt >= tcb.cwnd {
+                // Heavy backlog: +1 every other RTT.
+                if self.inc {
+                    tcb.cwnd += 1;
+                    self.inc = false;
+                } else {
+                    self.inc = true;
+                }
+                tcb.cwnd_cnt = 0;
+            } else {
+                tcb.cwnd_cnt += acked;
+            }
+        }
+        self.min_rtt = None; // the next ACK starts a new measurement (Linux "wipe the slate")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tcb;
+    use super::*;
+
+    #[test]
+    fn backlog_decides_the_backoff() {
+        let mut v = Veno::default();
+        let mut t = tcb(100, 50);
+        for _ in 0..3 {
+            v.pkts_acked(&mut t, 1, Some(Time::from_us(99)));
+        }
+        // RTT = BaseRTT: N = 0 → random loss → 4/5.
+        v.cong_avoid(&mut t, 1);
+        assert!(v.backlog().abs() < 1e-9);
+        assert_eq!(v.ssthresh(&t), 80);
+        // RTT 110 µs vs base 100 µs: N = 100·(1 − 100/110) ≈ 9.1 ≥ 3 → congestive → 1/2.
+        v.pkts_acked(&mut t, 1, Some(Time::from_us(109)));
+        t.cwnd = 100;
+        v.cong_avoid(&mut t, 1);
+        assert!((v.backlog() - 100.0 * (1.0 - 100.0 / 110.0)).abs() < 0.01, "{}", v.backlog());
+        assert_eq!(v.ssthresh(&t), 50);
+    }
+}
