@@ -37,6 +37,9 @@ pub struct Scoreboard {
     retrans: u64,
     /// Highest SACKed segment + 1 (0 if none above una).
     high_sacked: u64,
+    /// Latest (re)transmission time among segments delivered (acked or SACKed) so far — RACK's
+    /// RACK.xmit_ts (RFC 8985 §6.2).
+    delivered_xmit: Time,
 }
 
 impl Scoreboard {
@@ -121,6 +124,7 @@ impl Scoreboard {
             let Some(s) = self.segs.pop_front() else { break };
             self.una += 1;
             out.count += 1;
+            self.delivered_xmit = self.delivered_xmit.max(s.sent);
             self.forget(s.flags);
             out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
         }
@@ -151,7 +155,9 @@ impl Scoreboard {
                 continue;
             }
             let f = s.flags;
+            let sent = s.sent;
             s.flags |= SACKED;
+            self.delivered_xmit = self.delivered_xmit.max(sent);
             if f & LOST != 0 {
                 self.lost -= 1;
             }
@@ -199,6 +205,30 @@ impl Scoreboard {
                 }
                 self.mark_lost(seg);
                 lowest = Some(seg);
+            }
+        }
+        lowest
+    }
+
+    /// Lost retransmissions (RACK, RFC 8985 §6.2, applied to retransmitted segments as Linux's
+    /// `tcp_mark_lost_retrans` did): a retransmission is presumed lost once a segment sent more
+    /// than `reo_wnd` after it has been delivered. It becomes eligible for retransmission again.
+    /// Returns the lowest such segment.
+    pub fn mark_lost_retransmissions(&mut self, reo_wnd: Time) -> Option<u64> {
+        if self.retrans == 0 {
+            return None;
+        }
+        let mut lowest = None;
+        let limit = self.delivered_xmit;
+        for (i, s) in self.segs.iter_mut().enumerate() {
+            if s.flags & RETRANS != 0 && s.flags & SACKED == 0 && s.sent + reo_wnd < limit {
+                s.flags &= !RETRANS;
+                self.retrans -= 1;
+                if s.flags & LOST == 0 {
+                    s.flags |= LOST;
+                    self.lost += 1;
+                }
+                lowest.get_or_insert(self.una + i as u64);
             }
         }
         lowest
@@ -291,6 +321,24 @@ mod tests {
         assert_eq!((b.lost_out(), b.retrans_out(), b.pipe()), (0, 0, 1));
         let a = b.ack_to(3);
         assert_eq!(a.rtt_sent, Some(Time::ZERO));
+    }
+
+    #[test]
+    fn a_retransmission_overtaken_by_later_deliveries_is_lost_again() {
+        // Segment 0 is retransmitted at t = 10; segment 5, sent at t = 20, is then SACKed.
+        let mut b = Scoreboard::default();
+        for t in 0..5 {
+            b.push_new(Time(t));
+        }
+        b.mark_lost(0);
+        b.mark_retransmitted(0, Time(10));
+        b.push_new(Time(20));
+        assert_eq!(b.mark_lost_retransmissions(Time(5)), None, "nothing sent after it was delivered yet");
+        b.sack(5, 6);
+        // Within the reordering window (20 < 10 + 15): not yet.
+        assert_eq!(b.mark_lost_retransmissions(Time(15)), None);
+        assert_eq!(b.mark_lost_retransmissions(Time(5)), Some(0));
+        assert_eq!((b.retrans_out(), b.lost_out(), b.next_lost(0)), (0, 1, Some(0)));
     }
 
     #[test]

@@ -109,6 +109,26 @@ impl Sender {
         &self.board
     }
 
+    /// One line of sender state, for traces and debugging.
+    pub fn summary(&self) -> String {
+        let b = &self.board;
+        format!(
+            "{:?} cwnd {} ssthresh {} una {} nxt {} out {} sacked {} lost {} retrans {} pipe {} rto_at {:?} rto {}",
+            self.state,
+            self.tcb.cwnd,
+            self.tcb.ssthresh,
+            b.una(),
+            b.nxt(),
+            b.packets_out(),
+            b.sacked_out(),
+            b.lost_out(),
+            b.retrans_out(),
+            b.pipe(),
+            self.rto_deadline,
+            self.rtt.rto()
+        )
+    }
+
     fn seg_start(&self, seg: u64) -> u64 {
         let b = seg * self.tcb.mss as u64;
         self.size.map_or(b, |s| b.min(s))
@@ -229,6 +249,13 @@ impl Sender {
                 end - s * mss
             };
             if let Some(low) = self.board.mark_lost_by_sacks(cfg.dupthresh as u64, mss, seg_len) {
+                self.rxt_cursor = self.rxt_cursor.min(low);
+            }
+        }
+        if cfg.sack && self.board.retrans_out() > 0 {
+            // RACK reordering window: a quarter of the minimum RTT (RFC 8985 §6.2).
+            let reo_wnd = Time(self.tcb.min_rtt.unwrap_or(Time::ZERO).0 / 4);
+            if let Some(low) = self.board.mark_lost_retransmissions(reo_wnd) {
                 self.rxt_cursor = self.rxt_cursor.min(low);
             }
         }
