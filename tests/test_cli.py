@@ -90,3 +90,17 @@ def test_run_prints_fct_table_per_workload_and_plots(tmp_path):
     assert (out / "figures" / "fct_cdf.png").exists() and (out / "figures" / "queue.svg").exists()
     flows = pd.read_parquet(out / "flows.parquet")
     assert set(flows.loc[flows.workload == "mine", "size"]) == {1000, 200000}
+
+
+def test_list_cc_and_workloads():
+    import fabricsim
+
+    out = fabricsim_cli_list("cc")
+    for name in ("newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas"):
+        assert name in fabricsim.congestion_controls()
+        assert f"\n{name} " in "\n" + out
+    assert "websearch" in fabricsim.workloads() and "fb_hadoop_mqecn" in fabricsim_cli_list("workloads")
+
+
+def fabricsim_cli_list(what):
+    return fabricsim("list", what).stdout

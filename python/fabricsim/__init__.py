@@ -18,7 +18,7 @@ from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
-__all__ = ["run", "compare", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
+__all__ = ["run", "compare", "congestion_controls", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
            "analysis", "__version__"]
 
 
@@ -28,3 +28,17 @@ def topology_summary(scenario, overrides=()) -> dict:
     from .scenario import to_json
 
     return _engine.topology_summary(to_json(validate(scenario, overrides)))
+
+
+def congestion_controls() -> dict:
+    """{name: one-line description} of the congestion controls usable as `cc = "..."`."""
+    from . import _engine
+
+    return dict(_engine.congestion_controls())
+
+
+def workloads() -> list:
+    """Names of the built-in flow-size distributions usable as `cdf = "..."`."""
+    from . import _engine
+
+    return list(_engine.builtin_workloads())

@@ -10,6 +10,9 @@ def validate(json: str) -> list[tuple[str, str]]:
 def topology_summary(json: str) -> dict[str, Any]:
     """Hosts, switches, links, ECMP path counts, diameter, oversubscription, bisection bandwidth."""
 
+def congestion_controls() -> list[tuple[str, str]]:
+    """(name, description) of every congestion control."""
+
 def builtin_workloads() -> list[str]:
     """Names of the built-in flow-size distributions."""
 

@@ -185,6 +185,17 @@ def cmd_topology(a) -> int:
     return 0
 
 
+def cmd_list(a) -> int:
+    from . import congestion_controls, workloads
+
+    if a.what in ("cc", "congestion-controls"):
+        for name, desc in congestion_controls().items():
+            print(f"{name:<11} {desc}")
+    else:
+        print("\n".join(workloads()))
+    return 0
+
+
 def cmd_bench(a) -> int:
     from .bench import BENCHMARKS, run_benchmarks
 
@@ -256,6 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
     tp.add_argument("scenario", help="scenario TOML file")
     tp.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
     tp.set_defaults(func=cmd_topology)
+
+    ls = sub.add_parser("list", help="list congestion controls or built-in workloads",
+                        description="List what scenarios can name: 'cc' (cc = \"...\" in [transport]) or "
+                                    "'workloads' (cdf = \"...\" in [[workload]]).")
+    ls.add_argument("what", choices=["cc", "congestion-controls", "workloads"])
+    ls.set_defaults(func=cmd_list)
 
     b = sub.add_parser("bench", help="run the speed benchmarks",
                        description="Run named benchmark scenarios with the installed (release) engine and "

@@ -170,6 +170,12 @@ fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
+/// Congestion controls: (scenario name, one-line description).
+#[pyfunction]
+fn congestion_controls() -> Vec<(&'static str, &'static str)> {
+    fabricsim_engine::transport::tcp::CC_CATALOG.to_vec()
+}
+
 /// Names of the built-in flow-size distributions.
 #[pyfunction]
 fn builtin_workloads() -> Vec<&'static str> {
@@ -187,6 +193,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(topology_summary, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
+    m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workload_text, m)?)?;
     m.add_class::<Simulation>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -287,3 +287,67 @@ fn first_rto_comes_from_the_handshake_rtt_unless_told_otherwise() {
     let rfc = fct(&base.replace("min_rto", "initial_rto = \"1s\"\nmin_rto").replace("end = \"500ms\"", "end = \"2s\""));
     assert!(rfc > Time::from_ms(1000).0 && rfc < Time::from_ms(1001).0, "FCT {rfc}");
 }
+
+/// n long-lived flows of `cc` through a 10 Gb/s dumbbell bottleneck (40 Gb/s hosts, ≈ 80 µs base
+/// RTT, so BDP ≈ 67 packets) with an 84-packet (≈ BDP) drop-tail buffer.
+fn cc_dumbbell(cc: &str, n: usize, end: &str) -> String {
+    let mut flows = String::new();
+    for i in 0..n {
+        flows += &format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h{n}\"\nstart = \"{}us\"\n", i * 100);
+    }
+    format!(
+        r#"
+[simulation]
+end = "{end}"
+[topology]
+kind = "dumbbell"
+left = {n}
+right = 1
+link = {{ rate = "40Gbps", delay = "5us" }}
+bottleneck = {{ rate = "10Gbps", delay = "30us", queue = {{ buffer = "84pkt" }} }}
+[transport]
+cc = "{cc}"
+min_rto = "5ms"
+{flows}
+"#
+    )
+}
+
+const LOSS_BASED: &[&str] = &["newreno", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood"];
+
+#[test]
+fn every_loss_based_cc_fills_a_bdp_buffered_bottleneck() {
+    for cc in LOSS_BASED {
+        let mut sim = run(&cc_dumbbell(cc, 1, "100ms"));
+        let p = sim.port_table();
+        let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+        println!("{cc}: utilization {:.3}, mean queue {:.1} packets", p.utilization[i], p.mean_queue_packets[i]);
+        assert!(p.utilization[i] > 0.9, "{cc}: utilization {}", p.utilization[i]);
+        assert_eq!(tcp(&sim, 0).sender.stats.timeouts, 0, "{cc}: losses are repaired without timeouts");
+    }
+}
+
+#[test]
+fn vegas_keeps_alpha_to_beta_packets_queued() {
+    // tcp-family.md §8.8: one Vegas flow keeps α..β = 2..4 packets in the bottleneck queue.
+    let mut sim = run(&cc_dumbbell("vegas", 1, "100ms"));
+    let p = sim.port_table();
+    let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+    println!("vegas: utilization {:.3}, mean queue {:.1}", p.utilization[i], p.mean_queue_packets[i]);
+    assert!(p.utilization[i] > 0.95);
+    assert!((1.5..=5.0).contains(&p.mean_queue_packets[i]), "mean queue {}", p.mean_queue_packets[i]);
+}
+
+#[test]
+fn two_flows_of_one_cc_share_fairly() {
+    // Scalable (MIMD never converges to fairness; Kelly 2003) and Vegas (a late flow measures an
+    // inflated BaseRTT; Brakmo & Peterson 1995, Low et al. 2002) are reported, not asserted.
+    for cc in LOSS_BASED.iter().chain(["vegas"].iter()) {
+        let sim = run(&cc_dumbbell(cc, 2, "300ms"));
+        let j = jain(&goodputs(&sim));
+        println!("{cc}: two-flow Jain index {j:.3}");
+        if *cc != "scalable" && *cc != "vegas" {
+            assert!(j >= 0.95, "{cc}: Jain {j}");
+        }
+    }
+}
