@@ -81,3 +81,15 @@ def test_compare_and_topology_commands(tmp_path):
 def test_topology_summary_api():
     s = fabricsim.topology_summary(small_fabric())
     assert (s["hosts"], s["switches"], s["paths_max"], s["diameter_hops"]) == (8, 4, 2, 4)
+
+
+def test_compare_long_lived_flows_draws_throughput_and_queue(tmp_path):
+    from pathlib import Path
+
+    scen = Path(__file__).resolve().parent.parent / "scenarios" / "dumbbell-cc.toml"
+    out = tmp_path / "cc"
+    p = subprocess.run([sys.executable, "-m", "fabricsim", "compare", str(scen), "--transports", "newreno,vegas",
+                        "--set", "simulation.end=20ms", "-o", str(out), "--no-progress"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "goodput" in p.stdout and "vegas" in p.stdout and "FCT by flow size" not in p.stdout
+    assert (out / "throughput_queue.png").exists() and (out / "throughput_queue.svg").exists()

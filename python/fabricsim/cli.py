@@ -140,8 +140,19 @@ def cmd_compare(a) -> int:
     out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
     written = write(c, out)
     for load in (loads or [None]):
-        print(f"FCT by flow size{'' if load is None else f' at load {load:g}'} (finished, measured flows):")
-        print(_fmt_table(c.table(load)))
+        runs = {t: r for (t, l), r in c.runs.items() if l == load}
+        at = "" if load is None else f" at load {load:g}"
+        if any(r.flows["fct_s"].notna().any() for r in runs.values()):
+            print(f"FCT by flow size{at} (finished, measured flows):")
+            print(_fmt_table(c.table(load)))
+            print()
+        print(f"{'scheme':<14}{'goodput':>12}{'retransmits':>13}{'timeouts':>10}{'busiest port':>22}{'util':>7}{'mean Q':>8}{'drops':>8}{at}")
+        for t, r in runs.items():
+            s = r.summary
+            p = r.ports.sort_values("utilization", ascending=False).iloc[0]
+            gp = s["goodput_bytes"] * 8 / max(s["sim_time_s"], 1e-12) / 1e9
+            print(f"{t:<14}{gp:>9.3f} Gb/s{int(r.flows['retransmits'].sum()):>13}{int(r.flows['timeouts'].sum()):>10}"
+                  f"{p['port']:>22}{p['utilization']:>7.3f}{p['mean_queue_packets']:>8.1f}{int(r.ports['drops'].sum()):>8}")
         print()
     st = c.stats()
     unfinished = st.groupby(["scheme", "load"], dropna=False)["unfinished"].first()

@@ -49,6 +49,7 @@ class Comparison:
             s.insert(0, "scheme", t)
             s.insert(1, "load", load)
             s["unfinished"] = analysis.unfinished_count(r.flows)
+            s["goodput_gbps"] = r.summary["goodput_bytes"] * 8 / max(r.summary["sim_time_s"], 1e-12) / 1e9
             frames.append(s)
         return pd.concat(frames, ignore_index=True)
 
@@ -93,8 +94,12 @@ def write(c: Comparison, outdir: Path) -> list[Path]:
     written.append(outdir / "compare.csv")
     loads = sorted({l for (_, l) in c.runs if l is not None})
     first = loads[0] if loads else None
-    written += plots.save(plots.compare_bars(c.table(first)), outdir / "compare")
-    written += plots.save(plots.fct_cdf({t: r for (t, l), r in c.runs.items() if l == first}), outdir / "fct_cdf")
+    at_first = {t: r for (t, l), r in c.runs.items() if l == first}
+    if any(analysis.finished(r.flows, False).shape[0] for r in at_first.values()):
+        written += plots.save(plots.compare_bars(c.table(first)), outdir / "compare")
+        written += plots.save(plots.fct_cdf(at_first), outdir / "fct_cdf")
+    if all((r.timeseries["metric"] == "tx_bytes").any() for r in at_first.values()):
+        written += plots.save(plots.schemes_over_time(at_first), outdir / "throughput_queue")
     if len(loads) > 1:
         written += plots.save(plots.fct_vs_load(stats.dropna(subset=["load"])), outdir / "fct_vs_load")
         written += plots.save(plots.fct_vs_load(stats.dropna(subset=["load"]), metric="slowdown_p99"), outdir / "slowdown_p99_vs_load")

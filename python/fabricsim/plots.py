@@ -156,6 +156,25 @@ def compare_bars(table: pd.DataFrame, out=None, stats: Sequence[str] = ("fct_mea
     return fig
 
 
+def schemes_over_time(runs: Mapping[str, "object"], port: Optional[str] = None, out=None):
+    """Throughput and queue length of one sampled port, one line per run ({scheme: Results}) —
+    the comparison for long-lived flows, where there are no FCTs."""
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(7, 5.5), sharex=True)
+    for name, r in runs.items():
+        ts = r.timeseries
+        p = port or sorted(ts.loc[ts["metric"] == "tx_bytes", "target"].unique())[0]
+        th = analysis.throughput_series(ts, p)
+        q = analysis.queue_series(ts, p)
+        ax1.plot(th["time_s"] * 1e3, th["gbps"], label=name, lw=1)
+        ax2.plot(q["time_s"] * 1e3, q["value"], label=name, lw=1)
+    ax1.set_ylabel(f"throughput of {p} (Gb/s)")
+    ax2.set_ylabel(f"queue at {p} (packets)")
+    ax2.set_xlabel("time (ms)")
+    ax1.legend(fontsize=8, ncol=3)
+    save(fig, out)
+    return fig
+
+
 def plot_results(res, outdir: Union[str, Path]) -> list[Path]:
     """Every figure that applies to one run, written into `outdir`."""
     outdir = Path(outdir)
