@@ -26,7 +26,7 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
-const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas"];
+const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat"];
 
 pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let mut iss = Issues::default();
@@ -560,11 +560,21 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("dctcp_initial_alpha"), format!("{a} is not in [0, 1]"));
         }
     }
+    let ledbat_target = t.get("ledbat_target", iss, as_time);
+    if ledbat_target == Some(Time::ZERO) {
+        iss.push(t.key_path("ledbat_target"), "must be above 0");
+    }
     c.cc = match cc.as_deref() {
         Some("dctcp") => CcKind::Dctcp(dctcp),
+        Some("ledbat") => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
+            target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(Time::from_ms(100)),
+        }),
         Some(name) => CcKind::from_name(name).unwrap_or(CcKind::NewReno),
         None => match c.cc {
             CcKind::Dctcp(_) => CcKind::Dctcp(dctcp),
+            CcKind::Ledbat(p) => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
+                target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(p.target),
+            }),
             k => k,
         },
     };

@@ -53,6 +53,9 @@ pub enum CcKind {
     Veno,
     Westwood,
     Vegas(cc::VegasParams),
+    Illinois,
+    Yeah,
+    Ledbat(cc::LedbatParams),
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -70,6 +73,9 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("veno", "Veno: Vegas backlog tells random from congestive loss (Linux tcp_veno)"),
     ("westwood", "Westwood+: post-loss window from a bandwidth estimate (Linux tcp_westwood)"),
     ("vegas", "Vegas: keeps 2-4 packets queued per flow (Linux tcp_vegas)"),
+    ("illinois", "TCP-Illinois: loss sets direction, queuing delay sets the step (Linux tcp_illinois)"),
+    ("yeah", "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)"),
+    ("ledbat", "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)"),
 ];
 
 impl CcKind {
@@ -86,6 +92,9 @@ impl CcKind {
             CcKind::Veno => Cc::Veno(cc::Veno::default()),
             CcKind::Westwood => Cc::Westwood(cc::Westwood::default()),
             CcKind::Vegas(p) => Cc::Vegas(cc::Vegas::new(p)),
+            CcKind::Illinois => Cc::Illinois(cc::Illinois::default()),
+            CcKind::Yeah => Cc::Yeah(cc::Yeah::default()),
+            CcKind::Ledbat(p) => Cc::Ledbat(cc::Ledbat::new(p)),
         }
     }
     pub fn name(self) -> &'static str {
@@ -101,6 +110,9 @@ impl CcKind {
             CcKind::Veno => "veno",
             CcKind::Westwood => "westwood",
             CcKind::Vegas(_) => "vegas",
+            CcKind::Illinois => "illinois",
+            CcKind::Yeah => "yeah",
+            CcKind::Ledbat(_) => "ledbat",
         }
     }
     /// The algorithm with default parameters, by scenario name.
@@ -117,6 +129,9 @@ impl CcKind {
             "veno" => CcKind::Veno,
             "westwood" => CcKind::Westwood,
             "vegas" => CcKind::Vegas(cc::VegasParams::default()),
+            "illinois" => CcKind::Illinois,
+            "yeah" => CcKind::Yeah,
+            "ledbat" => CcKind::Ledbat(cc::LedbatParams::default()),
             _ => return None,
         })
     }

@@ -12,11 +12,14 @@ mod dctcp;
 pub mod highspeed;
 mod htcp;
 mod hybla;
+mod illinois;
+mod ledbat;
 mod newreno;
 mod scalable;
 mod vegas;
 mod veno;
 mod westwood;
+mod yeah;
 
 pub use bic::{Bic, BicParams};
 pub use cubic::{Cubic, CubicParams};
@@ -24,11 +27,14 @@ pub use dctcp::{Dctcp, DctcpParams};
 pub use highspeed::HighSpeed;
 pub use htcp::Htcp;
 pub use hybla::Hybla;
+pub use illinois::Illinois;
+pub use ledbat::{Ledbat, LedbatParams};
 pub use newreno::NewReno;
 pub use scalable::Scalable;
 pub use vegas::{Vegas, VegasParams};
 pub use veno::Veno;
 pub use westwood::Westwood;
+pub use yeah::Yeah;
 use crate::time::Time;
 
 /// Linux's congestion-avoidance states (`enum tcp_ca_state`).
@@ -165,6 +171,9 @@ pub enum Cc {
     Veno(Veno),
     Westwood(Westwood),
     Vegas(Vegas),
+    Illinois(Illinois),
+    Yeah(Yeah),
+    Ledbat(Ledbat),
 }
 
 macro_rules! dispatch {
@@ -181,6 +190,9 @@ macro_rules! dispatch {
             Cc::Veno($c) => $e,
             Cc::Westwood($c) => $e,
             Cc::Vegas($c) => $e,
+            Cc::Illinois($c) => $e,
+            Cc::Yeah($c) => $e,
+            Cc::Ledbat($c) => $e,
         }
     };
 }

@@ -1,0 +1,141 @@
+//! YeAH-TCP (Baiocchi, Castellani, Vacirca, PFLDnet 2007), modelled on Linux tcp_yeah.c: Scalable
+//! growth ("fast mode", +1 per min(cwnd, 100) ACKed) while the Vegas-style backlog
+//! Q = cwnd·(RTT − base)/RTT stays below α = 80 packets and the queuing delay below base/φ (φ = 8);
+//! otherwise Reno ("slow mode"), draining Q (cwnd −= min(Q/γ, cwnd/2^ε)). On loss the cut is the
+//! last backlog, clamped to [cwnd/2^δ, cwnd/2], unless slow mode has lasted ρ = 16 rounds (then half).
+
+use super::{cong_avoid_ai, slow_start, CongestionOps, Tcb};
+use crate::time::Time;
+
+pub const ALPHA: f64 = 80.0;
+pub const GAMMA: f64 = 1.0;
+pub const DELTA: u32 = 3;
+pub const EPSILON: u32 = 1;
+pub const PHY: u64 = 8;
+pub const RHO: u32 = 16;
+pub const ZETA: u32 = 50;
+pub const SCALABLE_AI_CNT: u32 = 100;
+
+#[derive(Clone, Debug)]
+pub struct Yeah {
+    base_rtt: Option<Time>,
+    min_rtt: Option<Time>,
+    cnt_rtt: u32,
+    beg_snd_nxt: u64,
+    doing_reno_now: u32,
+    reno_count: u32,
+    fast_count: u32,
+    last_q: u32,
+}
+
+impl Default for Yeah {
+    fn default() -> Self {
+        Yeah { base_rtt: None, min_rtt: None, cnt_rtt: 0, beg_snd_nxt: 0, doing_reno_now: 0, reno_count: 2, fast_count: 0, last_q: 0 }
+    }
+}
+
+impl CongestionOps for Yeah {
+    fn name(&self) -> &'static str {
+        "yeah"
+    }
+    fn init(&mut self, tcb: &mut Tcb) {
+        self.beg_snd_nxt = tcb.snd_nxt;
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        let cwnd = tcb.cwnd;
+        let reduction = if self.doing_reno_now < RHO {
+            self.last_q.min((cwnd >> 1).max(2)).max(cwnd >> DELTA)
+        } else {
+            (cwnd >> 1).max(2)
+        };
+        self.fast_count = 0;
+        self.reno_count = (self.reno_count >> 1).max(2);
+        cwnd.saturating_sub(reduction).max(2)
+    }
+    fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
+        if let Some(r) = rtt {
+            let v = r + Time::from_us(1);
+            self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
+            self.min_rtt = Some(self.min_rtt.map_or(v, |m| m.min(v)));
+            self.cnt_rtt += 1;
+        }
+    }
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        if !tcb.cwnd_limited {
+            return;
+        }
+        if tcb.cwnd <= tcb.ssthresh {
+            slow_start(tcb, acked);
+        } else if self.doing_reno_now == 0 {
+            let w = tcb.cwnd.min(SCALABLE_AI_CNT);
+            cong_avoid_ai(tcb, w, acked);
+        } else {
+            let w = tcb.cwnd;
+            cong_avoid_ai(tcb, w, acked);
+        }
+        if tcb.snd_una < self.beg_snd_nxt {
+            return;
+        }
+        // Once per RTT.
+        if let (Some(base), Some(rtt), true) = (self.base_rtt, self.min_rtt, self.cnt_rtt > 2) {
+            let queue = (tcb.cwnd as u64 * (rtt - base).0 / rtt.0) as u32;
+            if queue as f64 > ALPHA || (rtt - base).0 > base.0 / PHY {
+                if queue as f64 > ALPHA && tcb.cwnd > self.reno_count {
+                    let reduction = ((queue as f64 / GAMMA) as u32).min(tcb.cwnd >> EPSILON);
+                    tcb.cwnd = (tcb.cwnd - reduction).max(self.reno_count);
+                    tcb.ssthresh = tcb.cwnd;
+                }
+                self.reno_count = if self.reno_count <= 2 { (tcb.cwnd >> 1).max(2) } else { self.reno_count + 1 };
+                self.doing_reno_now = (self.doing_reno_now + 1).min(0xff_ffff);
+            } else {
+                self.fast_count += 1;
+                if self.fast_count > ZETA {
+                    self.reno_count = 2;
+                    self.fast_count = 0;
+                }
+                self.doing_reno_now = 0;
+            }
+            self.last_q = queue;
+        }
+        self.beg_snd_nxt = tcb.snd_nxt;
+        self.cnt_rtt = 0;
+        self.min_rtt = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tcb;
+    use super::*;
+
+    #[test]
+    fn loss_cut_is_the_backlog_clamped() {
+        let mut y = Yeah::default();
+        // Backlog 10 with cwnd 100: clamp to [100/8, 100/2] → 12.
+        y.last_q = 10;
+        assert_eq!(y.ssthresh(&tcb(100, 50)), 88);
+        // Backlog 30: cut 30.
+        y.last_q = 30;
+        assert_eq!(y.ssthresh(&tcb(100, 50)), 70);
+        // After ρ rounds of slow mode: Reno half.
+        y.doing_reno_now = RHO;
+        assert_eq!(y.ssthresh(&tcb(100, 50)), 50);
+    }
+
+    #[test]
+    fn large_backlog_switches_to_slow_mode_and_drains() {
+        let mut y = Yeah::default();
+        let mut t = tcb(400, 100);
+        for _ in 0..3 {
+            y.pkts_acked(&mut t, 1, Some(Time::from_us(100) - Time::from_us(1)));
+        }
+        y.base_rtt = Some(Time::from_us(50));
+        // RTT 100, base 50: Q = 400/2 = 200 > 80: cwnd −= min(200, 200) = 200.
+        t.snd_una = 1;
+        t.snd_nxt = 1000;
+        y.cong_avoid(&mut t, 1);
+        assert_eq!(y.doing_reno_now, 1);
+        assert_eq!(t.cwnd, 200);
+        assert_eq!(t.ssthresh, 200);
+    }
+}
