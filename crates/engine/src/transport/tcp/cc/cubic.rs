@@ -5,7 +5,7 @@
 //! resets all state. Deviations: no HyStart (Linux enables it by default), no per-jiffy caching of
 //! `cnt`, floating point instead of Linux's fixed point.
 
-use super::{cong_avoid_ai, slow_start, CaState, CongestionOps, Tcb};
+use super::{cong_avoid_ai, slow_start_first, CaState, CongestionOps, Tcb};
 use crate::time::Time;
 
 /// CUBIC constants (RFC 9438 §4; Linux `bic_scale` 41 → C ≈ 0.4, `beta` 717/1024 ≈ 0.7).
@@ -109,16 +109,7 @@ impl CongestionOps for Cubic {
         ((cwnd * self.p.beta) as u32).max(2)
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
-        if !tcb.cwnd_limited {
-            return;
-        }
-        let mut acked = acked;
-        if tcb.cwnd < tcb.ssthresh {
-            acked = slow_start(tcb, acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        let Some(acked) = slow_start_first(tcb, acked) else { return };
         self.update(tcb, acked);
         let cnt = self.cnt;
         cong_avoid_ai(tcb, cnt, acked);

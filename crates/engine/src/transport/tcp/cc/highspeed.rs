@@ -4,7 +4,7 @@
 //! w ← (1 − b(w))·w. Deviation: Linux and ns-3 read a and b from the 73-row table of RFC 3649
 //! App. B (rounded); we evaluate the formulas it was computed from.
 
-use super::{reno_cong_avoid, slow_start, CongestionOps, Tcb};
+use super::{add_fraction, reno_cong_avoid, slow_start, CongestionOps, Tcb};
 
 pub const LOW_WINDOW: f64 = 38.0;
 pub const HIGH_WINDOW: f64 = 83_000.0;
@@ -52,11 +52,8 @@ impl CongestionOps for HighSpeed {
             return reno_cong_avoid(tcb, acked);
         }
         // Per ACKed segment add a(w)/w.
-        self.acc += acked as f64 * a(tcb.cwnd as f64) / tcb.cwnd as f64;
-        while self.acc >= 1.0 {
-            self.acc -= 1.0;
-            tcb.cwnd += 1;
-        }
+        let inc = acked as f64 * a(tcb.cwnd as f64) / tcb.cwnd as f64;
+        add_fraction(tcb, &mut self.acc, inc);
     }
 }
 

@@ -3,7 +3,7 @@
 //! so a long-RTT flow grows as fast as a 25 ms one. ρ follows the smallest SRTT seen. Loss
 //! handling is Reno's. Deviation: the initial window is not raised to ρ (Linux does).
 
-use super::{reno_ssthresh, CongestionOps, Tcb};
+use super::{add_fraction, reno_ssthresh, CongestionOps, Tcb};
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
@@ -48,10 +48,7 @@ impl CongestionOps for Hybla {
         }
         let per_ack = if tcb.cwnd < tcb.ssthresh { 2f64.powf(self.rho) - 1.0 } else { self.rho * self.rho / tcb.cwnd as f64 };
         let slow = tcb.cwnd < tcb.ssthresh;
-        self.acc += acked as f64 * per_ack;
-        let whole = self.acc.floor();
-        self.acc -= whole;
-        tcb.cwnd = tcb.cwnd.saturating_add(whole as u32);
+        add_fraction(tcb, &mut self.acc, acked as f64 * per_ack);
         if slow {
             tcb.cwnd = tcb.cwnd.min(tcb.ssthresh);
         }

@@ -5,7 +5,7 @@
 //! β = β_min (1/8) for da ≤ dm/10, β_max (1/2) for da ≥ 0.8·dm, linear between. Below
 //! win_thresh = 15 segments α = 1, β = 1/2. Per ACK cwnd += α/cwnd; loss: ssthresh = (1 − β)·cwnd.
 
-use super::{slow_start, CaState, CongestionOps, Tcb};
+use super::{add_fraction, slow_start, CaState, CongestionOps, Tcb};
 use crate::time::Time;
 
 pub const ALPHA_MIN: f64 = 0.3;
@@ -119,11 +119,8 @@ impl CongestionOps for Illinois {
             slow_start(tcb, acked);
             return;
         }
-        self.acc += acked as f64 * self.alpha / tcb.cwnd as f64;
-        while self.acc >= 1.0 {
-            self.acc -= 1.0;
-            tcb.cwnd += 1;
-        }
+        let inc = acked as f64 * self.alpha / tcb.cwnd as f64;
+        add_fraction(tcb, &mut self.acc, inc);
     }
     fn set_state(&mut self, _tcb: &mut Tcb, s: CaState) {
         if s == CaState::Loss {

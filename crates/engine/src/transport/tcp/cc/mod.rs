@@ -136,20 +136,64 @@ pub fn cong_avoid_ai(tcb: &mut Tcb, w: u32, acked: u32) {
     }
 }
 
-/// Linux `tcp_reno_cong_avoid`: slow start below ssthresh, then +1 segment per window.
-pub fn reno_cong_avoid(tcb: &mut Tcb, acked: u32) {
+/// The common preamble of Linux `cong_avoid` functions: nothing unless cwnd-limited; slow start
+/// below ssthresh. Returns the ACKed segments left for congestion avoidance, if any.
+pub fn slow_start_first(tcb: &mut Tcb, acked: u32) -> Option<u32> {
     if !tcb.cwnd_limited {
-        return;
+        return None;
     }
     let mut acked = acked;
     if tcb.cwnd < tcb.ssthresh {
         acked = slow_start(tcb, acked);
-        if acked == 0 {
-            return;
+    }
+    (acked > 0).then_some(acked)
+}
+
+/// Add a fractional increase to cwnd through an accumulator (segments), whole segments at a time.
+pub fn add_fraction(tcb: &mut Tcb, acc: &mut f64, increase: f64) {
+    *acc += increase;
+    let whole = acc.floor().max(0.0);
+    *acc -= whole;
+    tcb.cwnd = tcb.cwnd.saturating_add(whole as u32);
+}
+
+/// Vegas-style RTT bookkeeping (Linux tcp_vegas.c, reused by Veno and YeAH): the smallest RTT
+/// ever (BaseRTT, +1 µs so it is never zero) and the smallest and count of the current round.
+#[derive(Clone, Debug, Default)]
+pub struct RoundRtt {
+    pub base: Option<Time>,
+    pub min: Option<Time>,
+    pub count: u32,
+}
+
+impl RoundRtt {
+    pub fn sample(&mut self, rtt: Option<Time>) {
+        if let Some(r) = rtt {
+            let v = r + Time::from_us(1);
+            self.base = Some(self.base.map_or(v, |b| b.min(v)));
+            self.min = Some(self.min.map_or(v, |m| m.min(v)));
+            self.count += 1;
         }
     }
-    let w = tcb.cwnd;
-    cong_avoid_ai(tcb, w, acked);
+    pub fn new_round(&mut self) {
+        self.min = None;
+        self.count = 0;
+    }
+    /// (BaseRTT, round minimum) once the round has more than two samples (Linux's threshold).
+    pub fn enough(&self) -> Option<(Time, Time)> {
+        match (self.base, self.min) {
+            (Some(b), Some(m)) if self.count > 2 => Some((b, m)),
+            _ => None,
+        }
+    }
+}
+
+/// Linux `tcp_reno_cong_avoid`: slow start below ssthresh, then +1 segment per window.
+pub fn reno_cong_avoid(tcb: &mut Tcb, acked: u32) {
+    if let Some(acked) = slow_start_first(tcb, acked) {
+        let w = tcb.cwnd;
+        cong_avoid_ai(tcb, w, acked);
+    }
 }
 
 /// Linux `tcp_reno_ssthresh`: half the window, at least 2.

@@ -3,7 +3,7 @@
 //! a loss cuts cwnd by 1/8 (ssthresh = cwnd − cwnd/8). The paper's constants are a = 0.01 per ACK
 //! and b = 0.125; Linux doubles a to offset delayed ACKs.
 
-use super::{cong_avoid_ai, slow_start, CongestionOps, Tcb};
+use super::{cong_avoid_ai, slow_start_first, CongestionOps, Tcb};
 
 /// ACKs per +1 segment above this window (Linux TCP_SCALABLE_AI_CNT).
 pub const AI_CNT: u32 = 50;
@@ -21,16 +21,7 @@ impl CongestionOps for Scalable {
         (tcb.cwnd - (tcb.cwnd >> MD_SCALE)).max(2)
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
-        if !tcb.cwnd_limited {
-            return;
-        }
-        let mut acked = acked;
-        if tcb.cwnd < tcb.ssthresh {
-            acked = slow_start(tcb, acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        let Some(acked) = slow_start_first(tcb, acked) else { return };
         let w = tcb.cwnd.min(AI_CNT);
         cong_avoid_ai(tcb, w, acked);
     }

@@ -5,7 +5,7 @@
 //! diff > γ (1) → leave slow start with cwnd = min(cwnd, target + 1). Loss handling is Reno's; the
 //! round state restarts after every reduction.
 
-use super::{reno_cong_avoid, reno_ssthresh, slow_start, CaState, CongestionOps, Tcb};
+use super::{reno_cong_avoid, reno_ssthresh, slow_start, CaState, CongestionOps, RoundRtt, Tcb};
 use crate::time::Time;
 
 /// Vegas thresholds in packets (Linux and ns-3 defaults).
@@ -25,15 +25,13 @@ impl Default for VegasParams {
 #[derive(Clone, Debug)]
 pub struct Vegas {
     p: VegasParams,
-    base_rtt: Option<Time>,
-    min_rtt: Option<Time>,
-    cnt_rtt: u32,
+    rtt: RoundRtt,
     beg_snd_nxt: u64,
 }
 
 impl Vegas {
     pub fn new(p: VegasParams) -> Self {
-        Vegas { p, base_rtt: None, min_rtt: None, cnt_rtt: 0, beg_snd_nxt: 0 }
+        Vegas { p, rtt: RoundRtt::default(), beg_snd_nxt: 0 }
     }
 }
 
@@ -48,17 +46,11 @@ impl CongestionOps for Vegas {
         reno_ssthresh(tcb)
     }
     fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
-        if let Some(r) = rtt {
-            let v = r + Time::from_us(1);
-            self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
-            self.min_rtt = Some(self.min_rtt.map_or(v, |m| m.min(v)));
-            self.cnt_rtt += 1;
-        }
+        self.rtt.sample(rtt);
     }
     fn set_state(&mut self, tcb: &mut Tcb, _s: CaState) {
         self.beg_snd_nxt = tcb.snd_nxt;
-        self.cnt_rtt = 0;
-        self.min_rtt = None;
+        self.rtt.new_round();
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
         if tcb.snd_una < self.beg_snd_nxt {
@@ -69,14 +61,11 @@ impl CongestionOps for Vegas {
         }
         // One round is over.
         self.beg_snd_nxt = tcb.snd_nxt;
-        let (base, rtt) = match (self.base_rtt, self.min_rtt) {
-            (Some(b), Some(r)) if self.cnt_rtt > 2 => (b.0 as f64, r.0 as f64),
-            _ => {
-                self.cnt_rtt = 0;
-                self.min_rtt = None;
-                return reno_cong_avoid(tcb, acked);
-            }
+        let Some((base, rtt)) = self.rtt.enough() else {
+            self.rtt.new_round();
+            return reno_cong_avoid(tcb, acked);
         };
+        let (base, rtt) = (base.0 as f64, rtt.0 as f64);
         let cwnd = tcb.cwnd as f64;
         let target = cwnd * base / rtt;
         let diff = cwnd * (rtt - base) / base;
@@ -95,8 +84,7 @@ impl CongestionOps for Vegas {
             tcb.cwnd += 1;
         }
         tcb.cwnd = tcb.cwnd.max(2);
-        self.cnt_rtt = 0;
-        self.min_rtt = None;
+        self.rtt.new_round();
     }
 }
 
@@ -107,8 +95,7 @@ mod tests {
 
     fn round(v: &mut Vegas, t: &mut Tcb, base_us: u64, rtt_us: u64) {
         v.pkts_acked(t, 1, Some(Time::from_us(base_us) - Time::from_us(1)));
-        v.cnt_rtt = 0;
-        v.min_rtt = None;
+        v.rtt.new_round();
         for _ in 0..3 {
             v.pkts_acked(t, 1, Some(Time::from_us(rtt_us) - Time::from_us(1)));
         }

@@ -4,16 +4,14 @@
 //! is taken as random (ssthresh = 4/5·cwnd); at or above β growth halves (+1 every other RTT) and
 //! a loss is congestive (ssthresh = cwnd/2). Fewer than 3 RTT samples: Reno.
 
-use super::{reno_cong_avoid, slow_start, CongestionOps, Tcb};
+use super::{reno_cong_avoid, slow_start, CongestionOps, RoundRtt, Tcb};
 use crate::time::Time;
 
 pub const BETA: f64 = 3.0;
 
 #[derive(Clone, Debug, Default)]
 pub struct Veno {
-    base_rtt: Option<Time>,
-    min_rtt: Option<Time>,
-    cnt_rtt: u32,
+    rtt: RoundRtt,
     diff: f64,
     inc: bool,
 }
@@ -37,20 +35,14 @@ impl CongestionOps for Veno {
         }
     }
     fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
-        if let Some(r) = rtt {
-            let v = r + Time::from_us(1); // Linux: never zero
-            self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
-            self.min_rtt = Some(self.min_rtt.map_or(v, |m| m.min(v)));
-            self.cnt_rtt += 1;
-        }
+        self.rtt.sample(rtt);
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
-        let (Some(base), Some(rtt)) = (self.base_rtt, self.min_rtt) else {
+        // Linux counts samples since the connection began (cntrtt is never reset) but takes the
+        // minimum since the previous call.
+        let (Some(base), Some(rtt), true) = (self.rtt.base, self.rtt.min, self.rtt.count > 2) else {
             return reno_cong_avoid(tcb, acked);
         };
-        if self.cnt_rtt <= 2 {
-            return reno_cong_avoid(tcb, acked);
-        }
         let cwnd = tcb.cwnd as f64;
         let target = cwnd * base.0 as f64 / rtt.0 as f64;
         self.diff = cwnd - target;
@@ -72,7 +64,7 @@ impl CongestionOps for Veno {
                 tcb.cwnd_cnt += acked;
             }
         }
-        self.min_rtt = None; // the next ACK starts a new measurement (Linux "wipe the slate")
+        self.rtt.min = None; // the next ACK starts a new measurement (Linux "wipe the slate")
     }
 }
 

@@ -4,7 +4,7 @@
 //! otherwise Reno ("slow mode"), draining Q (cwnd −= min(Q/γ, cwnd/2^ε)). On loss the cut is the
 //! last backlog, clamped to [cwnd/2^δ, cwnd/2], unless slow mode has lasted ρ = 16 rounds (then half).
 
-use super::{cong_avoid_ai, slow_start, CongestionOps, Tcb};
+use super::{cong_avoid_ai, slow_start, CongestionOps, RoundRtt, Tcb};
 use crate::time::Time;
 
 pub const ALPHA: f64 = 80.0;
@@ -18,9 +18,7 @@ pub const SCALABLE_AI_CNT: u32 = 100;
 
 #[derive(Clone, Debug)]
 pub struct Yeah {
-    base_rtt: Option<Time>,
-    min_rtt: Option<Time>,
-    cnt_rtt: u32,
+    rtt: RoundRtt,
     beg_snd_nxt: u64,
     doing_reno_now: u32,
     reno_count: u32,
@@ -30,7 +28,7 @@ pub struct Yeah {
 
 impl Default for Yeah {
     fn default() -> Self {
-        Yeah { base_rtt: None, min_rtt: None, cnt_rtt: 0, beg_snd_nxt: 0, doing_reno_now: 0, reno_count: 2, fast_count: 0, last_q: 0 }
+        Yeah { rtt: RoundRtt::default(), beg_snd_nxt: 0, doing_reno_now: 0, reno_count: 2, fast_count: 0, last_q: 0 }
     }
 }
 
@@ -53,12 +51,7 @@ impl CongestionOps for Yeah {
         cwnd.saturating_sub(reduction).max(2)
     }
     fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
-        if let Some(r) = rtt {
-            let v = r + Time::from_us(1);
-            self.base_rtt = Some(self.base_rtt.map_or(v, |b| b.min(v)));
-            self.min_rtt = Some(self.min_rtt.map_or(v, |m| m.min(v)));
-            self.cnt_rtt += 1;
-        }
+        self.rtt.sample(rtt);
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
         if !tcb.cwnd_limited {
@@ -77,7 +70,7 @@ impl CongestionOps for Yeah {
             return;
         }
         // Once per RTT.
-        if let (Some(base), Some(rtt), true) = (self.base_rtt, self.min_rtt, self.cnt_rtt > 2) {
+        if let Some((base, rtt)) = self.rtt.enough() {
             let queue = (tcb.cwnd as u64 * (rtt - base).0 / rtt.0) as u32;
             if queue as f64 > ALPHA || (rtt - base).0 > base.0 / PHY {
                 if queue as f64 > ALPHA && tcb.cwnd > self.reno_count {
@@ -98,8 +91,7 @@ impl CongestionOps for Yeah {
             self.last_q = queue;
         }
         self.beg_snd_nxt = tcb.snd_nxt;
-        self.cnt_rtt = 0;
-        self.min_rtt = None;
+        self.rtt.new_round();
     }
 }
 
@@ -129,7 +121,7 @@ mod tests {
         for _ in 0..3 {
             y.pkts_acked(&mut t, 1, Some(Time::from_us(100) - Time::from_us(1)));
         }
-        y.base_rtt = Some(Time::from_us(50));
+        y.rtt.base = Some(Time::from_us(50));
         // RTT 100, base 50: Q = 400/2 = 200 > 80: cwnd −= min(200, 200) = 200.
         t.snd_una = 1;
         t.snd_nxt = 1000;
