@@ -3,7 +3,7 @@
 //! Reno below `low_window` = 14, β = 819/1024, fast convergence, and the ACK-ratio correction for
 //! delayed ACKs. Deviation: `cnt` is recomputed on every ACK (Linux caches it for HZ/32).
 
-use super::{cong_avoid_ai, slow_start, CaState, CongestionOps, Tcb};
+use super::{cong_avoid_ai, slow_start_first, CaState, CongestionOps, Tcb};
 
 /// BIC constants (Linux defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,13 +86,8 @@ impl CongestionOps for Bic {
         }
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
-        if !tcb.cwnd_limited {
-            return;
-        }
-        if tcb.cwnd < tcb.ssthresh {
-            slow_start(tcb, acked);
-            return;
-        }
+        // Linux bictcp_cong_avoid: ACKs left over from slow start feed congestion avoidance.
+        let Some(acked) = slow_start_first(tcb, acked) else { return };
         self.cnt = self.update(tcb.cwnd);
         let cnt = self.cnt;
         cong_avoid_ai(tcb, cnt, acked);
