@@ -56,6 +56,7 @@ pub enum CcKind {
     Illinois,
     Yeah,
     Ledbat(cc::LedbatParams),
+    Nv,
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -76,6 +77,7 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("illinois", "TCP-Illinois: loss sets direction, queuing delay sets the step (Linux tcp_illinois)"),
     ("yeah", "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)"),
     ("ledbat", "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)"),
+    ("nv", "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)"),
 ];
 
 impl CcKind {
@@ -95,6 +97,7 @@ impl CcKind {
             CcKind::Illinois => Cc::Illinois(cc::Illinois::default()),
             CcKind::Yeah => Cc::Yeah(cc::Yeah::default()),
             CcKind::Ledbat(p) => Cc::Ledbat(cc::Ledbat::new(p)),
+            CcKind::Nv => Cc::Nv(cc::Nv::default()),
         }
     }
     pub fn name(self) -> &'static str {
@@ -113,6 +116,7 @@ impl CcKind {
             CcKind::Illinois => "illinois",
             CcKind::Yeah => "yeah",
             CcKind::Ledbat(_) => "ledbat",
+            CcKind::Nv => "nv",
         }
     }
     /// The algorithm with default parameters, by scenario name.
@@ -132,6 +136,7 @@ impl CcKind {
             "illinois" => CcKind::Illinois,
             "yeah" => CcKind::Yeah,
             "ledbat" => CcKind::Ledbat(cc::LedbatParams::default()),
+            "nv" => CcKind::Nv,
             _ => return None,
         })
     }

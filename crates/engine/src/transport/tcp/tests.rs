@@ -343,7 +343,7 @@ fn two_flows_of_one_cc_share_fairly() {
     // Scalable (MIMD never converges to fairness; Kelly 2003), YeAH (in its Scalable fast mode with
     // this small buffer) and Vegas (a late flow measures an inflated BaseRTT; Brakmo & Peterson
     // 1995, Low et al. 2002) are reported, not asserted.
-    for cc in LOSS_BASED.iter().chain(["vegas"].iter()) {
+    for cc in LOSS_BASED.iter().chain(["vegas", "nv"].iter()) {
         let sim = run(&cc_dumbbell(cc, 2, "300ms"));
         let j = jain(&goodputs(&sim));
         println!("{cc}: two-flow Jain index {j:.3}");
@@ -370,4 +370,17 @@ fn ledbat_holds_the_queuing_delay_at_its_target() {
     let delay_us = q.iter().sum::<f64>() / q.len() as f64 * 1.2;
     println!("ledbat: queuing delay {delay_us:.1} us (target 50 us)");
     assert!((delay_us - 50.0).abs() < 10.0, "queuing delay {delay_us} us");
+}
+
+#[test]
+fn nv_fills_the_path_with_about_its_pad_queued() {
+    // Linux tcp_nv: cwnd is held near rate·min_RTT + nv_pad (10 packets), so a lone flow keeps the
+    // link busy with a short queue and, with an 84-packet buffer, no losses.
+    let mut sim = run(&cc_dumbbell("nv", 1, "100ms"));
+    let p = sim.port_table();
+    let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+    println!("nv: utilization {:.3}, mean queue {:.1}, drops {}", p.utilization[i], p.mean_queue_packets[i], p.drops[i]);
+    assert!(p.utilization[i] > 0.95);
+    assert!(p.mean_queue_packets[i] < 2.0 * 10.0, "mean queue {}", p.mean_queue_packets[i]);
+    assert_eq!(p.drops[i], 0);
 }

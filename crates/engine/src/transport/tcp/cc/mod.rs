@@ -15,6 +15,7 @@ mod hybla;
 mod illinois;
 mod ledbat;
 mod newreno;
+mod nv;
 mod scalable;
 mod vegas;
 mod veno;
@@ -30,6 +31,7 @@ pub use hybla::Hybla;
 pub use illinois::Illinois;
 pub use ledbat::{Ledbat, LedbatParams};
 pub use newreno::NewReno;
+pub use nv::Nv;
 pub use scalable::Scalable;
 pub use vegas::{Vegas, VegasParams};
 pub use veno::Veno;
@@ -218,6 +220,7 @@ pub enum Cc {
     Illinois(Illinois),
     Yeah(Yeah),
     Ledbat(Ledbat),
+    Nv(Nv),
 }
 
 macro_rules! dispatch {
@@ -237,6 +240,7 @@ macro_rules! dispatch {
             Cc::Illinois($c) => $e,
             Cc::Yeah($c) => $e,
             Cc::Ledbat($c) => $e,
+            Cc::Nv($c) => $e,
         }
     };
 }
