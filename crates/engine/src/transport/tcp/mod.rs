@@ -57,6 +57,7 @@ pub enum CcKind {
     Yeah,
     Ledbat(cc::LedbatParams),
     Nv,
+    Cdg,
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -78,10 +79,12 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("yeah", "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)"),
     ("ledbat", "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)"),
     ("nv", "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)"),
+    ("cdg", "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)"),
 ];
 
 impl CcKind {
-    pub fn build(self) -> Cc {
+    /// The algorithm's state; `seed` feeds the ones that draw random numbers (CDG).
+    pub fn build(self, seed: u64) -> Cc {
         match self {
             CcKind::NewReno => Cc::NewReno(NewReno),
             CcKind::Dctcp(p) => Cc::Dctcp(Dctcp::new(p)),
@@ -98,6 +101,7 @@ impl CcKind {
             CcKind::Yeah => Cc::Yeah(cc::Yeah::default()),
             CcKind::Ledbat(p) => Cc::Ledbat(cc::Ledbat::new(p)),
             CcKind::Nv => Cc::Nv(cc::Nv::default()),
+            CcKind::Cdg => Cc::Cdg(cc::Cdg::new(seed)),
         }
     }
     pub fn name(self) -> &'static str {
@@ -117,6 +121,7 @@ impl CcKind {
             CcKind::Yeah => "yeah",
             CcKind::Ledbat(_) => "ledbat",
             CcKind::Nv => "nv",
+            CcKind::Cdg => "cdg",
         }
     }
     /// The algorithm with default parameters, by scenario name.
@@ -137,6 +142,7 @@ impl CcKind {
             "yeah" => CcKind::Yeah,
             "ledbat" => CcKind::Ledbat(cc::LedbatParams::default()),
             "nv" => CcKind::Nv,
+            "cdg" => CcKind::Cdg,
             _ => return None,
         })
     }
@@ -210,7 +216,7 @@ pub struct TcpConnection {
 impl TcpConnection {
     /// A connection carrying `size` bytes (`None` = until the simulation ends).
     pub fn new(ends: Endpoints, cfg: TcpConfig, size: Option<u64>) -> Self {
-        TcpConnection { ends, cfg, sender: Sender::new(&cfg, size), receiver: Receiver::new(&cfg, size) }
+        TcpConnection { ends, cfg, sender: Sender::new(&cfg, size, ends.hash_fwd), receiver: Receiver::new(&cfg, size) }
     }
 
     /// Feed the handshake's RTT sample (the idle-path round trip of a header-sized segment).

@@ -55,7 +55,9 @@ pub struct Sender {
 }
 
 impl Sender {
-    pub fn new(cfg: &TcpConfig, size: Option<u64>) -> Self {
+    /// A sender for `size` bytes (`None` = long-lived); `seed` feeds randomized congestion
+    /// controls.
+    pub fn new(cfg: &TcpConfig, size: Option<u64>, seed: u64) -> Self {
         let mss = cfg.mss as u64;
         Sender {
             size,
@@ -73,8 +75,9 @@ impl Sender {
                 srtt: None,
                 min_rtt: None,
                 in_flight: 0,
+                request_cwr: false,
             },
-            cc: cfg.cc.build(),
+            cc: cfg.cc.build(seed),
             state: CaState::Open,
             dupacks: 0,
             recovery_point: 0,
@@ -275,11 +278,7 @@ impl Sender {
             self.state = if disorder { CaState::Disorder } else { CaState::Open };
             if ece && una >= self.recovery_point {
                 // RFC 3168 §6.1.2: one reduction per window of data.
-                self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
-                self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
-                self.state = CaState::Cwr;
-                self.cc.set_state(&mut self.tcb, CaState::Cwr);
-                self.recovery_point = self.board.nxt();
+                self.enter_cwr();
                 self.send_cwr = true;
                 self.stats.ecn_reductions += 1;
                 may_grow = false;
@@ -287,6 +286,9 @@ impl Sender {
         }
         if may_grow && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
             self.cc.cong_avoid(&mut self.tcb, acked.count as u32);
+            if std::mem::take(&mut self.tcb.request_cwr) && matches!(self.state, CaState::Open | CaState::Disorder) {
+                self.enter_cwr(); // a delay-based back-off (CDG)
+            }
         }
 
         // RFC 6298 §5.2/5.3: stop the timer when all is acked, restart it on new data acked.
@@ -296,6 +298,16 @@ impl Sender {
             self.arm_rto(now, out);
         }
         self.try_send(now, cfg, ends, out);
+    }
+
+    /// Linux `tcp_enter_cwr`: ssthresh from the congestion control, cwnd reduced to it, until
+    /// the data outstanding now is acknowledged.
+    fn enter_cwr(&mut self) {
+        self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
+        self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
+        self.state = CaState::Cwr;
+        self.cc.set_state(&mut self.tcb, CaState::Cwr);
+        self.recovery_point = self.board.nxt();
     }
 
     fn enter_recovery(&mut self, cfg: &TcpConfig) {
@@ -501,7 +513,7 @@ mod tests {
     }
 
     fn started(c: &TcpConfig) -> (Sender, Outbox) {
-        let mut s = Sender::new(c, Some(100_000));
+        let mut s = Sender::new(c, Some(100_000), 0);
         let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
         s.start(Time(0), c, &ends(), &mut out);
         assert_eq!(out.packets.len(), 10, "the initial window");

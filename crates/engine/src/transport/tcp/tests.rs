@@ -343,7 +343,7 @@ fn two_flows_of_one_cc_share_fairly() {
     // Scalable (MIMD never converges to fairness; Kelly 2003), YeAH (in its Scalable fast mode with
     // this small buffer) and Vegas (a late flow measures an inflated BaseRTT; Brakmo & Peterson
     // 1995, Low et al. 2002) are reported, not asserted.
-    for cc in LOSS_BASED.iter().chain(["vegas", "nv"].iter()) {
+    for cc in LOSS_BASED.iter().chain(["vegas", "nv", "cdg"].iter()) {
         let sim = run(&cc_dumbbell(cc, 2, "300ms"));
         let j = jain(&goodputs(&sim));
         println!("{cc}: two-flow Jain index {j:.3}");
@@ -383,4 +383,30 @@ fn nv_fills_the_path_with_about_its_pad_queued() {
     assert!(p.utilization[i] > 0.95);
     assert!(p.mean_queue_packets[i] < 2.0 * 10.0, "mean queue {}", p.mean_queue_packets[i]);
     assert_eq!(p.drops[i], 0);
+}
+
+#[test]
+fn cdg_backs_off_on_delay_gradients_at_wan_rtts() {
+    // 100 Mb/s bottleneck, ≈ 10 ms RTT, 2·BDP buffer: the queue grows ~120 µs per round, so CDG's
+    // back-off probability (1 − e^{−g·42/2^20} with g ≈ 8 × 120 µs) is a few % per round and it
+    // reduces before the buffer overflows; NewReno only reacts to drops.
+    let doc = |cc: &str| {
+        cc_dumbbell(cc, 1, "4s")
+            .replace("rate = \"10Gbps\", delay = \"30us\", queue = { buffer = \"84pkt\" }", "rate = \"100Mbps\", delay = \"4990us\", queue = { buffer = \"170pkt\" }")
+            .replace("min_rto = \"5ms\"", "min_rto = \"200ms\"")
+    };
+    let drops = |sim: &mut Simulator| {
+        let p = sim.port_table();
+        p.drops[p.name.iter().position(|x| x == "s0->s1").unwrap()]
+    };
+    let mut reno = run(&doc("newreno"));
+    let mut cdg = run(&doc("cdg"));
+    let backoffs = match &tcp(&cdg, 0).sender.cc {
+        crate::transport::tcp::cc::Cc::Cdg(c) => c.backoffs,
+        _ => unreachable!(),
+    };
+    let (dr, dc) = (drops(&mut reno), drops(&mut cdg));
+    println!("cdg: {backoffs} delay back-offs, {dc} drops; newreno: {dr} drops");
+    assert!(backoffs > 0);
+    assert!(dc < dr, "cdg drops {dc} vs newreno {dr}");
 }

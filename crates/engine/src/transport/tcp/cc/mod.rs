@@ -7,6 +7,7 @@
 //! per-ACK path stays statically dispatched.
 
 mod bic;
+mod cdg;
 mod cubic;
 mod dctcp;
 pub mod highspeed;
@@ -23,6 +24,7 @@ mod westwood;
 mod yeah;
 
 pub use bic::{Bic, BicParams};
+pub use cdg::Cdg;
 pub use cubic::{Cubic, CubicParams};
 pub use dctcp::{Dctcp, DctcpParams};
 pub use highspeed::HighSpeed;
@@ -84,6 +86,8 @@ pub struct Tcb {
     pub min_rtt: Option<Time>,
     /// Bytes in flight estimate (RFC 6675 pipe × MSS) when the hook is called.
     pub in_flight: u64,
+    /// Set by a congestion control that wants a CWR reduction now (Linux `tcp_enter_cwr`).
+    pub request_cwr: bool,
 }
 
 /// Per-ACK information for `in_ack_event` (Linux passes flags; we pass what the flags summarise).
@@ -221,6 +225,7 @@ pub enum Cc {
     Yeah(Yeah),
     Ledbat(Ledbat),
     Nv(Nv),
+    Cdg(Cdg),
 }
 
 macro_rules! dispatch {
@@ -241,6 +246,7 @@ macro_rules! dispatch {
             Cc::Yeah($c) => $e,
             Cc::Ledbat($c) => $e,
             Cc::Nv($c) => $e,
+            Cc::Cdg($c) => $e,
         }
     };
 }
@@ -284,7 +290,7 @@ impl Cc {
 
 #[cfg(test)]
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
-    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0 }
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false }
 }
 
 #[cfg(test)]
