@@ -179,7 +179,7 @@ pub fn ideal_fct(hops: &[(Rate, Time)], rev: &[(Rate, Time)], size: u64, mss: u6
         let s = rate.serialization(full);
         sum_s += s;
         max_s = max_s.max(s);
-        let f_prev = if n >= 2 { Some(sum_s + sum_d + max_s.mul(n - 2)) } else { None };
+        let f_prev = if n >= 2 { Some(sum_s + sum_d + max_s.times(n - 2)) } else { None };
         let ready = match f_prev {
             Some(f) => f.max(l_prev_done),
             None => l_prev_done,

@@ -42,7 +42,8 @@ impl Time {
     pub fn saturating_sub(self, other: Time) -> Time {
         Time(self.0.saturating_sub(other.0))
     }
-    pub fn mul(self, k: u64) -> Time {
+    /// `k` times this duration (saturating).
+    pub fn times(self, k: u64) -> Time {
         Time(self.0.saturating_mul(k))
     }
 }
@@ -69,13 +70,13 @@ impl Sub for Time {
 impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ps = self.0;
-        if ps % Self::S == 0 && ps > 0 {
+        if ps.is_multiple_of(Self::S) && ps > 0 {
             write!(f, "{}s", ps / Self::S)
-        } else if ps % Self::MS == 0 && ps > 0 {
+        } else if ps.is_multiple_of(Self::MS) && ps > 0 {
             write!(f, "{}ms", ps / Self::MS)
-        } else if ps % Self::US == 0 && ps > 0 {
+        } else if ps.is_multiple_of(Self::US) && ps > 0 {
             write!(f, "{}us", ps / Self::US)
-        } else if ps % Self::NS == 0 {
+        } else if ps.is_multiple_of(Self::NS) {
             write!(f, "{}ns", ps / Self::NS)
         } else {
             write!(f, "{}ps", ps)
@@ -109,9 +110,9 @@ impl Rate {
 impl fmt::Display for Rate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = self.0;
-        if b % 1_000_000_000 == 0 {
+        if b.is_multiple_of(1_000_000_000) {
             write!(f, "{}Gbps", b / 1_000_000_000)
-        } else if b % 1_000_000 == 0 {
+        } else if b.is_multiple_of(1_000_000) {
             write!(f, "{}Mbps", b / 1_000_000)
         } else {
             write!(f, "{}bps", b)

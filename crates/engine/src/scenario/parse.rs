@@ -705,7 +705,7 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
             None => {
                 let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
                 known.extend(CC_NAMES);
-                let hint = suggest(&tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+                let hint = suggest(tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
                 iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
                 None
             }

@@ -34,7 +34,7 @@ impl Cdf {
             };
             let s: f64 = a.parse().map_err(|_| format!("line {}: '{a}' is not a size in bytes", i + 1))?;
             let p: f64 = b.parse().map_err(|_| format!("line {}: '{b}' is not a probability", i + 1))?;
-            if !(s.is_finite() && s >= 0.0) || !(0.0..=1.0).contains(&p) {
+            if !s.is_finite() || s < 0.0 || !(0.0..=1.0).contains(&p) {
                 return Err(format!("line {}: size must be ≥ 0 and probability in [0, 1]", i + 1));
             }
             if let (Some(&ls), Some(&lp)) = (sizes.last(), probs.last()) {

@@ -60,7 +60,7 @@ impl RttEstimator {
     pub fn rto(&self) -> Time {
         let mut rto = self.base_rto;
         for _ in 0..self.backoffs.min(64) {
-            rto = rto.mul(2);
+            rto = rto.times(2);
             if rto >= self.cfg.max {
                 return self.cfg.max;
             }

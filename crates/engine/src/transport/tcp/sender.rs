@@ -605,6 +605,6 @@ mod tests {
         s.on_rto_timer(rto, &c, &ends(), &mut out);
         assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, 5));
         assert_eq!(seqs(&out), vec![0]);
-        assert_eq!(s.rtt.rto(), rto.mul(2), "RFC 6298 §5.5 back-off");
+        assert_eq!(s.rtt.rto(), rto.times(2), "RFC 6298 §5.5 back-off");
     }
 }

@@ -82,7 +82,7 @@ impl CongestionOps for Bic {
         if cwnd <= self.p.low_window {
             (cwnd >> 1).max(2)
         } else {
-            ((cwnd as u64 * self.p.beta as u64 >> 10) as u32).max(2)
+            (((cwnd as u64 * self.p.beta as u64) >> 10) as u32).max(2)
         }
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
