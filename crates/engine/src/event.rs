@@ -23,6 +23,8 @@ pub enum TimerKind {
     Rto,
     /// Receiver delayed-ACK timeout (RFC 1122 §4.2.3.2).
     DelayedAck,
+    /// Sender pacing: the next packet may leave.
+    Pace,
 }
 
 /// Everything that can happen. Small and `Copy`: events carry indices, never data.

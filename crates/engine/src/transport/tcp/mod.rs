@@ -58,6 +58,7 @@ pub enum CcKind {
     Ledbat(cc::LedbatParams),
     Nv,
     Cdg,
+    Bbr,
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -80,6 +81,7 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("ledbat", "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)"),
     ("nv", "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)"),
     ("cdg", "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)"),
+    ("bbr", "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)"),
 ];
 
 impl CcKind {
@@ -102,6 +104,7 @@ impl CcKind {
             CcKind::Ledbat(p) => Cc::Ledbat(cc::Ledbat::new(p)),
             CcKind::Nv => Cc::Nv(cc::Nv::default()),
             CcKind::Cdg => Cc::Cdg(cc::Cdg::new(seed)),
+            CcKind::Bbr => Cc::Bbr(cc::Bbr::new(seed)),
         }
     }
     pub fn name(self) -> &'static str {
@@ -122,6 +125,7 @@ impl CcKind {
             CcKind::Ledbat(_) => "ledbat",
             CcKind::Nv => "nv",
             CcKind::Cdg => "cdg",
+            CcKind::Bbr => "bbr",
         }
     }
     /// The algorithm with default parameters, by scenario name.
@@ -143,6 +147,7 @@ impl CcKind {
             "ledbat" => CcKind::Ledbat(cc::LedbatParams::default()),
             "nv" => CcKind::Nv,
             "cdg" => CcKind::Cdg,
+            "bbr" => CcKind::Bbr,
             _ => return None,
         })
     }
@@ -241,6 +246,7 @@ impl Transport for TcpConnection {
         match kind {
             TimerKind::Rto => self.sender.on_rto_timer(now, &self.cfg, &self.ends, out),
             TimerKind::DelayedAck => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
+            TimerKind::Pace => self.sender.on_pace_timer(now, &self.cfg, &self.ends, out),
         }
     }
     fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {

@@ -13,10 +13,21 @@ const LOST: u8 = 2;
 const RETRANS: u8 = 4;
 const EVER_RETRANS: u8 = 8;
 
+/// The connection's delivery state when a segment was sent (draft-cheng-iccrg-delivery-rate-
+/// estimation §3.2: P.delivered, P.delivered_time, P.first_sent_time, P.is_app_limited).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxState {
+    pub delivered: u64,
+    pub delivered_time: Time,
+    pub first_tx: Time,
+    pub app_limited: bool,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Seg {
     sent: Time,
     flags: u8,
+    tx: TxState,
 }
 
 /// What cumulatively acknowledging segments revealed.
@@ -40,6 +51,13 @@ pub struct Scoreboard {
     /// Latest (re)transmission time among segments delivered (acked or SACKed) so far — RACK's
     /// RACK.xmit_ts (RFC 8985 §6.2).
     delivered_xmit: Time,
+    /// Segments delivered (cumulatively acked or SACKed) since the start (C.delivered).
+    pub delivered: u64,
+    /// The most recently sent segment delivered since `take_newest_delivered` (its send time and
+    /// snapshot), for the delivery-rate sample.
+    newest_delivered: Option<(Time, TxState)>,
+    /// Times a segment was marked lost (monotonic; per-ACK differences give "losses").
+    pub lost_marks: u64,
 }
 
 impl Scoreboard {
@@ -90,17 +108,32 @@ impl Scoreboard {
 
     /// Record the first transmission of segment `nxt`.
     #[inline]
-    pub fn push_new(&mut self, now: Time) {
-        self.segs.push_back(Seg { sent: now, flags: 0 });
+    pub fn push_new(&mut self, now: Time, tx: TxState) {
+        self.segs.push_back(Seg { sent: now, flags: 0, tx });
+    }
+
+    /// The newest delivered segment since the last call (see `newest_delivered`).
+    pub fn take_newest_delivered(&mut self) -> Option<(Time, TxState)> {
+        self.newest_delivered.take()
+    }
+
+    #[inline]
+    fn note_delivered(&mut self, sent: Time, tx: TxState) {
+        self.delivered += 1;
+        self.delivered_xmit = self.delivered_xmit.max(sent);
+        if self.newest_delivered.is_none_or(|(t, _)| sent >= t) {
+            self.newest_delivered = Some((sent, tx));
+        }
     }
 
     /// Record a retransmission of `seg`.
-    pub fn mark_retransmitted(&mut self, seg: u64, now: Time) {
+    pub fn mark_retransmitted(&mut self, seg: u64, now: Time, tx: TxState) {
         let s = self.at_mut(seg).expect("retransmitting a segment not in flight");
         debug_assert!(s.flags & SACKED == 0);
         let was = s.flags & RETRANS != 0;
         s.flags |= RETRANS | EVER_RETRANS;
         s.sent = now;
+        s.tx = tx;
         if !was {
             self.retrans += 1;
         }
@@ -114,6 +147,7 @@ impl Scoreboard {
         }
         s.flags |= LOST;
         self.lost += 1;
+        self.lost_marks += 1;
         true
     }
 
@@ -124,7 +158,9 @@ impl Scoreboard {
             let Some(s) = self.segs.pop_front() else { break };
             self.una += 1;
             out.count += 1;
-            self.delivered_xmit = self.delivered_xmit.max(s.sent);
+            if s.flags & SACKED == 0 {
+                self.note_delivered(s.sent, s.tx);
+            }
             self.forget(s.flags);
             out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
         }
@@ -155,9 +191,9 @@ impl Scoreboard {
                 continue;
             }
             let f = s.flags;
-            let sent = s.sent;
+            let (sent, tx) = (s.sent, s.tx);
             s.flags |= SACKED;
-            self.delivered_xmit = self.delivered_xmit.max(sent);
+            self.note_delivered(sent, tx);
             if f & LOST != 0 {
                 self.lost -= 1;
             }
@@ -228,6 +264,7 @@ impl Scoreboard {
                     s.flags |= LOST;
                     self.lost += 1;
                 }
+                self.lost_marks += 1;
                 lowest.get_or_insert(self.una + i as u64);
             }
         }
@@ -241,6 +278,7 @@ impl Scoreboard {
             if s.flags & SACKED == 0 {
                 if s.flags & LOST == 0 {
                     self.lost += 1;
+                    self.lost_marks += 1;
                 }
                 s.flags |= LOST;
                 s.flags &= !RETRANS;
@@ -274,7 +312,7 @@ mod tests {
     fn board(n: u64) -> Scoreboard {
         let mut b = Scoreboard::default();
         for _ in 0..n {
-            b.push_new(Time::ZERO);
+            b.push_new(Time::ZERO, TxState::default());
         }
         b
     }
@@ -290,7 +328,7 @@ mod tests {
         // Lost: 0..5 (5 segs). Pipe = 10 − 3 sacked − 5 lost = 2 (segments 8 and 9).
         assert_eq!(b.lost_out(), 5);
         assert_eq!(b.pipe(), 2);
-        b.mark_retransmitted(0, Time(1));
+        b.mark_retransmitted(0, Time(1), TxState::default());
         assert_eq!(b.pipe(), 3, "a retransmission counts once more");
         assert_eq!(b.next_lost(0), Some(1));
     }
@@ -314,7 +352,7 @@ mod tests {
     fn cumulative_ack_applies_karn() {
         let mut b = board(3);
         b.mark_lost(1);
-        b.mark_retransmitted(1, Time(5));
+        b.mark_retransmitted(1, Time(5), TxState::default());
         let a = b.ack_to(2);
         assert_eq!(a.count, 2);
         assert_eq!(a.rtt_sent, None, "segment 1 was retransmitted: no sample");
@@ -328,11 +366,11 @@ mod tests {
         // Segment 0 is retransmitted at t = 10; segment 5, sent at t = 20, is then SACKed.
         let mut b = Scoreboard::default();
         for t in 0..5 {
-            b.push_new(Time(t));
+            b.push_new(Time(t), TxState::default());
         }
         b.mark_lost(0);
-        b.mark_retransmitted(0, Time(10));
-        b.push_new(Time(20));
+        b.mark_retransmitted(0, Time(10), TxState::default());
+        b.push_new(Time(20), TxState::default());
         assert_eq!(b.mark_lost_retransmissions(Time(5)), None, "nothing sent after it was delivered yet");
         b.sack(5, 6);
         // Within the reordering window (20 < 10 + 15): not yet.
@@ -346,7 +384,7 @@ mod tests {
         let mut b = board(4);
         b.sack(2, 3);
         b.mark_lost(0);
-        b.mark_retransmitted(0, Time(1));
+        b.mark_retransmitted(0, Time(1), TxState::default());
         b.mark_all_lost();
         assert_eq!((b.lost_out(), b.retrans_out(), b.sacked_out()), (3, 0, 1));
         assert_eq!(b.pipe(), 0);

@@ -7,9 +7,9 @@
 //! lost). Without SACK it is NewReno (RFC 6582, the "slow-but-steady" variant: the RTO timer is
 //! restarted on every partial ACK).
 
-use super::cc::{AckEvent, CaState, Cc, CongestionOps, CwndEvent, Tcb};
+use super::cc::{AckEvent, CaState, Cc, CongestionOps, CwndEvent, RateSample, Tcb};
 use super::rtt::RttEstimator;
-use super::scoreboard::Scoreboard;
+use super::scoreboard::{Scoreboard, TxState};
 use super::{EcnMode, TcpConfig};
 use crate::event::TimerKind;
 use crate::packet::{Ecn, Kind, Packet, TcpHeader};
@@ -49,6 +49,14 @@ pub struct Sender {
     pub rtt: RttEstimator,
     rto_deadline: Option<Time>,
     rto_event_at: Option<Time>,
+    /// Delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation §3).
+    delivered_time: Time,
+    first_tx_time: Time,
+    /// Nonzero while application-limited: the C.delivered value that ends it.
+    app_limited: u64,
+    /// Pacing: the earliest time the next packet may leave, and the pending pacing event.
+    next_send_at: Time,
+    pace_event_at: Option<Time>,
     started_at: Option<Time>,
     completed_at: Option<Time>,
     pub stats: SenderStats,
@@ -76,6 +84,8 @@ impl Sender {
                 min_rtt: None,
                 in_flight: 0,
                 request_cwr: false,
+                pacing_rate: None,
+                ca_state: CaState::Open,
             },
             cc: cfg.cc.build(seed),
             state: CaState::Open,
@@ -89,6 +99,11 @@ impl Sender {
             rtt: RttEstimator::new(cfg.rto),
             rto_deadline: None,
             rto_event_at: None,
+            delivered_time: Time::ZERO,
+            first_tx_time: Time::ZERO,
+            app_limited: 0,
+            next_send_at: Time::ZERO,
+            pace_event_at: None,
             started_at: None,
             completed_at: None,
             stats: SenderStats::default(),
@@ -169,6 +184,7 @@ impl Sender {
         }
         self.rwnd = h.rwnd;
         let prior_una = self.board.una();
+        let (prior_delivered, prior_lost_marks) = (self.board.delivered, self.board.lost_marks);
         let acked = self.board.ack_to(ack_seg);
         let acked_bytes = self.seg_start(ack_seg.max(prior_una)) - self.seg_start(prior_una);
         self.tcb.snd_una = self.seg_start(self.board.una());
@@ -197,6 +213,7 @@ impl Sender {
         }
         let ece = h.ece && cfg.ecn != EcnMode::Off;
         self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
+        let rs = self.rate_sample(now, prior_delivered, rtt_sample);
         self.cc.in_ack_event(&mut self.tcb, AckEvent { ece, acked_bytes });
         if acked.count > 0 {
             self.cc.pkts_acked(&mut self.tcb, acked.count as u32, rtt_sample);
@@ -212,7 +229,9 @@ impl Sender {
         let una = self.board.una();
         match self.state {
             CaState::Recovery if una >= self.recovery_point => {
-                if cfg.sack {
+                if self.cc.owns_cwnd() {
+                    // the algorithm restores its own window
+                } else if cfg.sack {
                     self.tcb.cwnd = self.tcb.ssthresh;
                 } else {
                     // RFC 6582 §3.2 step 3, option 1.
@@ -284,7 +303,13 @@ impl Sender {
                 may_grow = false;
             }
         }
-        if may_grow && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
+        if self.cc.owns_cwnd() {
+            let mut rs = rs;
+            rs.losses = (self.board.lost_marks - prior_lost_marks) as u32;
+            self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
+            self.tcb.ca_state = self.state;
+            self.cc.cong_control(&mut self.tcb, &rs);
+        } else if may_grow && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
             self.cc.cong_avoid(&mut self.tcb, acked.count as u32);
             if std::mem::take(&mut self.tcb.request_cwr) && matches!(self.state, CaState::Open | CaState::Disorder) {
                 self.enter_cwr(); // a delay-based back-off (CDG)
@@ -300,11 +325,55 @@ impl Sender {
         self.try_send(now, cfg, ends, out);
     }
 
+    /// The delivery-rate sample of this ACK (draft-cheng §3.3), and the bookkeeping it needs.
+    fn rate_sample(&mut self, now: Time, prior_delivered: u64, rtt: Option<Time>) -> RateSample {
+        let delivered = self.board.delivered;
+        let mut rs = RateSample { acked_sacked: (delivered - prior_delivered) as u32, rtt, ..RateSample::default() };
+        if delivered == prior_delivered {
+            return rs;
+        }
+        self.delivered_time = now;
+        if self.app_limited != 0 && delivered > self.app_limited {
+            self.app_limited = 0;
+        }
+        let Some((sent, p)) = self.board.take_newest_delivered() else { return rs };
+        self.first_tx_time = sent;
+        let send_elapsed = sent.saturating_sub(p.first_tx);
+        let ack_elapsed = now.saturating_sub(p.delivered_time);
+        let interval = send_elapsed.max(ack_elapsed);
+        rs.prior_delivered = p.delivered;
+        rs.is_app_limited = p.app_limited;
+        // Linux tcp_rate_gen: an interval below the minimum RTT is not a valid sample.
+        if interval > Time::ZERO && self.tcb.min_rtt.is_none_or(|m| interval >= m) {
+            rs.delivered = delivered - p.delivered;
+            rs.interval = interval;
+        }
+        rs
+    }
+
+    /// The delivery state to record with a segment being sent now.
+    fn tx_state(&mut self, now: Time) -> TxState {
+        if self.board.packets_out() == 0 {
+            self.first_tx_time = now;
+            self.delivered_time = now;
+        }
+        TxState { delivered: self.board.delivered, delivered_time: self.delivered_time, first_tx: self.first_tx_time, app_limited: self.app_limited != 0 }
+    }
+
+    pub fn on_pace_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        self.pace_event_at = None;
+        if self.started_at.is_some() && self.completed_at.is_none() {
+            self.try_send(now, cfg, ends, out);
+        }
+    }
+
     /// Linux `tcp_enter_cwr`: ssthresh from the congestion control, cwnd reduced to it, until
     /// the data outstanding now is acknowledged.
     fn enter_cwr(&mut self) {
         self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
-        self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
+        if !self.cc.owns_cwnd() {
+            self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
+        }
         self.state = CaState::Cwr;
         self.cc.set_state(&mut self.tcb, CaState::Cwr);
         self.recovery_point = self.board.nxt();
@@ -324,11 +393,13 @@ impl Sender {
         self.rescue_rxt = None;
         self.force_rtx = true;
         self.tcb.cwnd_cnt = 0;
-        self.tcb.cwnd = if cfg.sack {
-            self.tcb.ssthresh // RFC 6675 §5 step 4.2
-        } else {
-            self.tcb.ssthresh + 3 // RFC 6582 §3.2 step 2 (cwnd inflated by the 3 dupACKs)
-        };
+        if !self.cc.owns_cwnd() {
+            self.tcb.cwnd = if cfg.sack {
+                self.tcb.ssthresh // RFC 6675 §5 step 4.2
+            } else {
+                self.tcb.ssthresh + 3 // RFC 6582 §3.2 step 2 (cwnd inflated by the 3 dupACKs)
+            };
+        }
     }
 
     pub fn on_rto_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
@@ -418,7 +489,8 @@ impl Sender {
             self.force_rtx = false;
             if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
                 self.rxt_cursor = seg + 1;
-                self.board.mark_retransmitted(seg, now);
+                let tx = self.tx_state(now);
+                self.board.mark_retransmitted(seg, now, tx);
                 self.stats.retransmits += 1;
                 out.budget -= 1;
                 self.emit(now, seg, true, cfg, ends, out);
@@ -441,19 +513,38 @@ impl Sender {
                 self.tcb.cwnd_limited = false;
                 break;
             }
+            if self.tcb.pacing_rate.is_some() {
+                if now < self.next_send_at {
+                    // Paced: come back when the next packet may leave.
+                    if self.pace_event_at.is_none_or(|e| e > self.next_send_at) {
+                        self.pace_event_at = Some(self.next_send_at);
+                        out.timers.push((self.next_send_at, TimerKind::Pace));
+                    }
+                    self.tcb.cwnd_limited = false;
+                    break;
+                }
+            }
             let Some((seg, retransmission)) = self.next_segment(cfg) else {
                 self.tcb.cwnd_limited = false;
+                // Nothing to send and not cwnd-limited: application-limited (draft-cheng §3.4).
+                self.app_limited = (self.board.delivered + self.board.packets_out()).max(1);
                 break;
             };
+            let tx = self.tx_state(now);
             if retransmission {
                 self.rxt_cursor = self.rxt_cursor.max(seg + 1).min(self.board.nxt());
-                self.board.mark_retransmitted(seg, now);
+                self.board.mark_retransmitted(seg, now, tx);
                 self.stats.retransmits += 1;
             } else {
-                self.board.push_new(now);
+                self.board.push_new(now, tx);
                 self.tcb.snd_nxt = self.seg_start(seg + 1);
             }
             out.budget -= 1;
+            if let Some(rate) = self.tcb.pacing_rate.filter(|r| *r > 0.0) {
+                // Pacing rate is in segments per second.
+                let gap = Time((Time::S as f64 / rate).ceil() as u64);
+                self.next_send_at = self.next_send_at.max(now) + gap;
+            }
             self.emit(now, seg, retransmission, cfg, ends, out);
         }
         if self.board.packets_out() > 0 && self.rto_deadline.is_none() {

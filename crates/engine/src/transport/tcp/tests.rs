@@ -343,7 +343,7 @@ fn two_flows_of_one_cc_share_fairly() {
     // Scalable (MIMD never converges to fairness; Kelly 2003), YeAH (in its Scalable fast mode with
     // this small buffer) and Vegas (a late flow measures an inflated BaseRTT; Brakmo & Peterson
     // 1995, Low et al. 2002) are reported, not asserted.
-    for cc in LOSS_BASED.iter().chain(["vegas", "nv", "cdg"].iter()) {
+    for cc in LOSS_BASED.iter().chain(["vegas", "nv", "cdg", "bbr"].iter()) {
         let sim = run(&cc_dumbbell(cc, 2, "300ms"));
         let j = jain(&goodputs(&sim));
         println!("{cc}: two-flow Jain index {j:.3}");
@@ -409,4 +409,25 @@ fn cdg_backs_off_on_delay_gradients_at_wan_rtts() {
     println!("cdg: {backoffs} delay back-offs, {dc} drops; newreno: {dr} drops");
     assert!(backoffs > 0);
     assert!(dc < dr, "cdg drops {dc} vs newreno {dr}");
+}
+
+#[test]
+fn bbr_fills_the_pipe_with_at_most_a_bdp_queued() {
+    // tcp-family.md §8.7: inflight ≤ cwnd_gain·BDP = 2·BDP, so a lone BBR flow's standing queue is at
+    // most one BDP (≈ 67 packets here) and utilization ≈ 100 % (no PROBE_RTT within 100 ms).
+    let mut sim = run(&cc_dumbbell("bbr", 1, "100ms"));
+    let p = sim.port_table();
+    let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+    println!("bbr: utilization {:.3}, mean queue {:.1}, drops {}", p.utilization[i], p.mean_queue_packets[i], p.drops[i]);
+    assert!(p.utilization[i] > 0.95, "utilization {}", p.utilization[i]);
+    assert!(p.mean_queue_packets[i] < 67.0, "mean queue {}", p.mean_queue_packets[i]);
+    let c = tcp(&sim, 0);
+    match &c.sender.cc {
+        crate::transport::tcp::cc::Cc::Bbr(b) => {
+            assert!(b.full_bw_reached, "STARTUP found the bottleneck");
+            // BtlBw ≈ 10 Gb/s / 1500 B = 833 333 segments/s.
+            assert!((b.max_bw() / 833_333.0 - 1.0).abs() < 0.05, "BtlBw {}", b.max_bw());
+        }
+        _ => unreachable!(),
+    }
 }

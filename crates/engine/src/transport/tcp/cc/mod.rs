@@ -6,6 +6,7 @@
 //! [`Cc`] and to the two `match`es below, and a name in `scenario`. Dispatch is a `match`, so the
 //! per-ACK path stays statically dispatched.
 
+mod bbr;
 mod bic;
 mod cdg;
 mod cubic;
@@ -23,6 +24,7 @@ mod veno;
 mod westwood;
 mod yeah;
 
+pub use bbr::Bbr;
 pub use bic::{Bic, BicParams};
 pub use cdg::Cdg;
 pub use cubic::{Cubic, CubicParams};
@@ -41,8 +43,8 @@ pub use westwood::Westwood;
 pub use yeah::Yeah;
 use crate::time::Time;
 
-/// Linux's congestion-avoidance states (`enum tcp_ca_state`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Linux's congestion-avoidance states (`enum tcp_ca_state`), ordered as in Linux.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CaState {
     Open,
     /// Duplicate ACKs or SACKs seen, no recovery yet.
@@ -88,6 +90,40 @@ pub struct Tcb {
     pub in_flight: u64,
     /// Set by a congestion control that wants a CWR reduction now (Linux `tcp_enter_cwr`).
     pub request_cwr: bool,
+    /// Pacing rate in segments per second, if the congestion control paces (BBR).
+    pub pacing_rate: Option<f64>,
+    /// The connection's congestion-avoidance state.
+    pub ca_state: CaState,
+}
+
+/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation; Linux `struct
+/// rate_sample`), given to `cong_control` on every ACK.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateSample {
+    /// Segments delivered over `interval`; `interval` zero = no valid sample.
+    pub delivered: u64,
+    pub interval: Time,
+    /// C.delivered when the sampled segment was sent.
+    pub prior_delivered: u64,
+    pub is_app_limited: bool,
+    /// Segments newly acked or SACKed by this ACK, and newly marked lost.
+    pub acked_sacked: u32,
+    pub losses: u32,
+    /// RTT sample of this ACK.
+    pub rtt: Option<Time>,
+}
+
+impl RateSample {
+    /// Delivery rate in segments per second, if valid.
+    pub fn rate(&self) -> Option<f64> {
+        (self.interval > Time::ZERO).then(|| self.delivered as f64 / self.interval.secs_f64())
+    }
+}
+
+impl Default for CaState {
+    fn default() -> Self {
+        CaState::Open
+    }
 }
 
 /// Per-ACK information for `in_ack_event` (Linux passes flags; we pass what the flags summarise).
@@ -114,6 +150,13 @@ pub trait CongestionOps {
     /// Per ACK that newly acknowledges data: segments acked and, when Karn allows, the RTT sample
     /// (Linux `pkts_acked` with `ack_sample`).
     fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, _rtt: Option<Time>) {}
+    /// True for algorithms that set cwnd (and pacing) themselves on every ACK through
+    /// `cong_control` (Linux: BBR), so the core neither grows nor reduces cwnd for them.
+    fn owns_cwnd(&self) -> bool {
+        false
+    }
+    /// Per ACK, for `owns_cwnd` algorithms (Linux `cong_control`).
+    fn cong_control(&mut self, _tcb: &mut Tcb, _rs: &RateSample) {}
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _ev: CwndEvent) {}
     /// State changes, called after `ssthresh` when a reduction starts.
     fn set_state(&mut self, _tcb: &mut Tcb, _s: CaState) {}
@@ -226,6 +269,7 @@ pub enum Cc {
     Ledbat(Ledbat),
     Nv(Nv),
     Cdg(Cdg),
+    Bbr(Bbr),
 }
 
 macro_rules! dispatch {
@@ -247,6 +291,7 @@ macro_rules! dispatch {
             Cc::Ledbat($c) => $e,
             Cc::Nv($c) => $e,
             Cc::Cdg($c) => $e,
+            Cc::Bbr($c) => $e,
         }
     };
 }
@@ -270,6 +315,12 @@ impl CongestionOps for Cc {
     fn pkts_acked(&mut self, tcb: &mut Tcb, acked: u32, rtt: Option<Time>) {
         dispatch!(self, c => c.pkts_acked(tcb, acked, rtt))
     }
+    fn owns_cwnd(&self) -> bool {
+        dispatch!(self, c => c.owns_cwnd())
+    }
+    fn cong_control(&mut self, tcb: &mut Tcb, rs: &RateSample) {
+        dispatch!(self, c => c.cong_control(tcb, rs))
+    }
     fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
         dispatch!(self, c => c.cwnd_event(tcb, ev))
     }
@@ -290,7 +341,7 @@ impl Cc {
 
 #[cfg(test)]
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
-    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false }
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open }
 }
 
 #[cfg(test)]
