@@ -96,7 +96,7 @@ def test_list_cc_and_workloads():
     import fabricsim
 
     out = fabricsim_cli_list("cc")
-    for name in ("newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr"):
+    for name in ("newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp"):
         assert name in fabricsim.congestion_controls()
         assert f"\n{name} " in "\n" + out
     assert "websearch" in fabricsim.workloads() and "fb_hadoop_mqecn" in fabricsim_cli_list("workloads")

@@ -26,7 +26,7 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
-const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr"];
+const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp"];
 
 pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let mut iss = Issues::default();

@@ -59,6 +59,7 @@ pub enum CcKind {
     Nv,
     Cdg,
     Bbr,
+    Lp,
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -82,6 +83,7 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("nv", "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)"),
     ("cdg", "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)"),
     ("bbr", "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)"),
+    ("lp", "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)"),
 ];
 
 impl CcKind {
@@ -105,6 +107,7 @@ impl CcKind {
             CcKind::Nv => Cc::Nv(cc::Nv::default()),
             CcKind::Cdg => Cc::Cdg(cc::Cdg::new(seed)),
             CcKind::Bbr => Cc::Bbr(cc::Bbr::new(seed)),
+            CcKind::Lp => Cc::Lp(cc::Lp::default()),
         }
     }
     pub fn name(self) -> &'static str {
@@ -126,6 +129,7 @@ impl CcKind {
             CcKind::Nv => "nv",
             CcKind::Cdg => "cdg",
             CcKind::Bbr => "bbr",
+            CcKind::Lp => "lp",
         }
     }
     /// The algorithm with default parameters, by scenario name.
@@ -148,6 +152,7 @@ impl CcKind {
             "nv" => CcKind::Nv,
             "cdg" => CcKind::Cdg,
             "bbr" => CcKind::Bbr,
+            "lp" => CcKind::Lp,
             _ => return None,
         })
     }

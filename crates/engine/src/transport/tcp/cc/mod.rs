@@ -16,6 +16,7 @@ mod htcp;
 mod hybla;
 mod illinois;
 mod ledbat;
+mod lp;
 mod newreno;
 mod nv;
 mod scalable;
@@ -34,6 +35,7 @@ pub use htcp::Htcp;
 pub use hybla::Hybla;
 pub use illinois::Illinois;
 pub use ledbat::{Ledbat, LedbatParams};
+pub use lp::Lp;
 pub use newreno::NewReno;
 pub use nv::Nv;
 pub use scalable::Scalable;
@@ -270,6 +272,7 @@ pub enum Cc {
     Nv(Nv),
     Cdg(Cdg),
     Bbr(Bbr),
+    Lp(Lp),
 }
 
 macro_rules! dispatch {
@@ -292,6 +295,7 @@ macro_rules! dispatch {
             Cc::Nv($c) => $e,
             Cc::Cdg($c) => $e,
             Cc::Bbr($c) => $e,
+            Cc::Lp($c) => $e,
         }
     };
 }
