@@ -451,3 +451,23 @@ fn lp_yields_to_newreno() {
     assert!(lp_share < 0.2, "LP took {lp_share}");
     assert!(u > 0.95);
 }
+
+#[test]
+fn every_cc_coexists_with_newreno() {
+    // Friendliness smoke test: each algorithm against one NewReno flow on the BDP-buffered
+    // dumbbell. The link stays full and neither flow is starved (scavengers, LP and LEDBAT, are
+    // meant to yield; DCTCP without ECN marks is Reno). Shares are reported in
+    // docs/CONGESTION_CONTROL.md.
+    let all = ["dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "nv", "cdg", "bbr"];
+    for cc in all {
+        let doc = cc_dumbbell("newreno", 2, "300ms").replace("[[flows]]\nsrc = \"h1\"", &format!("[[flows]]\ntransport = \"{cc}\"\nsrc = \"h1\""));
+        let mut sim = run(&doc);
+        let g = goodputs(&sim);
+        let share = g[1] / (g[0] + g[1]);
+        let p = sim.port_table();
+        let u = p.utilization[p.name.iter().position(|x| x == "s0->s1").unwrap()];
+        println!("{cc} vs newreno: share {share:.3}, utilization {u:.3}");
+        assert!(u > 0.95, "{cc}: utilization {u}");
+        assert!((0.05..0.95).contains(&share), "{cc}: share {share}");
+    }
+}
