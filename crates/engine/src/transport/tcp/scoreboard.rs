@@ -27,7 +27,6 @@ pub struct TxState {
 struct Seg {
     sent: Time,
     flags: u8,
-    tx: TxState,
 }
 
 /// What cumulatively acknowledging segments revealed.
@@ -43,6 +42,10 @@ pub struct AckedSegs {
 pub struct Scoreboard {
     una: u64,
     segs: VecDeque<Seg>,
+    /// Delivery-rate snapshots, parallel to `segs`, kept only when `track_rate` (for congestion
+    /// controls that use rate samples) so other flows keep 16-byte entries.
+    tx: VecDeque<TxState>,
+    pub track_rate: bool,
     sacked: u64,
     lost: u64,
     retrans: u64,
@@ -109,7 +112,10 @@ impl Scoreboard {
     /// Record the first transmission of segment `nxt`.
     #[inline]
     pub fn push_new(&mut self, now: Time, tx: TxState) {
-        self.segs.push_back(Seg { sent: now, flags: 0, tx });
+        self.segs.push_back(Seg { sent: now, flags: 0 });
+        if self.track_rate {
+            self.tx.push_back(tx);
+        }
     }
 
     /// The newest delivered segment since the last call (see `newest_delivered`).
@@ -133,7 +139,10 @@ impl Scoreboard {
         let was = s.flags & RETRANS != 0;
         s.flags |= RETRANS | EVER_RETRANS;
         s.sent = now;
-        s.tx = tx;
+        if self.track_rate {
+            let i = (seg - self.una) as usize;
+            self.tx[i] = tx;
+        }
         if !was {
             self.retrans += 1;
         }
@@ -156,10 +165,11 @@ impl Scoreboard {
         let mut out = AckedSegs::default();
         while self.una < ack {
             let Some(s) = self.segs.pop_front() else { break };
+            let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
             self.una += 1;
             out.count += 1;
             if s.flags & SACKED == 0 {
-                self.note_delivered(s.sent, s.tx);
+                self.note_delivered(s.sent, tx);
             }
             self.forget(s.flags);
             out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
@@ -191,8 +201,9 @@ impl Scoreboard {
                 continue;
             }
             let f = s.flags;
-            let (sent, tx) = (s.sent, s.tx);
+            let sent = s.sent;
             s.flags |= SACKED;
+            let tx = if self.track_rate { self.tx[(seg - self.una) as usize] } else { TxState::default() };
             self.note_delivered(sent, tx);
             if f & LOST != 0 {
                 self.lost -= 1;

@@ -67,10 +67,13 @@ impl Sender {
     /// controls.
     pub fn new(cfg: &TcpConfig, size: Option<u64>, seed: u64) -> Self {
         let mss = cfg.mss as u64;
+        let cc = cfg.cc.build(seed);
+        let mut board = Scoreboard::default();
+        board.track_rate = cc.owns_cwnd();
         Sender {
             size,
             total_segs: size.map(|s| s.div_ceil(mss)),
-            board: Scoreboard::default(),
+            board,
             tcb: Tcb {
                 cwnd: cfg.initial_cwnd,
                 cwnd_cnt: 0,
@@ -87,7 +90,7 @@ impl Sender {
                 pacing_rate: None,
                 ca_state: CaState::Open,
             },
-            cc: cfg.cc.build(seed),
+            cc,
             state: CaState::Open,
             dupacks: 0,
             recovery_point: 0,
