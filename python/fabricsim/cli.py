@@ -217,6 +217,10 @@ def cmd_bench(a) -> int:
     return run_benchmarks(a.names or list(BENCHMARKS))
 
 
+def _add_set(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fabricsim",
@@ -234,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("scenario", help="scenario TOML file")
     r.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario name>)")
     r.add_argument("--seed", type=int, help="override [simulation].seed")
-    r.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    _add_set(r)
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
     r.add_argument("--plot", action="store_true", help="also draw the figures into DIR/figures (PNG + SVG)")
@@ -243,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check a scenario without running it",
                        description="Check a scenario and list every problem with its key path.")
     v.add_argument("scenario", help="scenario TOML file")
-    v.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    _add_set(v)
     v.set_defaults(func=cmd_validate)
 
     c = sub.add_parser("compare", help="run one scenario under several transports, side by side",
@@ -260,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--loads", metavar="L1,L2,...", help="also sweep the workload load")
     c.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario>-compare)")
     c.add_argument("--seed", type=int, help="override [simulation].seed (the same for every run)")
-    c.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    _add_set(c)
     c.add_argument("--no-progress", action="store_true", help="no progress bars")
     c.set_defaults(func=cmd_compare)
 
@@ -276,7 +280,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Print hosts, switches, links, ECMP path counts, diameter, oversubscription "
                                     "and bisection bandwidth of a scenario's topology.")
     tp.add_argument("scenario", help="scenario TOML file")
-    tp.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
+    _add_set(tp)
     tp.set_defaults(func=cmd_topology)
 
     ls = sub.add_parser("list", help="list congestion controls or built-in workloads",

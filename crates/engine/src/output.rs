@@ -55,6 +55,11 @@ pub struct PortTable {
 }
 
 impl PortTable {
+    /// Row of the port named `name` ("s0->h0").
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.name.iter().position(|n| n == name)
+    }
+
     pub fn from_network(net: &Network, duration: Time) -> PortTable {
         let mut t = PortTable::default();
         let d = duration.0.max(1) as f64;

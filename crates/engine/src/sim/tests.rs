@@ -131,14 +131,14 @@ size = "1MB"
 "#;
     let mut sim = run(doc);
     let ports = sim.port_table();
-    let tx = |n: &str| ports.tx_packets[ports.name.iter().position(|x| x == n).unwrap()];
+    let tx = |n: &str| ports.tx_packets[ports.find(n).unwrap()];
     let (via2, via3) = (tx("s1->s2"), tx("s1->s3"));
     assert!(via2 == 0 || via3 == 0, "one flow, one path: {via2} / {via3}");
     assert_eq!(via2 + via3, tx("a->s1"));
     // Spraying uses both.
     let mut sim = run(&doc.replace("[[flows]]", "[routing]\necmp = \"packet_spray\"\n[[flows]]"));
     let ports = sim.port_table();
-    let tx = |n: &str| ports.tx_packets[ports.name.iter().position(|x| x == n).unwrap()];
+    let tx = |n: &str| ports.tx_packets[ports.find(n).unwrap()];
     assert!(tx("s1->s2") > 200 && tx("s1->s3") > 200);
 }
 
@@ -167,7 +167,7 @@ size = "2MB"
 "#;
     let mut sim = run(doc);
     let p = sim.port_table();
-    let i = p.name.iter().position(|n| n == "s0->h0").unwrap();
+    let i = p.find("s0->h0").unwrap();
     assert!(p.drops[i] > 0);
     assert!(p.max_queue_packets[i] <= 10, "queue exceeded its buffer");
     let t = sim.flow_table();

@@ -332,7 +332,8 @@ impl Sender {
     fn rate_sample(&mut self, now: Time, prior_delivered: u64, rtt: Option<Time>) -> RateSample {
         let delivered = self.board.delivered;
         let mut rs = RateSample { acked_sacked: (delivered - prior_delivered) as u32, rtt, ..RateSample::default() };
-        if delivered == prior_delivered {
+        // Only congestion controls that own cwnd (and so track rates) read the sample.
+        if delivered == prior_delivered || !self.board.track_rate {
             return rs;
         }
         self.delivered_time = now;

@@ -126,7 +126,7 @@ fn long_flows_share_a_bottleneck_fairly() {
             assert!(j >= 0.95, "{cc} x{n}: Jain {j:.4} of {g:?}");
             // And the bottleneck is kept busy.
             let p = sim.port_table();
-            let u = p.utilization[p.name.iter().position(|x| x == "s0->s1").unwrap()];
+            let u = p.utilization[p.find("s0->s1").unwrap()];
             assert!(u > 0.95, "{cc} x{n}: utilization {u}");
         }
     }
@@ -267,7 +267,7 @@ fn classic_ecn_halves_newreno_once_per_window() {
     let k = "discipline = \"ecn\"\necn_threshold = \"20pkt\"";
     let mut sim = run(&many_to_one(2, "newreno", "1Gbps", k, "200ms", "ecn = true"));
     let p = sim.port_table();
-    let i = p.name.iter().position(|x| x == "s0->h0").unwrap();
+    let i = p.find("s0->h0").unwrap();
     assert!(p.ecn_marks[i] > 0);
     assert_eq!(p.drops[i], 0, "ECN keeps the queue below the buffer");
     assert!(tcp(&sim, 0).sender.stats.ecn_reductions > 0);
@@ -320,7 +320,7 @@ fn every_loss_based_cc_fills_a_bdp_buffered_bottleneck() {
     for cc in LOSS_BASED {
         let mut sim = run(&cc_dumbbell(cc, 1, "100ms"));
         let p = sim.port_table();
-        let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+        let i = p.find("s0->s1").unwrap();
         println!("{cc}: utilization {:.3}, mean queue {:.1} packets", p.utilization[i], p.mean_queue_packets[i]);
         assert!(p.utilization[i] > 0.9, "{cc}: utilization {}", p.utilization[i]);
         assert_eq!(tcp(&sim, 0).sender.stats.timeouts, 0, "{cc}: losses are repaired without timeouts");
@@ -332,7 +332,7 @@ fn vegas_keeps_alpha_to_beta_packets_queued() {
     // tcp-family.md §8.8: one Vegas flow keeps α..β = 2..4 packets in the bottleneck queue.
     let mut sim = run(&cc_dumbbell("vegas", 1, "100ms"));
     let p = sim.port_table();
-    let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+    let i = p.find("s0->s1").unwrap();
     println!("vegas: utilization {:.3}, mean queue {:.1}", p.utilization[i], p.mean_queue_packets[i]);
     assert!(p.utilization[i] > 0.95);
     assert!((1.5..=5.0).contains(&p.mean_queue_packets[i]), "mean queue {}", p.mean_queue_packets[i]);
@@ -378,7 +378,7 @@ fn nv_fills_the_path_with_about_its_pad_queued() {
     // link busy with a short queue and, with an 84-packet buffer, no losses.
     let mut sim = run(&cc_dumbbell("nv", 1, "100ms"));
     let p = sim.port_table();
-    let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+    let i = p.find("s0->s1").unwrap();
     println!("nv: utilization {:.3}, mean queue {:.1}, drops {}", p.utilization[i], p.mean_queue_packets[i], p.drops[i]);
     assert!(p.utilization[i] > 0.95);
     assert!(p.mean_queue_packets[i] < 2.0 * 10.0, "mean queue {}", p.mean_queue_packets[i]);
@@ -397,7 +397,7 @@ fn cdg_backs_off_on_delay_gradients_at_wan_rtts() {
     };
     let drops = |sim: &mut Simulator| {
         let p = sim.port_table();
-        p.drops[p.name.iter().position(|x| x == "s0->s1").unwrap()]
+        p.drops[p.find("s0->s1").unwrap()]
     };
     let mut reno = run(&doc("newreno"));
     let mut cdg = run(&doc("cdg"));
@@ -417,7 +417,7 @@ fn bbr_fills_the_pipe_with_at_most_a_bdp_queued() {
     // most one BDP (≈ 67 packets here) and utilization ≈ 100 % (no PROBE_RTT within 100 ms).
     let mut sim = run(&cc_dumbbell("bbr", 1, "100ms"));
     let p = sim.port_table();
-    let i = p.name.iter().position(|x| x == "s0->s1").unwrap();
+    let i = p.find("s0->s1").unwrap();
     println!("bbr: utilization {:.3}, mean queue {:.1}, drops {}", p.utilization[i], p.mean_queue_packets[i], p.drops[i]);
     assert!(p.utilization[i] > 0.95, "utilization {}", p.utilization[i]);
     assert!(p.mean_queue_packets[i] < 67.0, "mean queue {}", p.mean_queue_packets[i]);
@@ -445,7 +445,7 @@ fn lp_yields_to_newreno() {
     let g = goodputs(&sim);
     let lp_share = g[1] / (g[0] + g[1]);
     let p = sim.port_table();
-    let u = p.utilization[p.name.iter().position(|x| x == "s0->s1").unwrap()];
+    let u = p.utilization[p.find("s0->s1").unwrap()];
     println!("lp share next to newreno: {lp_share:.3}, utilization {u:.3}");
     assert_eq!(tcp(&sim, 1).cfg.cc.name(), "lp");
     assert!(lp_share < 0.2, "LP took {lp_share}");
@@ -465,7 +465,7 @@ fn every_cc_coexists_with_newreno() {
         let g = goodputs(&sim);
         let share = g[1] / (g[0] + g[1]);
         let p = sim.port_table();
-        let u = p.utilization[p.name.iter().position(|x| x == "s0->s1").unwrap()];
+        let u = p.utilization[p.find("s0->s1").unwrap()];
         println!("{cc} vs newreno: share {share:.3}, utilization {u:.3}");
         assert!(u > 0.95, "{cc}: utilization {u}");
         assert!((0.05..0.95).contains(&share), "{cc}: share {share}");
