@@ -44,6 +44,8 @@ pub enum Event {
     Arrival { gen: u32 },
     /// Incast application `app` issues its next request.
     IncastRound { app: u32 },
+    /// The circuit switch of a hybrid network reaches a day or night boundary.
+    Circuit,
 }
 
 #[derive(Debug)]

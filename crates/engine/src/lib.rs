@@ -10,6 +10,7 @@ pub mod network;
 pub mod output;
 pub mod packet;
 pub mod queue;
+pub mod rdcn;
 pub mod rng;
 pub mod scenario;
 pub mod sim;

@@ -58,8 +58,9 @@ pub struct Packet {
     pub ecn: Ecn,
     /// Hash used by ECMP (per flow and direction), fixed when the packet is created.
     pub path_hash: u64,
-    /// When the packet entered the network (for latency accounting).
-    pub created: Time,
+    /// Time stamp for latency accounting: when the packet entered the network, reset when it
+    /// enters a hybrid ToR's VOQ (latency through the hybrid network).
+    pub stamp: Time,
     pub tcp: TcpHeader,
 }
 
@@ -135,7 +136,7 @@ mod tests {
             kind: Kind::Data,
             ecn: Ecn::NotEct,
             path_hash: 0,
-            created: Time::ZERO,
+            stamp: Time::ZERO,
             tcp: TcpHeader::default(),
         }
     }

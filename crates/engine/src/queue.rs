@@ -121,7 +121,7 @@ mod tests {
             kind: Kind::Data,
             ecn,
             path_hash: 0,
-            created: Time::ZERO,
+            stamp: Time::ZERO,
             tcp: TcpHeader::default(),
         }
     }

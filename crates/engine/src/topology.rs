@@ -53,6 +53,18 @@ pub fn build(spec: &TopologySpec) -> Network {
         nodes.iter().map(|n| n.ports.iter().map(|&p| (p, ports[p.idx()].peer)).collect()).collect();
     let is_host: Vec<bool> = spec.nodes.iter().map(|n| n.is_host).collect();
     let routes = Routes::build(&adj, &is_host, &hosts);
+    if let Some(r) = &spec.rdcn {
+        // Circuit lanes come after routing: they are not static links, the hybrid ToRs use them
+        // only while the schedule connects the pair (rdcn module docs). They belong to no node's
+        // port list, so nothing routes onto them.
+        let unused = QueueSpec { limit: None, discipline: crate::queue::Discipline::DropTail, send_limit: None };
+        let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused };
+        for s in 0..r.racks {
+            for d in (0..r.racks).filter(|&d| d != s) {
+                ports.push(port(crate::rdcn::lane_name(s, d), r.tor_node(s), r.tor_node(d), &lane, unused));
+            }
+        }
+    }
     Network { nodes, ports, hosts, host_index, routes }
 }
 

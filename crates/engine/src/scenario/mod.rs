@@ -6,6 +6,7 @@
 //! succeeds. The key reference is docs/SCENARIOS.md.
 
 mod parse;
+mod rdcn;
 pub mod reader;
 #[cfg(test)]
 mod tests;
@@ -59,6 +60,8 @@ pub struct TopologySpec {
     pub oversubscription: Option<f64>,
     /// Capacity across the worst even split of the hosts (generated fabrics).
     pub bisection_bps: Option<u64>,
+    /// The circuit side of a hybrid network (`kind = "rdcn"`).
+    pub rdcn: Option<crate::rdcn::RdcnSpec>,
 }
 
 /// One flow.

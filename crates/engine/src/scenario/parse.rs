@@ -26,7 +26,7 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
-const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp"];
+const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp", "retcp"];
 
 pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let mut iss = Issues::default();
@@ -60,8 +60,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), None, max_packet, &mut iss);
     let host_q = queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, &mut iss);
 
-    let (nodes, topo) = match t.table("topology", &mut iss) {
-        Some(tt) => topology_spec(&tt, switch_q, host_q, max_packet, &mut iss),
+    let mut layout = None;
+    let (nodes, mut topo) = match t.table("topology", &mut iss) {
+        Some(tt) => topology_spec(&tt, switch_q, host_q, max_packet, &mut layout, &mut iss),
         None => {
             iss.push("topology", "missing; add [topology] with kind = \"star\", \"dumbbell\" or \"explicit\"");
             (vec![], None)
@@ -76,6 +77,11 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
         r.finish(&mut iss);
     }
 
+    let is_rdcn = t.table("topology", &mut Issues::default()).and_then(|tt| tt.raw("kind")).and_then(|k| k.as_str()) == Some("rdcn");
+    let rdcn = super::rdcn::sections(&t, is_rdcn, layout, &profiles, &mut iss);
+    if let (Some(topo), Some(r)) = (topo.as_mut(), rdcn) {
+        topo.rdcn = Some(r);
+    }
     let net = topo.as_ref().map(topology::build);
     // Flows are checked against the node names even when the links had problems.
     let traffic = t.has("workload") || t.has("incast");
@@ -194,10 +200,26 @@ fn required_link(t: &Table, key: &'static str, iss: &mut Issues) -> Option<LinkP
     lp
 }
 
+/// Rack layout of a `kind = "rdcn"` topology, for reading [circuit] and [tor].
+#[derive(Clone, Copy)]
+pub(super) struct RdcnLayout {
+    pub racks: usize,
+    pub hosts_per_rack: usize,
+    pub circuit_rate: Rate,
+    pub circuit_delay: Time,
+}
+
 /// The declared nodes (known even if links have problems) and, if all is well, the topology.
-fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: u64, iss: &mut Issues) -> (Vec<NodeSpec>, Option<TopologySpec>) {
-    let kinds = &["star", "dumbbell", "explicit", "leaf_spine", "fat_tree"];
-    let Some(kind) = t.need("kind", iss, "one of star, dumbbell, explicit, leaf_spine, fat_tree", as_choice(kinds)) else {
+fn topology_spec(
+    t: &Table,
+    switch_q: QueueSpec,
+    host_q: QueueSpec,
+    max_packet: u64,
+    layout: &mut Option<RdcnLayout>,
+    iss: &mut Issues,
+) -> (Vec<NodeSpec>, Option<TopologySpec>) {
+    let kinds = &["star", "dumbbell", "explicit", "leaf_spine", "fat_tree", "rdcn"];
+    let Some(kind) = t.need("kind", iss, "one of star, dumbbell, explicit, leaf_spine, fat_tree, rdcn", as_choice(kinds)) else {
         return (vec![], None);
     };
     let mut oversubscription = None;
@@ -277,6 +299,34 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
                     oversubscription = Some(down / up);
                     // Cut the leaves in two halves: each half sends at most min(down, up) per leaf.
                     bisection_bps = Some(((l / 2) as f64 * down.min(up)) as u64);
+                }
+            }
+        }
+        "rdcn" => {
+            let racks = t.need("racks", iss, "the number of racks (at least 2)", as_count);
+            if racks == Some(1) {
+                iss.push(t.key_path("racks"), "1 rack leaves nothing to connect; a hybrid network needs at least 2");
+            }
+            let hpr = t.need("hosts_per_rack", iss, "the number of hosts under each ToR", as_count);
+            let hl = required_link(t, "host_link", iss);
+            let pl = required_link(t, "packet_link", iss);
+            let cl = required_link(t, "circuit_link", iss);
+            if let (Some(r), Some(h)) = (racks.filter(|&r| r >= 2), hpr) {
+                let (r, h) = (r as usize, h as usize);
+                nodes.extend((0..r * h).map(|i| host(format!("h{i}"))));
+                nodes.extend((0..r).map(|i| switch(format!("tor{i}"))));
+                nodes.push(switch("eps".into()));
+                if let (Some(hl), Some(pl), Some(cl)) = (hl, pl, cl) {
+                    if let (Some(_), Some(_), Some(_), Some(_), Some(crate_rate), Some(crate_delay)) = (hl.rate, hl.delay, pl.rate, pl.delay, cl.rate, cl.delay) {
+                        let tor0 = r * h;
+                        for i in 0..r * h {
+                            links.push(hl.link(i, tor0 + i / h, host_q, switch_q));
+                        }
+                        for k in 0..r {
+                            links.push(pl.link(tor0 + k, tor0 + r, switch_q, switch_q));
+                        }
+                        *layout = Some(RdcnLayout { racks: r, hosts_per_rack: h, circuit_rate: crate_rate, circuit_delay: crate_delay });
+                    }
                 }
             }
         }
@@ -410,7 +460,7 @@ fn topology_spec(t: &Table, switch_q: QueueSpec, host_q: QueueSpec, max_packet: 
     if iss.0.len() > ok_before || nodes.is_empty() {
         return (nodes, None);
     }
-    (nodes.clone(), Some(TopologySpec { kind, nodes, links, oversubscription, bisection_bps }))
+    (nodes.clone(), Some(TopologySpec { kind, nodes, links, oversubscription, bisection_bps, rdcn: None }))
 }
 
 /// Host links and switch-to-switch links of a generated fabric: `host_link` and `core_link`, or
@@ -564,8 +614,27 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if ledbat_target == Some(Time::ZERO) {
         iss.push(t.key_path("ledbat_target"), "must be above 0");
     }
+    let mut retcp = match c.cc {
+        CcKind::Retcp(p) => p,
+        _ => crate::transport::tcp::cc::RetcpParams::default(),
+    };
+    if let Some(a) = t.get("retcp_alpha", iss, as_f64) {
+        if a >= 1.0 && a.is_finite() {
+            retcp.alpha = a;
+        } else {
+            iss.push(t.key_path("retcp_alpha"), format!("{a} is not a growth factor >= 1 (the paper uses 2)"));
+        }
+    }
+    if let Some(b) = t.get("retcp_beta", iss, as_f64) {
+        if b > 0.0 && b <= 1.0 {
+            retcp.beta = b;
+        } else {
+            iss.push(t.key_path("retcp_beta"), format!("{b} is not a shrink factor in (0, 1] (the paper uses 0.5)"));
+        }
+    }
     c.cc = match cc.as_deref() {
         Some("dctcp") => CcKind::Dctcp(dctcp),
+        Some("retcp") => CcKind::Retcp(retcp),
         Some("ledbat") => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
             target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(Time::from_ms(100)),
         }),
@@ -575,10 +644,15 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             CcKind::Ledbat(p) => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
                 target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(p.target),
             }),
+            CcKind::Retcp(_) => CcKind::Retcp(retcp),
             k => k,
         },
     };
     c.ecn = match (c.cc, ecn) {
+        (CcKind::Retcp(_), Some(true)) => {
+            iss.push(t.key_path("ecn"), "reTCP reads circuit state from ECE and must run without ECN (NSDI 2020 §5.3); remove ecn = true");
+            EcnMode::Off
+        }
         (CcKind::Dctcp(_), Some(false)) => {
             iss.push(t.key_path("ecn"), "DCTCP needs ECN; remove ecn = false or pick another cc");
             EcnMode::Dctcp

@@ -109,6 +109,8 @@ pub struct Simulator {
     sample_flows: Vec<FlowId>,
     pub series: Series,
     wall: std::time::Duration,
+    /// The circuit side of a hybrid network, if the topology is one.
+    pub rdcn: Option<Box<crate::rdcn::Rdcn>>,
 }
 
 impl Simulator {
@@ -151,7 +153,12 @@ impl Simulator {
             sample_flows,
             series: Series::default(),
             wall: std::time::Duration::ZERO,
+            rdcn: None,
         };
+        if let Some(spec) = &sc.topology.rdcn {
+            sim.rdcn = Some(Box::new(crate::rdcn::Rdcn::new(spec, &sim.net, sc.output.warmup)));
+            sim.events.schedule(Time::ZERO, Event::Circuit);
+        }
         for f in &sc.flows {
             let (profile, label) = (sim.intern(&f.transport), 0);
             sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.tcp, profile, label, None);
@@ -276,6 +283,12 @@ impl Simulator {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::Arrive { port, pkt } => {
+                if let Some(r) = self.rdcn.as_deref() {
+                    let role = r.role[port.idx()];
+                    if role != crate::rdcn::Role::Plain {
+                        self.hybrid_arrival(role, pkt);
+                    }
+                }
                 let node = self.net.ports[port.idx()].peer;
                 self.at_node(node, pkt);
             }
@@ -293,6 +306,7 @@ impl Simulator {
             Event::Sample => self.sample(),
             Event::Arrival { gen } => self.arrival(gen as usize),
             Event::IncastRound { app } => self.incast_round(app as usize),
+            Event::Circuit => self.reconfigure(),
         }
     }
 
@@ -371,7 +385,7 @@ impl Simulator {
         }
         for i in 0..out.packets.len() {
             let mut p = out.packets[i];
-            p.created = self.now;
+            p.stamp = self.now;
             let from = p.src;
             let id = self.slab.alloc(p);
             self.created += 1;
@@ -395,6 +409,15 @@ impl Simulator {
             self.flows[pkt.flow.idx()].transport.on_packet(self.now, &pkt, &mut out);
             self.flush(pkt.flow, out);
             return;
+        }
+        if let Some(r) = self.rdcn.as_deref() {
+            if let Some(s) = r.tor_rack(node) {
+                let d = r.rack_of_host(pkt.dst);
+                if d != s {
+                    self.tor_ingress(s, d, id);
+                    return;
+                }
+            }
         }
         let hops = self.net.next_hops(node, pkt.dst);
         let port = match (hops.len(), self.ecmp) {
@@ -470,6 +493,9 @@ impl Simulator {
         let p = &mut self.net.ports[port.idx()];
         if !p.waiters.is_empty() && p.send_budget() > 0 {
             self.wake_senders(port);
+        }
+        if self.rdcn.is_some() {
+            self.hybrid_tx_done(port);
         }
     }
 
@@ -608,6 +634,7 @@ impl Simulator {
 
 }
 
+mod hybrid;
 #[cfg(test)]
 mod tests;
 

@@ -60,6 +60,7 @@ pub enum CcKind {
     Cdg,
     Bbr,
     Lp,
+    Retcp(cc::RetcpParams),
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -84,6 +85,7 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("cdg", "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)"),
     ("bbr", "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)"),
     ("lp", "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)"),
+    ("retcp", "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)"),
 ];
 
 impl CcKind {
@@ -108,6 +110,7 @@ impl CcKind {
             CcKind::Cdg => Cc::Cdg(cc::Cdg::new(seed)),
             CcKind::Bbr => Cc::Bbr(cc::Bbr::new(seed)),
             CcKind::Lp => Cc::Lp(cc::Lp::default()),
+            CcKind::Retcp(p) => Cc::Retcp(cc::Retcp::new(p)),
         }
     }
     pub fn name(self) -> &'static str {
@@ -130,6 +133,7 @@ impl CcKind {
             CcKind::Cdg => "cdg",
             CcKind::Bbr => "bbr",
             CcKind::Lp => "lp",
+            CcKind::Retcp(_) => "retcp",
         }
     }
     /// The algorithm with default parameters, by scenario name.
@@ -153,6 +157,7 @@ impl CcKind {
             "cdg" => CcKind::Cdg,
             "bbr" => CcKind::Bbr,
             "lp" => CcKind::Lp,
+            "retcp" => CcKind::Retcp(cc::RetcpParams::default()),
             _ => return None,
         })
     }

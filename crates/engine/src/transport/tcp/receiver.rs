@@ -189,7 +189,7 @@ impl Receiver {
             kind: Kind::Ack,
             ecn: if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct },
             path_hash: ends.hash_rev,
-            created: Time::ZERO,
+            stamp: Time::ZERO,
             tcp: h,
         });
         self.acks_sent += 1;
@@ -216,7 +216,7 @@ mod tests {
             kind: Kind::Data,
             ecn,
             path_hash: 0,
-            created: Time::ZERO,
+            stamp: Time::ZERO,
             tcp: TcpHeader { seq, len, ..Default::default() },
         }
     }

@@ -217,7 +217,8 @@ impl Sender {
         let ece = h.ece && cfg.ecn != EcnMode::Off;
         self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
         let rs = self.rate_sample(now, prior_delivered, rtt_sample);
-        self.cc.in_ack_event(&mut self.tcb, AckEvent { ece, acked_bytes });
+        let cc_ece = if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() { h.ece } else { ece };
+        self.cc.in_ack_event(&mut self.tcb, AckEvent { ece: cc_ece, acked_bytes });
         if acked.count > 0 {
             self.cc.pkts_acked(&mut self.tcb, acked.count as u32, rtt_sample);
         }
@@ -573,7 +574,7 @@ impl Sender {
             kind: Kind::Data,
             ecn,
             path_hash: ends.hash_fwd,
-            created: now,
+            stamp: now,
             tcp: TcpHeader {
                 seq: self.seg_start(seg),
                 len,

@@ -19,6 +19,7 @@ mod ledbat;
 mod lp;
 mod newreno;
 mod nv;
+mod retcp;
 mod scalable;
 mod vegas;
 mod veno;
@@ -38,6 +39,7 @@ pub use ledbat::{Ledbat, LedbatParams};
 pub use lp::Lp;
 pub use newreno::NewReno;
 pub use nv::Nv;
+pub use retcp::{Retcp, RetcpParams};
 pub use scalable::Scalable;
 pub use vegas::{Vegas, VegasParams};
 pub use veno::Veno;
@@ -160,6 +162,11 @@ pub trait CongestionOps {
     /// Per ACK, for `owns_cwnd` algorithms (Linux `cong_control`).
     fn cong_control(&mut self, _tcb: &mut Tcb, _rs: &RateSample) {}
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _ev: CwndEvent) {}
+    /// True for algorithms that read the ECE bit of ACKs as a signal of their own while ECN is
+    /// not negotiated (reTCP: circuit state), so the core passes ECE through without reacting.
+    fn reads_raw_ece(&self) -> bool {
+        false
+    }
     /// State changes, called after `ssthresh` when a reduction starts.
     fn set_state(&mut self, _tcb: &mut Tcb, _s: CaState) {}
 }
@@ -273,6 +280,7 @@ pub enum Cc {
     Cdg(Cdg),
     Bbr(Bbr),
     Lp(Lp),
+    Retcp(Retcp),
 }
 
 macro_rules! dispatch {
@@ -296,6 +304,7 @@ macro_rules! dispatch {
             Cc::Cdg($c) => $e,
             Cc::Bbr($c) => $e,
             Cc::Lp($c) => $e,
+            Cc::Retcp($c) => $e,
         }
     };
 }
@@ -327,6 +336,9 @@ impl CongestionOps for Cc {
     }
     fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
         dispatch!(self, c => c.cwnd_event(tcb, ev))
+    }
+    fn reads_raw_ece(&self) -> bool {
+        dispatch!(self, c => c.reads_raw_ece())
     }
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
         dispatch!(self, c => c.set_state(tcb, s))

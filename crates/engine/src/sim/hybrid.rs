@@ -1,0 +1,392 @@
+//! The simulator's side of hybrid circuit/packet networks (model in `crate::rdcn`): admission to
+//! the source ToR's VOQs, pulls by the packet uplink and the circuit lanes, the circuit switch's
+//! day/night events, and the measurements taken as packets leave the hybrid network.
+
+use super::Simulator;
+use crate::event::Event;
+use crate::ids::{PacketId, PortId};
+use crate::network::Port;
+use crate::packet::Kind;
+use crate::queue::{Admit, Amount};
+use crate::rdcn::{CircuitDay, Feedback, Rack, Rdcn, Role, SeqView};
+use crate::time::Time;
+
+/// Could the packet switch's port take one more packet of `size` bytes, counting the packets
+/// already pulled towards it (`inflight`)? Conservative by the one packet on its wire.
+#[inline]
+fn eps_room(p: &Port, inflight: (u64, u64), size: u64) -> bool {
+    match p.queue.limit {
+        None => true,
+        Some(Amount::Packets(l)) => p.queue.len_packets() + inflight.0 < l,
+        Some(Amount::Bytes(l)) => p.queue.len_bytes() + inflight.1 + size <= l,
+    }
+}
+
+impl Simulator {
+    /// A packet for rack `d` entered ToR `s`: into VOQ (s, d), then let an uplink take it.
+    pub(super) fn tor_ingress(&mut self, s: Rack, d: Rack, id: PacketId) {
+        let now = self.now;
+        let r = self.rdcn.as_deref_mut().unwrap();
+        let pi = r.pair(s, d);
+        let (cap, k) = r.spec.policy.limits(&r.spec.plan, s, d, now);
+        let pkt = self.slab.get_mut(id);
+        pkt.stamp = now;
+        let old = r.voqs[pi].len_packets();
+        let first = !r.voqs[pi].used;
+        if r.voqs[pi].offer(id, pkt, cap, k, now) == Admit::Dropped {
+            self.dropped += 1;
+            self.slab.free(id);
+            return;
+        }
+        if first {
+            if let Some(day) = r.spec.plan.pair_day(s, d, Time::ZERO) {
+                let sp = &r.spec;
+                r.views[pi] = Some(Box::new(SeqView::new(day.day_start, sp.view_before, sp.plan.week(), sp.view_bin, r.warmup)));
+            }
+        }
+        if let Some(v) = r.views[pi].as_deref_mut() {
+            v.advance(now, old);
+        }
+        if r.spec.plan.circuit_dst(s, now) == Some(d) {
+            self.circuit_pull(s);
+        } else {
+            self.packet_pull(s);
+        }
+    }
+
+    /// Take the head of VOQ `pi` (size `size`), keeping the week-folded view's integral.
+    #[inline]
+    fn voq_pop(r: &mut Rdcn, pi: usize, size: u32, now: Time) -> PacketId {
+        let old = r.voqs[pi].len_packets();
+        if let Some(v) = r.views[pi].as_deref_mut() {
+            v.advance(now, old);
+        }
+        r.voqs[pi].pop(size, now).unwrap()
+    }
+
+    /// ToR `s`'s packet uplink, if idle, takes the next packet round-robin from the VOQs whose
+    /// pair's packet path is open and whose packet-switch port has room (Etalon §4.2).
+    pub(super) fn packet_pull(&mut self, s: Rack) {
+        let now = self.now;
+        let r = self.rdcn.as_deref_mut().unwrap();
+        let up = r.uplink[s as usize];
+        if self.net.ports[up.idx()].busy {
+            return;
+        }
+        let n = r.racks as u32;
+        let mut blocked = false;
+        let start = r.rr[s as usize];
+        for step in 1..=n {
+            let d = (start + step) % n;
+            let pi = r.pair(s, d);
+            let Some(head) = r.voqs[pi].front() else { continue };
+            if !r.spec.policy.packet_path_open(&r.spec.plan, s, d, now) {
+                continue;
+            }
+            let size = self.slab.get(head).size;
+            let di = d as usize;
+            if !eps_room(&self.net.ports[r.eps_down[di].idx()], r.eps_inflight[di], size as u64) {
+                blocked = true;
+                continue;
+            }
+            let id = Self::voq_pop(r, pi, size, now);
+            r.rr[s as usize] = d;
+            r.eps_inflight[di].0 += 1;
+            r.eps_inflight[di].1 += size as u64;
+            r.eps_blocked[s as usize] = false;
+            self.start_tx(up, id);
+            return;
+        }
+        r.eps_blocked[s as usize] = blocked;
+    }
+
+    /// ToR `s`'s circuit lane, if its circuit is up and the lane idle, takes the head of the VOQ
+    /// it reaches — if the packet's serialization ends before the day does.
+    pub(super) fn circuit_pull(&mut self, s: Rack) {
+        let now = self.now;
+        let r = self.rdcn.as_deref_mut().unwrap();
+        let phase = r.spec.plan.phase(now);
+        if !phase.day {
+            return;
+        }
+        let Some(d) = r.spec.plan.slots()[phase.slot].matching[s as usize] else { return };
+        let pi = r.pair(s, d);
+        let lane = r.lanes[pi];
+        let Some(head) = r.voqs[pi].front() else { return };
+        let p = &self.net.ports[lane.idx()];
+        let size = self.slab.get(head).size;
+        if p.busy || now + p.rate.serialization(size as u64) > phase.ends {
+            return;
+        }
+        let id = Self::voq_pop(r, pi, size, now);
+        self.start_tx(lane, id);
+    }
+
+    /// The circuit switch reaches a boundary: a day starts (open its rows, start the lanes) or a
+    /// night starts (close the day's rows; pairs change packet-path eligibility, so wake the
+    /// packet uplinks). Schedules the next boundary.
+    pub(super) fn reconfigure(&mut self) {
+        let now = self.now;
+        let r = self.rdcn.as_deref_mut().unwrap();
+        let phase = r.spec.plan.phase(now);
+        let n = r.racks;
+        if phase.day {
+            r.day_start = now;
+            r.day_open.clear();
+            for s in 0..n {
+                if let Some(d) = r.spec.plan.slots()[phase.slot].matching[s] {
+                    let lane = r.lanes[r.pair(s as Rack, d)];
+                    r.day_open.push((s as Rack, d, self.net.ports[lane.idx()].stats.tx_bytes));
+                }
+            }
+            for s in 0..n {
+                self.circuit_pull(s as Rack);
+            }
+        } else {
+            let rate = r.spec.circuit_rate;
+            let length = now - r.day_start;
+            for &(s, d, b0) in &r.day_open {
+                let pi = r.pair(s, d);
+                if r.voqs[pi].used {
+                    let bytes = self.net.ports[r.lanes[pi].idx()].stats.tx_bytes - b0;
+                    let cap = rate.bytes_in(length).max(1);
+                    r.days.push(CircuitDay { src: s, dst: d, start: r.day_start, length, bytes, utilization: bytes as f64 / cap as f64 });
+                }
+            }
+            r.day_open.clear();
+            for s in 0..n {
+                self.packet_pull(s as Rack);
+            }
+        }
+        if phase.ends <= self.end {
+            self.events.schedule(phase.ends, Event::Circuit);
+        }
+    }
+
+    /// A packet crossed a port of the hybrid network (`role` ≠ Plain) and is about to reach the
+    /// node behind it.
+    pub(super) fn hybrid_arrival(&mut self, role: Role, id: PacketId) {
+        let now = self.now;
+        let r = self.rdcn.as_deref_mut().unwrap();
+        let pkt = self.slab.get_mut(id);
+        let (dst_rack, circuit) = match role {
+            Role::Uplink(_) => {
+                let d = r.rack_of_host(pkt.dst) as usize;
+                r.eps_inflight[d].0 -= 1;
+                r.eps_inflight[d].1 -= pkt.size as u64;
+                return;
+            }
+            Role::Lane(_, d) => (d, true),
+            Role::EpsDown(d) => (d, false),
+            Role::Plain => return,
+        };
+        // Leaving the hybrid network at the destination ToR.
+        let src_rack = r.rack_of_host(pkt.src);
+        match pkt.kind {
+            Kind::Data => {
+                if now >= r.warmup {
+                    let h = if circuit { &mut r.latency_circuit } else { &mut r.latency_packet };
+                    h.record(now - pkt.stamp);
+                }
+                let pi = r.pair(src_rack, dst_rack);
+                let len = r.voqs[pi].len_packets();
+                if let Some(v) = r.views[pi].as_deref_mut() {
+                    v.delivered(now, pkt.size as u64, len);
+                }
+            }
+            Kind::Ack => {
+                // reTCP feedback (§5.3): at ToR S (= this ACK's destination rack), mark ACKs from
+                // rack D with the state of the circuit S→D.
+                if r.spec.policy.feedback_mode() != Feedback::Off {
+                    pkt.tcp.ece = r.spec.policy.feedback(&r.spec.plan, dst_rack, src_rack, now);
+                }
+            }
+        }
+    }
+
+    /// After a hybrid-network port finished a packet: pull the next one.
+    pub(super) fn hybrid_tx_done(&mut self, port: PortId) {
+        let r = self.rdcn.as_deref_mut().unwrap();
+        match r.role[port.idx()] {
+            Role::Uplink(s) => self.packet_pull(s),
+            Role::Lane(s, _) => self.circuit_pull(s),
+            Role::EpsDown(_) => {
+                if r.eps_blocked.iter().any(|&b| b) {
+                    for s in 0..r.racks {
+                        if self.rdcn.as_deref().unwrap().eps_blocked[s] {
+                            self.packet_pull(s as Rack);
+                        }
+                    }
+                }
+            }
+            Role::Plain => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rdcn::Role;
+    use crate::sim::testing::*;
+    use crate::{Scenario, Simulator, Time};
+
+    fn hybrid(racks: usize, hosts: usize, host_rate: &str, circuit: &str, tor: &str, flows: &str, end: &str) -> String {
+        format!(
+            r#"
+[simulation]
+end = "{end}"
+[topology]
+kind = "rdcn"
+racks = {racks}
+hosts_per_rack = {hosts}
+host_link = {{ rate = "{host_rate}", delay = "1us" }}
+packet_link = {{ rate = "10Gbps", delay = "5us" }}
+circuit_link = {{ rate = "80Gbps", delay = "30us" }}
+[circuit]
+{circuit}
+[tor]
+{tor}
+[transport]
+mss = 1448
+header = 52
+{flows}
+"#
+        )
+    }
+
+    const STROBE: &str = "schedule = \"strobe\"\nday = \"180us\"\nnight = \"20us\"";
+
+    #[test]
+    fn one_packet_out_by_the_packet_switch_and_its_ack_back_by_the_circuit() {
+        // 3 racks, strobe: slot 0 = night [0, 20) µs, day [20, 200) µs with 0→1, 1→2, 2→0;
+        // slot 1 = night [200, 220), day [220, 400) with 0→2, 1→0, 2→1.
+        // Data h0 (rack 0) → h2 (rack 2), 1500 B (1.2 µs per 10 Gb/s hop), at t = 0: pair (0, 2)
+        // has its circuit only at 220 µs, so the packet path is open:
+        //   host wire 1.2 + 1 → ToR0 at 2.2; uplink 1.2 + 5 → eps at 8.4; 1.2 + 5 → ToR2 at
+        //   14.6; 1.2 + 1 → h2 at 16.8 µs.
+        // The FIN is ACKed at once (52 B: 41.6 ns per 10 Gb/s hop, 5.2 ns at 80 Gb/s): ToR2 at
+        // 17.8416 µs. Pair (2, 0) is in the night before its day [20, 200): the ACK waits in
+        // VOQ (2, 0) until 20 µs, crosses the circuit (5.2 ns + 30 µs) to ToR0 at 50.0052 µs
+        // and reaches h0 at 51.0468 µs.
+        let doc = hybrid(3, 1, "10Gbps", STROBE, "voq = \"16pkt\"", "[[flows]]\nsrc = \"h0\"\ndst = \"h2\"\nsize = 1448", "1ms");
+        let sc = Scenario::from_toml(&doc).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_ps(16_800_000 - 1));
+        assert_eq!(tcp(&sim, 0).receiver.delivered(), 0);
+        sim.run_until(Time::from_ps(16_800_000));
+        assert_eq!(tcp(&sim, 0).receiver.delivered(), 1448);
+        sim.run_until(Time::from_us(19));
+        let r = sim.rdcn.as_deref().unwrap();
+        assert_eq!(r.voqs[r.pair(2, 0)].len_packets(), 1, "the ACK waits for its circuit");
+        sim.run();
+        let t = sim.flow_table();
+        assert_eq!(t.fct_ps[0], Some(51_046_800));
+        let r = sim.rdcn.as_deref().unwrap();
+        // Latency through the hybrid network of the data packet: 14.6 − 2.2 = 12.4 µs.
+        assert_eq!(r.latency_packet.count(), 1);
+        assert!((r.latency_packet.quantile_us(0.5).unwrap() - 12.4).abs() < 0.2);
+        // The circuit day of pair (2, 0) carried the 52-byte ACK: 52 / (10 GB/s·180 µs).
+        let d = r.days.iter().find(|d| (d.src, d.dst) == (2, 0)).unwrap();
+        assert_eq!((d.start, d.length, d.bytes), (Time::from_us(20), Time::from_us(180), 52));
+        assert!((d.utilization - 52.0 / 1.8e6).abs() < 1e-12);
+        assert!(sim.conservation().holds());
+    }
+
+    #[test]
+    fn backlogged_voq_fills_the_circuit_day_but_for_the_last_packet() {
+        // 2 racks: one slot, night [0, 20) and day [20, 200) µs every 200 µs, 0→1 and 1→0. 16
+        // long flows with a 200-segment initial window into a huge VOQ keep it backlogged. A
+        // 9052 B packet takes 0.9052 µs at 80 Gb/s; only packets that finish before the day ends
+        // go: ⌊180 / 0.9052⌋ = 198 per day, 198·9052 B of the 1.8 MB the day could carry.
+        let flows: String = (0..16).map(|i| format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h{}\"\n", 16 + i)).collect();
+        let doc = hybrid(2, 16, "10Gbps", STROBE, "voq = \"100000pkt\"", &flows, "2ms")
+            .replace("mss = 1448", "mss = 9000\ninitial_cwnd = 200");
+        let sim = run(&doc);
+        let r = sim.rdcn.as_deref().unwrap();
+        let days: Vec<_> = r.days.iter().filter(|d| (d.src, d.dst) == (0, 1)).collect();
+        assert_eq!(days.len(), 10);
+        for d in &days {
+            assert_eq!(d.bytes, 198 * 9052, "day at {:?}", d.start);
+            assert!((d.utilization - 198.0 * 9052.0 / 1.8e6).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn nothing_crosses_the_circuit_at_night() {
+        let flows: String = (0..4).map(|i| format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h{}\"\n", 4 + i)).collect();
+        let doc = hybrid(3, 4, "10Gbps", STROBE, "voq = \"64pkt\"", &flows, "3ms");
+        let sc = Scenario::from_toml(&doc).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        let plan = sc.topology.rdcn.as_ref().unwrap().plan.clone();
+        let lanes: Vec<usize> = (0..sim.net.ports.len()).filter(|&p| matches!(sim.rdcn.as_deref().unwrap().role[p], Role::Lane(..))).collect();
+        assert_eq!(lanes.len(), 6);
+        let mut checked_nights = 0;
+        let mut t = Time::ZERO;
+        while t < Time::from_ms(3) {
+            t = t + Time::from_ns(500);
+            sim.run_until(t);
+            if !plan.phase(t).day {
+                checked_nights += 1;
+                for &p in &lanes {
+                    assert!(!sim.net.ports[p].busy, "lane {} busy at night, t = {t:?}", sim.net.ports[p].name);
+                }
+            }
+        }
+        assert!(checked_nights > 500);
+        // And every byte a lane sent is accounted to one of the pair's days.
+        let r = sim.rdcn.as_deref().unwrap();
+        let lane_bytes: u64 = lanes.iter().map(|&p| sim.net.ports[p].stats.tx_bytes).sum();
+        let day_bytes: u64 = r.days.iter().map(|d| d.bytes).sum();
+        assert!(lane_bytes > 1_000_000);
+        let open: u64 = r.day_open.iter().map(|&(s, d, b0)| sim.net.ports[r.lanes[r.pair(s, d)].idx()].stats.tx_bytes - b0).sum();
+        assert_eq!(lane_bytes, day_bytes + open);
+    }
+
+    #[test]
+    fn packet_uplink_serves_voqs_round_robin() {
+        // 4 racks, no circuit ever (a single slot with an empty matching): the packet path is
+        // always open. Three flows from rack 0 to racks 1, 2, 3 each put their 4-segment initial
+        // window into the ToR at 100 Gb/s (all 12 packets there by 1.48 µs); the 10 Gb/s uplink
+        // takes one 1500 B packet every 1.2 µs from 1.12 µs, cycling over the VOQs.
+        let circuit = "schedule = \"list\"\nslots = [{ night = \"0us\", day = \"1ms\", matching = [-1, -1, -1, -1] }]";
+        let flows = "[[flows]]\nsrc = \"h0\"\ndst = \"h3\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h6\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h9\"\n";
+        let doc = hybrid(4, 3, "100Gbps", circuit, "voq = \"16pkt\"", flows, "1ms").replace("mss = 1448", "mss = 1448\ninitial_cwnd = 4");
+        let sc = Scenario::from_toml(&doc).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        let mut seen = vec![];
+        for k in 0..9u64 {
+            sim.run_until(Time::from_ps(1_120_000 + k * 1_200_000 + 600_000));
+            let r = sim.rdcn.as_deref().unwrap();
+            seen.push((1..4).map(|d| r.voqs[r.pair(0, d)].len_packets()).collect::<Vec<_>>());
+        }
+        let want: Vec<Vec<u64>> = vec![
+            vec![3, 4, 4],
+            vec![3, 3, 4],
+            vec![3, 3, 3],
+            vec![2, 3, 3],
+            vec![2, 2, 3],
+            vec![2, 2, 2],
+            vec![1, 2, 2],
+            vec![1, 1, 2],
+            vec![1, 1, 1],
+        ];
+        assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn held_in_the_voq_instead_of_dropped_at_the_packet_switch() {
+        // Two racks both send to rack 2 over the packet path; the packet switch's port to rack 2
+        // holds only 2 packets. Etalon holds packets in the VOQs instead: no drop anywhere but
+        // at the VOQs themselves.
+        let circuit = "schedule = \"list\"\nslots = [{ night = \"0us\", day = \"1ms\", matching = [-1, -1, -1] }]";
+        let flows = "[[flows]]\nsrc = \"h0\"\ndst = \"h2\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h2\"\n";
+        let doc = hybrid(3, 1, "10Gbps", circuit, "voq = \"1000pkt\"", flows, "5ms").replace("[transport]", "[queue]\nbuffer = \"2pkt\"\n[transport]");
+        let mut sim = run(&doc);
+        let ports = sim.port_table();
+        let eps = ports.find("eps->tor2").unwrap();
+        assert!(ports.tx_packets[eps] > 1000);
+        assert_eq!(ports.drops.iter().sum::<u64>(), 0);
+        assert_eq!(sim.conservation().dropped, 0);
+        assert!(ports.max_queue_packets[eps] <= 2);
+    }
+}
