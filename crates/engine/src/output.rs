@@ -93,6 +93,8 @@ pub enum Metric {
     TxBytes,
     Cwnd,
     DctcpAlpha,
+    /// Length of a hybrid ToR's VOQ (target = src·racks + dst).
+    VoqPackets,
 }
 
 impl Metric {
@@ -103,6 +105,7 @@ impl Metric {
             Metric::TxBytes => "tx_bytes",
             Metric::Cwnd => "cwnd",
             Metric::DctcpAlpha => "dctcp_alpha",
+            Metric::VoqPackets => "voq_packets",
         }
     }
 }
@@ -125,9 +128,14 @@ impl Series {
         self.value.push(v);
     }
 
-    /// Target names: ports for queue metrics, "flow N" ids for flow metrics.
-    pub fn target_name(&self, i: usize, net: &Network) -> String {
+    /// Target names: ports for queue metrics, flow ids for flow metrics, "tor{s}->tor{d}" for
+    /// VOQs (`racks` = racks of a hybrid network).
+    pub fn target_name(&self, i: usize, net: &Network, racks: usize) -> String {
         match self.metric[i] {
+            Metric::VoqPackets => {
+                let p = self.target[i] as usize;
+                format!("tor{}->tor{}", p / racks.max(1), p % racks.max(1))
+            }
             Metric::QueuePackets | Metric::QueueBytes | Metric::TxBytes => net.ports[PortId(self.target[i]).idx()].name.clone(),
             Metric::Cwnd | Metric::DctcpAlpha => self.target[i].to_string(),
         }

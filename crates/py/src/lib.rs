@@ -70,6 +70,56 @@ impl Simulation {
     fn timeseries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         series_dict(py, &self.sim.series, &self.sim)
     }
+    /// Hybrid-network tables (days, voqs, seq_view, latency: dicts of columns, plus the mean
+    /// circuit utilization after the warm-up), or None for a packet-only fabric.
+    fn circuit<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(r) = self.sim.rdcn.as_deref() else { return Ok(None) };
+        let out = PyDict::new(py);
+        let t = r.day_table();
+        let d = PyDict::new(py);
+        d.set_item("src", &t.src)?;
+        d.set_item("dst", &t.dst)?;
+        d.set_item("start_ps", &t.start_ps)?;
+        d.set_item("length_ps", &t.length_ps)?;
+        d.set_item("bytes", &t.bytes)?;
+        d.set_item("utilization", &t.utilization)?;
+        d.set_item("data", &t.data)?;
+        out.set_item("days", d)?;
+        let t = r.voq_table(self.sim.now());
+        let d = PyDict::new(py);
+        d.set_item("src", &t.src)?;
+        d.set_item("dst", &t.dst)?;
+        d.set_item("enqueued", &t.enqueued)?;
+        d.set_item("drops", &t.drops)?;
+        d.set_item("ecn_marks", &t.ecn_marks)?;
+        d.set_item("max_packets", &t.max_packets)?;
+        d.set_item("mean_packets", &t.mean_packets)?;
+        out.set_item("voqs", d)?;
+        let t = r.seq_table(&self.sim.net);
+        let d = PyDict::new(py);
+        d.set_item("src", &t.src)?;
+        d.set_item("dst", &t.dst)?;
+        d.set_item("offset_ps", &t.offset_ps)?;
+        d.set_item("bytes", &t.bytes)?;
+        d.set_item("expected_bytes", &t.expected_bytes)?;
+        d.set_item("voq_packets", &t.voq_packets)?;
+        d.set_item("optimal_bytes", &t.optimal_bytes)?;
+        d.set_item("packet_only_bytes", &t.packet_only_bytes)?;
+        d.set_item("weeks", &t.weeks)?;
+        out.set_item("seq_view", d)?;
+        let t = r.latency_table();
+        let d = PyDict::new(py);
+        d.set_item("path", &t.path)?;
+        d.set_item("packets", &t.packets)?;
+        d.set_item("mean_us", &t.mean_us)?;
+        d.set_item("p50_us", &t.p50_us)?;
+        d.set_item("p99_us", &t.p99_us)?;
+        d.set_item("p999_us", &t.p999_us)?;
+        out.set_item("latency", d)?;
+        out.set_item("utilization", r.mean_utilization(r.warmup))?;
+        Ok(Some(out))
+    }
+
     /// Run figures as a dict.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         summary_dict(py, &self.sim.summary())
@@ -123,7 +173,7 @@ fn series_dict<'py>(py: Python<'py>, s: &Series, sim: &Simulator) -> PyResult<Bo
     let d = PyDict::new(py);
     d.set_item("time_ps", &s.time_ps)?;
     d.set_item("metric", s.metric.iter().map(|m| m.name()).collect::<Vec<_>>())?;
-    d.set_item("target", (0..s.value.len()).map(|i| s.target_name(i, &sim.net)).collect::<Vec<_>>())?;
+    d.set_item("target", (0..s.value.len()).map(|i| sim.series_target(i)).collect::<Vec<_>>())?;
     d.set_item("value", &s.value)?;
     Ok(d)
 }

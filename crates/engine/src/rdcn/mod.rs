@@ -20,6 +20,7 @@
 pub mod monitor;
 pub mod policy;
 pub mod schedule;
+pub mod tables;
 pub mod voq;
 
 pub use monitor::{CircuitDay, LatencyHistogram, SeqView};
@@ -159,9 +160,11 @@ impl Rdcn {
         s as usize * self.racks + d as usize
     }
 
-    /// Mean circuit utilization over the days that started at or after `from`.
+    /// Mean circuit utilization over the days, starting at or after `from`, of the pairs that
+    /// carry data (the paper's measure, §5.1; pairs carrying only ACKs are left out).
     pub fn mean_utilization(&self, from: Time) -> Option<f64> {
-        let u: Vec<f64> = self.days.iter().filter(|d| d.start >= from).map(|d| d.utilization).collect();
+        let data: Vec<bool> = self.voqs.iter().map(|v| v.data).collect();
+        let u: Vec<f64> = self.days.iter().filter(|d| d.start >= from && data[self.pair(d.src, d.dst)]).map(|d| d.utilization).collect();
         (!u.is_empty()).then(|| u.iter().sum::<f64>() / u.len() as f64)
     }
 }

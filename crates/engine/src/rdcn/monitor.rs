@@ -97,6 +97,8 @@ pub struct CircuitDay {
     pub bytes: u64,
     /// bytes / (circuit rate × day length).
     pub utilization: f64,
+    /// The pair's VOQ has carried data packets (not only ACKs) by the day's end.
+    pub data: bool,
 }
 
 /// The week-folded view of one pair: bytes leaving the hybrid network and the VOQ length, in

@@ -27,6 +27,8 @@ pub struct Voq {
     bytes: u64,
     /// Has any packet ever been offered (the pair carries traffic)?
     pub used: bool,
+    /// Has a data packet ever been offered (not only ACKs)?
+    pub data: bool,
     pub stats: VoqStats,
 }
 
@@ -62,6 +64,7 @@ impl Voq {
     #[inline]
     pub fn offer(&mut self, id: PacketId, pkt: &mut Packet, cap: Amount, ecn_k: Option<Amount>, now: Time) -> Admit {
         self.used = true;
+        self.data |= pkt.kind == crate::packet::Kind::Data;
         let size = pkt.size as u64;
         let (n, b) = (self.len_packets() + 1, self.bytes + size);
         let over = |a: Amount| match a {

@@ -150,7 +150,7 @@ impl Simulator {
                 if r.voqs[pi].used {
                     let bytes = self.net.ports[r.lanes[pi].idx()].stats.tx_bytes - b0;
                     let cap = rate.bytes_in(length).max(1);
-                    r.days.push(CircuitDay { src: s, dst: d, start: r.day_start, length, bytes, utilization: bytes as f64 / cap as f64 });
+                    r.days.push(CircuitDay { src: s, dst: d, start: r.day_start, length, bytes, utilization: bytes as f64 / cap as f64, data: r.voqs[pi].data });
                 }
             }
             r.day_open.clear();

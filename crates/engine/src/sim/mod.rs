@@ -529,6 +529,11 @@ impl Simulator {
             self.series.push(now, Metric::QueueBytes, port.0, p.queue.len_bytes() as f64);
             self.series.push(now, Metric::TxBytes, port.0, p.stats.tx_bytes as f64);
         }
+        if let Some(r) = self.rdcn.as_deref() {
+            for (pi, v) in r.voqs.iter().enumerate().filter(|(_, v)| v.used) {
+                self.series.push(now, Metric::VoqPackets, pi as u32, v.len_packets() as f64);
+            }
+        }
         for &f in &self.sample_flows {
             let FlowTransport::Tcp(c) = &self.flows[f.idx()].transport;
             self.series.push(now, Metric::Cwnd, f.0, c.sender.tcb.cwnd as f64);
@@ -620,6 +625,11 @@ impl Simulator {
             flows: self.flows.len() as u64,
             flows_completed: self.flows.iter().filter(|f| f.transport.completed_at().is_some()).count() as u64,
         }
+    }
+
+    /// Name of series entry `i`'s target.
+    pub fn series_target(&self, i: usize) -> String {
+        self.series.target_name(i, &self.net, self.rdcn.as_deref().map_or(1, |r| r.racks))
     }
 
     /// Bytes delivered in order to receivers, summed over flows.
