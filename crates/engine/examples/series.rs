@@ -9,6 +9,6 @@ fn main() {
     sim.run();
     let s = &sim.series;
     for i in 0..s.value.len() {
-        println!("{:>14} {:>14} {:>8} {}", s.time_ps[i], s.metric[i].name(), s.target_name(i, &sim.net), s.value[i]);
+        println!("{:>14} {:>14} {:>8} {}", s.time_ps[i], s.metric[i].name(), sim.series_target(i), s.value[i]);
     }
 }

@@ -25,6 +25,10 @@ pub enum TimerKind {
     DelayedAck,
     /// Sender pacing: the next packet may leave.
     Pace,
+    /// Sender tail loss probe (RFC 8985 §7).
+    Probe,
+    /// Sender RACK reordering timer (RFC 8985 §6.3).
+    Reorder,
 }
 
 /// Everything that can happen. Small and `Copy`: events carry indices, never data.

@@ -589,6 +589,15 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             }
         }
     }
+    if let Some(v) = t.get("rack", iss, as_bool) {
+        c.rack = v;
+    }
+    if let Some(v) = t.get("tlp", iss, as_bool) {
+        c.tlp = v;
+    }
+    if let Some(v) = t.get("tlp_min", iss, as_time) {
+        c.tlp_min = v;
+    }
     if let Some(v) = t.get("dupthresh", iss, as_positive) {
         c.dupthresh = v.min(1000) as u32;
     }

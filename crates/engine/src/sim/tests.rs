@@ -210,6 +210,8 @@ buffer = "512KB"
 [transport]
 cc = "{cc}"
 rcv_buffer = "64KB"
+rack = false
+tlp = false
 [[incast]]
 receiver = "h0"
 senders = {n}
@@ -231,7 +233,8 @@ rounds = 4
 #[test]
 fn incast_goodput_collapses_for_newreno_and_dctcp_holds_longer() {
     // Qualitative, as in the incast literature (Vasudevan et al. 2009; DCTCP §4.2.3): line rate
-    // with few senders; NewReno collapses once the synchronized windows overflow the buffer, DCTCP
+    // with few senders (a stack of that era: no RACK, no tail loss probes — with them a 10 ms
+    // probe repairs most tail losses and goodput holds); NewReno collapses once the synchronized windows overflow the buffer, DCTCP
     // keeps the queue short and holds to a larger fan-in.
     let line = 0.9;
     let (nr4, nr32, dc32, nr48, dc48) = (incast("newreno", 4), incast("newreno", 32), incast("dctcp", 32), incast("newreno", 48), incast("dctcp", 48));

@@ -190,6 +190,13 @@ pub struct TcpConfig {
     pub rcv_buffer: Option<u64>,
     /// Duplicate-ACK threshold (RFC 5681: 3).
     pub dupthresh: u32,
+    /// RACK time-based loss detection for first transmissions (RFC 8985 §6; Linux default).
+    /// Retransmissions are always checked this way. Needs SACK.
+    pub rack: bool,
+    /// Tail loss probes (RFC 8985 §7; Linux default). Needs SACK.
+    pub tlp: bool,
+    /// Smallest probe timeout (Linux: 10 ms).
+    pub tlp_min: Time,
     pub cc: CcKind,
 }
 
@@ -214,6 +221,9 @@ impl Default for TcpConfig {
             ecn: EcnMode::Off,
             rcv_buffer: None,
             dupthresh: 3,
+            rack: true,
+            tlp: true,
+            tlp_min: Time::from_ms(10),
             cc: CcKind::NewReno,
         }
     }
@@ -237,7 +247,9 @@ impl TcpConnection {
     /// Feed the handshake's RTT sample (the idle-path round trip of a header-sized segment).
     pub fn seed_rtt(&mut self, handshake_rtt: Time) {
         if self.cfg.handshake_rtt {
+            // Linux feeds the SYN/SYN-ACK sample to both the RTO estimator and min_rtt.
             self.sender.rtt.sample(handshake_rtt);
+            self.sender.tcb.min_rtt = Some(handshake_rtt);
         }
     }
 }
@@ -257,6 +269,8 @@ impl Transport for TcpConnection {
             TimerKind::Rto => self.sender.on_rto_timer(now, &self.cfg, &self.ends, out),
             TimerKind::DelayedAck => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
             TimerKind::Pace => self.sender.on_pace_timer(now, &self.cfg, &self.ends, out),
+            TimerKind::Probe => self.sender.on_probe_timer(now, &self.cfg, &self.ends, out),
+            TimerKind::Reorder => self.sender.on_reorder_timer(now, &self.cfg, &self.ends, out),
         }
     }
     fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {

@@ -51,9 +51,10 @@ pub struct Scoreboard {
     retrans: u64,
     /// Highest SACKed segment + 1 (0 if none above una).
     high_sacked: u64,
-    /// Latest (re)transmission time among segments delivered (acked or SACKed) so far — RACK's
-    /// RACK.xmit_ts (RFC 8985 §6.2).
+    /// The most recently sent segment among those delivered (acked or SACKed) so far: its
+    /// (re)transmission time and index — RACK.xmit_ts and RACK.end_seq (RFC 8985 §6.1).
     delivered_xmit: Time,
+    delivered_seg: u64,
     /// Segments delivered (cumulatively acked or SACKed) since the start (C.delivered).
     pub delivered: u64,
     /// The most recently sent segment delivered since `take_newest_delivered` (its send time and
@@ -123,10 +124,18 @@ impl Scoreboard {
         self.newest_delivered.take()
     }
 
+    /// RACK.xmit_ts and RACK.end_seq (as a segment index).
+    pub fn rack_point(&self) -> (Time, u64) {
+        (self.delivered_xmit, self.delivered_seg)
+    }
+
     #[inline]
-    fn note_delivered(&mut self, sent: Time, tx: TxState) {
+    fn note_delivered(&mut self, seg: u64, sent: Time, tx: TxState) {
         self.delivered += 1;
-        self.delivered_xmit = self.delivered_xmit.max(sent);
+        if sent > self.delivered_xmit || (sent == self.delivered_xmit && seg > self.delivered_seg) {
+            self.delivered_xmit = sent;
+            self.delivered_seg = seg;
+        }
         if self.newest_delivered.is_none_or(|(t, _)| sent >= t) {
             self.newest_delivered = Some((sent, tx));
         }
@@ -166,10 +175,11 @@ impl Scoreboard {
         while self.una < ack {
             let Some(s) = self.segs.pop_front() else { break };
             let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
+            let seg = self.una;
             self.una += 1;
             out.count += 1;
             if s.flags & SACKED == 0 {
-                self.note_delivered(s.sent, tx);
+                self.note_delivered(seg, s.sent, tx);
             }
             self.forget(s.flags);
             out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
@@ -204,7 +214,7 @@ impl Scoreboard {
             let sent = s.sent;
             s.flags |= SACKED;
             let tx = if self.track_rate { self.tx[(seg - self.una) as usize] } else { TxState::default() };
-            self.note_delivered(sent, tx);
+            self.note_delivered(seg, sent, tx);
             if f & LOST != 0 {
                 self.lost -= 1;
             }
@@ -257,29 +267,49 @@ impl Scoreboard {
         lowest
     }
 
-    /// Lost retransmissions (RACK, RFC 8985 §6.2, applied to retransmitted segments as Linux's
-    /// `tcp_mark_lost_retrans` did): a retransmission is presumed lost once a segment sent more
-    /// than `reo_wnd` after it has been delivered. It becomes eligible for retransmission again.
-    /// Returns the lowest such segment.
-    pub fn mark_lost_retransmissions(&mut self, reo_wnd: Time) -> Option<u64> {
-        if self.retrans == 0 {
-            return None;
+    /// RACK loss detection (RFC 8985 §6.2, RACK_detect_loss): an unSACKed segment sent before
+    /// the most recently sent delivered segment (by time, then sequence) is lost once it has been
+    /// out for `rack_rtt + reo_wnd`; one that is not yet returns its remaining time, the soonest
+    /// of which is the reordering timer (§6.3). With `all = false` only retransmissions are
+    /// examined (the pre-RACK Linux `tcp_mark_lost_retrans`). A lost retransmission becomes
+    /// eligible for retransmission again. Returns the lowest newly lost segment and the timer.
+    pub fn rack_detect(&mut self, now: Time, rack_rtt: Time, reo_wnd: Time, all: bool) -> (Option<u64>, Option<Time>) {
+        if !all && self.retrans == 0 {
+            return (None, None);
         }
-        let mut lowest = None;
-        let limit = self.delivered_xmit;
+        let (mut lowest, mut timer) = (None, None::<Time>);
+        let (xmit, end) = (self.delivered_xmit, self.delivered_seg);
         for (i, s) in self.segs.iter_mut().enumerate() {
-            if s.flags & RETRANS != 0 && s.flags & SACKED == 0 && s.sent + reo_wnd < limit {
+            let seg = self.una + i as u64;
+            let before = s.sent < xmit || (s.sent == xmit && seg < end);
+            if !before {
+                if s.flags & RETRANS == 0 {
+                    // First transmissions go out in sequence order, and every later segment (or
+                    // its retransmission) was sent no earlier: none of them qualifies either.
+                    break;
+                }
+                continue;
+            }
+            if s.flags & SACKED != 0 || (s.flags & RETRANS == 0 && (!all || s.flags & LOST != 0)) {
+                continue;
+            }
+            let deadline = s.sent + rack_rtt + reo_wnd;
+            if deadline > now {
+                timer = Some(timer.map_or(deadline, |t| t.min(deadline)));
+                continue;
+            }
+            if s.flags & RETRANS != 0 {
                 s.flags &= !RETRANS;
                 self.retrans -= 1;
-                if s.flags & LOST == 0 {
-                    s.flags |= LOST;
-                    self.lost += 1;
-                }
-                self.lost_marks += 1;
-                lowest.get_or_insert(self.una + i as u64);
             }
+            if s.flags & LOST == 0 {
+                s.flags |= LOST;
+                self.lost += 1;
+            }
+            self.lost_marks += 1;
+            lowest.get_or_insert(seg);
         }
-        lowest
+        (lowest, timer)
     }
 
     /// RTO (RFC 6298 §5.4 + RFC 6675 §5.1): every unSACKed segment in flight is considered lost and
@@ -382,12 +412,28 @@ mod tests {
         b.mark_lost(0);
         b.mark_retransmitted(0, Time(10), TxState::default());
         b.push_new(Time(20), TxState::default());
-        assert_eq!(b.mark_lost_retransmissions(Time(5)), None, "nothing sent after it was delivered yet");
+        assert_eq!(b.rack_detect(Time(100), Time(5), Time(5), false), (None, None), "nothing sent after it was delivered yet");
         b.sack(5, 6);
-        // Within the reordering window (20 < 10 + 15): not yet.
-        assert_eq!(b.mark_lost_retransmissions(Time(15)), None);
-        assert_eq!(b.mark_lost_retransmissions(Time(5)), Some(0));
+        // RFC 8985 §6.2: lost once out for RACK.rtt + reo_wnd = 10, i.e. at t = 20; before that
+        // the reordering timer says when to look again.
+        assert_eq!(b.rack_detect(Time(18), Time(5), Time(5), false), (None, Some(Time(20))));
+        assert_eq!(b.rack_detect(Time(20), Time(5), Time(5), false), (Some(0), None));
         assert_eq!((b.retrans_out(), b.lost_out(), b.next_lost(0)), (0, 1, Some(0)));
+    }
+
+    #[test]
+    fn rack_breaks_send_time_ties_by_sequence() {
+        // Three segments handed to the NIC at the same instant; the third is SACKed. The first
+        // two were "sent before" it (RACK_sent_after compares sequence on equal times).
+        let mut b = board(3);
+        b.sack(2, 3);
+        assert_eq!(b.rack_detect(Time(8), Time(8), Time(1), true), (None, Some(Time(9))));
+        assert_eq!(b.rack_detect(Time(9), Time(8), Time(1), true), (Some(0), None));
+        assert!(b.is_lost(0) && b.is_lost(1) && !b.is_lost(2));
+        // First transmissions are not examined without `all`.
+        let mut c = board(3);
+        c.sack(2, 3);
+        assert_eq!(c.rack_detect(Time(100), Time(8), Time(1), false), (None, None));
     }
 
     #[test]

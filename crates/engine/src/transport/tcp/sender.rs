@@ -24,6 +24,9 @@ pub struct SenderStats {
     pub timeouts: u64,
     pub fast_recoveries: u64,
     pub ecn_reductions: u64,
+    /// Tail loss probes sent, and probes (retransmissions) whose ACK showed they repaired a loss.
+    pub tlp_probes: u64,
+    pub tlp_recoveries: u64,
 }
 
 /// The sending endpoint of a TCP flow.
@@ -49,6 +52,15 @@ pub struct Sender {
     pub rtt: RttEstimator,
     rto_deadline: Option<Time>,
     rto_event_at: Option<Time>,
+    /// Tail loss probe: its deadline, the pending event, and the outstanding probe (the segment
+    /// end it covers, and whether it was a retransmission) — RFC 8985 §7 TLP.end_seq/is_retrans.
+    tlp_deadline: Option<Time>,
+    tlp_event_at: Option<Time>,
+    tlp_high: Option<(u64, bool)>,
+    /// RACK.rtt, and the reordering timer's deadline and pending event (RFC 8985 §6).
+    rack_rtt: Option<Time>,
+    rack_deadline: Option<Time>,
+    rack_event_at: Option<Time>,
     /// Delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation §3).
     delivered_time: Time,
     first_tx_time: Time,
@@ -102,6 +114,12 @@ impl Sender {
             rtt: RttEstimator::new(cfg.rto),
             rto_deadline: None,
             rto_event_at: None,
+            tlp_deadline: None,
+            tlp_event_at: None,
+            tlp_high: None,
+            rack_rtt: None,
+            rack_deadline: None,
+            rack_event_at: None,
             delivered_time: Time::ZERO,
             first_tx_time: Time::ZERO,
             app_limited: 0,
@@ -188,6 +206,7 @@ impl Sender {
         self.rwnd = h.rwnd;
         let prior_una = self.board.una();
         let (prior_delivered, prior_lost_marks) = (self.board.delivered, self.board.lost_marks);
+        let prior_rack = self.board.rack_point();
         let acked = self.board.ack_to(ack_seg);
         let acked_bytes = self.seg_start(ack_seg.max(prior_una)) - self.seg_start(prior_una);
         self.tcb.snd_una = self.seg_start(self.board.una());
@@ -278,16 +297,32 @@ impl Sender {
                 self.rxt_cursor = self.rxt_cursor.min(low);
             }
         }
-        if cfg.sack && self.board.retrans_out() > 0 {
-            // RACK reordering window: a quarter of the minimum RTT (RFC 8985 §6.2).
-            let reo_wnd = Time(self.tcb.min_rtt.unwrap_or(Time::ZERO).0 / 4);
-            if let Some(low) = self.board.mark_lost_retransmissions(reo_wnd) {
-                self.rxt_cursor = self.rxt_cursor.min(low);
+        if self.board.rack_point() != prior_rack {
+            // RACK.rtt (RFC 8985 §6.2 step 2): the newest delivered segment's RTT, unless it is
+            // shorter than the minimum RTT (then the ACK was for an earlier transmission).
+            let r = now - self.board.rack_point().0;
+            if self.tcb.min_rtt.is_none_or(|m| r >= m) {
+                self.rack_rtt = Some(r);
+            }
+        }
+        self.rack_detect(now, cfg, out);
+        if let Some((end, was_retrans)) = self.tlp_high {
+            // RFC 8985 §7.4: the probe's episode ends when it is acknowledged. Without DSACK we
+            // cannot tell a spurious probe, so a retransmitted probe that gets acked in Open state
+            // repaired a loss: reduce once, as Linux's tcp_process_tlp_ack does.
+            if una >= end {
+                self.tlp_high = None;
+                if was_retrans && matches!(self.state, CaState::Open | CaState::Disorder) && una > prior_una {
+                    self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
+                    self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
+                    self.tcb.cwnd_cnt = 0;
+                    self.stats.tlp_recoveries += 1;
+                }
             }
         }
         if matches!(self.state, CaState::Open | CaState::Disorder | CaState::Cwr) {
             let enter = if cfg.sack {
-                self.dupacks >= cfg.dupthresh || self.board.is_lost(una)
+                self.dupacks >= cfg.dupthresh || self.board.is_lost(una) || (cfg.rack && self.board.lost_out() > 0)
             } else {
                 self.dupacks >= cfg.dupthresh
             };
@@ -327,6 +362,123 @@ impl Sender {
             self.arm_rto(now, out);
         }
         self.try_send(now, cfg, ends, out);
+        self.schedule_probe(now, cfg, out);
+    }
+
+    /// RACK_detect_loss (RFC 8985 §6.2) with reo_wnd = min RTT / 4; arms the reordering timer
+    /// (§6.3) for segments not yet overdue.
+    fn rack_detect(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
+        if !cfg.sack || !(cfg.rack || self.board.retrans_out() > 0) {
+            return;
+        }
+        let reo_wnd = Time(self.tcb.min_rtt.unwrap_or(Time::ZERO).0 / 4);
+        let rtt = self.rack_rtt.or(self.tcb.srtt).unwrap_or(Time::ZERO);
+        let (low, timer) = self.board.rack_detect(now, rtt, reo_wnd, cfg.rack);
+        if let Some(low) = low {
+            self.rxt_cursor = self.rxt_cursor.min(low);
+        }
+        self.rack_deadline = timer;
+        if let Some(at) = timer {
+            if self.rack_event_at.is_none_or(|e| e > at) {
+                self.rack_event_at = Some(at);
+                out.timers.push((at, TimerKind::Reorder));
+            }
+        }
+    }
+
+    pub fn on_reorder_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        self.rack_event_at = None;
+        match self.rack_deadline {
+            None => {}
+            Some(d) if now < d => {
+                self.rack_event_at = Some(d);
+                out.timers.push((d, TimerKind::Reorder));
+            }
+            Some(_) => {
+                if self.completed_at.is_some() {
+                    return;
+                }
+                self.tcb.now = now;
+                self.rack_detect(now, cfg, out);
+                if self.board.lost_out() > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Cwr) {
+                    self.enter_recovery(cfg);
+                }
+                self.try_send(now, cfg, ends, out);
+            }
+        }
+    }
+
+    /// Arm the tail loss probe (RFC 8985 §7.2, Linux `tcp_schedule_loss_probe`): in Open state
+    /// with SACK and no probe outstanding, PTO = 2·SRTT (1.5·SRTT + the worst-case delayed ACK
+    /// when one segment is out), at least `tlp_min`; not later than the RTO.
+    fn schedule_probe(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
+        if !cfg.tlp || !cfg.sack || self.state != CaState::Open || self.board.packets_out() == 0 || self.tlp_high.is_some() {
+            self.tlp_deadline = None;
+            return;
+        }
+        let pto = match self.tcb.srtt {
+            Some(srtt) => {
+                let mut p = srtt + srtt;
+                if self.board.packets_out() == 1 {
+                    p = p.max(srtt + Time(srtt.0 / 2) + cfg.delack_timeout);
+                }
+                p.max(cfg.tlp_min)
+            }
+            None => Time::from_ms(1000),
+        };
+        let at = now + pto;
+        if self.rto_deadline.is_some_and(|r| at >= r) {
+            self.tlp_deadline = None;
+            return;
+        }
+        self.tlp_deadline = Some(at);
+        if self.tlp_event_at.is_none_or(|e| e > at) {
+            self.tlp_event_at = Some(at);
+            out.timers.push((at, TimerKind::Probe));
+        }
+    }
+
+    pub fn on_probe_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        self.tlp_event_at = None;
+        match self.tlp_deadline {
+            None => {}
+            Some(d) if now < d => {
+                self.tlp_event_at = Some(d);
+                out.timers.push((d, TimerKind::Probe));
+            }
+            Some(_) => self.fire_probe(now, cfg, ends, out),
+        }
+    }
+
+    /// Send the loss probe (RFC 8985 §7.3): a new segment if the receive window allows, else the
+    /// highest-sequence segment sent; then restart the RTO.
+    fn fire_probe(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        self.tlp_deadline = None;
+        if self.state != CaState::Open || self.board.packets_out() == 0 || self.completed_at.is_some() {
+            return;
+        }
+        self.tcb.now = now;
+        let nxt = self.board.nxt();
+        let new_ok = self.has_new_data() && self.seg_start(nxt) + self.seg_len(nxt) <= self.tcb.snd_una.saturating_add(self.rwnd);
+        let tx = self.tx_state(now);
+        if new_ok {
+            self.board.push_new(now, tx);
+            self.tcb.snd_nxt = self.seg_start(nxt + 1);
+            self.tlp_high = Some((nxt + 1, false));
+            self.emit(now, nxt, false, cfg, ends, out);
+        } else {
+            let last = nxt - 1;
+            if self.board.is_sacked(last) {
+                return;
+            }
+            self.board.mark_retransmitted(last, now, tx);
+            self.stats.retransmits += 1;
+            self.tlp_high = Some((nxt, true));
+            self.emit(now, last, true, cfg, ends, out);
+        }
+        self.stats.tlp_probes += 1;
+        out.budget = out.budget.saturating_sub(1);
+        self.arm_rto(now, out);
     }
 
     /// The delivery-rate sample of this ACK (draft-cheng §3.3), and the bookkeeping it needs.
@@ -443,6 +595,9 @@ impl Sender {
         self.cc.set_state(&mut self.tcb, CaState::Loss);
         self.recovery_point = self.board.nxt();
         self.board.mark_all_lost();
+        self.rack_deadline = None;
+        self.tlp_high = None;
+        self.tlp_deadline = None;
         self.rxt_cursor = una;
         self.rescue_rxt = None;
         self.dupacks = 0;

@@ -1,0 +1,28 @@
+"""One-command reproductions of the seed papers: ``fabricsim reproduce <paper>``.
+
+Each reproduction runs the paper's experiments (a list of scenario points) on a process pool,
+writes the per-point results, the figures and a "paper vs ours" table of the headline numbers
+(PAPERS.md), each with its band and a pass/miss mark. Two scales: the default reduced scale
+(same per-link parameters, fewer weeks/flows) that finishes in minutes, and ``--scale paper``.
+A miss is reported as such, never tuned away.
+"""
+
+from __future__ import annotations
+
+from .common import Headline, run_points
+
+PAPERS = {
+    "retcp": "reTCP + dynamic VOQ resizing on a reconfigurable datacenter network (Mukerjee et al., NSDI 2020)",
+}
+
+
+def reproduce(paper: str, **kwargs):
+    """Run the reproduction of `paper` (see PAPERS); returns its report (a dict of frames)."""
+    if paper == "retcp":
+        from . import retcp
+
+        return retcp.reproduce(**kwargs)
+    raise KeyError(f"no reproduction '{paper}'; available: {', '.join(PAPERS)}")
+
+
+__all__ = ["PAPERS", "reproduce", "Headline", "run_points"]

@@ -1,0 +1,312 @@
+"""Reproduction of Mukerjee et al., "Adapting TCP for Reconfigurable Datacenter Networks"
+(NSDI 2020): static VOQ sizes (Fig. 8), dynamic VOQ resizing (Fig. 9), reTCP with resizing
+(Fig. 11), reTCP alone, the TCP variants with static and resized VOQs (Figs. 4, 10) and the
+day-length sweep (Fig. 3). Setup: PAPERS.md §1 / paper §4.4-4.5.
+
+Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
+- Etalon runs Linux hosts under 20x time dilation, so kernel timers shrink 20x in emulated time:
+  the 200 ms minimum RTO becomes 10 ms, the 40 ms delayed-ACK timer 2 ms and the 10 ms floor of
+  the tail loss probe 0.5 ms (Ubuntu 18.04 kernels run RACK and TLP).
+- Host links: 10 Gb/s with 1 us of propagation (the paper gives none; its BDP arithmetic ignores
+  them).
+- MSS 8960 B (9000 B MTU minus 40 B of IP/TCP headers); packets are 9012 B with our 52 B headers.
+- Fig. 3 is a simulation in the paper with few details: we use 3 racks (the paper's testbed, where
+  the circuit can carry most of the traffic), 10 CUBIC flows, nights = day/9 (90 % uptime) and
+  14 us packet links so the packet-path RTT is the stated 60 us.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pandas as pd
+
+from .common import Headline, headline_frame, print_headlines, run_points
+
+VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
+            "scalable", "vegas", "veno", "westwood", "yeah"]
+VOQ_SIZES = [4, 8, 16, 32, 64, 128]
+TAU_RESIZE = list(range(0, 3001, 300))
+TAU_RETCP = list(range(0, 301, 50))
+FIG3_DAYS_US = [10, 30, 100, 300, 1000, 3000, 10000]
+FIG3_QUEUES = [8, 16, 32, 64, 128]
+
+SCALES = {
+    # weeks measured after the warm-up; Fig. 3 bytes in total over its 10 flows
+    "reduced": {"weeks": 300, "warmup_weeks": 10, "fig3_bytes": 2.5e9, "variant_weeks": 150},
+    "paper": {"weeks": 3000, "warmup_weeks": 20, "fig3_bytes": 25e9, "variant_weeks": 3000},
+}
+
+#: The paper's parameters (§4.4-4.5, §5.2, §6).
+RACKS, HOSTS, FLOWS = 25, 16, 16
+DAY_US, NIGHT_US = 180, 20
+SMALL, LARGE = 16, 50
+
+
+def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows: int = FLOWS,
+             day_us: float = DAY_US, night_us: float = NIGHT_US, voq: int = SMALL,
+             resize: Optional[tuple[int, int, float]] = None, feedback: str = "off",
+             weeks: int = 300, warmup_weeks: int = 10, packet_delay_us: float = 5.0,
+             flow_bytes: Optional[int] = None, view_before_us: float = 3300) -> dict:
+    """The Etalon setup as a scenario dict: `flows` long flows from rack 0 to rack 1, host i of
+    rack 0 to host i of rack 1; the other racks idle."""
+    week_us = (racks - 1) * (day_us + night_us)
+    tor: dict = {"policy": "etalon", "feedback": feedback}
+    if resize:
+        s, b, tau = resize
+        tor["resize"] = {"small": f"{s}pkt", "large": f"{b}pkt", "tau": f"{tau}us"}
+    else:
+        tor["voq"] = f"{voq}pkt"
+    if cc == "dctcp":  # Etalon's DCTCP marking (§6.2): 10 packets with 16-packet VOQs, 31 with 50
+        tor["ecn_threshold"] = {"small": "10pkt", "large": "31pkt"} if resize else f"{max(1, round(voq * 10 / 16))}pkt"
+    end_us = (warmup_weeks + weeks) * week_us
+    tcp = {"cc": cc, "mss": "8960B", "min_rto": "10ms", "delayed_ack_timeout": "2ms", "tlp_min": "500us"}
+    doc = {
+        "name": f"retcp-{cc}",
+        "simulation": {"end": f"{end_us}us" if flow_bytes is None else "120s", "stop_when_done": flow_bytes is not None},
+        "topology": {
+            "kind": "rdcn", "racks": racks, "hosts_per_rack": hosts,
+            "host_link": {"rate": "10Gbps", "delay": "1us"},
+            "packet_link": {"rate": "10Gbps", "delay": f"{packet_delay_us}us"},
+            "circuit_link": {"rate": "80Gbps", "delay": "30us"},
+        },
+        "circuit": {"schedule": "strobe", "day": f"{day_us}us", "night": f"{night_us}us",
+                    "view_before": f"{min(view_before_us, week_us)}us"},
+        "tor": tor,
+        "output": {"warmup": f"{warmup_weeks * week_us}us"},
+        "transports": {"tcp": tcp},
+        "flows": [{"src": f"h{i}", "dst": f"h{hosts + i}", "transport": "tcp", **({"size": flow_bytes} if flow_bytes else {})}
+                  for i in range(flows)],
+    }
+    return doc
+
+
+def extract_circuit(res) -> dict:
+    """Utilization of pair (0, 1), latency percentiles, the week-folded view, TCP counters."""
+    s = res.summary
+    days = res.circuit["days"]
+    days = days[(days.src == 0) & (days.dst == 1)]
+    seq = res.circuit["seq_view"]
+    seq = seq[(seq.src == 0) & (seq.dst == 1)]
+    return {
+        "utilization": s.get("circuit_utilization"),
+        "days": int(len(days)),
+        "p50_us": s.get("latency_p50_us"),
+        "p99_us": s.get("latency_p99_us"),
+        "p999_us": s.get("latency_p999_us"),
+        "timeouts": int(res.flows["timeouts"].sum()),
+        "retransmits": int(res.flows["retransmits"].sum()),
+        "goodput_gbps": res.summary["goodput_bytes"] * 8 / res.summary["sim_time_s"] / 1e9,
+        "seq": seq[["offset_us", "expected_bytes", "voq_packets", "optimal_bytes", "packet_only_bytes"]].to_dict("list"),
+    }
+
+
+def extract_fct(res) -> dict:
+    f = res.flows
+    done = f["fct_s"].notna().all()
+    return {"transfer_s": float(f["end_s"].max()) if done else float("nan"), "finished": bool(done),
+            "timeouts": int(f["timeouts"].sum())}
+
+
+def points(scale: str) -> list[tuple[str, dict, object]]:
+    sc = SCALES[scale]
+    w, ww = sc["weeks"], sc["warmup_weeks"]
+    pts = []
+    for q in VOQ_SIZES:
+        pts.append((f"static/{q}", scenario(voq=q, weeks=w, warmup_weeks=ww), extract_circuit))
+        pts.append((f"retcp-static/{q}", scenario(cc="retcp", voq=q, feedback="circuit", weeks=w, warmup_weeks=ww), extract_circuit))
+    for tau in TAU_RESIZE:
+        pts.append((f"resize/{tau}", scenario(resize=(SMALL, LARGE, tau), weeks=w, warmup_weeks=ww), extract_circuit))
+    for tau in TAU_RETCP:
+        pts.append((f"retcp-resize/{tau}", scenario(cc="retcp", resize=(SMALL, LARGE, tau), feedback="resize", weeks=w, warmup_weeks=ww),
+                    extract_circuit))
+    vw = sc["variant_weeks"]
+    for cc in VARIANTS:
+        pts.append((f"variant-static/{cc}", scenario(cc=cc, voq=SMALL, weeks=vw, warmup_weeks=ww), extract_circuit))
+        pts.append((f"variant-resize/{cc}", scenario(cc=cc, resize=(SMALL, LARGE, 1200), weeks=vw, warmup_weeks=ww), extract_circuit))
+    per_flow = int(sc["fig3_bytes"] / 10)
+    for day in FIG3_DAYS_US:
+        for q in FIG3_QUEUES:
+            pts.append((f"days/{day}/{q}", scenario(racks=3, flows=10, day_us=day, night_us=day / 9, voq=q, packet_delay_us=14,
+                                                    flow_bytes=per_flow), extract_fct))
+    return pts
+
+
+def _get(r: dict, key: str, field: str):
+    v = r.get(key, {}).get(field)
+    return float("nan") if v is None else float(v)
+
+
+def headlines(r: dict) -> list[Headline]:
+    u = lambda k: 100 * _get(r, k, "utilization")  # noqa: E731
+    p99 = lambda k: _get(r, k, "p99_us")  # noqa: E731
+    base_u, base_p99 = u("static/16"), p99("static/16")
+    rows = [
+        Headline("static 16-pkt VOQs: circuit utilization", "48.6 %", 40, 58, u("static/16"), " %"),
+        Headline("static 32-pkt VOQs: circuit utilization", "76.7 %", 65, 88, u("static/32"), " %",
+                 "no band in PAPERS.md; +-15 % of the paper's value"),
+        Headline("static 64-pkt VOQs: circuit utilization", "~ full", 90, None, u("static/64"), " %", "'full' read as >= 90 %"),
+        Headline("static 64-pkt VOQs: p99 latency", "484 us", 411, 557, p99("static/64"), " us", "+-15 %"),
+        Headline("static 16-pkt VOQs: p99 latency", "123 us", 105, 141, base_p99, " us", "+-15 %"),
+        Headline("resize(16, 50, 1800 us): utilization", "91.1 %", 85, None, u("resize/1800"), " %"),
+        Headline("resize 1800 us: gain over static 16", "1.87x", 1.6, 2.15, u("resize/1800") / base_u, "x", "+-15 %"),
+        Headline("resize 1800 us: p99 latency vs static 16", "2.33x", 1.98, 2.68, p99("resize/1800") / base_p99, "x", "+-15 %"),
+        Headline("reTCP + resize 150 us: utilization", "92.7 %", 85, None, u("retcp-resize/150"), " %"),
+        Headline("reTCP + resize 150 us: gain over static 16", "1.91x", 1.62, 2.2, u("retcp-resize/150") / base_u, "x", "+-15 %"),
+        Headline("reTCP + resize 150 us: p99 vs static 16", "1.20x", 1.02, 1.38, p99("retcp-resize/150") / base_p99, "x", "+-15 %"),
+    ]
+    static_sizes = [q for q in VOQ_SIZES if f"retcp-static/{q}" in r and f"static/{q}" in r]
+    if static_sizes:
+        gain = sum(u(f"retcp-static/{q}") - u(f"static/{q}") for q in static_sizes) / len(static_sizes)
+        rows.append(Headline("reTCP alone, static VOQs: mean gain", "+2.65 pts", 0, 6, gain, " pts",
+                             "sign and size; band ours: 0 to +6 points"))
+    vs = [u(f"variant-static/{cc}") for cc in VARIANTS if f"variant-static/{cc}" in r]
+    vr = {cc: u(f"variant-resize/{cc}") for cc in VARIANTS if f"variant-resize/{cc}" in r}
+    if vs:
+        rows.append(Headline("17 variants, static 16: best utilization", "<= ~55 %", None, 58, max(vs), " %"))
+    if vs and vr:
+        pairs = [(u(f"variant-static/{cc}"), vr[cc]) for cc in VARIANTS if cc in vr and f"variant-static/{cc}" in r]
+        mean_gain = 100 * (sum(b / a for a, b in pairs if a > 0) / len(pairs) - 1)
+        rows.append(Headline("17 variants: mean gain with resize 1200 us", "+36 %", 25, 47, mean_gain, " %", "+-30 % of the paper's value"))
+        rows.append(Headline("BBR with resize 1200 us", "43 %", 36, 50, vr.get("bbr", float("nan")), " %", "+-15 %"))
+        rows.append(Headline("NV with resize 1200 us", "54 %", 46, 62, vr.get("nv", float("nan")), " %", "+-15 %"))
+    fct = {(int(k.split("/")[1]), int(k.split("/")[2])): v["transfer_s"] for k, v in r.items() if k.startswith("days/")}
+    if fct:
+        small = [q for q in FIG3_QUEUES if q <= 32]
+        large = [q for q in FIG3_QUEUES if q >= 64]
+
+        def worst_ratio(queues):
+            ratios = []
+            for q in queues:
+                row = [fct.get((d, q), float("nan")) for d in FIG3_DAYS_US]
+                best = min(row[0], row[-1])
+                ratios.append(max(row) / best if best == best and best > 0 else float("nan"))
+            return max(ratios)
+
+        rows.append(Headline("Fig. 3: small queues, worst mid-day FCT / best end", "2-4x", 2, 4, worst_ratio(small), "x",
+                             "queues 8-32: FCT at the worst day length over the better of 10 us and 10 ms days"))
+        rows.append(Headline("Fig. 3: 64-128 pkt queues, same ratio", "~1x", None, 1.5, worst_ratio(large), "x",
+                             "'fine for all day lengths' read as <= 1.5x"))
+    return rows
+
+
+def figures(r: dict, out: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+
+    def save(fig, name):
+        p = out / f"{name}.png"
+        fig.tight_layout()
+        fig.savefig(p, dpi=130)
+        plt.close(fig)
+        written.append(p)
+
+    def sweep(prefix, xs, xlabel, name, title, compare=None):
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
+        ys = [100 * _get(r, f"{prefix}/{x}", "utilization") for x in xs]
+        a1.plot(xs, ys, "o-", label="ours")
+        a1.set_xlabel(xlabel)
+        a1.set_ylabel("circuit utilization (%)")
+        a1.set_ylim(0, 105)
+        a1.grid(alpha=0.3)
+        a2.plot(xs, [_get(r, f"{prefix}/{x}", "p99_us") for x in xs], "o-", color="C3", label="p99")
+        a2.plot(xs, [_get(r, f"{prefix}/{x}", "p50_us") for x in xs], "s--", color="C2", label="p50")
+        a2.set_xlabel(xlabel)
+        a2.set_ylabel("latency through the ToRs (us)")
+        a2.legend()
+        a2.grid(alpha=0.3)
+        if compare:
+            a1.plot(xs, [100 * _get(r, f"{compare}/{x}", "utilization") for x in xs], "^:", label=compare)
+            a1.legend()
+        fig.suptitle(title)
+        save(fig, name)
+
+    def seq(keys, labels, name, title, xmin=-3300, xmax=400):
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        ax2 = ax.twinx()
+        drawn = False
+        for i, (k, lab) in enumerate(zip(keys, labels)):
+            s = r.get(k, {}).get("seq")
+            if not s or not s["offset_us"]:
+                continue
+            df = pd.DataFrame(s)
+            df = df[(df.offset_us >= xmin) & (df.offset_us <= xmax)]
+            base = df["expected_bytes"].iloc[0]
+            ax.plot(df.offset_us, (df.expected_bytes - base) / 1e6, color=f"C{i}", label=lab)
+            ax2.plot(df.offset_us, df.voq_packets, color=f"C{i}", ls=":", lw=1)
+            if not drawn:
+                ax.plot(df.offset_us, (df.optimal_bytes - df.optimal_bytes.iloc[0]) / 1e6, "k-", lw=2, alpha=0.4, label="optimal")
+                ax.plot(df.offset_us, (df.packet_only_bytes - df.packet_only_bytes.iloc[0]) / 1e6, "k--", lw=1, label="packet only")
+                drawn = True
+        ax.axvspan(0, DAY_US, color="tab:blue", alpha=0.12)
+        ax.set_xlabel("time relative to the circuit day (us)")
+        ax.set_ylabel("expected bytes delivered (MB)")
+        ax2.set_ylabel("mean VOQ length (packets, dotted)")
+        ax.legend(fontsize=8, loc="upper left")
+        ax.set_title(title)
+        save(fig, name)
+
+    sweep("static", VOQ_SIZES, "VOQ size (packets)", "fig8_static_voq", "Fig. 8: static VOQ sizes (CUBIC)", compare="retcp-static")
+    seq([f"static/{q}" for q in VOQ_SIZES], [f"{q} pkts" for q in VOQ_SIZES], "fig8b_seq", "Fig. 8b: static VOQs")
+    sweep("resize", TAU_RESIZE, "tau (us)", "fig9_resize", "Fig. 9: dynamic VOQ resizing (16 -> 50 pkts, CUBIC)")
+    seq([f"resize/{t}" for t in (0, 600, 1200, 1800, 2400, 3000)], [f"tau {t} us" for t in (0, 600, 1200, 1800, 2400, 3000)],
+        "fig9b_seq", "Fig. 9b: dynamic resizing")
+    sweep("retcp-resize", TAU_RETCP, "tau (us)", "fig11_retcp", "Fig. 11: reTCP + dynamic resizing")
+    seq([f"retcp-resize/{t}" for t in TAU_RETCP], [f"tau {t} us" for t in TAU_RETCP], "fig11b_seq", "Fig. 11b: reTCP + resizing",
+        xmin=-600)
+
+    vs = [100 * _get(r, f"variant-static/{cc}", "utilization") for cc in VARIANTS]
+    vr = [100 * _get(r, f"variant-resize/{cc}", "utilization") for cc in VARIANTS]
+    fig, ax = plt.subplots(figsize=(10, 3.6))
+    x = range(len(VARIANTS))
+    ax.bar([i - 0.2 for i in x], vs, 0.4, label="static 16 pkts (Fig. 4a)")
+    ax.bar([i + 0.2 for i in x], vr, 0.4, label="resize tau = 1200 us (Fig. 10)")
+    ax.set_xticks(list(x), VARIANTS, rotation=45)
+    ax.set_ylabel("circuit utilization (%)")
+    ax.legend()
+    ax.grid(axis="y", alpha=0.3)
+    save(fig, "fig4_fig10_variants")
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for q in FIG3_QUEUES:
+        ys = [_get(r, f"days/{d}/{q}", "transfer_s") for d in FIG3_DAYS_US]
+        ax.plot(FIG3_DAYS_US, ys, "o-", label=f"{q} pkts")
+    ax.set_xscale("log")
+    ax.set_xlabel("circuit day length (us)")
+    ax.set_ylabel("transfer completion time (s)")
+    ax.legend(title="VOQ")
+    ax.grid(alpha=0.3)
+    ax.set_title("Fig. 3: day length sweep (3 racks, 10 CUBIC flows)")
+    save(fig, "fig3_day_length")
+    return written
+
+
+def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
+              progress: bool = True, only: Optional[list[str]] = None) -> dict:
+    """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
+    if scale not in SCALES:
+        raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
+    out = Path(output)
+    out.mkdir(parents=True, exist_ok=True)
+    pts = points(scale)
+    if only:
+        pts = [p for p in pts if any(p[0].startswith(o) for o in only)]
+    results = run_points(pts, jobs=jobs, progress=progress, desc=f"retcp ({scale})")
+    rows = [{"point": k, **{f: v for f, v in d.items() if f != "seq"}} for k, d in sorted(results.items())]
+    runs = pd.DataFrame(rows)
+    runs.to_csv(out / "runs.csv", index=False)
+    seq = [pd.DataFrame(d["seq"]).assign(point=k) for k, d in results.items() if d.get("seq")]
+    if seq:
+        pd.concat(seq).to_parquet(out / "seq_view.parquet", index=False)
+    hl = headlines(results)
+    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
+    figs = figures(results, out)
+    print_headlines(hl, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours")
+    print(f"\nwrote {out}/runs.csv, headlines.csv, seq_view.parquet and {len(figs)} figures", file=sys.stderr)
+    return {"runs": runs, "headlines": headline_frame(hl)}
