@@ -217,6 +217,21 @@ def cmd_bench(a) -> int:
     return run_benchmarks(a.names or list(BENCHMARKS))
 
 
+def cmd_reproduce(a) -> int:
+    from .reproduce import PAPERS, reproduce
+
+    if a.paper is None or a.paper == "list":
+        for name, desc in PAPERS.items():
+            print(f"{name:<8} {desc}")
+        return 0
+    if a.paper not in PAPERS:
+        print(f"error: no reproduction '{a.paper}'; available: {', '.join(PAPERS)}", file=sys.stderr)
+        return 2
+    only = a.only.split(",") if a.only else None
+    reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only)
+    return 0
+
+
 def _add_set(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
 
@@ -288,6 +303,24 @@ def build_parser() -> argparse.ArgumentParser:
                                     "'workloads' (cdf = \"...\" in [[workload]]).")
     ls.add_argument("what", choices=["cc", "congestion-controls", "workloads"])
     ls.set_defaults(func=cmd_list)
+
+    rp = sub.add_parser("reproduce", help="reproduce a seed paper's experiments: paper vs ours",
+                        description="Run a paper's key experiments on all cores, write the per-run results and the "
+                                    "figures, and print a 'paper vs ours' table of its headline numbers with "
+                                    "bands and pass/MISS marks (docs/REPRODUCTIONS.md).",
+                        epilog="examples:\n  fabricsim reproduce list\n  fabricsim reproduce retcp\n"
+                               "  fabricsim reproduce retcp --scale paper -o out/retcp --jobs 2\n"
+                               "  fabricsim reproduce retcp --only static/,resize/\n\n"
+                               "The default (reduced) scale keeps every per-link parameter and runs fewer weeks;\n"
+                               "--scale paper runs the paper's durations.",
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    rp.add_argument("paper", nargs="?", help="which paper ('list' to see them)")
+    rp.add_argument("--scale", choices=["reduced", "paper"], default="reduced", help="experiment size (default: reduced)")
+    rp.add_argument("-o", "--output", metavar="DIR", help="output directory (default: reproduce-<paper>)")
+    rp.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: all cores)")
+    rp.add_argument("--only", metavar="PREFIXES", help="run only points whose key starts with one of these (comma-separated)")
+    rp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rp.set_defaults(func=cmd_reproduce)
 
     b = sub.add_parser("bench", help="run the speed benchmarks",
                        description="Run named benchmark scenarios with the installed (release) engine and "

@@ -42,7 +42,12 @@ pub fn build(spec: &TopologySpec) -> Network {
         nodes[l.a].ports.push(PortId::from_idx(ports.len()));
         ports.push(port(format!("{na}->{nb}"), l.a, l.b, l, l.queue_ab));
         nodes[l.b].ports.push(PortId::from_idx(ports.len()));
-        ports.push(port(format!("{nb}->{na}"), l.b, l.a, l, l.queue_ba));
+        let mut back = port(format!("{nb}->{na}"), l.b, l.a, l, l.queue_ba);
+        if let Some((rate, delay)) = l.reverse {
+            back.rate = rate;
+            back.delay = delay;
+        }
+        ports.push(back);
     }
     let hosts: Vec<NodeId> = (0..nodes.len()).filter(|&i| spec.nodes[i].is_host).map(NodeId::from_idx).collect();
     let mut host_index = vec![None; nodes.len()];
@@ -58,7 +63,7 @@ pub fn build(spec: &TopologySpec) -> Network {
         // only while the schedule connects the pair (rdcn module docs). They belong to no node's
         // port list, so nothing routes onto them.
         let unused = QueueSpec { limit: None, discipline: crate::queue::Discipline::DropTail, send_limit: None };
-        let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused };
+        let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused, reverse: None };
         for s in 0..r.racks {
             for d in (0..r.racks).filter(|&d| d != s) {
                 ports.push(port(crate::rdcn::lane_name(s, d), r.tor_node(s), r.tor_node(d), &lane, unused));

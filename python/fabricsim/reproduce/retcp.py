@@ -7,8 +7,13 @@ Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
 - Etalon runs Linux hosts under 20x time dilation, so kernel timers shrink 20x in emulated time:
   the 200 ms minimum RTO becomes 10 ms, the 40 ms delayed-ACK timer 2 ms and the 10 ms floor of
   the tail loss probe 0.5 ms (Ubuntu 18.04 kernels run RACK and TLP).
-- Host links: 10 Gb/s with 1 us of propagation (the paper gives none; its BDP arithmetic ignores
-  them).
+- Host links. Etalon's hosts are containers whose egress is shaped to 10 Gb/s by tc; packets then
+  cross a 40 Gb/s NIC that time dilation makes 800 Gb/s, and the receive side is not shaped. The
+  paper's own BDP arithmetic (§6.1: 35-40 packets must be queued for the circuit) ignores host
+  links. We model them as the emulator moves packets: 800 Gb/s, no propagation ("etalon" host
+  model, the default). A 10 Gb/s, 1 us store-and-forward host link each way ("physical") adds
+  ~15 us to every round trip; the reproduction also runs its key points that way and reports
+  them as a sensitivity table (utilization drops markedly).
 - MSS 8960 B (9000 B MTU minus 40 B of IP/TCP headers); packets are 9012 B with our 52 B headers.
 - Fig. 3 is a simulation in the paper with few details: we use 3 racks (the paper's testbed, where
   the circuit can carry most of the traffic), 10 CUBIC flows, nights = day/9 (90 % uptime) and
@@ -39,6 +44,9 @@ SCALES = {
     "paper": {"weeks": 3000, "warmup_weeks": 20, "fig3_bytes": 25e9, "variant_weeks": 3000},
 }
 
+#: Host links (module docstring): Etalon's effective host path, or a physical 10 Gb/s link.
+HOST_MODELS = {"etalon": {"rate": "800Gbps", "delay": "0us"}, "physical": {"rate": "10Gbps", "delay": "1us"}}
+
 #: The paper's parameters (§4.4-4.5, §5.2, §6).
 RACKS, HOSTS, FLOWS = 25, 16, 16
 DAY_US, NIGHT_US = 180, 20
@@ -49,7 +57,7 @@ def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows
              day_us: float = DAY_US, night_us: float = NIGHT_US, voq: int = SMALL,
              resize: Optional[tuple[int, int, float]] = None, feedback: str = "off",
              weeks: int = 300, warmup_weeks: int = 10, packet_delay_us: float = 5.0,
-             flow_bytes: Optional[int] = None, view_before_us: float = 3300) -> dict:
+             flow_bytes: Optional[int] = None, view_before_us: float = 3300, hosts_model: str = "etalon") -> dict:
     """The Etalon setup as a scenario dict: `flows` long flows from rack 0 to rack 1, host i of
     rack 0 to host i of rack 1; the other racks idle."""
     week_us = (racks - 1) * (day_us + night_us)
@@ -68,7 +76,7 @@ def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows
         "simulation": {"end": f"{end_us}us" if flow_bytes is None else "120s", "stop_when_done": flow_bytes is not None},
         "topology": {
             "kind": "rdcn", "racks": racks, "hosts_per_rack": hosts,
-            "host_link": {"rate": "10Gbps", "delay": "1us"},
+            "host_link": HOST_MODELS[hosts_model],
             "packet_link": {"rate": "10Gbps", "delay": f"{packet_delay_us}us"},
             "circuit_link": {"rate": "80Gbps", "delay": "30us"},
         },
@@ -122,6 +130,9 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
     for tau in TAU_RETCP:
         pts.append((f"retcp-resize/{tau}", scenario(cc="retcp", resize=(SMALL, LARGE, tau), feedback="resize", weeks=w, warmup_weeks=ww),
                     extract_circuit))
+    for key, kw in (("static/16", dict(voq=SMALL)), ("static/32", dict(voq=32)), ("resize/1800", dict(resize=(SMALL, LARGE, 1800))),
+                    ("retcp-resize/150", dict(cc="retcp", resize=(SMALL, LARGE, 150), feedback="resize"))):
+        pts.append((f"physical/{key}", scenario(weeks=w, warmup_weeks=ww, hosts_model="physical", **kw), extract_circuit))
     vw = sc["variant_weeks"]
     for cc in VARIANTS:
         pts.append((f"variant-static/{cc}", scenario(cc=cc, voq=SMALL, weeks=vw, warmup_weeks=ww), extract_circuit))
@@ -308,5 +319,12 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
     headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out)
     print_headlines(hl, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours")
+    phys = [(k.removeprefix("physical/"), d) for k, d in sorted(results.items()) if k.startswith("physical/")]
+    if phys:
+        print("\nsensitivity: 10 Gb/s, 1 us host links each way instead of Etalon's host path", file=sys.stdout)
+        for k, d in phys:
+            base = results.get(k, {})
+            print(f"  {k:<20} utilization {100 * (d['utilization'] or 0):5.1f} % (etalon hosts {100 * (base.get('utilization') or 0):5.1f} %),"
+                  f" p99 {d['p99_us'] or 0:6.1f} us", file=sys.stdout)
     print(f"\nwrote {out}/runs.csv, headlines.csv, seq_view.parquet and {len(figs)} figures", file=sys.stderr)
     return {"runs": runs, "headlines": headline_frame(hl)}

@@ -47,6 +47,8 @@ pub struct LinkSpec {
     /// Queue of the port a→b and of b→a.
     pub queue_ab: QueueSpec,
     pub queue_ba: QueueSpec,
+    /// Rate and delay of the b→a direction when they differ from a→b.
+    pub reverse: Option<(Rate, Time)>,
 }
 
 /// The network as explicit nodes and links.

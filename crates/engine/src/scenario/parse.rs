@@ -175,7 +175,7 @@ struct LinkParams {
 impl LinkParams {
     /// The link a–b (rate and delay checked present by the caller).
     fn link(&self, a: usize, b: usize, qa: QueueSpec, qb: QueueSpec) -> LinkSpec {
-        LinkSpec { a, b, rate: self.rate.unwrap(), delay: self.delay.unwrap(), loss_rate: self.loss, queue_ab: qa, queue_ba: qb }
+        LinkSpec { a, b, rate: self.rate.unwrap(), delay: self.delay.unwrap(), loss_rate: self.loss, queue_ab: qa, queue_ba: qb, reverse: None }
     }
 }
 
@@ -239,7 +239,7 @@ fn topology_spec(
             }
             if let (Some(n), Some(LinkParams { rate: Some(rate), delay: Some(delay), loss })) = (n, lp) {
                 for i in 0..n as usize {
-                    links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q });
+                    links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q, reverse: None });
                 }
             }
         }
@@ -267,9 +267,9 @@ fn topology_spec(
                     let (s0, s1) = (l + r, l + r + 1);
                     for i in 0..l + r {
                         let s = if i < l { s0 } else { s1 };
-                        links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q });
+                        links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q, reverse: None });
                     }
-                    links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq });
+                    links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq, reverse: None });
                 }
             }
         }
@@ -309,6 +309,12 @@ fn topology_spec(
             }
             let hpr = t.need("hosts_per_rack", iss, "the number of hosts under each ToR", as_count);
             let hl = required_link(t, "host_link", iss);
+            // The ToR→host direction, if it differs (an emulator's receive path, say).
+            let down = t.table("host_downlink", iss).map(|l| {
+                let p = link_params(&l, iss);
+                l.finish(iss);
+                p
+            });
             let pl = required_link(t, "packet_link", iss);
             let cl = required_link(t, "circuit_link", iss);
             if let (Some(r), Some(h)) = (racks.filter(|&r| r >= 2), hpr) {
@@ -319,8 +325,9 @@ fn topology_spec(
                 if let (Some(hl), Some(pl), Some(cl)) = (hl, pl, cl) {
                     if let (Some(_), Some(_), Some(_), Some(_), Some(crate_rate), Some(crate_delay)) = (hl.rate, hl.delay, pl.rate, pl.delay, cl.rate, cl.delay) {
                         let tor0 = r * h;
+                        let reverse = down.as_ref().and_then(|d| Some((d.rate?, d.delay?)));
                         for i in 0..r * h {
-                            links.push(hl.link(i, tor0 + i / h, host_q, switch_q));
+                            links.push(LinkSpec { reverse, ..hl.link(i, tor0 + i / h, host_q, switch_q) });
                         }
                         for k in 0..r {
                             links.push(pl.link(tor0 + k, tor0 + r, switch_q, switch_q));
@@ -434,7 +441,7 @@ fn topology_spec(
                                 }
                                 None => (base(a), base(b)),
                             };
-                            links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb });
+                            links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb, reverse: None });
                         }
                         l.finish(iss);
                     }

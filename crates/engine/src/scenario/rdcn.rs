@@ -133,7 +133,10 @@ fn slots(c: &Table, racks: Option<usize>, iss: &mut Issues) -> Option<WeekPlan> 
             } else if !crate::rdcn::schedule::is_matching(m) {
                 iss.push(
                     s.key_path("matching"),
-                    format!("{} is not a matching: each rack may reach one other rack (not itself, index < {r}) and no rack may be reached twice", show(s.raw("matching").unwrap())),
+                    format!(
+                        "[{}] is not a matching: each rack may reach one other rack (not itself, index < {r}) and no rack may be reached twice",
+                        m.iter().map(|d| d.map_or("-1".to_string(), |d| d.to_string())).collect::<Vec<_>>().join(", ")
+                    ),
                 );
             }
         }
