@@ -648,8 +648,16 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("retcp_beta"), format!("{b} is not a shrink factor in (0, 1] (the paper uses 0.5)"));
         }
     }
+    let mut cubic = match c.cc {
+        CcKind::Cubic(p) => p,
+        _ => crate::transport::tcp::cc::CubicParams::default(),
+    };
+    if let Some(v) = t.get("cubic_hystart", iss, as_bool) {
+        cubic.hystart = v;
+    }
     c.cc = match cc.as_deref() {
         Some("dctcp") => CcKind::Dctcp(dctcp),
+        Some("cubic") => CcKind::Cubic(cubic),
         Some("retcp") => CcKind::Retcp(retcp),
         Some("ledbat") => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
             target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(Time::from_ms(100)),
@@ -661,6 +669,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
                 target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(p.target),
             }),
             CcKind::Retcp(_) => CcKind::Retcp(retcp),
+            CcKind::Cubic(_) => CcKind::Cubic(cubic),
             k => k,
         },
     };

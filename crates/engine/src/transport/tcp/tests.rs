@@ -5,6 +5,7 @@ use crate::scenario::Scenario;
 use crate::sim::testing::{jain, run, tcp};
 use crate::sim::Simulator;
 use crate::time::Time;
+use crate::transport::tcp::cc::Cc;
 
 /// h1 -> h0 through one switch; 100 us per wire, so RTT ≈ 400 us ≫ window transmission times.
 fn long_path(size: &str, extra: &str) -> String {
@@ -536,4 +537,85 @@ fn every_cc_coexists_with_newreno() {
         assert!(u > 0.95, "{cc}: utilization {u}");
         assert!((0.05..0.95).contains(&share), "{cc}: share {share}");
     }
+}
+
+/// One CUBIC flow over a 12 Mb/s, 100 ms-RTT bottleneck (BDP = 100 packets of 1500 B, one per
+/// millisecond) with a 100-packet buffer.
+fn cubic_long_rtt(hystart: bool, ssthresh: &str, end: &str) -> String {
+    format!(
+        r#"
+[simulation]
+end = "{end}"
+[topology]
+kind = "dumbbell"
+left = 1
+right = 1
+link = {{ rate = "1Gbps", delay = "1us" }}
+bottleneck = {{ rate = "12Mbps", delay = "50ms", queue = {{ buffer = "100pkt" }} }}
+[transport]
+cc = "cubic"
+cubic_hystart = {hystart}
+initial_ssthresh = {ssthresh}
+[[flows]]
+src = "h0"
+dst = "h1"
+[output]
+sample_interval = "10ms"
+cwnd = [0]
+"#
+    )
+}
+
+#[test]
+fn cubic_window_follows_the_cubic_curve_after_a_loss() {
+    // RFC 9438 §4.2: after a loss at W_max, W(t) = C·(t − K)³ + W_max with K = ∛(W_max·(1 − β)/C),
+    // t from the epoch start plus the minimum RTT (Linux). The flow grows from 50 segments until the
+    // 200-packet pipe (BDP + buffer) overflows at ≈ 210 (K ≈ 5.4 s); it climbs the concave part
+    // of the curve until it overflows the pipe again near 200 (≈ 3 s later, run ends before).
+    // Every cwnd sample in between must sit on the curve.
+    let sim = run(&cubic_long_rtt(false, "50", "7s"));
+    let c = tcp(&sim, 0);
+    let Cc::Cubic(cubic) = &c.sender.cc else { panic!() };
+    let (w_max, epoch) = cubic.epoch();
+    let epoch = epoch.expect("an epoch after the loss");
+    let s = &sim.series;
+    let cwnd: Vec<(f64, f64)> = (0..s.value.len()).map(|i| (s.time_ps[i] as f64 / 1e12, s.value[i])).collect();
+    let peak = cwnd.iter().filter(|(t, _)| *t < epoch.secs_f64()).map(|&(_, w)| w).fold(0.0, f64::max);
+    assert!((w_max - peak).abs() <= 1.0, "W_max {w_max} is the window at the loss ({peak})");
+    assert!((190.0..=215.0).contains(&w_max), "the pipe holds about 200 packets: {w_max}");
+    let (c_, beta) = (0.4, 0.7);
+    let k = (w_max * (1.0 - beta) / c_).cbrt();
+    let min_rtt = c.sender.tcb.min_rtt.unwrap().secs_f64();
+    let mut checked = 0;
+    for &(t, w) in &cwnd {
+        let x = t - epoch.secs_f64();
+        if !(0.2..=2.8).contains(&x) {
+            continue;
+        }
+        // cwnd chases W(t + min RTT) ACK by ACK, so it trails the curve by up to one RTT (at most
+        // 0.2 s here: 100 ms of path and up to 100 ms of queue).
+        let w_at = |x: f64| c_ * (x - k).powi(3) + w_max;
+        let (lo, hi) = (w_at(x - 0.2) - 1.0, w_at(x + min_rtt) + 1.0);
+        assert!(lo <= w && w <= hi, "t = {t:.2} s: cwnd {w} outside W(t) band [{lo:.1}, {hi:.1}]");
+        checked += 1;
+    }
+    assert!(checked > 200);
+}
+
+#[test]
+fn hystart_leaves_slow_start_before_the_buffer_overflows() {
+    // Without HyStart slow start doubles into the 200-packet pipe and loses a burst. With it: ACKs
+    // (one per two segments) arrive about every 2 ms once the bottleneck is busy, so a round that
+    // starts at cwnd W holds W/2 ACKs and its train lasts ≈ W ms; it can exceed half the 100 ms
+    // RTT only from the round that starts at 80 (rounds: 10, 20, 40, 80), after ≥ 25 more ACKs
+    // (+2 segments each): slow start ends with ssthresh = cwnd above 130 and below the pipe.
+    // (Congestion avoidance then reaches the pipe at ≈ 2.1 s; the runs stop at 1.5 s.)
+    let plain = run(&cubic_long_rtt(false, "\"unlimited\"", "1500ms"));
+    assert!(tcp(&plain, 0).sender.stats.retransmits > 10);
+    let hy = run(&cubic_long_rtt(true, "\"unlimited\"", "1500ms"));
+    let c = tcp(&hy, 0);
+    let Cc::Cubic(cubic) = &c.sender.cc else { panic!() };
+    assert_eq!(cubic.hystart_exits, 1);
+    assert!((130..=190).contains(&c.sender.tcb.ssthresh), "ssthresh {}", c.sender.tcb.ssthresh);
+    assert_eq!(c.sender.stats.retransmits, 0);
 }

@@ -2,8 +2,10 @@
 //! W(t) = C·(t − K)³ + W_max with t measured from the start of the congestion-avoidance epoch plus
 //! the minimum RTT, K = ∛((W_max − cwnd_epoch)/C); the Reno-friendly estimate grows by one segment
 //! per cwnd·(1+β)/(3(1−β)) segments acked; fast convergence; ssthresh = β·cwnd; entering Loss
-//! resets all state. Deviations: no HyStart (Linux enables it by default), no per-jiffy caching of
-//! `cnt`, floating point instead of Linux's fixed point.
+//! resets all state. HyStart (Ha & Rhee 2011, Linux `hystart_update`; on by default as in Linux)
+//! ends slow start when a round's ACK train spans half the minimum RTT or its RTT rises by
+//! clamp(min RTT / 8, 4 ms, 16 ms). Deviations: no per-jiffy caching of `cnt`, floating point
+//! instead of Linux's fixed point, HyStart's delay_min is the connection's min RTT.
 
 use super::{cong_avoid_ai, slow_start_first, CaState, CongestionOps, Tcb};
 use crate::time::Time;
@@ -15,12 +17,35 @@ pub struct CubicParams {
     pub beta: f64,
     pub fast_convergence: bool,
     pub reno_friendly: bool,
+    /// HyStart slow-start exit (Linux default: on, both detectors).
+    pub hystart: bool,
 }
 
 impl Default for CubicParams {
     fn default() -> Self {
-        CubicParams { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true }
+        CubicParams { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true, hystart: true }
     }
+}
+
+/// HyStart constants (Linux tcp_cubic.c): detection only from 16 segments, the ACK-train spacing
+/// limit, the delay-detector's sample count and its threshold bounds.
+const HYSTART_LOW_WINDOW: u32 = 16;
+const HYSTART_ACK_DELTA: Time = Time::from_ms(2);
+const HYSTART_MIN_SAMPLES: u32 = 8;
+const HYSTART_DELAY_MIN: Time = Time::from_ms(4);
+const HYSTART_DELAY_MAX: Time = Time::from_ms(16);
+
+/// Per-round HyStart state (Linux `bictcp` round_start, last_ack, end_seq, curr_rtt,
+/// sample_cnt, found).
+#[derive(Clone, Debug, Default)]
+struct HyStart {
+    round_start: Time,
+    last_ack: Time,
+    end_seq: u64,
+    curr_rtt: Option<Time>,
+    samples: u32,
+    found: bool,
+    started: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -35,11 +60,54 @@ pub struct Cubic {
     tcp_cwnd: f64,
     ack_cnt: f64,
     cnt: u32,
+    hs: HyStart,
+    /// Slow start ended by HyStart (for observation).
+    pub hystart_exits: u32,
 }
 
 impl Cubic {
     pub fn new(p: CubicParams) -> Self {
-        Cubic { p, last_max_cwnd: 0.0, epoch_start: None, origin_point: 0.0, k: 0.0, tcp_cwnd: 0.0, ack_cnt: 0.0, cnt: 0 }
+        Cubic { p, last_max_cwnd: 0.0, epoch_start: None, origin_point: 0.0, k: 0.0, tcp_cwnd: 0.0, ack_cnt: 0.0, cnt: 0, hs: HyStart::default(), hystart_exits: 0 }
+    }
+
+    /// Linux `bictcp_hystart_reset`: a new round starts with this ACK.
+    fn hystart_reset(&mut self, tcb: &Tcb) {
+        self.hs.round_start = tcb.now;
+        self.hs.last_ack = tcb.now;
+        self.hs.end_seq = tcb.snd_nxt;
+        self.hs.curr_rtt = None;
+        self.hs.samples = 0;
+        self.hs.started = true;
+    }
+
+    /// Linux `hystart_update`: per ACK with an RTT sample, in slow start.
+    fn hystart_update(&mut self, tcb: &mut Tcb, rtt: Time) {
+        let Some(delay_min) = tcb.min_rtt else { return };
+        if self.hs.found || !self.hs.started {
+            return;
+        }
+        let now = tcb.now;
+        // ACK train: ACKs arriving closely spaced for longer than half the minimum RTT.
+        if now - self.hs.last_ack <= HYSTART_ACK_DELTA {
+            self.hs.last_ack = now;
+            if now - self.hs.round_start > Time(delay_min.0 / 2) {
+                self.hs.found = true;
+            }
+        }
+        // Delay increase: the round's first samples are all above the minimum plus a margin.
+        if self.hs.samples < HYSTART_MIN_SAMPLES {
+            self.hs.curr_rtt = Some(self.hs.curr_rtt.map_or(rtt, |c| c.min(rtt)));
+            self.hs.samples += 1;
+        } else if let Some(curr) = self.hs.curr_rtt {
+            let margin = Time(delay_min.0 / 8).max(HYSTART_DELAY_MIN).min(HYSTART_DELAY_MAX);
+            if curr > delay_min + margin {
+                self.hs.found = true;
+            }
+        }
+        if self.hs.found {
+            tcb.ssthresh = tcb.cwnd;
+            self.hystart_exits += 1;
+        }
     }
 
     /// W_cubic at `t` seconds into the epoch.
@@ -49,6 +117,11 @@ impl Cubic {
 
     pub fn k_seconds(&self) -> f64 {
         self.k
+    }
+
+    /// W_max (Linux last_max_cwnd) and the start of the current epoch, for observation.
+    pub fn epoch(&self) -> (f64, Option<Time>) {
+        (self.last_max_cwnd, self.epoch_start)
     }
 
     fn reset(&mut self) {
@@ -109,14 +182,26 @@ impl CongestionOps for Cubic {
         ((cwnd * self.p.beta) as u32).max(2)
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        if self.p.hystart && tcb.cwnd_limited && tcb.cwnd < tcb.ssthresh && (!self.hs.started || tcb.snd_una > self.hs.end_seq) {
+            self.hystart_reset(tcb);
+        }
         let Some(acked) = slow_start_first(tcb, acked) else { return };
         self.update(tcb, acked);
         let cnt = self.cnt;
         cong_avoid_ai(tcb, cnt, acked);
     }
+    fn pkts_acked(&mut self, tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
+        if let Some(r) = rtt {
+            if self.p.hystart && tcb.cwnd < tcb.ssthresh && tcb.cwnd >= HYSTART_LOW_WINDOW {
+                self.hystart_update(tcb, r);
+            }
+        }
+    }
     fn set_state(&mut self, _tcb: &mut Tcb, s: CaState) {
         if s == CaState::Loss {
+            let exits = self.hystart_exits;
             self.reset();
+            self.hystart_exits = exits;
         }
     }
 }
@@ -199,6 +284,38 @@ mod tests {
         }
         // tcp_cwnd ≈ 70 + 3000/(70·1.889) ≈ 92.7 > cwnd → cnt = 70/(92.7 − 70) ≈ 3.
         assert!((2..=4).contains(&c.cnt), "{}", c.cnt);
+    }
+
+    fn hystart_acks(spacing_ms: u64, rtt_ms: u64, n: u64) -> (u64, u32) {
+        // Scripted slow start: min RTT 10 ms, cwnd 20, an ACK every `spacing_ms` with RTT
+        // `rtt_ms`; returns the ACK number at which HyStart fires (0 = never) and ssthresh.
+        let mut c = Cubic::new(CubicParams::default());
+        let mut t = tcb(20, u32::MAX);
+        t.min_rtt = Some(Time::from_ms(10));
+        t.snd_nxt = 1_000_000;
+        c.cong_avoid(&mut t, 0); // round starts at t = 0
+        for i in 1..=n {
+            t.now = Time::from_ms(i * spacing_ms);
+            c.pkts_acked(&mut t, 1, Some(Time::from_ms(rtt_ms)));
+            if c.hystart_exits > 0 {
+                return (i, t.ssthresh);
+            }
+        }
+        (0, t.ssthresh)
+    }
+
+    #[test]
+    fn hystart_ack_train_fires_after_half_the_min_rtt() {
+        // ACKs 1 ms apart (≤ 2 ms): the train passes 10/2 = 5 ms at the 6th ACK.
+        assert_eq!(hystart_acks(1, 10, 20), (6, 20));
+    }
+
+    #[test]
+    fn hystart_delay_fires_after_eight_samples_above_min_plus_4ms() {
+        // ACKs 3 ms apart (no train). RTT 15 ms > 10 + clamp(10/8, 4, 16) = 14 ms: found at the
+        // first ACK after the 8 samples. RTT 13 ms is within the margin: never.
+        assert_eq!(hystart_acks(3, 15, 20), (9, 20));
+        assert_eq!(hystart_acks(3, 13, 20), (0, u32::MAX));
     }
 
     #[test]
