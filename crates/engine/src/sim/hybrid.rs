@@ -204,6 +204,17 @@ impl Simulator {
         }
     }
 
+    /// A packet was lost on the wire behind `port` (a lossy packet link, or a scheduled fault).
+    pub(super) fn hybrid_wire_loss(&mut self, port: PortId, id: PacketId) {
+        let r = self.rdcn.as_deref_mut().unwrap();
+        if let Role::Uplink(_) = r.role[port.idx()] {
+            let pkt = self.slab.get(id);
+            let d = r.rack_of_host(pkt.dst) as usize;
+            r.eps_inflight[d].0 -= 1;
+            r.eps_inflight[d].1 -= pkt.size as u64;
+        }
+    }
+
     /// After a hybrid-network port finished a packet: pull the next one.
     pub(super) fn hybrid_tx_done(&mut self, port: PortId) {
         let r = self.rdcn.as_deref_mut().unwrap();
@@ -371,6 +382,23 @@ header = 52
             vec![1, 1, 1],
         ];
         assert_eq!(seen, want);
+    }
+
+    #[test]
+    fn losses_on_a_packet_link_do_not_leak_packet_switch_room() {
+        // 5 % loss on every ToR-packet switch link and a 2-packet switch buffer: if lost packets
+        // kept their reserved room, the uplink would stall for good after a few losses.
+        let circuit = "schedule = \"list\"\nslots = [{ night = \"0us\", day = \"1ms\", matching = [-1, -1] }]";
+        let doc = hybrid(2, 1, "10Gbps", circuit, "voq = \"100pkt\"", "[[flows]]\nsrc = \"h0\"\ndst = \"h1\"", "20ms")
+            .replace("packet_link = { rate = \"10Gbps\", delay = \"5us\" }", "packet_link = { rate = \"10Gbps\", delay = \"5us\", loss_rate = 0.05 }")
+            .replace("[transport]", "[queue]\nbuffer = \"2pkt\"\n[transport]");
+        let mut sim = run(&doc);
+        let ports = sim.port_table();
+        let up = ports.find("tor0->eps").unwrap();
+        assert!(ports.wire_losses[up] > 50);
+        assert!(ports.utilization[up] > 0.8, "the uplink keeps going: {}", ports.utilization[up]);
+        let r = sim.rdcn.as_deref().unwrap();
+        assert!(r.eps_inflight.iter().all(|&(n, _)| n <= 1));
     }
 
     #[test]

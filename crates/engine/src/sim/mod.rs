@@ -473,6 +473,10 @@ impl Simulator {
         if scheduled || (p.loss_rate > 0.0 && self.loss_rng.uniform() < p.loss_rate) {
             p.stats.wire_losses += 1;
             self.dropped += 1;
+            if self.rdcn.is_some() {
+                // A packet pulled towards the packet switch that never gets there frees its room.
+                self.hybrid_wire_loss(port, id);
+            }
             self.slab.free(id);
         } else {
             let delay = p.delay;
