@@ -29,6 +29,29 @@ load them with fabricsim.Results.load(DIR) (pandas) or polars.read_parquet.
 """
 
 
+EPILOG_SWEEP = """\
+a sweep file:
+  name = "cc-vs-load"
+  base = "leafspine-websearch.toml"      # relative to the sweep file; or an inline [base] table
+  mode = "cross"                         # every combination; "zip" pairs the i-th values
+  [axes]
+  "workload.0.load" = [0.3, 0.5, 0.7]    # any scenario key, as for --set
+  "transport.cc" = ["dctcp", "cubic"]
+  seed = [1, 2, 3]                       # aliases: seed, cc, load (workload.0.load), end
+  [derived]                              # values computed from the axes
+  "transport.min_rto" = "{1000 * load}us"
+
+examples:
+  fabricsim sweep cc-vs-load.toml -o out/cc-vs-load
+  fabricsim sweep cc-vs-load.toml -o out/cc-vs-load --executor dask --workers 8
+  fabricsim sweep cc-vs-load.toml -o out/cc-vs-load --executor dask --scheduler tcp://head:8786
+  fabricsim report out/cc-vs-load
+
+In Python: fabricsim.sweep.load("out/cc-vs-load").table (pandas; .to_polars()), .pivot(...),
+.flows(), .results(key). docs/SWEEPS.md has the store layout and the Dask/Slurm setup.
+"""
+
+
 def _fmt_time(s) -> str:
     if s is None or s != s:
         return "-"
@@ -217,6 +240,34 @@ def cmd_bench(a) -> int:
     return run_benchmarks(a.names or list(BENCHMARKS))
 
 
+def cmd_sweep(a) -> int:
+    from .sweep import Sweep, run_sweep
+
+    sweep = Sweep.load(a.sweep)
+    out = a.output or f"sweeps/{sweep.name}"
+    n = len(sweep.points())
+    print(f"sweep '{sweep.name}': {n} runs into {out} ({a.executor} executor)", file=sys.stderr)
+    r = run_sweep(sweep, out, executor=a.executor, workers=a.workers, scheduler=a.scheduler,
+                  progress=not a.no_progress, retry_failed=not a.no_retry)
+    print(f"{len(r.done)} run(s) done now, {r.skipped} already in the store, {len(r.failed)} failed, "
+          f"{r.remaining} not run; {r.wall_s:.1f} s")
+    for k, e in r.failed.items():
+        print(f"  failed {k}: {e.splitlines()[0][:200] if e else ''}  (details: {out}/failed/{k}.json)")
+    if r.interrupted:
+        print(f"interrupted: finished runs are kept; run the same command again to complete the other {r.remaining}")
+        return 130
+    print(f"table: {out}/summary.parquet (fabricsim.sweep.load('{out}').table); report: fabricsim report {out}")
+    return 1 if r.failed else 0
+
+
+def cmd_report(a) -> int:
+    from .report import report
+
+    out = report(a.directory, a.output)
+    print(f"wrote {out}")
+    return 0
+
+
 def cmd_reproduce(a) -> int:
     from .reproduce import PAPERS, reproduce
 
@@ -303,6 +354,28 @@ def build_parser() -> argparse.ArgumentParser:
                                     "'workloads' (cdf = \"...\" in [[workload]]).")
     ls.add_argument("what", choices=["cc", "congestion-controls", "workloads"])
     ls.set_defaults(func=cmd_list)
+
+    sw = sub.add_parser("sweep", help="run a scenario over axes of values, resumably, locally or on Dask",
+                        description="Run every point of a sweep file once, into a store with one directory per run "
+                                    "(named by a hash of its scenario), a manifest and a combined table. Re-running "
+                                    "skips finished runs, so an interrupted sweep completes where it stopped; failed "
+                                    "points are recorded with their error while the others go on.",
+                        epilog=EPILOG_SWEEP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sw.add_argument("sweep", help="sweep TOML file")
+    sw.add_argument("-o", "--output", metavar="DIR", help="store directory (default: sweeps/<name>)")
+    sw.add_argument("--executor", choices=["local", "dask"], default="local", help="local process pool (default) or Dask distributed")
+    sw.add_argument("--workers", type=int, metavar="N", help="worker processes (local pool or Dask LocalCluster; default: all cores)")
+    sw.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
+    sw.add_argument("--no-retry", action="store_true", help="do not retry points that failed before")
+    sw.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sw.set_defaults(func=cmd_sweep)
+
+    rep = sub.add_parser("report", help="write a static HTML report of a run or a sweep",
+                         description="Write one self-contained HTML page (tables and figures embedded) for a results "
+                                     "directory (fabricsim run -o DIR) or a sweep store (fabricsim sweep -o DIR).")
+    rep.add_argument("directory", help="results directory or sweep store")
+    rep.add_argument("-o", "--output", metavar="FILE", help="where to write (default: DIR/report.html)")
+    rep.set_defaults(func=cmd_report)
 
     rp = sub.add_parser("reproduce", help="reproduce a seed paper's experiments: paper vs ours",
                         description="Run a paper's key experiments on all cores, write the per-run results and the "

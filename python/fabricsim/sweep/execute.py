@@ -1,0 +1,202 @@
+"""Running a sweep's pending points on an executor — a local process pool or Dask distributed —
+with a progress bar, and surviving interruptions: every finished run is already in the store, so
+the next invocation runs only what is missing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .spec import Point, Sweep
+from .store import Store, execute_point
+
+
+@dataclass
+class SweepRun:
+    """What one invocation did."""
+
+    total: int
+    skipped: int
+    done: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    interrupted: bool = False
+    wall_s: float = 0.0
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.skipped - len(self.done) - len(self.failed)
+
+
+def _ignore_sigint() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them; a half-done run is never stored.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Progress:
+    def __init__(self, total: int, enabled: bool, desc: str):
+        self.bar = None
+        self.done = self.failed = 0
+        if enabled and total:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="run", desc=desc, file=sys.stderr, dynamic_ncols=True)
+
+    def update(self, status: str, running: int) -> None:
+        if status == "done":
+            self.done += 1
+        else:
+            self.failed += 1
+        if self.bar is not None:
+            self.bar.set_postfix_str(f"done {self.done}, failed {self.failed}, running {running}", refresh=False)
+            self.bar.update()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _local(out: str, todo: list[Point], workers: int, progress: _Progress, result: SweepRun) -> None:
+    pending = list(todo)
+    while pending:
+        ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        try:
+            futs = {ex.submit(execute_point, out, p.key, p.scenario, p.params): p for p in pending}
+            pending = []
+            live = set(futs)
+            while live:
+                finished, live = wait(live, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    try:
+                        _record(f.result(), result, progress, len(live))
+                    except BrokenProcessPool:
+                        # A worker died (crash, OOM kill) and took the pool down: the runs that
+                        # were in flight are recorded as failed (retried next time); the ones that
+                        # never started go to a fresh pool.
+                        for g in list(live) + [f]:
+                            if g.running() or g.done():
+                                _record({"key": futs[g].key, "status": "failed",
+                                         "error": "a worker process died while this run was in flight"}, result, progress, 0)
+                            else:
+                                pending.append(futs[g])
+                        live = set()
+                        break
+        except BaseException:
+            _stop_pool(ex)
+            raise
+        ex.shutdown(wait=True)
+
+
+def _stop_pool(ex: ProcessPoolExecutor) -> None:
+    ex.shutdown(wait=False, cancel_futures=True)
+    for proc in list(getattr(ex, "_processes", {}).values()):
+        if proc.is_alive():
+            proc.terminate()
+
+
+def _dask(out: str, todo: list[Point], workers: int, scheduler: Optional[str], client, progress: _Progress, result: SweepRun) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuntimeError("the Dask executor needs dask.distributed: pip install 'dask[distributed]' (or fabricsim[dask])") from None
+    own = client is None
+    cluster = None
+    if own:
+        if scheduler:
+            client = Client(scheduler)
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+    futs = []
+    try:
+        futs = [client.submit(execute_point, out, p.key, p.scenario, p.params, key=f"fabricsim-{p.key}", pure=False) for p in todo]
+        by_key = {f.key: p for f, p in zip(futs, todo)}
+        running = len(futs)
+        for f in as_completed(futs):
+            running -= 1
+            try:
+                r = f.result()
+            except Exception as e:  # noqa: BLE001 - KilledWorker and friends: record, go on
+                r = {"key": by_key[f.key].key, "status": "failed", "error": f"{type(e).__name__}: {e}"}
+            _record(r, result, progress, running)
+    except BaseException:
+        for f in futs:
+            f.cancel()
+        raise
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _record(r: dict, result: SweepRun, progress: _Progress, running: int) -> None:
+    if r["status"] == "done":
+        result.done.append(r["key"])
+    else:
+        result.failed[r["key"]] = r.get("error", "")
+    progress.update(r["status"], running)
+
+
+def run_sweep(sweep: Sweep, output: str | os.PathLike, *, executor: str = "local", workers: Optional[int] = None,
+              scheduler: Optional[str] = None, client=None, progress: Optional[bool] = None, retry_failed: bool = True) -> SweepRun:
+    """Run every point of `sweep` not yet finished in the store at `output`.
+
+    executor: "local" (a process pool of `workers`, default all cores) or "dask" (an existing
+    `client`, a scheduler address such as "tcp://host:8786" — e.g. from dask-jobqueue's
+    SLURMCluster — or a LocalCluster of `workers` processes). Failed points are recorded in the
+    store and retried on the next invocation unless retry_failed is False. Ctrl-C or SIGTERM stops
+    the sweep; finished runs stay, and the next invocation completes the rest.
+    """
+    points = sweep.points()
+    store = Store(output)
+    store.prepare(sweep.describe())
+    done = store.done_keys()
+    failed_before = store.failed()
+    todo = [p for p in points if p.key not in done and (retry_failed or p.key not in failed_before)]
+    result = SweepRun(total=len(points), skipped=len(points) - len(todo))
+    workers = workers or os.cpu_count() or 1
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = _Progress(len(todo), progress, sweep.name)
+    status = {k: "done" for k in done} | {k: "failed" for k in failed_before if k not in done}
+    store.write_manifest(points, status)
+    t0 = time.perf_counter()
+    old_term = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    in_main = _main_thread()
+    if in_main:
+        signal.signal(signal.SIGTERM, on_term)
+    try:
+        if executor == "local":
+            _local(str(store.dir), todo, workers, bar, result)
+        elif executor == "dask":
+            _dask(str(store.dir), todo, workers, scheduler, client, bar, result)
+        else:
+            raise ValueError(f"executor '{executor}' is not 'local' or 'dask'")
+    except KeyboardInterrupt:
+        result.interrupted = True
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, old_term)
+        bar.close()
+        result.wall_s = time.perf_counter() - t0
+        status.update({k: "done" for k in result.done})
+        status.update({k: "failed" for k in result.failed})
+        store.write_manifest(points, status)
+        store.combined()
+    return result
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()

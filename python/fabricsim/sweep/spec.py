@@ -1,0 +1,215 @@
+"""Sweep definitions: a base scenario, axes of values for scenario keys (crossed or zipped), and
+derived values computed from the axes. Each point resolves to a complete scenario whose stable hash
+names its run in the store."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import itertools
+import json
+import math
+import operator
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Optional, Sequence, Union
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from ..scenario import ScenarioError, load_scenario
+
+#: Short names for common axes.
+ALIASES = {"seed": "simulation.seed", "cc": "transport.cc", "load": "workload.0.load", "end": "simulation.end"}
+
+
+def set_key(doc: dict, key: str, value: Any) -> None:
+    """Set a dotted scenario key (list items by index, ``flows.0.size``) to a typed value."""
+    parts = key.split(".")
+    node: Any = doc
+    for i, part in enumerate(parts[:-1]):
+        where = ".".join(parts[: i + 1])
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise ScenarioError([(where, f"'{part}' is not an index of this list (0..{len(node) - 1})")], "sweep")
+            node = node[int(part)]
+        else:
+            node = node.setdefault(part, {})
+        if not isinstance(node, (dict, list)):
+            raise ScenarioError([(where, "is a value, not a table; cannot set a key inside it")], "sweep")
+    last = parts[-1]
+    if isinstance(node, list):
+        if not last.isdigit() or int(last) >= len(node):
+            raise ScenarioError([(key, f"'{last}' is not an index of this list")], "sweep")
+        node[int(last)] = value
+    else:
+        node[last] = value
+
+
+def canonical(doc: Any) -> str:
+    """Canonical JSON: sorted keys, no whitespace, ASCII, floats as Python's shortest repr (the same
+    on every platform and Python version since 3.1)."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def scenario_hash(doc: Mapping) -> str:
+    """Stable run key: the first 16 hex digits of SHA-256 over the canonical JSON."""
+    return hashlib.sha256(canonical(doc).encode()).hexdigest()[:16]
+
+
+# Derived values: "{expr}" templates over the axis values, with a small safe arithmetic language.
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+           ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow}
+_FUNCS = {"min": min, "max": max, "round": round, "int": int, "float": float, "abs": abs, "ceil": math.ceil, "floor": math.floor}
+
+
+def _eval(node: ast.AST, names: Mapping[str, Any]) -> Any:
+    if isinstance(node, ast.Expression):
+        return _eval(node.body, names)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str)):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in names:
+            raise KeyError(node.id)
+        return names[node.id]
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        return _BINOPS[type(node.op)](_eval(node.left, names), _eval(node.right, names))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _eval(node.operand, names)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS and not node.keywords:
+        return _FUNCS[node.func.id](*[_eval(a, names) for a in node.args])
+    raise ValueError(f"'{ast.unparse(node)}' is not allowed (numbers, axis names, + - * / // % **, min max round int float abs ceil floor)")
+
+
+def evaluate(template: Any, names: Mapping[str, Any], key: str) -> Any:
+    """A derived value: non-strings as they are; "{expr}" alone gives the expression's value;
+    otherwise each {expr} is replaced by its value ("{3 * week_us}us" → "14400us")."""
+    if not isinstance(template, str):
+        return template
+    parts = re.split(r"(\{[^{}]*\})", template)
+    try:
+        vals = [_eval(ast.parse(p[1:-1], mode="eval"), names) if p.startswith("{") and p.endswith("}") else p for p in parts]
+    except KeyError as e:
+        raise ScenarioError([(f"derived.{key}", f"'{e.args[0]}' is not an axis; known: {', '.join(sorted(names))}")], "sweep") from None
+    except (ValueError, SyntaxError, ZeroDivisionError, TypeError) as e:
+        raise ScenarioError([(f"derived.{key}", f"{template!r}: {e}")], "sweep") from None
+    vals = [v for v in vals if v != ""]
+    if len(vals) == 1 and not isinstance(vals[0], str):
+        return vals[0]
+    return "".join(f"{v:g}" if isinstance(v, float) else str(v) for v in vals)
+
+
+def _alias(key: str, keys: Sequence[str]) -> str:
+    """Variable name of an axis in derived expressions: its last component if unique, else the
+    whole key with non-word characters as underscores."""
+    last = key.split(".")[-1]
+    if sum(1 for k in keys if k.split(".")[-1] == last) == 1 and last.isidentifier():
+        return last
+    return re.sub(r"\W", "_", key)
+
+
+@dataclass
+class Point:
+    """One run of a sweep: its axis values, the resolved scenario and its key."""
+
+    params: dict
+    scenario: dict
+    key: str
+
+
+@dataclass
+class Sweep:
+    """A base scenario and axes. `axes` maps scenario keys (dotted, as for --set; aliases seed, cc,
+    load, end) to value lists; `mode` "cross" runs every combination, "zip" the i-th of each;
+    `derived` maps keys to values or "{expr}" templates over the axis variables."""
+
+    base: Union[str, Path, Mapping[str, Any]]
+    axes: dict[str, list] = field(default_factory=dict)
+    mode: str = "cross"
+    derived: dict[str, Any] = field(default_factory=dict)
+    name: str = "sweep"
+    #: Extra points given explicitly as (params, scenario) — the reproductions' form.
+    explicit: list[tuple[dict, dict]] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, path: Union[str, Path]) -> "Sweep":
+        """Read a sweep TOML: `base` (a path relative to the sweep file) or a [base] table,
+        `mode`, `name`, [axes], [derived]."""
+        path = Path(path)
+        if not path.exists():
+            raise FileNotFoundError(f"no sweep file {path}")
+        try:
+            d = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as e:
+            raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+        issues = []
+        unknown = set(d) - {"name", "base", "mode", "axes", "derived"}
+        for k in sorted(unknown):
+            issues.append((k, "unknown key (known: name, base, mode, axes, derived)"))
+        base = d.get("base")
+        if base is None:
+            issues.append(("base", "missing; a path to a scenario (relative to this file) or a [base] table"))
+        elif isinstance(base, str):
+            base = (path.parent / base).resolve()
+            if not base.exists():
+                issues.append(("base", f"'{d['base']}': no such scenario file (looked at {base})"))
+        elif not isinstance(base, dict):
+            issues.append(("base", "is neither a path nor a table"))
+        if issues:
+            raise ScenarioError(issues, str(path))
+        return cls(base=base, axes=dict(d.get("axes", {})), mode=d.get("mode", "cross"), derived=dict(d.get("derived", {})),
+                   name=d.get("name", path.stem))
+
+    def check(self) -> None:
+        issues = []
+        if self.mode not in ("cross", "zip"):
+            issues.append(("mode", f"'{self.mode}' is not 'cross' or 'zip'"))
+        for k, v in self.axes.items():
+            if not isinstance(v, list) or not v:
+                issues.append((f"axes.{k}", f"{v!r} is not a non-empty list of values"))
+        if self.mode == "zip" and len({len(v) for v in self.axes.values() if isinstance(v, list)}) > 1:
+            lens = ", ".join(f"{k}: {len(v)}" for k, v in self.axes.items())
+            issues.append(("axes", f"mode = 'zip' needs lists of one length ({lens})"))
+        if issues:
+            raise ScenarioError(issues, f"sweep '{self.name}'")
+
+    def points(self) -> list[Point]:
+        """Every point, resolved and validated structurally (the engine validates each run)."""
+        self.check()
+        base = load_scenario(self.base)
+        keys = [ALIASES.get(k, k) for k in self.axes]
+        values = list(self.axes.values())
+        combos = list(itertools.product(*values)) if self.mode == "cross" else list(zip(*values))
+        if not self.axes:
+            combos = [] if self.explicit else [()]
+        out = []
+        for combo in combos:
+            doc = json.loads(json.dumps(base))
+            params = {}
+            env = {}
+            for k, raw, v in zip(keys, self.axes, combo):
+                set_key(doc, k, v)
+                params[raw] = v
+                env[_alias(k, keys)] = v
+            for dk, template in self.derived.items():
+                v = evaluate(template, env, dk)
+                set_key(doc, ALIASES.get(dk, dk), v)
+                params[dk] = v
+            out.append(Point(params, doc, scenario_hash(doc)))
+        for params, doc in self.explicit:
+            out.append(Point(dict(params), doc, scenario_hash(doc)))
+        seen = {}
+        for p in out:
+            if p.key in seen and seen[p.key] != p.params:
+                raise ScenarioError([("axes", f"points {seen[p.key]} and {p.params} resolve to the same scenario")], f"sweep '{self.name}'")
+            seen[p.key] = p.params
+        return out
+
+    def describe(self) -> dict:
+        base = self.base if isinstance(self.base, Mapping) else str(self.base)
+        return {"name": self.name, "base": base, "axes": self.axes, "mode": self.mode, "derived": self.derived}
