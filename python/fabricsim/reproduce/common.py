@@ -1,12 +1,12 @@
-"""Shared pieces of the reproductions: running many points on a process pool with a progress
-bar, and the "paper vs ours" table."""
+"""Shared pieces of the reproductions: running their points through the sweep runner (resumable
+store, process pool, progress bar) and the "paper vs ours" table."""
 
 from __future__ import annotations
 
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pandas as pd
@@ -59,50 +59,24 @@ def print_headlines(rows: list[Headline], title: str, file=sys.stdout) -> None:
             print(f"{'':<{w}}    {h.note}", file=file)
 
 
-def _run_one(point: tuple[str, dict, Callable[[Any], dict]]) -> tuple[str, dict]:
-    key, doc, extract = point
-    from ..runner import run
-
-    res = run(doc, progress=False)
-    return key, extract(res)
-
-
-def run_points(points: list[tuple[str, dict, Callable[[Any], dict]]], jobs: Optional[int] = None,
+def run_points(points: list[tuple[str, dict, Callable[[Any], dict]]], store: str | Path, jobs: Optional[int] = None,
                progress: bool = True, desc: str = "runs") -> dict[str, dict]:
-    """Run (key, scenario dict, extract) points on `jobs` processes; returns {key: extract(results)}.
+    """Run (name, scenario dict, extract) points through the sweep runner into `store` and return
+    {name: extract(results)}. The store makes a reproduction resumable: an interrupted one picks
+    up where it stopped, and a repeated one only re-reads its runs. `extract` gets the run's
+    Results. A point that fails is reported with its error and the others go on."""
+    from ..results import Results
+    from ..sweep import Sweep, run_sweep, scenario_hash
 
-    `extract` must be a module-level function (it crosses process boundaries). A point that fails
-    is reported with its error and the others go on."""
-    jobs = jobs or os.cpu_count() or 1
+    sweep = Sweep(base={}, explicit=[({"point": name}, doc) for name, doc, _ in points], name=desc)
+    r = run_sweep(sweep, store, workers=jobs or os.cpu_count() or 1, progress=progress)
+    if r.interrupted:
+        raise KeyboardInterrupt
     out: dict[str, dict] = {}
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(points), unit="run", desc=desc, file=sys.stderr)
-    failed = []
-    if jobs == 1:
-        for p in points:
-            try:
-                k, v = _run_one(p)
-                out[k] = v
-            except Exception as e:  # noqa: BLE001 - reported below, the others go on
-                failed.append((p[0], e))
-            if bar:
-                bar.update()
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
-            futs = {ex.submit(_run_one, p): p[0] for p in points}
-            for f in as_completed(futs):
-                try:
-                    k, v = f.result()
-                    out[k] = v
-                except Exception as e:  # noqa: BLE001
-                    failed.append((futs[f], e))
-                if bar:
-                    bar.update()
-    if bar:
-        bar.close()
-    for k, e in failed:
-        print(f"run {k} failed: {e}", file=sys.stderr)
+    for name, doc, extract in points:
+        run_dir = Path(store) / "runs" / scenario_hash(doc)
+        if (run_dir / "row.json").exists():
+            out[name] = extract(Results.load(run_dir))
+        else:
+            print(f"run {name} failed: {r.failed.get(scenario_hash(doc), 'see the store')}", file=sys.stderr)
     return out

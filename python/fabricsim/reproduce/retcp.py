@@ -310,7 +310,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
     pts = points(scale)
     if only:
         pts = [p for p in pts if any(p[0].startswith(o) for o in only)]
-    results = run_points(pts, jobs=jobs, progress=progress, desc=f"retcp ({scale})")
+    results = run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"retcp-{scale}")
     rows = [{"point": k, **{f: v for f, v in d.items() if f != "seq"}} for k, d in sorted(results.items())]
     runs = pd.DataFrame(rows)
     runs.to_csv(out / "runs.csv", index=False)
@@ -328,5 +328,6 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
             base = results.get(k, {})
             print(f"  {k:<20} utilization {100 * (d['utilization'] or 0):5.1f} % (etalon hosts {100 * (base.get('utilization') or 0):5.1f} %),"
                   f" p99 {d['p99_us'] or 0:6.1f} us", file=sys.stdout)
-    print(f"\nwrote {out}/runs.csv, headlines.csv, seq_view.parquet and {len(figs)} figures", file=sys.stderr)
+    print(f"\nwrote {out}/runs.csv, headlines.csv, seq_view.parquet and {len(figs)} figures; every run is kept in "
+          f"{out}/store (a sweep store: fabricsim report {out}/store)", file=sys.stderr)
     return {"runs": runs, "headlines": headline_frame(hl)}

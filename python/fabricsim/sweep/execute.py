@@ -33,9 +33,12 @@ class SweepRun:
         return self.total - self.skipped - len(self.done) - len(self.failed)
 
 
-def _ignore_sigint() -> None:
-    # Workers leave Ctrl-C to the parent, which stops them; a half-done run is never stored.
+def _worker_signals() -> None:
+    # Workers leave Ctrl-C to the parent, which stops them, and die at once on SIGTERM (the
+    # parent's handler, inherited through fork, would turn it into an interrupted run). A half-done
+    # run is never stored either way.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class _Progress:
@@ -64,7 +67,7 @@ class _Progress:
 def _local(out: str, todo: list[Point], workers: int, progress: _Progress, result: SweepRun) -> None:
     pending = list(todo)
     while pending:
-        ex = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_sigint)
+        ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
         try:
             futs = {ex.submit(execute_point, out, p.key, p.scenario, p.params): p for p in pending}
             pending = []
@@ -93,8 +96,9 @@ def _local(out: str, todo: list[Point], workers: int, progress: _Progress, resul
 
 
 def _stop_pool(ex: ProcessPoolExecutor) -> None:
+    procs = list((getattr(ex, "_processes", None) or {}).values())
     ex.shutdown(wait=False, cancel_futures=True)
-    for proc in list(getattr(ex, "_processes", {}).values()):
+    for proc in procs:
         if proc.is_alive():
             proc.terminate()
 
