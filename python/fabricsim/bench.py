@@ -1,17 +1,25 @@
 """`fabricsim bench`: named benchmark scenarios, timed with the installed (release) engine.
 
-Figures printed: wall seconds, events/s, packet-hops/s (packets serialized onto links per wall
-second), peak RSS of the process, and the network figures (bottleneck utilization, receiver
-goodput, mean bottleneck queue) so the same scenario can be compared with other simulators.
-Record new figures in docs/PERFORMANCE.md.
+Each repetition runs in a fresh process, so its peak RSS is its own: the figure reported is the
+growth of the process's peak RSS over the run (the engine, plus the result frames), next to the
+process's total. Figures: wall seconds (median over repetitions), events and events/s,
+packet-hops (packets serialized onto links, data and control) and packet-hops/s, simulated seconds
+per wall second, peak RSS, bytes of RSS per packet in flight at the peak, and the network figures
+(bottleneck utilization, goodput, mean queue, drops, ...) so the same scenario can be compared
+with other simulators. Record new figures in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
 
+import json
 import resource
+import statistics
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional
 
 HERE = Path(__file__).parent / "benchmarks"
 
@@ -39,6 +47,11 @@ BENCHMARKS = {
         "tor0->eps",
         "B3: reTCP paper's hybrid network, 25-rack strobe (180/20 us), 16 CUBIC flows, 16-pkt VOQs, 1 s simulated",
     ),
+    "fattree-permutation": Benchmark(
+        "fattree-permutation.toml",
+        "edge0_0->agg0_0",
+        "B4: htsim's DCTCP permutation: k = 12 fat tree (432 hosts), 10 Gb/s, 9000 B packets, K = 15, 210 ms simulated",
+    ),
 }
 
 
@@ -48,16 +61,26 @@ def jain(x: list[float]) -> float:
     return s * s / (len(x) * s2) if s2 else 1.0
 
 
+def _rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def run_benchmark(name: str) -> dict:
+    """Run one benchmark in this process and return its figures."""
     from .runner import run
 
     b = BENCHMARKS[name]
+    base_rss = _rss_mib()
     t0 = time.perf_counter()
     res = run(HERE / b.file, progress=False)
     wall = time.perf_counter() - t0
+    peak_rss = _rss_mib()
     s = res.summary
     port = res.port(b.bottleneck)
     done = res.flows["fct_s"].notna()
+    ports = res.ports
+    grow = max(peak_rss - base_rss, 0.0)
+    peak_pkts = s["peak_packets_in_flight"]
     return {
         "name": name,
         "wall_s": wall,
@@ -66,13 +89,18 @@ def run_benchmark(name: str) -> dict:
         "events_per_s": s["events"] / s["engine_wall_s"],
         "packet_hops": s["packet_hops"],
         "packet_hops_per_s": s["packet_hops"] / s["engine_wall_s"],
-        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "sim_s_per_wall_s": s["sim_time_s"] / s["engine_wall_s"],
+        "process_peak_rss_mib": peak_rss,
+        "run_peak_rss_mib": grow,
+        "peak_packets_in_flight": peak_pkts,
+        "rss_bytes_per_packet_in_flight": grow * 2**20 / peak_pkts if peak_pkts else None,
         "bottleneck_utilization": float(port["utilization"]),
+        "mean_link_utilization": float(ports["utilization"].mean()),
         "goodput_gbps": s["goodput_bytes"] * 8 / s["sim_time_s"] / 1e9,
         # Hybrid networks queue in the ToRs' VOQs (the busiest one), not behind the uplink port.
         "mean_queue_packets": float(res.circuit["voqs"]["mean_packets"].max()) if res.circuit else float(port["mean_queue_packets"]),
         "max_queue_packets": int(res.circuit["voqs"]["max_packets"].max()) if res.circuit else int(port["max_queue_packets"]),
-        "drops": int(res.ports["drops"].sum()) + (int(res.circuit["voqs"]["drops"].sum()) if res.circuit else 0),
+        "drops": int(ports["drops"].sum()) + (int(res.circuit["voqs"]["drops"].sum()) if res.circuit else 0),
         # Fairness only means something among long-lived flows.
         "jain": jain(res.flows.loc[res.flows["size"].isna(), "bytes_acked"].astype(float).tolist())
         if res.flows["size"].isna().all() else None,
@@ -86,28 +114,66 @@ def run_benchmark(name: str) -> dict:
     }
 
 
-def run_benchmarks(names: list[str]) -> int:
+def _in_subprocess(name: str) -> dict:
+    code = "import json, sys; from fabricsim.bench import run_benchmark; print(json.dumps(run_benchmark(sys.argv[1])))"
+    p = subprocess.run([sys.executable, "-c", code, name], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"benchmark {name} failed:\n{p.stderr[-2000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def measure(name: str, repeat: int = 1) -> dict:
+    """`repeat` runs in fresh processes; the wall figures are medians, the rest from the first."""
+    runs = [_in_subprocess(name) for _ in range(repeat)]
+    r = dict(runs[0])
+    for k in ("wall_s", "engine_wall_s"):
+        r[k] = statistics.median(x[k] for x in runs)
+    for k, n in (("events_per_s", "events"), ("packet_hops_per_s", "packet_hops"), ("sim_s_per_wall_s", "sim_time_s")):
+        r[k] = r[n] / r["engine_wall_s"]
+    r["repeat"] = repeat
+    r["engine_wall_s_all"] = [x["engine_wall_s"] for x in runs]
+    return r
+
+
+def print_result(r: dict) -> None:
+    n = r["name"]
+    print(f"{n}: {BENCHMARKS[n].description}")
+    reps = f", median of {r['repeat']}: {', '.join(f'{w:.3f}' for w in r['engine_wall_s_all'])}" if r["repeat"] > 1 else ""
+    print(f"  wall time          {r['engine_wall_s']:.3f} s in the engine{reps} ({r['wall_s']:.3f} s with Python)")
+    print(f"  events             {r['events']:,}  ({r['events_per_s'] / 1e6:.2f} M events/s)")
+    print(f"  packet-hops        {r['packet_hops']:,}  ({r['packet_hops_per_s'] / 1e6:.2f} M packet-hops/s)")
+    print(f"  speed              {r['sim_s_per_wall_s']:.4g} simulated s per wall s")
+    per = r["rss_bytes_per_packet_in_flight"]
+    per_s = f", {per:,.0f} B per packet in flight at the peak ({r['peak_packets_in_flight']:,})" if per else ""
+    print(f"  peak RSS           {r['run_peak_rss_mib']:.1f} MiB for the run{per_s}; process {r['process_peak_rss_mib']:.1f} MiB")
+    line = f"  simulated          {r['sim_time_s']:.4f} s; {r['flows']} flows"
+    if r["flows_finished"]:
+        line += f", {r['flows_finished']} finished, mean slowdown {r['mean_slowdown']:.3f}"
+    print(line)
+    print(f"  utilization        {BENCHMARKS[n].bottleneck} {r['bottleneck_utilization']:.4f}; mean over links {r['mean_link_utilization']:.4f}")
+    print(f"  receiver goodput   {r['goodput_gbps']:.3f} Gb/s")
+    print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
+    print(f"  drops / timeouts   {r['drops']} / {r['timeouts']}")
+    if r["circuit_utilization"] is not None:
+        print(f"  circuit            utilization {100 * r['circuit_utilization']:.1f} %, p99 latency {r['latency_p99_us']:.1f} us")
+    if r["jain"] is not None:
+        print(f"  Jain index         {r['jain']:.4f} (bytes acknowledged per flow)")
+
+
+def run_benchmarks(names: list[str], repeat: int = 1, json_path: Optional[str] = None) -> int:
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
         print(f"error: unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
         return 2
+    results = []
     for n in names:
-        r = run_benchmark(n)
-        print(f"{n}: {BENCHMARKS[n].description}")
-        print(f"  wall time          {r['wall_s']:.3f} s (engine {r['engine_wall_s']:.3f} s)")
-        print(f"  events             {r['events']:,}  ({r['events_per_s'] / 1e6:.2f} M events/s)")
-        print(f"  packet-hops        {r['packet_hops']:,}  ({r['packet_hops_per_s'] / 1e6:.2f} M packet-hops/s)")
-        print(f"  peak RSS           {r['peak_rss_mib']:.1f} MiB")
-        line = f"  simulated          {r['sim_time_s']:.4f} s; {r['flows']} flows"
-        if r["flows_finished"]:
-            line += f", {r['flows_finished']} finished, mean slowdown {r['mean_slowdown']:.3f}"
-        print(line)
-        print(f"  util of {BENCHMARKS[n].bottleneck:<10} {r['bottleneck_utilization']:.4f}")
-        print(f"  receiver goodput   {r['goodput_gbps']:.3f} Gb/s")
-        print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
-        print(f"  drops / timeouts   {r['drops']} / {r['timeouts']}")
-        if r["circuit_utilization"] is not None:
-            print(f"  circuit            utilization {100 * r['circuit_utilization']:.1f} %, p99 latency {r['latency_p99_us']:.1f} us")
-        if r["jain"] is not None:
-            print(f"  Jain index         {r['jain']:.4f} (bytes acknowledged per flow)")
+        r = measure(n, repeat)
+        print_result(r)
+        results.append(r)
+    if json_path:
+        text = json.dumps(results, indent=1) + "\n"
+        if json_path == "-":
+            sys.stdout.write(text)
+        else:
+            Path(json_path).write_text(text)
     return 0

@@ -237,7 +237,7 @@ def cmd_bench(a) -> int:
         for name, b in BENCHMARKS.items():
             print(f"{name:<16} {b.description}")
         return 0
-    return run_benchmarks(a.names or list(BENCHMARKS))
+    return run_benchmarks(a.names or list(BENCHMARKS), repeat=a.repeat, json_path=a.json)
 
 
 def cmd_sweep(a) -> int:
@@ -401,6 +401,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "network figures to compare with other simulators.")
     b.add_argument("names", nargs="*", help="benchmarks to run (default: all; see --list)")
     b.add_argument("--list", action="store_true", help="list the benchmarks")
+    b.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per benchmark, each in a fresh process; wall time is the median")
+    b.add_argument("--json", metavar="FILE", help="also write the figures as JSON ('-' for standard output)")
     b.set_defaults(func=cmd_bench)
     return p
 

@@ -260,12 +260,8 @@ impl Simulator {
     /// Process every event up to and including `until` (capped at the end time).
     pub fn run_until(&mut self, until: Time) {
         let started = std::time::Instant::now();
-        while let Some(t) = self.events.peek_time() {
-            // `end` may move earlier during the loop (stop_when_done).
-            if t > until.min(self.end) {
-                break;
-            }
-            let (t, ev) = self.events.pop().unwrap();
+        // `end` may move earlier during the loop (stop_when_done).
+        while let Some((t, ev)) = self.events.pop_until(until.min(self.end)) {
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
             self.dispatch(ev);
