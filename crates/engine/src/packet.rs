@@ -155,3 +155,18 @@ mod tests {
         assert_eq!(s.peak_live(), 2);
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    /// The per-packet memory budget (issue "Performance": ≤ 300 B per packet in flight): a slab
+    /// slot, two pending events (TxDone and Arrive, or a queue slot) and the sender's scoreboard
+    /// entry. Printed for docs/PERFORMANCE.md; the bound is asserted.
+    #[test]
+    fn per_packet_state_fits_the_budget() {
+        let packet = std::mem::size_of::<super::Packet>();
+        let event = std::mem::size_of::<crate::event::Event>() + 16 + 4; // entry + time + seq + list link
+        let per_packet = packet + 2 * event + 4 + 16;
+        println!("Packet {packet} B, event entry ~{event} B, total ~{per_packet} B");
+        assert!(per_packet <= 300, "{per_packet} B per packet in flight");
+    }
+}
