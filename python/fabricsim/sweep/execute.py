@@ -11,6 +11,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Optional
 
 from .spec import Point, Sweep
@@ -158,7 +159,8 @@ def run_sweep(sweep: Sweep, output: str | os.PathLike, *, executor: str = "local
     the sweep; finished runs stay, and the next invocation completes the rest.
     """
     points = sweep.points()
-    store = Store(output)
+    # Absolute: Dask workers may run elsewhere, with another working directory.
+    store = Store(Path(output).resolve())
     store.prepare(sweep.describe())
     done = store.done_keys()
     failed_before = store.failed()
