@@ -79,3 +79,27 @@ def test_bad_scenario_lists_every_problem(tiny):
 def test_example_scenario_is_valid(example):
     doc = load_scenario(example)
     fabricsim.validate(doc)
+
+
+def test_workload_deadlines_and_d2tcp(tmp_path):
+    """Deadlines from a workload (per KB of flow size, as SAB's benchmark) reach the flow table
+    and the summary's miss fraction; D2TCP runs from a scenario."""
+    doc = {
+        "simulation": {"end": "20ms", "seed": 2},
+        "topology": {"kind": "star", "hosts": 5, "link": {"rate": "10Gbps", "delay": "1us"}},
+        "queue": {"buffer": "200pkt", "discipline": "ecn", "ecn_threshold": "20pkt"},
+        "transport": {"cc": "d2tcp", "min_rto": "1ms"},
+        "workload": [{"cdf": "websearch", "load": 0.6, "senders": ["h1", "h2", "h3", "h4"], "receiver": "h0",
+                      "pattern": "many_to_one", "deadline_per_kb": "2us"}],
+    }
+    res = fabricsim.run(doc, progress=False)
+    f = res.flows
+    assert (f["cc"] == "d2tcp").all()
+    # 2 us per started KB of size.
+    expect = (f["size"].astype("int64") + 999) // 1000 * 2e-6
+    assert ((f["deadline_s"] - expect).abs() < 1e-12).all()
+    done = f[f["fct_s"].notna()]
+    assert (done["deadline_met"] == (done["fct_s"] <= done["deadline_s"])).all()
+    assert 0 <= res.summary["deadline_miss_fraction"] <= 1 and res.summary["deadline_flows"] >= len(done)
+    res.save(tmp_path / "d")
+    assert fabricsim.Results.load(tmp_path / "d").flows["deadline_met"].dtype == "boolean"

@@ -17,6 +17,9 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
     for c in ("size", "end_ps", "fct_ps", "ideal_fct_ps"):
         df[c] = df[c].astype("Int64")  # nullable: long-lived / unfinished flows
     df["slowdown"] = df["slowdown"].astype("Float64")
+    df["deadline_ps"] = df["deadline_ps"].astype("Int64")
+    df["deadline_s"] = (df["deadline_ps"] / PS).astype("Float64")
+    df["deadline_met"] = df["deadline_met"].astype("boolean")
     df["start_s"] = df["start_ps"] / PS
     df["end_s"] = (df["end_ps"] / PS).astype("Float64")
     df["fct_s"] = (df["fct_ps"] / PS).astype("Float64")
@@ -49,13 +52,15 @@ class Results:
     """What one run produced.
 
     flows:      one row per flow (id, src, dst, size, start/end/FCT/ideal FCT in ps and s,
-                slowdown, bytes_acked, retransmits, timeouts, ...). FCT is NA for flows that
+                slowdown, bytes_acked, retransmits, timeouts, deadline_s and deadline_met for
+                flows with deadlines, ...). FCT is NA for flows that
                 did not finish (long-lived flows, or the run ended first).
     ports:      one row per port (link direction): packets/bytes sent, drops, ECN marks,
                 max and time-averaged queue, utilization.
     timeseries: long format (time_s, metric, target, value); metrics queue_packets,
                 queue_bytes (target = port), cwnd, dctcp_alpha (target = flow id).
-    summary:    sim_time_s, wall_s, events, packet_hops, peak_rss_bytes, packet counts, ...
+    summary:    sim_time_s, wall_s, events, packet_hops, peak_rss_bytes, packet counts, and
+                deadline_miss_fraction when flows have deadlines, ...
     circuit:    hybrid networks only (kind = "rdcn"), else empty: frames
                   days     one row per circuit day of a rack pair with traffic (src, dst, start_s,
                            length_s, bytes, utilization = bytes / (circuit rate x day))
@@ -79,6 +84,12 @@ class Results:
         summary = dict(sim.summary())
         summary["goodput_bytes"] = sim.goodput_bytes
         summary.update(summary_extra or {})
+        flows = _flows_frame(sim.flows())
+        decided = flows["deadline_met"].dropna()
+        if len(decided):
+            # Flows with a deadline that finished, or ran past it unfinished (SAB/D2TCP metric).
+            summary["deadline_flows"] = int(len(decided))
+            summary["deadline_miss_fraction"] = float((~decided).mean())
         circuit = _circuit_frames(sim.circuit())
         if circuit:
             summary["circuit_utilization"] = sim.circuit()["utilization"]
@@ -86,7 +97,7 @@ class Results:
             for q in ("p50", "p99", "p999"):
                 v = lat.loc["all", f"{q}_us"]
                 summary[f"latency_{q}_us"] = None if pd.isna(v) else float(v)
-        return cls(_flows_frame(sim.flows()), pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit)
+        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit)
 
     def save(self, directory: str | Path) -> Path:
         """Write flows.parquet, ports.parquet, timeseries.parquet, summary.json and, for hybrid

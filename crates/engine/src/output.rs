@@ -32,6 +32,10 @@ pub struct FlowTable {
     pub timeouts: Vec<u64>,
     pub fast_recoveries: Vec<u64>,
     pub ecn_reductions: Vec<u64>,
+    /// Deadline relative to the start, if the flow has one; whether it was met (None = no
+    /// deadline, or not decided yet).
+    pub deadline_ps: Vec<Option<u64>>,
+    pub deadline_met: Vec<Option<bool>>,
 }
 
 /// One row per port (link direction).

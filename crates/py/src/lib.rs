@@ -147,6 +147,8 @@ fn flows_dict<'py>(py: Python<'py>, t: &FlowTable) -> PyResult<Bound<'py, PyDict
     d.set_item("timeouts", &t.timeouts)?;
     d.set_item("fast_recoveries", &t.fast_recoveries)?;
     d.set_item("ecn_reductions", &t.ecn_reductions)?;
+    d.set_item("deadline_ps", &t.deadline_ps)?;
+    d.set_item("deadline_met", &t.deadline_met)?;
     Ok(d)
 }
 

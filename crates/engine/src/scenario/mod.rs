@@ -74,9 +74,29 @@ pub struct FlowSpec {
     /// `None` = long-lived (sends until the simulation ends).
     pub size: Option<u64>,
     pub start: Time,
+    /// The flow should finish within this time of its start (deadline-aware transports read it;
+    /// the flow table reports whether it did).
+    pub deadline: Option<Time>,
     /// Name of the transport profile used (for the output table).
     pub transport: String,
     pub tcp: TcpConfig,
+}
+
+/// Deadlines of a workload's flows, relative to their start.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Deadline {
+    Fixed(Time),
+    /// This much per 1000 B of flow size (SAB's benchmark: 10 ms per KB), rounded up.
+    PerKb(Time),
+}
+
+impl Deadline {
+    pub fn for_size(self, size: u64) -> Time {
+        match self {
+            Deadline::Fixed(t) => t,
+            Deadline::PerKb(t) => t.times(size.div_ceil(1000)),
+        }
+    }
 }
 
 /// What to record besides per-flow and per-port tables.
@@ -122,6 +142,7 @@ pub struct WorkloadSpec {
     pub stop: Time,
     /// At most this many flows.
     pub max_flows: Option<u64>,
+    pub deadline: Option<Deadline>,
     pub transport: String,
     pub tcp: TcpConfig,
 }

@@ -26,7 +26,7 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
-const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp", "retcp"];
+const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp", "retcp", "d2tcp"];
 
 pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let mut iss = Issues::default();
@@ -657,6 +657,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     c.cc = match cc.as_deref() {
         Some("dctcp") => CcKind::Dctcp(dctcp),
+        Some("d2tcp") => CcKind::D2tcp(dctcp),
         Some("cubic") => CcKind::Cubic(cubic),
         Some("retcp") => CcKind::Retcp(retcp),
         Some("ledbat") => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
@@ -665,6 +666,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         Some(name) => CcKind::from_name(name).unwrap_or(CcKind::NewReno),
         None => match c.cc {
             CcKind::Dctcp(_) => CcKind::Dctcp(dctcp),
+            CcKind::D2tcp(_) => CcKind::D2tcp(dctcp),
             CcKind::Ledbat(p) => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
                 target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(p.target),
             }),
@@ -678,11 +680,11 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("ecn"), "reTCP reads circuit state from ECE and must run without ECN (NSDI 2020 §5.3); remove ecn = true");
             EcnMode::Off
         }
-        (CcKind::Dctcp(_), Some(false)) => {
+        (CcKind::Dctcp(_) | CcKind::D2tcp(_), Some(false)) => {
             iss.push(t.key_path("ecn"), "DCTCP needs ECN; remove ecn = false or pick another cc");
             EcnMode::Dctcp
         }
-        (CcKind::Dctcp(_), _) => EcnMode::Dctcp,
+        (CcKind::Dctcp(_) | CcKind::D2tcp(_), _) => EcnMode::Dctcp,
         (_, Some(true)) => EcnMode::Classic,
         _ => EcnMode::Off,
     };
@@ -760,6 +762,7 @@ fn flows(
             },
         };
         let start = f.get("start", iss, as_time).unwrap_or(Time::ZERO);
+        let deadline = positive_time(&f, "deadline", iss);
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let tcp = resolve_transport(&f, &tname, profiles, iss);
         f.finish(iss);
@@ -780,7 +783,7 @@ fn flows(
             }
         }
         if let (Some(src), Some(dst), Some(tcp)) = (src, dst, tcp) {
-            out.push(FlowSpec { src, dst, size, start, transport: tname, tcp });
+            out.push(FlowSpec { src, dst, size, start, deadline, transport: tname, tcp });
         }
     }
     out
@@ -795,7 +798,7 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
                 let mut c = profiles["default"];
                 c.cc = CcKind::from_name(tname).expect("CC_NAMES are known");
                 c.ecn = match c.cc {
-                    CcKind::Dctcp(_) => EcnMode::Dctcp,
+                    CcKind::Dctcp(_) | CcKind::D2tcp(_) => EcnMode::Dctcp,
                     _ if c.ecn == EcnMode::Classic => EcnMode::Classic,
                     _ => EcnMode::Off,
                 };
@@ -878,6 +881,17 @@ fn load_cdf(t: &Table, iss: &mut Issues) -> Option<crate::workload::Cdf> {
     None
 }
 
+/// An optional duration that must be above zero.
+fn positive_time(t: &Table, key: &'static str, iss: &mut Issues) -> Option<Time> {
+    match t.get(key, iss, as_time) {
+        Some(Time::ZERO) => {
+            iss.push(t.key_path(key), "'0' is not a positive duration");
+            None
+        }
+        d => d,
+    }
+}
+
 fn tables<'a>(t: &Table<'a>, key: &'static str, iss: &mut Issues) -> Vec<Table<'a>> {
     match t.raw(key) {
         None => vec![],
@@ -930,6 +944,15 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfi
             _ => host_list(&w, "receivers", nodes, None, iss),
         };
         let start = w.get("start", iss, as_time).unwrap_or(Time::ZERO);
+        let deadline = match (positive_time(&w, "deadline", iss), positive_time(&w, "deadline_per_kb", iss)) {
+            (Some(_), Some(_)) => {
+                iss.push(w.key_path("deadline_per_kb"), "conflicts with deadline; give a fixed deadline or one per KB of flow size");
+                None
+            }
+            (Some(d), None) => Some(Deadline::Fixed(d)),
+            (None, Some(d)) => Some(Deadline::PerKb(d)),
+            (None, None) => None,
+        };
         let stop = w.get("stop", iss, as_time).or(end).unwrap_or(Time::MAX);
         let max_flows = w.get("flows", iss, as_positive);
         let tname = w.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
@@ -953,7 +976,7 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfi
         }
         w.finish(iss);
         if let (Some(cdf), Some(load), Some(pattern), Some(tcp)) = (cdf, load, pattern, tcp) {
-            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, transport: tname, tcp });
+            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, tcp });
         }
     }
     out

@@ -37,6 +37,8 @@ pub struct Flow {
     pub waiting: bool,
     /// Completion already accounted for.
     pub done: bool,
+    /// Absolute deadline, if any.
+    pub deadline: Option<Time>,
 }
 
 /// Runtime state of an open-loop workload.
@@ -161,7 +163,10 @@ impl Simulator {
         }
         for f in &sc.flows {
             let (profile, label) = (sim.intern(&f.transport), 0);
-            sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.tcp, profile, label, None);
+            let id = sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.tcp, profile, label, None);
+            if let Some(d) = f.deadline {
+                sim.set_deadline(id, f.start + d);
+            }
         }
         for (i, w) in sc.workloads.iter().enumerate() {
             let capacity: u64 = w.senders.iter().map(|&h| sim.host_rate(NodeId::from_idx(h))).sum();
@@ -214,7 +219,7 @@ impl Simulator {
             };
             conn.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
         }
-        self.flows.push(Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size, start, profile, label, app, nic, waiting: false, done: false });
+        self.flows.push(Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size, start, profile, label, app, nic, waiting: false, done: false, deadline: None });
         if size.is_some() {
             self.unfinished += 1;
         } else {
@@ -317,7 +322,19 @@ impl Simulator {
             self.events.schedule(next, Event::Arrival { gen: gi as u32 });
         }
         let (tcp, profile, label, now) = (w.tcp, g.profile, g.label, self.now);
-        self.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), Some(f.size), now, tcp, profile, label, None);
+        let deadline = w.deadline.map(|d| now + d.for_size(f.size));
+        let id = self.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), Some(f.size), now, tcp, profile, label, None);
+        if let Some(at) = deadline {
+            self.set_deadline(id, at);
+        }
+    }
+
+    /// Flow `id` should finish by `at` (absolute).
+    fn set_deadline(&mut self, id: FlowId, at: Time) {
+        let f = &mut self.flows[id.idx()];
+        f.deadline = Some(at);
+        let FlowTransport::Tcp(c) = &mut f.transport;
+        c.set_deadline(at);
     }
 
     /// An incast request: every sender answers with one block.
@@ -594,6 +611,13 @@ impl Simulator {
             t.timeouts.push(s.stats.timeouts);
             t.fast_recoveries.push(s.stats.fast_recoveries);
             t.ecn_reductions.push(s.stats.ecn_reductions);
+            t.deadline_ps.push(f.deadline.map(|d| (d - f.start).0));
+            // Met: finished by the deadline. Missed: finished late, or unfinished past it.
+            t.deadline_met.push(f.deadline.and_then(|d| match end {
+                Some(e) => Some(e <= d),
+                None if self.now > d => Some(false),
+                None => None,
+            }));
         }
         t
     }

@@ -61,6 +61,7 @@ pub enum CcKind {
     Bbr,
     Lp,
     Retcp(cc::RetcpParams),
+    D2tcp(DctcpParams),
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -85,6 +86,7 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("cdg", "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)"),
     ("bbr", "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)"),
     ("lp", "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)"),
+    ("d2tcp", "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)"),
     ("retcp", "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)"),
 ];
 
@@ -111,6 +113,7 @@ impl CcKind {
             CcKind::Bbr => Cc::Bbr(cc::Bbr::new(seed)),
             CcKind::Lp => Cc::Lp(cc::Lp::default()),
             CcKind::Retcp(p) => Cc::Retcp(cc::Retcp::new(p)),
+            CcKind::D2tcp(p) => Cc::D2tcp(cc::D2tcp::new(p)),
         }
     }
     pub fn name(self) -> &'static str {
@@ -134,6 +137,7 @@ impl CcKind {
             CcKind::Bbr => "bbr",
             CcKind::Lp => "lp",
             CcKind::Retcp(_) => "retcp",
+            CcKind::D2tcp(_) => "d2tcp",
         }
     }
     /// The algorithm with default parameters, by scenario name.
@@ -158,6 +162,7 @@ impl CcKind {
             "bbr" => CcKind::Bbr,
             "lp" => CcKind::Lp,
             "retcp" => CcKind::Retcp(cc::RetcpParams::default()),
+            "d2tcp" => CcKind::D2tcp(DctcpParams::default()),
             _ => return None,
         })
     }
@@ -245,6 +250,11 @@ impl TcpConnection {
     }
 
     /// Feed the handshake's RTT sample (the idle-path round trip of a header-sized segment).
+    /// The flow must finish by `at` (absolute); deadline-aware congestion control reads it.
+    pub fn set_deadline(&mut self, at: Time) {
+        self.sender.tcb.deadline = Some(at);
+    }
+
     pub fn seed_rtt(&mut self, handshake_rtt: Time) {
         if self.cfg.handshake_rtt {
             // Linux feeds the SYN/SYN-ACK sample to both the RTO estimator and min_rtt.

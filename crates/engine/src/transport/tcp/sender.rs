@@ -101,6 +101,8 @@ impl Sender {
                 request_cwr: false,
                 pacing_rate: None,
                 ca_state: CaState::Open,
+                flow_size: size,
+                deadline: None,
             },
             cc,
             state: CaState::Open,

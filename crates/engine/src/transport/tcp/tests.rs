@@ -619,3 +619,56 @@ fn hystart_leaves_slow_start_before_the_buffer_overflows() {
     assert!((130..=190).contains(&c.sender.tcb.ssthresh), "ssthresh {}", c.sender.tcb.ssthresh);
     assert_eq!(c.sender.stats.retransmits, 0);
 }
+
+/// Two 5 MB flows through a 10 Gb/s ECN bottleneck (K = 20), with deadlines `da` and `db`.
+fn deadline_pair(cc: &str, da: &str, db: &str) -> String {
+    format!(
+        r#"
+[simulation]
+end = "50ms"
+[topology]
+kind = "dumbbell"
+left = 2
+right = 1
+link = {{ rate = "40Gbps", delay = "2us" }}
+bottleneck = {{ rate = "10Gbps", delay = "5us", queue = {{ buffer = "200pkt", discipline = "ecn", ecn_threshold = "20pkt" }} }}
+[transport]
+cc = "{cc}"
+min_rto = "1ms"
+[[flows]]
+src = "h0"
+dst = "h2"
+size = "5MB"
+{da}
+[[flows]]
+src = "h1"
+dst = "h2"
+size = "5MB"
+{db}
+"#
+    )
+}
+
+#[test]
+fn d2tcp_without_deadlines_is_dctcp() {
+    // d = 1 for flows without a deadline: p = α, DCTCP's cut — the same run, event for event.
+    let a = run(&deadline_pair("dctcp", "", ""));
+    let b = run(&deadline_pair("d2tcp", "", ""));
+    let (ta, tb) = (a.flow_table(), b.flow_table());
+    assert_eq!(ta.fct_ps, tb.fct_ps);
+    assert_eq!(ta.ecn_reductions, tb.ecn_reductions);
+    assert_eq!(a.events_processed(), b.events_processed());
+}
+
+#[test]
+fn d2tcp_gives_way_to_the_nearer_deadline() {
+    // Fair sharing finishes both 5 MB flows in ≈ 8 ms, missing a 7 ms deadline. D2TCP cuts the
+    // flow near its deadline less (d > 1) and the far one more (d = 0.5): the near flow makes it
+    // (SIGCOMM 2012 §3), the far one still meets its 40 ms.
+    let dctcp = run(&deadline_pair("dctcp", "deadline = \"7ms\"", "deadline = \"40ms\"")).flow_table();
+    assert_eq!(dctcp.deadline_met, vec![Some(false), Some(true)]);
+    let d2 = run(&deadline_pair("d2tcp", "deadline = \"7ms\"", "deadline = \"40ms\"")).flow_table();
+    assert_eq!(d2.deadline_met, vec![Some(true), Some(true)]);
+    assert!(d2.fct_ps[0].unwrap() < d2.fct_ps[1].unwrap());
+    assert_eq!(d2.deadline_ps[0], Some(7_000_000_000));
+}

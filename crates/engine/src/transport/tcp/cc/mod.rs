@@ -10,6 +10,7 @@ mod bbr;
 mod bic;
 mod cdg;
 mod cubic;
+mod d2tcp;
 mod dctcp;
 pub mod highspeed;
 mod htcp;
@@ -30,6 +31,7 @@ pub use bbr::Bbr;
 pub use bic::{Bic, BicParams};
 pub use cdg::Cdg;
 pub use cubic::{Cubic, CubicParams};
+pub use d2tcp::D2tcp;
 pub use dctcp::{Dctcp, DctcpParams};
 pub use highspeed::HighSpeed;
 pub use htcp::Htcp;
@@ -98,6 +100,9 @@ pub struct Tcb {
     pub pacing_rate: Option<f64>,
     /// The connection's congestion-avoidance state.
     pub ca_state: CaState,
+    /// Flow size in bytes (None = long-lived) and absolute deadline, for deadline-aware control.
+    pub flow_size: Option<u64>,
+    pub deadline: Option<Time>,
 }
 
 /// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation; Linux `struct
@@ -281,6 +286,7 @@ pub enum Cc {
     Bbr(Bbr),
     Lp(Lp),
     Retcp(Retcp),
+    D2tcp(D2tcp),
 }
 
 macro_rules! dispatch {
@@ -305,6 +311,7 @@ macro_rules! dispatch {
             Cc::Bbr($c) => $e,
             Cc::Lp($c) => $e,
             Cc::Retcp($c) => $e,
+            Cc::D2tcp($c) => $e,
         }
     };
 }
@@ -350,6 +357,7 @@ impl Cc {
     pub fn alpha(&self) -> Option<f64> {
         match self {
             Cc::Dctcp(d) => Some(d.alpha()),
+            Cc::D2tcp(d) => Some(d.alpha()),
             _ => None,
         }
     }
@@ -357,7 +365,7 @@ impl Cc {
 
 #[cfg(test)]
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
-    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open }
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None }
 }
 
 #[cfg(test)]
