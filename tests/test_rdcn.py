@@ -78,3 +78,13 @@ def test_reproduce_retcp_runs_from_the_cli(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "paper vs ours" in p.stdout and "static 16-pkt VOQs: circuit utilization" in p.stdout
     assert (out / "runs.csv").exists() and (out / "headlines.csv").exists() and (out / "fig8_static_voq.png").exists()
+
+
+def test_cli_run_prints_circuit_figures_and_plots_the_circuit_view(tmp_path):
+    out = tmp_path / "run"
+    p = subprocess.run([sys.executable, "-m", "fabricsim", "run", str(ROOT / "scenarios" / "rdcn-etalon.toml"), "-o", str(out),
+                        "--set", "simulation.end=60ms", "--set", "output.warmup=10ms", "--no-progress", "--plot"],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "circuit: utilization" in p.stdout and "latency through the ToRs" in p.stdout
+    assert (out / "figures" / "circuit_view.png").exists() and (out / "circuit_days.parquet").exists()

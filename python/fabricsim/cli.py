@@ -96,6 +96,19 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
                     continue
                 w(f"  {r['size_bin']:<16}{int(r['count']):>7}{_fmt_time(r['fct_mean_s']):>12}{_fmt_time(r['fct_p50_s']):>12}"
                   f"{_fmt_time(r['fct_p99_s']):>12}{_fmt_time(r['fct_p999_s']):>12}{r['slowdown_mean']:>15.3f}{r['slowdown_p99']:>10.3f}")
+    if s.get("deadline_flows"):
+        w(f"deadlines: {s['deadline_flows']} flows decided, {100 * s['deadline_miss_fraction']:.1f} % missed")
+    if res.circuit:
+        v = res.circuit["voqs"]
+        util = s.get("circuit_utilization")
+        w(f"circuit: utilization {'-' if util is None else f'{100 * util:.1f} %'} (mean over the data pairs' days after warm-up), "
+          f"{len(res.circuit['days'])} pair-days")
+        lat = res.circuit["latency"].set_index("path").loc["all"]
+        if lat["packets"]:
+            w(f"  latency through the ToRs: p50 {lat['p50_us']:.1f} us, p99 {lat['p99_us']:.1f} us, p99.9 {lat['p999_us']:.1f} us "
+              f"({int(lat['packets']):,} data packets)")
+        w(f"  VOQs: {len(v)} in use, {int(v['drops'].sum()):,} drops, busiest mean {v['mean_packets'].max():.1f} / max "
+          f"{int(v['max_packets'].max())} packets")
     p = res.ports.sort_values("utilization", ascending=False).head(5)
     w("busiest ports:")
     w(f"  {'port':<16}{'util':>8}{'sent':>12}{'drops':>9}{'marks':>9}{'meanQ':>9}{'maxQ':>7}  (packets)")
@@ -103,7 +116,8 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
         w(f"  {r['port']:<16}{r['utilization']:>8.3f}{r['tx_packets']:>12,}{r['drops']:>9,}"
           f"{r['ecn_marks']:>9,}{r['mean_queue_packets']:>9.1f}{r['max_queue_packets']:>7}")
     if out_dir is not None:
-        w(f"results written to {out_dir}/ (flows, ports, timeseries .parquet; summary.json)")
+        extra = ", circuit_*.parquet" if res.circuit else ""
+        w(f"results written to {out_dir}/ (flows, ports, timeseries .parquet{extra}; summary.json)")
 
 
 def cmd_run(a) -> int:

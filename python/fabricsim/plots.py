@@ -175,6 +175,30 @@ def schemes_over_time(runs: Mapping[str, "object"], port: Optional[str] = None, 
     return fig
 
 
+def circuit_view(res, pair: Optional[tuple[int, int]] = None, out=None):
+    """Hybrid networks: expected bytes delivered around a rack pair's circuit day, averaged over
+    weeks, with the optimal and packet-only lines and the mean VOQ length (Mukerjee et al. Figs.
+    2, 8b, 9b, 11b). `pair` = (src rack, dst rack); default: the pair carrying the most bytes."""
+    seq = res.circuit["seq_view"]
+    if pair is None:
+        last = seq.groupby(["src", "dst"])["expected_bytes"].max()
+        pair = last.idxmax()
+    s = seq[(seq.src == pair[0]) & (seq.dst == pair[1])]
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    ax.plot(s.offset_us, s.expected_bytes / 1e6, label="expected")
+    ax.plot(s.offset_us, s.optimal_bytes / 1e6, "k-", alpha=0.4, label="optimal")
+    ax.plot(s.offset_us, s.packet_only_bytes / 1e6, "k--", label="packet only")
+    ax.set_xlabel(f"time relative to the tor{pair[0]}->tor{pair[1]} circuit day (us)")
+    ax.set_ylabel("bytes delivered (MB)")
+    ax2 = ax.twinx()
+    ax2.plot(s.offset_us, s.voq_packets, ":", color="C3")
+    ax2.set_ylabel("mean VOQ length (packets, dotted)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    save(fig, out)
+    return fig
+
+
 def plot_results(res, outdir: Union[str, Path]) -> list[Path]:
     """Every figure that applies to one run, written into `outdir`."""
     outdir = Path(outdir)
@@ -187,5 +211,8 @@ def plot_results(res, outdir: Union[str, Path]) -> list[Path]:
         written += save(queue_over_time(res), outdir / "queue")
     if (ts["metric"] == "tx_bytes").any():
         written += save(throughput_over_time(res), outdir / "throughput")
+    circuit = getattr(res, "circuit", None)
+    if circuit and len(circuit["seq_view"]) and circuit["seq_view"]["weeks"].max() > 0:
+        written += save(circuit_view(res), outdir / "circuit_view")
     plt.close("all")
     return written

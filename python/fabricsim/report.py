@@ -89,29 +89,11 @@ def _run_parts(d: Path) -> tuple[str, list[str]]:
         figs.append(_fig_html(plots.queue_over_time(res), "queue over time"))
     if (ts["metric"] == "tx_bytes").any():
         figs.append(_fig_html(plots.throughput_over_time(res), "throughput over time"))
-    if res.circuit and len(res.circuit["seq_view"]):
-        figs.append(_fig_html(_seq_figure(res.circuit["seq_view"]), "expected bytes around a circuit day"))
+    if res.circuit and len(res.circuit["seq_view"]) and res.circuit["seq_view"]["weeks"].max() > 0:
+        figs.append(_fig_html(plots.circuit_view(res), "expected bytes around a circuit day"))
     if figs:
         parts += ["<h2>Figures</h2>"] + figs
     return title, parts
-
-
-def _seq_figure(seq: pd.DataFrame):
-    import matplotlib.pyplot as plt
-
-    src, dst = seq.iloc[0][["src", "dst"]]
-    s = seq[(seq.src == src) & (seq.dst == dst)]
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    ax.plot(s.offset_us, s.expected_bytes / 1e6, label="expected")
-    ax.plot(s.offset_us, s.optimal_bytes / 1e6, "k-", alpha=0.4, label="optimal")
-    ax.plot(s.offset_us, s.packet_only_bytes / 1e6, "k--", label="packet only")
-    ax.set_xlabel(f"time relative to the tor{src}->tor{dst} circuit day (us)")
-    ax.set_ylabel("bytes delivered (MB)")
-    ax2 = ax.twinx()
-    ax2.plot(s.offset_us, s.voq_packets, ":", color="C3")
-    ax2.set_ylabel("mean VOQ length (packets)")
-    ax.legend(fontsize=8)
-    return fig
 
 
 METRICS = ["fct_mean_s", "fct_p99_s", "slowdown_mean", "slowdown_p99", "goodput_gbps", "circuit_utilization", "latency_p99_us",
