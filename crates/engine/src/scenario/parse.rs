@@ -675,6 +675,36 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             k => k,
         },
     };
+    let prior_cc = base.cc.name();
+    match t.table("cc_params", iss) {
+        Some(tbl) => {
+            let name = c.cc.name();
+            let list = crate::transport::tcp::cc::knobs_of(name);
+            let mut k = crate::transport::tcp::cc::Knobs::default();
+            let names: Vec<&str> = list.iter().map(|n| n.name).collect();
+            for (key, v) in tbl.entries() {
+                let path = tbl.key_path(key);
+                let Some(i) = list.iter().position(|n| n.name == key.as_str()) else {
+                    if list.is_empty() {
+                        iss.push(path, format!("unknown: '{name}' has no settable parameters (see docs/CONGESTION_CONTROL.md)"));
+                    } else {
+                        let hint = suggest(key, &names).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+                        iss.push(path, format!("is not a parameter of '{name}'; {hint}known: {}", names.join(", ")));
+                    }
+                    continue;
+                };
+                let kn = &list[i];
+                match v.as_f64() {
+                    Some(x) if x >= kn.min && x <= kn.max => k.0[i] = Some(x),
+                    _ => iss.push(path, format!("{} is not a number in [{}, {}] ({}; default {})", show(v), kn.min, kn.max, kn.help, kn.default)),
+                }
+            }
+            c.cc_params = k;
+        }
+        // Knobs are positional per algorithm: a profile that switches algorithm starts afresh.
+        None if c.cc.name() != prior_cc => c.cc_params = Default::default(),
+        None => {}
+    }
     c.ecn = match (c.cc, ecn) {
         (CcKind::Retcp(_), Some(true)) => {
             iss.push(t.key_path("ecn"), "reTCP reads circuit state from ECE and must run without ECN (NSDI 2020 §5.3); remove ecn = true");
@@ -797,6 +827,7 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
             None if CC_NAMES.contains(&tname) => {
                 let mut c = profiles["default"];
                 c.cc = CcKind::from_name(tname).expect("CC_NAMES are known");
+                c.cc_params = Default::default();
                 c.ecn = match c.cc {
                     CcKind::Dctcp(_) | CcKind::D2tcp(_) => EcnMode::Dctcp,
                     _ if c.ecn == EcnMode::Classic => EcnMode::Classic,

@@ -250,3 +250,35 @@ fn oversized_topology_is_refused_not_allocated() {
     let iss = Scenario::from_toml(&doc).unwrap_err();
     assert!(iss.0.iter().any(|i| i.path == "topology.kind" && i.message.contains("forwarding entries")), "{iss}");
 }
+
+#[test]
+fn cc_params_set_knobs_by_name_and_are_checked() {
+    use crate::transport::tcp::cc::knobs_of;
+    let doc = GOOD
+        .replace("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncc_params = { g = 0.125 }\nmin_rto")
+        .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"scalable\"\ncc_params = { md_shift = 1 }\n[transports.plain]\ncc = \"cubic\"");
+    let sc = Scenario::from_toml(&doc).unwrap();
+    let g = knobs_of("dctcp").iter().position(|k| k.name == "g").unwrap();
+    assert_eq!(sc.flows[0].tcp.cc_params.0[g], Some(0.125));
+    let md = knobs_of("scalable").iter().position(|k| k.name == "md_shift").unwrap();
+    assert_eq!(sc.flows[1].tcp.cc_params.0[md], Some(1.0));
+
+    let bad = GOOD.replace("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncc_params = { gg = 0.1, initial_alpha = 2 }\nmin_rto")
+        .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"westwood\"\ncc_params = { x = 1 }");
+    let e = Scenario::from_toml(&bad).unwrap_err().to_string();
+    assert!(e.contains("transport.cc_params.gg: is not a parameter of 'dctcp'; did you mean 'g'?"), "{e}");
+    assert!(e.contains("transport.cc_params.initial_alpha: 2 is not a number in [0, 1]"), "{e}");
+    assert!(e.contains("transports.reno.cc_params.x: unknown: 'westwood' has no settable parameters"), "{e}");
+}
+
+#[test]
+fn a_profile_that_switches_algorithm_does_not_inherit_knobs() {
+    // Knobs are positional per algorithm: cubic's would mean something else to veno.
+    let doc = GOOD
+        .replace("cc = \"dctcp\"\nmin_rto", "cc = \"cubic\"\ncc_params = { beta = 0.5 }\nmin_rto")
+        .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"veno\"")
+        .replace("[queue]\nbuffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\n", "");
+    let sc = Scenario::from_toml(&doc).unwrap();
+    assert!(!sc.flows[0].tcp.cc_params.is_empty());
+    assert!(sc.flows[1].tcp.cc_params.is_empty());
+}

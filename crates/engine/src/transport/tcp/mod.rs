@@ -91,29 +91,30 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
 ];
 
 impl CcKind {
-    /// The algorithm's state; `seed` feeds the ones that draw random numbers (CDG).
-    pub fn build(self, seed: u64) -> Cc {
+    /// The algorithm's state; `seed` feeds the ones that draw random numbers (CDG, BBR); `k` holds
+    /// the knobs a scenario set (`cc_params`, positions as in `cc::knobs_of`).
+    pub fn build(self, seed: u64, k: &cc::Knobs) -> Cc {
         match self {
             CcKind::NewReno => Cc::NewReno(NewReno),
-            CcKind::Dctcp(p) => Cc::Dctcp(Dctcp::new(p)),
-            CcKind::Cubic(p) => Cc::Cubic(cc::Cubic::new(p)),
-            CcKind::Bic => Cc::Bic(cc::Bic::new(cc::BicParams::default())),
+            CcKind::Dctcp(p) => Cc::Dctcp(Dctcp::new(p.with_knobs(k))),
+            CcKind::Cubic(p) => Cc::Cubic(cc::Cubic::new(p.with_knobs(k))),
+            CcKind::Bic => Cc::Bic(cc::Bic::new(cc::BicParams::default().with_knobs(k))),
             CcKind::HighSpeed => Cc::HighSpeed(cc::HighSpeed::default()),
             CcKind::Htcp => Cc::Htcp(cc::Htcp::default()),
-            CcKind::Hybla => Cc::Hybla(cc::Hybla::default()),
-            CcKind::Scalable => Cc::Scalable(cc::Scalable),
-            CcKind::Veno => Cc::Veno(cc::Veno::default()),
+            CcKind::Hybla => Cc::Hybla(cc::Hybla::with_knobs(k)),
+            CcKind::Scalable => Cc::Scalable(cc::Scalable::with_knobs(k)),
+            CcKind::Veno => Cc::Veno(cc::Veno::with_knobs(k)),
             CcKind::Westwood => Cc::Westwood(cc::Westwood::default()),
-            CcKind::Vegas(p) => Cc::Vegas(cc::Vegas::new(p)),
-            CcKind::Illinois => Cc::Illinois(cc::Illinois::default()),
+            CcKind::Vegas(p) => Cc::Vegas(cc::Vegas::new(p.with_knobs(k))),
+            CcKind::Illinois => Cc::Illinois(cc::Illinois::with_knobs(k)),
             CcKind::Yeah => Cc::Yeah(cc::Yeah::default()),
             CcKind::Ledbat(p) => Cc::Ledbat(cc::Ledbat::new(p)),
             CcKind::Nv => Cc::Nv(cc::Nv::default()),
             CcKind::Cdg => Cc::Cdg(cc::Cdg::new(seed)),
-            CcKind::Bbr => Cc::Bbr(cc::Bbr::new(seed)),
-            CcKind::Lp => Cc::Lp(cc::Lp::default()),
-            CcKind::Retcp(p) => Cc::Retcp(cc::Retcp::new(p)),
-            CcKind::D2tcp(p) => Cc::D2tcp(cc::D2tcp::new(p)),
+            CcKind::Bbr => Cc::Bbr(cc::Bbr::with_knobs(seed, k)),
+            CcKind::Lp => Cc::Lp(cc::Lp::with_knobs(k)),
+            CcKind::Retcp(p) => Cc::Retcp(cc::Retcp::new(p.with_knobs(k))),
+            CcKind::D2tcp(p) => Cc::D2tcp(cc::D2tcp::new(p.with_knobs(k))),
         }
     }
     pub fn name(self) -> &'static str {
@@ -198,6 +199,8 @@ pub struct TcpConfig {
     /// RACK time-based loss detection for first transmissions (RFC 8985 §6; Linux default).
     /// Retransmissions are always checked this way. Needs SACK.
     pub rack: bool,
+    /// Knobs of the congestion control set by the scenario (`cc_params`).
+    pub cc_params: cc::Knobs,
     /// Tail loss probes (RFC 8985 §7; Linux default). Needs SACK.
     pub tlp: bool,
     /// Smallest probe timeout (Linux: 10 ms).
@@ -227,6 +230,7 @@ impl Default for TcpConfig {
             rcv_buffer: None,
             dupthresh: 3,
             rack: true,
+            cc_params: cc::Knobs([None; cc::MAX_KNOBS]),
             tlp: true,
             tlp_min: Time::from_ms(10),
             cc: CcKind::NewReno,

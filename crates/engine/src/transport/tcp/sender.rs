@@ -79,7 +79,7 @@ impl Sender {
     /// controls.
     pub fn new(cfg: &TcpConfig, size: Option<u64>, seed: u64) -> Self {
         let mss = cfg.mss as u64;
-        let cc = cfg.cc.build(seed);
+        let cc = cfg.cc.build(seed, &cfg.cc_params);
         let mut board = Scoreboard::default();
         board.track_rate = cc.owns_cwnd();
         Sender {

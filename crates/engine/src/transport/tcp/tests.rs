@@ -6,6 +6,7 @@ use crate::sim::testing::{jain, run, tcp};
 use crate::sim::Simulator;
 use crate::time::Time;
 use crate::transport::tcp::cc::Cc;
+use crate::transport::tcp::CcKind;
 
 /// h1 -> h0 through one switch; 100 us per wire, so RTT ≈ 400 us ≫ window transmission times.
 fn long_path(size: &str, extra: &str) -> String {
@@ -671,4 +672,32 @@ fn d2tcp_gives_way_to_the_nearer_deadline() {
     assert_eq!(d2.deadline_met, vec![Some(true), Some(true)]);
     assert!(d2.fct_ps[0].unwrap() < d2.fct_ps[1].unwrap());
     assert_eq!(d2.deadline_ps[0], Some(7_000_000_000));
+}
+
+#[test]
+fn knobs_change_the_algorithms_rules() {
+    // Scalable with md_shift = 1 halves on loss instead of cutting 1/8; BBR's STARTUP gain and
+    // Veno's backlog threshold follow their knobs (each checked through a connection's state).
+    use crate::transport::tcp::cc::{knobs_of, CongestionOps, Knobs};
+    let set = |cc: &str, name: &str, v: f64| {
+        let mut k = Knobs::default();
+        k.0[knobs_of(cc).iter().position(|n| n.name == name).unwrap()] = Some(v);
+        k
+    };
+    let mut s = CcKind::Scalable.build(1, &set("scalable", "md_shift", 1.0));
+    assert_eq!(s.ssthresh(&crate::transport::tcp::cc::tcb(200, 100)), 100);
+    let mut s = CcKind::Scalable.build(1, &Knobs::default());
+    assert_eq!(s.ssthresh(&crate::transport::tcp::cc::tcb(200, 100)), 175);
+    let Cc::Bbr(b) = CcKind::Bbr.build(1, &set("bbr", "high_gain", 2.0)) else { panic!() };
+    assert_eq!(b.pacing_gain, 2.0);
+    let Cc::Cubic(c) = CcKind::Cubic(Default::default()).build(1, &set("cubic", "beta", 0.5)) else { panic!() };
+    let mut c = c;
+    assert_eq!(c.ssthresh(&crate::transport::tcp::cc::tcb(100, 50)), 50);
+    // A whole run with a knob: Scalable with md_shift 1 cuts deeper, so its mean queue is lower.
+    let q = |extra: &str| {
+        let mut sim = run(&cc_dumbbell("scalable", 1, "50ms").replace("min_rto = \"5ms\"", &format!("min_rto = \"5ms\"\n{extra}")));
+        let p = sim.port_table();
+        p.mean_queue_packets[p.find("s0->s1").unwrap()]
+    };
+    assert!(q("cc_params = { md_shift = 1 }") < q(""));
 }

@@ -15,6 +15,7 @@ use crate::time::Time;
 use std::collections::VecDeque;
 
 pub const HIGH_GAIN: f64 = 2.885; // 2/ln 2 (Linux 739/256)
+#[allow(dead_code)] // DRAIN runs at 1/high_gain; the tests check it against this
 pub const DRAIN_GAIN: f64 = 1.0 / HIGH_GAIN;
 pub const CWND_GAIN: f64 = 2.0;
 pub const CYCLE: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
@@ -27,6 +28,34 @@ pub const FULL_BW_COUNT: u32 = 3;
 pub const PACING_MARGIN: f64 = 0.01;
 pub const SEND_QUANTUM: u32 = 3;
 
+/// Scenario knobs (`cc_params`).
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "high_gain", default: HIGH_GAIN, min: 1.0, max: 100.0, help: "STARTUP pacing and cwnd gain (DRAIN uses its inverse)" },
+    super::Knob { name: "cwnd_gain", default: CWND_GAIN, min: 1.0, max: 100.0, help: "PROBE_BW cwnd gain (cwnd = gain x BDP)" },
+    super::Knob { name: "probe_rtt_ms", default: PROBE_RTT_TIME.0 as f64 / 1e9, min: 0.001, max: 1e6, help: "time spent in PROBE_RTT" },
+    super::Knob { name: "min_rtt_window_s", default: MIN_RTT_WINDOW.0 as f64 / 1e12, min: 0.001, max: 1e6, help: "RTprop expires after this long" },
+];
+
+/// BBR's tunable constants (the knobs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BbrParams {
+    pub high_gain: f64,
+    pub cwnd_gain: f64,
+    pub probe_rtt_time: Time,
+    pub min_rtt_window: Time,
+}
+
+impl BbrParams {
+    pub fn from_knobs(k: &super::Knobs) -> Self {
+        BbrParams {
+            high_gain: k.get(KNOBS, 0),
+            cwnd_gain: k.get(KNOBS, 1),
+            probe_rtt_time: Time::from_ps((k.get(KNOBS, 2) * 1e9) as u64),
+            min_rtt_window: Time::from_ps((k.get(KNOBS, 3) * 1e12) as u64),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Startup,
@@ -37,6 +66,7 @@ pub enum Mode {
 
 #[derive(Clone, Debug)]
 pub struct Bbr {
+    p: BbrParams,
     rng: Rng,
     pub mode: Mode,
     /// (round, delivery rate in segments/s): the max over the last BW_ROUNDS rounds is BtlBw.
@@ -56,14 +86,20 @@ pub struct Bbr {
     prior_cwnd: u32,
     packet_conservation: bool,
     prev_ca_state: CaState,
-    pacing_gain: f64,
+    pub pacing_gain: f64,
     cwnd_gain: f64,
     delivered: u64,
 }
 
 impl Bbr {
     pub fn new(seed: u64) -> Self {
+        Self::with_knobs(seed, &super::Knobs::default())
+    }
+
+    pub fn with_knobs(seed: u64, k: &super::Knobs) -> Self {
+        let p = BbrParams::from_knobs(k);
         Bbr {
+            p,
             rng: Rng::new(seed),
             mode: Mode::Startup,
             bw: VecDeque::new(),
@@ -82,8 +118,8 @@ impl Bbr {
             prior_cwnd: 0,
             packet_conservation: false,
             prev_ca_state: CaState::Open,
-            pacing_gain: HIGH_GAIN,
-            cwnd_gain: HIGH_GAIN,
+            pacing_gain: p.high_gain,
+            cwnd_gain: p.high_gain,
             delivered: 0,
         }
     }
@@ -168,7 +204,7 @@ impl Bbr {
     }
 
     fn update_min_rtt(&mut self, tcb: &mut Tcb, rs: &RateSample) {
-        let expired = tcb.now > self.min_rtt_stamp + MIN_RTT_WINDOW;
+        let expired = tcb.now > self.min_rtt_stamp + self.p.min_rtt_window;
         if let Some(r) = rs.rtt {
             if self.min_rtt.is_none_or(|m| r < m) || expired {
                 self.min_rtt = Some(r);
@@ -184,7 +220,7 @@ impl Bbr {
             let inflight = (tcb.in_flight / tcb.mss as u64) as u32;
             match self.probe_rtt_done {
                 None if inflight <= MIN_CWND => {
-                    self.probe_rtt_done = Some(tcb.now + PROBE_RTT_TIME);
+                    self.probe_rtt_done = Some(tcb.now + self.p.probe_rtt_time);
                     self.probe_rtt_round_done = false;
                     self.next_round_delivered = self.delivered;
                 }
@@ -209,9 +245,9 @@ impl Bbr {
 
     fn update_gains(&mut self) {
         (self.pacing_gain, self.cwnd_gain) = match self.mode {
-            Mode::Startup => (HIGH_GAIN, HIGH_GAIN),
-            Mode::Drain => (DRAIN_GAIN, HIGH_GAIN),
-            Mode::ProbeBw => (CYCLE[self.cycle_idx], CWND_GAIN),
+            Mode::Startup => (self.p.high_gain, self.p.high_gain),
+            Mode::Drain => (1.0 / self.p.high_gain, self.p.high_gain),
+            Mode::ProbeBw => (CYCLE[self.cycle_idx], self.p.cwnd_gain),
             Mode::ProbeRtt => (1.0, 1.0),
         };
     }
@@ -274,7 +310,7 @@ impl Bbr {
         } else {
             // Before the first sample: high_gain · cwnd / SRTT (1 ms if none), Linux bbr_init_pacing_rate_from_rtt.
             let srtt = tcb.srtt.unwrap_or(Time::from_ms(1)).secs_f64();
-            HIGH_GAIN * tcb.cwnd as f64 / srtt
+            self.p.high_gain * tcb.cwnd as f64 / srtt
         };
         // Never lower the rate before the pipe is known to be full.
         if self.full_bw_reached || tcb.pacing_rate.is_none_or(|r| rate > r) {

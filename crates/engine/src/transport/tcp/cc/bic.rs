@@ -23,6 +23,27 @@ impl Default for BicParams {
     }
 }
 
+/// Scenario knobs (`cc_params`), Linux tcp_bic module parameters.
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "beta", default: 819.0 / 1024.0, min: 0.01, max: 0.99, help: "multiplicative decrease factor" },
+    super::Knob { name: "max_increment", default: 16.0, min: 1.0, max: 1e6, help: "largest increase per RTT, segments" },
+    super::Knob { name: "low_window", default: 14.0, min: 1.0, max: 1e6, help: "Reno below this window, segments" },
+    super::Knob { name: "smooth_part", default: 20.0, min: 1.0, max: 1e6, help: "RTTs to approach W_max smoothly" },
+];
+
+impl BicParams {
+    /// These parameters with the knobs set in a scenario.
+    pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
+        if let Some(b) = k.0[0] {
+            self.beta = (b * 1024.0).round() as u32;
+        }
+        self.max_increment = k.0[1].map_or(self.max_increment, |v| v as u32);
+        self.low_window = k.0[2].map_or(self.low_window, |v| v as u32);
+        self.smooth_part = k.0[3].map_or(self.smooth_part, |v| v as u32);
+        self
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Bic {
     p: BicParams,

@@ -27,6 +27,21 @@ impl Default for CubicParams {
     }
 }
 
+/// Scenario knobs (`cc_params`): C and β (RFC 9438 §4.1, §4.6).
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "c", default: 0.4, min: 1e-6, max: 100.0, help: "cubic scaling constant C (segments/s^3)" },
+    super::Knob { name: "beta", default: 0.7, min: 0.01, max: 0.99, help: "multiplicative decrease factor" },
+];
+
+impl CubicParams {
+    /// These parameters with the knobs set in a scenario.
+    pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
+        self.c = k.0[0].unwrap_or(self.c);
+        self.beta = k.0[1].unwrap_or(self.beta);
+        self
+    }
+}
+
 /// HyStart constants (Linux tcp_cubic.c): detection only from 16 segments, the ACK-train spacing
 /// limit, the delay-detector's sample count and its threshold bounds.
 const HYSTART_LOW_WINDOW: u32 = 16;

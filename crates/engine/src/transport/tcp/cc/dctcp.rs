@@ -23,6 +23,21 @@ impl Default for DctcpParams {
     }
 }
 
+/// Scenario knobs (`cc_params`; also the keys `dctcp_g`, `dctcp_initial_alpha`).
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "g", default: 1.0 / 16.0, min: 1e-6, max: 1.0, help: "α estimation gain" },
+    super::Knob { name: "initial_alpha", default: 1.0, min: 0.0, max: 1.0, help: "α at connection start" },
+];
+
+impl DctcpParams {
+    /// These parameters with the knobs set in a scenario.
+    pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
+        self.g = k.0[0].unwrap_or(self.g);
+        self.initial_alpha = k.0[1].unwrap_or(self.initial_alpha);
+        self
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Dctcp {
     p: DctcpParams,

@@ -14,6 +14,16 @@ pub struct Hybla {
     acc: f64,
 }
 
+/// Scenario knobs (`cc_params`).
+pub const KNOBS: &[super::Knob] =
+    &[super::Knob { name: "rtt0_ms", default: 25.0, min: 0.001, max: 1e6, help: "reference RTT RTT0 in milliseconds" }];
+
+impl Hybla {
+    pub fn with_knobs(k: &super::Knobs) -> Self {
+        Hybla { rtt0: Time::from_ps((k.get(KNOBS, 0) * 1e9) as u64), ..Hybla::default() }
+    }
+}
+
 impl Default for Hybla {
     fn default() -> Self {
         Hybla { rtt0: Time::from_ms(25), rho: 1.0, min_srtt: None, acc: 0.0 }

@@ -17,6 +17,7 @@ pub const THETA: u32 = 5;
 
 #[derive(Clone, Debug)]
 pub struct Illinois {
+    p: IllinoisParams,
     base_rtt: Option<Time>,
     max_rtt: Time,
     sum_rtt: f64,
@@ -29,21 +30,73 @@ pub struct Illinois {
     acc: f64,
 }
 
+/// Scenario knobs (`cc_params`), Linux tcp_illinois's constants.
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "alpha_min", default: ALPHA_MIN, min: 0.0, max: 1e3, help: "additive increase at large queuing delay" },
+    super::Knob { name: "alpha_max", default: ALPHA_MAX, min: 0.0, max: 1e3, help: "additive increase at no queuing delay" },
+    super::Knob { name: "beta_min", default: BETA_MIN, min: 0.0, max: 1.0, help: "decrease factor at small delay" },
+    super::Knob { name: "beta_max", default: BETA_MAX, min: 0.0, max: 1.0, help: "decrease factor at large delay" },
+    super::Knob { name: "win_thresh", default: WIN_THRESH as f64, min: 0.0, max: 1e6, help: "Reno below this window" },
+    super::Knob { name: "theta", default: THETA as f64, min: 0.0, max: 1e6, help: "rounds of low delay before α = α_max" },
+];
+
+/// Illinois's constants (the knobs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IllinoisParams {
+    pub alpha_min: f64,
+    pub alpha_max: f64,
+    pub beta_min: f64,
+    pub beta_max: f64,
+    pub win_thresh: u32,
+    pub theta: u32,
+}
+
+impl IllinoisParams {
+    pub fn from_knobs(k: &super::Knobs) -> Self {
+        IllinoisParams {
+            alpha_min: k.get(KNOBS, 0),
+            alpha_max: k.get(KNOBS, 1),
+            beta_min: k.get(KNOBS, 2),
+            beta_max: k.get(KNOBS, 3),
+            win_thresh: k.get(KNOBS, 4) as u32,
+            theta: k.get(KNOBS, 5) as u32,
+        }
+    }
+}
+
 impl Default for Illinois {
     fn default() -> Self {
-        Illinois { base_rtt: None, max_rtt: Time::ZERO, sum_rtt: 0.0, cnt_rtt: 0, end_seq: 0, alpha: 1.0, beta: 0.5, rtt_above: false, rtt_low: 0, acc: 0.0 }
+        Illinois::with_knobs(&super::Knobs::default())
+    }
+}
+
+impl Illinois {
+    pub fn with_knobs(k: &super::Knobs) -> Self {
+        Illinois {
+            p: IllinoisParams::from_knobs(k),
+            base_rtt: None,
+            max_rtt: Time::ZERO,
+            sum_rtt: 0.0,
+            cnt_rtt: 0,
+            end_seq: 0,
+            alpha: 1.0,
+            beta: 0.5,
+            rtt_above: false,
+            rtt_low: 0,
+            acc: 0.0,
+        }
     }
 }
 
 /// β for average queuing delay `da` and maximum `dm` (Linux `beta`).
-pub fn beta(da: f64, dm: f64) -> f64 {
+pub fn beta(p: &IllinoisParams, da: f64, dm: f64) -> f64 {
     let (d2, d3) = (dm / 10.0, 8.0 * dm / 10.0);
     if da <= d2 {
-        BETA_MIN
+        p.beta_min
     } else if da >= d3 || d3 <= d2 {
-        BETA_MAX
+        p.beta_max
     } else {
-        (BETA_MIN * d3 - BETA_MAX * d2 + (BETA_MAX - BETA_MIN) * da) / (d3 - d2)
+        (p.beta_min * d3 - p.beta_max * d2 + (p.beta_max - p.beta_min) * da) / (d3 - d2)
     }
 }
 
@@ -57,23 +110,24 @@ impl Illinois {
         let d1 = dm / 100.0;
         if da <= d1 {
             if !self.rtt_above {
-                return ALPHA_MAX;
+                return self.p.alpha_max;
             }
             self.rtt_low += 1;
-            if self.rtt_low < THETA {
+            if self.rtt_low < self.p.theta {
                 return self.alpha;
             }
             self.rtt_low = 0;
             self.rtt_above = false;
-            return ALPHA_MAX;
+            return self.p.alpha_max;
         }
         self.rtt_above = true;
         let (dm, da) = (dm - d1, da - d1);
-        (dm * ALPHA_MAX) / (dm + (da * (ALPHA_MAX - ALPHA_MIN)) / ALPHA_MIN)
+        let (amin, amax) = (self.p.alpha_min, self.p.alpha_max);
+        (dm * amax) / (dm + (da * (amax - amin)) / amin)
     }
 
     fn update_params(&mut self, cwnd: u32) {
-        if cwnd < WIN_THRESH {
+        if cwnd < self.p.win_thresh {
             self.alpha = 1.0;
             self.beta = 0.5;
         } else if self.cnt_rtt > 0 {
@@ -81,7 +135,7 @@ impl Illinois {
             let dm = self.max_rtt.0 as f64 - base;
             let da = self.sum_rtt / self.cnt_rtt as f64 - base;
             self.alpha = self.alpha_for(da, dm);
-            self.beta = beta(da, dm);
+            self.beta = beta(&self.p, da, dm);
         }
         self.sum_rtt = 0.0;
         self.cnt_rtt = 0;
@@ -153,13 +207,14 @@ mod tests {
 
     #[test]
     fn beta_piecewise_linear() {
-        assert_eq!(beta(5.0, 100.0), BETA_MIN);
-        assert_eq!(beta(90.0, 100.0), BETA_MAX);
+        let p = IllinoisParams::from_knobs(&super::super::Knobs::default());
+        assert_eq!(beta(&p, 5.0, 100.0), BETA_MIN);
+        assert_eq!(beta(&p, 90.0, 100.0), BETA_MAX);
         // Half way between d2 = 10 and d3 = 80: (1/8 + 1/2)/2.
-        assert!((beta(45.0, 100.0) - 0.3125).abs() < 1e-12);
+        assert!((beta(&p, 45.0, 100.0) - 0.3125).abs() < 1e-12);
         let mut i = Illinois::default();
         let t = tcb(100, 50);
-        i.beta = beta(90.0, 100.0);
+        i.beta = beta(&i.p, 90.0, 100.0);
         assert_eq!(i.ssthresh(&t), 50);
         i.beta = BETA_MIN;
         assert_eq!(i.ssthresh(&t), 87);

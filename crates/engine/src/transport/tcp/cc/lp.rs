@@ -14,7 +14,16 @@ use crate::time::Time;
 /// Early-congestion threshold: 15 % of the (max − min) delay range above the minimum.
 pub const THRESHOLD_PERCENT: u64 = 15;
 
-#[derive(Clone, Debug, Default)]
+/// Scenario knobs (`cc_params`).
+pub const KNOBS: &[super::Knob] = &[super::Knob {
+    name: "threshold_percent",
+    default: THRESHOLD_PERCENT as f64,
+    min: 0.0,
+    max: 100.0,
+    help: "early congestion when the smoothed delay exceeds min + this % of the range",
+}];
+
+#[derive(Clone, Debug)]
 pub struct Lp {
     /// Smoothed delay × 8, picoseconds.
     sowd8: u64,
@@ -25,9 +34,31 @@ pub struct Lp {
     inference: Time,
     within_inference: bool,
     pub early_reductions: u64,
+    /// Percent of the delay range (THRESHOLD_PERCENT unless set).
+    threshold: u64,
+}
+
+impl Default for Lp {
+    fn default() -> Self {
+        Lp {
+            sowd8: 0,
+            owd_min: 0,
+            owd_max: 0,
+            owd_max_rsv: 0,
+            last_drop: None,
+            inference: Time::ZERO,
+            within_inference: false,
+            early_reductions: 0,
+            threshold: THRESHOLD_PERCENT,
+        }
+    }
 }
 
 impl Lp {
+    pub fn with_knobs(k: &super::Knobs) -> Self {
+        Lp { threshold: k.get(KNOBS, 0) as u64, ..Lp::default() }
+    }
+
     /// Linux tcp_lp_rtt_sample: min/max with a reserve for the max, and the 7/8 EWMA.
     fn sample(&mut self, d: u64) {
         if self.owd_min == 0 || d < self.owd_min {
@@ -67,7 +98,7 @@ impl CongestionOps for Lp {
         self.inference = r.times(3);
         self.within_inference = self.last_drop.is_some_and(|d| tcb.now - d < self.inference);
         let sowd = self.sowd8 >> 3;
-        if self.owd_max <= self.owd_min || sowd < self.owd_min + THRESHOLD_PERCENT * (self.owd_max - self.owd_min) / 100 {
+        if self.owd_max <= self.owd_min || sowd < self.owd_min + self.threshold * (self.owd_max - self.owd_min) / 100 {
             return;
         }
         // Early congestion: restart the range and back off.

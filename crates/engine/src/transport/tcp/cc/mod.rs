@@ -49,6 +49,53 @@ pub use westwood::Westwood;
 pub use yeah::Yeah;
 use crate::time::Time;
 
+/// One tunable constant of a congestion control: its name in a scenario's `cc_params`, default,
+/// accepted range and meaning (docs/CONGESTION_CONTROL.md).
+#[derive(Clone, Copy, Debug)]
+pub struct Knob {
+    pub name: &'static str,
+    pub default: f64,
+    pub min: f64,
+    pub max: f64,
+    pub help: &'static str,
+}
+
+/// Most knobs an algorithm has.
+pub const MAX_KNOBS: usize = 8;
+
+/// Values set for an algorithm's knobs, by position in its knob list; unset = the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Knobs(pub [Option<f64>; MAX_KNOBS]);
+
+impl Knobs {
+    /// Knob `i` of `list`: the value set, or the default.
+    #[inline]
+    pub fn get(&self, list: &[Knob], i: usize) -> f64 {
+        self.0[i].unwrap_or(list[i].default)
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+}
+
+/// The knobs of the algorithm named `cc` (scenario name), in order.
+pub fn knobs_of(cc: &str) -> &'static [Knob] {
+    match cc {
+        "cubic" => cubic::KNOBS,
+        "bic" => bic::KNOBS,
+        "vegas" => vegas::KNOBS,
+        "scalable" => scalable::KNOBS,
+        "veno" => veno::KNOBS,
+        "hybla" => hybla::KNOBS,
+        "lp" => lp::KNOBS,
+        "illinois" => illinois::KNOBS,
+        "bbr" => bbr::KNOBS,
+        "dctcp" | "d2tcp" => dctcp::KNOBS,
+        "retcp" => retcp::KNOBS,
+        _ => &[],
+    }
+}
+
 /// Linux's congestion-avoidance states (`enum tcp_ca_state`), ordered as in Linux.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum CaState {

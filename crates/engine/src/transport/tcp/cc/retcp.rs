@@ -23,6 +23,21 @@ impl Default for RetcpParams {
     }
 }
 
+/// Scenario knobs (`cc_params`; also the keys `retcp_alpha`, `retcp_beta`).
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "alpha", default: 2.0, min: 1.0, max: 1e3, help: "cwnd factor when the circuit comes up (ECE 0→1)" },
+    super::Knob { name: "beta", default: 0.5, min: 1e-6, max: 1.0, help: "cwnd factor when it goes down (ECE 1→0)" },
+];
+
+impl RetcpParams {
+    /// These parameters with the knobs set in a scenario.
+    pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
+        self.alpha = k.0[0].unwrap_or(self.alpha);
+        self.beta = k.0[1].unwrap_or(self.beta);
+        self
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Retcp {
     p: RetcpParams,

@@ -10,19 +10,40 @@ pub const AI_CNT: u32 = 50;
 /// cwnd is cut by cwnd >> MD_SCALE (1/8).
 pub const MD_SCALE: u32 = 3;
 
-#[derive(Clone, Debug, Default)]
-pub struct Scalable;
+/// Scenario knobs (`cc_params`).
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "ai_cnt", default: AI_CNT as f64, min: 1.0, max: 1e6, help: "ACKs per +1 segment above this window" },
+    super::Knob { name: "md_shift", default: MD_SCALE as f64, min: 1.0, max: 16.0, help: "loss cuts cwnd by cwnd >> md_shift" },
+];
+
+#[derive(Clone, Debug)]
+pub struct Scalable {
+    ai_cnt: u32,
+    md_shift: u32,
+}
+
+impl Default for Scalable {
+    fn default() -> Self {
+        Scalable { ai_cnt: AI_CNT, md_shift: MD_SCALE }
+    }
+}
+
+impl Scalable {
+    pub fn with_knobs(k: &super::Knobs) -> Self {
+        Scalable { ai_cnt: k.get(KNOBS, 0) as u32, md_shift: k.get(KNOBS, 1) as u32 }
+    }
+}
 
 impl CongestionOps for Scalable {
     fn name(&self) -> &'static str {
         "scalable"
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
-        (tcb.cwnd - (tcb.cwnd >> MD_SCALE)).max(2)
+        (tcb.cwnd - (tcb.cwnd >> self.md_shift)).max(2)
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
         let Some(acked) = slow_start_first(tcb, acked) else { return };
-        let w = tcb.cwnd.min(AI_CNT);
+        let w = tcb.cwnd.min(self.ai_cnt);
         cong_avoid_ai(tcb, w, acked);
     }
 }
@@ -34,7 +55,7 @@ mod tests {
 
     #[test]
     fn multiplicative_increase_and_eighth_decrease() {
-        let mut s = Scalable;
+        let mut s = Scalable::default();
         let mut t = tcb(200, 100);
         for _ in 0..200 {
             s.cong_avoid(&mut t, 1); // one window of ACKs: +200/50 = 4 segments (2 % per RTT)

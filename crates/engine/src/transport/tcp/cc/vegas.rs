@@ -22,6 +22,23 @@ impl Default for VegasParams {
     }
 }
 
+/// Scenario knobs (`cc_params`), Linux tcp_vegas module parameters.
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "alpha", default: 2.0, min: 0.0, max: 1e6, help: "grow while fewer packets than this are queued" },
+    super::Knob { name: "beta", default: 4.0, min: 0.0, max: 1e6, help: "shrink while more packets than this are queued" },
+    super::Knob { name: "gamma", default: 1.0, min: 0.0, max: 1e6, help: "leave slow start above this backlog" },
+];
+
+impl VegasParams {
+    /// These parameters with the knobs set in a scenario.
+    pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
+        self.alpha = k.0[0].unwrap_or(self.alpha);
+        self.beta = k.0[1].unwrap_or(self.beta);
+        self.gamma = k.0[2].unwrap_or(self.gamma);
+        self
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Vegas {
     p: VegasParams,

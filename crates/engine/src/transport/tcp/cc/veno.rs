@@ -9,14 +9,29 @@ use crate::time::Time;
 
 pub const BETA: f64 = 3.0;
 
-#[derive(Clone, Debug, Default)]
+/// Scenario knobs (`cc_params`), Linux tcp_veno's `beta`.
+pub const KNOBS: &[super::Knob] =
+    &[super::Knob { name: "beta", default: BETA, min: 0.0, max: 1e6, help: "backlog (packets) separating random from congestive loss" }];
+
+#[derive(Clone, Debug)]
 pub struct Veno {
     rtt: RoundRtt,
     diff: f64,
     inc: bool,
+    beta: f64,
+}
+
+impl Default for Veno {
+    fn default() -> Self {
+        Veno { rtt: RoundRtt::default(), diff: 0.0, inc: false, beta: BETA }
+    }
 }
 
 impl Veno {
+    pub fn with_knobs(k: &super::Knobs) -> Self {
+        Veno { beta: k.get(KNOBS, 0), ..Veno::default() }
+    }
+
     /// Backlog estimate in packets.
     pub fn backlog(&self) -> f64 {
         self.diff
@@ -28,7 +43,7 @@ impl CongestionOps for Veno {
         "veno"
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
-        if self.diff < BETA {
+        if self.diff < self.beta {
             (tcb.cwnd * 4 / 5).max(2)
         } else {
             (tcb.cwnd / 2).max(2)
@@ -49,7 +64,7 @@ impl CongestionOps for Veno {
         if tcb.cwnd_limited {
             if tcb.cwnd < tcb.ssthresh {
                 slow_start(tcb, acked);
-            } else if self.diff < BETA {
+            } else if self.diff < self.beta {
                 super::cong_avoid_ai(tcb, tcb.cwnd, acked);
             } else if tcb.cwnd_cnt >= tcb.cwnd {
                 // Heavy backlog: +1 every other RTT.
