@@ -103,3 +103,15 @@ def test_workload_deadlines_and_d2tcp(tmp_path):
     assert 0 <= res.summary["deadline_miss_fraction"] <= 1 and res.summary["deadline_flows"] >= len(done)
     res.save(tmp_path / "d")
     assert fabricsim.Results.load(tmp_path / "d").flows["deadline_met"].dtype == "boolean"
+
+
+def test_cc_params_are_listed_and_set(tiny):
+    knobs = {k["name"]: k for k in fabricsim.cc_params("cubic")}
+    assert knobs["beta"]["default"] == 0.7 and knobs["c"]["default"] == 0.4
+    assert fabricsim.cc_params("westwood") == []
+    doc = dict(tiny)
+    doc["transport"] = {"cc": "dctcp", "min_rto": "1ms", "cc_params": {"g": 0.5}}
+    fabricsim.validate(doc)
+    doc["transport"]["cc_params"] = {"gee": 0.5}
+    with pytest.raises(fabricsim.ScenarioError, match="is not a parameter of 'dctcp'; did you mean 'g'"):
+        fabricsim.validate(doc)

@@ -18,7 +18,7 @@ from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
-__all__ = ["run", "compare", "congestion_controls", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
+__all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
            "analysis", "__version__"]
 
 
@@ -35,6 +35,14 @@ def congestion_controls() -> dict:
     from . import _engine
 
     return dict(_engine.congestion_controls())
+
+
+def cc_params(name: str) -> list[dict]:
+    """The tunable constants of congestion control `name`, settable as
+    `cc_params = { NAME = value }` in a transport table: name, default, min, max, help."""
+    from . import _engine
+
+    return [dict(zip(("name", "default", "min", "max", "help"), k)) for k in _engine.cc_knobs(name)]
 
 
 def workloads() -> list:

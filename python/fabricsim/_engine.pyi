@@ -13,6 +13,9 @@ def topology_summary(json: str) -> dict[str, Any]:
 def congestion_controls() -> list[tuple[str, str]]:
     """(name, description) of every congestion control."""
 
+def cc_knobs(name: str) -> list[tuple[str, float, float, float, str]]:
+    """(name, default, min, max, meaning) of a congestion control's cc_params knobs."""
+
 def builtin_workloads() -> list[str]:
     """Names of the built-in flow-size distributions."""
 

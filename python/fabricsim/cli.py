@@ -237,8 +237,16 @@ def cmd_list(a) -> int:
     from . import congestion_controls, workloads
 
     if a.what in ("cc", "congestion-controls"):
+        from . import cc_params
+
         for name, desc in congestion_controls().items():
             print(f"{name:<11} {desc}")
+            knobs = cc_params(name)
+            if knobs and a.params:
+                for k in knobs:
+                    print(f"{'':<13}{k['name']} = {k['default']:g}  ({k['help']}; {k['min']:g}..{k['max']:g})")
+        if not a.params:
+            print("\n(--params shows each algorithm's cc_params knobs and defaults)")
     else:
         print("\n".join(workloads()))
     return 0
@@ -367,6 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
                         description="List what scenarios can name: 'cc' (cc = \"...\" in [transport]) or "
                                     "'workloads' (cdf = \"...\" in [[workload]]).")
     ls.add_argument("what", choices=["cc", "congestion-controls", "workloads"])
+    ls.add_argument("--params", action="store_true", help="with cc: also each algorithm's cc_params knobs and defaults")
     ls.set_defaults(func=cmd_list)
 
     sw = sub.add_parser("sweep", help="run a scenario over axes of values, resumably, locally or on Dask",

@@ -228,6 +228,12 @@ fn congestion_controls() -> Vec<(&'static str, &'static str)> {
     fabricsim_engine::transport::tcp::CC_CATALOG.to_vec()
 }
 
+/// The knobs of a congestion control (`cc_params`): (name, default, min, max, meaning).
+#[pyfunction]
+fn cc_knobs(name: &str) -> Vec<(&'static str, f64, f64, f64, &'static str)> {
+    fabricsim_engine::transport::tcp::cc::knobs_of(name).iter().map(|k| (k.name, k.default, k.min, k.max, k.help)).collect()
+}
+
 /// Names of the built-in flow-size distributions.
 #[pyfunction]
 fn builtin_workloads() -> Vec<&'static str> {
@@ -246,6 +252,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(topology_summary, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
+    m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workload_text, m)?)?;
     m.add_class::<Simulation>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -662,6 +662,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         Some("retcp") => CcKind::Retcp(retcp),
         Some("ledbat") => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
             target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(Time::from_ms(100)),
+            ..Default::default()
         }),
         Some(name) => CcKind::from_name(name).unwrap_or(CcKind::NewReno),
         None => match c.cc {
@@ -669,6 +670,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             CcKind::D2tcp(_) => CcKind::D2tcp(dctcp),
             CcKind::Ledbat(p) => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
                 target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(p.target),
+                ..p
             }),
             CcKind::Retcp(_) => CcKind::Retcp(retcp),
             CcKind::Cubic(_) => CcKind::Cubic(cubic),

@@ -19,6 +19,7 @@ pub const USE_INEFF: u32 = 5;
 
 #[derive(Clone, Debug)]
 pub struct Cdg {
+    p: CdgParams,
     rng: Rng,
     /// Current round's min and max RTT (µs), previous round's.
     rtt: Option<(i64, i64)>,
@@ -34,9 +35,34 @@ pub struct Cdg {
     pub backoffs: u64,
 }
 
+/// Scenario knobs (`cc_params`), Linux tcp_cdg module parameters.
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "backoff_beta", default: BACKOFF_BETA as f64 / 1024.0, min: 0.01, max: 1.0, help: "cwnd kept after a delay back-off" },
+    super::Knob { name: "backoff_factor", default: BACKOFF_FACTOR, min: 0.0, max: 1e9, help: "back-off probability scale (larger = more back-offs)" },
+    super::Knob { name: "use_ineff", default: USE_INEFF as f64, min: 0.0, max: 1e6, help: "ineffective back-offs before giving up" },
+];
+
+/// CDG's tunable constants (the knobs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CdgParams {
+    /// In 1/1024.
+    pub backoff_beta: u32,
+    pub backoff_factor: f64,
+    pub use_ineff: u32,
+}
+
 impl Cdg {
     pub fn new(seed: u64) -> Self {
+        Self::with_knobs(seed, &super::Knobs::default())
+    }
+
+    pub fn with_knobs(seed: u64, k: &super::Knobs) -> Self {
         Cdg {
+            p: CdgParams {
+                backoff_beta: (k.get(KNOBS, 0) * 1024.0).round() as u32,
+                backoff_factor: k.get(KNOBS, 1),
+                use_ineff: k.get(KNOBS, 2) as u32,
+            },
             rng: Rng::new(seed),
             rtt: None,
             prev: None,
@@ -76,12 +102,12 @@ impl Cdg {
 
     /// Linux `tcp_cdg_backoff`: decide probabilistically; true = reduce now.
     fn backoff(&mut self, g: i64, tcb: &Tcb) -> bool {
-        let p_stay = (-(g as f64) * BACKOFF_FACTOR / (1u64 << 20) as f64).exp();
+        let p_stay = (-(g as f64) * self.p.backoff_factor / (1u64 << 20) as f64).exp();
         if self.rng.uniform() < p_stay {
             return false;
         }
         self.backoff_cnt += 1;
-        if self.backoff_cnt > USE_INEFF {
+        if self.backoff_cnt > self.p.use_ineff {
             return false;
         }
         self.shadow_wnd = self.shadow_wnd.max(tcb.cwnd);
@@ -101,7 +127,7 @@ impl CongestionOps for Cdg {
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
         if std::mem::take(&mut self.backing_off) {
-            return ((tcb.cwnd * BACKOFF_BETA) >> 10).max(2);
+            return ((tcb.cwnd * self.p.backoff_beta) >> 10).max(2);
         }
         self.shadow_wnd = (self.shadow_wnd >> 1).min(tcb.cwnd);
         self.shadow_wnd.max(tcb.cwnd >> 1).max(2)

@@ -19,11 +19,32 @@ pub const CURRENT_FILTER: usize = 4;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LedbatParams {
     pub target: Time,
+    pub gain: f64,
+    pub min_cwnd: f64,
 }
 
 impl Default for LedbatParams {
     fn default() -> Self {
-        LedbatParams { target: Time::from_ms(100) }
+        LedbatParams { target: Time::from_ms(100), gain: GAIN, min_cwnd: MIN_CWND }
+    }
+}
+
+/// Scenario knobs (`cc_params`; the target also as `ledbat_target`), RFC 6817 §2.5.
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "target_ms", default: 100.0, min: 0.0001, max: 1e6, help: "queuing-delay target TARGET in milliseconds" },
+    super::Knob { name: "gain", default: GAIN, min: 0.0001, max: 1e3, help: "GAIN of the window update" },
+    super::Knob { name: "min_cwnd", default: MIN_CWND, min: 1.0, max: 1e6, help: "smallest window, segments" },
+];
+
+impl LedbatParams {
+    /// These parameters with the knobs set in a scenario.
+    pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
+        if let Some(t) = k.0[0] {
+            self.target = Time::from_ps((t * 1e9) as u64);
+        }
+        self.gain = k.0[1].unwrap_or(self.gain);
+        self.min_cwnd = k.0[2].unwrap_or(self.min_cwnd);
+        self
     }
 }
 
@@ -61,7 +82,7 @@ impl CongestionOps for Ledbat {
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
         self.cwnd = 0.0;
         self.can_ss = false;
-        ((tcb.cwnd as f64 / 2.0).max(MIN_CWND)) as u32
+        ((tcb.cwnd as f64 / 2.0).max(self.p.min_cwnd)) as u32
     }
     fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
         if let Some(r) = rtt {
@@ -92,9 +113,9 @@ impl CongestionOps for Ledbat {
         }
         let target = self.p.target.0 as f64;
         let off_target = (target - q.0 as f64) / target;
-        self.cwnd += GAIN * off_target * acked as f64 / self.cwnd;
+        self.cwnd += self.p.gain * off_target * acked as f64 / self.cwnd;
         let flight = tcb.in_flight as f64 / tcb.mss as f64;
-        self.cwnd = self.cwnd.min(flight + acked as f64 + ALLOWED_INCREASE).max(MIN_CWND);
+        self.cwnd = self.cwnd.min(flight + acked as f64 + ALLOWED_INCREASE).max(self.p.min_cwnd);
         tcb.cwnd = self.cwnd as u32;
     }
 }
@@ -106,7 +127,7 @@ mod tests {
 
     #[test]
     fn grows_below_target_and_shrinks_above() {
-        let mut l = Ledbat::new(LedbatParams { target: Time::from_us(100) });
+        let mut l = Ledbat::new(LedbatParams { target: Time::from_us(100), ..Default::default() });
         let mut t = tcb(50, 10);
         t.in_flight = 50 * 1000;
         for _ in 0..4 {

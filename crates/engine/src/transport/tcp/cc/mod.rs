@@ -91,6 +91,10 @@ pub fn knobs_of(cc: &str) -> &'static [Knob] {
         "illinois" => illinois::KNOBS,
         "bbr" => bbr::KNOBS,
         "dctcp" | "d2tcp" => dctcp::KNOBS,
+        "nv" => nv::KNOBS,
+        "cdg" => cdg::KNOBS,
+        "yeah" => yeah::KNOBS,
+        "ledbat" => ledbat::KNOBS,
         "retcp" => retcp::KNOBS,
         _ => &[],
     }

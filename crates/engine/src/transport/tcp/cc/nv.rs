@@ -26,6 +26,7 @@ pub const RTT_MIN_CNT: u32 = 2;
 
 #[derive(Clone, Debug)]
 pub struct Nv {
+    p: NvParams,
     allow_growth: bool,
     last_rtt: Option<Time>,
     min_rtt: Option<Time>,
@@ -40,9 +41,42 @@ pub struct Nv {
     pub decreases: u64,
 }
 
+/// Scenario knobs (`cc_params`), Linux tcp_nv module parameters.
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "pad", default: PAD as f64, min: 0.0, max: 1e6, help: "segments allowed above the rate-times-min-RTT window" },
+    super::Knob { name: "pad_buffer", default: PAD_BUFFER as f64, min: 0.0, max: 1e6, help: "grow only this far below that window" },
+    super::Knob { name: "min_cwnd", default: MIN_CWND as f64, min: 1.0, max: 1e6, help: "smallest window after a decrease" },
+    super::Knob { name: "cong_dec_mult", default: CONG_DEC_MULT, min: 0.0, max: 1.0, help: "fraction of the excess cut per decrease" },
+    super::Knob { name: "loss_dec_factor", default: LOSS_DEC_FACTOR, min: 0.01, max: 1.0, help: "cwnd kept after a loss" },
+];
+
+/// NV's tunable constants (the knobs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NvParams {
+    pub pad: u32,
+    pub pad_buffer: u32,
+    pub min_cwnd: u32,
+    pub cong_dec_mult: f64,
+    pub loss_dec_factor: f64,
+}
+
+impl Nv {
+    pub fn with_knobs(k: &super::Knobs) -> Self {
+        let p = NvParams {
+            pad: k.get(KNOBS, 0) as u32,
+            pad_buffer: k.get(KNOBS, 1) as u32,
+            min_cwnd: k.get(KNOBS, 2) as u32,
+            cong_dec_mult: k.get(KNOBS, 3),
+            loss_dec_factor: k.get(KNOBS, 4),
+        };
+        Nv { p, ..Nv::default() }
+    }
+}
+
 impl Default for Nv {
     fn default() -> Self {
         Nv {
+            p: NvParams { pad: PAD, pad_buffer: PAD_BUFFER, min_cwnd: MIN_CWND, cong_dec_mult: CONG_DEC_MULT, loss_dec_factor: LOSS_DEC_FACTOR },
             allow_growth: true,
             last_rtt: None,
             min_rtt: None,
@@ -78,7 +112,7 @@ impl CongestionOps for Nv {
         self.min_rtt_reset_at = tcb.now + RESET_PERIOD;
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
-        ((tcb.cwnd as f64 * LOSS_DEC_FACTOR) as u32).max(2)
+        ((tcb.cwnd as f64 * self.p.loss_dec_factor) as u32).max(2)
     }
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
         match s {
@@ -138,7 +172,7 @@ impl CongestionOps for Nv {
         }
         let min_rtt = self.min_rtt.unwrap_or(avg).secs_f64();
         let cwnd_by_slope = (self.rtt_max_rate * min_rtt / tcb.mss as f64) as u32;
-        let max_win = cwnd_by_slope + PAD;
+        let max_win = cwnd_by_slope + self.p.pad;
         if tcb.cwnd > max_win {
             if self.rtt_cnt < RTT_MIN_CNT {
                 return;
@@ -157,13 +191,13 @@ impl CongestionOps for Nv {
             tcb.ssthresh = max_win;
             let gap = tcb.cwnd - max_win;
             if gap > 2 {
-                let dec = ((gap as f64 * CONG_DEC_MULT) as u32).max(2);
+                let dec = ((gap as f64 * self.p.cong_dec_mult) as u32).max(2);
                 tcb.cwnd -= dec;
             } else {
                 tcb.cwnd = max_win;
             }
             self.decreases += 1;
-        } else if tcb.cwnd + PAD_BUFFER <= max_win {
+        } else if tcb.cwnd + self.p.pad_buffer <= max_win {
             if self.eval_call_cnt < INC_EVAL_MIN_CALLS {
                 return;
             }
@@ -174,7 +208,7 @@ impl CongestionOps for Nv {
         self.eval_call_cnt = 0;
         self.rtt_cnt = 0;
         self.rtt_max_rate = 0.0;
-        tcb.cwnd = tcb.cwnd.max(MIN_CWND);
+        tcb.cwnd = tcb.cwnd.max(self.p.min_cwnd);
     }
 }
 

@@ -18,6 +18,7 @@ pub const SCALABLE_AI_CNT: u32 = 100;
 
 #[derive(Clone, Debug)]
 pub struct Yeah {
+    p: YeahParams,
     rtt: RoundRtt,
     beg_snd_nxt: u64,
     doing_reno_now: u32,
@@ -26,9 +27,47 @@ pub struct Yeah {
     last_q: u32,
 }
 
+/// Scenario knobs (`cc_params`), Linux tcp_yeah module parameters.
+pub const KNOBS: &[super::Knob] = &[
+    super::Knob { name: "alpha", default: ALPHA, min: 0.0, max: 1e6, help: "backlog (packets) that ends fast mode" },
+    super::Knob { name: "gamma", default: GAMMA, min: 0.01, max: 1e6, help: "fraction of the backlog drained (1/gamma)" },
+    super::Knob { name: "delta", default: DELTA as f64, min: 0.0, max: 16.0, help: "loss cut at least cwnd >> delta" },
+    super::Knob { name: "epsilon", default: EPSILON as f64, min: 0.0, max: 16.0, help: "drain at most cwnd >> epsilon" },
+    super::Knob { name: "phy", default: PHY as f64, min: 1.0, max: 1e6, help: "slow mode when queuing delay > base RTT / phy" },
+    super::Knob { name: "rho", default: RHO as f64, min: 0.0, max: 1e6, help: "rounds of Reno before the loss cut is Reno's" },
+    super::Knob { name: "zeta", default: ZETA as f64, min: 0.0, max: 1e6, help: "fast rounds before the Reno count resets" },
+];
+
+/// YeAH's tunable constants (the knobs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct YeahParams {
+    pub alpha: f64,
+    pub gamma: f64,
+    pub delta: u32,
+    pub epsilon: u32,
+    pub phy: u64,
+    pub rho: u32,
+    pub zeta: u32,
+}
+
+impl Yeah {
+    pub fn with_knobs(k: &super::Knobs) -> Self {
+        let p = YeahParams {
+            alpha: k.get(KNOBS, 0),
+            gamma: k.get(KNOBS, 1),
+            delta: k.get(KNOBS, 2) as u32,
+            epsilon: k.get(KNOBS, 3) as u32,
+            phy: k.get(KNOBS, 4) as u64,
+            rho: k.get(KNOBS, 5) as u32,
+            zeta: k.get(KNOBS, 6) as u32,
+        };
+        Yeah { p, rtt: RoundRtt::default(), beg_snd_nxt: 0, doing_reno_now: 0, reno_count: 2, fast_count: 0, last_q: 0 }
+    }
+}
+
 impl Default for Yeah {
     fn default() -> Self {
-        Yeah { rtt: RoundRtt::default(), beg_snd_nxt: 0, doing_reno_now: 0, reno_count: 2, fast_count: 0, last_q: 0 }
+        Yeah::with_knobs(&super::Knobs::default())
     }
 }
 
@@ -41,8 +80,8 @@ impl CongestionOps for Yeah {
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
         let cwnd = tcb.cwnd;
-        let reduction = if self.doing_reno_now < RHO {
-            self.last_q.min((cwnd >> 1).max(2)).max(cwnd >> DELTA)
+        let reduction = if self.doing_reno_now < self.p.rho {
+            self.last_q.min((cwnd >> 1).max(2)).max(cwnd >> self.p.delta)
         } else {
             (cwnd >> 1).max(2)
         };
@@ -72,9 +111,9 @@ impl CongestionOps for Yeah {
         // Once per RTT.
         if let Some((base, rtt)) = self.rtt.enough() {
             let queue = (tcb.cwnd as u64 * (rtt - base).0 / rtt.0) as u32;
-            if queue as f64 > ALPHA || (rtt - base).0 > base.0 / PHY {
-                if queue as f64 > ALPHA && tcb.cwnd > self.reno_count {
-                    let reduction = ((queue as f64 / GAMMA) as u32).min(tcb.cwnd >> EPSILON);
+            if queue as f64 > self.p.alpha || (rtt - base).0 > base.0 / self.p.phy {
+                if queue as f64 > self.p.alpha && tcb.cwnd > self.reno_count {
+                    let reduction = ((queue as f64 / self.p.gamma) as u32).min(tcb.cwnd >> self.p.epsilon);
                     tcb.cwnd = (tcb.cwnd - reduction).max(self.reno_count);
                     tcb.ssthresh = tcb.cwnd;
                 }
@@ -82,7 +121,7 @@ impl CongestionOps for Yeah {
                 self.doing_reno_now = (self.doing_reno_now + 1).min(0xff_ffff);
             } else {
                 self.fast_count += 1;
-                if self.fast_count > ZETA {
+                if self.fast_count > self.p.zeta {
                     self.reno_count = 2;
                     self.fast_count = 0;
                 }
