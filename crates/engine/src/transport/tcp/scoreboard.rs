@@ -62,6 +62,9 @@ pub struct Scoreboard {
     newest_delivered: Option<(Time, TxState)>,
     /// Times a segment was marked lost (monotonic; per-ACK differences give "losses").
     pub lost_marks: u64,
+    /// Arrival time of the ACK being processed and the minimum RTT (`set_ack_context`).
+    ack_now: Time,
+    ack_min_rtt: Option<Time>,
 }
 
 impl Scoreboard {
@@ -129,9 +132,21 @@ impl Scoreboard {
         (self.delivered_xmit, self.delivered_seg)
     }
 
+    /// The ACK being processed arrived at `now`, and the minimum RTT is `min_rtt`: a delivered
+    /// segment that was retransmitted less than `min_rtt` ago must have been delivered by an
+    /// earlier transmission, so it does not move RACK's time point (RFC 8985 §6.2 step 2).
+    pub fn set_ack_context(&mut self, now: Time, min_rtt: Option<Time>) {
+        self.ack_now = now;
+        self.ack_min_rtt = min_rtt;
+    }
+
     #[inline]
-    fn note_delivered(&mut self, seg: u64, sent: Time, tx: TxState) {
+    fn note_delivered(&mut self, seg: u64, sent: Time, tx: TxState, flags: u8) {
         self.delivered += 1;
+        let ambiguous = flags & EVER_RETRANS != 0 && self.ack_min_rtt.is_some_and(|m| self.ack_now < sent + m);
+        if ambiguous {
+            return;
+        }
         if sent > self.delivered_xmit || (sent == self.delivered_xmit && seg > self.delivered_seg) {
             self.delivered_xmit = sent;
             self.delivered_seg = seg;
@@ -179,7 +194,7 @@ impl Scoreboard {
             self.una += 1;
             out.count += 1;
             if s.flags & SACKED == 0 {
-                self.note_delivered(seg, s.sent, tx);
+                self.note_delivered(seg, s.sent, tx, s.flags);
             }
             self.forget(s.flags);
             out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
@@ -214,7 +229,7 @@ impl Scoreboard {
             let sent = s.sent;
             s.flags |= SACKED;
             let tx = if self.track_rate { self.tx[(seg - self.una) as usize] } else { TxState::default() };
-            self.note_delivered(seg, sent, tx);
+            self.note_delivered(seg, sent, tx, f);
             if f & LOST != 0 {
                 self.lost -= 1;
             }
@@ -419,6 +434,34 @@ mod tests {
         assert_eq!(b.rack_detect(Time(18), Time(5), Time(5), false), (None, Some(Time(20))));
         assert_eq!(b.rack_detect(Time(20), Time(5), Time(5), false), (Some(0), None));
         assert_eq!((b.retrans_out(), b.lost_out(), b.next_lost(0)), (0, 1, Some(0)));
+    }
+
+    #[test]
+    fn an_ack_for_the_original_does_not_move_the_rack_point() {
+        // Segment 1 is retransmitted at t = 100 (sent first at 0); at t = 120 (min RTT 50) it is
+        // SACKed: too soon to be the retransmission, so RACK.xmit_ts stays at segment 2's first
+        // send (t = 2) and segment 0 (sent at 0) is not declared lost by it (RFC 8985 §6.2).
+        let mut b = Scoreboard::default();
+        for t in 0..3 {
+            b.push_new(Time(t), TxState::default());
+        }
+        b.sack(2, 3);
+        assert_eq!(b.rack_point(), (Time(2), 2));
+        b.mark_lost(1);
+        b.mark_retransmitted(1, Time(100), TxState::default());
+        b.set_ack_context(Time(120), Some(Time(50)));
+        b.sack(1, 2);
+        assert_eq!(b.rack_point(), (Time(2), 2));
+        // Delivered 60 after the retransmission (> min RTT): it counts.
+        let mut c = Scoreboard::default();
+        for t in 0..3 {
+            c.push_new(Time(t), TxState::default());
+        }
+        c.mark_lost(1);
+        c.mark_retransmitted(1, Time(100), TxState::default());
+        c.set_ack_context(Time(160), Some(Time(50)));
+        c.sack(1, 2);
+        assert_eq!(c.rack_point(), (Time(100), 1));
     }
 
     #[test]

@@ -209,6 +209,7 @@ impl Sender {
         let prior_una = self.board.una();
         let (prior_delivered, prior_lost_marks) = (self.board.delivered, self.board.lost_marks);
         let prior_rack = self.board.rack_point();
+        self.board.set_ack_context(now, self.tcb.min_rtt);
         let acked = self.board.ack_to(ack_seg);
         let acked_bytes = self.seg_start(ack_seg.max(prior_una)) - self.seg_start(prior_una);
         self.tcb.snd_una = self.seg_start(self.board.una());
