@@ -134,3 +134,10 @@ def test_killed_sweep_keeps_finished_runs_and_completes_on_rerun(tmp_path):
         assert (out / "runs" / k / "row.json").read_text() == text, "a finished run was redone"
     assert not list((out / "runs").glob(".tmp-*"))
     assert len(load(out).table) == 12
+
+
+def test_explicit_points_may_share_a_scenario():
+    doc = tiny_base()
+    s = Sweep({}, explicit=[({"point": "a"}, doc), ({"point": "b"}, json.loads(json.dumps(doc)))])
+    pts = s.points()
+    assert len(pts) == 1 and pts[0].params == {"point": "a"}

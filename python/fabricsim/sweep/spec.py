@@ -201,13 +201,18 @@ class Sweep:
                 set_key(doc, ALIASES.get(dk, dk), v)
                 params[dk] = v
             out.append(Point(params, doc, scenario_hash(doc)))
-        for params, doc in self.explicit:
-            out.append(Point(dict(params), doc, scenario_hash(doc)))
         seen = {}
         for p in out:
             if p.key in seen and seen[p.key] != p.params:
                 raise ScenarioError([("axes", f"points {seen[p.key]} and {p.params} resolve to the same scenario")], f"sweep '{self.name}'")
             seen[p.key] = p.params
+        # Explicit points may repeat a scenario under another name (a reproduction's experiments
+        # share runs): it runs once.
+        for params, doc in self.explicit:
+            key = scenario_hash(doc)
+            if key not in seen:
+                seen[key] = params
+                out.append(Point(dict(params), doc, key))
         return out
 
     def describe(self) -> dict:
