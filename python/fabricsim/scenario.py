@@ -38,30 +38,35 @@ def _parse_value(text: str) -> Any:
         return text
 
 
-def apply_override(doc: dict, assignment: str) -> None:
-    """Apply one ``dotted.key=value``; list items are addressed by index (``flows.0.size=1MB``)."""
-    if "=" not in assignment:
-        raise ScenarioError([("--set", f"'{assignment}' is not key=value (e.g. simulation.end=10ms)")])
-    key, value = assignment.split("=", 1)
+def set_key(doc: dict, key: str, value: Any, source: str = "--set") -> None:
+    """Set a dotted scenario key to a value; list items are addressed by index (``flows.0.size``)."""
     parts = key.strip().split(".")
     node: Any = doc
     for i, part in enumerate(parts[:-1]):
         where = ".".join(parts[: i + 1])
         if isinstance(node, list):
             if not part.isdigit() or int(part) >= len(node):
-                raise ScenarioError([(where, f"'{part}' is not an index of this list (0..{len(node) - 1})")])
+                raise ScenarioError([(where, f"'{part}' is not an index of this list (0..{len(node) - 1})")], source)
             node = node[int(part)]
         else:
             node = node.setdefault(part, {})
         if not isinstance(node, (dict, list)):
-            raise ScenarioError([(where, "is a value, not a table; cannot set a key inside it")])
+            raise ScenarioError([(where, "is a value, not a table; cannot set a key inside it")], source)
     last = parts[-1]
     if isinstance(node, list):
         if not last.isdigit() or int(last) >= len(node):
-            raise ScenarioError([(key, f"'{last}' is not an index of this list")])
-        node[int(last)] = _parse_value(value)
+            raise ScenarioError([(key, f"'{last}' is not an index of this list")], source)
+        node[int(last)] = value
     else:
-        node[last] = _parse_value(value)
+        node[last] = value
+
+
+def apply_override(doc: dict, assignment: str) -> None:
+    """Apply one ``dotted.key=value``; list items are addressed by index (``flows.0.size=1MB``)."""
+    if "=" not in assignment:
+        raise ScenarioError([("--set", f"'{assignment}' is not key=value (e.g. simulation.end=10ms)")])
+    key, value = assignment.split("=", 1)
+    set_key(doc, key, _parse_value(value))
 
 
 def _resolve_paths(doc: dict, base: Path) -> None:

@@ -22,6 +22,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from ..scenario import ScenarioError, load_scenario
+from ..scenario import set_key as _set_key
 
 #: Short names for common axes.
 ALIASES = {"seed": "simulation.seed", "cc": "transport.cc", "load": "workload.0.load", "end": "simulation.end"}
@@ -29,25 +30,7 @@ ALIASES = {"seed": "simulation.seed", "cc": "transport.cc", "load": "workload.0.
 
 def set_key(doc: dict, key: str, value: Any) -> None:
     """Set a dotted scenario key (list items by index, ``flows.0.size``) to a typed value."""
-    parts = key.split(".")
-    node: Any = doc
-    for i, part in enumerate(parts[:-1]):
-        where = ".".join(parts[: i + 1])
-        if isinstance(node, list):
-            if not part.isdigit() or int(part) >= len(node):
-                raise ScenarioError([(where, f"'{part}' is not an index of this list (0..{len(node) - 1})")], "sweep")
-            node = node[int(part)]
-        else:
-            node = node.setdefault(part, {})
-        if not isinstance(node, (dict, list)):
-            raise ScenarioError([(where, "is a value, not a table; cannot set a key inside it")], "sweep")
-    last = parts[-1]
-    if isinstance(node, list):
-        if not last.isdigit() or int(last) >= len(node):
-            raise ScenarioError([(key, f"'{last}' is not an index of this list")], "sweep")
-        node[int(last)] = value
-    else:
-        node[last] = value
+    _set_key(doc, key, value, "sweep")
 
 
 def canonical(doc: Any) -> str:
