@@ -8,7 +8,6 @@
 
 use super::{AckEvent, CaState, CongestionOps, CwndEvent, Dctcp, DctcpParams, Tcb};
 
-
 /// Bounds of the imminence factor (§3.1).
 pub const D_MIN: f64 = 0.5;
 pub const D_MAX: f64 = 2.0;
