@@ -22,6 +22,9 @@ pub enum Ecn {
 pub enum Kind {
     Data,
     Ack,
+    /// Connection setup (transports with `handshake`): SYN and its SYN-ACK.
+    Syn,
+    SynAck,
 }
 
 /// At most three SACK blocks per ACK (RFC 2018 with the timestamp option).

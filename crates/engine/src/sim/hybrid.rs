@@ -194,6 +194,7 @@ impl Simulator {
                     v.delivered(now, pkt.size as u64, len);
                 }
             }
+            Kind::Syn | Kind::SynAck => {}
             Kind::Ack => {
                 // reTCP feedback (§5.3): at ToR S (= this ACK's destination rack), mark ACKs from
                 // rack D with the state of the circuit S→D.

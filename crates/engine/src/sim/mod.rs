@@ -213,7 +213,7 @@ impl Simulator {
         let hops = self.net.next_hops(src, dst);
         let nic = hops[routing::pick(hops.len(), ends.hash_fwd, src)];
         let mut conn = TcpConnection::new(ends, tcp, size);
-        if tcp.handshake_rtt {
+        if tcp.handshake_rtt && !tcp.handshake {
             let one_way = |a, b, h| -> Time {
                 self.hops(a, b, h).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(tcp.ack_size as u64) + d)
             };
@@ -598,7 +598,10 @@ impl Simulator {
             let ideal = f.size.map(|size| {
                 let fwd = self.hops(f.ends.src, f.ends.dst, f.ends.hash_fwd);
                 let rev = self.hops(f.ends.dst, f.ends.src, f.ends.hash_rev);
-                ideal_fct(&fwd, &rev, size, c.cfg.mss as u64, c.cfg.header as u64, c.cfg.ack_size as u64)
+                let a = c.cfg.ack_size as u64;
+                // With a handshake the flow first waits one SYN / SYN-ACK round trip.
+                let setup = if c.cfg.handshake { fwd.iter().chain(&rev).fold(Time::ZERO, |t, &(r, d)| t + r.serialization(a) + d) } else { Time::ZERO };
+                setup + ideal_fct(&fwd, &rev, size, c.cfg.mss as u64, c.cfg.header as u64, a)
             });
             t.ideal_fct_ps.push(ideal.map(|x| x.0));
             t.slowdown.push(match (fct, ideal) {

@@ -327,3 +327,35 @@ start = "5ms"
     let fct = sim.flow_table().fct_ps[1].unwrap();
     assert!(fct < Time::from_us(200).0, "short flow FCT {fct} ps");
 }
+
+#[test]
+fn handshake_adds_one_syn_round_trip_before_the_data() {
+    // SYN (52 B) out and SYN-ACK back: 2 × 2 × (41.6 ns + 1 µs) = 4.1664 µs; then the
+    // one-packet timeline above (5.7664 µs): FCT 9.9328 µs, and the ideal FCT counts the
+    // handshake too.
+    let doc = TWO_HOPS.replace("header = 52", "header = 52\nhandshake = true");
+    let sim = run(&doc);
+    let t = sim.flow_table();
+    assert_eq!(t.fct_ps[0], Some(4_166_400 + 5_766_400));
+    assert_eq!(t.ideal_fct_ps[0], t.fct_ps[0]);
+    assert_eq!(sim.packet_hops(), 8);
+    // The SYN's RTT is the first sample; the data packet's 5.7664 µs follows: SRTT = (7 × 4.1664
+    // + 5.7664) / 8 = 4.3664 µs (RFC 6298 §2.3), min RTT the SYN's.
+    let s = &tcp(&sim, 0).sender;
+    assert_eq!(s.rtt.srtt(), Some(Time(4_366_400)));
+    assert_eq!(s.tcb.min_rtt, Some(Time(4_166_400)));
+}
+
+#[test]
+fn a_lost_syn_is_resent_after_the_initial_rto() {
+    // The first packet on h1's wire is the SYN: lost, resent after the 1 s initial RTO (RFC 6298
+    // §2.1, no RTT sample yet); data follows the second SYN-ACK.
+    let doc = TWO_HOPS.replace("header = 52", "header = 52\nhandshake = true").replace("end = \"1ms\"", "end = \"2s\"")
+        + "[[faults]]\nport = \"h1->s0\"\ndrop_packets = [0]\n";
+    let sim = run(&doc);
+    let s = &tcp(&sim, 0).sender;
+    assert_eq!(s.stats.timeouts, 1);
+    assert_eq!(sim.flow_table().fct_ps[0], Some(1_000_000_000_000 + 4_166_400 + 5_766_400));
+    // Karn: the resent SYN gives no sample, so the first sample is the data packet's RTT.
+    assert_eq!(s.rtt.srtt(), Some(Time(5_766_400)));
+}

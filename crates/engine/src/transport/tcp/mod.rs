@@ -186,6 +186,9 @@ pub struct TcpConfig {
     /// Seed the RTT estimator with the idle-path RTT, as the SYN/SYN-ACK exchange would have
     /// (flows start established); otherwise the first RTO is `rto.initial` (RFC 6298 §2.1).
     pub handshake_rtt: bool,
+    /// Open the connection with a SYN / SYN-ACK exchange before any data (RFC 9293 §3.5; the
+    /// SYN is resent on the initial RTO, backing off). Its RTT sample seeds the estimator.
+    pub handshake: bool,
     /// ACK every this many full segments (RFC 1122: 2).
     pub delack_count: u32,
     /// Delayed-ACK timeout.
@@ -223,6 +226,7 @@ impl Default for TcpConfig {
                 granularity: Time::ZERO,
             },
             handshake_rtt: true,
+            handshake: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
             sack: true,
@@ -276,6 +280,8 @@ impl Transport for TcpConnection {
         match pkt.kind {
             Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
             Kind::Ack => self.sender.on_ack(now, &pkt.tcp, &self.cfg, &self.ends, out),
+            Kind::Syn => self.receiver.on_syn(now, &self.cfg, &self.ends, out),
+            Kind::SynAck => self.sender.on_syn_ack(now, &self.cfg, &self.ends, out),
         }
     }
     fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox) {

@@ -57,6 +57,21 @@ impl Receiver {
         self.ooo.iter().map(|(a, b)| b - a).sum()
     }
 
+    /// A SYN: answer with a SYN-ACK at once (again for a resent SYN).
+    pub fn on_syn(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        out.packets.push(Packet {
+            flow: ends.flow,
+            src: ends.dst,
+            dst: ends.src,
+            size: cfg.ack_size,
+            kind: Kind::SynAck,
+            ecn: Ecn::NotEct,
+            path_hash: ends.hash_rev,
+            stamp: now,
+            tcp: TcpHeader::default(),
+        });
+    }
+
     pub fn on_data(&mut self, now: Time, pkt: &Packet, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         let h = &pkt.tcp;
         let ce = pkt.ecn == Ecn::Ce;

@@ -51,6 +51,18 @@ impl RttEstimator {
         self.backoffs = 0;
     }
 
+    /// Data starts after the SYN's RTT sample: keep what `sample` set, drop back-offs.
+    pub fn reset_backoff(&mut self) {
+        self.backoffs = 0;
+    }
+
+    /// Data starts after a SYN had to be resent (no sample, Karn): RFC 6298 §5.7 re-initializes
+    /// the RTO to 3 s if it is lower.
+    pub fn reinit_after_syn_timeout(&mut self) {
+        self.backoffs = 0;
+        self.base_rto = self.base_rto.max(Time::from_ms(3000)).min(self.cfg.max);
+    }
+
     /// Double the timer after an expiry (RFC 6298 §5.5), capped at the maximum.
     pub fn back_off(&mut self) {
         self.backoffs = self.backoffs.saturating_add(1);

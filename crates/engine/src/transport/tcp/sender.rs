@@ -59,6 +59,10 @@ pub struct Sender {
     tlp_high: Option<(u64, bool)>,
     /// RACK.rtt, and the reordering timer's deadline and pending event (RFC 8985 §6).
     rack_rtt: Option<Time>,
+    /// Connection setup: open yet, when the (last) SYN left, and whether it was resent.
+    established: bool,
+    syn_sent_at: Option<Time>,
+    syn_resent: bool,
     rack_deadline: Option<Time>,
     rack_event_at: Option<Time>,
     /// Delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation §3).
@@ -120,6 +124,9 @@ impl Sender {
             tlp_event_at: None,
             tlp_high: None,
             rack_rtt: None,
+            established: false,
+            syn_sent_at: None,
+            syn_resent: false,
             rack_deadline: None,
             rack_event_at: None,
             delivered_time: Time::ZERO,
@@ -193,6 +200,49 @@ impl Sender {
         self.tcb.now = now;
         self.tcb.srtt = self.rtt.srtt();
         self.tcb.min_rtt = self.tcb.srtt;
+        if cfg.handshake {
+            self.send_syn(now, cfg, ends, out);
+            self.arm_rto(now, out);
+            return;
+        }
+        self.established = true;
+        self.cc.init(&mut self.tcb);
+        self.try_send(now, cfg, ends, out);
+    }
+
+    fn send_syn(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        self.syn_sent_at = Some(now);
+        out.packets.push(Packet {
+            flow: ends.flow,
+            src: ends.src,
+            dst: ends.dst,
+            size: cfg.ack_size,
+            kind: Kind::Syn,
+            ecn: Ecn::NotEct,
+            path_hash: ends.hash_fwd,
+            stamp: now,
+            tcp: TcpHeader::default(),
+        });
+    }
+
+    /// The SYN-ACK: the connection is open; its RTT (unless the SYN was resent: Karn) seeds the
+    /// estimator and the minimum RTT, and data may flow.
+    pub fn on_syn_ack(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        if self.established {
+            return;
+        }
+        self.established = true;
+        self.tcb.now = now;
+        match (self.syn_sent_at, self.syn_resent) {
+            (Some(sent), false) => {
+                let r = now - sent;
+                self.rtt.sample(r);
+                self.tcb.min_rtt = Some(r);
+            }
+            _ => self.rtt.reinit_after_syn_timeout(),
+        }
+        self.tcb.srtt = self.rtt.srtt();
+        self.rto_deadline = None;
         self.cc.init(&mut self.tcb);
         self.try_send(now, cfg, ends, out);
     }
@@ -578,6 +628,15 @@ impl Sender {
     fn fire_rto(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         self.rto_deadline = None;
         self.tcb.now = now;
+        if !self.established {
+            // The SYN (or its SYN-ACK) was lost: resend it, backing off (RFC 6298 §5.5).
+            self.stats.timeouts += 1;
+            self.syn_resent = true;
+            self.rtt.back_off();
+            self.send_syn(now, cfg, ends, out);
+            self.arm_rto(now, out);
+            return;
+        }
         if self.board.packets_out() == 0 {
             return;
         }
@@ -648,6 +707,9 @@ impl Sender {
     /// Send whatever the window, the receive window and the NIC allow: lost segments first, then
     /// new data, then (SACK recovery only) one rescue retransmission.
     fn try_send(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        if !self.established {
+            return;
+        }
         if self.force_rtx && out.budget > 0 {
             self.force_rtx = false;
             if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
