@@ -1,6 +1,6 @@
 """Measure the table of docs/CONGESTION_CONTROL.md ("Measured behaviour"): per congestion control,
 one flow on a 10 Gb/s dumbbell (utilization, mean queue, drops, 100 ms) and two flows (Jain, 1 s).
-Run: python scripts/cc_table.py"""
+Run: python docs/congestion_control_table.py"""
 
 import fabricsim
 from concurrent.futures import ProcessPoolExecutor
