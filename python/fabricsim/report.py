@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 import html
 import io
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -163,6 +162,3 @@ def report(directory: str | Path, output: Optional[str | Path] = None) -> Path:
     out.write_text(_page(title, parts))
     return out
 
-
-def summary_json(d: Path) -> dict:
-    return json.loads((d / "summary.json").read_text())

@@ -77,18 +77,23 @@ def _resolve_paths(doc: dict, base: Path) -> None:
             w["cdf"] = str((base / cdf).resolve())
 
 
+def read_toml(path: Path, what: str = "scenario") -> dict:
+    """A TOML file as a dict; a missing file or bad TOML is reported with the path."""
+    if not path.exists():
+        raise FileNotFoundError(f"no {what} file at '{path}'")
+    try:
+        return tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+
+
 def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
     """Read a scenario (TOML path or dict) and apply overrides; returns a new dict."""
     if isinstance(scenario, Mapping):
         doc = json.loads(json.dumps(scenario))  # deep copy, and proves it is plain data
     else:
         path = Path(scenario)
-        if not path.exists():
-            raise FileNotFoundError(f"no scenario file at '{path}'")
-        try:
-            doc = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError as e:
-            raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+        doc = read_toml(path)
         _resolve_paths(doc, path.parent)
     for o in overrides:
         apply_override(doc, o)

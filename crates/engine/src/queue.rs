@@ -20,7 +20,7 @@ pub enum Amount {
 impl Amount {
     /// Does an occupancy of (`pkts`, `bytes`) exceed this amount?
     #[inline]
-    fn exceeded_by(self, pkts: u64, bytes: u64) -> bool {
+    pub fn exceeded_by(self, pkts: u64, bytes: u64) -> bool {
         match self {
             Amount::Packets(n) => pkts > n,
             Amount::Bytes(b) => bytes > b,

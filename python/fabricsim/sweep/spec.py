@@ -11,17 +11,11 @@ import json
 import math
 import operator
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Sequence, Union
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from ..scenario import ScenarioError, load_scenario
+from ..scenario import ScenarioError, load_scenario, read_toml
 from ..scenario import set_key as _set_key
 
 #: Short names for common axes.
@@ -124,12 +118,7 @@ class Sweep:
         """Read a sweep TOML: `base` (a path relative to the sweep file) or a [base] table,
         `mode`, `name`, [axes], [derived]."""
         path = Path(path)
-        if not path.exists():
-            raise FileNotFoundError(f"no sweep file {path}")
-        try:
-            d = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError as e:
-            raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+        d = read_toml(path, "sweep")
         issues = []
         unknown = set(d) - {"name", "base", "mode", "axes", "derived"}
         for k in sorted(unknown):

@@ -67,17 +67,13 @@ impl Voq {
         self.data |= pkt.kind == crate::packet::Kind::Data;
         let size = pkt.size as u64;
         let (n, b) = (self.len_packets() + 1, self.bytes + size);
-        let over = |a: Amount| match a {
-            Amount::Packets(x) => n > x,
-            Amount::Bytes(x) => b > x,
-        };
-        if over(cap) {
+        if cap.exceeded_by(n, b) {
             self.stats.drops += 1;
             return Admit::Dropped;
         }
         let mut marked = false;
         if let Some(k) = ecn_k {
-            if pkt.ecn != Ecn::NotEct && over(k) {
+            if pkt.ecn != Ecn::NotEct && k.exceeded_by(n, b) {
                 marked = pkt.ecn != Ecn::Ce;
                 pkt.ecn = Ecn::Ce;
                 self.stats.ecn_marks += marked as u64;

@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::ids::{PacketId, PortId};
 use crate::network::Port;
 use crate::packet::Kind;
-use crate::queue::{Admit, Amount};
+use crate::queue::Admit;
 use crate::rdcn::{CircuitDay, Feedback, Rack, Rdcn, Role, SeqView};
 use crate::time::Time;
 
@@ -15,11 +15,8 @@ use crate::time::Time;
 /// already pulled towards it (`inflight`)? Conservative by the one packet on its wire.
 #[inline]
 fn eps_room(p: &Port, inflight: (u64, u64), size: u64) -> bool {
-    match p.queue.limit {
-        None => true,
-        Some(Amount::Packets(l)) => p.queue.len_packets() + inflight.0 < l,
-        Some(Amount::Bytes(l)) => p.queue.len_bytes() + inflight.1 + size <= l,
-    }
+    let (n, b) = (p.queue.len_packets() + inflight.0 + 1, p.queue.len_bytes() + inflight.1 + size);
+    p.queue.limit.is_none_or(|l| !l.exceeded_by(n, b))
 }
 
 impl Simulator {
