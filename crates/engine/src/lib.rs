@@ -12,6 +12,7 @@ pub mod packet;
 pub mod queue;
 pub mod rdcn;
 pub mod rng;
+pub mod sab;
 pub mod scenario;
 pub mod sim;
 pub mod time;

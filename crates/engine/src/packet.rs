@@ -39,12 +39,16 @@ pub struct TcpHeader {
     pub len: u32,
     /// Cumulative ACK: next byte expected (ACK packets).
     pub ack: u64,
-    /// Advertised receive window in bytes (u64::MAX = unlimited).
+    /// The window field in bytes. ACKs: the advertised window (u64::MAX = unlimited). SAB data
+    /// packets: the window switches assign (u64::MAX = SAB's initial 0xffff, none assigned yet).
     pub rwnd: u64,
     pub ece: bool,
     pub cwr: bool,
     /// Last segment of the flow (FIN): acknowledged at once.
     pub fin: bool,
+    /// Last segment of the data written so far (PSH): acknowledged at once, as the application's
+    /// next request carries the ACK.
+    pub psh: bool,
     pub sack_count: u8,
     pub sack: [(u64, u64); MAX_SACK_BLOCKS],
 }

@@ -159,6 +159,9 @@ pub struct IncastSpec {
     pub rounds: Option<u64>,
     pub start: Time,
     pub gap: Time,
+    /// One connection per sender carrying every round's block (the storage-cluster incast of
+    /// Phanishayee et al.), instead of a new connection per round.
+    pub persistent: bool,
     pub transport: String,
     pub tcp: TcpConfig,
 }
@@ -185,6 +188,8 @@ pub struct Scenario {
     pub incasts: Vec<IncastSpec>,
     /// End the run as soon as every flow has finished and no generator can make more.
     pub stop_when_done: bool,
+    /// SAB's switch parameters, when SAB runs (`[sab]`, or a profile with `cc = "sab"`).
+    pub sab: Option<crate::sab::SabSpec>,
 }
 
 impl Scenario {

@@ -26,7 +26,7 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
-const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp", "retcp", "d2tcp"];
+const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp", "retcp", "d2tcp", "sab"];
 
 pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let mut iss = Issues::default();
@@ -90,12 +90,14 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
     let output = output(&t, net.as_ref(), flows.len(), &mut iss);
     let faults = faults(&t, net.as_ref(), &mut iss);
+    let uses_sab = profiles.values().chain(flows.iter().map(|f| &f.tcp)).chain(workloads.iter().map(|w| &w.tcp)).chain(incasts.iter().map(|a| &a.tcp)).any(|p| p.cc == CcKind::Sab);
+    let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
     t.finish(&mut iss);
 
     if !iss.is_empty() {
         return Err(iss);
     }
-    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done })
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done, sab })
 }
 
 fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, send_limit: Option<u64>, max_packet: u64, iss: &mut Issues) -> QueueSpec {
@@ -723,6 +725,13 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         (_, Some(true)) => EcnMode::Classic,
         _ => EcnMode::Off,
     };
+    if c.cc == CcKind::Sab {
+        // SAB's switches count flows by SYN and FIN (§IV-A.2): the connection must open with one.
+        if t.get("handshake", &mut Issues::default(), as_bool) == Some(false) {
+            iss.push(t.key_path("handshake"), "SAB switches count flows by SYN and FIN (JSAC 2014 §IV-A.2); remove handshake = false");
+        }
+        c.handshake = true;
+    }
     t.finish(iss);
     (c, ecn)
 }
@@ -838,6 +847,7 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
                     _ if c.ecn == EcnMode::Classic => EcnMode::Classic,
                     _ => EcnMode::Off,
                 };
+                c.handshake |= c.cc == CcKind::Sab;
                 Some(c)
             }
             None => {
@@ -1044,6 +1054,7 @@ fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>
         let rounds = w.get("rounds", iss, as_positive);
         let start = w.get("start", iss, as_time).unwrap_or(Time::ZERO);
         let gap = w.get("gap", iss, as_time).unwrap_or(Time::ZERO);
+        let persistent = w.get("connections", iss, as_choice(&["per_round", "persistent"])).is_some_and(|c| c == "persistent");
         let tname = w.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let tcp = resolve_transport(&w, &tname, profiles, iss);
         if let (Some(r), false) = (receiver, senders.is_empty()) {
@@ -1059,11 +1070,45 @@ fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>
         w.finish(iss);
         if let (Some(receiver), Some(block), Some(tcp)) = (receiver, block.filter(|&b| b > 0), tcp) {
             if !senders.is_empty() {
-                out.push(IncastSpec { name, receiver, senders, block, rounds, start, gap, transport: tname, tcp });
+                out.push(IncastSpec { name, receiver, senders, block, rounds, start, gap, persistent, transport: tname, tcp });
             }
         }
     }
     out
+}
+
+/// `[sab]`: SAB's switch parameters. Present, or implied by a transport profile with `cc = "sab"`.
+fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut Issues) -> Option<crate::sab::SabSpec> {
+    let tbl = t.table("sab", iss);
+    if tbl.is_none() && !uses_sab {
+        return None;
+    }
+    let mut spec = crate::sab::SabSpec::default();
+    if let Some(s) = tbl {
+        if let Some(e) = s.get("epsilon", iss, as_f64) {
+            if e > 0.0 && e <= 1.0 {
+                spec.epsilon = e;
+            } else {
+                iss.push(s.key_path("epsilon"), format!("{e} is not a share of the buffer in (0, 1] (eq. (2): CD_max/B <= epsilon <= 1; the paper uses 0.5)"));
+            }
+        }
+        match s.get("buffer", iss, as_bytes) {
+            Some(0) => iss.push(s.key_path("buffer"), "0 B: SAB hands out a share of a buffer, which must hold something"),
+            b => spec.buffer = b,
+        }
+        if let Some(e) = s.get("count_error", iss, as_f64) {
+            if e > -1.0 && e.is_finite() {
+                spec.count_error = e;
+            } else {
+                iss.push(s.key_path("count_error"), format!("{e} is not a relative error above -1 (the estimate is N x (1 + error))"));
+            }
+        }
+        s.finish(iss);
+    }
+    if spec.buffer.is_none() && !switch_buffer_limited {
+        iss.push("sab.buffer", "SAB allocates a share of each switch port's buffer, but [queue] buffer is \"unlimited\"; set sab.buffer (e.g. \"512KB\") or a finite queue buffer");
+    }
+    Some(spec)
 }
 
 fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, iss: &mut Issues) -> OutputSpec {

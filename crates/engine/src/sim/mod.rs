@@ -31,6 +31,9 @@ pub struct Flow {
     pub label: u32,
     /// The incast application waiting for this flow, if any.
     pub app: Option<u32>,
+    /// A persistent incast connection's current block: the application, and the acknowledged
+    /// byte count that completes the block.
+    pub block: Option<(u32, u64)>,
     /// The source NIC port this flow's data leaves by (for backpressure).
     pub nic: PortId,
     /// Registered as a waiter on `nic`.
@@ -60,6 +63,8 @@ struct Incast {
     active: bool,
     label: u32,
     profile: u32,
+    /// Persistent connections, one per sender, made by the first round.
+    conns: Vec<FlowId>,
 }
 
 /// Packet counts for the conservation invariant: created = delivered + dropped + in flight.
@@ -113,6 +118,8 @@ pub struct Simulator {
     wall: std::time::Duration,
     /// The circuit side of a hybrid network, if the topology is one.
     pub rdcn: Option<Box<crate::rdcn::Rdcn>>,
+    /// SAB's per-port flow counts and window assignment, when SAB runs.
+    pub sab: Option<Box<crate::sab::SabPorts>>,
 }
 
 impl Simulator {
@@ -156,10 +163,14 @@ impl Simulator {
             series: Series::default(),
             wall: std::time::Duration::ZERO,
             rdcn: None,
+            sab: None,
         };
         if let Some(spec) = &sc.topology.rdcn {
             sim.rdcn = Some(Box::new(crate::rdcn::Rdcn::new(spec, &sim.net, sc.output.warmup)));
             sim.events.schedule(Time::ZERO, Event::Circuit);
+        }
+        if let Some(spec) = &sc.sab {
+            sim.sab = Some(Box::new(crate::sab::SabPorts::new(spec, &sim.net)));
         }
         for f in &sc.flows {
             let (profile, label) = (sim.intern(&f.transport), 0);
@@ -184,7 +195,7 @@ impl Simulator {
             let label = sim.intern(&a.name);
             let profile = sim.intern(&a.transport);
             sim.events.schedule(a.start, Event::IncastRound { app: i as u32 });
-            sim.incasts.push(Incast { spec: i, rounds_done: 0, outstanding: 0, active: true, label, profile });
+            sim.incasts.push(Incast { spec: i, rounds_done: 0, outstanding: 0, active: true, label, profile, conns: Vec::new() });
         }
         sim
     }
@@ -219,7 +230,7 @@ impl Simulator {
             };
             conn.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
         }
-        self.flows.push(Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size, start, profile, label, app, nic, waiting: false, done: false, deadline: None });
+        self.flows.push(Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
         if size.is_some() {
             self.unfinished += 1;
         } else {
@@ -344,12 +355,55 @@ impl Simulator {
             self.incasts[ai].active = false;
             return;
         }
-        let (senders, receiver, block, tcp) = (a.senders.clone(), a.receiver, a.block, a.tcp);
+        let (senders, receiver, block, tcp, persistent) = (a.senders.clone(), a.receiver, a.block, a.tcp, a.persistent);
+        let last = a.rounds.is_some_and(|r| self.incasts[ai].rounds_done + 1 >= r);
         let (label, profile) = (self.incasts[ai].label, self.incasts[ai].profile);
         self.incasts[ai].outstanding = senders.len();
         let now = self.now;
-        for s in senders {
-            self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, tcp, profile, label, Some(ai as u32));
+        if !persistent {
+            for s in senders {
+                self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, tcp, profile, label, Some(ai as u32));
+            }
+            return;
+        }
+        if self.incasts[ai].conns.is_empty() {
+            // The first request opens the connections; later ones reuse them.
+            for s in senders {
+                let id = self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, tcp, profile, label, None);
+                let f = &mut self.flows[id.idx()];
+                let FlowTransport::Tcp(c) = &mut f.transport;
+                c.keep_open(last);
+                f.block = Some((ai as u32, block));
+                self.incasts[ai].conns.push(id);
+            }
+            return;
+        }
+        for k in 0..self.incasts[ai].conns.len() {
+            let id = self.incasts[ai].conns[k];
+            let f = &mut self.flows[id.idx()];
+            let total = f.size.unwrap_or(0) + block;
+            f.size = Some(total);
+            f.block = Some((ai as u32, total));
+            let mut out = self.take_outbox(id);
+            let FlowTransport::Tcp(c) = &mut self.flows[id.idx()].transport;
+            c.write(now, block, last, &mut out);
+            self.flush(id, out);
+        }
+    }
+
+    /// Every sender's answer to the current request has been acknowledged: the next request
+    /// goes out after `gap`, unless that was the last round.
+    fn round_answered(&mut self, ai: usize) {
+        self.incasts[ai].outstanding -= 1;
+        if self.incasts[ai].outstanding == 0 {
+            self.incasts[ai].rounds_done += 1;
+            let a = &self.sc.incasts[self.incasts[ai].spec];
+            if a.rounds.is_some_and(|r| self.incasts[ai].rounds_done >= r) {
+                self.incasts[ai].active = false;
+            } else {
+                let at = self.now + a.gap;
+                self.events.schedule(at, Event::IncastRound { app: ai as u32 });
+            }
         }
     }
 
@@ -359,18 +413,7 @@ impl Simulator {
         f.done = true;
         self.unfinished -= 1;
         if let Some(ai) = f.app {
-            let ai = ai as usize;
-            self.incasts[ai].outstanding -= 1;
-            if self.incasts[ai].outstanding == 0 {
-                self.incasts[ai].rounds_done += 1;
-                let a = &self.sc.incasts[self.incasts[ai].spec];
-                if a.rounds.is_some_and(|r| self.incasts[ai].rounds_done >= r) {
-                    self.incasts[ai].active = false;
-                } else {
-                    let at = self.now + a.gap;
-                    self.events.schedule(at, Event::IncastRound { app: ai as u32 });
-                }
-            }
+            self.round_answered(ai as usize);
         }
         if self.sc.stop_when_done && self.all_done() {
             self.end = self.now;
@@ -387,6 +430,14 @@ impl Simulator {
 
     /// Inject what a transport produced, and set its timers.
     fn flush(&mut self, flow: FlowId, mut out: Outbox) {
+        let f = &self.flows[flow.idx()];
+        if let Some((ai, end)) = f.block {
+            let FlowTransport::Tcp(c) = &f.transport;
+            if c.sender.bytes_acked() >= end {
+                self.flows[flow.idx()].block = None;
+                self.round_answered(ai as usize);
+            }
+        }
         let f = &self.flows[flow.idx()];
         if !f.done && f.size.is_some() && f.transport.completed_at().is_some() {
             self.flow_done(flow);
@@ -450,6 +501,9 @@ impl Simulator {
     #[inline]
     fn enqueue(&mut self, port: PortId, id: PacketId) {
         let now = self.now;
+        if let Some(sab) = self.sab.as_deref_mut() {
+            sab.on_egress(port, self.slab.get_mut(id));
+        }
         let p = &mut self.net.ports[port.idx()];
         if !p.busy {
             debug_assert!(p.queue.is_empty());

@@ -12,6 +12,7 @@
 //! F-RTO and undo, Nagle, slow start after idle, SACK option bytes on the wire.
 
 pub mod cc;
+mod layout;
 mod receiver;
 mod rtt;
 mod scoreboard;
@@ -62,6 +63,8 @@ pub enum CcKind {
     Lp,
     Retcp(cc::RetcpParams),
     D2tcp(DctcpParams),
+    /// SAB (JSAC 2014): the window comes from the switches; see `crate::sab`.
+    Sab,
 }
 
 /// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
@@ -87,6 +90,7 @@ pub const CC_CATALOG: &[(&str, &str)] = &[
     ("bbr", "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)"),
     ("lp", "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)"),
     ("d2tcp", "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)"),
+    ("sab", "SAB: cwnd = the window switches write into data packets, eps*B/N (JSAC 2014 §IV); needs [sab] switches"),
     ("retcp", "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)"),
 ];
 
@@ -115,6 +119,7 @@ impl CcKind {
             CcKind::Lp => Cc::Lp(cc::Lp::with_knobs(k)),
             CcKind::Retcp(p) => Cc::Retcp(cc::Retcp::new(p.with_knobs(k))),
             CcKind::D2tcp(p) => Cc::D2tcp(cc::D2tcp::new(p.with_knobs(k))),
+            CcKind::Sab => Cc::Sab(cc::Sab),
         }
     }
     pub fn name(self) -> &'static str {
@@ -139,7 +144,16 @@ impl CcKind {
             CcKind::Lp => "lp",
             CcKind::Retcp(_) => "retcp",
             CcKind::D2tcp(_) => "d2tcp",
+            CcKind::Sab => "sab",
         }
+    }
+    /// Does the sender cut segments as it sends them (SAB shrinks them below the MSS, §IV-B)?
+    pub fn cuts_segments(self) -> bool {
+        matches!(self, CcKind::Sab)
+    }
+    /// Data packets carry a window field for switches to lower, echoed by the receiver (SAB).
+    pub fn sets_window_field(self) -> bool {
+        matches!(self, CcKind::Sab)
     }
     /// The algorithm with default parameters, by scenario name.
     pub fn from_name(name: &str) -> Option<CcKind> {
@@ -164,6 +178,7 @@ impl CcKind {
             "lp" => CcKind::Lp,
             "retcp" => CcKind::Retcp(cc::RetcpParams::default()),
             "d2tcp" => CcKind::D2tcp(DctcpParams::default()),
+            "sab" => CcKind::Sab,
             _ => return None,
         })
     }
@@ -261,6 +276,18 @@ impl TcpConnection {
     /// The flow must finish by `at` (absolute); deadline-aware congestion control reads it.
     pub fn set_deadline(&mut self, at: Time) {
         self.sender.tcb.deadline = Some(at);
+    }
+
+    /// Make this (not yet started) connection persistent: after the data it was made with, more
+    /// comes through [`TcpConnection::write`]; `last` = that first piece is also the last.
+    pub fn keep_open(&mut self, last: bool) {
+        self.sender.keep_open(last);
+        self.receiver = Receiver::new(&self.cfg, None);
+    }
+
+    /// The application writes `bytes` more on a persistent connection; `last` closes it.
+    pub fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox) {
+        self.sender.write(now, bytes, last, &self.cfg, &self.ends, out);
     }
 
     pub fn seed_rtt(&mut self, handshake_rtt: Time) {

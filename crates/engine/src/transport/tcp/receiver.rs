@@ -28,6 +28,8 @@ pub struct Receiver {
     /// Data segments that carried only bytes already received.
     pub duplicate_segments: u64,
     pub acks_sent: u64,
+    /// SAB: the window field of the latest data packet (u64::MAX until one arrives).
+    assigned: u64,
 }
 
 impl Receiver {
@@ -44,6 +46,7 @@ impl Receiver {
             ece_latch: false,
             duplicate_segments: 0,
             acks_sent: 0,
+            assigned: u64::MAX,
         }
     }
 
@@ -120,8 +123,12 @@ impl Receiver {
             self.insert_ooo(start, end);
             immediate = true; // Out of order: this is the duplicate ACK.
         }
-        if self.size.is_some_and(|s| self.rcv_nxt >= s) {
-            immediate = true; // The FIN segment is acknowledged at once.
+        if h.psh || self.size.is_some_and(|s| self.rcv_nxt >= s) {
+            immediate = true; // The FIN segment, and the end of a written block, are acknowledged at once.
+        }
+        if cfg.cc.sets_window_field() {
+            // SAB §IV-A.3: the ACK carries min(awnd, the window the switches left in the data).
+            self.assigned = h.rwnd;
         }
         self.pending += 1;
         if immediate || self.pending >= cfg.delack_count {
@@ -185,7 +192,8 @@ impl Receiver {
             rwnd: match cfg.rcv_buffer {
                 Some(b) => b.saturating_sub(self.buffered_out_of_order()),
                 None => u64::MAX,
-            },
+            }
+            .min(self.assigned),
             ece: match cfg.ecn {
                 EcnMode::Off => false,
                 EcnMode::Classic => self.ece_latch,

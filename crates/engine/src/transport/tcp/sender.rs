@@ -8,6 +8,7 @@
 //! restarted on every partial ACK).
 
 use super::cc::{AckEvent, CaState, Cc, CongestionOps, CwndEvent, RateSample, Tcb};
+use super::layout::Layout;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::{EcnMode, TcpConfig};
@@ -32,8 +33,10 @@ pub struct SenderStats {
 /// The sending endpoint of a TCP flow.
 #[derive(Clone, Debug)]
 pub struct Sender {
-    size: Option<u64>,
-    total_segs: Option<u64>,
+    /// Where each segment's bytes lie.
+    layout: Layout,
+    /// No more data will be written: the last byte written carries FIN and ends the flow.
+    closed: bool,
     board: Scoreboard,
     pub tcb: Tcb,
     pub cc: Cc,
@@ -82,13 +85,18 @@ impl Sender {
     /// A sender for `size` bytes (`None` = long-lived); `seed` feeds randomized congestion
     /// controls.
     pub fn new(cfg: &TcpConfig, size: Option<u64>, seed: u64) -> Self {
-        let mss = cfg.mss as u64;
+        let layout = if cfg.cc.cuts_segments() { Layout::cut_as_sent(cfg.mss, size) } else { Layout::fixed(cfg.mss, size) };
+        Self::with_layout(cfg, layout, size.is_some(), seed)
+    }
+
+    fn with_layout(cfg: &TcpConfig, layout: Layout, closed: bool, seed: u64) -> Self {
+        let size = if closed { layout.written() } else { None };
         let cc = cfg.cc.build(seed, &cfg.cc_params);
         let mut board = Scoreboard::default();
         board.track_rate = cc.owns_cwnd();
         Sender {
-            size,
-            total_segs: size.map(|s| s.div_ceil(mss)),
+            layout,
+            closed,
             board,
             tcb: Tcb {
                 cwnd: cfg.initial_cwnd,
@@ -107,6 +115,8 @@ impl Sender {
                 ca_state: CaState::Open,
                 flow_size: size,
                 deadline: None,
+                rwnd: u64::MAX,
+                seg_size: cfg.mss,
             },
             cc,
             state: CaState::Open,
@@ -177,22 +187,48 @@ impl Sender {
         )
     }
 
+    #[inline]
     fn seg_start(&self, seg: u64) -> u64 {
-        let b = seg * self.tcb.mss as u64;
-        self.size.map_or(b, |s| b.min(s))
-    }
-    fn seg_len(&self, seg: u64) -> u64 {
-        self.seg_start(seg + 1) - self.seg_start(seg)
+        self.layout.start(seg)
     }
     /// Segment index of a byte offset on a segment boundary (the end of the flow counts as one).
+    #[inline]
     fn seg_of(&self, byte: u64) -> u64 {
-        match self.size {
-            Some(s) if byte >= s => self.total_segs.unwrap(),
-            _ => byte.div_ceil(self.tcb.mss as u64),
+        self.layout.seg_of(byte, self.board.nxt())
+    }
+    #[inline]
+    fn has_new_data(&self) -> bool {
+        self.layout.has_data_at(self.board.nxt())
+    }
+    /// The next new segment fits the window the receiver (or SAB's switches) allow.
+    #[inline]
+    fn new_data_allowed(&self) -> bool {
+        let nxt = self.board.nxt();
+        self.has_new_data() && self.seg_start(nxt) + self.layout.next_len(nxt, self.tcb.seg_size) <= self.tcb.snd_una.saturating_add(self.rwnd)
+    }
+
+    /// Keep the connection open after the data written so far (before it starts); `last` = that
+    /// data is all there will be after all.
+    pub fn keep_open(&mut self, last: bool) {
+        debug_assert!(self.started_at.is_none());
+        self.layout = Layout::cut_as_sent(self.tcb.mss, self.layout.written());
+        self.closed = last;
+        if !last {
+            self.tcb.flow_size = None;
         }
     }
-    fn has_new_data(&self) -> bool {
-        self.total_segs.is_none_or(|t| self.board.nxt() < t)
+
+    /// The application writes `bytes` more on a persistent connection; `last` closes it (the last
+    /// byte carries FIN).
+    pub fn write(&mut self, now: Time, bytes: u64, last: bool, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        self.layout.write(bytes);
+        self.closed = last;
+        if last {
+            self.tcb.flow_size = self.layout.written();
+        }
+        if self.started_at.is_some() && self.completed_at.is_none() {
+            self.try_send(now, cfg, ends, out);
+        }
     }
 
     pub fn start(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
@@ -256,6 +292,7 @@ impl Sender {
             return; // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
         }
         self.rwnd = h.rwnd;
+        self.tcb.rwnd = h.rwnd;
         let prior_una = self.board.una();
         let (prior_delivered, prior_lost_marks) = (self.board.delivered, self.board.lost_marks);
         let prior_rack = self.board.rack_point();
@@ -270,6 +307,7 @@ impl Sender {
                 newly_sacked += self.board.sack(self.seg_of(a), self.seg_of(b));
             }
         }
+        self.layout.release(self.board.una());
         self.tcb.now = now;
         let mut rtt_sample = None;
         if acked.count > 0 {
@@ -295,7 +333,7 @@ impl Sender {
             self.cc.pkts_acked(&mut self.tcb, acked.count as u32, rtt_sample);
         }
 
-        if self.total_segs.is_some_and(|t| self.board.una() >= t) {
+        if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w) {
             self.completed_at = Some(now);
             self.rto_deadline = None;
             return;
@@ -341,12 +379,8 @@ impl Sender {
         }
 
         if cfg.sack && newly_sacked > 0 {
-            let (size, mss) = (self.size, cfg.mss as u64);
-            let seg_len = move |s: u64| {
-                let end = size.map_or((s + 1) * mss, |z| ((s + 1) * mss).min(z));
-                end - s * mss
-            };
-            if let Some(low) = self.board.mark_lost_by_sacks(cfg.dupthresh as u64, mss, seg_len) {
+            let layout = &self.layout;
+            if let Some(low) = self.board.mark_lost_by_sacks(cfg.dupthresh as u64, cfg.mss as u64, |s| layout.len(s)) {
                 self.rxt_cursor = self.rxt_cursor.min(low);
             }
         }
@@ -512,10 +546,11 @@ impl Sender {
         }
         self.tcb.now = now;
         let nxt = self.board.nxt();
-        let new_ok = self.has_new_data() && self.seg_start(nxt) + self.seg_len(nxt) <= self.tcb.snd_una.saturating_add(self.rwnd);
+        let new_ok = self.new_data_allowed();
         let tx = self.tx_state(now);
         if new_ok {
             self.board.push_new(now, tx);
+            self.layout.cut(nxt, self.tcb.seg_size);
             self.tcb.snd_nxt = self.seg_start(nxt + 1);
             self.tlp_high = Some((nxt + 1, false));
             self.emit(now, nxt, false, cfg, ends, out);
@@ -690,7 +725,7 @@ impl Sender {
         }
         self.rxt_cursor = self.rxt_cursor.max(self.board.nxt());
         let nxt = self.board.nxt();
-        if self.has_new_data() && self.seg_start(nxt) + self.seg_len(nxt) <= self.tcb.snd_una.saturating_add(self.rwnd) {
+        if self.new_data_allowed() {
             return Some((nxt, false));
         }
         if cfg.sack && self.state == CaState::Recovery && self.rescue_rxt.is_none_or(|r| self.board.una() > r) {
@@ -762,6 +797,7 @@ impl Sender {
                 self.stats.retransmits += 1;
             } else {
                 self.board.push_new(now, tx);
+                self.layout.cut(seg, self.tcb.seg_size);
                 self.tcb.snd_nxt = self.seg_start(seg + 1);
             }
             out.budget -= 1;
@@ -778,7 +814,7 @@ impl Sender {
     }
 
     fn emit(&mut self, now: Time, seg: u64, retransmission: bool, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        let len = self.seg_len(seg) as u32;
+        let len = self.layout.len(seg) as u32;
         let ecn = match cfg.ecn {
             EcnMode::Off => Ecn::NotEct,
             EcnMode::Classic if retransmission => Ecn::NotEct, // RFC 3168 §6.1.5
@@ -799,7 +835,10 @@ impl Sender {
                 seq: self.seg_start(seg),
                 len,
                 cwr,
-                fin: self.total_segs == Some(seg + 1),
+                fin: self.closed && self.layout.ends_written(seg),
+                psh: self.layout.ends_written(seg),
+                // SAB §IV-A.1: data carries the largest window value (0xffff) for switches to lower.
+                rwnd: if self.cc.sets_window_field() { u64::MAX } else { 0 },
                 ..TcpHeader::default()
             },
         });

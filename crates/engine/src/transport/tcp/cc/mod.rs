@@ -21,6 +21,7 @@ mod lp;
 mod newreno;
 mod nv;
 mod retcp;
+mod sab;
 mod scalable;
 mod vegas;
 mod veno;
@@ -42,6 +43,7 @@ pub use lp::Lp;
 pub use newreno::NewReno;
 pub use nv::Nv;
 pub use retcp::{Retcp, RetcpParams};
+pub use sab::Sab;
 pub use scalable::Scalable;
 pub use vegas::{Vegas, VegasParams};
 pub use veno::Veno;
@@ -154,6 +156,10 @@ pub struct Tcb {
     /// Flow size in bytes (None = long-lived) and absolute deadline, for deadline-aware control.
     pub flow_size: Option<u64>,
     pub deadline: Option<Time>,
+    /// The window field of the latest ACK, bytes (u64::MAX = unlimited).
+    pub rwnd: u64,
+    /// Payload bytes of the next new segment (the MSS unless the algorithm shrinks it: SAB §IV-B).
+    pub seg_size: u32,
 }
 
 /// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation; Linux `struct
@@ -225,6 +231,11 @@ pub trait CongestionOps {
     }
     /// State changes, called after `ssthresh` when a reduction starts.
     fn set_state(&mut self, _tcb: &mut Tcb, _s: CaState) {}
+    /// True for SAB: data packets carry the window field for switches to lower, and the receiver
+    /// echoes it in ACKs.
+    fn sets_window_field(&self) -> bool {
+        false
+    }
 }
 
 /// Linux `tcp_slow_start`: grow by the ACKed count up to ssthresh; return what is left over.
@@ -338,6 +349,7 @@ pub enum Cc {
     Lp(Lp),
     Retcp(Retcp),
     D2tcp(D2tcp),
+    Sab(Sab),
 }
 
 macro_rules! dispatch {
@@ -363,6 +375,7 @@ macro_rules! dispatch {
             Cc::Lp($c) => $e,
             Cc::Retcp($c) => $e,
             Cc::D2tcp($c) => $e,
+            Cc::Sab($c) => $e,
         }
     };
 }
@@ -401,6 +414,9 @@ impl CongestionOps for Cc {
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
         dispatch!(self, c => c.set_state(tcb, s))
     }
+    fn sets_window_field(&self) -> bool {
+        dispatch!(self, c => c.sets_window_field())
+    }
 }
 
 impl Cc {
@@ -416,7 +432,7 @@ impl Cc {
 
 #[cfg(test)]
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
-    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None }
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None, rwnd: u64::MAX, seg_size: 1000 }
 }
 
 #[cfg(test)]
