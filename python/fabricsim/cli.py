@@ -406,9 +406,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "bands and pass/MISS marks (docs/REPRODUCTIONS.md).",
                         epilog="examples:\n  fabricsim reproduce list\n  fabricsim reproduce retcp\n"
                                "  fabricsim reproduce retcp --scale paper -o out/retcp --jobs 2\n"
-                               "  fabricsim reproduce retcp --only static/,resize/\n\n"
-                               "The default (reduced) scale keeps every per-link parameter and runs fewer weeks;\n"
-                               "--scale paper runs the paper's durations.",
+                               "  fabricsim reproduce retcp --only static/,resize/\n"
+                               "  fabricsim reproduce sab --only incast/,eps/\n\n"
+                               "The default (reduced) scale keeps every per-link parameter and runs shorter or fewer\n"
+                               "experiments; --scale paper runs the paper's durations.",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     rp.add_argument("paper", nargs="?", help="which paper ('list' to see them)")
     rp.add_argument("--scale", choices=["reduced", "paper"], default="reduced", help="experiment size (default: reduced)")

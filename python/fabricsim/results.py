@@ -14,7 +14,7 @@ PS = 1e12
 
 def _flows_frame(cols: dict) -> pd.DataFrame:
     df = pd.DataFrame(cols)
-    for c in ("size", "end_ps", "fct_ps", "ideal_fct_ps"):
+    for c in ("size", "end_ps", "fct_ps", "ideal_fct_ps", "setup_ps"):
         df[c] = df[c].astype("Int64")  # nullable: long-lived / unfinished flows
     df["slowdown"] = df["slowdown"].astype("Float64")
     df["deadline_ps"] = df["deadline_ps"].astype("Int64")
@@ -24,6 +24,7 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
     df["end_s"] = (df["end_ps"] / PS).astype("Float64")
     df["fct_s"] = (df["fct_ps"] / PS).astype("Float64")
     df["ideal_fct_s"] = (df["ideal_fct_ps"] / PS).astype("Float64")
+    df["setup_s"] = (df["setup_ps"] / PS).astype("Float64")
     return df
 
 
@@ -52,7 +53,7 @@ class Results:
     """What one run produced.
 
     flows:      one row per flow (id, src, dst, size, start/end/FCT/ideal FCT in ps and s,
-                slowdown, bytes_acked, retransmits, timeouts, deadline_s and deadline_met for
+                slowdown, bytes_acked, setup_s (connection setup time), retransmits, timeouts, deadline_s and deadline_met for
                 flows with deadlines, ...). FCT is NA for flows that
                 did not finish (long-lived flows, or the run ended first).
     ports:      one row per port (link direction): packets/bytes sent, drops, ECN marks,

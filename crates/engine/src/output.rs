@@ -27,6 +27,8 @@ pub struct FlowTable {
     pub ideal_fct_ps: Vec<Option<u64>>,
     pub slowdown: Vec<Option<f64>>,
     pub bytes_acked: Vec<u64>,
+    /// Connection setup: from the start until the SYN-ACK arrived (0 without a handshake).
+    pub setup_ps: Vec<Option<u64>>,
     pub segments_sent: Vec<u64>,
     pub retransmits: Vec<u64>,
     pub timeouts: Vec<u64>,

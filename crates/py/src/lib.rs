@@ -142,6 +142,7 @@ fn flows_dict<'py>(py: Python<'py>, t: &FlowTable) -> PyResult<Bound<'py, PyDict
     d.set_item("ideal_fct_ps", &t.ideal_fct_ps)?;
     d.set_item("slowdown", &t.slowdown)?;
     d.set_item("bytes_acked", &t.bytes_acked)?;
+    d.set_item("setup_ps", &t.setup_ps)?;
     d.set_item("segments_sent", &t.segments_sent)?;
     d.set_item("retransmits", &t.retransmits)?;
     d.set_item("timeouts", &t.timeouts)?;

@@ -13,6 +13,7 @@ from .common import Headline, run_points
 
 PAPERS = {
     "retcp": "reTCP + dynamic VOQ resizing on a reconfigurable datacenter network (Mukerjee et al., NSDI 2020)",
+    "sab": "SAB: switches allocate buffer as windows; vs TCP, DCTCP, D2TCP (Zhang et al., IEEE JSAC 2014)",
 }
 
 
@@ -22,6 +23,10 @@ def reproduce(paper: str, **kwargs):
         from . import retcp
 
         return retcp.reproduce(**kwargs)
+    if paper == "sab":
+        from . import sab
+
+        return sab.reproduce(**kwargs)
     raise KeyError(f"no reproduction '{paper}'; available: {', '.join(PAPERS)}")
 
 

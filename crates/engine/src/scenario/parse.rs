@@ -902,7 +902,7 @@ fn one_host(t: &Table, key: &'static str, nodes: &[NodeSpec], iss: &mut Issues) 
 
 fn load_cdf(t: &Table, iss: &mut Issues) -> Option<crate::workload::Cdf> {
     use crate::workload::{builtin, Cdf};
-    let name = t.need("cdf", iss, "a built-in distribution such as \"websearch\" or a path to a .cdf file", as_str)?;
+    let name = t.need("cdf", iss, "a built-in distribution such as \"websearch\", a path to a .cdf file, or size = \"2KB\" for fixed-size flows", as_str)?;
     if let Some(text) = builtin::text(&name) {
         return Some(Cdf::parse(&name, text).expect("built-in CDFs are valid"));
     }
@@ -963,7 +963,41 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfi
     use crate::workload::Sampling;
     let mut out = Vec::new();
     for (i, w) in tables(t, "workload", iss).into_iter().enumerate() {
-        let cdf = load_cdf(&w, iss);
+        let cdf = match w.get("size", iss, as_bytes) {
+            Some(0) => {
+                iss.push(w.key_path("size"), "0 B: a flow must carry at least one byte");
+                None
+            }
+            Some(b) if w.has("cdf") => {
+                iss.push(w.key_path("size"), format!("{b} B conflicts with cdf: give a fixed size or a distribution"));
+                None
+            }
+            Some(b) => Some(crate::workload::Cdf::fixed(b as f64)),
+            None => load_cdf(&w, iss),
+        };
+        let cdf = match (cdf, w.raw("size_range")) {
+            (c, None) => c,
+            (c, Some(v)) => {
+                let range = match v {
+                    Value::Array(a) if a.len() == 2 => match (as_bytes(&a[0]), as_bytes(&a[1])) {
+                        (Ok(lo), Ok(hi)) if lo <= hi => Some((lo, hi)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match (c, range) {
+                    (Some(c), Some((lo, hi))) => c.truncated(lo as f64, hi as f64).or_else(|| {
+                        iss.push(w.key_path("size_range"), format!("'{}' has no flows between {lo} B and {hi} B", c.name));
+                        None
+                    }),
+                    (_, None) => {
+                        iss.push(w.key_path("size_range"), format!("{} is not [min, max] sizes such as [\"100KB\", \"1MB\"]", show(v)));
+                        None
+                    }
+                    (None, _) => None,
+                }
+            }
+        };
         let name = w.get("name", iss, as_str).unwrap_or_else(|| cdf.as_ref().map_or(format!("workload{i}"), |c| c.name.clone()));
         let sampling = match w.get("sampling", iss, as_choice(&["linear", "step"])).as_deref() {
             Some("step") => Sampling::Step,

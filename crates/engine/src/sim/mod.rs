@@ -663,6 +663,7 @@ impl Simulator {
                 _ => None,
             });
             t.bytes_acked.push(s.bytes_acked());
+            t.setup_ps.push(s.established_at().map(|e| (e - f.start).0));
             t.segments_sent.push(s.stats.segments_sent);
             t.retransmits.push(s.stats.retransmits);
             t.timeouts.push(s.stats.timeouts);

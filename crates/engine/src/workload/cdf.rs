@@ -123,6 +123,31 @@ impl Cdf {
     pub fn max(&self) -> f64 {
         *self.sizes.last().unwrap()
     }
+
+    /// Every flow exactly `bytes` long (SAB's 2 KB queries).
+    pub fn fixed(bytes: f64) -> Cdf {
+        Cdf { name: format!("{bytes}B"), sizes: vec![bytes, bytes], probs: vec![0.0, 1.0] }
+    }
+
+    /// This distribution conditioned on lo ≤ size ≤ hi, under the linear reading (DCTCP's "short
+    /// messages" are the 100 KB – 1 MB part of its background sizes). `None` if no mass lies there.
+    pub fn truncated(&self, lo: f64, hi: f64) -> Option<Cdf> {
+        let (flo, fhi) = (self.cdf_linear_below(lo), self.cdf_linear(hi));
+        if fhi - flo <= 0.0 || hi < lo {
+            return None;
+        }
+        let mut sizes = vec![lo];
+        let mut probs = vec![0.0];
+        for (&x, &p) in self.sizes.iter().zip(&self.probs) {
+            if x > lo && x < hi {
+                sizes.push(x);
+                probs.push(((p - flo) / (fhi - flo)).clamp(0.0, 1.0));
+            }
+        }
+        sizes.push(hi);
+        probs.push(1.0);
+        Some(Cdf { name: format!("{}[{lo}-{hi}]", self.name), sizes, probs })
+    }
 }
 
 #[cfg(test)]
@@ -130,6 +155,22 @@ mod tests {
     use super::super::builtin;
     use super::*;
     use crate::rng::Rng;
+
+    #[test]
+    fn a_truncated_distribution_is_the_conditional_one() {
+        // websearch (linear): P(size ≤ x | 100 KB ≤ size ≤ 1 MB) = (F(x) − F(100 KB)) / (F(1 MB) − F(100 KB)).
+        let c = Cdf::parse("websearch", builtin::text("websearch").unwrap()).unwrap();
+        let t = c.truncated(100_000.0, 1_000_000.0).unwrap();
+        let (a, b) = (c.cdf_linear(100_000.0), c.cdf_linear(1_000_000.0));
+        for x in [150_000.0, 400_000.0, 900_000.0] {
+            let want = (c.cdf_linear(x) - a) / (b - a);
+            assert!((t.cdf_linear(x) - want).abs() < 1e-12, "{x}");
+        }
+        let mut r = Rng::new(3);
+        assert!((0..10_000).all(|_| (100_000..=1_000_000).contains(&t.sample_bytes(1.0 - r.uniform(), Sampling::Linear))));
+        assert_eq!(Cdf::fixed(2000.0).sample_bytes(0.3, Sampling::Linear), 2000);
+        assert_eq!(Cdf::fixed(2000.0).mean(Sampling::Linear), 2000.0);
+    }
 
     fn builtin_cdf(n: &str) -> Cdf {
         Cdf::parse(n, builtin::text(n).unwrap()).unwrap()

@@ -64,6 +64,7 @@ pub struct Sender {
     rack_rtt: Option<Time>,
     /// Connection setup: open yet, when the (last) SYN left, and whether it was resent.
     established: bool,
+    established_at: Option<Time>,
     syn_sent_at: Option<Time>,
     syn_resent: bool,
     rack_deadline: Option<Time>,
@@ -135,6 +136,7 @@ impl Sender {
             tlp_high: None,
             rack_rtt: None,
             established: false,
+            established_at: None,
             syn_sent_at: None,
             syn_resent: false,
             rack_deadline: None,
@@ -155,6 +157,10 @@ impl Sender {
     }
     pub fn completed_at(&self) -> Option<Time> {
         self.completed_at
+    }
+    /// When the connection opened (the SYN-ACK's arrival; the start without a handshake).
+    pub fn established_at(&self) -> Option<Time> {
+        self.established_at
     }
     pub fn started_at(&self) -> Option<Time> {
         self.started_at
@@ -242,6 +248,7 @@ impl Sender {
             return;
         }
         self.established = true;
+        self.established_at = Some(now);
         self.cc.init(&mut self.tcb);
         self.try_send(now, cfg, ends, out);
     }
@@ -268,6 +275,7 @@ impl Sender {
             return;
         }
         self.established = true;
+        self.established_at = Some(now);
         self.tcb.now = now;
         match (self.syn_sent_at, self.syn_resent) {
             (Some(sent), false) => {

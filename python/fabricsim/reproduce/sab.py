@@ -1,0 +1,602 @@
+"""Reproduction of Zhang, Ren, Yue, Shu and Lin, "Sharing Bandwidth by Allocating Switch Buffer in
+Data Center Networks" (IEEE JSAC 32(1), 2014): SAB against TCP NewReno (SACK), DCTCP and D2TCP.
+Setup: PAPERS.md §3 / paper §V-A and §VI.
+
+Experiments (paper figure -> point prefix):
+- Fig. 3-5 convergence: senders join a 1 Gb/s bottleneck one after another (`conv/`).
+- Fig. 6-8, Table I: two bottlenecks, Ns = 10, Nl = 5, Nf = 15 (`multi/`).
+- Fig. 9: short flows of 1-20 KB behind 30 long-lived flows (`delay/`).
+- Fig. 10-11: incast of 256 KB blocks vs the number of senders (`incast/`).
+- Fig. 12-13, 15: outcast, Nf = 2 short-RTT flows against Nl = 10 long-RTT flows (`outcast/`).
+- Fig. 16-18: the DCTCP-paper traffic mix with deadlines of 10 ms per KB (`mix/`).
+- Fig. 19-20: ns-2, 1000 long flows, 1-100 Gb/s (`capacity/`).
+- Fig. 21: ns-2, epsilon sweep, 100 senders, B = 128 KB (`eps/`).
+
+Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
+- Testbed hosts run Linux 2.6.38: initial window 3 (IW10 came in 2.6.39), minimum RTO 200 ms,
+  delayed ACKs (2 segments, 40 ms), SACK, no RACK or tail loss probes (later kernels), and
+  every connection opens with SYN / SYN-ACK (SAB's switches count flows by them; the other
+  schemes get the same handshake so FCTs compare).
+- SAB receivers ACK every segment: with SAB's windows of one or two segments a delayed ACK
+  would wait for its 40 ms timer every round trip; the paper does not say how its kernel
+  avoided that. ns-2's default sink also ACKs every packet, so the ns-2 runs do so for all.
+- One-way link delay 25 us (a 100 us base RTT through one switch, as in the ns-2 runs); the
+  testbed's RTT is not given.
+- Fig. 6's topology is not drawn in the text; we use the chain h1,h2 - R1 - M(h3) - R2 - h4,h5,
+  the one that matches the text: S (h2->h3) and L (h1->h5) share R1's port, L and F (h4->h5)
+  share R2's port to h5, and an L flow crosses four links each way and an F flow two (the RTT
+  ratio of §V-B.2).
+- Incast and outcast senders are one host per flow (the testbed had three senders running many
+  flows each); incast connections are persistent, as in the storage-cluster incast of [7].
+- The convergence runs start the senders T apart without the stops (no flow ever stops early
+  in our API); T = 1 s at paper scale, 0.25 s reduced.
+- Benchmark mix (Figs. 16-18): 9 hosts on three 1 Gb/s leaves under one spine; queries 2 KB,
+  short messages = the 100 KB-1 MB part of the web-search sizes, background = web-search sizes;
+  loads 0.01 / 0.05 / 0.3 of the host links; queries and short messages carry 10 ms/KB deadlines.
+- ns-2 runs: 1000 B packets (960 B payload + 40 B header), NewReno without SACK, initial window
+  2 (ns-2's default), minimum RTO 200 ms.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from .common import Headline, headline_frame, print_headlines, run_points
+
+SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
+MIX_SCHEMES = ["sab", "tcp", "dctcp", "d2tcp"]
+LINK = {"rate": "1Gbps", "delay": "25us"}
+BUFFER = "512KB"
+K_DCTCP = "32KB"
+EPSILON = 0.5
+DELAY_SIZES_KB = {"reduced": [1, 2, 5, 10, 15, 20], "paper": list(range(1, 21))}
+INCAST_N = {"reduced": [4, 16, 32, 48, 64, 100], "paper": [1, 4, 8, 16, 24, 32, 40, 48, 64, 80, 100]}
+CAPACITY_GBPS = {"reduced": [1, 10, 40, 100], "paper": [1, 10, 20, 40, 60, 80, 100]}
+EPSILONS = [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0]
+
+SCALES = {
+    "reduced": {"conv_gap_s": 0.25, "multi_s": 0.5, "delay_warmup_s": 0.2, "delay_reps": 5, "incast_rounds": 5,
+                "outcast_s": 3.0, "mix_s": 2.0, "capacity_s": 0.3, "eps_s": 0.1},
+    "paper": {"conv_gap_s": 1.0, "multi_s": 5.0, "delay_warmup_s": 10.0, "delay_reps": 20, "incast_rounds": 20,
+              "outcast_s": 10.0, "mix_s": 10.0, "capacity_s": 2.0, "eps_s": 1.0},
+}
+
+
+def transport(scheme: str, *, ns2: bool = False) -> dict:
+    """Linux 2.6.38 (testbed) or ns-2 endpoints for a scheme."""
+    if ns2:
+        t = {"mss": "960B", "header": "40B", "ack_size": "40B", "initial_cwnd": 2, "min_rto": "200ms", "delayed_ack": 1,
+             "sack": False, "rack": False, "tlp": False, "handshake": True}
+    else:
+        t = {"initial_cwnd": 3, "min_rto": "200ms", "delayed_ack": 2, "delayed_ack_timeout": "40ms", "sack": True,
+             "rack": False, "tlp": False, "handshake": True}
+    t["cc"] = {"tcp": "newreno"}.get(scheme, scheme)
+    if scheme == "sab":
+        t["delayed_ack"] = 1
+    return t
+
+
+def queue(scheme: str, buffer: str = BUFFER) -> dict:
+    q = {"buffer": buffer}
+    if scheme in ("dctcp", "d2tcp"):
+        q.update(discipline="ecn", ecn_threshold=K_DCTCP)
+    return q
+
+
+#: Sensitivity points (not the paper's setting): SAB with a smaller share of the buffer.
+SMALL_EPSILON = 0.1
+
+
+def base(name: str, scheme: str, end_s: float, topology: dict, *, ns2: bool = False, buffer: str = BUFFER,
+         epsilon: float = EPSILON) -> dict:
+    doc = {
+        "name": name,
+        "simulation": {"end": f"{end_s}s"},
+        "topology": topology,
+        "queue": queue(scheme, buffer),
+        "transport": transport(scheme, ns2=ns2),
+    }
+    if scheme == "sab":
+        doc["sab"] = {"epsilon": epsilon}
+    return doc
+
+
+def star(n_hosts: int, link: dict = LINK) -> dict:
+    return {"kind": "star", "hosts": n_hosts, "link": link}
+
+
+# ---- the experiments ---------------------------------------------------------------------------
+
+def convergence(scheme: str, gap_s: float) -> dict:
+    doc = base(f"sab-conv-{scheme}", scheme, 3 * gap_s, star(4))
+    doc["flows"] = [{"src": f"h{i}", "dst": "h0", "start": f"{(i - 1) * gap_s}s"} for i in (1, 2, 3)]
+    doc["output"] = {"sample_interval": "10ms", "queues": ["h1->s0", "h2->s0", "h3->s0", "s0->h0"]}
+    return doc
+
+
+def extract_convergence(res) -> dict:
+    ts = res.timeseries
+    tx = ts[ts.metric == "tx_bytes"].pivot_table(index="time_s", columns="target", values="value")
+    rate = (tx.diff() * 8 / tx.index.to_series().diff().values[:, None] / 1e9).iloc[1:]
+    q = ts[(ts.metric == "queue_bytes") & (ts.target == "s0->h0")]
+    return {"time_s": list(rate.index), **{f"gbps_{c.split('->')[0]}": list(rate[c]) for c in rate.columns},
+            "queue_time_s": list(q.time_s), "queue_kb": list(q.value / 1e3)}
+
+
+def convergence_time_ms(d: dict, gap_s: float, joiner: str = "h2", reach: float = 0.9) -> float:
+    """Time from the second sender's start to the end of the first 10 ms sample in which its
+    throughput reaches `reach` of the fair share (Fig. 4: "DCTCP spends 50 milliseconds in
+    evolving to the desired value, i.e., 0.5 Gbps")."""
+    t = np.array(d["time_s"])
+    b = np.array(d[f"gbps_{joiner}"])
+    hit = np.where((t > gap_s + 1e-9) & (t <= 2 * gap_s + 1e-9) & (b >= reach * 0.5))[0]
+    return float((t[hit[0]] - gap_s) * 1e3) if len(hit) else float("nan")
+
+
+def multi_bottleneck(scheme: str, end_s: float, ns: int = 10, nl: int = 5, nf: int = 15) -> dict:
+    links = [("h1", "R1"), ("h2", "R1"), ("R1", "M"), ("M", "h3"), ("M", "R2"), ("h4", "R2"), ("R2", "h5")]
+    topo = {"kind": "explicit", "hosts": ["h1", "h2", "h3", "h4", "h5"], "switches": ["R1", "M", "R2"],
+            "links": [{"a": a, "b": b, **LINK} for a, b in links]}
+    doc = base(f"sab-multi-{scheme}", scheme, end_s, topo)
+    doc["flows"] = ([{"src": "h1", "dst": "h5"}] * nl + [{"src": "h2", "dst": "h3"}] * ns + [{"src": "h4", "dst": "h5"}] * nf)
+    return doc
+
+
+def extract_ports(res, ports: list[str]) -> dict:
+    t = res.summary["sim_time_s"]
+    out = {}
+    for p in ports:
+        r = res.port(p)
+        out[p] = {"gbps": float(r["tx_bytes"]) * 8 / t / 1e9, "drops": int(r["drops"]),
+                  "mean_queue_kb": float(r["mean_queue_bytes"]) / 1e3}
+    f = res.flows
+    dur = t - f["start_s"]
+    out["flow_gbps"] = list((f["bytes_acked"] * 8 / dur / 1e9).astype(float))
+    out["flow_dst"] = list(f["dst"])
+    out["flow_src"] = list(f["src"])
+    out["timeouts"] = int(f["timeouts"].sum())
+    return out
+
+
+def short_delay(scheme: str, sizes_kb: list[int], reps: int, warmup_s: float) -> dict:
+    spacing = 0.01
+    end = warmup_s + reps * len(sizes_kb) * spacing + 0.05
+    doc = base(f"sab-delay-{scheme}", scheme, end, star(4))
+    flows = [{"src": f"h{s}", "dst": "h0"} for s in (1, 2, 3) for _ in range(10)]
+    k = 0
+    for _ in range(reps):
+        for kb in sizes_kb:
+            flows.append({"src": "h1", "dst": "h0", "size": f"{kb}KB", "start": f"{warmup_s + k * spacing:.4f}s"})
+            k += 1
+    doc["flows"] = flows
+    return doc
+
+
+def extract_short(res) -> dict:
+    """Mean completion time per size: whole (with the SYN round trip) and after connection setup."""
+    f = res.flows
+    s = f[f["size"].notna()].assign(data_s=lambda d: d["fct_s"] - d["setup_s"])
+    g = s.groupby("size")
+    return {"size_kb": [int(x) / 1000 for x in g["fct_s"].mean().index], "fct_ms": list(g["fct_s"].mean().astype(float) * 1e3),
+            "data_ms": list(g["data_s"].mean().astype(float) * 1e3),
+            "unfinished": int(s["fct_s"].isna().sum()),
+            "goodput_gbps": float(res.port("s0->h0")["tx_bytes"]) * 8 / res.summary["sim_time_s"] / 1e9}
+
+
+def incast(scheme: str, n: int, rounds: int) -> dict:
+    doc = base(f"sab-incast-{scheme}-{n}", scheme, 60, star(n + 1))
+    doc["simulation"]["stop_when_done"] = True
+    doc["incast"] = [{"receiver": "h0", "senders": n, "block": "256KB", "rounds": rounds, "connections": "persistent"}]
+    doc["transport"]["rcv_buffer"] = "64KB"
+    return doc
+
+
+def extract_incast(res) -> dict:
+    f = res.flows
+    done = f["fct_s"].notna().all()
+    t = float(f["end_s"].max()) if done else res.summary["sim_time_s"]
+    n = len(f)
+    drops = int(res.ports["drops"].sum())
+    return {"goodput_gbps": float(f["bytes_acked"].sum()) * 8 / t / 1e9, "finished": bool(done), "drops": drops,
+            "losses_per_flow_s": drops / n / t, "timeouts": int(f["timeouts"].sum())}
+
+
+def outcast(scheme: str, end_s: float, nf: int = 2, nl: int = 10) -> dict:
+    hosts = ["h0", "hs"] + [f"hl{i}" for i in range(nl)]
+    links = [{"a": "hs", "b": "R", **LINK}, {"a": "h0", "b": "R", **LINK}, {"a": "S2", "b": "R", **LINK}]
+    links += [{"a": f"hl{i}", "b": "S2", **LINK} for i in range(nl)]
+    topo = {"kind": "explicit", "hosts": hosts, "switches": ["R", "S2"], "links": links}
+    doc = base(f"sab-outcast-{scheme}", scheme, end_s, topo)
+    doc["flows"] = [{"src": "hs", "dst": "h0"}] * nf + [{"src": f"hl{i}", "dst": "h0"} for i in range(nl)]
+    # Every long flow has its own host, so its NIC's byte counter is its throughput; the short
+    # flows share hs. Measured after half the run: all connections are open by then (a SYN lost
+    # at start waits out the 1 s initial RTO).
+    doc["output"] = {"sample_interval": "10ms", "queues": ["hs->R"] + [f"hl{i}->S2" for i in range(nl)]}
+    return doc
+
+
+def extract_outcast(res) -> dict:
+    f = res.flows
+    t = res.summary["sim_time_s"]
+    ts = res.timeseries
+    tx = ts[(ts.metric == "tx_bytes") & (ts.time_s >= t / 2 - 1e-9)].pivot_table(index="time_s", columns="target", values="value")
+    span = tx.index[-1] - tx.index[0]
+    rate = (tx.iloc[-1] - tx.iloc[0]) * 8 / span / 1e9
+    nf = int((f["src"] == "hs").sum())
+    short = [float(rate["hs->R"]) / nf] * nf
+    long_ = [float(rate[c]) for c in sorted((c for c in rate.index if c.startswith("hl")), key=lambda c: int(c[2:c.index("-")]))]
+    losses = int(res.ports["drops"].sum())
+    return {"flow_gbps": short + long_, "short_mean_gbps": float(np.mean(short)), "long_mean_gbps": float(np.mean(long_)),
+            "drops": losses, "losses_per_flow_s": losses / len(f) / t, "timeouts": int(f["timeouts"].sum()),
+            "retransmits": int(f["retransmits"].sum())}
+
+
+def mix(scheme: str, end_s: float) -> dict:
+    topo = {"kind": "leaf_spine", "leaves": 3, "spines": 1, "hosts_per_leaf": 3, "link": LINK}
+    doc = base(f"sab-mix-{scheme}", scheme, end_s, topo)
+    doc["output"] = {"warmup": "100ms", "cooldown": "200ms"}
+    doc["workload"] = [
+        {"name": "query", "size": "2KB", "load": 0.01, "deadline_per_kb": "10ms"},
+        {"name": "short", "cdf": "websearch", "size_range": ["100KB", "1MB"], "load": 0.05, "deadline_per_kb": "10ms"},
+        {"name": "background", "cdf": "websearch", "load": 0.3},
+    ]
+    return doc
+
+
+SIZE_BINS = [(0, 10_000, "<10KB"), (10_000, 100_000, "10-100KB"), (100_000, 1_000_000, "100KB-1MB"), (1_000_000, 1e12, ">1MB")]
+
+
+def extract_mix(res) -> dict:
+    f = res.flows[res.flows["measured"]]
+    q = f[f.workload == "query"]["fct_s"].astype(float)
+    bg = f[f.workload == "background"]
+    per_kb = (f["fct_s"].astype(float) / (f["size"].astype(float) / 1000)).dropna()
+    out = {"query_mean_ms": q.mean() * 1e3, "query_p99_ms": q.quantile(0.99) * 1e3, "query_p999_ms": q.quantile(0.999) * 1e3,
+           "query_max_ms": q.max() * 1e3, "queries": int(q.notna().sum()), "query_unfinished": int(q.isna().sum()),
+           "per_kb_mean_ms": per_kb.mean() * 1e3, "per_kb_p999_ms": per_kb.quantile(0.999) * 1e3,
+           "deadline_miss": res.summary.get("deadline_miss_fraction"), "timeouts": int(f["timeouts"].sum())}
+    for lo, hi, name in SIZE_BINS:
+        b = bg[(bg["size"] >= lo) & (bg["size"] < hi)]["fct_s"].astype(float)
+        out[f"bg_p999_ms_{name}"] = b.quantile(0.999) * 1e3 if len(b) else float("nan")
+    return out
+
+
+def capacity(scheme: str, gbps: int, end_s: float, n: int = 1000) -> dict:
+    buffer_kb = (300 * gbps + 3000) / 11
+    link = {"rate": f"{gbps}Gbps", "delay": "25us"}
+    doc = base(f"sab-capacity-{scheme}-{gbps}", scheme, end_s, star(n + 1, link), ns2=True, buffer=f"{buffer_kb * 1000:.0f}B",
+               epsilon=0.6)
+    staggered(doc, n, end_s)
+    return doc
+
+
+def staggered(doc: dict, n: int, end_s: float) -> None:
+    """n long flows h1..hn -> h0 starting evenly over the first 20 % of the run (all at once, their
+    first windows — before any switch has assigned one — would overflow the buffer), measured
+    from 30 % on through 1 ms samples of the bottleneck."""
+    doc["flows"] = [{"src": f"h{i}", "dst": "h0", "start": f"{0.2 * end_s * (i - 1) / n:.6f}s"} for i in range(1, n + 1)]
+    doc["output"] = {"sample_interval": "1ms", "queues": ["s0->h0"], "warmup": f"{0.3 * end_s:.6f}s"}
+
+
+def extract_bottleneck(res) -> dict:
+    """Bottleneck figures after the warm-up (1 ms samples): utilization (wire bytes over capacity),
+    mean queue, drops; timeouts per flow per second over the whole run."""
+    r = res.port("s0->h0")
+    t = res.summary["sim_time_s"]
+    ts = res.timeseries
+    ts = ts[(ts.target == "s0->h0") & (ts.time_s >= 0.3 * t - 1e-9)]
+    tx = ts[ts.metric == "tx_bytes"].sort_values("time_s")
+    span = tx.time_s.iloc[-1] - tx.time_s.iloc[0]
+    util = (tx.value.iloc[-1] - tx.value.iloc[0]) * 8 / span / float(r["rate_bps"])
+    f = res.flows
+    return {"utilization": float(util), "mean_queue_kb": float(ts[ts.metric == "queue_bytes"].value.mean()) / 1e3,
+            "drops": int(r["drops"]), "timeouts_per_flow_s": float(f["timeouts"].sum()) / len(f) / t,
+            "goodput_norm": float(f["bytes_acked"].sum()) * 8 / t / float(r["rate_bps"])}
+
+
+def eps_point(eps: float, end_s: float) -> dict:
+    link = {"rate": "1Gbps", "delay": "25us"}
+    doc = base(f"sab-eps-{eps}", "sab", end_s, star(101, link), ns2=True, buffer="128KB", epsilon=eps)
+    staggered(doc, 100, end_s)
+    return doc
+
+
+def eps_queue_kb(eps: float, n: int = 100, header: float = 40.0) -> float:
+    """§VI-C's queue, εB − CD (B = 128 KB, C = 1 Gb/s, D = 100 µs), in wire bytes: below one MSS each
+    of the n windows is one segment, which carries a header besides its εB/n payload bytes."""
+    return (eps * 128_000 + n * header - 1e9 / 8 * 100e-6) / 1e3
+
+
+def points(scale: str) -> list[tuple[str, dict, object]]:
+    sc = SCALES[scale]
+    pts = []
+    for s in SCHEMES:
+        pts.append((f"conv/{s}", convergence(s, sc["conv_gap_s"]), extract_convergence))
+        pts.append((f"multi/{s}", multi_bottleneck(s, sc["multi_s"]), lambda r: extract_ports(r, ["R1->M", "R2->h5"])))
+        pts.append((f"delay/{s}", short_delay(s, DELAY_SIZES_KB[scale], sc["delay_reps"], sc["delay_warmup_s"]), extract_short))
+        pts.append((f"outcast/{s}", outcast(s, sc["outcast_s"]), extract_outcast))
+        for n in INCAST_N[scale]:
+            pts.append((f"incast/{s}/{n}", incast(s, n, sc["incast_rounds"]), extract_incast))
+    for s in MIX_SCHEMES:
+        pts.append((f"mix/{s}", mix(s, sc["mix_s"]), extract_mix))
+    # SAB's standing queue is about eps*B - CD (Fig. 21): with eps = 1/2 and 512 KB that is ~2 ms
+    # at 1 Gb/s. How short flows fare with a smaller share, eq. (2)'s CD/B <= eps still holding:
+    small = short_delay("sab", DELAY_SIZES_KB[scale], sc["delay_reps"], sc["delay_warmup_s"])
+    small["sab"]["epsilon"] = SMALL_EPSILON
+    pts.append((f"sensitivity/delay/sab-eps{SMALL_EPSILON}", small, extract_short))
+    small = mix("sab", sc["mix_s"])
+    small["sab"]["epsilon"] = SMALL_EPSILON
+    pts.append((f"sensitivity/mix/sab-eps{SMALL_EPSILON}", small, extract_mix))
+    for s in ("sab", "tcp"):
+        for c in CAPACITY_GBPS[scale]:
+            pts.append((f"capacity/{s}/{c}", capacity(s, c, sc["capacity_s"]), extract_bottleneck))
+    for e in EPSILONS:
+        pts.append((f"eps/{e}", eps_point(e, sc["eps_s"]), extract_bottleneck))
+    return pts
+
+
+# ---- paper vs ours -----------------------------------------------------------------------------
+
+def _g(r: dict, key: str, field: str) -> float:
+    v = r.get(key, {}).get(field)
+    return float("nan") if v is None else float(v)
+
+
+def collapse_n(r: dict, scheme: str, frac: float = 0.5) -> float:
+    """The smallest sender count whose goodput falls below `frac` Gb/s (inf: none does)."""
+    ns = sorted(int(k.split("/")[2]) for k in r if k.startswith(f"incast/{scheme}/"))
+    for n in ns:
+        if _g(r, f"incast/{scheme}/{n}", "goodput_gbps") < frac:
+            return float(n)
+    return float("inf")
+
+
+def headlines(r: dict, scale: str) -> list[Headline]:
+    sc = SCALES[scale]
+    rows = []
+    conv = {s: convergence_time_ms(r[f"conv/{s}"], sc["conv_gap_s"]) for s in SCHEMES if f"conv/{s}" in r}
+    if conv:
+        rows.append(Headline("convergence to the fair share: SAB", "~1 RTT", None, 20, conv.get("sab"), " ms",
+                             "10 ms samples, so '1 RTT' reads as within the first two samples"))
+        rows.append(Headline("convergence to the fair share: DCTCP", "~50 ms", 25, 100, conv.get("dctcp"), " ms", "band 0.5-2x"))
+    for s, paper in (("sab", (0.99, 0.99)), ("dctcp", (0.93, 0.95)), ("tcp", (0.99, 0.94))):
+        if f"multi/{s}" in r:
+            for port, p in zip(("R1->M", "R2->h5"), paper):
+                v = r[f"multi/{s}"][port]["gbps"]
+                rows.append(Headline(f"Table I {s.upper()} aggregate at {port.split('->')[0]}", f"{p} Gb/s", p - 0.03, p + 0.03, v,
+                                     " Gb/s", "wire throughput of the bottleneck port; band +-0.03"))
+    n_tcp, n_dctcp = collapse_n(r, "tcp"), collapse_n(r, "dctcp")
+    ns = sorted(int(k.split("/")[2]) for k in r if k.startswith("incast/sab/"))
+    if ns:
+        rows.append(Headline("incast: TCP collapses (goodput < 0.5 Gb/s) from N", "~32", 24, 48, n_tcp, "",
+                             "64 KB receive windows, as in the classic incast studies"))
+        rows.append(Headline("incast: DCTCP degrades (goodput < 0.5 Gb/s) from N", "> 40", 41, None, n_dctcp, "",
+                             "the paper's DCTCP 'gradually decreases' after 40; inf = never below 0.5 Gb/s here"))
+        rows.append(Headline("incast: SAB lowest goodput over N", "line rate", 0.9, None,
+                             min(_g(r, f"incast/sab/{n}", "goodput_gbps") for n in ns), " Gb/s"))
+        rows.append(Headline("incast: SAB drops over all N", "0", None, 0, sum(_g(r, f"incast/sab/{n}", "drops") for n in ns), ""))
+    if "outcast/tcp" in r:
+        def ratio(s):
+            short, long_ = _g(r, f"outcast/{s}", "short_mean_gbps"), _g(r, f"outcast/{s}", "long_mean_gbps")
+            return short / long_ if long_ > 0 else float("inf")
+
+        rows.append(Headline("outcast: TCP short-RTT / long-RTT flow throughput", "< 1 (inverse RTT bias)", None, 0.95, ratio("tcp"), "x"))
+        rows.append(Headline("outcast: SAB short / long flow throughput", ">= 1 (fair, RTT bias only)", 0.95, None, ratio("sab"), "x"))
+        rows.append(Headline("outcast: SAB drops", "0", None, 0, _g(r, "outcast/sab", "drops"), ""))
+    if "delay/sab" in r:
+        mean = lambda s: float(np.nanmean(r[f"delay/{s}"]["data_ms"]))  # noqa: E731
+        note = "mean over 1-20 KB, after connection setup (whole FCTs, SYN included, in runs.csv)"
+        rows.append(Headline("short flows behind 30 long: TCP mean FCT", "~4 ms", 3, 5.5, mean("tcp"), " ms", note))
+        rows.append(Headline("short flows behind 30 long: DCTCP mean FCT", "~1 ms", 0.5, 1.5, mean("dctcp"), " ms", note))
+        rows.append(Headline("short flows: SAB mean FCT / DCTCP's", "< 1 (SAB best)", None, 1.0, mean("sab") / mean("dctcp"), "x", note))
+    if all(f"mix/{s}" in r for s in MIX_SCHEMES):
+        best_other = min(_g(r, f"mix/{s}", "query_p999_ms") for s in MIX_SCHEMES if s != "sab")
+        rows.append(Headline("mix: SAB query p99.9 FCT / best other", "< 1 (SAB best, esp. tail)", None, 1.0,
+                             _g(r, "mix/sab", "query_p999_ms") / best_other, "x"))
+        best_mean = min(_g(r, f"mix/{s}", "query_mean_ms") for s in MIX_SCHEMES if s != "sab")
+        rows.append(Headline("mix: SAB query mean FCT / best other", "< 1", None, 1.0, _g(r, "mix/sab", "query_mean_ms") / best_mean, "x"))
+        rows.append(Headline("mix: D2TCP query p99.9 / DCTCP's", "< 1 (D2TCP better)", None, 1.0,
+                             _g(r, "mix/d2tcp", "query_p999_ms") / _g(r, "mix/dctcp", "query_p999_ms"), "x"))
+    caps = sorted(int(k.split("/")[2]) for k in r if k.startswith("capacity/sab/"))
+    if caps:
+        rows.append(Headline("ns-2 1000 flows: SAB lowest utilization over 1-100 Gb/s", ">= TCP's, ~1", 0.95, None,
+                             min(_g(r, f"capacity/sab/{c}", "utilization") for c in caps), ""))
+        rows.append(Headline("ns-2 1000 flows: SAB timeouts per flow per s", "0", None, 0,
+                             max(_g(r, f"capacity/sab/{c}", "timeouts_per_flow_s") for c in caps), ""))
+        rows.append(Headline("ns-2 1000 flows: TCP timeouts per flow per s (max)", "> 0", 1e-9, None,
+                             max(_g(r, f"capacity/tcp/{c}", "timeouts_per_flow_s") for c in caps), ""))
+    if f"eps/{EPSILONS[0]}" in r:
+        full = [e for e in EPSILONS if e >= 0.1]
+        rows.append(Headline("eps sweep: lowest utilization for eps >= 0.1", "full", 0.97, None,
+                             min(_g(r, f"eps/{e}", "utilization") for e in full), ""))
+        errs = [abs(_g(r, f"eps/{e}", "mean_queue_kb") - eps_queue_kb(e)) / eps_queue_kb(e) for e in EPSILONS if 0.2 <= e < 0.9]
+        rows.append(Headline("eps sweep: queue vs eps*B - CD (0.2 <= eps < 0.9), worst error", "~0", None, 0.15, max(errs), "",
+                             "relative; eps*B - CD plus the 40 B header of each sender's one sub-MSS segment (100 x 40 B)"))
+    return rows
+
+
+# ---- figures -----------------------------------------------------------------------------------
+
+def figures(r: dict, out: Path, scale: str) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+
+    def save(fig, name):
+        p = out / f"{name}.png"
+        fig.tight_layout()
+        fig.savefig(p, dpi=130)
+        plt.close(fig)
+        written.append(p)
+
+    conv = [s for s in SCHEMES if f"conv/{s}" in r]
+    if conv:
+        fig, axes = plt.subplots(2, len(conv), figsize=(4 * len(conv), 6), squeeze=False)
+        for j, s in enumerate(conv):
+            d = r[f"conv/{s}"]
+            for h in ("h1", "h2", "h3"):
+                if f"gbps_{h}" in d:
+                    axes[0][j].plot(d["time_s"], d[f"gbps_{h}"], label=f"flow from {h}")
+            axes[0][j].set_title(f"Fig. 3: {s.upper()}")
+            axes[0][j].set_ylabel("throughput (Gb/s, 10 ms samples)")
+            axes[0][j].set_ylim(0, 1.1)
+            axes[0][j].legend(fontsize=7)
+            axes[1][j].plot(d["queue_time_s"], d["queue_kb"], color="C3")
+            axes[1][j].set_ylabel("bottleneck queue (KB), Fig. 5")
+            axes[1][j].set_xlabel("time (s)")
+        save(fig, "fig3_fig5_convergence")
+
+    inc = [s for s in SCHEMES if any(k.startswith(f"incast/{s}/") for k in r)]
+    if inc:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
+        for s in inc:
+            ns = sorted(int(k.split("/")[2]) for k in r if k.startswith(f"incast/{s}/"))
+            a1.plot(ns, [_g(r, f"incast/{s}/{n}", "goodput_gbps") for n in ns], "o-", label=s.upper())
+            a2.plot(ns, [_g(r, f"incast/{s}/{n}", "losses_per_flow_s") for n in ns], "o-", label=s.upper())
+        a1.set_xlabel("number of flows")
+        a1.set_ylabel("goodput (Gb/s)")
+        a1.set_title("Fig. 10: incast, 256 KB blocks")
+        a2.set_xlabel("number of flows")
+        a2.set_ylabel("lost packets per flow per second")
+        a2.set_title("Fig. 11")
+        a1.legend()
+        save(fig, "fig10_fig11_incast")
+
+    multi = [s for s in SCHEMES if f"multi/{s}" in r]
+    if multi:
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+        for k, (dst, title) in enumerate((("h3", "Fig. 7: flows through R1 (L then S)"), ("h5", "Fig. 8: flows through R2 (L then F)"))):
+            for s in multi:
+                d = r[f"multi/{s}"]
+                sel = [g for g, dd, src in zip(d["flow_gbps"], d["flow_dst"], d["flow_src"]) if dd == dst or (src == "h1")]
+                axes[k].plot(range(1, len(sel) + 1), sel, "o-", label=s.upper())
+            axes[k].set_title(title)
+            axes[k].set_xlabel("flow")
+            axes[k].set_ylabel("throughput (Gb/s)")
+            axes[k].legend()
+        save(fig, "fig7_fig8_multibottleneck")
+
+    delay = [s for s in SCHEMES if f"delay/{s}" in r]
+    if delay:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for s in delay:
+            ax.plot(r[f"delay/{s}"]["size_kb"], r[f"delay/{s}"]["data_ms"], "o-", label=s.upper())
+            ax.plot(r[f"delay/{s}"]["size_kb"], r[f"delay/{s}"]["fct_ms"], ":", color=ax.lines[-1].get_color(), lw=1)
+        ax.set_xlabel("flow size (KB)")
+        ax.set_ylabel("completion time after setup (ms; dotted: with SYN)")
+        ax.set_title("Fig. 9: short flows behind 30 long-lived flows")
+        ax.legend()
+        save(fig, "fig9_short_flow_delay")
+
+    out_s = [s for s in SCHEMES if f"outcast/{s}" in r]
+    if out_s:
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        for i, s in enumerate(out_s):
+            g = r[f"outcast/{s}"]["flow_gbps"]
+            ax.bar([x + 0.27 * (i - 1) for x in range(1, len(g) + 1)], g, 0.27, label=s.upper())
+        ax.set_xlabel("flow (1-2: short RTT, others: long RTT)")
+        ax.set_ylabel("throughput (Gb/s)")
+        ax.set_title("Fig. 13: outcast, Nf = 2, Nl = 10")
+        ax.legend()
+        save(fig, "fig13_outcast")
+
+    mixes = [s for s in MIX_SCHEMES if f"mix/{s}" in r]
+    if mixes:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
+        x = np.arange(3)
+        for i, s in enumerate(mixes):
+            a1.bar(x + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", k) for k in ("query_mean_ms", "query_p99_ms", "query_p999_ms")], 0.2,
+                   label=s.upper())
+            a2.bar(np.arange(len(SIZE_BINS)) + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", f"bg_p999_ms_{b[2]}") for b in SIZE_BINS], 0.2,
+                   label=s.upper())
+        a1.set_xticks(x, ["mean", "99th", "99.9th"])
+        a1.set_ylabel("query completion time (ms)")
+        a1.set_title("Fig. 16: query flows")
+        a1.legend(fontsize=7)
+        a2.set_xticks(np.arange(len(SIZE_BINS)), [b[2] for b in SIZE_BINS])
+        a2.set_yscale("log")
+        a2.set_ylabel("99.9th pct completion (ms)")
+        a2.set_title("Fig. 17: background flows")
+        save(fig, "fig16_fig17_mix")
+
+    caps = sorted({int(k.split("/")[2]) for k in r if k.startswith("capacity/")})
+    if caps:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
+        for s in ("sab", "tcp"):
+            a1.plot(caps, [_g(r, f"capacity/{s}/{c}", "utilization") for c in caps], "o-", label=s.upper())
+            a2.plot(caps, [_g(r, f"capacity/{s}/{c}", "timeouts_per_flow_s") for c in caps], "o-", label=s.upper())
+        a1.set_xlabel("link capacity (Gb/s)")
+        a1.set_ylabel("bottleneck utilization")
+        a1.set_title("Fig. 19: 1000 flows")
+        a2.set_xlabel("link capacity (Gb/s)")
+        a2.set_ylabel("timeouts per flow per second")
+        a2.set_title("Fig. 20")
+        a1.legend()
+        save(fig, "fig19_fig20_capacity")
+
+    if any(k.startswith("eps/") for k in r):
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax2 = ax.twinx()
+        ax.plot(EPSILONS, [_g(r, f"eps/{e}", "utilization") for e in EPSILONS], "o-", label="utilization")
+        ax2.plot(EPSILONS, [_g(r, f"eps/{e}", "mean_queue_kb") for e in EPSILONS], "s-", color="C3", label="queue (KB)")
+        ax2.plot(EPSILONS, [e * 128 - 12.5 for e in EPSILONS], "k--", label="eps*B - CD")
+        ax.set_xlabel("epsilon")
+        ax.set_ylabel("bottleneck utilization")
+        ax2.set_ylabel("mean queue (KB)")
+        ax.set_title("Fig. 21: impact of epsilon (100 senders, B = 128 KB)")
+        ax2.legend(loc="lower right", fontsize=8)
+        save(fig, "fig21_epsilon")
+    return written
+
+
+def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs: Optional[int] = None,
+              progress: bool = True, only: Optional[list[str]] = None) -> dict:
+    """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
+    if scale not in SCALES:
+        raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
+    out = Path(output)
+    out.mkdir(parents=True, exist_ok=True)
+    pts = points(scale)
+    if only:
+        pts = [p for p in pts if any(p[0].startswith(o) for o in only)]
+    results = run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"sab-{scale}")
+    flat = []
+    for k, d in sorted(results.items()):
+        row = {"point": k}
+        for f, v in d.items():
+            if isinstance(v, dict):
+                row.update({f"{f}.{kk}": vv for kk, vv in v.items()})
+            elif not isinstance(v, list):
+                row[f] = v
+        flat.append(row)
+    runs = pd.DataFrame(flat)
+    runs.to_csv(out / "runs.csv", index=False)
+    hl = headlines(results, scale)
+    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
+    figs = figures(results, out, scale)
+    print_headlines(hl, f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours")
+    sens = {k: d for k, d in results.items() if k.startswith("sensitivity/")}
+    if sens:
+        print(f"\nsensitivity (not the paper's setting): SAB with epsilon = {SMALL_EPSILON} instead of {EPSILON}")
+        for k, d in sorted(sens.items()):
+            if k.startswith("sensitivity/delay/"):
+                base_ms = float(np.nanmean(results.get("delay/sab", {}).get("data_ms", [np.nan])))
+                dc = float(np.nanmean(results.get("delay/dctcp", {}).get("data_ms", [np.nan])))
+                print(f"  short flows after setup: mean {np.nanmean(d['data_ms']):.2f} ms (eps {EPSILON}: {base_ms:.2f} ms, DCTCP {dc:.2f} ms)")
+            else:
+                m = results.get("mix/sab", {})
+                dc = results.get("mix/dctcp", {})
+                print(f"  mix queries: mean {d['query_mean_ms']:.2f} ms, p99.9 {d['query_p999_ms']:.2f} ms "
+                      f"(eps {EPSILON}: {m.get('query_mean_ms', float('nan')):.2f} / {m.get('query_p999_ms', float('nan')):.2f} ms; "
+                      f"DCTCP {dc.get('query_mean_ms', float('nan')):.2f} / {dc.get('query_p999_ms', float('nan')):.2f} ms)")
+    print(f"\nwrote {out}/runs.csv, headlines.csv and {len(figs)} figures; every run is kept in {out}/store "
+          f"(a sweep store: fabricsim report {out}/store)", file=sys.stderr)
+    return {"runs": runs, "headlines": headline_frame(hl)}
