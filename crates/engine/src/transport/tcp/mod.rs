@@ -7,9 +7,13 @@
 //! with Karn's rule and exponential back-off, ECN (RFC 3168 classic latch, or DCTCP's two-state
 //! echo, RFC 8257 §3.2), receive window, and pluggable congestion control ([`cc`]).
 //!
-//! Not modelled: the handshake (flows start established, ECN negotiated by configuration),
-//! timestamps, PRR (cwnd is set to ssthresh on entering recovery, as RFC 6675 §5 says), RACK/TLP,
-//! F-RTO and undo, Nagle, slow start after idle, SACK option bytes on the wire.
+//! Also: RACK and tail loss probes (RFC 8985), an optional SYN / SYN-ACK handshake, and segments
+//! cut as they are sent (SAB's sub-MSS segments, persistent connections written in pieces: see
+//! `layout`).
+//!
+//! Not modelled: ECN negotiation (set by configuration), the FIN exchange (the last data segment
+//! carries FIN), timestamps, PRR (cwnd is set to ssthresh on entering recovery, as RFC 6675 §5
+//! says), F-RTO and undo, Nagle, slow start after idle, SACK option bytes on the wire.
 
 pub mod cc;
 mod layout;
