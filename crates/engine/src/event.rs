@@ -43,6 +43,8 @@ pub enum Event {
     TxDone { port: PortId },
     /// A flow's sender starts.
     FlowStart { flow: FlowId },
+    /// A flow's application stops writing (`[[flows]] stop`).
+    FlowStop { flow: FlowId },
     /// A transport timer; stale timers are recognised by the owner (lazy cancellation).
     Timer { flow: FlowId, kind: TimerKind },
     /// Take one time-series sample.

@@ -28,8 +28,8 @@ Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
   ratio of §V-B.2).
 - Incast and outcast senders are one host per flow (the testbed had three senders running many
   flows each); incast connections are persistent, as in the storage-cluster incast of [7].
-- The convergence runs start the senders T apart without the stops (no flow ever stops early
-  in our API); T = 1 s at paper scale, 0.25 s reduced.
+- The convergence runs start the three senders T apart and stop them in reverse order (§V-B.1:
+  "the last started flow will be stopped first"): T = 1 s at paper scale, 0.25 s reduced.
 - Benchmark mix (Figs. 16-18): 9 hosts on three 1 Gb/s leaves under one spine; queries 2 KB,
   short messages = the 100 KB-1 MB part of the web-search sizes, background = web-search sizes;
   loads 0.01 / 0.05 / 0.3 of the host links; queries and short messages carry 10 ms/KB deadlines.
@@ -113,8 +113,8 @@ def star(n_hosts: int, link: dict = LINK) -> dict:
 # ---- the experiments ---------------------------------------------------------------------------
 
 def convergence(scheme: str, gap_s: float) -> dict:
-    doc = base(f"sab-conv-{scheme}", scheme, 3 * gap_s, star(4))
-    doc["flows"] = [{"src": f"h{i}", "dst": "h0", "start": f"{(i - 1) * gap_s}s"} for i in (1, 2, 3)]
+    doc = base(f"sab-conv-{scheme}", scheme, 5 * gap_s + 0.05, star(4))
+    doc["flows"] = [{"src": f"h{i}", "dst": "h0", "start": f"{(i - 1) * gap_s}s", "stop": f"{(6 - i) * gap_s}s"} for i in (1, 2, 3)]
     doc["output"] = {"sample_interval": "10ms", "queues": ["h1->s0", "h2->s0", "h3->s0", "s0->h0"]}
     return doc
 

@@ -74,6 +74,9 @@ pub struct FlowSpec {
     /// `None` = long-lived (sends until the simulation ends).
     pub size: Option<u64>,
     pub start: Time,
+    /// The application stops writing at this time: the flow sends one more segment, with FIN,
+    /// and finishes when everything sent is acknowledged (ns-3's `Application::Stop`).
+    pub stop: Option<Time>,
     /// The flow should finish within this time of its start (deadline-aware transports read it;
     /// the flow table reports whether it did).
     pub deadline: Option<Time>,

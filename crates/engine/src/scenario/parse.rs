@@ -806,6 +806,10 @@ fn flows(
             },
         };
         let start = f.get("start", iss, as_time).unwrap_or(Time::ZERO);
+        let stop = f.get("stop", iss, as_time);
+        if let Some(t) = stop.filter(|&t| t <= start) {
+            iss.push(f.key_path("stop"), format!("{t} is not after the flow's start ({start})"));
+        }
         let deadline = positive_time(&f, "deadline", iss);
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let tcp = resolve_transport(&f, &tname, profiles, iss);
@@ -827,7 +831,7 @@ fn flows(
             }
         }
         if let (Some(src), Some(dst), Some(tcp)) = (src, dst, tcp) {
-            out.push(FlowSpec { src, dst, size, start, deadline, transport: tname, tcp });
+            out.push(FlowSpec { src, dst, size, start, stop: stop.filter(|&t| t > start), deadline, transport: tname, tcp });
         }
     }
     out

@@ -175,6 +175,9 @@ impl Simulator {
         for f in &sc.flows {
             let (profile, label) = (sim.intern(&f.transport), 0);
             let id = sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.tcp, profile, label, None);
+            if let Some(t) = f.stop {
+                sim.events.schedule(t, Event::FlowStop { flow: id });
+            }
             if let Some(d) = f.deadline {
                 sim.set_deadline(id, f.start + d);
             }
@@ -310,6 +313,7 @@ impl Simulator {
                 self.flows[flow.idx()].transport.start(self.now, &mut out);
                 self.flush(flow, out);
             }
+            Event::FlowStop { flow } => self.stop_flow(flow),
             Event::Timer { flow, kind } => {
                 let mut out = self.take_outbox(flow);
                 self.flows[flow.idx()].transport.on_timer(self.now, kind, &mut out);
@@ -346,6 +350,25 @@ impl Simulator {
         f.deadline = Some(at);
         let FlowTransport::Tcp(c) = &mut f.transport;
         c.set_deadline(at);
+    }
+
+    /// The flow's application stops writing: what it has sent, plus one segment carrying FIN, is
+    /// all the flow will carry; a long-lived flow becomes a finite one.
+    fn stop_flow(&mut self, flow: FlowId) {
+        if self.flows[flow.idx()].done {
+            return;
+        }
+        let mut out = self.take_outbox(flow);
+        let now = self.now;
+        let f = &mut self.flows[flow.idx()];
+        let FlowTransport::Tcp(c) = &mut f.transport;
+        let size = c.stop(now, &mut out);
+        if f.size.is_none() {
+            self.long_lived -= 1;
+            self.unfinished += 1;
+        }
+        f.size = Some(size);
+        self.flush(flow, out);
     }
 
     /// An incast request: every sender answers with one block.

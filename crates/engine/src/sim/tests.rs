@@ -359,3 +359,19 @@ fn a_lost_syn_is_resent_after_the_initial_rto() {
     // Karn: the resent SYN gives no sample, so the first sample is the data packet's RTT.
     assert_eq!(s.rtt.srtt(), Some(Time(5_766_400)));
 }
+
+#[test]
+fn a_stopped_flow_sends_one_more_segment_with_fin_and_finishes() {
+    // A long-lived flow on the two-hop path stops at 5 µs, when its initial window of 10 segments
+    // has been handed to the NIC: one more segment (the 11th, with FIN) is all it will send, so its
+    // size becomes 11 × 1448 B. The first ACK (segments 0–1) is back at 2 × 2.2 + 1.2 + 2 × 1.0416
+    // = 7.6832 µs and releases segment 10; it follows segment 9 onto h1's wire (12.0–13.2 µs),
+    // reaches h0 at 16.4 µs and its immediate ACK is back at 18.4832 µs.
+    let doc = TWO_HOPS.replace("size = 1000", "stop = \"5us\"");
+    let sim = run(&doc);
+    let t = sim.flow_table();
+    assert_eq!(t.size[0], Some(11 * 1448));
+    assert_eq!(t.fct_ps[0], Some(18_483_200));
+    assert_eq!(sim.summary().flows_completed, 1);
+    assert!(sim.all_done(), "the flow no longer counts as long-lived");
+}

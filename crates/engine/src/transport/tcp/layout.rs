@@ -46,6 +46,12 @@ impl Layout {
         self.written = self.written.map(|w| w + bytes);
     }
 
+    /// The data ends at `bytes`, which must be at or after every segment cut so far (and, for a
+    /// fixed layout, on a segment boundary or the old end).
+    pub fn truncate(&mut self, bytes: u64) {
+        self.written = Some(bytes);
+    }
+
     /// First byte of segment `seg`. Cut-as-sent: `seg` must be between the oldest unreleased
     /// segment and the next new one.
     #[inline]

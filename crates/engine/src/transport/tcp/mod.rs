@@ -289,6 +289,11 @@ impl TcpConnection {
         self.receiver = Receiver::new(&self.cfg, None);
     }
 
+    /// The application stops writing now; returns the bytes the flow will have carried.
+    pub fn stop(&mut self, now: Time, out: &mut Outbox) -> u64 {
+        self.sender.stop(now, &self.cfg, &self.ends, out)
+    }
+
     /// The application writes `bytes` more on a persistent connection; `last` closes it.
     pub fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox) {
         self.sender.write(now, bytes, last, &self.cfg, &self.ends, out);

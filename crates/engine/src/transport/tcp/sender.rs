@@ -224,6 +224,22 @@ impl Sender {
         }
     }
 
+    /// The application stops writing: the data already sent plus one more segment, which carries
+    /// FIN, is all the connection carries (a flow that already sent everything keeps its size).
+    /// Returns that size.
+    pub fn stop(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) -> u64 {
+        let nxt = self.board.nxt();
+        let end = self.layout.start(nxt) + self.layout.next_len(nxt, self.tcb.seg_size);
+        let end = self.layout.written().map_or(end, |w| w.min(end));
+        self.layout.truncate(end);
+        self.closed = true;
+        self.tcb.flow_size = Some(end);
+        if self.started_at.is_some() && self.completed_at.is_none() {
+            self.try_send(now, cfg, ends, out);
+        }
+        end
+    }
+
     /// The application writes `bytes` more on a persistent connection; `last` closes it (the last
     /// byte carries FIN).
     pub fn write(&mut self, now: Time, bytes: u64, last: bool, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
