@@ -26,6 +26,9 @@ def test_sab_incast_is_lossless_and_every_connection_opens_with_a_syn():
     assert len(f) == 16 and f["fct_s"].notna().all() and (f["size"] == 512_000).all()
     # The SYN round trip: 2 x (25 us + 52 B at 1 Gb/s) each way, plus queueing behind other SYNs.
     assert (f["setup_s"] >= 4 * (25e-6 + 52 * 8 / 1e9) - 1e-12).all()
+    p = res.port("s0->h0")
+    assert (p["sab_peak_flows"], p["sab_flows"]) == (16, 0), "16 SYNs counted, 16 FINs after the last round"
+    assert p["sab_rewrites"] > 0 and res.port("s0->h1")["sab_rewrites"] == 0
 
 
 def test_sab_settings_are_checked_with_their_key():

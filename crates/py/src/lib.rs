@@ -64,7 +64,15 @@ impl Simulation {
     }
     /// Per-port counters as a dict of columns.
     fn ports<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        ports_dict(py, &self.sim.port_table())
+        let d = ports_dict(py, &self.sim.port_table())?;
+        if let Some(s) = self.sim.sab.as_deref() {
+            // SAB's switch side, per port in the same order: flows counted now, the most ever,
+            // data packets whose window field the port lowered (host ports: 0).
+            d.set_item("sab_flows", &s.flows)?;
+            d.set_item("sab_peak_flows", &s.peak)?;
+            d.set_item("sab_rewrites", &s.rewrites)?;
+        }
+        Ok(d)
     }
     /// Time series in long format as a dict of columns.
     fn timeseries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

@@ -506,11 +506,13 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         ax.set_ylabel("throughput (Gb/s)")
         ax.set_title("Fig. 13: outcast, Nf = 2, Nl = 10")
         ax.legend()
-        save(fig, "fig13_outcast")
+        losses = ", ".join(f"{s.upper()} {_g(r, f'outcast/{s}', 'losses_per_flow_s'):.2f}" for s in out_s)
+        ax.text(0.01, 0.97, f"Fig. 15, lost packets per flow per s: {losses}", transform=ax.transAxes, va="top", fontsize=8)
+        save(fig, "fig13_fig15_outcast")
 
     mixes = [s for s in MIX_SCHEMES if f"mix/{s}" in r]
     if mixes:
-        fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
+        fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(14, 3.6))
         x = np.arange(3)
         for i, s in enumerate(mixes):
             a1.bar(x + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", k) for k in ("query_mean_ms", "query_p99_ms", "query_p999_ms")], 0.2,
@@ -518,6 +520,7 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
             a2.bar(np.arange(len(SIZE_BINS)) + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", f"bg_p999_ms_{b[2]}") for b in SIZE_BINS], 0.2,
                    label=s.upper())
         a1.set_xticks(x, ["mean", "99th", "99.9th"])
+        a1.set_yscale("log")
         a1.set_ylabel("query completion time (ms)")
         a1.set_title("Fig. 16: query flows")
         a1.legend(fontsize=7)
@@ -525,7 +528,14 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         a2.set_yscale("log")
         a2.set_ylabel("99.9th pct completion (ms)")
         a2.set_title("Fig. 17: background flows")
-        save(fig, "fig16_fig17_mix")
+        for i, s in enumerate(mixes):
+            a3.bar(np.arange(2) + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", k) for k in ("per_kb_mean_ms", "per_kb_p999_ms")], 0.2,
+                   label=s.upper())
+        a3.set_xticks(np.arange(2), ["mean", "99.9th"])
+        a3.set_yscale("log")
+        a3.set_ylabel("completion time per KB (ms)")
+        a3.set_title("Fig. 18: time per KB, all flows")
+        save(fig, "fig16_fig17_fig18_mix")
 
     caps = sorted({int(k.split("/")[2]) for k in r if k.startswith("capacity/")})
     if caps:
