@@ -80,3 +80,34 @@ def run_points(points: list[tuple[str, dict, Callable[[Any], dict]]], store: str
         else:
             print(f"run {name} failed: {r.failed.get(scenario_hash(doc), 'see the store')}", file=sys.stderr)
     return out
+
+
+def run_selected(paper: str, scale: str, scales: dict, points: Callable[[str], list], output: str | Path,
+                 jobs: Optional[int], progress: bool, only: Optional[list[str]]) -> tuple[Path, dict[str, dict]]:
+    """The common start of a reproduction: check the scale, make the output directory, keep the
+    points whose key starts with one of `only`, run them; returns (output dir, results)."""
+    if scale not in scales:
+        raise ValueError(f"scale '{scale}' is not one of {', '.join(scales)}")
+    out = Path(output)
+    out.mkdir(parents=True, exist_ok=True)
+    pts = points(scale)
+    if only:
+        pts = [p for p in pts if any(p[0].startswith(o) for o in only)]
+    return out, run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}")
+
+
+class FigureSaver:
+    """Saves matplotlib figures as OUT/NAME.png (tight layout, 130 dpi) and remembers them."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.written: list[Path] = []
+
+    def __call__(self, fig, name: str) -> None:
+        import matplotlib.pyplot as plt
+
+        p = self.out / f"{name}.png"
+        fig.tight_layout()
+        fig.savefig(p, dpi=130)
+        plt.close(fig)
+        self.written.append(p)

@@ -28,7 +28,7 @@ from typing import Optional
 
 import pandas as pd
 
-from .common import Headline, headline_frame, print_headlines, run_points
+from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
             "scalable", "vegas", "veno", "westwood", "yeah"]
@@ -211,14 +211,7 @@ def figures(r: dict, out: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    written = []
-
-    def save(fig, name):
-        p = out / f"{name}.png"
-        fig.tight_layout()
-        fig.savefig(p, dpi=130)
-        plt.close(fig)
-        written.append(p)
+    save = FigureSaver(out)
 
     def sweep(prefix, xs, xlabel, name, title, compare=None):
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
@@ -297,20 +290,13 @@ def figures(r: dict, out: Path) -> list[Path]:
     ax.grid(alpha=0.3)
     ax.set_title("Fig. 3: day length sweep (3 racks, 10 CUBIC flows)")
     save(fig, "fig3_day_length")
-    return written
+    return save.written
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None) -> dict:
     """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
-    if scale not in SCALES:
-        raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
-    out = Path(output)
-    out.mkdir(parents=True, exist_ok=True)
-    pts = points(scale)
-    if only:
-        pts = [p for p in pts if any(p[0].startswith(o) for o in only)]
-    results = run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"retcp-{scale}")
+    out, results = run_selected("retcp", scale, SCALES, points, output, jobs, progress, only)
     rows = [{"point": k, **{f: v for f, v in d.items() if f != "seq"}} for k, d in sorted(results.items())]
     runs = pd.DataFrame(rows)
     runs.to_csv(out / "runs.csv", index=False)

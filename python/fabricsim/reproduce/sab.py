@@ -46,7 +46,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Headline, headline_frame, print_headlines, run_points
+from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
 
 SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
 MIX_SCHEMES = ["sab", "tcp", "dctcp", "d2tcp"]
@@ -428,14 +428,7 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    written = []
-
-    def save(fig, name):
-        p = out / f"{name}.png"
-        fig.tight_layout()
-        fig.savefig(p, dpi=130)
-        plt.close(fig)
-        written.append(p)
+    save = FigureSaver(out)
 
     conv = [s for s in SCHEMES if f"conv/{s}" in r]
     if conv:
@@ -564,20 +557,13 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         ax.set_title("Fig. 21: impact of epsilon (100 senders, B = 128 KB)")
         ax2.legend(loc="lower right", fontsize=8)
         save(fig, "fig21_epsilon")
-    return written
+    return save.written
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None) -> dict:
     """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
-    if scale not in SCALES:
-        raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
-    out = Path(output)
-    out.mkdir(parents=True, exist_ok=True)
-    pts = points(scale)
-    if only:
-        pts = [p for p in pts if any(p[0].startswith(o) for o in only)]
-    results = run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"sab-{scale}")
+    out, results = run_selected("sab", scale, SCALES, points, output, jobs, progress, only)
     flat = []
     for k, d in sorted(results.items()):
         row = {"point": k}
