@@ -106,7 +106,7 @@ impl SabPorts {
 
 #[cfg(test)]
 mod tests {
-    use crate::sim::testing::{run, tcp};
+    use crate::sim::testing::{goodput_gbps, incast_scenario, run, tcp};
     use crate::sim::Simulator;
     use crate::scenario::Scenario;
     use crate::time::Time;
@@ -262,40 +262,13 @@ warmup = "20ms"
     /// Synchronized 256 KB blocks from `n` senders over persistent connections (1 Gb/s, 512 KB
     /// port buffer, Linux 2.6.38's initial window of 3): goodput in Gb/s and switch drops.
     fn incast(cc: &str, n: usize) -> (f64, u64) {
-        let ecn = if cc == "dctcp" { "discipline = \"ecn\"\necn_threshold = \"32KB\"" } else { "" };
-        let doc = format!(
-            r#"
-[simulation]
-end = "5s"
-stop_when_done = true
-[topology]
-kind = "star"
-hosts = {hosts}
-link = {{ rate = "1Gbps", delay = "5us" }}
-[queue]
-buffer = "512KB"
-{ecn}
-[transport]
-cc = "{cc}"
-initial_cwnd = 3
-delayed_ack = 1
-[[incast]]
-receiver = "h0"
-senders = {n}
-block = "256KB"
-rounds = 3
-connections = "persistent"
-"#,
-            hosts = n + 1
-        );
+        let doc = incast_scenario(cc, n, 3, "32KB", "initial_cwnd = 3\ndelayed_ack = 1", "connections = \"persistent\"");
         let mut sim = run(&doc);
         let t = sim.flow_table();
         assert_eq!(t.id.len(), n, "one connection per sender");
         assert!(t.fct_ps.iter().all(Option::is_some), "every connection closed after the last round");
-        let bytes = 3 * n as u64 * 256_000;
-        assert_eq!(t.size.iter().map(|s| s.unwrap()).sum::<u64>(), bytes);
-        let last = t.end_ps.iter().map(|e| e.unwrap()).max().unwrap();
-        (bytes as f64 * 8.0 / (last as f64 / 1e12) / 1e9, sim.port_table().drops.iter().sum())
+        assert_eq!(t.size.iter().map(|s| s.unwrap()).sum::<u64>(), 3 * n as u64 * 256_000);
+        (goodput_gbps(&t), sim.port_table().drops.iter().sum())
     }
 
     #[test]

@@ -776,6 +776,28 @@ pub(crate) mod testing {
         s * s / (x.len() as f64 * s2)
     }
 
+    /// A synchronized-block incast on a 1 Gb/s star (5 µs wires, 512 KB port buffers, 256 KB
+    /// blocks): `n` senders answer h0's `rounds` requests; DCTCP marks at `ecn_k`; `transport`
+    /// and `incast` are further lines for those tables. Ends when everything is answered.
+    pub fn incast_scenario(cc: &str, n: usize, rounds: u64, ecn_k: &str, transport: &str, incast: &str) -> String {
+        let ecn = if cc == "dctcp" { format!("discipline = \"ecn\"\necn_threshold = \"{ecn_k}\"") } else { String::new() };
+        format!(
+            "[simulation]\nend = \"20s\"\nstop_when_done = true\n[topology]\nkind = \"star\"\nhosts = {hosts}\n\
+             link = {{ rate = \"1Gbps\", delay = \"5us\" }}\n[queue]\nbuffer = \"512KB\"\n{ecn}\n[transport]\ncc = \"{cc}\"\n{transport}\n\
+             [[incast]]\nreceiver = \"h0\"\nsenders = {n}\nblock = \"256KB\"\nrounds = {rounds}\n{incast}\n",
+            hosts = n + 1
+        )
+    }
+
+    /// Goodput in Gb/s of finished flows: their bytes over the time from the first start to the
+    /// last end.
+    pub fn goodput_gbps(t: &FlowTable) -> f64 {
+        let bytes: u64 = t.size.iter().map(|s| s.unwrap()).sum();
+        let first = *t.start_ps.iter().min().unwrap();
+        let last = t.end_ps.iter().map(|e| e.unwrap()).max().unwrap();
+        bytes as f64 * 8.0 / ((last - first) as f64 / 1e12) / 1e9
+    }
+
     pub fn tcp(sim: &Simulator, flow: usize) -> &TcpConnection {
         match &sim.flows[flow].transport {
             FlowTransport::Tcp(c) => c,

@@ -194,40 +194,11 @@ fn two_simultaneous_flows_fcts_by_hand() {
 fn incast(cc: &str, n: usize) -> f64 {
     // Classic synchronized-block incast: 1 Gb/s, 512 KB port buffer, 256 KB per sender and round,
     // 64 KB receive window, Linux's 200 ms minimum RTO.
-    let ecn = if cc == "dctcp" { "discipline = \"ecn\"\necn_threshold = \"20pkt\"" } else { "" };
-    let doc = format!(
-        r#"
-[simulation]
-end = "20s"
-stop_when_done = true
-[topology]
-kind = "star"
-hosts = {hosts}
-link = {{ rate = "1Gbps", delay = "5us" }}
-[queue]
-buffer = "512KB"
-{ecn}
-[transport]
-cc = "{cc}"
-rcv_buffer = "64KB"
-rack = false
-tlp = false
-[[incast]]
-receiver = "h0"
-senders = {n}
-block = "256KB"
-rounds = 4
-"#,
-        hosts = n + 1
-    );
-    let sim = run(&doc);
+    let sim = run(&incast_scenario(cc, n, 4, "20pkt", "rcv_buffer = \"64KB\"\nrack = false\ntlp = false", ""));
     assert!(sim.finished() && sim.now() < Time::from_ms(20_000), "stop_when_done ends the run");
     let t = sim.flow_table();
     assert_eq!(t.id.len(), 4 * n, "one flow per sender and round");
-    let bytes: u64 = t.size.iter().map(|s| s.unwrap()).sum();
-    let first = *t.start_ps.iter().min().unwrap();
-    let last = t.end_ps.iter().map(|e| e.unwrap()).max().unwrap();
-    bytes as f64 * 8.0 / ((last - first) as f64 / 1e12) / 1e9
+    goodput_gbps(&t)
 }
 
 #[test]

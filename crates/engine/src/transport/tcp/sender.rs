@@ -845,6 +845,7 @@ impl Sender {
             _ => Ecn::Ect0,
         };
         let cwr = std::mem::take(&mut self.send_cwr);
+        let ends_write = self.layout.ends_written(seg);
         self.stats.segments_sent += 1;
         out.packets.push(Packet {
             flow: ends.flow,
@@ -859,10 +860,10 @@ impl Sender {
                 seq: self.seg_start(seg),
                 len,
                 cwr,
-                fin: self.closed && self.layout.ends_written(seg),
-                psh: self.layout.ends_written(seg),
+                fin: self.closed && ends_write,
+                psh: ends_write,
                 // SAB §IV-A.1: data carries the largest window value (0xffff) for switches to lower.
-                rwnd: if self.cc.sets_window_field() { u64::MAX } else { 0 },
+                rwnd: if cfg.cc.sets_window_field() { u64::MAX } else { 0 },
                 ..TcpHeader::default()
             },
         });
