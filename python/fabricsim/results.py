@@ -63,6 +63,8 @@ class Results:
                 queue_bytes (target = port), cwnd, dctcp_alpha (target = flow id).
     summary:    sim_time_s, wall_s, events, packet_hops, peak_rss_bytes, packet counts, and
                 deadline_miss_fraction when flows have deadlines, ...
+    queues:     one row per queue of every port (port, queue, classes, enqueued, drops, marks,
+                trims, max/mean occupancy in packets and bytes): the per-class view of ports
     circuit:    hybrid networks only (kind = "rdcn"), else empty: frames
                   days     one row per circuit day of a rack pair with traffic (src, dst, start_s,
                            length_s, bytes, utilization = bytes / (circuit rate x day))
@@ -80,6 +82,7 @@ class Results:
     timeseries: pd.DataFrame
     summary: dict[str, Any] = field(default_factory=dict)
     circuit: dict[str, pd.DataFrame] = field(default_factory=dict)
+    queues: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @classmethod
     def from_engine(cls, sim, summary_extra: dict | None = None) -> "Results":
@@ -99,7 +102,8 @@ class Results:
             for q in ("p50", "p99", "p999"):
                 v = lat.loc["all", f"{q}_us"]
                 summary[f"latency_{q}_us"] = None if pd.isna(v) else float(v)
-        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit)
+        queues = pd.DataFrame(sim.queues())
+        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit, queues)
 
     def save(self, directory: str | Path) -> Path:
         """Write flows.parquet, ports.parquet, timeseries.parquet, summary.json and, for hybrid
@@ -109,6 +113,8 @@ class Results:
         self.flows.to_parquet(d / "flows.parquet", index=False)
         self.ports.to_parquet(d / "ports.parquet", index=False)
         self.timeseries.to_parquet(d / "timeseries.parquet", index=False)
+        if len(self.queues):
+            self.queues.to_parquet(d / "queues.parquet", index=False)
         for name, frame in self.circuit.items():
             frame.to_parquet(d / f"circuit_{name}.parquet", index=False)
         (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
@@ -125,6 +131,7 @@ class Results:
             pd.read_parquet(d / "timeseries.parquet"),
             json.loads((d / "summary.json").read_text()),
             circuit,
+            pd.read_parquet(d / "queues.parquet") if (d / "queues.parquet").exists() else pd.DataFrame(),
         )
 
     def to_polars(self) -> dict:

@@ -52,6 +52,8 @@ pub struct PortTable {
     pub drops: Vec<u64>,
     pub wire_losses: Vec<u64>,
     pub ecn_marks: Vec<u64>,
+    /// Data packets cut to headers (trimming ports).
+    pub trims: Vec<u64>,
     pub max_queue_packets: Vec<u64>,
     pub max_queue_bytes: Vec<u64>,
     pub mean_queue_packets: Vec<f64>,
@@ -80,11 +82,55 @@ impl PortTable {
             t.drops.push(s.drops);
             t.wire_losses.push(s.wire_losses);
             t.ecn_marks.push(s.ecn_marks);
+            t.trims.push(s.trims);
             t.max_queue_packets.push(s.max_queue_packets);
             t.max_queue_bytes.push(s.max_queue_bytes);
             t.mean_queue_packets.push(s.queue_area_packets as f64 / d);
             t.mean_queue_bytes.push(s.queue_area_bytes as f64 / d);
             t.utilization.push(s.busy_time.0 as f64 / d);
+        }
+        t
+    }
+}
+
+/// One row per queue of every port (ports have 1–8 queues): the per-class view of a port.
+#[derive(Clone, Debug, Default)]
+pub struct QueueTable {
+    pub port: Vec<String>,
+    pub queue: Vec<u32>,
+    /// The classes mapped to this queue, e.g. "0,1".
+    pub classes: Vec<String>,
+    pub enqueued: Vec<u64>,
+    pub drops: Vec<u64>,
+    pub marks: Vec<u64>,
+    pub trims: Vec<u64>,
+    pub max_packets: Vec<u64>,
+    pub max_bytes: Vec<u64>,
+    pub mean_packets: Vec<f64>,
+    pub mean_bytes: Vec<f64>,
+}
+
+impl QueueTable {
+    /// Every port's queues, time averages over `duration` (queues noted up to it).
+    pub fn from_network(net: &Network, duration: Time) -> QueueTable {
+        let mut t = QueueTable::default();
+        let d = duration.0.max(1) as f64;
+        for p in &net.ports {
+            for (i, q) in p.queue.queues().iter().enumerate() {
+                let s = &q.stats;
+                t.port.push(p.name.clone());
+                t.queue.push(i as u32);
+                let cls: Vec<String> = (0..crate::queue::CLASSES as u8).filter(|&c| p.queue.queue_of(c) == i).map(|c| c.to_string()).collect();
+                t.classes.push(cls.join(","));
+                t.enqueued.push(s.enqueued);
+                t.drops.push(s.drops);
+                t.marks.push(s.marks);
+                t.trims.push(s.trims);
+                t.max_packets.push(s.max_packets);
+                t.max_bytes.push(s.max_bytes);
+                t.mean_packets.push(s.area_packets as f64 / d);
+                t.mean_bytes.push(s.area_bytes as f64 / d);
+            }
         }
         t
     }

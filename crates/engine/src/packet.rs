@@ -1,9 +1,10 @@
 //! Packets and the slab they live in.
 //!
 //! A packet is a plain struct in a `Vec` reused through a free list: sending a packet costs no heap
-//! allocation once the slab has grown to the peak number of packets in flight. Devices and queues
-//! read only the network fields (size, route, ECN, priority); the transport fields are opaque to
-//! them (DESIGN.md: "a discipline never knows about transports").
+//! allocation once the slab has grown to the peak number of packets in flight. Switches and queues
+//! read only the network fields (size, class, ECN, rank, trimmed mark, telemetry request, flow,
+//! path hash); the transport header beside them is opaque to them (each protocol's header lives
+//! in its own module, e.g. `transport::tcp::header`).
 
 use crate::ids::{FlowId, NodeId, PacketId};
 use crate::time::Time;
@@ -17,7 +18,9 @@ pub enum Ecn {
     Ce,
 }
 
-/// What the packet is, for the transport at the endpoints.
+/// What the packet is, for the switches that look (trimming cuts only data; hybrid ToRs measure
+/// data and mark ACKs; SAB counts SYN/FIN). Transports that are not TCP map their control packets
+/// (grants, pulls, NACKs) onto `Control`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Data,
@@ -25,35 +28,30 @@ pub enum Kind {
     /// Connection setup (transports with `handshake`): SYN and its SYN-ACK.
     Syn,
     SynAck,
+    Control,
 }
 
-/// At most three SACK blocks per ACK (RFC 2018 with the timestamp option).
-pub const MAX_SACK_BLOCKS: usize = 3;
-
-/// TCP header fields carried by the packet.
+/// In-band telemetry a packet asks for (HPCC's INT, Li et al. SIGCOMM 2019 §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct TcpHeader {
-    /// First byte of payload (data) — sequence space starts at 0 for every flow.
-    pub seq: u64,
-    /// Payload bytes (data).
-    pub len: u32,
-    /// Cumulative ACK: next byte expected (ACK packets).
-    pub ack: u64,
-    /// The window field in bytes. ACKs: the advertised window (u64::MAX = unlimited). SAB data
-    /// packets: the window switches assign (u64::MAX = SAB's initial 0xffff, none assigned yet).
-    pub rwnd: u64,
-    pub ece: bool,
-    pub cwr: bool,
-    /// Last segment of the flow (FIN): acknowledged at once.
-    pub fin: bool,
-    /// Last segment of the data written so far (PSH): acknowledged at once, as the application's
-    /// next request carries the ACK.
-    pub psh: bool,
-    pub sack_count: u8,
-    pub sack: [(u64, u64); MAX_SACK_BLOCKS],
+pub enum Int {
+    #[default]
+    Off,
+    /// Each egress appends a hop record on dequeue (`crate::switch::telemetry`).
+    Collect,
+    /// Carries records collected by another packet back to its sender; switches add nothing.
+    Echo,
 }
 
-/// One packet on the wire.
+pub use crate::transport::tcp::header::{TcpHeader, MAX_SACK_BLOCKS};
+
+/// The transport's own header: each protocol's in its own module; switches never read it
+/// (except header-rewriting features such as SAB, which know their protocol).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Header {
+    Tcp(TcpHeader),
+}
+
+/// One packet on the wire: the network fields every switch may read, then the transport header.
 #[derive(Clone, Copy, Debug)]
 pub struct Packet {
     pub flow: FlowId,
@@ -61,14 +59,43 @@ pub struct Packet {
     pub dst: NodeId,
     /// Bytes on the wire (headers included).
     pub size: u32,
+    /// Priority class, 0 = most urgent; the port's class map picks the queue.
+    pub class: u8,
     pub kind: Kind,
     pub ecn: Ecn,
+    /// Cut to a header by a trimming queue (NDP).
+    pub trimmed: bool,
+    pub int: Int,
+    /// Scheduling rank for rank-ordered ports (pFabric: remaining flow size; smaller = sooner).
+    pub rank: u64,
     /// Hash used by ECMP (per flow and direction), fixed when the packet is created.
     pub path_hash: u64,
     /// Time stamp for latency accounting: when the packet entered the network, reset when it
     /// enters a hybrid ToR's VOQ (latency through the hybrid network).
     pub stamp: Time,
-    pub tcp: TcpHeader,
+    pub hdr: Header,
+}
+
+impl Packet {
+    /// A packet with the given addressing and header; class 0, Not-ECT, no telemetry, rank 0.
+    pub fn new(flow: FlowId, src: NodeId, dst: NodeId, size: u32, kind: Kind, path_hash: u64, hdr: Header) -> Packet {
+        Packet { flow, src, dst, size, class: 0, kind, ecn: Ecn::NotEct, trimmed: false, int: Int::Off, rank: 0, path_hash, stamp: Time::ZERO, hdr }
+    }
+
+    /// The TCP header (TCP's own packets).
+    #[inline]
+    pub fn tcp(&self) -> &TcpHeader {
+        match &self.hdr {
+            Header::Tcp(h) => h,
+        }
+    }
+
+    #[inline]
+    pub fn tcp_mut(&mut self) -> &mut TcpHeader {
+        match &mut self.hdr {
+            Header::Tcp(h) => h,
+        }
+    }
 }
 
 /// Arena of packets with a free list.
@@ -135,17 +162,7 @@ mod tests {
     use super::*;
 
     fn pkt() -> Packet {
-        Packet {
-            flow: FlowId(0),
-            src: NodeId(0),
-            dst: NodeId(1),
-            size: 1500,
-            kind: Kind::Data,
-            ecn: Ecn::NotEct,
-            path_hash: 0,
-            stamp: Time::ZERO,
-            tcp: TcpHeader::default(),
-        }
+        Packet::new(FlowId(0), NodeId(0), NodeId(1), 1500, Kind::Data, 0, Header::Tcp(TcpHeader::default()))
     }
 
     #[test]

@@ -8,7 +8,6 @@
 
 use crate::ids::{NodeId, PortId};
 use crate::network::{Network, Node, NodeKind, Port, PortStats, Routes};
-use crate::queue::Queue;
 use crate::scenario::{FaultSpec, QueueSpec, TopologySpec};
 
 fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q: QueueSpec) -> Port {
@@ -19,10 +18,9 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         rate: l.rate,
         delay: l.delay,
         loss_rate: l.loss_rate,
-        queue: Queue::new(q.limit, q.discipline),
+        queue: crate::queue::PortQueue::new(&q, l.rate, q.shared_alpha.map(|_| node as u32)),
+        rng: crate::rng::Rng::new(0),
         drop_list: Vec::new(),
-        send_limit: q.send_limit,
-        waiters: Vec::new(),
         drop_next: 0,
         busy: false,
         stats: PortStats::default(),
@@ -62,7 +60,7 @@ pub fn build(spec: &TopologySpec) -> Network {
         // Circuit lanes come after routing: they are not static links, the hybrid ToRs use them
         // only while the schedule connects the pair (rdcn module docs). They belong to no node's
         // port list, so nothing routes onto them.
-        let unused = QueueSpec { limit: None, discipline: crate::queue::Discipline::DropTail, send_limit: None };
+        let unused = QueueSpec::fifo(None);
         let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused, reverse: None };
         for s in 0..r.racks {
             for d in (0..r.racks).filter(|&d| d != s) {

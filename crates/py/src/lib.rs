@@ -65,13 +65,30 @@ impl Simulation {
     /// Per-port counters as a dict of columns.
     fn ports<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = ports_dict(py, &self.sim.port_table())?;
-        if let Some(s) = self.sim.sab.as_deref() {
+        if let Some(s) = self.sim.fabric.sab.as_deref() {
             // SAB's switch side, per port in the same order: flows counted now, the most ever,
             // data packets whose window field the port lowered (host ports: 0).
             d.set_item("sab_flows", &s.flows)?;
             d.set_item("sab_peak_flows", &s.peak)?;
             d.set_item("sab_rewrites", &s.rewrites)?;
         }
+        Ok(d)
+    }
+    /// Per-queue counters (one row per queue of every port) as a dict of columns.
+    fn queues<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let t = self.sim.queue_table();
+        let d = PyDict::new(py);
+        d.set_item("port", &t.port)?;
+        d.set_item("queue", &t.queue)?;
+        d.set_item("classes", &t.classes)?;
+        d.set_item("enqueued", &t.enqueued)?;
+        d.set_item("drops", &t.drops)?;
+        d.set_item("marks", &t.marks)?;
+        d.set_item("trims", &t.trims)?;
+        d.set_item("max_packets", &t.max_packets)?;
+        d.set_item("max_bytes", &t.max_bytes)?;
+        d.set_item("mean_packets", &t.mean_packets)?;
+        d.set_item("mean_bytes", &t.mean_bytes)?;
         Ok(d)
     }
     /// Time series in long format as a dict of columns.
@@ -81,7 +98,7 @@ impl Simulation {
     /// Hybrid-network tables (days, voqs, seq_view, latency: dicts of columns, plus the mean
     /// circuit utilization after the warm-up), or None for a packet-only fabric.
     fn circuit<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(r) = self.sim.rdcn.as_deref() else { return Ok(None) };
+        let Some(r) = self.sim.fabric.rdcn.as_deref() else { return Ok(None) };
         let out = PyDict::new(py);
         let t = r.day_table();
         let d = PyDict::new(py);
@@ -103,7 +120,7 @@ impl Simulation {
         d.set_item("max_packets", &t.max_packets)?;
         d.set_item("mean_packets", &t.mean_packets)?;
         out.set_item("voqs", d)?;
-        let t = r.seq_table(&self.sim.net);
+        let t = r.seq_table(&self.sim.fabric.net);
         let d = PyDict::new(py);
         d.set_item("src", &t.src)?;
         d.set_item("dst", &t.dst)?;
@@ -172,6 +189,7 @@ fn ports_dict<'py>(py: Python<'py>, t: &PortTable) -> PyResult<Bound<'py, PyDict
     d.set_item("drops", &t.drops)?;
     d.set_item("wire_losses", &t.wire_losses)?;
     d.set_item("ecn_marks", &t.ecn_marks)?;
+    d.set_item("trims", &t.trims)?;
     d.set_item("max_queue_packets", &t.max_queue_packets)?;
     d.set_item("max_queue_bytes", &t.max_queue_bytes)?;
     d.set_item("mean_queue_packets", &t.mean_queue_packets)?;

@@ -1,7 +1,8 @@
 //! A port: the egress queue and transmitter of one link direction, plus its counters.
 
 use crate::ids::NodeId;
-use crate::queue::Queue;
+use crate::queue::PortQueue;
+use crate::rng::Rng;
 use crate::time::{Rate, Time};
 
 /// Counters a port keeps for the per-port output table.
@@ -9,8 +10,10 @@ use crate::time::{Rate, Time};
 pub struct PortStats {
     pub tx_packets: u64,
     pub tx_bytes: u64,
-    /// Dropped at enqueue because the buffer was full.
+    /// Dropped at admission (buffer full, RED) or pushed out later.
     pub drops: u64,
+    /// Data packets cut to a header (trimming queues).
+    pub trims: u64,
     /// Lost on the wire (random loss).
     pub wire_losses: u64,
     pub ecn_marks: u64,
@@ -35,28 +38,21 @@ pub struct Port {
     pub delay: Time,
     /// Probability that a packet serialized onto this wire is lost (0 = lossless).
     pub loss_rate: f64,
-    pub queue: Queue,
+    pub queue: PortQueue,
+    /// The port's own random stream (random loss, RED): per port, so what one port draws never
+    /// shifts another's.
+    pub rng: Rng,
     /// Indices (0-based, in serialization order) of packets this wire loses on purpose — the
     /// `[[faults]]` of a scenario, like ns-3's ReceiveListErrorModel. Sorted ascending.
     pub drop_list: Vec<u64>,
     /// Next entry of `drop_list` to match.
     pub drop_next: usize,
-    /// Host NICs: data senders stop while the queue holds this many packets (backpressure).
-    pub send_limit: Option<u64>,
-    /// Flows blocked on `send_limit`, woken in order when the queue drains.
-    pub waiters: Vec<crate::ids::FlowId>,
     /// A packet is being serialized.
     pub busy: bool,
     pub stats: PortStats,
 }
 
 impl Port {
-    /// Data packets a sender may still hand to this port now.
-    #[inline]
-    pub fn send_budget(&self) -> u64 {
-        self.send_limit.map_or(u64::MAX, |l| l.saturating_sub(self.queue.len_packets()))
-    }
-
     /// Should the packet about to be serialized (number `stats.tx_packets`) be lost on purpose?
     #[inline]
     pub fn scheduled_drop(&mut self) -> bool {

@@ -79,11 +79,11 @@ impl Rdcn {
             v.note(now);
             t.src.push((pi / self.racks) as u32);
             t.dst.push((pi % self.racks) as u32);
-            t.enqueued.push(v.stats.enqueued);
-            t.drops.push(v.stats.drops);
-            t.ecn_marks.push(v.stats.ecn_marks);
-            t.max_packets.push(v.stats.max_packets);
-            t.mean_packets.push(if now > Time::ZERO { v.stats.area_packets as f64 / now.0 as f64 } else { 0.0 });
+            t.enqueued.push(v.fifo.stats.enqueued);
+            t.drops.push(v.fifo.stats.drops);
+            t.ecn_marks.push(v.fifo.stats.marks);
+            t.max_packets.push(v.fifo.stats.max_packets);
+            t.mean_packets.push(if now > Time::ZERO { v.fifo.stats.area_packets as f64 / now.0 as f64 } else { 0.0 });
         }
         t
     }

@@ -6,6 +6,7 @@
 //! succeeds. The key reference is docs/SCENARIOS.md.
 
 mod parse;
+mod queues;
 mod rdcn;
 pub mod reader;
 #[cfg(test)]
@@ -14,20 +15,11 @@ mod tests;
 pub use reader::{Issue, Issues};
 
 use crate::network::Ecmp;
-use crate::queue::{Amount, Discipline};
+use crate::queue::Amount;
 use crate::time::{Rate, Time};
 use crate::transport::tcp::TcpConfig;
 
-/// Egress queue settings of one port.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct QueueSpec {
-    /// `None` = unlimited.
-    pub limit: Option<Amount>,
-    pub discipline: Discipline,
-    /// Host NICs only: transports stop handing data packets to the NIC while it holds this many
-    /// packets (backpressure, no drop). `None` = no backpressure.
-    pub send_limit: Option<u64>,
-}
+pub use crate::queue::QueueSpec;
 
 /// A node as declared (star and dumbbell are expanded into these).
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +54,9 @@ pub struct TopologySpec {
     pub oversubscription: Option<f64>,
     /// Capacity across the worst even split of the hosts (generated fabrics).
     pub bisection_bps: Option<u64>,
+    /// Each switch's shared packet memory (`[switch] shared_buffer`), for ports whose queues
+    /// use dynamic thresholds.
+    pub shared_buffer: Option<Amount>,
     /// The circuit side of a hybrid network (`kind = "rdcn"`).
     pub rdcn: Option<crate::rdcn::RdcnSpec>,
 }
@@ -192,7 +187,7 @@ pub struct Scenario {
     /// End the run as soon as every flow has finished and no generator can make more.
     pub stop_when_done: bool,
     /// SAB's switch parameters, when SAB runs (`[sab]`, or a profile with `cc = "sab"`).
-    pub sab: Option<crate::sab::SabSpec>,
+    pub sab: Option<crate::switch::sab::SabSpec>,
 }
 
 impl Scenario {

@@ -3,6 +3,7 @@
 use super::reader::*;
 use super::*;
 use crate::network::Ecmp;
+use super::queues::queue_table;
 use crate::topology;
 use crate::transport::tcp::cc::DctcpParams;
 use crate::transport::tcp::{CcKind, EcnMode};
@@ -27,6 +28,22 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
 const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp", "retcp", "d2tcp", "sab"];
+
+/// `[switch]`: the switches' shared packet memory (dynamic thresholds, `alpha` in a queue table).
+fn switch_section(t: &Table, max_packet: u64, iss: &mut Issues) -> Option<Amount> {
+    let s = t.table("switch", iss)?;
+    let b = s.get("shared_buffer", iss, as_amount);
+    if let Some(Amount::Bytes(x)) = b {
+        if x < max_packet {
+            iss.push(s.key_path("shared_buffer"), format!("{x} B is smaller than one packet ({max_packet} B)"));
+        }
+    }
+    if b == Some(Amount::Packets(0)) {
+        iss.push(s.key_path("shared_buffer"), "'0pkt' cannot hold a single packet");
+    }
+    s.finish(iss);
+    b
+}
 
 pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let mut iss = Issues::default();
@@ -57,12 +74,14 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let profiles = transports(&t, &mut iss);
     let max_packet = profiles.values().map(|p| (p.mss + p.header) as u64).max().unwrap_or(1500);
 
-    let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), None, max_packet, &mut iss);
-    let host_q = queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, &mut iss);
+    let shared_buffer = switch_section(&t, max_packet, &mut iss);
+    let shared = shared_buffer.is_some();
+    let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), None, max_packet, shared, &mut iss);
+    let host_q = queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, shared, &mut iss);
 
     let mut layout = None;
     let (nodes, mut topo) = match t.table("topology", &mut iss) {
-        Some(tt) => topology_spec(&tt, switch_q, host_q, max_packet, &mut layout, &mut iss),
+        Some(tt) => topology_spec(&tt, switch_q, host_q, max_packet, shared, &mut layout, &mut iss),
         None => {
             iss.push("topology", "missing; add [topology] with kind = \"star\", \"dumbbell\" or \"explicit\"");
             (vec![], None)
@@ -82,6 +101,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if let (Some(topo), Some(r)) = (topo.as_mut(), rdcn) {
         topo.rdcn = Some(r);
     }
+    if let Some(topo) = topo.as_mut() {
+        topo.shared_buffer = shared_buffer;
+    }
     let net = topo.as_ref().map(topology::build);
     // Flows are checked against the node names even when the links had problems.
     let traffic = t.has("workload") || t.has("incast");
@@ -100,70 +122,11 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done, sab })
 }
 
-fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, send_limit: Option<u64>, max_packet: u64, iss: &mut Issues) -> QueueSpec {
-    let mut spec = QueueSpec { limit: default_limit, discipline: Discipline::DropTail, send_limit };
+fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, send_limit: Option<u64>, max_packet: u64, shared: bool, iss: &mut Issues) -> QueueSpec {
+    let mut spec = QueueSpec { send_limit, ..QueueSpec::fifo(default_limit) };
     if let Some(q) = t.table(key, iss) {
-        spec = queue_table(&q, spec, max_packet, iss);
+        spec = queue_table(&q, spec, max_packet, shared, iss);
     }
-    spec
-}
-
-/// Read a queue table over a base spec.
-fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, iss: &mut Issues) -> QueueSpec {
-    let mut spec = base;
-    if let Some(v) = q.raw("buffer") {
-        if v.as_str() == Some("unlimited") {
-            spec.limit = None;
-        } else {
-            match as_amount(v) {
-                Ok(Amount::Packets(0)) => iss.push(q.key_path("buffer"), "'0pkt' cannot hold a single packet"),
-                Ok(Amount::Bytes(b)) if b < max_packet => iss.push(
-                    q.key_path("buffer"),
-                    format!("{} is smaller than one packet ({max_packet} B with the largest MSS and headers)", show(v)),
-                ),
-                Ok(a) => spec.limit = Some(a),
-                Err(e) => iss.push(q.key_path("buffer"), e),
-            }
-        }
-    }
-    if base.send_limit.is_some() {
-        match q.raw("send_limit") {
-            Some(v) if v.as_str() == Some("unlimited") => spec.send_limit = None,
-            Some(v) => match as_amount(v) {
-                Ok(Amount::Packets(n)) if n > 0 => spec.send_limit = Some(n),
-                _ => iss.push(q.key_path("send_limit"), format!("{} is not a packet count such as '100pkt' (or \"unlimited\")", show(v))),
-            },
-            None => {}
-        }
-    }
-    let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn"]));
-    let k = q.get("ecn_threshold", iss, as_amount);
-    match (disc.as_deref(), k) {
-        (Some("ecn"), Some(k)) => {
-            let above_buffer = match (k, spec.limit) {
-                (Amount::Packets(k), Some(Amount::Packets(b))) => k >= b,
-                (Amount::Bytes(k), Some(Amount::Bytes(b))) => k >= b,
-                _ => false,
-            };
-            if above_buffer {
-                iss.push(q.key_path("ecn_threshold"), "is not below the buffer size: no packet would ever be marked");
-            } else {
-                spec.discipline = Discipline::EcnThreshold { k };
-            }
-        }
-        (Some("ecn"), None) if !q.has("ecn_threshold") => {
-            iss.push(q.key_path("ecn_threshold"), "missing; discipline = \"ecn\" needs a marking threshold such as '65pkt'")
-        }
-        (Some("droptail"), _) if q.has("ecn_threshold") => {
-            iss.push(q.key_path("ecn_threshold"), "only applies to discipline = \"ecn\"")
-        }
-        (Some("droptail"), _) => spec.discipline = Discipline::DropTail,
-        (None, Some(_)) if !q.has("discipline") => {
-            iss.push(q.key_path("discipline"), "missing; set discipline = \"ecn\" to use ecn_threshold")
-        }
-        _ => {}
-    }
-    q.finish(iss);
     spec
 }
 
@@ -217,6 +180,7 @@ fn topology_spec(
     switch_q: QueueSpec,
     host_q: QueueSpec,
     max_packet: u64,
+    shared: bool,
     layout: &mut Option<RdcnLayout>,
     iss: &mut Issues,
 ) -> (Vec<NodeSpec>, Option<TopologySpec>) {
@@ -251,7 +215,7 @@ fn topology_spec(
             let lp = required_link(t, "link", iss);
             let bp = t.table("bottleneck", iss).map(|x| {
                 let p = link_params(&x, iss);
-                let q = x.table("queue", iss).map(|q| queue_table(&q, switch_q, max_packet, iss));
+                let q = x.table("queue", iss).map(|q| queue_table(&q, switch_q, max_packet, shared, iss));
                 x.finish(iss);
                 (p, q.unwrap_or(switch_q))
             });
@@ -438,7 +402,7 @@ fn topology_spec(
                             let base = |n: usize| if nodes[n].is_host { host_q } else { switch_q };
                             let (qa, qb) = match &q {
                                 Some(q) => {
-                                    let s = queue_table(q, base(a), max_packet, iss);
+                                    let s = queue_table(q, base(a), max_packet, shared, iss);
                                     (s, s)
                                 }
                                 None => (base(a), base(b)),
@@ -469,7 +433,7 @@ fn topology_spec(
     if iss.0.len() > ok_before || nodes.is_empty() {
         return (nodes, None);
     }
-    (nodes.clone(), Some(TopologySpec { kind, nodes, links, oversubscription, bisection_bps, rdcn: None }))
+    (nodes.clone(), Some(TopologySpec { kind, nodes, links, oversubscription, bisection_bps, rdcn: None, shared_buffer: None }))
 }
 
 /// Host links and switch-to-switch links of a generated fabric: `host_link` and `core_link`, or
@@ -606,6 +570,19 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if let Some(v) = t.get("tlp", iss, as_bool) {
         c.tlp = v;
+    }
+    if let Some(v) = t.get("class", iss, as_u64) {
+        if v as usize >= crate::queue::CLASSES {
+            iss.push(t.key_path("class"), format!("{v} is not a priority class; classes are 0 (most urgent) to {}", crate::queue::CLASSES - 1));
+        } else {
+            c.class = v as u8;
+        }
+    }
+    if let Some(r) = t.get("rank", iss, as_choice(&["none", "remaining"])) {
+        c.rank_remaining = r == "remaining";
+    }
+    if let Some(v) = t.get("telemetry", iss, as_bool) {
+        c.telemetry = v;
     }
     if let Some(v) = t.get("tlp_min", iss, as_time) {
         c.tlp_min = v;
@@ -1116,12 +1093,12 @@ fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>
 }
 
 /// `[sab]`: SAB's switch parameters. Present, or implied by a transport profile with `cc = "sab"`.
-fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut Issues) -> Option<crate::sab::SabSpec> {
+fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut Issues) -> Option<crate::switch::sab::SabSpec> {
     let tbl = t.table("sab", iss);
     if tbl.is_none() && !uses_sab {
         return None;
     }
-    let mut spec = crate::sab::SabSpec::default();
+    let mut spec = crate::switch::sab::SabSpec::default();
     if let Some(s) = tbl {
         if let Some(e) = s.get("epsilon", iss, as_f64) {
             if e > 0.0 && e <= 1.0 {

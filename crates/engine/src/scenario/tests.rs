@@ -50,7 +50,7 @@ fn good_scenario_loads() {
     assert_eq!(s.flows[1].tcp.cc.name(), "newreno");
     assert_eq!(s.flows[1].tcp.rto.min, Time::from_ms(10), "named profiles inherit from [transport]");
     assert_eq!(s.output.cwnd, vec![0, 1]);
-    assert_eq!(s.topology.links[0].queue_ba.discipline, crate::queue::Discipline::EcnThreshold { k: Amount::Packets(20) });
+    assert_eq!(s.topology.links[0].queue_ba.marking, crate::queue::QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Packets(20)).marking);
 }
 
 #[test]

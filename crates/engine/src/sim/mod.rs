@@ -1,14 +1,17 @@
 //! The simulator: one event loop over the network and the flows.
 //!
-//! Per packet-hop the work is: pick an egress port (ECMP), offer the packet to the port's queue or
-//! start serializing it, schedule `TxDone` and `Arrive`. Packets live in the slab; events carry ids.
+//! The simulator owns time, the event list, the packet slab, the flows and their applications;
+//! the [`Fabric`](crate::switch::Fabric) moves packets between wires (the switch pipeline) and the
+//! [`Hosts`](crate::host::Hosts) hold the NICs' backpressure. Packets live in the slab; events
+//! carry ids.
 
 use crate::event::{Event, EventQueue};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
-use crate::network::{routing, Ecmp, Network};
+use crate::host::Hosts;
+use crate::network::routing;
+use crate::switch::{Ctx, Fabric};
 use crate::output::{ideal_fct, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
 use crate::packet::PacketSlab;
-use crate::queue::Admit;
 use crate::rng::{mix64, Rng};
 use crate::scenario::Scenario;
 use crate::workload::OpenLoop;
@@ -99,27 +102,20 @@ pub struct Simulator {
     name: String,
     events: EventQueue,
     slab: PacketSlab,
-    pub net: Network,
+    /// The switches, links and ports: the per-hop pipeline.
+    pub fabric: Fabric,
+    pub hosts: Hosts,
     pub flows: Vec<Flow>,
-    ecmp: Ecmp,
-    spray_rng: Rng,
-    loss_rng: Rng,
     outbox: Outbox,
     /// Scratch list for waking flows blocked on a NIC (reused, never reallocated in steady state).
     wake: Vec<FlowId>,
     created: u64,
     delivered: u64,
-    dropped: u64,
-    packet_hops: u64,
     sample_interval: Option<Time>,
     sample_ports: Vec<PortId>,
     sample_flows: Vec<FlowId>,
     pub series: Series,
     wall: std::time::Duration,
-    /// The circuit side of a hybrid network, if the topology is one.
-    pub rdcn: Option<Box<crate::rdcn::Rdcn>>,
-    /// SAB's per-port flow counts and window assignment, when SAB runs.
-    pub sab: Option<Box<crate::sab::SabPorts>>,
 }
 
 impl Simulator {
@@ -146,31 +142,21 @@ impl Simulator {
             name: sc.name.clone(),
             events,
             slab: PacketSlab::new(),
-            net,
+            hosts: Hosts::new(&sc.topology, &net),
+            fabric: Fabric::new(sc, seed, net),
             flows: Vec::with_capacity(sc.flows.len()),
-            ecmp: sc.ecmp,
-            spray_rng: Rng::stream(seed, 1),
-            loss_rng: Rng::stream(seed, 2),
             outbox: Outbox::default(),
             wake: Vec::new(),
             created: 0,
             delivered: 0,
-            dropped: 0,
-            packet_hops: 0,
             sample_interval: sc.output.sample_interval,
             sample_ports,
             sample_flows,
             series: Series::default(),
             wall: std::time::Duration::ZERO,
-            rdcn: None,
-            sab: None,
         };
-        if let Some(spec) = &sc.topology.rdcn {
-            sim.rdcn = Some(Box::new(crate::rdcn::Rdcn::new(spec, &sim.net, sc.output.warmup)));
+        if sim.fabric.rdcn.is_some() {
             sim.events.schedule(Time::ZERO, Event::Circuit);
-        }
-        if let Some(spec) = &sc.sab {
-            sim.sab = Some(Box::new(crate::sab::SabPorts::new(spec, &sim.net)));
         }
         for f in &sc.flows {
             let (profile, label) = (sim.intern(&f.transport), 0);
@@ -215,7 +201,8 @@ impl Simulator {
 
     /// Sum of a host's link rates.
     fn host_rate(&self, h: NodeId) -> u64 {
-        self.net.node(h).ports.iter().map(|&p| self.net.ports[p.idx()].rate.bps()).sum()
+        let net = &self.fabric.net;
+        net.node(h).ports.iter().map(|&p| net.ports[p.idx()].rate.bps()).sum()
     }
 
     /// Create a flow; it starts at `start` (now or later).
@@ -224,7 +211,7 @@ impl Simulator {
         let id = FlowId::from_idx(self.flows.len());
         let h = mix64(self.seed ^ mix64(id.0 as u64 + 1));
         let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
-        let hops = self.net.next_hops(src, dst);
+        let hops = self.fabric.net.next_hops(src, dst);
         let nic = hops[routing::pick(hops.len(), ends.hash_fwd, src)];
         let mut conn = TcpConnection::new(ends, tcp, size);
         if tcp.handshake_rtt && !tcp.handshake {
@@ -266,14 +253,14 @@ impl Simulator {
         self.events.processed()
     }
     pub fn packet_hops(&self) -> u64 {
-        self.packet_hops
+        self.fabric.packet_hops
     }
     pub fn finished(&self) -> bool {
         self.now >= self.end
     }
 
     pub fn conservation(&self) -> Conservation {
-        Conservation { created: self.created, delivered: self.delivered, dropped: self.dropped, in_flight: self.slab.live() as u64 }
+        Conservation { created: self.created, delivered: self.delivered, dropped: self.fabric.dropped, in_flight: self.slab.live() as u64 }
     }
 
     /// Process every event up to and including `until` (capped at the end time).
@@ -298,16 +285,18 @@ impl Simulator {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::Arrive { port, pkt } => {
-                if let Some(r) = self.rdcn.as_deref() {
-                    let role = r.role[port.idx()];
-                    if role != crate::rdcn::Role::Plain {
-                        self.hybrid_arrival(role, pkt);
-                    }
+                let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+                if let Some(p) = self.fabric.arrive(port, pkt, &mut cx) {
+                    self.deliver(p);
                 }
-                let node = self.net.ports[port.idx()].peer;
-                self.at_node(node, pkt);
             }
-            Event::TxDone { port } => self.tx_done(port),
+            Event::TxDone { port } => {
+                let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+                self.fabric.tx_done(port, &mut cx);
+                if self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
+                    self.wake_senders(port);
+                }
+            }
             Event::FlowStart { flow } => {
                 let mut out = self.take_outbox(flow);
                 self.flows[flow.idx()].transport.start(self.now, &mut out);
@@ -322,7 +311,10 @@ impl Simulator {
             Event::Sample => self.sample(),
             Event::Arrival { gen } => self.arrival(gen as usize),
             Event::IncastRound { app } => self.incast_round(app as usize),
-            Event::Circuit => self.reconfigure(),
+            Event::Circuit => {
+                let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+                self.fabric.reconfigure(&mut cx);
+            }
         }
     }
 
@@ -447,8 +439,14 @@ impl Simulator {
     #[inline]
     fn take_outbox(&mut self, flow: FlowId) -> Outbox {
         let mut out = std::mem::take(&mut self.outbox);
-        out.budget = self.net.ports[self.flows[flow.idx()].nic.idx()].send_budget();
+        out.budget = self.nic_budget(self.flows[flow.idx()].nic);
         out
+    }
+
+    /// Data packets a sender may still hand to NIC `port`.
+    #[inline]
+    fn nic_budget(&self, port: PortId) -> u64 {
+        self.hosts.budget(port, self.fabric.net.ports[port.idx()].queue.len_packets())
     }
 
     /// Inject what a transport produced, and set its timers.
@@ -468,15 +466,22 @@ impl Simulator {
         if out.blocked && !self.flows[flow.idx()].waiting {
             let f = &mut self.flows[flow.idx()];
             f.waiting = true;
-            self.net.ports[f.nic.idx()].waiters.push(flow);
+            self.hosts.nic_mut(f.nic).waiters.push(flow);
         }
-        for i in 0..out.packets.len() {
-            let mut p = out.packets[i];
+        for idx in 0..out.packets.len() {
+            let mut p = out.packets[idx];
             p.stamp = self.now;
             let from = p.src;
             let id = self.slab.alloc(p);
             self.created += 1;
-            self.at_node(from, id);
+            if p.int != crate::packet::Int::Off {
+                let rec = out.int_out.iter().find(|(i, _)| *i as usize == idx).map_or_else(Default::default, |&(_, r)| r);
+                self.fabric.telemetry.set(id, rec);
+            }
+            let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+            if let Some(p) = self.fabric.at_node(from, id, &mut cx) {
+                self.deliver(p);
+            }
         }
         for &(at, kind) in &out.timers {
             self.events.schedule(at, Event::Timer { flow, kind });
@@ -485,112 +490,17 @@ impl Simulator {
         self.outbox = out;
     }
 
-    /// A packet is at `node`: deliver it, or forward it.
+    /// A packet reached its destination host: its flow's transport handles it (with the
+    /// telemetry it collected, if it asked for any).
     #[inline]
-    fn at_node(&mut self, node: NodeId, id: PacketId) {
-        let pkt = *self.slab.get(id);
-        if pkt.dst == node {
-            self.slab.free(id);
-            self.delivered += 1;
-            let mut out = self.take_outbox(pkt.flow);
-            self.flows[pkt.flow.idx()].transport.on_packet(self.now, &pkt, &mut out);
-            self.flush(pkt.flow, out);
-            return;
+    fn deliver(&mut self, (id, pkt): (PacketId, crate::packet::Packet)) {
+        self.delivered += 1;
+        let mut out = self.take_outbox(pkt.flow);
+        if pkt.int != crate::packet::Int::Off {
+            out.int_in = Some(self.fabric.telemetry.get(id));
         }
-        if let Some(r) = self.rdcn.as_deref() {
-            if let Some(s) = r.tor_rack(node) {
-                let d = r.rack_of_host(pkt.dst);
-                if d != s {
-                    self.tor_ingress(s, d, id);
-                    return;
-                }
-            }
-        }
-        let hops = self.net.next_hops(node, pkt.dst);
-        let port = match (hops.len(), self.ecmp) {
-            (0, _) => {
-                // Validation guarantees routes; keep the invariant even so.
-                self.slab.free(id);
-                self.dropped += 1;
-                return;
-            }
-            (1, _) => hops[0],
-            (n, Ecmp::FlowHash) => hops[routing::pick(n, pkt.path_hash, node)],
-            (n, Ecmp::PacketSpray) => hops[self.spray_rng.below(n as u64) as usize],
-        };
-        self.enqueue(port, id);
-    }
-
-    #[inline]
-    fn enqueue(&mut self, port: PortId, id: PacketId) {
-        let now = self.now;
-        if let Some(sab) = self.sab.as_deref_mut() {
-            sab.on_egress(port, self.slab.get_mut(id));
-        }
-        let p = &mut self.net.ports[port.idx()];
-        if !p.busy {
-            debug_assert!(p.queue.is_empty());
-            self.start_tx(port, id);
-            return;
-        }
-        p.note_queue(now);
-        match p.queue.offer(id, self.slab.get_mut(id)) {
-            Admit::Enqueued { marked } => {
-                p.stats.ecn_marks += marked as u64;
-                p.note_peak();
-            }
-            Admit::Dropped => {
-                p.stats.drops += 1;
-                self.dropped += 1;
-                self.slab.free(id);
-            }
-        }
-    }
-
-    #[inline]
-    fn start_tx(&mut self, port: PortId, id: PacketId) {
-        let now = self.now;
-        let size = self.slab.get(id).size as u64;
-        let p = &mut self.net.ports[port.idx()];
-        p.busy = true;
-        let ser = p.rate.serialization(size);
-        p.stats.tx_bytes += size;
-        p.stats.busy_time += ser;
-        self.packet_hops += 1;
-        self.events.schedule(now + ser, Event::TxDone { port });
-        let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
-        p.stats.tx_packets += 1;
-        if scheduled || (p.loss_rate > 0.0 && self.loss_rng.uniform() < p.loss_rate) {
-            p.stats.wire_losses += 1;
-            self.dropped += 1;
-            if self.rdcn.is_some() {
-                // A packet pulled towards the packet switch that never gets there frees its room.
-                self.hybrid_wire_loss(port, id);
-            }
-            self.slab.free(id);
-        } else {
-            let delay = p.delay;
-            self.events.schedule(now + ser + delay, Event::Arrive { port, pkt: id });
-        }
-    }
-
-    #[inline]
-    fn tx_done(&mut self, port: PortId) {
-        let now = self.now;
-        let slab = &self.slab;
-        let p = &mut self.net.ports[port.idx()];
-        p.busy = false;
-        p.note_queue(now);
-        if let Some(next) = p.queue.pop(|id| slab.get(id).size) {
-            self.start_tx(port, next);
-        }
-        let p = &mut self.net.ports[port.idx()];
-        if !p.waiters.is_empty() && p.send_budget() > 0 {
-            self.wake_senders(port);
-        }
-        if self.rdcn.is_some() {
-            self.hybrid_tx_done(port);
-        }
+        self.flows[pkt.flow.idx()].transport.on_packet(self.now, &pkt, &mut out);
+        self.flush(pkt.flow, out);
     }
 
     /// Give blocked senders on `port` their turn, in the order they blocked, while the NIC has
@@ -598,9 +508,9 @@ impl Simulator {
     /// bulk sender cannot starve a short flow on the same host.
     fn wake_senders(&mut self, port: PortId) {
         let mut wake = std::mem::take(&mut self.wake);
-        std::mem::swap(&mut wake, &mut self.net.ports[port.idx()].waiters);
+        std::mem::swap(&mut wake, &mut self.hosts.nic_mut(port).waiters);
         let mut served = 0;
-        while served < wake.len() && self.net.ports[port.idx()].send_budget() > 0 {
+        while served < wake.len() && self.nic_budget(port) > 0 {
             let flow = wake[served];
             served += 1;
             self.flows[flow.idx()].waiting = false;
@@ -608,7 +518,7 @@ impl Simulator {
             self.flows[flow.idx()].transport.on_send_ready(self.now, &mut out);
             self.flush(flow, out);
         }
-        let p = &mut self.net.ports[port.idx()];
+        let p = self.hosts.nic_mut(port);
         wake.drain(..served);
         wake.append(&mut p.waiters);
         std::mem::swap(&mut wake, &mut p.waiters);
@@ -618,12 +528,12 @@ impl Simulator {
     fn sample(&mut self) {
         let now = self.now;
         for &port in &self.sample_ports {
-            let p = &self.net.ports[port.idx()];
+            let p = &self.fabric.net.ports[port.idx()];
             self.series.push(now, Metric::QueuePackets, port.0, p.queue.len_packets() as f64);
             self.series.push(now, Metric::QueueBytes, port.0, p.queue.len_bytes() as f64);
             self.series.push(now, Metric::TxBytes, port.0, p.stats.tx_bytes as f64);
         }
-        if let Some(r) = self.rdcn.as_deref() {
+        if let Some(r) = self.fabric.rdcn.as_deref() {
             for (pi, v) in r.voqs.iter().enumerate().filter(|(_, v)| v.used) {
                 self.series.push(now, Metric::VoqPackets, pi as u32, v.len_packets() as f64);
             }
@@ -644,11 +554,11 @@ impl Simulator {
 
     /// Hop list (rate, delay) of the path a flow-hashed packet takes.
     fn hops(&self, src: NodeId, dst: NodeId, hash: u64) -> Vec<(crate::time::Rate, Time)> {
-        self.net
+        self.fabric.net
             .path(src, dst, hash)
             .unwrap_or_default()
             .iter()
-            .map(|p| (self.net.ports[p.idx()].rate, self.net.ports[p.idx()].delay))
+            .map(|p| (self.fabric.net.ports[p.idx()].rate, self.fabric.net.ports[p.idx()].delay))
             .collect()
     }
 
@@ -659,8 +569,8 @@ impl Simulator {
             let FlowTransport::Tcp(c) = &f.transport;
             let s = &c.sender;
             t.id.push(i as u32);
-            t.src.push(self.net.node(f.ends.src).name.clone());
-            t.dst.push(self.net.node(f.ends.dst).name.clone());
+            t.src.push(self.fabric.net.node(f.ends.src).name.clone());
+            t.dst.push(self.fabric.net.node(f.ends.dst).name.clone());
             t.transport.push(self.names[f.profile as usize].clone());
             t.workload.push(self.names[f.label as usize].clone());
             let o = &self.sc.output;
@@ -705,10 +615,19 @@ impl Simulator {
 
     pub fn port_table(&mut self) -> PortTable {
         let now = self.now;
-        for p in &mut self.net.ports {
+        for p in &mut self.fabric.net.ports {
             p.note_queue(now);
         }
-        PortTable::from_network(&self.net, now)
+        PortTable::from_network(&self.fabric.net, now)
+    }
+
+    /// The per-queue table as of now.
+    pub fn queue_table(&mut self) -> crate::output::QueueTable {
+        let now = self.now;
+        for p in &mut self.fabric.net.ports {
+            p.queue.note_all(now);
+        }
+        crate::output::QueueTable::from_network(&self.fabric.net, now)
     }
 
     pub fn summary(&self) -> Summary {
@@ -720,7 +639,7 @@ impl Simulator {
             end_ps: self.end.0,
             wall_seconds: self.wall.as_secs_f64(),
             events: self.events.processed(),
-            packet_hops: self.packet_hops,
+            packet_hops: self.fabric.packet_hops,
             packets_created: c.created,
             packets_delivered: c.delivered,
             packets_dropped: c.dropped,
@@ -734,7 +653,7 @@ impl Simulator {
 
     /// Name of series entry `i`'s target.
     pub fn series_target(&self, i: usize) -> String {
-        self.series.target_name(i, &self.net, self.rdcn.as_deref().map_or(1, |r| r.racks))
+        self.series.target_name(i, &self.fabric.net, self.fabric.rdcn.as_deref().map_or(1, |r| r.racks))
     }
 
     /// Bytes delivered in order to receivers, summed over flows.
@@ -749,7 +668,6 @@ impl Simulator {
 
 }
 
-mod hybrid;
 #[cfg(test)]
 mod tests;
 

@@ -31,6 +31,10 @@ pub struct Outbox {
     pub budget: u64,
     /// Set by a transport that stopped for lack of budget: wake it when the NIC drains.
     pub blocked: bool,
+    /// The telemetry the packet being delivered collected (packets that asked for it).
+    pub int_in: Option<crate::switch::telemetry::IntRecord>,
+    /// Telemetry to attach to packets of `packets` (by index): echoes of collected records.
+    pub int_out: Vec<(u32, crate::switch::telemetry::IntRecord)>,
 }
 
 impl Outbox {
@@ -38,6 +42,8 @@ impl Outbox {
         self.packets.clear();
         self.timers.clear();
         self.blocked = false;
+        self.int_in = None;
+        self.int_out.clear();
     }
 }
 

@@ -16,6 +16,7 @@
 //! says), F-RTO and undo, Nagle, slow start after idle, SACK option bytes on the wire.
 
 pub mod cc;
+pub mod header;
 mod layout;
 mod receiver;
 mod rtt;
@@ -67,7 +68,7 @@ pub enum CcKind {
     Lp,
     Retcp(cc::RetcpParams),
     D2tcp(DctcpParams),
-    /// SAB (JSAC 2014): the window comes from the switches; see `crate::sab`.
+    /// SAB (JSAC 2014): the window comes from the switches; see `crate::switch::sab`.
     Sab,
 }
 
@@ -227,6 +228,13 @@ pub struct TcpConfig {
     pub tlp: bool,
     /// Smallest probe timeout (Linux: 10 ms).
     pub tlp_min: Time,
+    /// Priority class of every packet of the connection (0 = most urgent; the ports' class map
+    /// picks the queue).
+    pub class: u8,
+    /// Data packets carry their remaining flow size as rank (pFabric §4.1); else rank 0.
+    pub rank_remaining: bool,
+    /// Data packets collect in-band telemetry; the receiver echoes it in its ACKs.
+    pub telemetry: bool,
     pub cc: CcKind,
 }
 
@@ -256,6 +264,9 @@ impl Default for TcpConfig {
             cc_params: cc::Knobs([None; cc::MAX_KNOBS]),
             tlp: true,
             tlp_min: Time::from_ms(10),
+            class: 0,
+            rank_remaining: false,
+            telemetry: false,
             cc: CcKind::NewReno,
         }
     }
@@ -315,9 +326,15 @@ impl Transport for TcpConnection {
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox) {
         match pkt.kind {
             Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
-            Kind::Ack => self.sender.on_ack(now, &pkt.tcp, &self.cfg, &self.ends, out),
+            Kind::Ack => {
+                if let Some(rec) = out.int_in {
+                    self.sender.int_echo = Some(rec);
+                }
+                self.sender.on_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
+            }
             Kind::Syn => self.receiver.on_syn(now, &self.cfg, &self.ends, out),
             Kind::SynAck => self.sender.on_syn_ack(now, &self.cfg, &self.ends, out),
+            Kind::Control => {}
         }
     }
     fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox) {

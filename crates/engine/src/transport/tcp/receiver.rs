@@ -3,7 +3,7 @@
 
 use super::{EcnMode, TcpConfig};
 use crate::event::TimerKind;
-use crate::packet::{Ecn, Kind, Packet, TcpHeader, MAX_SACK_BLOCKS};
+use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader, MAX_SACK_BLOCKS};
 use crate::time::Time;
 use crate::transport::{Endpoints, Outbox};
 use std::collections::VecDeque;
@@ -27,6 +27,12 @@ pub struct Receiver {
     ece_latch: bool,
     /// Data segments that carried only bytes already received.
     pub duplicate_segments: u64,
+    /// Data packets that arrived trimmed to a header (their payload is lost; NDP-style ports).
+    pub trimmed: u64,
+    /// Data packets that arrived whole.
+    pub data_packets: u64,
+    /// The telemetry the latest data packet collected, echoed in the next ACK (HPCC §3.2).
+    pub int_last: Option<crate::switch::telemetry::IntRecord>,
     pub acks_sent: u64,
     /// SAB: the window field of the latest data packet (u64::MAX until one arrives).
     assigned: u64,
@@ -37,6 +43,9 @@ impl Receiver {
         Receiver {
             size,
             rcv_nxt: 0,
+            trimmed: 0,
+            data_packets: 0,
+            int_last: None,
             ooo: VecDeque::new(),
             recent: None,
             pending: 0,
@@ -62,21 +71,24 @@ impl Receiver {
 
     /// A SYN: answer with a SYN-ACK at once (again for a resent SYN).
     pub fn on_syn(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        out.packets.push(Packet {
-            flow: ends.flow,
-            src: ends.dst,
-            dst: ends.src,
-            size: cfg.ack_size,
-            kind: Kind::SynAck,
-            ecn: Ecn::NotEct,
-            path_hash: ends.hash_rev,
-            stamp: now,
-            tcp: TcpHeader::default(),
-        });
+        let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::SynAck, ends.hash_rev, Header::Tcp(TcpHeader::default()));
+        p.class = cfg.class;
+        p.stamp = now;
+        out.packets.push(p);
     }
 
     pub fn on_data(&mut self, now: Time, pkt: &Packet, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        let h = &pkt.tcp;
+        if pkt.trimmed {
+            // Only the header arrived: TCP has no use for it (no NACKs); the data is resent as
+            // any lost segment is.
+            self.trimmed += 1;
+            return;
+        }
+        self.data_packets += 1;
+        if let Some(rec) = out.int_in {
+            self.int_last = Some(rec);
+        }
+        let h = pkt.tcp();
         let ce = pkt.ecn == Ecn::Ce;
         let mut immediate = false;
         match cfg.ecn {
@@ -204,17 +216,14 @@ impl Receiver {
         if cfg.sack {
             self.sack_blocks(&mut h);
         }
-        out.packets.push(Packet {
-            flow: ends.flow,
-            src: ends.dst,
-            dst: ends.src,
-            size: cfg.ack_size,
-            kind: Kind::Ack,
-            ecn: if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct },
-            path_hash: ends.hash_rev,
-            stamp: Time::ZERO,
-            tcp: h,
-        });
+        let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
+        p.ecn = if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
+        p.class = cfg.class;
+        if let Some(rec) = self.int_last {
+            p.int = crate::packet::Int::Echo;
+            out.int_out.push((out.packets.len() as u32, rec));
+        }
+        out.packets.push(p);
         self.acks_sent += 1;
         self.pending = 0;
         self.delack_deadline = None;
@@ -231,21 +240,13 @@ mod tests {
     }
 
     fn data(seq: u64, len: u32, ecn: Ecn) -> Packet {
-        Packet {
-            flow: FlowId(0),
-            src: NodeId(0),
-            dst: NodeId(1),
-            size: len + 52,
-            kind: Kind::Data,
-            ecn,
-            path_hash: 0,
-            stamp: Time::ZERO,
-            tcp: TcpHeader { seq, len, ..Default::default() },
-        }
+        let mut p = Packet::new(FlowId(0), NodeId(0), NodeId(1), len + 52, Kind::Data, 0, Header::Tcp(TcpHeader { seq, len, ..Default::default() }));
+        p.ecn = ecn;
+        p
     }
 
     fn acks(out: &Outbox) -> Vec<(u64, bool)> {
-        out.packets.iter().map(|p| (p.tcp.ack, p.tcp.ece)).collect()
+        out.packets.iter().map(|p| (p.tcp().ack, p.tcp().ece)).collect()
     }
 
     #[test]
@@ -273,12 +274,12 @@ mod tests {
         let mut out = Outbox::default();
         r.on_data(Time(0), &data(1000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
         r.on_data(Time(0), &data(3000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
-        let last = out.packets.last().unwrap().tcp;
+        let last = *out.packets.last().unwrap().tcp();
         assert_eq!(last.ack, 0);
         assert_eq!(&last.sack[..last.sack_count as usize], &[(3000, 4000), (1000, 2000)]);
         // Filling the first hole merges up to the next hole and ACKs at once.
         r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
-        let last = out.packets.last().unwrap().tcp;
+        let last = *out.packets.last().unwrap().tcp();
         assert_eq!((last.ack, last.sack_count), (2000, 1));
     }
 
@@ -306,7 +307,7 @@ mod tests {
         r.on_data(Time(0), &data(0, 1000, Ecn::Ce), &cfg, &ends(), &mut out);
         r.on_data(Time(0), &data(1000, 1000, Ecn::Ect0), &cfg, &ends(), &mut out);
         let mut cwr = data(2000, 1000, Ecn::Ect0);
-        cwr.tcp.cwr = true;
+        cwr.tcp_mut().cwr = true;
         r.on_data(Time(0), &cwr, &cfg, &ends(), &mut out);
         assert_eq!(acks(&out), vec![(1000, true), (2000, true), (3000, false)]);
     }

@@ -13,7 +13,7 @@ use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::{EcnMode, TcpConfig};
 use crate::event::TimerKind;
-use crate::packet::{Ecn, Kind, Packet, TcpHeader};
+use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader};
 use crate::time::Time;
 use crate::transport::{Endpoints, Outbox};
 
@@ -33,6 +33,8 @@ pub struct SenderStats {
 /// The sending endpoint of a TCP flow.
 #[derive(Clone, Debug)]
 pub struct Sender {
+    /// The latest telemetry echoed back in an ACK (HPCC reads it; TCP only keeps it).
+    pub int_echo: Option<crate::switch::telemetry::IntRecord>,
     /// Where each segment's bytes lie.
     layout: Layout,
     /// No more data will be written: the last byte written carries FIN and ends the flow.
@@ -96,6 +98,7 @@ impl Sender {
         let mut board = Scoreboard::default();
         board.track_rate = cc.owns_cwnd();
         Sender {
+            int_echo: None,
             layout,
             closed,
             board,
@@ -271,17 +274,9 @@ impl Sender {
 
     fn send_syn(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         self.syn_sent_at = Some(now);
-        out.packets.push(Packet {
-            flow: ends.flow,
-            src: ends.src,
-            dst: ends.dst,
-            size: cfg.ack_size,
-            kind: Kind::Syn,
-            ecn: Ecn::NotEct,
-            path_hash: ends.hash_fwd,
-            stamp: now,
-            tcp: TcpHeader::default(),
-        });
+        let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.ack_size, Kind::Syn, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
+        p.class = cfg.class;
+        out.packets.push(p);
     }
 
     /// The SYN-ACK: the connection is open; its RTT (unless the SYN was resent: Karn) seeds the
@@ -837,7 +832,7 @@ impl Sender {
         }
     }
 
-    fn emit(&mut self, now: Time, seg: u64, retransmission: bool, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+    fn emit(&mut self, _now: Time, seg: u64, retransmission: bool, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         let len = self.layout.len(seg) as u32;
         let ecn = match cfg.ecn {
             EcnMode::Off => Ecn::NotEct,
@@ -847,16 +842,14 @@ impl Sender {
         let cwr = std::mem::take(&mut self.send_cwr);
         let ends_write = self.layout.ends_written(seg);
         self.stats.segments_sent += 1;
-        out.packets.push(Packet {
-            flow: ends.flow,
-            src: ends.src,
-            dst: ends.dst,
-            size: len + cfg.header,
-            kind: Kind::Data,
-            ecn,
-            path_hash: ends.hash_fwd,
-            stamp: now,
-            tcp: TcpHeader {
+        let mut p = Packet::new(
+            ends.flow,
+            ends.src,
+            ends.dst,
+            len + cfg.header,
+            Kind::Data,
+            ends.hash_fwd,
+            Header::Tcp(TcpHeader {
                 seq: self.seg_start(seg),
                 len,
                 cwr,
@@ -865,8 +858,18 @@ impl Sender {
                 // SAB §IV-A.1: data carries the largest window value (0xffff) for switches to lower.
                 rwnd: if cfg.cc.sets_window_field() { u64::MAX } else { 0 },
                 ..TcpHeader::default()
-            },
-        });
+            }),
+        );
+        p.ecn = ecn;
+        p.class = cfg.class;
+        if cfg.rank_remaining {
+            // pFabric: the flow's remaining size from this packet on (long-lived flows: last).
+            p.rank = self.tcb.flow_size.map_or(u64::MAX, |s| s.saturating_sub(self.seg_start(seg)));
+        }
+        if cfg.telemetry {
+            p.int = crate::packet::Int::Collect;
+        }
+        out.packets.push(p);
     }
 }
 
@@ -901,7 +904,7 @@ mod tests {
     }
 
     fn seqs(out: &Outbox) -> Vec<u64> {
-        out.packets.iter().map(|p| p.tcp.seq / 1000).collect()
+        out.packets.iter().map(|p| p.tcp().seq / 1000).collect()
     }
 
     #[test]
@@ -945,7 +948,7 @@ mod tests {
         assert_eq!(s.state(), CaState::Recovery);
         assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 5));
         assert_eq!(s.scoreboard().sacked_out(), 3);
-        let rtx: Vec<_> = out.packets.iter().filter(|p| p.tcp.seq == 0).collect();
+        let rtx: Vec<_> = out.packets.iter().filter(|p| p.tcp().seq == 0).collect();
         assert_eq!(rtx.len(), 1, "segment 0 is retransmitted exactly once");
         // The full ACK ends recovery with cwnd = ssthresh.
         out.clear();
@@ -972,7 +975,7 @@ mod tests {
         assert_eq!((s.tcb.cwnd, s.stats.ecn_reductions), (5, 1));
         // ACK 6000 left 4 of 5 in flight: one new segment went out, carrying CWR.
         // The next data segment carries CWR (RFC 3168 §6.1.2), exactly once.
-        let cwr: Vec<_> = out.packets.iter().filter(|p| p.tcp.cwr).collect();
+        let cwr: Vec<_> = out.packets.iter().filter(|p| p.tcp().cwr).collect();
         assert_eq!(cwr.len(), 1);
     }
 

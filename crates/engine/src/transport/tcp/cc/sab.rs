@@ -1,7 +1,7 @@
 //! SAB's sender side (Zhang, Ren, Yue, Shu, Lin, "Sharing Bandwidth by Allocating Switch Buffer in
 //! Data Center Networks", IEEE JSAC 32(1), 2014, §IV). SAB has no congestion control of its own:
 //! every switch port writes εB/N into the window field of passing data packets when the field is
-//! larger (`crate::sab`), the receiver returns min(awnd, field) in its ACKs (§IV-A.3), and the
+//! larger (`crate::switch::sab`), the receiver returns min(awnd, field) in its ACKs (§IV-A.3), and the
 //! sender takes that window as its congestion window (§IV-A.1).
 //!
 //! - A window of at least one MSS gives ⌊W / MSS⌋ segments: the decimal part is dropped (§VI-C).

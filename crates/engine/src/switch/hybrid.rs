@@ -2,7 +2,7 @@
 //! the source ToR's VOQs, pulls by the packet uplink and the circuit lanes, the circuit switch's
 //! day/night events, and the measurements taken as packets leave the hybrid network.
 
-use super::Simulator;
+use super::{Ctx, Fabric};
 use crate::event::Event;
 use crate::ids::{PacketId, PortId};
 use crate::network::Port;
@@ -19,20 +19,20 @@ fn eps_room(p: &Port, inflight: (u64, u64), size: u64) -> bool {
     p.queue.limit.is_none_or(|l| !l.exceeded_by(n, b))
 }
 
-impl Simulator {
+impl Fabric {
     /// A packet for rack `d` entered ToR `s`: into VOQ (s, d), then let an uplink take it.
-    pub(super) fn tor_ingress(&mut self, s: Rack, d: Rack, id: PacketId) {
-        let now = self.now;
+    pub(super) fn tor_ingress(&mut self, s: Rack, d: Rack, id: PacketId, cx: &mut Ctx) {
+        let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
         let pi = r.pair(s, d);
         let (cap, k) = r.spec.policy.limits(&r.spec.plan, s, d, now);
-        let pkt = self.slab.get_mut(id);
+        let pkt = cx.slab.get_mut(id);
         pkt.stamp = now;
         let old = r.voqs[pi].len_packets();
         let first = !r.voqs[pi].used;
         if r.voqs[pi].offer(id, pkt, cap, k, now) == Admit::Dropped {
             self.dropped += 1;
-            self.slab.free(id);
+            cx.slab.free(id);
             return;
         }
         if first {
@@ -45,9 +45,9 @@ impl Simulator {
             v.advance(now, old);
         }
         if r.spec.plan.circuit_dst(s, now) == Some(d) {
-            self.circuit_pull(s);
+            self.circuit_pull(s, cx);
         } else {
-            self.packet_pull(s);
+            self.packet_pull(s, cx);
         }
     }
 
@@ -63,8 +63,8 @@ impl Simulator {
 
     /// ToR `s`'s packet uplink, if idle, takes the next packet round-robin from the VOQs whose
     /// pair's packet path is open and whose packet-switch port has room (Etalon §4.2).
-    pub(super) fn packet_pull(&mut self, s: Rack) {
-        let now = self.now;
+    pub(super) fn packet_pull(&mut self, s: Rack, cx: &mut Ctx) {
+        let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
         let up = r.uplink[s as usize];
         if self.net.ports[up.idx()].busy {
@@ -80,7 +80,7 @@ impl Simulator {
             if !r.spec.policy.packet_path_open(&r.spec.plan, s, d, now) {
                 continue;
             }
-            let size = self.slab.get(head).size;
+            let size = cx.slab.get(head).size;
             let di = d as usize;
             if !eps_room(&self.net.ports[r.eps_down[di].idx()], r.eps_inflight[di], size as u64) {
                 blocked = true;
@@ -91,7 +91,7 @@ impl Simulator {
             r.eps_inflight[di].0 += 1;
             r.eps_inflight[di].1 += size as u64;
             r.eps_blocked[s as usize] = false;
-            self.start_tx(up, id);
+            self.start_tx(up, id, cx);
             return;
         }
         r.eps_blocked[s as usize] = blocked;
@@ -99,8 +99,8 @@ impl Simulator {
 
     /// ToR `s`'s circuit lane, if its circuit is up and the lane idle, takes the head of the VOQ
     /// it reaches — if the packet's serialization ends before the day does.
-    pub(super) fn circuit_pull(&mut self, s: Rack) {
-        let now = self.now;
+    pub(super) fn circuit_pull(&mut self, s: Rack, cx: &mut Ctx) {
+        let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
         let phase = r.spec.plan.phase(now);
         if !phase.day {
@@ -111,19 +111,19 @@ impl Simulator {
         let lane = r.lanes[pi];
         let Some(head) = r.voqs[pi].front() else { return };
         let p = &self.net.ports[lane.idx()];
-        let size = self.slab.get(head).size;
+        let size = cx.slab.get(head).size;
         if p.busy || now + p.rate.serialization(size as u64) > phase.ends {
             return;
         }
         let id = Self::voq_pop(r, pi, size, now);
-        self.start_tx(lane, id);
+        self.start_tx(lane, id, cx);
     }
 
     /// The circuit switch reaches a boundary: a day starts (open its rows, start the lanes) or a
     /// night starts (close the day's rows; pairs change packet-path eligibility, so wake the
     /// packet uplinks). Schedules the next boundary.
-    pub(super) fn reconfigure(&mut self) {
-        let now = self.now;
+    pub(crate) fn reconfigure(&mut self, cx: &mut Ctx) {
+        let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
         let phase = r.spec.plan.phase(now);
         let n = r.racks;
@@ -137,7 +137,7 @@ impl Simulator {
                 }
             }
             for s in 0..n {
-                self.circuit_pull(s as Rack);
+                self.circuit_pull(s as Rack, cx);
             }
         } else {
             let rate = r.spec.circuit_rate;
@@ -152,20 +152,20 @@ impl Simulator {
             }
             r.day_open.clear();
             for s in 0..n {
-                self.packet_pull(s as Rack);
+                self.packet_pull(s as Rack, cx);
             }
         }
-        if phase.ends <= self.end {
-            self.events.schedule(phase.ends, Event::Circuit);
+        if phase.ends <= cx.end {
+            cx.events.schedule(phase.ends, Event::Circuit);
         }
     }
 
     /// A packet crossed a port of the hybrid network (`role` ≠ Plain) and is about to reach the
     /// node behind it.
-    pub(super) fn hybrid_arrival(&mut self, role: Role, id: PacketId) {
-        let now = self.now;
+    pub(super) fn hybrid_arrival(&mut self, role: Role, id: PacketId, cx: &mut Ctx) {
+        let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
-        let pkt = self.slab.get_mut(id);
+        let pkt = cx.slab.get_mut(id);
         let (dst_rack, circuit) = match role {
             Role::Uplink(_) => {
                 let d = r.rack_of_host(pkt.dst) as usize;
@@ -191,22 +191,22 @@ impl Simulator {
                     v.delivered(now, pkt.size as u64, len);
                 }
             }
-            Kind::Syn | Kind::SynAck => {}
+            Kind::Syn | Kind::SynAck | Kind::Control => {}
             Kind::Ack => {
                 // reTCP feedback (§5.3): at ToR S (= this ACK's destination rack), mark ACKs from
                 // rack D with the state of the circuit S→D.
                 if r.spec.policy.feedback_mode() != Feedback::Off {
-                    pkt.tcp.ece = r.spec.policy.feedback(&r.spec.plan, dst_rack, src_rack, now);
+                    pkt.tcp_mut().ece = r.spec.policy.feedback(&r.spec.plan, dst_rack, src_rack, now);
                 }
             }
         }
     }
 
     /// A packet was lost on the wire behind `port` (a lossy packet link, or a scheduled fault).
-    pub(super) fn hybrid_wire_loss(&mut self, port: PortId, id: PacketId) {
+    pub(super) fn hybrid_wire_loss(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
         let r = self.rdcn.as_deref_mut().unwrap();
         if let Role::Uplink(_) = r.role[port.idx()] {
-            let pkt = self.slab.get(id);
+            let pkt = cx.slab.get(id);
             let d = r.rack_of_host(pkt.dst) as usize;
             r.eps_inflight[d].0 -= 1;
             r.eps_inflight[d].1 -= pkt.size as u64;
@@ -214,16 +214,16 @@ impl Simulator {
     }
 
     /// After a hybrid-network port finished a packet: pull the next one.
-    pub(super) fn hybrid_tx_done(&mut self, port: PortId) {
+    pub(super) fn hybrid_tx_done(&mut self, port: PortId, cx: &mut Ctx) {
         let r = self.rdcn.as_deref_mut().unwrap();
         match r.role[port.idx()] {
-            Role::Uplink(s) => self.packet_pull(s),
-            Role::Lane(s, _) => self.circuit_pull(s),
+            Role::Uplink(s) => self.packet_pull(s, cx),
+            Role::Lane(s, _) => self.circuit_pull(s, cx),
             Role::EpsDown(_) => {
                 if r.eps_blocked.iter().any(|&b| b) {
                     for s in 0..r.racks {
                         if self.rdcn.as_deref().unwrap().eps_blocked[s] {
-                            self.packet_pull(s as Rack);
+                            self.packet_pull(s as Rack, cx);
                         }
                     }
                 }
@@ -285,12 +285,12 @@ header = 52
         sim.run_until(Time::from_ps(16_800_000));
         assert_eq!(tcp(&sim, 0).receiver.delivered(), 1448);
         sim.run_until(Time::from_us(19));
-        let r = sim.rdcn.as_deref().unwrap();
+        let r = sim.fabric.rdcn.as_deref().unwrap();
         assert_eq!(r.voqs[r.pair(2, 0)].len_packets(), 1, "the ACK waits for its circuit");
         sim.run();
         let t = sim.flow_table();
         assert_eq!(t.fct_ps[0], Some(51_046_800));
-        let r = sim.rdcn.as_deref().unwrap();
+        let r = sim.fabric.rdcn.as_deref().unwrap();
         // Latency through the hybrid network of the data packet: 14.6 − 2.2 = 12.4 µs.
         assert_eq!(r.latency_packet.count(), 1);
         assert!((r.latency_packet.quantile_us(0.5).unwrap() - 12.4).abs() < 0.2);
@@ -311,7 +311,7 @@ header = 52
         let doc = hybrid(2, 16, "10Gbps", STROBE, "voq = \"100000pkt\"", &flows, "2ms")
             .replace("mss = 1448", "mss = 9000\ninitial_cwnd = 200");
         let sim = run(&doc);
-        let r = sim.rdcn.as_deref().unwrap();
+        let r = sim.fabric.rdcn.as_deref().unwrap();
         let days: Vec<_> = r.days.iter().filter(|d| (d.src, d.dst) == (0, 1)).collect();
         assert_eq!(days.len(), 10);
         for d in &days {
@@ -327,7 +327,7 @@ header = 52
         let sc = Scenario::from_toml(&doc).unwrap();
         let mut sim = Simulator::new(&sc, None);
         let plan = sc.topology.rdcn.as_ref().unwrap().plan.clone();
-        let lanes: Vec<usize> = (0..sim.net.ports.len()).filter(|&p| matches!(sim.rdcn.as_deref().unwrap().role[p], Role::Lane(..))).collect();
+        let lanes: Vec<usize> = (0..sim.fabric.net.ports.len()).filter(|&p| matches!(sim.fabric.rdcn.as_deref().unwrap().role[p], Role::Lane(..))).collect();
         assert_eq!(lanes.len(), 6);
         let mut checked_nights = 0;
         let mut t = Time::ZERO;
@@ -337,17 +337,17 @@ header = 52
             if !plan.phase(t).day {
                 checked_nights += 1;
                 for &p in &lanes {
-                    assert!(!sim.net.ports[p].busy, "lane {} busy at night, t = {t:?}", sim.net.ports[p].name);
+                    assert!(!sim.fabric.net.ports[p].busy, "lane {} busy at night, t = {t:?}", sim.fabric.net.ports[p].name);
                 }
             }
         }
         assert!(checked_nights > 500);
         // And every byte a lane sent is accounted to one of the pair's days.
-        let r = sim.rdcn.as_deref().unwrap();
-        let lane_bytes: u64 = lanes.iter().map(|&p| sim.net.ports[p].stats.tx_bytes).sum();
+        let r = sim.fabric.rdcn.as_deref().unwrap();
+        let lane_bytes: u64 = lanes.iter().map(|&p| sim.fabric.net.ports[p].stats.tx_bytes).sum();
         let day_bytes: u64 = r.days.iter().map(|d| d.bytes).sum();
         assert!(lane_bytes > 1_000_000);
-        let open: u64 = r.day_open.iter().map(|&(s, d, b0)| sim.net.ports[r.lanes[r.pair(s, d)].idx()].stats.tx_bytes - b0).sum();
+        let open: u64 = r.day_open.iter().map(|&(s, d, b0)| sim.fabric.net.ports[r.lanes[r.pair(s, d)].idx()].stats.tx_bytes - b0).sum();
         assert_eq!(lane_bytes, day_bytes + open);
     }
 
@@ -365,7 +365,7 @@ header = 52
         let mut seen = vec![];
         for k in 0..9u64 {
             sim.run_until(Time::from_ps(1_120_000 + k * 1_200_000 + 600_000));
-            let r = sim.rdcn.as_deref().unwrap();
+            let r = sim.fabric.rdcn.as_deref().unwrap();
             seen.push((1..4).map(|d| r.voqs[r.pair(0, d)].len_packets()).collect::<Vec<_>>());
         }
         let want: Vec<Vec<u64>> = vec![
@@ -395,7 +395,7 @@ header = 52
         let up = ports.find("tor0->eps").unwrap();
         assert!(ports.wire_losses[up] > 20, "{}", ports.wire_losses[up]);
         assert!(ports.utilization[up] > 0.1, "the uplink keeps going: {}", ports.utilization[up]);
-        let r = sim.rdcn.as_deref().unwrap();
+        let r = sim.fabric.rdcn.as_deref().unwrap();
         assert!(r.eps_inflight.iter().all(|&(n, _)| n <= 1));
     }
 

@@ -88,18 +88,18 @@ impl SabPorts {
                 self.peak[i] = self.peak[i].max(self.flows[i]);
             }
             Kind::Data => {
-                if pkt.tcp.rwnd != 0 {
+                if pkt.tcp().rwnd != 0 {
                     let w = self.window(port);
-                    if pkt.tcp.rwnd > w {
-                        pkt.tcp.rwnd = w;
+                    if pkt.tcp().rwnd > w {
+                        pkt.tcp_mut().rwnd = w;
                         self.rewrites[i] += 1;
                     }
                 }
-                if pkt.tcp.fin {
+                if pkt.tcp().fin {
                     self.flows[i] = self.flows[i].saturating_sub(1);
                 }
             }
-            Kind::Ack | Kind::SynAck => {}
+            Kind::Ack | Kind::SynAck | Kind::Control => {}
         }
     }
 }
@@ -135,7 +135,7 @@ header = 52
     }
 
     fn port(sim: &Simulator, name: &str) -> crate::ids::PortId {
-        sim.net.port_by_name(name).unwrap()
+        sim.fabric.net.port_by_name(name).unwrap()
     }
 
     #[test]
@@ -152,7 +152,7 @@ header = 52
         sim.run_until(Time(11_849_600));
         let s = &tcp(&sim, 0).sender;
         assert_eq!((s.tcb.rwnd, s.tcb.cwnd), (100_000, 69));
-        let sab = sim.sab.as_deref().unwrap();
+        let sab = sim.fabric.sab.as_deref().unwrap();
         assert_eq!(sab.flows[port(&sim, "s0->h0").idx()], 1);
         assert_eq!(sab.flows[port(&sim, "s0->h1").idx()], 0, "the SYN-ACK's way does not count");
         assert_eq!(sab.flows[port(&sim, "h1->s0").idx()], 0, "hosts do not take part");
@@ -169,7 +169,7 @@ header = 52
         let mut counts = vec![];
         for t in [500, 1500, 2500] {
             sim.run_until(Time::from_us(t));
-            counts.push(sim.sab.as_deref().unwrap().flows[p]);
+            counts.push(sim.fabric.sab.as_deref().unwrap().flows[p]);
         }
         assert_eq!(counts, vec![1, 2, 3], "a SYN adds one");
         // All three now share the port: each window is ⌊100 000 / 3⌋ = 33 333 B = 23 segments.
@@ -178,7 +178,7 @@ header = 52
             assert_eq!((s.tcb.rwnd, s.tcb.cwnd), (33_333, 23), "flow {f}");
         }
         sim.run();
-        let sab = sim.sab.as_deref().unwrap();
+        let sab = sim.fabric.sab.as_deref().unwrap();
         assert_eq!((sab.flows[p], sab.peak[p]), (0, 3), "each FIN took one away");
         assert!(sim.flow_table().fct_ps.iter().all(Option::is_some));
         assert_eq!(sim.port_table().drops.iter().sum::<u64>(), 0, "SAB loses nothing here");
@@ -200,9 +200,9 @@ header = 52
         let s = &tcp(&sim, 0).sender;
         assert_eq!((s.tcb.rwnd, s.tcb.cwnd, s.tcb.seg_size), (500, 1, 500));
         let p = port(&sim, "s0->h0");
-        let before = sim.net.ports[p.idx()].stats.clone();
+        let before = sim.fabric.net.ports[p.idx()].stats.clone();
         sim.run_until(Time::from_us(400));
-        let after = &sim.net.ports[p.idx()].stats;
+        let after = &sim.fabric.net.ports[p.idx()].stats;
         let (pkts, bytes) = (after.tx_packets - before.tx_packets, after.tx_bytes - before.tx_bytes);
         assert!(pkts > 100 && bytes == pkts * (500 + 52), "only 552 B packets on the bottleneck: {pkts} packets, {bytes} B");
         sim.run();
@@ -247,8 +247,8 @@ warmup = "20ms"
                 flows = (1..=100).map(|i| format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h0\"\n")).collect::<String>()
             );
             let sim = run(&doc);
-            let pt = sim.net.port_by_name("s0->h0").unwrap();
-            let st = &sim.net.ports[pt.idx()].stats;
+            let pt = sim.fabric.net.port_by_name("s0->h0").unwrap();
+            let st = &sim.fabric.net.ports[pt.idx()].stats;
             let mean_q = st.queue_area_bytes as f64 / sim.now().0 as f64;
             let expect = eps * 128_000.0 - 1e9 / 8.0 * 100e-6;
             println!("eps {eps}: mean queue {mean_q:.0} B, εB − CD = {expect:.0} B");
@@ -322,8 +322,8 @@ dst = "h5"
             doc += "[[flows]]\nsrc = \"h4\"\ndst = \"h5\"\n";
         }
         let sim = run(&doc);
-        let sab = sim.sab.as_deref().unwrap();
-        let n = |p: &str| sab.flows[sim.net.port_by_name(p).unwrap().idx()];
+        let sab = sim.fabric.sab.as_deref().unwrap();
+        let n = |p: &str| sab.flows[sim.fabric.net.port_by_name(p).unwrap().idx()];
         assert_eq!((n("R1->M"), n("M->R2"), n("R2->h5"), n("M->h3")), (3, 1, 4, 2));
         let w: Vec<u64> = (0..6).map(|f| tcp(&sim, f).sender.tcb.rwnd).collect();
         assert_eq!(w, vec![15_000, 20_000, 20_000, 15_000, 15_000, 15_000]);
@@ -335,9 +335,9 @@ dst = "h5"
         let doc = star(1, "[sab]\nbuffer = \"120KB\"", "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\n");
         let sc = Scenario::from_toml(&doc).unwrap();
         let sim = Simulator::new(&sc, None);
-        let p = sim.net.port_by_name("s0->h0").unwrap();
+        let p = sim.fabric.net.port_by_name("s0->h0").unwrap();
         for (err, want) in [(0.0, 15_000), (-0.5, 30_000), (0.5, 10_000)] {
-            let mut ports = super::SabPorts::new(&super::SabSpec { count_error: err, buffer: Some(120_000), ..Default::default() }, &sim.net);
+            let mut ports = super::SabPorts::new(&super::SabSpec { count_error: err, buffer: Some(120_000), ..Default::default() }, &sim.fabric.net);
             ports.flows[p.idx()] = 4;
             assert_eq!(ports.window(p), want, "error {err}");
         }

@@ -1,0 +1,53 @@
+//! Hosts: the NIC side of a host, where its transports meet the network.
+//!
+//! A host NIC exerts backpressure (like ns-3's device-queue flow control or Linux TSQ): a sender
+//! may hand a data packet to its NIC only while the NIC queue holds fewer than `send_limit`
+//! packets; blocked senders are woken in the order they blocked as the NIC drains.
+
+use crate::ids::{FlowId, PortId};
+use crate::network::Network;
+use crate::scenario::TopologySpec;
+
+/// Backpressure state of one host NIC port.
+#[derive(Clone, Debug, Default)]
+pub struct Nic {
+    /// Data senders stop while the NIC queue holds this many packets; `None` = never.
+    pub send_limit: Option<u64>,
+    /// Flows blocked on `send_limit`, woken in order when the queue drains.
+    pub waiters: Vec<FlowId>,
+}
+
+/// The hosts' NICs, by port.
+#[derive(Clone, Debug, Default)]
+pub struct Hosts {
+    nics: Vec<Nic>,
+}
+
+impl Hosts {
+    /// NIC settings from the links' queue specs (the port order `topology::build` uses: a→b,
+    /// then b→a, per link; circuit lanes after).
+    pub fn new(spec: &TopologySpec, net: &Network) -> Hosts {
+        let mut nics = vec![Nic::default(); net.ports.len()];
+        for (i, l) in spec.links.iter().enumerate() {
+            nics[2 * i].send_limit = l.queue_ab.send_limit;
+            nics[2 * i + 1].send_limit = l.queue_ba.send_limit;
+        }
+        Hosts { nics }
+    }
+
+    /// Data packets a sender may still hand to NIC `port`, whose queue holds `queued` packets.
+    #[inline]
+    pub fn budget(&self, port: PortId, queued: u64) -> u64 {
+        self.nics[port.idx()].send_limit.map_or(u64::MAX, |l| l.saturating_sub(queued))
+    }
+
+    #[inline]
+    pub fn nic_mut(&mut self, port: PortId) -> &mut Nic {
+        &mut self.nics[port.idx()]
+    }
+
+    #[inline]
+    pub fn has_waiters(&self, port: PortId) -> bool {
+        !self.nics[port.idx()].waiters.is_empty()
+    }
+}

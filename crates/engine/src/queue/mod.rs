@@ -1,0 +1,491 @@
+//! A switch port's egress queues: 1–8 FIFOs, a class → queue map, a scheduler, a buffer (per port
+//! or a switch-wide shared memory), an admission policy and ECN marking — the queue-discipline
+//! seam of the switch (compare ns-3's `QueueDisc` with its internal queues and classes).
+//!
+//! A transport sets each packet's `class` (0 = most urgent); the scenario maps classes to queues.
+//! Occupancy counts packets *waiting*, not the one being serialized (the transmitter holds that
+//! one), which is how a switch's buffer accounting sees it once the packet is on the wire.
+//! Disciplines read only network fields of a packet (size, class, ECN, rank, flow, kind), never
+//! transport state.
+//!
+//! - Scheduling ([`Sched`]): strict priority (lowest queue index first), deficit round robin over
+//!   bytes (Shreedhar & Varghese, SIGCOMM 1995) or weighted round robin over packets.
+//! - Buffer: a per-port limit and optional per-queue limits, and/or a switch-wide [`SharedPool`]
+//!   with dynamic thresholds (α per class).
+//! - Admission ([`Admission`]): drop-tail; push-out of the lowest-priority queue's tail (Flash,
+//!   Algorithm 1); pFabric's drop of the lowest-priority packet (with its priority dequeue);
+//!   NDP's trimming of data packets to headers.
+//! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
+//!   at enqueue or dequeue; or RED ([`red`]).
+
+pub mod fifo;
+pub mod red;
+pub mod shared;
+
+pub use fifo::{Fifo, QueueStats};
+pub use red::{Red, RedAction, RedSpec};
+pub use shared::SharedPool;
+
+use crate::ids::PacketId;
+use crate::packet::{Ecn, Kind, PacketSlab};
+use crate::rng::Rng;
+use crate::time::{Rate, Time};
+
+/// Queues a port may have, and priority classes a packet may carry.
+pub const MAX_QUEUES: usize = 8;
+pub const CLASSES: usize = 8;
+
+/// A size measured either in packets or in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Amount {
+    Packets(u64),
+    Bytes(u64),
+}
+
+impl Amount {
+    /// Does an occupancy of (`pkts`, `bytes`) exceed this amount?
+    #[inline]
+    pub fn exceeded_by(self, pkts: u64, bytes: u64) -> bool {
+        match self {
+            Amount::Packets(n) => pkts > n,
+            Amount::Bytes(b) => bytes > b,
+        }
+    }
+}
+
+/// Where step marking looks at the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkAt {
+    /// An arriving packet is marked when the occupancy it finds (excluding itself) exceeds K
+    /// (DCTCP, Alizadeh et al. SIGCOMM 2010 §3.1; RFC 8257 §3.1).
+    Enqueue,
+    /// A departing packet is marked when the occupancy it leaves behind exceeds K.
+    Dequeue,
+}
+
+/// How a port marks ECN-capable packets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Marking {
+    None,
+    /// Step marking on the instantaneous occupancy: of the packet's queue (`queue[i]`) and/or of
+    /// the whole port (`port`); either threshold exceeded marks.
+    Threshold { queue: [Option<Amount>; MAX_QUEUES], port: Option<Amount>, at: MarkAt },
+    /// RED on each queue's own length.
+    Red(RedSpec),
+}
+
+/// What a full buffer does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// Drop the arriving packet.
+    DropTail,
+    /// Flash (seeds/004 Algorithm 1): drop the arriving packet if its queue is at or below the
+    /// lowest-priority non-empty queue, otherwise push out that queue's tail packet (repeat until
+    /// the arriving packet fits).
+    PushOut,
+    /// pFabric (Alizadeh et al., SIGCOMM 2013 §4.1): dequeue the packet with the smallest rank
+    /// first — but of that packet's flow, the earliest — and when full drop the packet with the
+    /// largest rank, the arriving one included (ties: the arriving one, else the latest).
+    PFabric,
+    /// NDP (Handley et al., SIGCOMM 2017 §3.1): a data packet that does not fit its queue is cut
+    /// to `header_bytes` and queued, marked trimmed, in queue 0 (the header queue).
+    Trim { header_bytes: u32 },
+}
+
+/// The order in which the port serves its queues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sched {
+    /// Lowest non-empty queue index first.
+    Strict,
+    /// Deficit round robin: queue i gets `weights[i] · quantum` bytes per round.
+    Drr { weights: [u32; MAX_QUEUES], quantum: u32 },
+    /// Weighted round robin over packets: queue i sends up to `weights[i]` packets per round.
+    Wrr { weights: [u32; MAX_QUEUES] },
+}
+
+/// A port's queue configuration (scenario level).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueueSpec {
+    /// Port buffer; `None` = unlimited.
+    pub limit: Option<Amount>,
+    /// Number of queues, 1..=8.
+    pub queues: u8,
+    /// Queue of each class.
+    pub class_map: [u8; CLASSES],
+    /// Per-queue limits (besides the port's).
+    pub queue_limits: [Option<Amount>; MAX_QUEUES],
+    pub sched: Sched,
+    /// Shared-memory dynamic threshold α per class, when the port's switch shares its buffer.
+    pub shared_alpha: Option<[f64; CLASSES]>,
+    pub admission: Admission,
+    pub marking: Marking,
+    /// Host NICs only: transports stop handing data packets to the NIC while it holds this many
+    /// packets (backpressure, no drop). `None` = no backpressure.
+    pub send_limit: Option<u64>,
+}
+
+impl QueueSpec {
+    /// One FIFO with a buffer limit and drop-tail (what a port is unless configured).
+    pub fn fifo(limit: Option<Amount>) -> QueueSpec {
+        QueueSpec {
+            limit,
+            queues: 1,
+            class_map: [0; CLASSES],
+            queue_limits: [None; MAX_QUEUES],
+            sched: Sched::Strict,
+            shared_alpha: None,
+            admission: Admission::DropTail,
+            marking: Marking::None,
+            send_limit: None,
+        }
+    }
+
+    /// DCTCP-style step marking at K on one queue.
+    pub fn ecn(limit: Option<Amount>, k: Amount) -> QueueSpec {
+        let mut q = [None; MAX_QUEUES];
+        q[0] = Some(k);
+        QueueSpec { marking: Marking::Threshold { queue: q, port: None, at: MarkAt::Enqueue }, ..QueueSpec::fifo(limit) }
+    }
+}
+
+/// The outcome of offering a packet to a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admit {
+    Enqueued { marked: bool, trimmed: bool },
+    Dropped,
+}
+
+/// What `offer` and `pop` need besides the queue: the packets, the switch's shared memories, the
+/// port's random stream, the time, and a list the queue fills with packets it pushed out (the
+/// caller frees and counts them).
+pub struct Env<'a> {
+    pub slab: &'a mut PacketSlab,
+    pub pools: &'a mut [SharedPool],
+    pub rng: &'a mut Rng,
+    pub now: Time,
+    pub victims: &'a mut Vec<PacketId>,
+}
+
+/// The egress queues of one port.
+#[derive(Clone, Debug)]
+pub struct PortQueue {
+    queues: Vec<Fifo>,
+    class_map: [u8; CLASSES],
+    queue_limits: [Option<Amount>; MAX_QUEUES],
+    pkts: u64,
+    bytes: u64,
+    pub limit: Option<Amount>,
+    sched: Sched,
+    deficit: [u64; MAX_QUEUES],
+    cur: usize,
+    fresh: bool,
+    admission: Admission,
+    marking: Marking,
+    red: Vec<Red>,
+    /// The switch's shared memory (index into the pools) and α per class.
+    shared: Option<(u32, [f64; CLASSES])>,
+}
+
+impl PortQueue {
+    /// The queues of a port with `spec`, sending at `rate`; `pool` = its switch's shared memory.
+    pub fn new(spec: &QueueSpec, rate: Rate, pool: Option<u32>) -> PortQueue {
+        let n = spec.queues.clamp(1, MAX_QUEUES as u8) as usize;
+        let red = match spec.marking {
+            Marking::Red(r) => (0..n).map(|_| Red::new(r, rate)).collect(),
+            _ => Vec::new(),
+        };
+        PortQueue {
+            queues: vec![Fifo::default(); n],
+            class_map: spec.class_map,
+            queue_limits: spec.queue_limits,
+            pkts: 0,
+            bytes: 0,
+            limit: spec.limit,
+            sched: spec.sched,
+            deficit: [0; MAX_QUEUES],
+            cur: 0,
+            fresh: true,
+            admission: spec.admission,
+            marking: spec.marking,
+            red,
+            shared: match (pool, spec.shared_alpha) {
+                (Some(p), Some(a)) => Some((p, a)),
+                _ => None,
+            },
+        }
+    }
+
+    /// A plain FIFO (tests, host NICs).
+    pub fn fifo(limit: Option<Amount>) -> PortQueue {
+        PortQueue::new(&QueueSpec::fifo(limit), Rate(1), None)
+    }
+
+    #[inline]
+    pub fn len_packets(&self) -> u64 {
+        self.pkts
+    }
+    #[inline]
+    pub fn len_bytes(&self) -> u64 {
+        self.bytes
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.pkts == 0
+    }
+    /// The queues (index = queue number).
+    pub fn queues(&self) -> &[Fifo] {
+        &self.queues
+    }
+    /// Queue of a class.
+    #[inline]
+    pub fn queue_of(&self, class: u8) -> usize {
+        self.class_map[(class as usize).min(CLASSES - 1)] as usize
+    }
+    /// Account every queue's length up to `now` (before reading time averages).
+    pub fn note_all(&mut self, now: Time) {
+        for q in &mut self.queues {
+            q.note(now);
+        }
+    }
+
+    /// Count a packet that found the transmitter idle and went straight out: admitted, never
+    /// waiting.
+    #[inline]
+    pub fn passed(&mut self, class: u8) {
+        let qi = self.queue_of(class);
+        self.queues[qi].stats.enqueued += 1;
+    }
+
+    /// Could queue `qi` hold one more packet of `size` bytes?
+    #[inline]
+    fn fits(&self, qi: usize, size: u64, class: u8, pools: &[SharedPool]) -> bool {
+        let q = &self.queues[qi];
+        if self.limit.is_some_and(|l| l.exceeded_by(self.pkts + 1, self.bytes + size)) {
+            return false;
+        }
+        if self.queue_limits[qi].is_some_and(|l| l.exceeded_by(q.len_packets() + 1, q.len_bytes() + size)) {
+            return false;
+        }
+        match self.shared {
+            Some((p, alpha)) => pools[p as usize].admits(q.len_packets(), q.len_bytes(), size, alpha[(class as usize).min(CLASSES - 1)]),
+            None => true,
+        }
+    }
+
+    /// Remove the packet at position `pos` of queue `qi`.
+    #[inline]
+    fn take(&mut self, qi: usize, pos: usize, env: &mut Env) -> PacketId {
+        let size = {
+            let q = &self.queues[qi];
+            let id = if pos == 0 { q.front() } else { q.iter().nth(pos) };
+            env.slab.get(id.unwrap()).size
+        };
+        let id = self.queues[qi].remove(pos, size, env.now).unwrap();
+        self.release(qi, size as u64, env);
+        id
+    }
+
+    #[inline]
+    fn release(&mut self, qi: usize, size: u64, env: &mut Env) {
+        self.pkts -= 1;
+        self.bytes -= size;
+        if let Some((p, _)) = self.shared {
+            env.pools[p as usize].give(size);
+        }
+        if !self.red.is_empty() && self.queues[qi].is_empty() {
+            self.red[qi].idle(env.now);
+        }
+    }
+
+    /// Make room for a packet of class `class` arriving at queue `qi` by pushing out lower-priority
+    /// packets (push-out and pFabric admission). False: the arriving packet is to be dropped.
+    fn push_out(&mut self, qi: usize, size: u64, class: u8, rank: u64, env: &mut Env) -> bool {
+        while !self.fits(qi, size, class, env.pools) {
+            let (vq, vpos) = match self.admission {
+                Admission::PushOut => {
+                    // The lowest-priority non-empty queue.
+                    let Some(j) = (0..self.queues.len()).rev().find(|&j| !self.queues[j].is_empty()) else { return false };
+                    if j <= qi {
+                        return false;
+                    }
+                    (j, self.queues[j].len_packets() as usize - 1)
+                }
+                Admission::PFabric => {
+                    // The largest rank waiting; among equals the latest.
+                    let mut best: Option<(u64, usize, usize)> = None;
+                    for (j, q) in self.queues.iter().enumerate() {
+                        for (pos, id) in q.iter().enumerate() {
+                            let r = env.slab.get(id).rank;
+                            if best.is_none_or(|(br, _, _)| r >= br) {
+                                best = Some((r, j, pos));
+                            }
+                        }
+                    }
+                    match best {
+                        Some((r, j, pos)) if r > rank => (j, pos),
+                        _ => return false,
+                    }
+                }
+                _ => return false,
+            };
+            let id = self.take(vq, vpos, env);
+            self.queues[vq].stats.drops += 1;
+            env.victims.push(id);
+        }
+        true
+    }
+
+    /// Offer a packet (the transmitter is busy): it is queued, possibly marked or trimmed, or
+    /// dropped; packets pushed out to make room are appended to `env.victims`.
+    pub fn offer(&mut self, id: PacketId, env: &mut Env) -> Admit {
+        let p = env.slab.get(id);
+        let (class, mut size, kind, ecn, rank) = (p.class, p.size as u64, p.kind, p.ecn, p.rank);
+        let mut qi = self.queue_of(class);
+        let mut marked = false;
+        let mut drop = false;
+        match self.marking {
+            Marking::None => {}
+            Marking::Threshold { queue, port, at: MarkAt::Enqueue } => {
+                let q = &self.queues[qi];
+                let over = queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes()))
+                    || port.is_some_and(|k| k.exceeded_by(self.pkts, self.bytes));
+                marked = over && ecn != Ecn::NotEct;
+            }
+            Marking::Threshold { .. } => {}
+            Marking::Red(spec) => {
+                let q = &self.queues[qi];
+                if let red::Verdict::Pick { forced } = self.red[qi].arrive(q.len_packets(), q.len_bytes(), env.now, env.rng) {
+                    if spec.action == RedAction::Mark && ecn != Ecn::NotEct && !(forced && spec.hard_drop) {
+                        marked = true;
+                    } else {
+                        drop = true;
+                    }
+                }
+            }
+        }
+        let mut trimmed = false;
+        if !drop && !self.fits(qi, size, class, env.pools) {
+            match self.admission {
+                Admission::DropTail => drop = true,
+                Admission::PushOut | Admission::PFabric => drop = !self.push_out(qi, size, class, rank, env),
+                Admission::Trim { header_bytes } => {
+                    if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
+                        self.queues[qi].stats.trims += 1;
+                        let p = env.slab.get_mut(id);
+                        p.size = header_bytes.min(p.size);
+                        p.trimmed = true;
+                        size = p.size as u64;
+                        qi = 0;
+                        trimmed = true;
+                        marked = false;
+                    }
+                    drop = !self.fits(qi, size, class, env.pools);
+                }
+            }
+        }
+        if drop {
+            self.queues[qi].stats.drops += 1;
+            return Admit::Dropped;
+        }
+        if marked {
+            let p = env.slab.get_mut(id);
+            marked = p.ecn != Ecn::Ce;
+            p.ecn = Ecn::Ce;
+            self.queues[qi].stats.marks += marked as u64;
+        }
+        self.queues[qi].push(id, size as u32, env.now);
+        self.queues[qi].stats.enqueued += 1;
+        self.pkts += 1;
+        self.bytes += size;
+        if let Some((p, _)) = self.shared {
+            env.pools[p as usize].take(size);
+        }
+        Admit::Enqueued { marked, trimmed }
+    }
+
+    /// The queue the scheduler serves next (some queue is non-empty).
+    #[inline]
+    fn pick_queue(&mut self, slab: &PacketSlab) -> usize {
+        let n = self.queues.len();
+        if n == 1 {
+            return 0;
+        }
+        let (weights, quantum, bytes) = match self.sched {
+            Sched::Strict => return self.queues.iter().position(|q| !q.is_empty()).unwrap(),
+            Sched::Drr { weights, quantum } => (weights, quantum as u64, true),
+            Sched::Wrr { weights } => (weights, 1, false),
+        };
+        loop {
+            let i = self.cur;
+            match self.queues[i].front() {
+                None => {
+                    self.deficit[i] = 0;
+                    self.cur = (i + 1) % n;
+                    self.fresh = true;
+                }
+                Some(head) => {
+                    if self.fresh {
+                        self.deficit[i] += weights[i] as u64 * quantum;
+                        self.fresh = false;
+                    }
+                    let cost = if bytes { slab.get(head).size as u64 } else { 1 };
+                    if cost <= self.deficit[i] {
+                        self.deficit[i] -= cost;
+                        return i;
+                    }
+                    self.cur = (i + 1) % n;
+                    self.fresh = true;
+                }
+            }
+        }
+    }
+
+    /// Position in queue `qi` of the packet to send: the head, or under pFabric the earliest
+    /// packet of the flow that holds the smallest rank.
+    #[inline]
+    fn pick_position(&self, qi: usize, slab: &PacketSlab) -> usize {
+        if self.admission != Admission::PFabric {
+            return 0;
+        }
+        let q = &self.queues[qi];
+        let mut best: Option<(u64, crate::ids::FlowId)> = None;
+        for id in q.iter() {
+            let p = slab.get(id);
+            if best.is_none_or(|(r, _)| p.rank < r) {
+                best = Some((p.rank, p.flow));
+            }
+        }
+        let flow = best.unwrap().1;
+        q.iter().position(|id| slab.get(id).flow == flow).unwrap()
+    }
+
+    /// Take the next packet to transmit, if any; `true` = it was marked on dequeue.
+    #[inline]
+    pub fn pop(&mut self, env: &mut Env) -> Option<(PacketId, bool)> {
+        if self.pkts == 0 {
+            return None;
+        }
+        let qi = self.pick_queue(env.slab);
+        let pos = self.pick_position(qi, env.slab);
+        let id = self.take(qi, pos, env);
+        if self.queues[qi].is_empty() && !matches!(self.sched, Sched::Strict) {
+            self.deficit[qi] = 0;
+        }
+        let mut marked = false;
+        if let Marking::Threshold { queue, port, at: MarkAt::Dequeue } = self.marking {
+            let q = &self.queues[qi];
+            let over = queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes()))
+                || port.is_some_and(|k| k.exceeded_by(self.pkts, self.bytes));
+            let p = env.slab.get_mut(id);
+            if over && p.ecn == Ecn::Ect0 {
+                p.ecn = Ecn::Ce;
+                marked = true;
+                self.queues[qi].stats.marks += 1;
+            }
+        }
+        Some((id, marked))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,291 @@
+//! Unit tests of the port queues, each against a hand-worked case.
+
+use super::*;
+use crate::ids::{FlowId, NodeId};
+use crate::packet::{Header, Packet, TcpHeader};
+
+struct Bench {
+    slab: PacketSlab,
+    pools: Vec<SharedPool>,
+    rng: Rng,
+    victims: Vec<PacketId>,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        Bench { slab: PacketSlab::new(), pools: vec![], rng: Rng::new(1), victims: vec![] }
+    }
+    fn pkt(&mut self, flow: u32, size: u32, class: u8, ecn: Ecn) -> PacketId {
+        let mut p = Packet::new(FlowId(flow), NodeId(0), NodeId(1), size, Kind::Data, 0, Header::Tcp(TcpHeader::default()));
+        p.class = class;
+        p.ecn = ecn;
+        self.slab.alloc(p)
+    }
+    fn offer(&mut self, q: &mut PortQueue, id: PacketId) -> Admit {
+        let mut env = Env { slab: &mut self.slab, pools: &mut self.pools, rng: &mut self.rng, now: Time::ZERO, victims: &mut self.victims };
+        q.offer(id, &mut env)
+    }
+    fn pop(&mut self, q: &mut PortQueue) -> Option<PacketId> {
+        let mut env = Env { slab: &mut self.slab, pools: &mut self.pools, rng: &mut self.rng, now: Time::ZERO, victims: &mut self.victims };
+        q.pop(&mut env).map(|(id, _)| id)
+    }
+}
+
+fn spec(queues: u8) -> QueueSpec {
+    let mut s = QueueSpec::fifo(Some(Amount::Packets(100)));
+    s.queues = queues;
+    for c in 0..CLASSES {
+        s.class_map[c] = (c as u8).min(queues - 1);
+    }
+    s
+}
+
+const OK: Admit = Admit::Enqueued { marked: false, trimmed: false };
+
+#[test]
+fn droptail_packet_and_byte_limits() {
+    let mut b = Bench::new();
+    let mut q = PortQueue::fifo(Some(Amount::Packets(2)));
+    let ids: Vec<_> = (0..3).map(|_| b.pkt(0, 1500, 0, Ecn::NotEct)).collect();
+    assert_eq!(b.offer(&mut q, ids[0]), OK);
+    assert_eq!(b.offer(&mut q, ids[1]), OK);
+    assert_eq!(b.offer(&mut q, ids[2]), Admit::Dropped);
+    assert_eq!(q.len_bytes(), 3000);
+    assert_eq!(b.pop(&mut q), Some(ids[0]));
+    assert_eq!(q.len_bytes(), 1500);
+    // 3000 B holds two 1500 B packets exactly, not a 64 B third.
+    let mut q = PortQueue::fifo(Some(Amount::Bytes(3000)));
+    let (x, y, z) = (b.pkt(0, 1500, 0, Ecn::NotEct), b.pkt(0, 1500, 0, Ecn::NotEct), b.pkt(0, 64, 0, Ecn::NotEct));
+    assert_eq!(b.offer(&mut q, x), OK);
+    assert_eq!(b.offer(&mut q, y), OK);
+    assert_eq!(b.offer(&mut q, z), Admit::Dropped);
+    assert_eq!(q.queues()[0].stats.drops, 1);
+}
+
+#[test]
+fn step_marking_above_k_only_ect() {
+    // K = 2 packets: the 1st..3rd arrivals find 0, 1, 2 waiting (not above K), the 4th finds 3.
+    let mut b = Bench::new();
+    let mut q = PortQueue::new(&QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Packets(2)), Rate(1), None);
+    let marks: Vec<bool> = (0..5)
+        .map(|_| {
+            let id = b.pkt(0, 1500, 0, Ecn::Ect0);
+            b.offer(&mut q, id) == Admit::Enqueued { marked: true, trimmed: false } && b.slab.get(id).ecn == Ecn::Ce
+        })
+        .collect();
+    assert_eq!(marks, vec![false, false, false, true, true]);
+    let n = b.pkt(0, 1500, 0, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, n), OK);
+    assert_eq!(b.slab.get(n).ecn, Ecn::NotEct);
+}
+
+#[test]
+fn dequeue_marking_looks_at_what_stays_behind() {
+    // K = 1: of 4 queued packets the 1st and 2nd leave 3 and 2 behind (marked), the 3rd leaves 1.
+    let mut b = Bench::new();
+    let mut s = QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Packets(1));
+    s.marking = Marking::Threshold { queue: [Some(Amount::Packets(1)); MAX_QUEUES], port: None, at: MarkAt::Dequeue };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    for _ in 0..4 {
+        let id = b.pkt(0, 1500, 0, Ecn::Ect0);
+        assert_eq!(b.offer(&mut q, id), OK, "no marks on enqueue");
+    }
+    let ce: Vec<bool> = (0..4).map(|_| b.pop(&mut q).map(|id| b.slab.get(id).ecn == Ecn::Ce).unwrap()).collect();
+    assert_eq!(ce, vec![true, true, false, false]);
+}
+
+#[test]
+fn per_port_threshold_counts_every_queue() {
+    // Two queues, port K = 2: the third packet finds 2 (one in each queue... and one more), the
+    // fourth finds 3 > 2 although its own queue holds 1.
+    let mut b = Bench::new();
+    let mut s = spec(2);
+    s.marking = Marking::Threshold { queue: [None; MAX_QUEUES], port: Some(Amount::Packets(2)), at: MarkAt::Enqueue };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let classes = [1, 1, 1, 0];
+    let marked: Vec<bool> = classes.iter().map(|&c| {
+        let id = b.pkt(0, 1500, c, Ecn::Ect0);
+        matches!(b.offer(&mut q, id), Admit::Enqueued { marked: true, .. })
+    }).collect();
+    assert_eq!(marked, vec![false, false, false, true]);
+}
+
+#[test]
+fn strict_priority_serves_class_0_first() {
+    let mut b = Bench::new();
+    let mut q = PortQueue::new(&spec(3), Rate(1), None);
+    let low = b.pkt(0, 1500, 2, Ecn::NotEct);
+    let mid = b.pkt(1, 1500, 1, Ecn::NotEct);
+    let hi1 = b.pkt(2, 1500, 0, Ecn::NotEct);
+    let hi2 = b.pkt(2, 1500, 5, Ecn::NotEct); // classes above the last queue share it
+    for id in [low, mid, hi1, hi2] {
+        b.offer(&mut q, id);
+    }
+    assert_eq!(q.queue_of(5), 2);
+    let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
+    assert_eq!(order, vec![hi1, mid, low, hi2]);
+}
+
+#[test]
+fn drr_shares_bytes_by_weight_and_wrr_counts_packets() {
+    // DRR 3:1 with a 1500 B quantum: queue 0 (1500 B packets) sends 3 per round, queue 1 (500 B
+    // packets) sends 3 per round too (1500 B) — equal packets, bytes 3:1.
+    let mut b = Bench::new();
+    let mut s = spec(2);
+    s.limit = None;
+    s.sched = Sched::Drr { weights: [3, 1, 1, 1, 1, 1, 1, 1], quantum: 1500 };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    for _ in 0..300 {
+        let a = b.pkt(0, 1500, 0, Ecn::NotEct);
+        let c = b.pkt(1, 500, 1, Ecn::NotEct);
+        b.offer(&mut q, a);
+        b.offer(&mut q, c);
+    }
+    let mut bytes = [0u64; 2];
+    for _ in 0..240 {
+        let id = b.pop(&mut q).unwrap();
+        bytes[b.slab.get(id).class as usize] += b.slab.get(id).size as u64;
+    }
+    assert_eq!(bytes[0], 3 * bytes[1], "{bytes:?}");
+    // WRR 10:1 over packets (NDP's header:data ratio).
+    let mut s = spec(2);
+    s.limit = None;
+    s.sched = Sched::Wrr { weights: [10, 1, 1, 1, 1, 1, 1, 1] };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    for _ in 0..100 {
+        let a = b.pkt(0, 64, 0, Ecn::NotEct);
+        b.offer(&mut q, a);
+    }
+    for _ in 0..10 {
+        let c = b.pkt(1, 9000, 1, Ecn::NotEct);
+        b.offer(&mut q, c);
+    }
+    let classes: Vec<u8> = (0..22).map(|_| { let id = b.pop(&mut q).unwrap(); b.slab.get(id).class }).collect();
+    assert_eq!(&classes[..11], &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+    assert_eq!(&classes[11..], &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+}
+
+#[test]
+fn pushout_follows_flash_algorithm_1() {
+    // 4-packet buffer, 3 queues; full with [q0: a] [q1: b] [q2: c, d].
+    let mut b = Bench::new();
+    let mut s = spec(3);
+    s.limit = Some(Amount::Packets(4));
+    s.admission = Admission::PushOut;
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let a = b.pkt(0, 1500, 0, Ecn::NotEct);
+    let bb = b.pkt(1, 1500, 1, Ecn::NotEct);
+    let c = b.pkt(2, 1500, 2, Ecn::NotEct);
+    let d = b.pkt(3, 1500, 2, Ecn::NotEct);
+    for id in [a, bb, c, d] {
+        assert_eq!(b.offer(&mut q, id), OK);
+    }
+    // An arrival of class 2 (= the lowest non-empty queue): dropped itself.
+    let e = b.pkt(4, 1500, 2, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, e), Admit::Dropped);
+    assert!(b.victims.is_empty());
+    // Class 1 (above queue 2): q2's tail d is pushed out.
+    let f = b.pkt(5, 1500, 1, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, f), OK);
+    assert_eq!(b.victims, vec![d]);
+    // Class 0 now: q2's tail c goes.
+    b.victims.clear();
+    let g = b.pkt(6, 1500, 0, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, g), OK);
+    assert_eq!(b.victims, vec![c]);
+    // Class 1 with q2 empty: the lowest non-empty is q1, the arrival's own: dropped.
+    b.victims.clear();
+    let h = b.pkt(7, 1500, 1, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, h), Admit::Dropped);
+    assert_eq!(q.queues()[2].stats.drops, 3);
+    let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
+    assert_eq!(order, vec![a, g, bb, f]);
+}
+
+#[test]
+fn pfabric_sends_the_smallest_rank_flows_earliest_packet_and_drops_the_largest() {
+    let mut b = Bench::new();
+    let mut s = spec(1);
+    s.limit = Some(Amount::Packets(3));
+    s.admission = Admission::PFabric;
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let mk = |b: &mut Bench, flow, rank| {
+        let id = b.pkt(flow, 1500, 0, Ecn::NotEct);
+        b.slab.get_mut(id).rank = rank;
+        id
+    };
+    // Flow 1's first packet has rank 9 (sent when 9 packets remained), its second rank 2.
+    let f1a = mk(&mut b, 1, 9);
+    let f2 = mk(&mut b, 2, 5);
+    let f1b = mk(&mut b, 1, 2);
+    for id in [f1a, f2, f1b] {
+        assert_eq!(b.offer(&mut q, id), OK);
+    }
+    // Full: an arrival of rank 7 pushes out the largest rank (9, flow 1's first packet).
+    let x = mk(&mut b, 3, 7);
+    assert_eq!(b.offer(&mut q, x), OK);
+    assert_eq!(b.victims, vec![f1a]);
+    // An arrival of rank 8 is the largest now: it is the one dropped.
+    b.victims.clear();
+    let y = mk(&mut b, 4, 8);
+    assert_eq!(b.offer(&mut q, y), Admit::Dropped);
+    assert!(b.victims.is_empty());
+    let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
+    assert_eq!(order, vec![f1b, f2, x]);
+    // Earliest of the most urgent flow: flow 1 has ranks 9 then 2; flow 2 has 5. Rank 2 is the
+    // smallest, so flow 1's *earliest* packet (rank 9) leaves first, then its second.
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let (p1, p2, p3) = (mk(&mut b, 1, 9), mk(&mut b, 2, 5), mk(&mut b, 1, 2));
+    for id in [p1, p2, p3] {
+        b.offer(&mut q, id);
+    }
+    let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
+    assert_eq!(order, vec![p1, p3, p2]);
+}
+
+#[test]
+fn trimming_cuts_data_to_headers_in_queue_0() {
+    let mut b = Bench::new();
+    let mut s = spec(2);
+    s.class_map = [1; CLASSES];
+    s.queue_limits[1] = Some(Amount::Packets(2));
+    s.queue_limits[0] = Some(Amount::Packets(3));
+    s.admission = Admission::Trim { header_bytes: 64 };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let ids: Vec<_> = (0..6).map(|i| b.pkt(i, 9000, 0, Ecn::NotEct)).collect();
+    let r: Vec<Admit> = ids.iter().map(|&id| b.offer(&mut q, id)).collect();
+    let trimmed = Admit::Enqueued { marked: false, trimmed: true };
+    assert_eq!(r, vec![OK, OK, trimmed, trimmed, trimmed, Admit::Dropped]);
+    assert!(ids[2..5].iter().all(|&id| b.slab.get(id).trimmed && b.slab.get(id).size == 64));
+    assert_eq!((q.queues()[1].stats.trims, q.queues()[0].stats.drops), (4, 1));
+    assert_eq!(q.len_bytes(), 2 * 9000 + 3 * 64);
+    // Headers are served first (strict): 2, 3, 4 then the data.
+    let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
+    assert_eq!(order, vec![ids[2], ids[3], ids[4], ids[0], ids[1]]);
+}
+
+#[test]
+fn shared_buffer_dynamic_threshold_settles_at_alpha_b_over_1_plus_alpha_s() {
+    // Choudhury–Hahne: B = 120 packets, α = 1, S saturated queues each settle at B/(1 + S).
+    for (s_queues, alpha) in [(1usize, 1.0), (2, 1.0), (3, 2.0), (4, 0.5)] {
+        let expect = alpha * 120.0 / (1.0 + alpha * s_queues as f64);
+        let mut b = Bench::new();
+        b.pools = vec![SharedPool::new(Amount::Packets(120))];
+        let mut s = QueueSpec::fifo(None);
+        s.shared_alpha = Some([alpha; CLASSES]);
+        let mut ports: Vec<PortQueue> = (0..s_queues).map(|_| PortQueue::new(&s, Rate(1), Some(0))).collect();
+        // Offer many packets to each queue in turn; none drains.
+        for _ in 0..200 {
+            for p in ports.iter_mut() {
+                let id = b.pkt(0, 1500, 0, Ecn::NotEct);
+                b.offer(p, id);
+            }
+        }
+        // Whole packets: each queue ends within one packet of αB/(1 + αS) (60, 40, 34.3, 20).
+        for p in &ports {
+            let q = p.len_packets() as f64;
+            assert!((q - expect).abs() <= 1.0, "S = {s_queues}, α = {alpha}: {q} vs {expect}");
+        }
+        assert_eq!(b.pools[0].used_packets, ports.iter().map(|p| p.len_packets()).sum::<u64>());
+    }
+}

@@ -1,0 +1,320 @@
+//! The queue keys of a port (`[queue]`, `[host_queue]`, a link's `queue = {...}`) and the
+//! switch-wide `[switch]` section. Reference: docs/SCENARIOS.md "Queues".
+
+use super::reader::*;
+use crate::queue::{Admission, Amount, MarkAt, Marking, QueueSpec, RedAction, RedSpec, Sched, CLASSES, MAX_QUEUES};
+use serde_json::Value;
+
+/// DRR's default quantum: one 1500-byte packet per unit of weight.
+pub const DEFAULT_QUANTUM: u32 = 1500;
+/// NDP trims a data packet to a 64-byte header (Handley et al. §3.1).
+pub const DEFAULT_TRIM_BYTES: u32 = 64;
+
+/// A list of `n ≤ max` items or one item for all, read by `one`.
+fn list<T: Copy>(q: &Table, key: &'static str, max: usize, iss: &mut Issues, one: impl Fn(&Value) -> Result<T, String>) -> Option<Vec<T>> {
+    let v = q.raw(key)?;
+    match v {
+        Value::Array(a) => {
+            if a.is_empty() || a.len() > max {
+                iss.push(q.key_path(key), format!("has {} entries; give 1 to {max}", a.len()));
+                return None;
+            }
+            let mut out = Vec::new();
+            for (i, x) in a.iter().enumerate() {
+                match one(x) {
+                    Ok(t) => out.push(t),
+                    Err(e) => {
+                        iss.push(format!("{}[{i}]", q.key_path(key)), e);
+                        return None;
+                    }
+                }
+            }
+            Some(out)
+        }
+        x => match one(x) {
+            Ok(t) => Some(vec![t]),
+            Err(e) => {
+                iss.push(q.key_path(key), e);
+                None
+            }
+        },
+    }
+}
+
+/// Per-queue values: a list with one entry per queue, or one value for every queue.
+fn per_queue<T: Copy>(q: &Table, key: &'static str, n: usize, iss: &mut Issues, one: impl Fn(&Value) -> Result<T, String>) -> Option<Vec<T>> {
+    let v = list(q, key, MAX_QUEUES, iss, one)?;
+    match v.len() {
+        1 if !matches!(q.raw(key), Some(Value::Array(_))) => Some(vec![v[0]; n]),
+        l if l == n => Some(v),
+        l => {
+            iss.push(q.key_path(key), format!("has {l} entries but the port has {n} queues (queues = {n})"));
+            None
+        }
+    }
+}
+
+fn same_unit(a: Amount, b: Amount) -> bool {
+    matches!((a, b), (Amount::Packets(_), Amount::Packets(_)) | (Amount::Bytes(_), Amount::Bytes(_)))
+}
+
+fn not_below(k: Amount, limit: Option<Amount>) -> bool {
+    match (k, limit) {
+        (Amount::Packets(k), Some(Amount::Packets(b))) => k >= b,
+        (Amount::Bytes(k), Some(Amount::Bytes(b))) => k >= b,
+        _ => false,
+    }
+}
+
+fn positive_weight(v: &Value) -> Result<u32, String> {
+    match v.as_u64() {
+        Some(w) if (1..=1_000_000).contains(&w) => Ok(w as u32),
+        _ => Err(format!("{} is not a weight; give a whole number from 1 to 1000000", show(v))),
+    }
+}
+
+fn alpha(v: &Value) -> Result<f64, String> {
+    match v.as_f64() {
+        Some(a) if a > 0.0 && a.is_finite() => Ok(a),
+        _ => Err(format!("{} is not a dynamic-threshold factor; give a number above 0 (e.g. 1 or 0.5)", show(v))),
+    }
+}
+
+/// Read a queue table over a base spec.
+pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_buffer: bool, iss: &mut Issues) -> QueueSpec {
+    let mut spec = base;
+    if let Some(v) = q.raw("buffer") {
+        if v.as_str() == Some("unlimited") {
+            spec.limit = None;
+        } else {
+            match as_amount(v) {
+                Ok(Amount::Packets(0)) => iss.push(q.key_path("buffer"), "'0pkt' cannot hold a single packet"),
+                Ok(Amount::Bytes(b)) if b < max_packet => iss.push(
+                    q.key_path("buffer"),
+                    format!("{} is smaller than one packet ({max_packet} B with the largest MSS and headers)", show(v)),
+                ),
+                Ok(a) => spec.limit = Some(a),
+                Err(e) => iss.push(q.key_path("buffer"), e),
+            }
+        }
+    }
+    if base.send_limit.is_some() {
+        match q.raw("send_limit") {
+            Some(v) if v.as_str() == Some("unlimited") => spec.send_limit = None,
+            Some(v) => match as_amount(v) {
+                Ok(Amount::Packets(n)) if n > 0 => spec.send_limit = Some(n),
+                _ => iss.push(q.key_path("send_limit"), format!("{} is not a packet count such as '100pkt' (or \"unlimited\")", show(v))),
+            },
+            None => {}
+        }
+    }
+
+    // Queues and classes.
+    if let Some(n) = q.get("queues", iss, as_positive) {
+        if n as usize > MAX_QUEUES {
+            iss.push(q.key_path("queues"), format!("{n} queues; a port has 1 to {MAX_QUEUES}"));
+        } else {
+            spec.queues = n as u8;
+            for c in 0..CLASSES {
+                spec.class_map[c] = (c as u8).min(spec.queues - 1);
+            }
+        }
+    }
+    let n = spec.queues as usize;
+    if let Some(map) = list(q, "classes", CLASSES, iss, as_u64) {
+        for (c, &qi) in map.iter().enumerate() {
+            if qi as usize >= n {
+                iss.push(format!("{}[{c}]", q.key_path("classes")), format!("class {c} maps to queue {qi}, but the port has {n} queues (0..{})", n - 1));
+            } else {
+                spec.class_map[c] = qi as u8;
+            }
+        }
+        // Classes not listed share the last listed class's queue.
+        for c in map.len()..CLASSES {
+            spec.class_map[c] = spec.class_map[map.len() - 1];
+        }
+    }
+    if let Some(limits) = per_queue(q, "queue_buffer", n, iss, as_amount) {
+        for (i, l) in limits.into_iter().enumerate() {
+            spec.queue_limits[i] = Some(l);
+        }
+    }
+
+    // Scheduling.
+    let sched = q.get("scheduler", iss, as_choice(&["strict", "drr", "wrr"]));
+    let weights = per_queue(q, "weights", n, iss, positive_weight);
+    let quantum = q.get("quantum", iss, as_bytes);
+    match sched.as_deref() {
+        Some("drr") | Some("wrr") => {
+            let mut w = [1u32; MAX_QUEUES];
+            if let Some(ws) = &weights {
+                w[..ws.len()].copy_from_slice(ws);
+            }
+            spec.sched = if sched.as_deref() == Some("drr") {
+                let qt = quantum.unwrap_or(DEFAULT_QUANTUM as u64);
+                if qt == 0 || qt > u32::MAX as u64 {
+                    iss.push(q.key_path("quantum"), "must be between 1 B and 4 GB");
+                }
+                Sched::Drr { weights: w, quantum: qt.clamp(1, u32::MAX as u64) as u32 }
+            } else {
+                if q.has("quantum") {
+                    iss.push(q.key_path("quantum"), "only applies to scheduler = \"drr\" (wrr counts packets)");
+                }
+                Sched::Wrr { weights: w }
+            };
+        }
+        Some(_) => {
+            if q.has("weights") || q.has("quantum") {
+                iss.push(q.key_path("weights"), "weights and quantum only apply to scheduler = \"drr\" or \"wrr\"");
+            }
+            spec.sched = Sched::Strict;
+        }
+        None if q.has("weights") && !q.has("scheduler") => iss.push(q.key_path("scheduler"), "missing; set scheduler = \"drr\" or \"wrr\" to use weights"),
+        None => {}
+    }
+
+    // Shared buffer.
+    if let Some(a) = per_queue_classes(q, iss) {
+        if !shared_buffer {
+            iss.push(q.key_path("alpha"), "needs a shared buffer: set [switch] shared_buffer (e.g. \"12MB\")");
+        } else {
+            spec.shared_alpha = Some(a);
+        }
+    }
+
+    // Admission.
+    match q.get("admission", iss, as_choice(&["droptail", "pushout", "pfabric", "trim"])).as_deref() {
+        Some("droptail") => spec.admission = Admission::DropTail,
+        Some("pushout") => spec.admission = Admission::PushOut,
+        Some("pfabric") => spec.admission = Admission::PFabric,
+        Some("trim") => {
+            let b = q.get("trim_size", iss, as_bytes).unwrap_or(DEFAULT_TRIM_BYTES as u64);
+            if b == 0 || b > max_packet {
+                iss.push(q.key_path("trim_size"), format!("{b} B; a trimmed header must be 1 B to one packet ({max_packet} B)"));
+            }
+            if n < 2 {
+                iss.push(q.key_path("admission"), "\"trim\" needs queues >= 2: queue 0 holds headers, data goes to the others");
+            }
+            spec.admission = Admission::Trim { header_bytes: b.clamp(1, u32::MAX as u64) as u32 };
+        }
+        _ => {}
+    }
+    if q.has("trim_size") && !matches!(spec.admission, Admission::Trim { .. }) {
+        iss.push(q.key_path("trim_size"), "only applies to admission = \"trim\"");
+    }
+
+    // Marking.
+    let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn", "red"]));
+    let ks = per_queue(q, "ecn_threshold", n, iss, as_amount);
+    let kp = q.get("ecn_port_threshold", iss, as_amount);
+    let at = match q.get("mark_at", iss, as_choice(&["enqueue", "dequeue"])).as_deref() {
+        Some("dequeue") => MarkAt::Dequeue,
+        _ => MarkAt::Enqueue,
+    };
+    for (i, k) in ks.iter().flatten().enumerate() {
+        if not_below(*k, spec.limit) || not_below(*k, spec.queue_limits[i]) {
+            let key = if matches!(q.raw("ecn_threshold"), Some(Value::Array(_))) { format!("{}[{i}]", q.key_path("ecn_threshold")) } else { q.key_path("ecn_threshold") };
+            iss.push(key, "is not below the buffer size: no packet would ever be marked");
+            break;
+        }
+    }
+    if kp.is_some_and(|k| not_below(k, spec.limit)) {
+        iss.push(q.key_path("ecn_port_threshold"), "is not below the buffer size: no packet would ever be marked");
+    }
+    match disc.as_deref() {
+        Some("ecn") => {
+            if ks.is_none() && kp.is_none() {
+                if !q.has("ecn_threshold") && !q.has("ecn_port_threshold") {
+                    iss.push(q.key_path("ecn_threshold"), "missing; discipline = \"ecn\" needs a marking threshold such as '65pkt' (or ecn_port_threshold)");
+                }
+            } else {
+                let mut queue = [None; MAX_QUEUES];
+                if let Some(ks) = &ks {
+                    for (i, k) in ks.iter().enumerate() {
+                        queue[i] = Some(*k);
+                    }
+                }
+                spec.marking = Marking::Threshold { queue, port: kp, at };
+            }
+        }
+        Some("red") => {
+            if q.has("ecn_threshold") || q.has("ecn_port_threshold") {
+                iss.push(q.key_path("ecn_threshold"), "does not apply to discipline = \"red\"; set [red] min_th and max_th");
+            }
+            if let Some(r) = red_table(q, spec.limit, iss) {
+                spec.marking = Marking::Red(r);
+            }
+        }
+        Some(_) => {
+            if q.has("ecn_threshold") || q.has("ecn_port_threshold") {
+                iss.push(q.key_path("ecn_threshold"), "only applies to discipline = \"ecn\"");
+            }
+            spec.marking = Marking::None;
+        }
+        None if (q.has("ecn_threshold") || q.has("ecn_port_threshold")) && !q.has("discipline") => {
+            iss.push(q.key_path("discipline"), "missing; set discipline = \"ecn\" to use ecn_threshold")
+        }
+        None => {}
+    }
+    if q.has("mark_at") && disc.as_deref() != Some("ecn") {
+        iss.push(q.key_path("mark_at"), "only applies to discipline = \"ecn\"");
+    }
+    if q.has("red") && disc.as_deref() != Some("red") {
+        iss.push(q.key_path("red"), "only applies to discipline = \"red\"");
+    }
+    q.finish(iss);
+    spec
+}
+
+/// `alpha`: one factor for every class or a list per class.
+fn per_queue_classes(q: &Table, iss: &mut Issues) -> Option<[f64; CLASSES]> {
+    let a = list(q, "alpha", CLASSES, iss, alpha)?;
+    let mut out = [a[a.len() - 1]; CLASSES];
+    out[..a.len()].copy_from_slice(&a);
+    Some(out)
+}
+
+/// `[queue.red]`.
+fn red_table(q: &Table, limit: Option<Amount>, iss: &mut Issues) -> Option<RedSpec> {
+    let Some(r) = q.table("red", iss) else {
+        iss.push(q.key_path("red"), "missing; discipline = \"red\" needs red = { min_th = \"20pkt\", max_th = \"60pkt\" }");
+        return None;
+    };
+    let min = r.need("min_th", iss, "a threshold such as '20pkt' or '30KB'", as_amount);
+    let max = r.need("max_th", iss, "a threshold such as '60pkt' or '90KB'", as_amount);
+    let mut spec = RedSpec::new(min.unwrap_or(Amount::Packets(1)), max.unwrap_or(Amount::Packets(1)));
+    if let Some(p) = r.get("max_p", iss, as_probability) {
+        spec.max_p = p;
+    }
+    if let Some(w) = r.get("weight", iss, as_probability) {
+        if w == 0.0 {
+            iss.push(r.key_path("weight"), "0 would never update the average; give a weight in (0, 1]");
+        }
+        spec.weight = w;
+    }
+    spec.gentle = r.get("gentle", iss, as_bool).unwrap_or(spec.gentle);
+    if let Some(a) = r.get("action", iss, as_choice(&["mark", "drop"])) {
+        spec.action = if a == "drop" { RedAction::Drop } else { RedAction::Mark };
+    }
+    spec.hard_drop = r.get("hard_drop", iss, as_bool).unwrap_or(false);
+    if let Some(m) = r.get("mean_packet", iss, as_bytes) {
+        spec.mean_packet = m.clamp(1, u32::MAX as u64) as u32;
+    }
+    r.finish(iss);
+    let (min, max) = (min?, max?);
+    if !same_unit(min, max) {
+        iss.push(r.key_path("max_th"), "must be in the same unit as min_th (both packets or both bytes)");
+        return None;
+    }
+    let v = |a: Amount| match a {
+        Amount::Packets(n) | Amount::Bytes(n) => n,
+    };
+    if v(min) > v(max) {
+        iss.push(r.key_path("min_th"), format!("{} is above max_th ({}); RED needs min_th <= max_th", v(min), v(max)));
+        return None;
+    }
+    if not_below(min, limit) {
+        iss.push(r.key_path("min_th"), "is not below the buffer size: RED would never act before the buffer overflows");
+    }
+    Some(spec)
+}

@@ -1,0 +1,219 @@
+//! The switch: what happens to a packet between two wires, as explicit pipeline stages.
+//!
+//! 1. **Ingress** ([`Fabric::at_node`]): the packet reaches a node. At its destination host it is
+//!    handed back for delivery; at a hybrid ToR bound for another rack it goes to a VOQ
+//!    (`hybrid.rs`); otherwise forwarding picks an egress port from the ECMP set (per-flow hash or
+//!    per-packet spraying from the node's own random stream).
+//! 2. **Egress features** ([`Fabric::enqueue`]): per-port header rewriting that must see every
+//!    packet leaving by a port before it queues (SAB's flow counting and window field, `sab.rs`).
+//! 3. **Admission and enqueue**: the port's [`PortQueue`](crate::queue::PortQueue) decides by the
+//!    packet's class, the buffer (per port or shared), its admission policy (drop-tail, push-out,
+//!    pFabric, trimming) and marking (step or RED); a packet that finds the transmitter idle goes
+//!    straight to stage 4.
+//! 4. **Dequeue and transmit** ([`Fabric::start_tx`], [`Fabric::tx_done`]): the scheduler picks
+//!    the queue (strict priority, DRR, WRR), dequeue marking applies, telemetry is recorded
+//!    (`telemetry.rs`), the wire may lose the packet (random loss from the port's stream, or a
+//!    scheduled fault), and `TxDone` / `Arrive` are scheduled (store-and-forward).
+//!
+//! The fabric never calls a transport: delivery returns the packet to the simulator, and a host
+//! NIC that drained is reported back so the simulator can wake its blocked senders.
+
+mod hybrid;
+pub mod sab;
+pub mod telemetry;
+
+use crate::event::{Event, EventQueue};
+use crate::ids::{NodeId, PacketId, PortId};
+use crate::network::{routing, Ecmp, Network};
+use crate::packet::{Int, Packet, PacketSlab};
+use crate::queue::{Admit, Env, SharedPool};
+use crate::rng::Rng;
+use crate::scenario::Scenario;
+use crate::time::Time;
+use telemetry::{IntHop, Telemetry};
+
+/// What a stage needs from the simulation around the fabric.
+pub struct Ctx<'a> {
+    pub now: Time,
+    pub end: Time,
+    pub slab: &'a mut PacketSlab,
+    pub events: &'a mut EventQueue,
+}
+
+/// Random stream numbers: per node (spraying) and per port (loss, RED), so that adding a node or
+/// a port never shifts another's draws.
+const NODE_STREAM: u64 = 1 << 40;
+const PORT_STREAM: u64 = 2 << 40;
+
+/// All switches, links and ports of one simulation, and the features that act on them.
+pub struct Fabric {
+    pub net: Network,
+    /// Shared packet memory per node (empty unless `[switch] shared_buffer` is set).
+    pub pools: Vec<SharedPool>,
+    ecmp: Ecmp,
+    spray: Vec<Rng>,
+    /// SAB's per-port flow counts and window assignment, when SAB runs.
+    pub sab: Option<Box<sab::SabPorts>>,
+    /// The circuit side of a hybrid network, if the topology is one.
+    pub rdcn: Option<Box<crate::rdcn::Rdcn>>,
+    pub telemetry: Telemetry,
+    /// Scratch list of packets pushed out by an admission (reused).
+    victims: Vec<PacketId>,
+    pub packet_hops: u64,
+    /// Packets lost in the fabric (admission, push-out, wire).
+    pub dropped: u64,
+}
+
+impl Fabric {
+    pub fn new(sc: &Scenario, seed: u64, mut net: Network) -> Fabric {
+        for (i, p) in net.ports.iter_mut().enumerate() {
+            p.rng = Rng::stream(seed, PORT_STREAM | i as u64);
+        }
+        let pools = match sc.topology.shared_buffer {
+            Some(b) => vec![SharedPool::new(b); net.nodes.len()],
+            None => Vec::new(),
+        };
+        let spray = (0..net.nodes.len()).map(|i| Rng::stream(seed, NODE_STREAM | i as u64)).collect();
+        let rdcn = sc.topology.rdcn.as_ref().map(|spec| Box::new(crate::rdcn::Rdcn::new(spec, &net, sc.output.warmup)));
+        let sab = sc.sab.as_ref().map(|spec| Box::new(sab::SabPorts::new(spec, &net)));
+        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), victims: Vec::new(), packet_hops: 0, dropped: 0 }
+    }
+
+    /// Stage 1: packet `id` is at `node`. Returns it (freed from the slab) when `node` is its
+    /// destination; otherwise it is forwarded (or dropped).
+    #[inline]
+    pub fn at_node(&mut self, node: NodeId, id: PacketId, cx: &mut Ctx) -> Option<(PacketId, Packet)> {
+        let pkt = *cx.slab.get(id);
+        if pkt.dst == node {
+            // Freed now; its slot (and telemetry record) is reused only after delivery.
+            cx.slab.free(id);
+            return Some((id, pkt));
+        }
+        if let Some(r) = self.rdcn.as_deref() {
+            if let Some(s) = r.tor_rack(node) {
+                let d = r.rack_of_host(pkt.dst);
+                if d != s {
+                    self.tor_ingress(s, d, id, cx);
+                    return None;
+                }
+            }
+        }
+        let hops = self.net.next_hops(node, pkt.dst);
+        let port = match (hops.len(), self.ecmp) {
+            (0, _) => {
+                // Validation guarantees routes; keep the invariant even so.
+                cx.slab.free(id);
+                self.dropped += 1;
+                return None;
+            }
+            (1, _) => hops[0],
+            (n, Ecmp::FlowHash) => hops[routing::pick(n, pkt.path_hash, node)],
+            (n, Ecmp::PacketSpray) => hops[self.spray[node.idx()].below(n as u64) as usize],
+        };
+        self.enqueue(port, id, cx);
+        None
+    }
+
+    /// A packet crossed the wire behind `port` (event `Arrive`): hybrid-network measurements,
+    /// then stage 1 at the peer node.
+    #[inline]
+    pub fn arrive(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) -> Option<(PacketId, Packet)> {
+        if let Some(r) = self.rdcn.as_deref() {
+            let role = r.role[port.idx()];
+            if role != crate::rdcn::Role::Plain {
+                self.hybrid_arrival(role, id, cx);
+            }
+        }
+        let node = self.net.ports[port.idx()].peer;
+        self.at_node(node, id, cx)
+    }
+
+    /// Stages 2 and 3: egress features, then admission to the port's queues (or straight to the
+    /// transmitter when it is idle).
+    #[inline]
+    pub fn enqueue(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
+        if let Some(sab) = self.sab.as_deref_mut() {
+            sab.on_egress(port, cx.slab.get_mut(id));
+        }
+        let p = &mut self.net.ports[port.idx()];
+        if !p.busy {
+            debug_assert!(p.queue.is_empty());
+            p.queue.passed(cx.slab.get(id).class);
+            self.start_tx(port, id, cx);
+            return;
+        }
+        p.note_queue(cx.now);
+        let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
+        match p.queue.offer(id, &mut env) {
+            Admit::Enqueued { marked, trimmed } => {
+                p.stats.ecn_marks += marked as u64;
+                p.stats.trims += trimmed as u64;
+                p.note_peak();
+            }
+            Admit::Dropped => {
+                p.stats.drops += 1;
+                self.dropped += 1;
+                cx.slab.free(id);
+            }
+        }
+        if !self.victims.is_empty() {
+            p.stats.drops += self.victims.len() as u64;
+            self.dropped += self.victims.len() as u64;
+            for v in self.victims.drain(..) {
+                cx.slab.free(v);
+            }
+        }
+    }
+
+    /// Stage 4: put packet `id` on the wire of `port` (idle).
+    #[inline]
+    pub fn start_tx(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
+        let now = cx.now;
+        let pkt = cx.slab.get(id);
+        let size = pkt.size as u64;
+        let p = &mut self.net.ports[port.idx()];
+        if pkt.int == Int::Collect {
+            let hop = IntHop { port, time: now, queue_bytes: p.queue.len_bytes(), tx_bytes: p.stats.tx_bytes, rate: p.rate };
+            self.telemetry.record(id, hop);
+        }
+        p.busy = true;
+        let ser = p.rate.serialization(size);
+        p.stats.tx_bytes += size;
+        p.stats.busy_time += ser;
+        self.packet_hops += 1;
+        cx.events.schedule(now + ser, Event::TxDone { port });
+        let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
+        p.stats.tx_packets += 1;
+        if scheduled || (p.loss_rate > 0.0 && p.rng.uniform() < p.loss_rate) {
+            p.stats.wire_losses += 1;
+            self.dropped += 1;
+            if self.rdcn.is_some() {
+                // A packet pulled towards the packet switch that never gets there frees its room.
+                self.hybrid_wire_loss(port, id, cx);
+            }
+            cx.slab.free(id);
+        } else {
+            let delay = p.delay;
+            cx.events.schedule(now + ser + delay, Event::Arrive { port, pkt: id });
+        }
+    }
+
+    /// The transmitter of `port` finished its packet: dequeue the next one (stage 4 again).
+    #[inline]
+    pub fn tx_done(&mut self, port: PortId, cx: &mut Ctx) {
+        let p = &mut self.net.ports[port.idx()];
+        p.busy = false;
+        p.note_queue(cx.now);
+        let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
+        if let Some((next, marked)) = p.queue.pop(&mut env) {
+            p.stats.ecn_marks += marked as u64;
+            self.start_tx(port, next, cx);
+        }
+        if self.rdcn.is_some() {
+            self.hybrid_tx_done(port, cx);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

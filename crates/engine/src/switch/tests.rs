@@ -1,0 +1,146 @@
+//! Scenario-level tests of the switch pipeline's disciplines, pinned to hand-computed timelines
+//! and closed forms.
+
+use crate::sim::testing::{run, tcp};
+use crate::{Scenario, Simulator, Time};
+
+/// A star of `hosts` at 10 Gb/s, 1 µs wires; `queue` lines for the switch ports, `rest` after.
+fn star(hosts: usize, end: &str, queue: &str, rest: &str) -> String {
+    format!(
+        "[simulation]\nend = \"{end}\"\n[topology]\nkind = \"star\"\nhosts = {hosts}\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+         [queue]\n{queue}\n[transport]\nmss = 1448\nheader = 52\n{rest}"
+    )
+}
+
+#[test]
+fn strict_priority_gives_the_low_class_nothing_while_the_high_class_is_backlogged() {
+    // h1 (class 1, 5 segments) and h2 (class 0, 20 segments, initial window 20) send to h0 at
+    // t = 0; 1500 B take 1.2 µs per 10 Gb/s hop. Both first packets reach s0 at 2.2 µs; h1's
+    // (flow 0, scheduled first) finds s0->h0 idle and goes out. From then on the high queue is
+    // never empty until H20 leaves (H_k arrives at 2.2 + 1.2(k−1) µs, starts at 3.4 + 1.2(k−1)):
+    // H_k reaches h0 at 5.6 + 1.2(k−1) µs — H20 at 28.4 µs — and L2 only starts at 27.4 µs,
+    // reaching h0 at 29.6 µs, L5 at 33.2 µs.
+    let flows = "[transports.lo]\nclass = 1\n[transports.hi]\nclass = 0\n\
+        [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 7240\ntransport = \"lo\"\n\
+        [[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 28960\ntransport = \"hi\"\n";
+    let doc = star(3, "1ms", "buffer = \"100pkt\"\nqueues = 2", &format!("initial_cwnd = 20\n{flows}"));
+    let sc = Scenario::from_toml(&doc).unwrap();
+    let mut sim = Simulator::new(&sc, None);
+    let at = |sim: &mut Simulator, ps: u64| {
+        sim.run_until(Time::from_ps(ps));
+        (tcp(sim, 0).receiver.delivered(), tcp(sim, 1).receiver.delivered())
+    };
+    assert_eq!(at(&mut sim, 4_400_000), (1448, 0), "L1 first");
+    assert_eq!(at(&mut sim, 5_600_000 - 1), (1448, 0));
+    assert_eq!(at(&mut sim, 5_600_000), (1448, 1448));
+    assert_eq!(at(&mut sim, 28_400_000 - 1), (1448, 19 * 1448), "all the while, the low class got nothing");
+    assert_eq!(at(&mut sim, 28_400_000), (1448, 20 * 1448));
+    assert_eq!(at(&mut sim, 29_600_000 - 1), (1448, 20 * 1448));
+    assert_eq!(at(&mut sim, 29_600_000), (2 * 1448, 20 * 1448));
+    assert_eq!(at(&mut sim, 33_200_000), (5 * 1448, 20 * 1448));
+    sim.run();
+    assert!(sim.conservation().holds());
+    // One FIFO for comparison: the two senders interleave, L2 leaves long before H20.
+    let fifo = Scenario::from_toml(&star(3, "1ms", "buffer = \"100pkt\"", &format!("initial_cwnd = 20\n{flows}"))).unwrap();
+    let mut sim = Simulator::new(&fifo, None);
+    assert!(at(&mut sim, 10_000_000).0 >= 2 * 1448);
+}
+
+#[test]
+fn drr_shares_the_bottleneck_by_weight() {
+    // Two long-lived flows in classes 0 and 1 through DRR 3:1; receive windows keep both queues
+    // backlogged without loss (500 KB each < the 2000-packet buffer), so bytes split 3:1.
+    let doc = star(
+        3,
+        "20ms",
+        "buffer = \"2000pkt\"\nqueues = 2\nscheduler = \"drr\"\nweights = [3, 1]",
+        "rcv_buffer = \"500KB\"\n[transports.lo]\nclass = 1\n[transports.hi]\nclass = 0\n\
+         [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\ntransport = \"lo\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\ntransport = \"hi\"\n",
+    );
+    let sc = Scenario::from_toml(&doc).unwrap();
+    let mut sim = Simulator::new(&sc, None);
+    sim.run_until(Time::from_ms(2));
+    let (lo0, hi0) = (tcp(&sim, 0).receiver.delivered(), tcp(&sim, 1).receiver.delivered());
+    sim.run();
+    let (lo, hi) = (tcp(&sim, 0).receiver.delivered() - lo0, tcp(&sim, 1).receiver.delivered() - hi0);
+    let ratio = hi as f64 / lo as f64;
+    assert!((ratio - 3.0).abs() < 0.03, "hi/lo = {ratio} ({hi} / {lo})");
+    let t = sim.port_table();
+    let p = t.find("s0->h0").unwrap();
+    assert_eq!(t.drops[p], 0);
+    assert!(t.utilization[p] > 0.99);
+}
+
+#[test]
+fn pfabric_lets_a_short_flow_finish_as_if_alone() {
+    // Two 1 MB flows (h1, h3) overload s0->h0 from t = 0 with 100-segment windows into a
+    // 24-packet pFabric port; a 10 KB flow (h2) starts at 100 µs. Ranks are remaining bytes, so the short
+    // flow's packets go first and the long flow's are the ones dropped: its FCT is its FCT alone
+    // plus at most one 1500 B serialization (the packet on the wire when each arrives: 1.2 µs).
+    let q = "buffer = \"24pkt\"\nadmission = \"pfabric\"";
+    let t = "rank = \"remaining\"\ninitial_cwnd = 100\nmin_rto = \"200us\"\ninitial_rto = \"1ms\"\n";
+    let both = star(4, "50ms", q, &format!("{t}[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = \"1MB\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = \"10KB\"\nstart = \"100us\"\n[[flows]]\nsrc = \"h3\"\ndst = \"h0\"\nsize = \"1MB\"\n"));
+    let alone = star(4, "50ms", q, &format!("{t}[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = \"10KB\"\nstart = \"100us\"\n"));
+    let (b, a) = (run(&both).flow_table(), run(&alone).flow_table());
+    let (with, without) = (b.fct_ps[1].unwrap(), a.fct_ps[0].unwrap());
+    assert!(with >= without && with - without <= 1_200_000, "short flow FCT {with} ps vs {without} ps alone");
+    assert!(b.fct_ps[0].is_some() && b.fct_ps[2].is_some(), "the long flows finish too");
+    // In a drop-tail FIFO deep enough for the long flows' windows, the short flow waits behind
+    // their queue.
+    let fifo = run(&both.replace(q, "buffer = \"1000pkt\"")).flow_table();
+    assert!(fifo.fct_ps[1].unwrap() > without + 10 * 1_200_000);
+}
+
+#[test]
+fn an_incast_into_a_trimming_queue_turns_overflow_into_headers() {
+    // 8 senders × 30 segments at once into an 8-packet data queue; overflowing data becomes
+    // 64 B headers in queue 0 (WRR 10:1 over headers and data). Every data packet sent is
+    // either received whole, received trimmed, or counted as dropped at the port.
+    let q = "queues = 2\nclasses = [1]\nqueue_buffer = [\"1000pkt\", \"8pkt\"]\nbuffer = \"2000pkt\"\nadmission = \"trim\"\nscheduler = \"wrr\"\nweights = [10, 1]";
+    let flows: String = (1..=8).map(|i| format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h0\"\nsize = {}\n", 30 * 1448)).collect();
+    let doc = star(9, "100ms", q, &format!("initial_cwnd = 30\nmin_rto = \"1ms\"\ninitial_rto = \"1ms\"\n{flows}"));
+    let mut sim = run(&doc);
+    let t = sim.flow_table();
+    assert!(t.fct_ps.iter().all(|f| f.is_some()), "every flow completes");
+    let pt = sim.port_table();
+    let p = pt.find("s0->h0").unwrap();
+    let sent: u64 = t.segments_sent.iter().sum();
+    let (whole, trimmed): (u64, u64) = (0..8).map(|i| (tcp(&sim, i).receiver.data_packets, tcp(&sim, i).receiver.trimmed)).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    assert!(pt.trims[p] > 100, "trims {}", pt.trims[p]);
+    assert_eq!(trimmed, pt.trims[p], "every trimmed packet reached the receiver as a header");
+    assert_eq!(sent, whole + trimmed + pt.drops[p], "no data packet lost unaccounted");
+    assert_eq!(pt.drops[p], 0, "the header queue never overflowed");
+}
+
+#[test]
+fn telemetry_holds_the_queue_each_hop_had() {
+    // h0 - s0 - s1 - h1: 10 Gb/s host links, a 1 Gb/s s0->s1 (1500 B = 12 µs), 1 µs wires. Ten
+    // data packets leave h0 back to back (initial window 10): packet k (1-based) leaves h0's NIC
+    // at 1.2(k−1) µs with 10 − k waiting, reaches s0 at 2.2 + 1.2(k−1) and leaves s0->s1 at
+    // 2.2 + 12(k−1) µs: k = 1 finds nothing behind it (k = 2 arrives at 3.4), later ones leave
+    // 10 − k behind (all ten have arrived by 13.0 µs) after 1500(k−1) B sent; s1->h1 is idle
+    // for each; packet k reaches h1 at 17.4 + 12(k−1) µs.
+    let doc = "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nswitches = [\"s0\", \"s1\"]\nhosts = [\"h0\", \"h1\"]\n\
+        [[topology.links]]\na = \"h0\"\nb = \"s0\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+        [[topology.links]]\na = \"s0\"\nb = \"s1\"\nrate = \"1Gbps\"\ndelay = \"1us\"\n\
+        [[topology.links]]\na = \"s1\"\nb = \"h1\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+        [transport]\nmss = 1448\nheader = 52\ntelemetry = true\ndelayed_ack = 1\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 14480\n";
+    let sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulator::new(&sc, None);
+    for k in 1..=10u64 {
+        sim.run_until(Time::from_ps(17_400_000 + 12_000_000 * (k - 1)));
+        let rec = tcp(&sim, 0).receiver.int_last.unwrap_or_else(|| panic!("packet {k}: no telemetry"));
+        let h = rec.hops();
+        assert_eq!(h.len(), 3);
+        let names: Vec<&str> = h.iter().map(|x| sim.fabric.net.ports[x.port.idx()].name.as_str()).collect();
+        assert_eq!(names, ["h0->s0", "s0->s1", "s1->h1"]);
+        assert_eq!(h[0].time, Time::from_ps(1_200_000 * (k - 1)));
+        // Packet 1 leaves before the rest of the window is queued behind it.
+        assert_eq!(h[0].queue_bytes, if k == 1 { 0 } else { (10 - k) * 1500 }, "packet {k} at h0's NIC");
+        assert_eq!(h[1].time, Time::from_ps(2_200_000 + 12_000_000 * (k - 1)));
+        assert_eq!(h[1].queue_bytes, if k == 1 { 0 } else { (10 - k) * 1500 }, "packet {k} at s0->s1");
+        assert_eq!(h[1].tx_bytes, 1500 * (k - 1));
+        assert_eq!(h[1].rate.bps(), 1_000_000_000);
+        assert_eq!(h[2].queue_bytes, 0);
+    }
+}
