@@ -15,24 +15,10 @@
 //! the smallest (time, seq) of the three heads, so the order is exactly that of a single heap.
 
 use crate::ids::{FlowId, PacketId, PortId};
+use crate::transport::timer::TimerId;
 use crate::time::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-
-/// Which of a TCP connection's timers fired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimerKind {
-    /// Sender retransmission timeout (RFC 6298).
-    Rto,
-    /// Receiver delayed-ACK timeout (RFC 1122 §4.2.3.2).
-    DelayedAck,
-    /// Sender pacing: the next packet may leave.
-    Pace,
-    /// Sender tail loss probe (RFC 8985 §7).
-    Probe,
-    /// Sender RACK reordering timer (RFC 8985 §6.3).
-    Reorder,
-}
 
 /// Everything that can happen. Small and `Copy`: events carry indices, never data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +32,7 @@ pub enum Event {
     /// A flow's application stops writing (`[[flows]] stop`).
     FlowStop { flow: FlowId },
     /// A transport timer; stale timers are recognised by the owner (lazy cancellation).
-    Timer { flow: FlowId, kind: TimerKind },
+    Timer { flow: FlowId, timer: TimerId },
     /// Take one time-series sample.
     Sample,
     /// The next flow arrival of open-loop workload `gen`.
@@ -471,7 +457,7 @@ mod tests {
                 };
                 let t = Time(now.0 + dt);
                 let event = if rng.below(4) == 0 {
-                    Event::Timer { flow: FlowId(step), kind: TimerKind::Rto }
+                    Event::Timer { flow: FlowId(step), timer: TimerId(0) }
                 } else {
                     Event::Arrive { port: PortId(step), pkt: PacketId(0) }
                 };
@@ -508,7 +494,7 @@ mod tests {
         q.schedule(Time(10), Event::Sample);
         q.schedule(Time(5), Event::TxDone { port: PortId(1) });
         q.schedule(Time(10), Event::TxDone { port: PortId(2) });
-        q.schedule(Time(5), Event::Timer { flow: FlowId(0), kind: TimerKind::Rto });
+        q.schedule(Time(5), Event::Timer { flow: FlowId(0), timer: TimerId(0) });
         q.schedule(Time(5), Event::TxDone { port: PortId(3) });
         assert_eq!(q.peek_time(), Some(Time(5)));
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
@@ -516,7 +502,7 @@ mod tests {
             order,
             vec![
                 (Time(5), Event::TxDone { port: PortId(1) }),
-                (Time(5), Event::Timer { flow: FlowId(0), kind: TimerKind::Rto }),
+                (Time(5), Event::Timer { flow: FlowId(0), timer: TimerId(0) }),
                 (Time(5), Event::TxDone { port: PortId(3) }),
                 (Time(10), Event::Sample),
                 (Time(10), Event::TxDone { port: PortId(2) }),

@@ -17,7 +17,7 @@ pub use reader::{Issue, Issues};
 use crate::network::Ecmp;
 use crate::queue::Amount;
 use crate::time::{Rate, Time};
-use crate::transport::tcp::TcpConfig;
+use crate::transport::TransportConfig;
 
 pub use crate::queue::QueueSpec;
 
@@ -77,7 +77,7 @@ pub struct FlowSpec {
     pub deadline: Option<Time>,
     /// Name of the transport profile used (for the output table).
     pub transport: String,
-    pub tcp: TcpConfig,
+    pub cfg: TransportConfig,
 }
 
 /// Deadlines of a workload's flows, relative to their start.
@@ -142,7 +142,7 @@ pub struct WorkloadSpec {
     pub max_flows: Option<u64>,
     pub deadline: Option<Deadline>,
     pub transport: String,
-    pub tcp: TcpConfig,
+    pub cfg: TransportConfig,
 }
 
 /// The classic synchronized-block incast: a request goes out, each sender answers with `block`
@@ -161,7 +161,7 @@ pub struct IncastSpec {
     /// Phanishayee et al.), instead of a new connection per round.
     pub persistent: bool,
     pub transport: String,
-    pub tcp: TcpConfig,
+    pub cfg: TransportConfig,
 }
 
 /// Packets a port's wire loses on purpose (0-based serialization indices).

@@ -6,7 +6,8 @@ use crate::network::Ecmp;
 use super::queues::queue_table;
 use crate::topology;
 use crate::transport::tcp::cc::DctcpParams;
-use crate::transport::tcp::{CcKind, EcnMode};
+use crate::transport::tcp::{CcKind, EcnMode, TcpConfig};
+use crate::transport::TransportConfig;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -112,7 +113,8 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
     let output = output(&t, net.as_ref(), flows.len(), &mut iss);
     let faults = faults(&t, net.as_ref(), &mut iss);
-    let uses_sab = profiles.values().chain(flows.iter().map(|f| &f.tcp)).chain(workloads.iter().map(|w| &w.tcp)).chain(incasts.iter().map(|a| &a.tcp)).any(|p| p.cc == CcKind::Sab);
+    let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
+    let uses_sab = profiles.values().any(|p| p.cc == CcKind::Sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
     t.finish(&mut iss);
 
@@ -808,7 +810,7 @@ fn flows(
             }
         }
         if let (Some(src), Some(dst), Some(tcp)) = (src, dst, tcp) {
-            out.push(FlowSpec { src, dst, size, start, stop: stop.filter(|&t| t > start), deadline, transport: tname, tcp });
+            out.push(FlowSpec { src, dst, size, start, stop: stop.filter(|&t| t > start), deadline, transport: tname, cfg: TransportConfig::Tcp(tcp) });
         }
     }
     out
@@ -1037,7 +1039,7 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfi
         }
         w.finish(iss);
         if let (Some(cdf), Some(load), Some(pattern), Some(tcp)) = (cdf, load, pattern, tcp) {
-            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, tcp });
+            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, cfg: TransportConfig::Tcp(tcp) });
         }
     }
     out
@@ -1085,7 +1087,7 @@ fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>
         w.finish(iss);
         if let (Some(receiver), Some(block), Some(tcp)) = (receiver, block.filter(|&b| b > 0), tcp) {
             if !senders.is_empty() {
-                out.push(IncastSpec { name, receiver, senders, block, rounds, start, gap, persistent, transport: tname, tcp });
+                out.push(IncastSpec { name, receiver, senders, block, rounds, start, gap, persistent, transport: tname, cfg: TransportConfig::Tcp(tcp) });
             }
         }
     }

@@ -46,9 +46,9 @@ fn good_scenario_loads() {
     assert_eq!(s.flows.len(), 2);
     assert_eq!(s.flows[0].size, Some(1_000_000));
     assert_eq!(s.flows[1].size, None);
-    assert_eq!(s.flows[0].tcp.cc.name(), "dctcp");
-    assert_eq!(s.flows[1].tcp.cc.name(), "newreno");
-    assert_eq!(s.flows[1].tcp.rto.min, Time::from_ms(10), "named profiles inherit from [transport]");
+    assert_eq!(s.flows[0].cfg.tcp().unwrap().cc.name(), "dctcp");
+    assert_eq!(s.flows[1].cfg.tcp().unwrap().cc.name(), "newreno");
+    assert_eq!(s.flows[1].cfg.tcp().unwrap().rto.min, Time::from_ms(10), "named profiles inherit from [transport]");
     assert_eq!(s.output.cwnd, vec![0, 1]);
     assert_eq!(s.topology.links[0].queue_ba.marking, crate::queue::QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Packets(20)).marking);
 }
@@ -259,9 +259,9 @@ fn cc_params_set_knobs_by_name_and_are_checked() {
         .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"scalable\"\ncc_params = { md_shift = 1 }\n[transports.plain]\ncc = \"cubic\"");
     let sc = Scenario::from_toml(&doc).unwrap();
     let g = knobs_of("dctcp").iter().position(|k| k.name == "g").unwrap();
-    assert_eq!(sc.flows[0].tcp.cc_params.0[g], Some(0.125));
+    assert_eq!(sc.flows[0].cfg.tcp().unwrap().cc_params.0[g], Some(0.125));
     let md = knobs_of("scalable").iter().position(|k| k.name == "md_shift").unwrap();
-    assert_eq!(sc.flows[1].tcp.cc_params.0[md], Some(1.0));
+    assert_eq!(sc.flows[1].cfg.tcp().unwrap().cc_params.0[md], Some(1.0));
 
     let bad = GOOD.replace("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncc_params = { gg = 0.1, initial_alpha = 2 }\nmin_rto")
         .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"westwood\"\ncc_params = { x = 1 }");
@@ -279,6 +279,6 @@ fn a_profile_that_switches_algorithm_does_not_inherit_knobs() {
         .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"veno\"")
         .replace("[queue]\nbuffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\n", "");
     let sc = Scenario::from_toml(&doc).unwrap();
-    assert!(!sc.flows[0].tcp.cc_params.is_empty());
-    assert!(sc.flows[1].tcp.cc_params.is_empty());
+    assert!(!sc.flows[0].cfg.tcp().unwrap().cc_params.is_empty());
+    assert!(sc.flows[1].cfg.tcp().unwrap().cc_params.is_empty());
 }

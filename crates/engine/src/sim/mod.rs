@@ -15,16 +15,16 @@ use crate::packet::PacketSlab;
 use crate::rng::{mix64, Rng};
 use crate::scenario::Scenario;
 use crate::workload::OpenLoop;
-use crate::transport::tcp::TcpConfig;
 use crate::time::Time;
 use crate::topology;
-use crate::transport::tcp::TcpConnection;
-use crate::transport::{Endpoints, FlowTransport, Outbox, Transport};
+use crate::transport::{Endpoints, FlowTransport, Outbox, Transport, TransportConfig};
 
 /// A flow: its transport and what the output table needs.
 #[derive(Clone, Debug)]
 pub struct Flow {
     pub transport: FlowTransport,
+    /// What the scenario configured (the flow table reads its name and framing).
+    pub cfg: TransportConfig,
     pub ends: Endpoints,
     pub size: Option<u64>,
     pub start: Time,
@@ -160,7 +160,7 @@ impl Simulator {
         }
         for f in &sc.flows {
             let (profile, label) = (sim.intern(&f.transport), 0);
-            let id = sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.tcp, profile, label, None);
+            let id = sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.cfg, profile, label, None);
             if let Some(t) = f.stop {
                 sim.events.schedule(t, Event::FlowStop { flow: id });
             }
@@ -207,20 +207,19 @@ impl Simulator {
 
     /// Create a flow; it starts at `start` (now or later).
     #[allow(clippy::too_many_arguments)]
-    fn add_flow(&mut self, src: NodeId, dst: NodeId, size: Option<u64>, start: Time, tcp: TcpConfig, profile: u32, label: u32, app: Option<u32>) -> FlowId {
+    fn add_flow(&mut self, src: NodeId, dst: NodeId, size: Option<u64>, start: Time, cfg: TransportConfig, profile: u32, label: u32, app: Option<u32>) -> FlowId {
         let id = FlowId::from_idx(self.flows.len());
         let h = mix64(self.seed ^ mix64(id.0 as u64 + 1));
         let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
         let hops = self.fabric.net.next_hops(src, dst);
         let nic = hops[routing::pick(hops.len(), ends.hash_fwd, src)];
-        let mut conn = TcpConnection::new(ends, tcp, size);
-        if tcp.handshake_rtt && !tcp.handshake {
-            let one_way = |a, b, h| -> Time {
-                self.hops(a, b, h).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(tcp.ack_size as u64) + d)
-            };
-            conn.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
+        let mut transport = cfg.build(ends, size);
+        if cfg.seeds_rtt() {
+            let control = cfg.framing().control as u64;
+            let one_way = |a, b, h| -> Time { self.hops(a, b, h).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d) };
+            transport.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
         }
-        self.flows.push(Flow { transport: FlowTransport::Tcp(Box::new(conn)), ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
+        self.flows.push(Flow { transport, cfg, ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
         if size.is_some() {
             self.unfinished += 1;
         } else {
@@ -303,9 +302,9 @@ impl Simulator {
                 self.flush(flow, out);
             }
             Event::FlowStop { flow } => self.stop_flow(flow),
-            Event::Timer { flow, kind } => {
+            Event::Timer { flow, timer } => {
                 let mut out = self.take_outbox(flow);
-                self.flows[flow.idx()].transport.on_timer(self.now, kind, &mut out);
+                self.flows[flow.idx()].transport.on_timer(self.now, timer, &mut out);
                 self.flush(flow, out);
             }
             Event::Sample => self.sample(),
@@ -328,9 +327,9 @@ impl Simulator {
         if g.active {
             self.events.schedule(next, Event::Arrival { gen: gi as u32 });
         }
-        let (tcp, profile, label, now) = (w.tcp, g.profile, g.label, self.now);
+        let (cfg, profile, label, now) = (w.cfg, g.profile, g.label, self.now);
         let deadline = w.deadline.map(|d| now + d.for_size(f.size));
-        let id = self.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), Some(f.size), now, tcp, profile, label, None);
+        let id = self.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), Some(f.size), now, cfg, profile, label, None);
         if let Some(at) = deadline {
             self.set_deadline(id, at);
         }
@@ -340,8 +339,7 @@ impl Simulator {
     fn set_deadline(&mut self, id: FlowId, at: Time) {
         let f = &mut self.flows[id.idx()];
         f.deadline = Some(at);
-        let FlowTransport::Tcp(c) = &mut f.transport;
-        c.set_deadline(at);
+        f.transport.set_deadline(at);
     }
 
     /// The flow's application stops writing: what it has sent, plus one segment carrying FIN, is
@@ -353,8 +351,7 @@ impl Simulator {
         let mut out = self.take_outbox(flow);
         let now = self.now;
         let f = &mut self.flows[flow.idx()];
-        let FlowTransport::Tcp(c) = &mut f.transport;
-        let size = c.stop(now, &mut out);
+        let size = f.transport.stop(now, &mut out);
         if f.size.is_none() {
             self.long_lived -= 1;
             self.unfinished += 1;
@@ -370,24 +367,23 @@ impl Simulator {
             self.incasts[ai].active = false;
             return;
         }
-        let (senders, receiver, block, tcp, persistent) = (a.senders.clone(), a.receiver, a.block, a.tcp, a.persistent);
+        let (senders, receiver, block, cfg, persistent) = (a.senders.clone(), a.receiver, a.block, a.cfg, a.persistent);
         let last = a.rounds.is_some_and(|r| self.incasts[ai].rounds_done + 1 >= r);
         let (label, profile) = (self.incasts[ai].label, self.incasts[ai].profile);
         self.incasts[ai].outstanding = senders.len();
         let now = self.now;
         if !persistent {
             for s in senders {
-                self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, tcp, profile, label, Some(ai as u32));
+                self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, Some(ai as u32));
             }
             return;
         }
         if self.incasts[ai].conns.is_empty() {
             // The first request opens the connections; later ones reuse them.
             for s in senders {
-                let id = self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, tcp, profile, label, None);
+                let id = self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, None);
                 let f = &mut self.flows[id.idx()];
-                let FlowTransport::Tcp(c) = &mut f.transport;
-                c.keep_open(last);
+                f.transport.keep_open(last);
                 f.block = Some((ai as u32, block));
                 self.incasts[ai].conns.push(id);
             }
@@ -400,8 +396,7 @@ impl Simulator {
             f.size = Some(total);
             f.block = Some((ai as u32, total));
             let mut out = self.take_outbox(id);
-            let FlowTransport::Tcp(c) = &mut self.flows[id.idx()].transport;
-            c.write(now, block, last, &mut out);
+            self.flows[id.idx()].transport.write(now, block, last, &mut out);
             self.flush(id, out);
         }
     }
@@ -453,8 +448,7 @@ impl Simulator {
     fn flush(&mut self, flow: FlowId, mut out: Outbox) {
         let f = &self.flows[flow.idx()];
         if let Some((ai, end)) = f.block {
-            let FlowTransport::Tcp(c) = &f.transport;
-            if c.sender.bytes_acked() >= end {
+            if f.transport.stats().bytes_acked >= end {
                 self.flows[flow.idx()].block = None;
                 self.round_answered(ai as usize);
             }
@@ -483,8 +477,8 @@ impl Simulator {
                 self.deliver(p);
             }
         }
-        for &(at, kind) in &out.timers {
-            self.events.schedule(at, Event::Timer { flow, kind });
+        for &(at, timer) in &out.timers {
+            self.events.schedule(at, Event::Timer { flow, timer });
         }
         out.clear();
         self.outbox = out;
@@ -539,9 +533,11 @@ impl Simulator {
             }
         }
         for &f in &self.sample_flows {
-            let FlowTransport::Tcp(c) = &self.flows[f.idx()].transport;
-            self.series.push(now, Metric::Cwnd, f.0, c.sender.tcb.cwnd as f64);
-            if let Some(a) = c.sender.cc.alpha() {
+            let t = &self.flows[f.idx()].transport;
+            if let Some(w) = t.window() {
+                self.series.push(now, Metric::Cwnd, f.0, w);
+            }
+            if let Some(a) = t.congestion() {
                 self.series.push(now, Metric::DctcpAlpha, f.0, a);
             }
         }
@@ -566,8 +562,8 @@ impl Simulator {
     pub fn flow_table(&self) -> FlowTable {
         let mut t = FlowTable::default();
         for (i, f) in self.flows.iter().enumerate() {
-            let FlowTransport::Tcp(c) = &f.transport;
-            let s = &c.sender;
+            let s = f.transport.stats();
+            let fr = f.cfg.framing();
             t.id.push(i as u32);
             t.src.push(self.fabric.net.node(f.ends.src).name.clone());
             t.dst.push(self.fabric.net.node(f.ends.dst).name.clone());
@@ -575,33 +571,33 @@ impl Simulator {
             t.workload.push(self.names[f.label as usize].clone());
             let o = &self.sc.output;
             t.measured.push(f.start >= o.warmup && f.start + o.cooldown < self.sc.end);
-            t.cc.push(c.cfg.cc.name().to_string());
+            t.cc.push(f.cfg.name().to_string());
             t.size.push(f.size);
             t.start_ps.push(f.start.0);
-            let end = c.completed_at();
+            let end = f.transport.completed_at();
             t.end_ps.push(end.map(|e| e.0));
             let fct = end.map(|e| e - f.start);
             t.fct_ps.push(fct.map(|x| x.0));
             let ideal = f.size.map(|size| {
                 let fwd = self.hops(f.ends.src, f.ends.dst, f.ends.hash_fwd);
                 let rev = self.hops(f.ends.dst, f.ends.src, f.ends.hash_rev);
-                let a = c.cfg.ack_size as u64;
+                let a = fr.control as u64;
                 // With a handshake the flow first waits one SYN / SYN-ACK round trip.
-                let setup = if c.cfg.handshake { fwd.iter().chain(&rev).fold(Time::ZERO, |t, &(r, d)| t + r.serialization(a) + d) } else { Time::ZERO };
-                setup + ideal_fct(&fwd, &rev, size, c.cfg.mss as u64, c.cfg.header as u64, a)
+                let setup = if fr.handshake { fwd.iter().chain(&rev).fold(Time::ZERO, |t, &(r, d)| t + r.serialization(a) + d) } else { Time::ZERO };
+                setup + ideal_fct(&fwd, &rev, size, fr.payload as u64, fr.header as u64, a)
             });
             t.ideal_fct_ps.push(ideal.map(|x| x.0));
             t.slowdown.push(match (fct, ideal) {
                 (Some(a), Some(b)) if b.0 > 0 => Some(a.0 as f64 / b.0 as f64),
                 _ => None,
             });
-            t.bytes_acked.push(s.bytes_acked());
-            t.setup_ps.push(s.established_at().map(|e| (e - f.start).0));
-            t.segments_sent.push(s.stats.segments_sent);
-            t.retransmits.push(s.stats.retransmits);
-            t.timeouts.push(s.stats.timeouts);
-            t.fast_recoveries.push(s.stats.fast_recoveries);
-            t.ecn_reductions.push(s.stats.ecn_reductions);
+            t.bytes_acked.push(s.bytes_acked);
+            t.setup_ps.push(s.established_at.map(|e| (e - f.start).0));
+            t.segments_sent.push(s.packets_sent);
+            t.retransmits.push(s.retransmits);
+            t.timeouts.push(s.timeouts);
+            t.fast_recoveries.push(s.fast_recoveries);
+            t.ecn_reductions.push(s.ecn_reductions);
             t.deadline_ps.push(f.deadline.map(|d| (d - f.start).0));
             // Met: finished by the deadline. Missed: finished late, or unfinished past it.
             t.deadline_met.push(f.deadline.and_then(|d| match end {
@@ -658,12 +654,7 @@ impl Simulator {
 
     /// Bytes delivered in order to receivers, summed over flows.
     pub fn goodput_bytes(&self) -> u64 {
-        self.flows
-            .iter()
-            .map(|f| match &f.transport {
-                FlowTransport::Tcp(c) => c.receiver.delivered(),
-            })
-            .sum()
+        self.flows.iter().map(|f| f.transport.stats().bytes_delivered).sum()
     }
 
 }
@@ -716,7 +707,7 @@ pub(crate) mod testing {
         bytes as f64 * 8.0 / ((last - first) as f64 / 1e12) / 1e9
     }
 
-    pub fn tcp(sim: &Simulator, flow: usize) -> &TcpConnection {
+    pub fn tcp(sim: &Simulator, flow: usize) -> &crate::transport::tcp::TcpConnection {
         match &sim.flows[flow].transport {
             FlowTransport::Tcp(c) => c,
         }

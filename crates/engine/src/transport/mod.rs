@@ -1,15 +1,31 @@
 //! Transports: endpoint pairs (a sender at the source host, a receiver at the destination) that
 //! talk to the network only through an [`Outbox`]: packets to inject and timers to set.
 //!
-//! To add a transport: implement [`Transport`] in its own module and add a variant to
-//! [`FlowTransport`]; the simulator dispatches with a `match` (no trait objects per packet).
+//! The seam has three parts:
+//! - [`TransportConfig`]: what a scenario says about a flow's transport, one variant per
+//!   transport (`[transport] kind`); it builds the flow's state and answers what the simulator
+//!   needs before the flow runs (its name, packet sizes for the ideal FCT, whether to seed an RTT).
+//! - [`Transport`]: everything the simulator does with or reads from a running flow — events in
+//!   (start, packets, its own timers, NIC room), application calls (stop, write, deadline) and
+//!   observations (completion, [`FlowStats`], sampled window and congestion estimate).
+//! - [`FlowTransport`]: the enum the simulator holds per flow; dispatch is one `match` per call
+//!   (no trait objects on the per-packet path).
+//!
+//! A transport's packets carry its own header (`packet::Header`, one variant per protocol) beside
+//! the network fields switches read; it owns its timers ([`timer::LazyTimer`], ids of its own).
+//!
+//! To add a transport (Homa, NDP, ...): a module under `transport/` with its header, config and
+//! state implementing [`Transport`]; a variant in `packet::Header`, [`TransportConfig`] and
+//! [`FlowTransport`] (the `dispatch!` list below), and its `kind` in the scenario's transport
+//! table (`scenario/parse.rs`).
 
 pub mod tcp;
+pub mod timer;
 
-use crate::event::TimerKind;
 use crate::ids::{FlowId, NodeId};
 use crate::packet::Packet;
 use crate::time::Time;
+use timer::TimerId;
 
 /// Who a flow's packets are from and to, and the hashes ECMP uses for each direction.
 #[derive(Clone, Copy, Debug)]
@@ -26,7 +42,7 @@ pub struct Endpoints {
 #[derive(Debug, Default)]
 pub struct Outbox {
     pub packets: Vec<Packet>,
-    pub timers: Vec<(Time, TimerKind)>,
+    pub timers: Vec<(Time, TimerId)>,
     /// Data packets the sender's NIC accepts now (backpressure; ACKs are exempt).
     pub budget: u64,
     /// Set by a transport that stopped for lack of budget: wake it when the NIC drains.
@@ -47,6 +63,34 @@ impl Outbox {
     }
 }
 
+/// A flow's counters, as the flow table reports them. Transports fill what applies to them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowStats {
+    /// Bytes the sender knows were delivered (cumulatively acknowledged).
+    pub bytes_acked: u64,
+    /// Bytes the receiver got in order.
+    pub bytes_delivered: u64,
+    /// When the connection was set up (handshake done), if it has been.
+    pub established_at: Option<Time>,
+    /// Data packets sent, first transmissions and retransmissions.
+    pub packets_sent: u64,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    /// Window reductions on congestion signals (ECN).
+    pub ecn_reductions: u64,
+}
+
+/// Sizes the ideal FCT needs: payload per data packet, header bytes, control (ACK) bytes, and
+/// whether a connection handshake precedes the data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framing {
+    pub payload: u32,
+    pub header: u32,
+    pub control: u32,
+    pub handshake: bool,
+}
+
 /// The contract between the simulator and a transport.
 pub trait Transport {
     /// The flow starts (its start time has come).
@@ -54,11 +98,71 @@ pub trait Transport {
     /// A packet of this flow arrived at one of its endpoints.
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox);
     /// A timer this flow set has fired (possibly stale: transports cancel lazily).
-    fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox);
+    fn on_timer(&mut self, now: Time, timer: TimerId, out: &mut Outbox);
     /// The sender's NIC has room again after this transport reported `blocked`.
     fn on_send_ready(&mut self, now: Time, out: &mut Outbox);
     /// When the last byte was acknowledged, if it has been.
     fn completed_at(&self) -> Option<Time>;
+    fn stats(&self) -> FlowStats;
+    /// The application stops writing now; returns the bytes the flow will have carried.
+    fn stop(&mut self, now: Time, out: &mut Outbox) -> u64;
+    /// Make this (not yet started) flow persistent: more data comes through `write`; `last` =
+    /// the data it was made with is also the last.
+    fn keep_open(&mut self, last: bool);
+    /// The application writes `bytes` more on a persistent flow; `last` closes it.
+    fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox);
+    /// The flow should finish by `at` (absolute); deadline-aware transports read it.
+    fn set_deadline(&mut self, at: Time);
+    /// The idle-path round trip, for transports that seed an RTT estimate with it.
+    fn seed_rtt(&mut self, rtt: Time);
+    /// The sender's window (packets), sampled as `cwnd`.
+    fn window(&self) -> Option<f64>;
+    /// The sender's congestion estimate (DCTCP's α), sampled as `dctcp_alpha`.
+    fn congestion(&self) -> Option<f64>;
+}
+
+/// A flow's transport as a scenario configures it (one variant per `kind`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TransportConfig {
+    Tcp(tcp::TcpConfig),
+}
+
+impl TransportConfig {
+    /// The flow's state for a flow of `size` bytes (`None` = long-lived).
+    pub fn build(&self, ends: Endpoints, size: Option<u64>) -> FlowTransport {
+        match self {
+            TransportConfig::Tcp(c) => FlowTransport::Tcp(Box::new(tcp::TcpConnection::new(ends, *c, size))),
+        }
+    }
+    /// The name the flow table reports in `cc` (TCP: the congestion control).
+    pub fn name(&self) -> &'static str {
+        match self {
+            TransportConfig::Tcp(c) => c.cc.name(),
+        }
+    }
+    pub fn framing(&self) -> Framing {
+        match self {
+            TransportConfig::Tcp(c) => Framing { payload: c.mss, header: c.header, control: c.ack_size, handshake: c.handshake },
+        }
+    }
+    /// Should the flow be given the idle-path RTT before it starts (`Transport::seed_rtt`)?
+    pub fn seeds_rtt(&self) -> bool {
+        match self {
+            TransportConfig::Tcp(c) => c.handshake_rtt && !c.handshake,
+        }
+    }
+    /// The largest packet the transport sends (bytes on the wire).
+    pub fn max_packet(&self) -> u64 {
+        match self {
+            TransportConfig::Tcp(c) => (c.mss + c.header) as u64,
+        }
+    }
+    /// The TCP configuration, if this is TCP.
+    pub fn tcp(&self) -> Option<&tcp::TcpConfig> {
+        match self {
+            TransportConfig::Tcp(c) => Some(c),
+        }
+    }
 }
 
 /// Every transport the engine knows (static dispatch).
@@ -67,30 +171,58 @@ pub enum FlowTransport {
     Tcp(Box<tcp::TcpConnection>),
 }
 
+/// `dispatch!(self, t => expr)`: `expr` with `t` bound to the flow's transport, per variant.
+macro_rules! dispatch {
+    ($self:ident, $t:ident => $e:expr) => {
+        match $self {
+            FlowTransport::Tcp($t) => $e,
+        }
+    };
+}
+
 impl Transport for FlowTransport {
+    #[inline]
     fn start(&mut self, now: Time, out: &mut Outbox) {
-        match self {
-            FlowTransport::Tcp(t) => t.start(now, out),
-        }
+        dispatch!(self, t => t.start(now, out))
     }
+    #[inline]
     fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox) {
-        match self {
-            FlowTransport::Tcp(t) => t.on_packet(now, pkt, out),
-        }
+        dispatch!(self, t => t.on_packet(now, pkt, out))
     }
-    fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox) {
-        match self {
-            FlowTransport::Tcp(t) => t.on_timer(now, kind, out),
-        }
+    #[inline]
+    fn on_timer(&mut self, now: Time, timer: TimerId, out: &mut Outbox) {
+        dispatch!(self, t => t.on_timer(now, timer, out))
     }
+    #[inline]
     fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {
-        match self {
-            FlowTransport::Tcp(t) => t.on_send_ready(now, out),
-        }
+        dispatch!(self, t => t.on_send_ready(now, out))
     }
+    #[inline]
     fn completed_at(&self) -> Option<Time> {
-        match self {
-            FlowTransport::Tcp(t) => t.completed_at(),
-        }
+        dispatch!(self, t => t.completed_at())
+    }
+    fn stats(&self) -> FlowStats {
+        dispatch!(self, t => t.stats())
+    }
+    fn stop(&mut self, now: Time, out: &mut Outbox) -> u64 {
+        dispatch!(self, t => t.stop(now, out))
+    }
+    fn keep_open(&mut self, last: bool) {
+        dispatch!(self, t => t.keep_open(last))
+    }
+    fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox) {
+        dispatch!(self, t => t.write(now, bytes, last, out))
+    }
+    fn set_deadline(&mut self, at: Time) {
+        dispatch!(self, t => t.set_deadline(at))
+    }
+    fn seed_rtt(&mut self, rtt: Time) {
+        dispatch!(self, t => t.seed_rtt(rtt))
+    }
+    fn window(&self) -> Option<f64> {
+        dispatch!(self, t => t.window())
+    }
+    fn congestion(&self) -> Option<f64> {
+        dispatch!(self, t => t.congestion())
     }
 }

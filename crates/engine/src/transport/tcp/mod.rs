@@ -28,11 +28,26 @@ pub use rtt::{RtoConfig, RttEstimator};
 pub use scoreboard::Scoreboard;
 pub use sender::{Sender, SenderStats};
 
-use super::{Endpoints, Outbox, Transport};
-use crate::event::TimerKind;
+use super::{Endpoints, FlowStats, Outbox, Transport};
+use crate::transport::timer::TimerId;
 use crate::packet::{Kind, Packet};
 use crate::time::Time;
 use cc::{Cc, Dctcp, DctcpParams, NewReno};
+
+/// TCP's timers (the ids its `LazyTimer`s schedule).
+pub mod timers {
+    use crate::transport::timer::TimerId;
+    /// Sender retransmission timeout (RFC 6298).
+    pub const RTO: TimerId = TimerId(0);
+    /// Receiver delayed-ACK timeout (RFC 1122 §4.2.3.2).
+    pub const DELAYED_ACK: TimerId = TimerId(1);
+    /// Sender pacing: the next packet may leave.
+    pub const PACE: TimerId = TimerId(2);
+    /// Sender tail loss probe (RFC 8985 §7).
+    pub const PROBE: TimerId = TimerId(3);
+    /// Sender RACK reordering timer (RFC 8985 §6.3).
+    pub const REORDER: TimerId = TimerId(4);
+}
 
 /// How ECN is used on a connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -286,37 +301,6 @@ impl TcpConnection {
     pub fn new(ends: Endpoints, cfg: TcpConfig, size: Option<u64>) -> Self {
         TcpConnection { ends, cfg, sender: Sender::new(&cfg, size, ends.hash_fwd), receiver: Receiver::new(&cfg, size) }
     }
-
-    /// Feed the handshake's RTT sample (the idle-path round trip of a header-sized segment).
-    /// The flow must finish by `at` (absolute); deadline-aware congestion control reads it.
-    pub fn set_deadline(&mut self, at: Time) {
-        self.sender.tcb.deadline = Some(at);
-    }
-
-    /// Make this (not yet started) connection persistent: after the data it was made with, more
-    /// comes through [`TcpConnection::write`]; `last` = that first piece is also the last.
-    pub fn keep_open(&mut self, last: bool) {
-        self.sender.keep_open(last);
-        self.receiver = Receiver::new(&self.cfg, None);
-    }
-
-    /// The application stops writing now; returns the bytes the flow will have carried.
-    pub fn stop(&mut self, now: Time, out: &mut Outbox) -> u64 {
-        self.sender.stop(now, &self.cfg, &self.ends, out)
-    }
-
-    /// The application writes `bytes` more on a persistent connection; `last` closes it.
-    pub fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox) {
-        self.sender.write(now, bytes, last, &self.cfg, &self.ends, out);
-    }
-
-    pub fn seed_rtt(&mut self, handshake_rtt: Time) {
-        if self.cfg.handshake_rtt {
-            // Linux feeds the SYN/SYN-ACK sample to both the RTO estimator and min_rtt.
-            self.sender.rtt.sample(handshake_rtt);
-            self.sender.tcb.min_rtt = Some(handshake_rtt);
-        }
-    }
 }
 
 impl Transport for TcpConnection {
@@ -337,13 +321,14 @@ impl Transport for TcpConnection {
             Kind::Control => {}
         }
     }
-    fn on_timer(&mut self, now: Time, kind: TimerKind, out: &mut Outbox) {
-        match kind {
-            TimerKind::Rto => self.sender.on_rto_timer(now, &self.cfg, &self.ends, out),
-            TimerKind::DelayedAck => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
-            TimerKind::Pace => self.sender.on_pace_timer(now, &self.cfg, &self.ends, out),
-            TimerKind::Probe => self.sender.on_probe_timer(now, &self.cfg, &self.ends, out),
-            TimerKind::Reorder => self.sender.on_reorder_timer(now, &self.cfg, &self.ends, out),
+    fn on_timer(&mut self, now: Time, timer: TimerId, out: &mut Outbox) {
+        match timer {
+            timers::RTO => self.sender.on_rto_timer(now, &self.cfg, &self.ends, out),
+            timers::DELAYED_ACK => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
+            timers::PACE => self.sender.on_pace_timer(now, &self.cfg, &self.ends, out),
+            timers::PROBE => self.sender.on_probe_timer(now, &self.cfg, &self.ends, out),
+            timers::REORDER => self.sender.on_reorder_timer(now, &self.cfg, &self.ends, out),
+            _ => debug_assert!(false, "TCP set no timer {timer:?}"),
         }
     }
     fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {
@@ -351,6 +336,45 @@ impl Transport for TcpConnection {
     }
     fn completed_at(&self) -> Option<Time> {
         self.sender.completed_at()
+    }
+    fn stats(&self) -> FlowStats {
+        let s = &self.sender.stats;
+        FlowStats {
+            bytes_acked: self.sender.bytes_acked(),
+            bytes_delivered: self.receiver.delivered(),
+            established_at: self.sender.established_at(),
+            packets_sent: s.segments_sent,
+            retransmits: s.retransmits,
+            timeouts: s.timeouts,
+            fast_recoveries: s.fast_recoveries,
+            ecn_reductions: s.ecn_reductions,
+        }
+    }
+    fn stop(&mut self, now: Time, out: &mut Outbox) -> u64 {
+        self.sender.stop(now, &self.cfg, &self.ends, out)
+    }
+    fn keep_open(&mut self, last: bool) {
+        self.sender.keep_open(last);
+        self.receiver = Receiver::new(&self.cfg, None);
+    }
+    fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox) {
+        self.sender.write(now, bytes, last, &self.cfg, &self.ends, out);
+    }
+    fn set_deadline(&mut self, at: Time) {
+        self.sender.tcb.deadline = Some(at);
+    }
+    fn seed_rtt(&mut self, handshake_rtt: Time) {
+        if self.cfg.handshake_rtt {
+            // Linux feeds the SYN/SYN-ACK sample to both the RTO estimator and min_rtt.
+            self.sender.rtt.sample(handshake_rtt);
+            self.sender.tcb.min_rtt = Some(handshake_rtt);
+        }
+    }
+    fn window(&self) -> Option<f64> {
+        Some(self.sender.tcb.cwnd as f64)
+    }
+    fn congestion(&self) -> Option<f64> {
+        self.sender.cc.alpha()
     }
 }
 

@@ -2,7 +2,8 @@
 //! echo (RFC 3168 §6.1.3 latch, or DCTCP's two-state machine, RFC 8257 §3.2).
 
 use super::{EcnMode, TcpConfig};
-use crate::event::TimerKind;
+use super::timers;
+use crate::transport::timer::LazyTimer;
 use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader, MAX_SACK_BLOCKS};
 use crate::time::Time;
 use crate::transport::{Endpoints, Outbox};
@@ -19,8 +20,7 @@ pub struct Receiver {
     recent: Option<u64>,
     /// Full segments received since the last ACK.
     pending: u32,
-    delack_deadline: Option<Time>,
-    delack_event_at: Option<Time>,
+    delack: LazyTimer,
     /// DCTCP CE state (RFC 8257 §3.2).
     ce_state: bool,
     /// RFC 3168 ECE latch.
@@ -49,8 +49,7 @@ impl Receiver {
             ooo: VecDeque::new(),
             recent: None,
             pending: 0,
-            delack_deadline: None,
-            delack_event_at: None,
+            delack: LazyTimer::new(timers::DELAYED_ACK),
             ce_state: false,
             ece_latch: false,
             duplicate_segments: 0,
@@ -145,25 +144,14 @@ impl Receiver {
         self.pending += 1;
         if immediate || self.pending >= cfg.delack_count {
             self.send_ack(cfg, ends, out);
-        } else if self.delack_deadline.is_none() {
-            let at = now + cfg.delack_timeout;
-            self.delack_deadline = Some(at);
-            if self.delack_event_at.is_none_or(|e| e > at) {
-                self.delack_event_at = Some(at);
-                out.timers.push((at, TimerKind::DelayedAck));
-            }
+        } else if !self.delack.is_set() {
+            self.delack.set(now + cfg.delack_timeout, out);
         }
     }
 
     pub fn on_delack_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.delack_event_at = None;
-        match self.delack_deadline {
-            Some(d) if now < d => {
-                self.delack_event_at = Some(d);
-                out.timers.push((d, TimerKind::DelayedAck));
-            }
-            Some(_) if self.pending > 0 => self.send_ack(cfg, ends, out),
-            _ => self.delack_deadline = None,
+        if self.delack.fired(now, out) && self.pending > 0 {
+            self.send_ack(cfg, ends, out);
         }
     }
 
@@ -226,7 +214,7 @@ impl Receiver {
         out.packets.push(p);
         self.acks_sent += 1;
         self.pending = 0;
-        self.delack_deadline = None;
+        self.delack.cancel();
     }
 }
 
@@ -256,13 +244,13 @@ mod tests {
         let mut out = Outbox::default();
         r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
         assert!(out.packets.is_empty());
-        assert_eq!(out.timers, vec![(Time::from_ms(200), TimerKind::DelayedAck)]);
+        assert_eq!(out.timers, vec![(Time::from_ms(200), timers::DELAYED_ACK)]);
         r.on_data(Time(1), &data(1000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
         assert_eq!(acks(&out), vec![(2000, false)]);
         r.on_data(Time(2), &data(2000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
         // The first timer is still pending (lazy): it fires early and re-arms for the new deadline.
         r.on_delack_timer(Time::from_ms(200), &cfg, &ends(), &mut out);
-        assert_eq!(out.timers.last(), Some(&(Time::from_ms(200) + Time(2), TimerKind::DelayedAck)));
+        assert_eq!(out.timers.last(), Some(&(Time::from_ms(200) + Time(2), timers::DELAYED_ACK)));
         r.on_delack_timer(Time::from_ms(200) + Time(2), &cfg, &ends(), &mut out);
         assert_eq!(acks(&out), vec![(2000, false), (3000, false)]);
     }

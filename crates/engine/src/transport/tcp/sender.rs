@@ -12,7 +12,8 @@ use super::layout::Layout;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::{EcnMode, TcpConfig};
-use crate::event::TimerKind;
+use super::timers;
+use crate::transport::timer::LazyTimer;
 use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader};
 use crate::time::Time;
 use crate::transport::{Endpoints, Outbox};
@@ -55,12 +56,10 @@ pub struct Sender {
     /// RFC 6582 §3.2 steps 2 and 5).
     force_rtx: bool,
     pub rtt: RttEstimator,
-    rto_deadline: Option<Time>,
-    rto_event_at: Option<Time>,
+    rto: LazyTimer,
     /// Tail loss probe: its deadline, the pending event, and the outstanding probe (the segment
     /// end it covers, and whether it was a retransmission) — RFC 8985 §7 TLP.end_seq/is_retrans.
-    tlp_deadline: Option<Time>,
-    tlp_event_at: Option<Time>,
+    tlp: LazyTimer,
     tlp_high: Option<(u64, bool)>,
     /// RACK.rtt, and the reordering timer's deadline and pending event (RFC 8985 §6).
     rack_rtt: Option<Time>,
@@ -69,8 +68,7 @@ pub struct Sender {
     established_at: Option<Time>,
     syn_sent_at: Option<Time>,
     syn_resent: bool,
-    rack_deadline: Option<Time>,
-    rack_event_at: Option<Time>,
+    rack: LazyTimer,
     /// Delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation §3).
     delivered_time: Time,
     first_tx_time: Time,
@@ -78,7 +76,7 @@ pub struct Sender {
     app_limited: u64,
     /// Pacing: the earliest time the next packet may leave, and the pending pacing event.
     next_send_at: Time,
-    pace_event_at: Option<Time>,
+    pace: LazyTimer,
     started_at: Option<Time>,
     completed_at: Option<Time>,
     pub stats: SenderStats,
@@ -132,23 +130,20 @@ impl Sender {
             send_cwr: false,
             force_rtx: false,
             rtt: RttEstimator::new(cfg.rto),
-            rto_deadline: None,
-            rto_event_at: None,
-            tlp_deadline: None,
-            tlp_event_at: None,
+            rto: LazyTimer::new(timers::RTO),
+            tlp: LazyTimer::new(timers::PROBE),
             tlp_high: None,
             rack_rtt: None,
             established: false,
             established_at: None,
             syn_sent_at: None,
             syn_resent: false,
-            rack_deadline: None,
-            rack_event_at: None,
+            rack: LazyTimer::new(timers::REORDER),
             delivered_time: Time::ZERO,
             first_tx_time: Time::ZERO,
             app_limited: 0,
             next_send_at: Time::ZERO,
-            pace_event_at: None,
+            pace: LazyTimer::new(timers::PACE),
             started_at: None,
             completed_at: None,
             stats: SenderStats::default(),
@@ -191,7 +186,7 @@ impl Sender {
             b.lost_out(),
             b.retrans_out(),
             b.pipe(),
-            self.rto_deadline,
+            self.rto.deadline(),
             self.rtt.rto()
         )
     }
@@ -297,7 +292,7 @@ impl Sender {
             _ => self.rtt.reinit_after_syn_timeout(),
         }
         self.tcb.srtt = self.rtt.srtt();
-        self.rto_deadline = None;
+        self.rto.cancel();
         self.cc.init(&mut self.tcb);
         self.try_send(now, cfg, ends, out);
     }
@@ -354,7 +349,7 @@ impl Sender {
 
         if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w) {
             self.completed_at = Some(now);
-            self.rto_deadline = None;
+            self.rto.cancel();
             return;
         }
 
@@ -463,7 +458,7 @@ impl Sender {
 
         // RFC 6298 §5.2/5.3: stop the timer when all is acked, restart it on new data acked.
         if self.board.packets_out() == 0 {
-            self.rto_deadline = None;
+            self.rto.cancel();
         } else if acked.count > 0 {
             self.arm_rto(now, out);
         }
@@ -483,35 +478,22 @@ impl Sender {
         if let Some(low) = low {
             self.rxt_cursor = self.rxt_cursor.min(low);
         }
-        self.rack_deadline = timer;
-        if let Some(at) = timer {
-            if self.rack_event_at.is_none_or(|e| e > at) {
-                self.rack_event_at = Some(at);
-                out.timers.push((at, TimerKind::Reorder));
-            }
+        match timer {
+            Some(at) => self.rack.set(at, out),
+            None => self.rack.cancel(),
         }
     }
 
     pub fn on_reorder_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.rack_event_at = None;
-        match self.rack_deadline {
-            None => {}
-            Some(d) if now < d => {
-                self.rack_event_at = Some(d);
-                out.timers.push((d, TimerKind::Reorder));
-            }
-            Some(_) => {
-                if self.completed_at.is_some() {
-                    return;
-                }
-                self.tcb.now = now;
-                self.rack_detect(now, cfg, out);
-                if self.board.lost_out() > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Cwr) {
-                    self.enter_recovery(cfg);
-                }
-                self.try_send(now, cfg, ends, out);
-            }
+        if !self.rack.fired(now, out) || self.completed_at.is_some() {
+            return;
         }
+        self.tcb.now = now;
+        self.rack_detect(now, cfg, out);
+        if self.board.lost_out() > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Cwr) {
+            self.enter_recovery(cfg);
+        }
+        self.try_send(now, cfg, ends, out);
     }
 
     /// Arm the tail loss probe (RFC 8985 §7.2, Linux `tcp_schedule_loss_probe`): in Open state
@@ -519,7 +501,7 @@ impl Sender {
     /// when one segment is out), at least `tlp_min`; not later than the RTO.
     fn schedule_probe(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
         if !cfg.tlp || !cfg.sack || self.state != CaState::Open || self.board.packets_out() == 0 || self.tlp_high.is_some() {
-            self.tlp_deadline = None;
+            self.tlp.cancel();
             return;
         }
         let pto = match self.tcb.srtt {
@@ -533,33 +515,23 @@ impl Sender {
             None => Time::from_ms(1000),
         };
         let at = now + pto;
-        if self.rto_deadline.is_some_and(|r| at >= r) {
-            self.tlp_deadline = None;
+        if self.rto.deadline().is_some_and(|r| at >= r) {
+            self.tlp.cancel();
             return;
         }
-        self.tlp_deadline = Some(at);
-        if self.tlp_event_at.is_none_or(|e| e > at) {
-            self.tlp_event_at = Some(at);
-            out.timers.push((at, TimerKind::Probe));
-        }
+        self.tlp.set(at, out);
     }
 
     pub fn on_probe_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.tlp_event_at = None;
-        match self.tlp_deadline {
-            None => {}
-            Some(d) if now < d => {
-                self.tlp_event_at = Some(d);
-                out.timers.push((d, TimerKind::Probe));
-            }
-            Some(_) => self.fire_probe(now, cfg, ends, out),
+        if self.tlp.fired(now, out) {
+            self.fire_probe(now, cfg, ends, out);
         }
     }
 
     /// Send the loss probe (RFC 8985 §7.3): a new segment if the receive window allows, else the
     /// highest-sequence segment sent; then restart the RTO.
     fn fire_probe(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.tlp_deadline = None;
+        self.tlp.cancel();
         if self.state != CaState::Open || self.board.packets_out() == 0 || self.completed_at.is_some() {
             return;
         }
@@ -625,7 +597,7 @@ impl Sender {
     }
 
     pub fn on_pace_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.pace_event_at = None;
+        self.pace.event_seen();
         if self.started_at.is_some() && self.completed_at.is_none() {
             self.try_send(now, cfg, ends, out);
         }
@@ -667,20 +639,14 @@ impl Sender {
     }
 
     pub fn on_rto_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.rto_event_at = None;
-        match self.rto_deadline {
-            None => {}
-            Some(d) if now < d => {
-                self.rto_event_at = Some(d);
-                out.timers.push((d, TimerKind::Rto));
-            }
-            Some(_) => self.fire_rto(now, cfg, ends, out),
+        if self.rto.fired(now, out) {
+            self.fire_rto(now, cfg, ends, out);
         }
     }
 
     /// RFC 6298 §5.4–5.7 and RFC 5681 §3.1 eq. 4 / Linux `tcp_enter_loss`.
     fn fire_rto(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.rto_deadline = None;
+        self.rto.cancel();
         self.tcb.now = now;
         if !self.established {
             // The SYN (or its SYN-ACK) was lost: resend it, backing off (RFC 6298 §5.5).
@@ -711,9 +677,9 @@ impl Sender {
         self.cc.set_state(&mut self.tcb, CaState::Loss);
         self.recovery_point = self.board.nxt();
         self.board.mark_all_lost();
-        self.rack_deadline = None;
+        self.rack.cancel();
         self.tlp_high = None;
-        self.tlp_deadline = None;
+        self.tlp.cancel();
         self.rxt_cursor = una;
         self.rescue_rxt = None;
         self.dupacks = 0;
@@ -723,11 +689,7 @@ impl Sender {
 
     fn arm_rto(&mut self, now: Time, out: &mut Outbox) {
         let at = now + self.rtt.rto();
-        self.rto_deadline = Some(at);
-        if self.rto_event_at.is_none_or(|e| e > at) {
-            self.rto_event_at = Some(at);
-            out.timers.push((at, TimerKind::Rto));
-        }
+        self.rto.set(at, out);
     }
 
     /// The NIC drained after this sender was blocked.
@@ -795,10 +757,7 @@ impl Sender {
             if self.tcb.pacing_rate.is_some() {
                 if now < self.next_send_at {
                     // Paced: come back when the next packet may leave.
-                    if self.pace_event_at.is_none_or(|e| e > self.next_send_at) {
-                        self.pace_event_at = Some(self.next_send_at);
-                        out.timers.push((self.next_send_at, TimerKind::Pace));
-                    }
+                    self.pace.arm(self.next_send_at, out);
                     self.tcb.cwnd_limited = false;
                     break;
                 }
@@ -827,7 +786,7 @@ impl Sender {
             }
             self.emit(now, seg, retransmission, cfg, ends, out);
         }
-        if self.board.packets_out() > 0 && self.rto_deadline.is_none() {
+        if self.board.packets_out() > 0 && !self.rto.is_set() {
             self.arm_rto(now, out);
         }
     }

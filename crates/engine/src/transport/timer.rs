@@ -1,0 +1,116 @@
+//! Transport timers: a transport owns its timers and names them with a [`TimerId`] of its own;
+//! the simulator only schedules `Event::Timer { flow, timer }` and hands the id back.
+//!
+//! [`LazyTimer`] is the cancellation pattern every transport needs: restarting a timer (the RTO
+//! on every ACK) only moves its deadline; at most one event is pending, and an event that fires
+//! before the deadline re-arms itself to it. So restarting costs no event-queue operation, and a
+//! stale event is recognised by its owner.
+
+use super::Outbox;
+use crate::time::Time;
+
+/// Which of a flow's timers fired (numbered by the transport that set it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TimerId(pub u8);
+
+/// A timer with lazy cancellation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LazyTimer {
+    id: TimerId,
+    deadline: Option<Time>,
+    /// The event already in the queue, if any.
+    pending: Option<Time>,
+}
+
+impl LazyTimer {
+    pub const fn new(id: TimerId) -> LazyTimer {
+        LazyTimer { id, deadline: None, pending: None }
+    }
+
+    /// When the timer expires, if it is set.
+    #[inline]
+    pub fn deadline(&self) -> Option<Time> {
+        self.deadline
+    }
+
+    #[inline]
+    pub fn is_set(&self) -> bool {
+        self.deadline.is_some()
+    }
+
+    /// Expire at `at` (replacing any earlier setting); schedules an event only if none is pending
+    /// at or before `at`.
+    #[inline]
+    pub fn set(&mut self, at: Time, out: &mut Outbox) {
+        self.deadline = Some(at);
+        self.arm(at, out);
+    }
+
+    /// Make sure an event is pending at or before `at` without changing the deadline (timers
+    /// whose owner re-checks its condition when the event comes, such as pacing).
+    #[inline]
+    pub fn arm(&mut self, at: Time, out: &mut Outbox) {
+        if self.pending.is_none_or(|e| e > at) {
+            self.pending = Some(at);
+            out.timers.push((at, self.id));
+        }
+    }
+
+    #[inline]
+    pub fn cancel(&mut self) {
+        self.deadline = None;
+    }
+
+    /// This timer's event came at `now`. True: the timer expired (and is now unset); false: it
+    /// was cancelled, or moved later and has re-armed itself.
+    #[inline]
+    pub fn fired(&mut self, now: Time, out: &mut Outbox) -> bool {
+        self.pending = None;
+        match self.deadline {
+            None => false,
+            Some(d) if now < d => {
+                self.arm(d, out);
+                false
+            }
+            Some(_) => {
+                self.deadline = None;
+                true
+            }
+        }
+    }
+
+    /// The event came; the owner re-checks by itself (see [`LazyTimer::arm`]).
+    #[inline]
+    pub fn event_seen(&mut self) {
+        self.pending = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restarting_costs_no_event_and_stale_events_rearm() {
+        let mut out = Outbox::default();
+        let mut t = LazyTimer::new(TimerId(3));
+        t.set(Time(100), &mut out);
+        t.set(Time(150), &mut out);
+        t.set(Time(200), &mut out);
+        assert_eq!(out.timers, vec![(Time(100), TimerId(3))], "one event for three settings");
+        out.timers.clear();
+        assert!(!t.fired(Time(100), &mut out), "moved later: not expired");
+        assert_eq!(out.timers, vec![(Time(200), TimerId(3))]);
+        out.timers.clear();
+        // An earlier setting needs an earlier event.
+        t.set(Time(120), &mut out);
+        assert_eq!(out.timers, vec![(Time(120), TimerId(3))]);
+        assert!(t.fired(Time(120), &mut out));
+        assert!(!t.is_set());
+        // The stale event at 200 finds nothing.
+        assert!(!t.fired(Time(200), &mut out));
+        t.set(Time(300), &mut out);
+        t.cancel();
+        assert!(!t.fired(Time(300), &mut out));
+    }
+}
