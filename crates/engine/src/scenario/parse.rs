@@ -5,7 +5,6 @@ use super::*;
 use crate::network::Ecmp;
 use super::queues::queue_table;
 use crate::topology;
-use crate::transport::tcp::cc::DctcpParams;
 use crate::transport::tcp::{CcKind, EcnMode, TcpConfig};
 use crate::transport::TransportConfig;
 use serde_json::Value;
@@ -28,7 +27,7 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
-const CC_NAMES: &[&str] = &["newreno", "reno", "dctcp", "cubic", "bic", "highspeed", "htcp", "hybla", "scalable", "veno", "westwood", "vegas", "illinois", "yeah", "ledbat", "nv", "cdg", "bbr", "lp", "retcp", "d2tcp", "sab"];
+use crate::transport::tcp::cc::CC_NAMES;
 
 /// `[switch]`: the switches' shared packet memory (dynamic thresholds, `alpha` in a queue table).
 fn switch_section(t: &Table, max_packet: u64, iss: &mut Issues) -> Option<Amount> {
@@ -592,76 +591,49 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("dupthresh", iss, as_positive) {
         c.dupthresh = v.min(1000) as u32;
     }
-    let mut dctcp = match c.cc {
-        CcKind::Dctcp(p) => p,
-        _ => DctcpParams::default(),
-    };
+    // Shorthand keys for some algorithms' knobs: each sets that knob of `cc_params` when the
+    // profile's algorithm has it (a value in `cc_params` itself wins).
+    let mut shorthand: Vec<(&'static str, f64)> = Vec::new();
     if let Some(g) = t.get("dctcp_g", iss, as_f64) {
         if g > 0.0 && g <= 1.0 {
-            dctcp.g = g;
+            shorthand.push(("g", g));
         } else {
             iss.push(t.key_path("dctcp_g"), format!("{g} is not a gain in (0, 1]; RFC 8257 suggests 1/16 = 0.0625"));
         }
     }
     if let Some(a) = t.get("dctcp_initial_alpha", iss, as_f64) {
         if (0.0..=1.0).contains(&a) {
-            dctcp.initial_alpha = a;
+            shorthand.push(("initial_alpha", a));
         } else {
             iss.push(t.key_path("dctcp_initial_alpha"), format!("{a} is not in [0, 1]"));
         }
     }
-    let ledbat_target = t.get("ledbat_target", iss, as_time);
-    if ledbat_target == Some(Time::ZERO) {
-        iss.push(t.key_path("ledbat_target"), "must be above 0");
+    match t.get("ledbat_target", iss, as_time) {
+        Some(Time::ZERO) => iss.push(t.key_path("ledbat_target"), "must be above 0"),
+        Some(v) => shorthand.push(("target_ms", v.0 as f64 / 1e9)),
+        None => {}
     }
-    let mut retcp = match c.cc {
-        CcKind::Retcp(p) => p,
-        _ => crate::transport::tcp::cc::RetcpParams::default(),
-    };
     if let Some(a) = t.get("retcp_alpha", iss, as_f64) {
         if a >= 1.0 && a.is_finite() {
-            retcp.alpha = a;
+            shorthand.push(("alpha", a));
         } else {
             iss.push(t.key_path("retcp_alpha"), format!("{a} is not a growth factor >= 1 (the paper uses 2)"));
         }
     }
     if let Some(b) = t.get("retcp_beta", iss, as_f64) {
         if b > 0.0 && b <= 1.0 {
-            retcp.beta = b;
+            shorthand.push(("beta", b));
         } else {
             iss.push(t.key_path("retcp_beta"), format!("{b} is not a shrink factor in (0, 1] (the paper uses 0.5)"));
         }
     }
-    let mut cubic = match c.cc {
-        CcKind::Cubic(p) => p,
-        _ => crate::transport::tcp::cc::CubicParams::default(),
-    };
     if let Some(v) = t.get("cubic_hystart", iss, as_bool) {
-        cubic.hystart = v;
+        shorthand.push(("hystart", if v { 1.0 } else { 0.0 }));
     }
-    c.cc = match cc.as_deref() {
-        Some("dctcp") => CcKind::Dctcp(dctcp),
-        Some("d2tcp") => CcKind::D2tcp(dctcp),
-        Some("cubic") => CcKind::Cubic(cubic),
-        Some("retcp") => CcKind::Retcp(retcp),
-        Some("ledbat") => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
-            target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(Time::from_ms(100)),
-            ..Default::default()
-        }),
-        Some(name) => CcKind::from_name(name).unwrap_or(CcKind::NewReno),
-        None => match c.cc {
-            CcKind::Dctcp(_) => CcKind::Dctcp(dctcp),
-            CcKind::D2tcp(_) => CcKind::D2tcp(dctcp),
-            CcKind::Ledbat(p) => CcKind::Ledbat(crate::transport::tcp::cc::LedbatParams {
-                target: ledbat_target.filter(|t| *t > Time::ZERO).unwrap_or(p.target),
-                ..p
-            }),
-            CcKind::Retcp(_) => CcKind::Retcp(retcp),
-            CcKind::Cubic(_) => CcKind::Cubic(cubic),
-            k => k,
-        },
-    };
-    let prior_cc = base.cc.name();
+    if let Some(name) = cc.as_deref() {
+        c.cc = CcKind::from_name(name).unwrap_or(CcKind::NewReno);
+    }
+    let prior_cc = base.cc;
     match t.table("cc_params", iss) {
         Some(tbl) => {
             let name = c.cc.name();
@@ -688,19 +660,28 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             c.cc_params = k;
         }
         // Knobs are positional per algorithm: a profile that switches algorithm starts afresh.
-        None if c.cc.name() != prior_cc => c.cc_params = Default::default(),
+        None if c.cc != prior_cc => c.cc_params = Default::default(),
         None => {}
     }
+    let explicit = t.table("cc_params", &mut Issues::default());
+    for (knob, v) in shorthand {
+        let list = c.cc.knobs();
+        if let Some(i) = list.iter().position(|n| n.name == knob) {
+            if !explicit.as_ref().is_some_and(|e| e.has(knob)) {
+                c.cc_params.0[i] = Some(v);
+            }
+        }
+    }
     c.ecn = match (c.cc, ecn) {
-        (CcKind::Retcp(_), Some(true)) => {
+        (CcKind::Retcp, Some(true)) => {
             iss.push(t.key_path("ecn"), "reTCP reads circuit state from ECE and must run without ECN (NSDI 2020 §5.3); remove ecn = true");
             EcnMode::Off
         }
-        (CcKind::Dctcp(_) | CcKind::D2tcp(_), Some(false)) => {
+        (CcKind::Dctcp | CcKind::D2tcp, Some(false)) => {
             iss.push(t.key_path("ecn"), "DCTCP needs ECN; remove ecn = false or pick another cc");
             EcnMode::Dctcp
         }
-        (CcKind::Dctcp(_) | CcKind::D2tcp(_), _) => EcnMode::Dctcp,
+        (CcKind::Dctcp | CcKind::D2tcp, _) => EcnMode::Dctcp,
         (_, Some(true)) => EcnMode::Classic,
         _ => EcnMode::Off,
     };
@@ -826,7 +807,7 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
                 c.cc = CcKind::from_name(tname).expect("CC_NAMES are known");
                 c.cc_params = Default::default();
                 c.ecn = match c.cc {
-                    CcKind::Dctcp(_) | CcKind::D2tcp(_) => EcnMode::Dctcp,
+                    CcKind::Dctcp | CcKind::D2tcp => EcnMode::Dctcp,
                     _ if c.ecn == EcnMode::Classic => EcnMode::Classic,
                     _ => EcnMode::Off,
                 };

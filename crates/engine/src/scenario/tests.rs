@@ -282,3 +282,20 @@ fn a_profile_that_switches_algorithm_does_not_inherit_knobs() {
     assert!(!sc.flows[0].cfg.tcp().unwrap().cc_params.is_empty());
     assert!(sc.flows[1].cfg.tcp().unwrap().cc_params.is_empty());
 }
+
+#[test]
+fn shorthand_keys_set_their_algorithms_knobs_and_cc_params_wins() {
+    use crate::transport::tcp::cc::knobs_of;
+    let knob = |cc: &str, name: &str| knobs_of(cc).iter().position(|k| k.name == name).unwrap();
+    let doc = GOOD
+        .replace("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ndctcp_g = 0.125\ndctcp_initial_alpha = 0.5\ncc_params = { initial_alpha = 0.25 }\nmin_rto")
+        .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"cubic\"\ncubic_hystart = false\nretcp_alpha = 3");
+    let sc = Scenario::from_toml(&doc).unwrap();
+    let d = sc.flows[0].cfg.tcp().unwrap();
+    assert_eq!(d.cc_params.0[knob("dctcp", "g")], Some(0.125));
+    assert_eq!(d.cc_params.0[knob("dctcp", "initial_alpha")], Some(0.25), "cc_params wins over the shorthand");
+    let c = sc.flows[1].cfg.tcp().unwrap();
+    assert_eq!(c.cc_params.0[knob("cubic", "hystart")], Some(0.0));
+    // A shorthand for another algorithm (reTCP's alpha on a CUBIC profile) sets nothing.
+    assert_eq!(c.cc_params.0.iter().filter(|v| v.is_some()).count(), 1);
+}

@@ -32,7 +32,6 @@ use super::{Endpoints, FlowStats, Outbox, Transport};
 use crate::transport::timer::TimerId;
 use crate::packet::{Kind, Packet};
 use crate::time::Time;
-use cc::{Cc, Dctcp, DctcpParams, NewReno};
 
 /// TCP's timers (the ids its `LazyTimer`s schedule).
 pub mod timers {
@@ -60,113 +59,9 @@ pub enum EcnMode {
     Dctcp,
 }
 
-/// Which congestion control, with its parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum CcKind {
-    NewReno,
-    Dctcp(DctcpParams),
-    Cubic(cc::CubicParams),
-    Bic,
-    HighSpeed,
-    Htcp,
-    Hybla,
-    Scalable,
-    Veno,
-    Westwood,
-    Vegas(cc::VegasParams),
-    Illinois,
-    Yeah,
-    Ledbat(cc::LedbatParams),
-    Nv,
-    Cdg,
-    Bbr,
-    Lp,
-    Retcp(cc::RetcpParams),
-    D2tcp(DctcpParams),
-    /// SAB (JSAC 2014): the window comes from the switches; see `crate::switch::sab`.
-    Sab,
-}
-
-/// Scenario names of the congestion controls with a one-line description (Linux names; "reno" is
-/// Linux's name for the NewReno/SACK standard).
-pub const CC_CATALOG: &[(&str, &str)] = &[
-    ("newreno", "Reno/NewReno (RFC 5681, RFC 6582 or RFC 6675 recovery); Linux 'reno'"),
-    ("reno", "the same as newreno (Linux name)"),
-    ("dctcp", "DCTCP: ECN-fraction-proportional cut (RFC 8257)"),
-    ("cubic", "CUBIC: cubic window growth from the last maximum (RFC 9438, Linux tcp_cubic)"),
-    ("bic", "BIC-TCP: binary search towards the last maximum (Linux tcp_bic)"),
-    ("highspeed", "HighSpeed TCP: a(w)/b(w) response function above 38 segments (RFC 3649)"),
-    ("htcp", "H-TCP: increase grows with time since congestion, adaptive backoff (Linux tcp_htcp)"),
-    ("hybla", "Hybla: RTT-normalised growth for long paths (Linux tcp_hybla)"),
-    ("scalable", "Scalable TCP: +1 per 50 ACKs, cut by 1/8 (Linux tcp_scalable)"),
-    ("veno", "Veno: Vegas backlog tells random from congestive loss (Linux tcp_veno)"),
-    ("westwood", "Westwood+: post-loss window from a bandwidth estimate (Linux tcp_westwood)"),
-    ("vegas", "Vegas: keeps 2-4 packets queued per flow (Linux tcp_vegas)"),
-    ("illinois", "TCP-Illinois: loss sets direction, queuing delay sets the step (Linux tcp_illinois)"),
-    ("yeah", "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)"),
-    ("ledbat", "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)"),
-    ("nv", "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)"),
-    ("cdg", "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)"),
-    ("bbr", "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)"),
-    ("lp", "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)"),
-    ("d2tcp", "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)"),
-    ("sab", "SAB: cwnd = the window switches write into data packets, eps*B/N (JSAC 2014 §IV); needs [sab] switches"),
-    ("retcp", "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)"),
-];
+pub use cc::{CcKind, CC_CATALOG};
 
 impl CcKind {
-    /// The algorithm's state; `seed` feeds the ones that draw random numbers (CDG, BBR); `k` holds
-    /// the knobs a scenario set (`cc_params`, positions as in `cc::knobs_of`).
-    pub fn build(self, seed: u64, k: &cc::Knobs) -> Cc {
-        match self {
-            CcKind::NewReno => Cc::NewReno(NewReno),
-            CcKind::Dctcp(p) => Cc::Dctcp(Dctcp::new(p.with_knobs(k))),
-            CcKind::Cubic(p) => Cc::Cubic(cc::Cubic::new(p.with_knobs(k))),
-            CcKind::Bic => Cc::Bic(cc::Bic::new(cc::BicParams::default().with_knobs(k))),
-            CcKind::HighSpeed => Cc::HighSpeed(cc::HighSpeed::default()),
-            CcKind::Htcp => Cc::Htcp(cc::Htcp::default()),
-            CcKind::Hybla => Cc::Hybla(cc::Hybla::with_knobs(k)),
-            CcKind::Scalable => Cc::Scalable(cc::Scalable::with_knobs(k)),
-            CcKind::Veno => Cc::Veno(cc::Veno::with_knobs(k)),
-            CcKind::Westwood => Cc::Westwood(cc::Westwood::default()),
-            CcKind::Vegas(p) => Cc::Vegas(cc::Vegas::new(p.with_knobs(k))),
-            CcKind::Illinois => Cc::Illinois(cc::Illinois::with_knobs(k)),
-            CcKind::Yeah => Cc::Yeah(cc::Yeah::with_knobs(k)),
-            CcKind::Ledbat(p) => Cc::Ledbat(cc::Ledbat::new(p.with_knobs(k))),
-            CcKind::Nv => Cc::Nv(cc::Nv::with_knobs(k)),
-            CcKind::Cdg => Cc::Cdg(cc::Cdg::with_knobs(seed, k)),
-            CcKind::Bbr => Cc::Bbr(cc::Bbr::with_knobs(seed, k)),
-            CcKind::Lp => Cc::Lp(cc::Lp::with_knobs(k)),
-            CcKind::Retcp(p) => Cc::Retcp(cc::Retcp::new(p.with_knobs(k))),
-            CcKind::D2tcp(p) => Cc::D2tcp(cc::D2tcp::new(p.with_knobs(k))),
-            CcKind::Sab => Cc::Sab(cc::Sab),
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            CcKind::NewReno => "newreno",
-            CcKind::Dctcp(_) => "dctcp",
-            CcKind::Cubic(_) => "cubic",
-            CcKind::Bic => "bic",
-            CcKind::HighSpeed => "highspeed",
-            CcKind::Htcp => "htcp",
-            CcKind::Hybla => "hybla",
-            CcKind::Scalable => "scalable",
-            CcKind::Veno => "veno",
-            CcKind::Westwood => "westwood",
-            CcKind::Vegas(_) => "vegas",
-            CcKind::Illinois => "illinois",
-            CcKind::Yeah => "yeah",
-            CcKind::Ledbat(_) => "ledbat",
-            CcKind::Nv => "nv",
-            CcKind::Cdg => "cdg",
-            CcKind::Bbr => "bbr",
-            CcKind::Lp => "lp",
-            CcKind::Retcp(_) => "retcp",
-            CcKind::D2tcp(_) => "d2tcp",
-            CcKind::Sab => "sab",
-        }
-    }
     /// Does the sender cut segments as it sends them (SAB shrinks them below the MSS, §IV-B)?
     pub fn cuts_segments(self) -> bool {
         matches!(self, CcKind::Sab)
@@ -174,33 +69,6 @@ impl CcKind {
     /// Data packets carry a window field for switches to lower, echoed by the receiver (SAB).
     pub fn sets_window_field(self) -> bool {
         matches!(self, CcKind::Sab)
-    }
-    /// The algorithm with default parameters, by scenario name.
-    pub fn from_name(name: &str) -> Option<CcKind> {
-        Some(match name {
-            "newreno" | "reno" => CcKind::NewReno,
-            "dctcp" => CcKind::Dctcp(DctcpParams::default()),
-            "cubic" => CcKind::Cubic(cc::CubicParams::default()),
-            "bic" => CcKind::Bic,
-            "highspeed" => CcKind::HighSpeed,
-            "htcp" => CcKind::Htcp,
-            "hybla" => CcKind::Hybla,
-            "scalable" => CcKind::Scalable,
-            "veno" => CcKind::Veno,
-            "westwood" => CcKind::Westwood,
-            "vegas" => CcKind::Vegas(cc::VegasParams::default()),
-            "illinois" => CcKind::Illinois,
-            "yeah" => CcKind::Yeah,
-            "ledbat" => CcKind::Ledbat(cc::LedbatParams::default()),
-            "nv" => CcKind::Nv,
-            "cdg" => CcKind::Cdg,
-            "bbr" => CcKind::Bbr,
-            "lp" => CcKind::Lp,
-            "retcp" => CcKind::Retcp(cc::RetcpParams::default()),
-            "d2tcp" => CcKind::D2tcp(DctcpParams::default()),
-            "sab" => CcKind::Sab,
-            _ => return None,
-        })
     }
 }
 

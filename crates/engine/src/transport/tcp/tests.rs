@@ -690,7 +690,7 @@ fn knobs_change_the_algorithms_rules() {
     assert_eq!(s.ssthresh(&crate::transport::tcp::cc::tcb(200, 100)), 175);
     let Cc::Bbr(b) = CcKind::Bbr.build(1, &set("bbr", "high_gain", 2.0)) else { panic!() };
     assert_eq!(b.pacing_gain, 2.0);
-    let Cc::Cubic(c) = CcKind::Cubic(Default::default()).build(1, &set("cubic", "beta", 0.5)) else { panic!() };
+    let Cc::Cubic(c) = CcKind::Cubic.build(1, &set("cubic", "beta", 0.5)) else { panic!() };
     let mut c = c;
     assert_eq!(c.ssthresh(&crate::transport::tcp::cc::tcb(100, 50)), 50);
     // A whole run with a knob: Scalable with md_shift 1 cuts deeper, so its mean queue is lower.

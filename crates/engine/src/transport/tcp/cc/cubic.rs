@@ -31,6 +31,7 @@ impl Default for CubicParams {
 pub const KNOBS: &[super::Knob] = &[
     super::Knob { name: "c", default: 0.4, min: 1e-6, max: 100.0, help: "cubic scaling constant C (segments/s^3)" },
     super::Knob { name: "beta", default: 0.7, min: 0.01, max: 0.99, help: "multiplicative decrease factor" },
+    super::Knob { name: "hystart", default: 1.0, min: 0.0, max: 1.0, help: "HyStart slow-start exit: 1 on (Linux default), 0 off" },
 ];
 
 impl CubicParams {
@@ -38,6 +39,9 @@ impl CubicParams {
     pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
         self.c = k.0[0].unwrap_or(self.c);
         self.beta = k.0[1].unwrap_or(self.beta);
+        if let Some(h) = k.0[2] {
+            self.hystart = h >= 0.5;
+        }
         self
     }
 }

@@ -6,7 +6,8 @@
 //! past its deadline uses d = 0.5 (the most deferential; the paper does not say — the third-party
 //! ns-3 port we read does this); one without an RTT sample yet uses d = 1.
 
-use super::{AckEvent, CaState, CongestionOps, CwndEvent, Dctcp, DctcpParams, Tcb};
+use super::dctcp::DctcpParams;
+use super::{AckEvent, CaState, CongestionOps, CwndEvent, Dctcp, Tcb};
 
 /// Bounds of the imminence factor (§3.1).
 pub const D_MIN: f64 = 0.5;

@@ -2,53 +2,13 @@
 //! (include/net/tcp.h). The TCP core owns loss detection, recovery, RTO and ECN; a congestion
 //! control only answers these calls. Windows are in segments, as in Linux.
 //!
-//! To add an algorithm: write a type implementing [`CongestionOps`] in its own file, add a variant to
-//! [`Cc`] and to the two `match`es below, and a name in `scenario`. Dispatch is a `match`, so the
-//! per-ACK path stays statically dispatched.
+//! To add an algorithm: write a type implementing [`CongestionOps`] in its own file (with its
+//! `KNOBS`, if it has tunable constants) and add one line to the `registry!` at the end of this
+//! file: the variant, its module and type, its scenario names, its knob list, its constructor and
+//! a one-line description. The registry makes the [`Cc`] enum (dispatch is a `match`, so the
+//! per-ACK path stays statically dispatched), [`CcKind`] (what a scenario selects), the catalog
+//! and the knob lookup.
 
-mod bbr;
-mod bic;
-mod cdg;
-mod cubic;
-mod d2tcp;
-mod dctcp;
-pub mod highspeed;
-mod htcp;
-mod hybla;
-mod illinois;
-mod ledbat;
-mod lp;
-mod newreno;
-mod nv;
-mod retcp;
-mod sab;
-mod scalable;
-mod vegas;
-mod veno;
-mod westwood;
-mod yeah;
-
-pub use bbr::Bbr;
-pub use bic::{Bic, BicParams};
-pub use cdg::Cdg;
-pub use cubic::{Cubic, CubicParams};
-pub use d2tcp::D2tcp;
-pub use dctcp::{Dctcp, DctcpParams};
-pub use highspeed::HighSpeed;
-pub use htcp::Htcp;
-pub use hybla::Hybla;
-pub use illinois::Illinois;
-pub use ledbat::{Ledbat, LedbatParams};
-pub use lp::Lp;
-pub use newreno::NewReno;
-pub use nv::Nv;
-pub use retcp::{Retcp, RetcpParams};
-pub use sab::Sab;
-pub use scalable::Scalable;
-pub use vegas::{Vegas, VegasParams};
-pub use veno::Veno;
-pub use westwood::Westwood;
-pub use yeah::Yeah;
 use crate::time::Time;
 
 /// One tunable constant of a congestion control: its name in a scenario's `cc_params`, default,
@@ -77,28 +37,6 @@ impl Knobs {
     }
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(Option::is_none)
-    }
-}
-
-/// The knobs of the algorithm named `cc` (scenario name), in order.
-pub fn knobs_of(cc: &str) -> &'static [Knob] {
-    match cc {
-        "cubic" => cubic::KNOBS,
-        "bic" => bic::KNOBS,
-        "vegas" => vegas::KNOBS,
-        "scalable" => scalable::KNOBS,
-        "veno" => veno::KNOBS,
-        "hybla" => hybla::KNOBS,
-        "lp" => lp::KNOBS,
-        "illinois" => illinois::KNOBS,
-        "bbr" => bbr::KNOBS,
-        "dctcp" | "d2tcp" => dctcp::KNOBS,
-        "nv" => nv::KNOBS,
-        "cdg" => cdg::KNOBS,
-        "yeah" => yeah::KNOBS,
-        "ledbat" => ledbat::KNOBS,
-        "retcp" => retcp::KNOBS,
-        _ => &[],
     }
 }
 
@@ -326,99 +264,6 @@ pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
     (tcb.cwnd / 2).max(2)
 }
 
-/// The congestion controls this engine knows, statically dispatched.
-#[derive(Clone, Debug)]
-pub enum Cc {
-    NewReno(NewReno),
-    Dctcp(Dctcp),
-    Cubic(Cubic),
-    Bic(Bic),
-    HighSpeed(HighSpeed),
-    Htcp(Htcp),
-    Hybla(Hybla),
-    Scalable(Scalable),
-    Veno(Veno),
-    Westwood(Westwood),
-    Vegas(Vegas),
-    Illinois(Illinois),
-    Yeah(Yeah),
-    Ledbat(Ledbat),
-    Nv(Nv),
-    Cdg(Cdg),
-    Bbr(Bbr),
-    Lp(Lp),
-    Retcp(Retcp),
-    D2tcp(D2tcp),
-    Sab(Sab),
-}
-
-macro_rules! dispatch {
-    ($self:ident, $c:ident => $e:expr) => {
-        match $self {
-            Cc::NewReno($c) => $e,
-            Cc::Dctcp($c) => $e,
-            Cc::Cubic($c) => $e,
-            Cc::Bic($c) => $e,
-            Cc::HighSpeed($c) => $e,
-            Cc::Htcp($c) => $e,
-            Cc::Hybla($c) => $e,
-            Cc::Scalable($c) => $e,
-            Cc::Veno($c) => $e,
-            Cc::Westwood($c) => $e,
-            Cc::Vegas($c) => $e,
-            Cc::Illinois($c) => $e,
-            Cc::Yeah($c) => $e,
-            Cc::Ledbat($c) => $e,
-            Cc::Nv($c) => $e,
-            Cc::Cdg($c) => $e,
-            Cc::Bbr($c) => $e,
-            Cc::Lp($c) => $e,
-            Cc::Retcp($c) => $e,
-            Cc::D2tcp($c) => $e,
-            Cc::Sab($c) => $e,
-        }
-    };
-}
-
-impl CongestionOps for Cc {
-    fn name(&self) -> &'static str {
-        dispatch!(self, c => c.name())
-    }
-    fn init(&mut self, tcb: &mut Tcb) {
-        dispatch!(self, c => c.init(tcb))
-    }
-    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
-        dispatch!(self, c => c.ssthresh(tcb))
-    }
-    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
-        dispatch!(self, c => c.cong_avoid(tcb, acked))
-    }
-    fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
-        dispatch!(self, c => c.in_ack_event(tcb, ev))
-    }
-    fn pkts_acked(&mut self, tcb: &mut Tcb, acked: u32, rtt: Option<Time>) {
-        dispatch!(self, c => c.pkts_acked(tcb, acked, rtt))
-    }
-    fn owns_cwnd(&self) -> bool {
-        dispatch!(self, c => c.owns_cwnd())
-    }
-    fn cong_control(&mut self, tcb: &mut Tcb, rs: &RateSample) {
-        dispatch!(self, c => c.cong_control(tcb, rs))
-    }
-    fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
-        dispatch!(self, c => c.cwnd_event(tcb, ev))
-    }
-    fn reads_raw_ece(&self) -> bool {
-        dispatch!(self, c => c.reads_raw_ece())
-    }
-    fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
-        dispatch!(self, c => c.set_state(tcb, s))
-    }
-    fn sets_window_field(&self) -> bool {
-        dispatch!(self, c => c.sets_window_field())
-    }
-}
-
 impl Cc {
     /// DCTCP's α, for observation.
     pub fn alpha(&self) -> Option<f64> {
@@ -428,6 +273,98 @@ impl Cc {
             _ => None,
         }
     }
+}
+
+/// The registry: for each algorithm `Variant: module::Type = ["scenario", "aliases"], knobs
+/// KNOB_LIST, |seed, knobs| constructor, "description";`.
+macro_rules! registry {
+    ($($v:ident: $m:ident :: $t:ident = [$name:literal $(, $alias:literal)*], knobs $knobs:expr, |$seed:ident, $k:ident| $build:expr, $help:literal;)*) => {
+        $(mod $m; pub use $m::$t;)*
+
+        /// The congestion controls this engine knows, statically dispatched.
+        #[derive(Clone, Debug)]
+        pub enum Cc { $($v($t),)* }
+
+        /// Which congestion control a connection uses (its constants are in the knobs).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum CcKind { $($v,)* }
+
+        /// Scenario names of the congestion controls with a one-line description.
+        pub const CC_CATALOG: &[(&str, &str)] = &[$(($name, $help), $(($alias, concat!("the same as ", $name)),)*)*];
+
+        /// Every scenario name and alias.
+        pub const CC_NAMES: &[&str] = &[$($name, $($alias,)*)*];
+
+        impl CcKind {
+            /// The algorithm's state; `seed` feeds the ones that draw random numbers (CDG, BBR);
+            /// `k` holds the knobs a scenario set (`cc_params`, positions as in `knobs`).
+            #[allow(unused_variables)]
+            pub fn build(self, seed: u64, knobs: &Knobs) -> Cc {
+                match self {
+                    $(CcKind::$v => {
+                        let ($seed, $k) = (seed, knobs);
+                        Cc::$v($build)
+                    })*
+                }
+            }
+            /// The scenario name.
+            pub fn name(self) -> &'static str {
+                match self { $(CcKind::$v => $name,)* }
+            }
+            /// The algorithm by scenario name (or alias).
+            pub fn from_name(name: &str) -> Option<CcKind> {
+                match name { $($name $(| $alias)* => Some(CcKind::$v),)* _ => None }
+            }
+            /// Its tunable constants, in knob order.
+            pub fn knobs(self) -> &'static [Knob] {
+                match self { $(CcKind::$v => $knobs,)* }
+            }
+        }
+
+        impl CongestionOps for Cc {
+            fn name(&self) -> &'static str { match self { $(Cc::$v(c) => c.name(),)* } }
+            fn init(&mut self, tcb: &mut Tcb) { match self { $(Cc::$v(c) => c.init(tcb),)* } }
+            fn ssthresh(&mut self, tcb: &Tcb) -> u32 { match self { $(Cc::$v(c) => c.ssthresh(tcb),)* } }
+            fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) { match self { $(Cc::$v(c) => c.cong_avoid(tcb, acked),)* } }
+            fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) { match self { $(Cc::$v(c) => c.in_ack_event(tcb, ev),)* } }
+            fn pkts_acked(&mut self, tcb: &mut Tcb, acked: u32, rtt: Option<Time>) { match self { $(Cc::$v(c) => c.pkts_acked(tcb, acked, rtt),)* } }
+            fn owns_cwnd(&self) -> bool { match self { $(Cc::$v(c) => c.owns_cwnd(),)* } }
+            fn cong_control(&mut self, tcb: &mut Tcb, rs: &RateSample) { match self { $(Cc::$v(c) => c.cong_control(tcb, rs),)* } }
+            fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) { match self { $(Cc::$v(c) => c.cwnd_event(tcb, ev),)* } }
+            fn reads_raw_ece(&self) -> bool { match self { $(Cc::$v(c) => c.reads_raw_ece(),)* } }
+            fn set_state(&mut self, tcb: &mut Tcb, s: CaState) { match self { $(Cc::$v(c) => c.set_state(tcb, s),)* } }
+            fn sets_window_field(&self) -> bool { match self { $(Cc::$v(c) => c.sets_window_field(),)* } }
+        }
+    };
+}
+
+/// The knobs of the algorithm named `cc` (scenario name or alias), in order.
+pub fn knobs_of(cc: &str) -> &'static [Knob] {
+    CcKind::from_name(cc).map_or(&[], CcKind::knobs)
+}
+
+registry! {
+    NewReno: newreno::NewReno = ["newreno", "reno"], knobs &[], |seed, k| NewReno, "Reno/NewReno (RFC 5681, RFC 6582 or RFC 6675 recovery); Linux 'reno'";
+    Dctcp: dctcp::Dctcp = ["dctcp"], knobs dctcp::KNOBS, |seed, k| Dctcp::new(dctcp::DctcpParams::default().with_knobs(k)), "DCTCP: ECN-fraction-proportional cut (RFC 8257)";
+    Cubic: cubic::Cubic = ["cubic"], knobs cubic::KNOBS, |seed, k| Cubic::new(cubic::CubicParams::default().with_knobs(k)), "CUBIC: cubic window growth from the last maximum (RFC 9438, Linux tcp_cubic)";
+    Bic: bic::Bic = ["bic"], knobs bic::KNOBS, |seed, k| Bic::new(bic::BicParams::default().with_knobs(k)), "BIC-TCP: binary search towards the last maximum (Linux tcp_bic)";
+    HighSpeed: highspeed::HighSpeed = ["highspeed"], knobs &[], |seed, k| HighSpeed::default(), "HighSpeed TCP: a(w)/b(w) response function above 38 segments (RFC 3649)";
+    Htcp: htcp::Htcp = ["htcp"], knobs &[], |seed, k| Htcp::default(), "H-TCP: increase grows with time since congestion, adaptive backoff (Linux tcp_htcp)";
+    Hybla: hybla::Hybla = ["hybla"], knobs hybla::KNOBS, |seed, k| Hybla::with_knobs(k), "Hybla: RTT-normalised growth for long paths (Linux tcp_hybla)";
+    Scalable: scalable::Scalable = ["scalable"], knobs scalable::KNOBS, |seed, k| Scalable::with_knobs(k), "Scalable TCP: +1 per 50 ACKs, cut by 1/8 (Linux tcp_scalable)";
+    Veno: veno::Veno = ["veno"], knobs veno::KNOBS, |seed, k| Veno::with_knobs(k), "Veno: Vegas backlog tells random from congestive loss (Linux tcp_veno)";
+    Westwood: westwood::Westwood = ["westwood"], knobs &[], |seed, k| Westwood::default(), "Westwood+: post-loss window from a bandwidth estimate (Linux tcp_westwood)";
+    Vegas: vegas::Vegas = ["vegas"], knobs vegas::KNOBS, |seed, k| Vegas::new(vegas::VegasParams::default().with_knobs(k)), "Vegas: keeps 2-4 packets queued per flow (Linux tcp_vegas)";
+    Illinois: illinois::Illinois = ["illinois"], knobs illinois::KNOBS, |seed, k| Illinois::with_knobs(k), "TCP-Illinois: loss sets direction, queuing delay sets the step (Linux tcp_illinois)";
+    Yeah: yeah::Yeah = ["yeah"], knobs yeah::KNOBS, |seed, k| Yeah::with_knobs(k), "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)";
+    Ledbat: ledbat::Ledbat = ["ledbat"], knobs ledbat::KNOBS, |seed, k| Ledbat::new(ledbat::LedbatParams::default().with_knobs(k)), "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)";
+    Nv: nv::Nv = ["nv"], knobs nv::KNOBS, |seed, k| Nv::with_knobs(k), "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)";
+    Cdg: cdg::Cdg = ["cdg"], knobs cdg::KNOBS, |seed, k| Cdg::with_knobs(seed, k), "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)";
+    Bbr: bbr::Bbr = ["bbr"], knobs bbr::KNOBS, |seed, k| Bbr::with_knobs(seed, k), "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)";
+    Lp: lp::Lp = ["lp"], knobs lp::KNOBS, |seed, k| Lp::with_knobs(k), "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)";
+    D2tcp: d2tcp::D2tcp = ["d2tcp"], knobs dctcp::KNOBS, |seed, k| D2tcp::new(dctcp::DctcpParams::default().with_knobs(k)), "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)";
+    Sab: sab::Sab = ["sab"], knobs &[], |seed, k| Sab, "SAB: cwnd = the window switches write into data packets, eps*B/N (JSAC 2014 §IV); needs [sab] switches";
+    Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
 }
 
 #[cfg(test)]
