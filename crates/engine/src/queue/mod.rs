@@ -184,6 +184,9 @@ pub struct PortQueue {
     red: Vec<Red>,
     /// The switch's shared memory (index into the pools) and α per class.
     shared: Option<(u32, [f64; CLASSES])>,
+    /// One drop-tail FIFO with at most step marking at enqueue on its own length: the common
+    /// port, served by a short path whose counters (time averages, peaks) are the port's.
+    simple: Option<Option<Amount>>,
 }
 
 impl PortQueue {
@@ -212,7 +215,27 @@ impl PortQueue {
                 (Some(p), Some(a)) => Some((p, a)),
                 _ => None,
             },
+            simple: Self::simple_marking(spec, n, pool),
         }
+    }
+
+    /// `Some(K)` when the port is a single drop-tail FIFO marking (if at all) at enqueue on
+    /// its own length above K.
+    fn simple_marking(spec: &QueueSpec, n: usize, pool: Option<u32>) -> Option<Option<Amount>> {
+        if n != 1 || spec.admission != Admission::DropTail || spec.queue_limits[0].is_some() || (pool.is_some() && spec.shared_alpha.is_some()) {
+            return None;
+        }
+        match spec.marking {
+            Marking::None => Some(None),
+            Marking::Threshold { queue, port: None, at: MarkAt::Enqueue } => Some(queue[0]),
+            _ => None,
+        }
+    }
+
+    /// Whether the port's counters are its only queue's (single drop-tail FIFO ports do not
+    /// keep per-queue time averages and peaks: the port's are the same).
+    pub fn counted_by_port(&self) -> bool {
+        self.simple.is_some()
     }
 
     /// A plain FIFO (tests, host NICs).
@@ -252,8 +275,10 @@ impl PortQueue {
     /// waiting.
     #[inline]
     pub fn passed(&mut self, class: u8) {
-        let qi = self.queue_of(class);
-        self.queues[qi].stats.enqueued += 1;
+        if self.simple.is_none() {
+            let qi = self.queue_of(class);
+            self.queues[qi].stats.enqueued += 1;
+        }
     }
 
     /// Could queue `qi` hold one more packet of `size` bytes?
@@ -338,6 +363,9 @@ impl PortQueue {
     /// Offer a packet (the transmitter is busy): it is queued, possibly marked or trimmed, or
     /// dropped; packets pushed out to make room are appended to `env.victims`.
     pub fn offer(&mut self, id: PacketId, env: &mut Env) -> Admit {
+        if let Some(k) = self.simple {
+            return self.offer_fifo(id, k, env);
+        }
         let p = env.slab.get(id);
         let (class, mut size, kind, ecn, rank) = (p.class, p.size as u64, p.kind, p.ecn, p.rank);
         let mut qi = self.queue_of(class);
@@ -403,6 +431,30 @@ impl PortQueue {
         Admit::Enqueued { marked, trimmed }
     }
 
+    /// `offer` for a single drop-tail FIFO with optional step marking above `k`.
+    #[inline]
+    fn offer_fifo(&mut self, id: PacketId, k: Option<Amount>, env: &mut Env) -> Admit {
+        let p = env.slab.get_mut(id);
+        let size = p.size as u64;
+        let q = &mut self.queues[0];
+        if self.limit.is_some_and(|l| l.exceeded_by(self.pkts + 1, self.bytes + size)) {
+            q.stats.drops += 1;
+            return Admit::Dropped;
+        }
+        let mut marked = false;
+        if let Some(k) = k {
+            if p.ecn != Ecn::NotEct && k.exceeded_by(self.pkts, self.bytes) {
+                marked = p.ecn != Ecn::Ce;
+                p.ecn = Ecn::Ce;
+                q.stats.marks += marked as u64;
+            }
+        }
+        q.push_untracked(id, size as u32);
+        self.pkts += 1;
+        self.bytes += size;
+        Admit::Enqueued { marked, trimmed: false }
+    }
+
     /// The queue the scheduler serves next (some queue is non-empty).
     #[inline]
     fn pick_queue(&mut self, slab: &PacketSlab) -> usize {
@@ -459,11 +511,26 @@ impl PortQueue {
         q.iter().position(|id| slab.get(id).flow == flow).unwrap()
     }
 
+    /// `pop` for a single drop-tail FIFO (`counted_by_port`): the head, if any.
+    #[inline]
+    pub fn pop_fifo(&mut self, slab: &PacketSlab) -> Option<PacketId> {
+        let q = &mut self.queues[0];
+        let id = q.pop_untracked()?;
+        let size = slab.get(id).size;
+        q.shrink(size);
+        self.pkts -= 1;
+        self.bytes -= size as u64;
+        Some(id)
+    }
+
     /// Take the next packet to transmit, if any; `true` = it was marked on dequeue.
     #[inline]
     pub fn pop(&mut self, env: &mut Env) -> Option<(PacketId, bool)> {
         if self.pkts == 0 {
             return None;
+        }
+        if self.simple.is_some() {
+            return self.pop_fifo(env.slab).map(|id| (id, false));
         }
         let qi = self.pick_queue(env.slab);
         let pos = self.pick_position(qi, env.slab);

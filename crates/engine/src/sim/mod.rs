@@ -107,6 +107,8 @@ pub struct Simulator {
     pub hosts: Hosts,
     pub flows: Vec<Flow>,
     outbox: Outbox,
+    /// The telemetry box lent to an outbox while a transport reads a delivered record.
+    int_spare: Option<Box<crate::switch::telemetry::IntRecord>>,
     /// Scratch list for waking flows blocked on a NIC (reused, never reallocated in steady state).
     wake: Vec<FlowId>,
     created: u64,
@@ -146,6 +148,7 @@ impl Simulator {
             fabric: Fabric::new(sc, seed, net),
             flows: Vec::with_capacity(sc.flows.len()),
             outbox: Outbox::default(),
+            int_spare: None,
             wake: Vec::new(),
             created: 0,
             delivered: 0,
@@ -297,15 +300,15 @@ impl Simulator {
                 }
             }
             Event::FlowStart { flow } => {
-                let mut out = self.take_outbox(flow);
-                self.flows[flow.idx()].transport.start(self.now, &mut out);
-                self.flush(flow, out);
+                self.prepare_outbox(flow);
+                self.flows[flow.idx()].transport.start(self.now, &mut self.outbox);
+                self.flush(flow);
             }
             Event::FlowStop { flow } => self.stop_flow(flow),
             Event::Timer { flow, timer } => {
-                let mut out = self.take_outbox(flow);
-                self.flows[flow.idx()].transport.on_timer(self.now, timer, &mut out);
-                self.flush(flow, out);
+                self.prepare_outbox(flow);
+                self.flows[flow.idx()].transport.on_timer(self.now, timer, &mut self.outbox);
+                self.flush(flow);
             }
             Event::Sample => self.sample(),
             Event::Arrival { gen } => self.arrival(gen as usize),
@@ -348,16 +351,16 @@ impl Simulator {
         if self.flows[flow.idx()].done {
             return;
         }
-        let mut out = self.take_outbox(flow);
+        self.prepare_outbox(flow);
         let now = self.now;
         let f = &mut self.flows[flow.idx()];
-        let size = f.transport.stop(now, &mut out);
+        let size = f.transport.stop(now, &mut self.outbox);
         if f.size.is_none() {
             self.long_lived -= 1;
             self.unfinished += 1;
         }
         f.size = Some(size);
-        self.flush(flow, out);
+        self.flush(flow);
     }
 
     /// An incast request: every sender answers with one block.
@@ -395,9 +398,9 @@ impl Simulator {
             let total = f.size.unwrap_or(0) + block;
             f.size = Some(total);
             f.block = Some((ai as u32, total));
-            let mut out = self.take_outbox(id);
-            self.flows[id.idx()].transport.write(now, block, last, &mut out);
-            self.flush(id, out);
+            self.prepare_outbox(id);
+            self.flows[id.idx()].transport.write(now, block, last, &mut self.outbox);
+            self.flush(id);
         }
     }
 
@@ -430,12 +433,10 @@ impl Simulator {
         }
     }
 
-    /// The reusable outbox, with the flow's current NIC budget.
+    /// Ready the reusable outbox (empty) for a call into `flow`'s transport: its NIC budget.
     #[inline]
-    fn take_outbox(&mut self, flow: FlowId) -> Outbox {
-        let mut out = std::mem::take(&mut self.outbox);
-        out.budget = self.nic_budget(self.flows[flow.idx()].nic);
-        out
+    fn prepare_outbox(&mut self, flow: FlowId) {
+        self.outbox.budget = self.nic_budget(self.flows[flow.idx()].nic);
     }
 
     /// Data packets a sender may still hand to NIC `port`.
@@ -445,7 +446,10 @@ impl Simulator {
     }
 
     /// Inject what a transport produced, and set its timers.
-    fn flush(&mut self, flow: FlowId, mut out: Outbox) {
+    fn flush(&mut self, flow: FlowId) {
+        if let Some(b) = self.outbox.int_in.take() {
+            self.int_spare = Some(b);
+        }
         let f = &self.flows[flow.idx()];
         if let Some((ai, end)) = f.block {
             if f.transport.stats().bytes_acked >= end {
@@ -457,19 +461,21 @@ impl Simulator {
         if !f.done && f.size.is_some() && f.transport.completed_at().is_some() {
             self.flow_done(flow);
         }
-        if out.blocked && !self.flows[flow.idx()].waiting {
+        if self.outbox.blocked && !self.flows[flow.idx()].waiting {
             let f = &mut self.flows[flow.idx()];
             f.waiting = true;
             self.hosts.nic_mut(f.nic).waiters.push(flow);
         }
-        for idx in 0..out.packets.len() {
-            let mut p = out.packets[idx];
+        // The packets leave the outbox (a cheap Vec swap) while they enter the network.
+        let mut packets = std::mem::take(&mut self.outbox.packets);
+        for idx in 0..packets.len() {
+            let id = self.slab.alloc(packets[idx]);
+            let p = self.slab.get_mut(id);
             p.stamp = self.now;
-            let from = p.src;
-            let id = self.slab.alloc(p);
+            let (from, int) = (p.src, p.int);
             self.created += 1;
-            if p.int != crate::packet::Int::Off {
-                let rec = out.int_out.iter().find(|(i, _)| *i as usize == idx).map_or_else(Default::default, |&(_, r)| r);
+            if int != crate::packet::Int::Off {
+                let rec = self.outbox.int_out.iter().find(|(i, _)| *i as usize == idx).map_or_else(Default::default, |&(_, r)| r);
                 self.fabric.telemetry.set(id, rec);
             }
             let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
@@ -477,24 +483,34 @@ impl Simulator {
                 self.deliver(p);
             }
         }
-        for &(at, timer) in &out.timers {
+        packets.clear();
+        debug_assert!(self.outbox.packets.is_empty(), "a transport wrote into the outbox during a flush");
+        self.outbox.packets = packets;
+        for &(at, timer) in &self.outbox.timers {
             self.events.schedule(at, Event::Timer { flow, timer });
         }
-        out.clear();
-        self.outbox = out;
+        self.outbox.clear();
     }
 
     /// A packet reached its destination host: its flow's transport handles it (with the
     /// telemetry it collected, if it asked for any).
     #[inline]
-    fn deliver(&mut self, (id, pkt): (PacketId, crate::packet::Packet)) {
+    fn deliver(&mut self, id: PacketId) {
         self.delivered += 1;
-        let mut out = self.take_outbox(pkt.flow);
-        if pkt.int != crate::packet::Int::Off {
-            out.int_in = Some(self.fabric.telemetry.get(id));
+        let (flow, int) = {
+            let p = self.slab.get(id);
+            (p.flow, p.int)
+        };
+        self.prepare_outbox(flow);
+        if int != crate::packet::Int::Off {
+            // The record travels in a box kept for reuse: the outbox stays small to move.
+            let mut b = self.int_spare.take().unwrap_or_default();
+            *b = self.fabric.telemetry.get(id);
+            self.outbox.int_in = Some(b);
         }
-        self.flows[pkt.flow.idx()].transport.on_packet(self.now, &pkt, &mut out);
-        self.flush(pkt.flow, out);
+        self.flows[flow.idx()].transport.on_packet(self.now, self.slab.get(id), &mut self.outbox);
+        self.slab.free(id);
+        self.flush(flow);
     }
 
     /// Give blocked senders on `port` their turn, in the order they blocked, while the NIC has
@@ -508,9 +524,9 @@ impl Simulator {
             let flow = wake[served];
             served += 1;
             self.flows[flow.idx()].waiting = false;
-            let mut out = self.take_outbox(flow);
-            self.flows[flow.idx()].transport.on_send_ready(self.now, &mut out);
-            self.flush(flow, out);
+            self.prepare_outbox(flow);
+            self.flows[flow.idx()].transport.on_send_ready(self.now, &mut self.outbox);
+            self.flush(flow);
         }
         let p = self.hosts.nic_mut(port);
         wake.drain(..served);

@@ -25,7 +25,7 @@ pub mod telemetry;
 use crate::event::{Event, EventQueue};
 use crate::ids::{NodeId, PacketId, PortId};
 use crate::network::{routing, Ecmp, Network};
-use crate::packet::{Int, Packet, PacketSlab};
+use crate::packet::{Int, PacketSlab};
 use crate::queue::{Admit, Env, SharedPool};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
@@ -79,26 +79,27 @@ impl Fabric {
         Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
-    /// Stage 1: packet `id` is at `node`. Returns it (freed from the slab) when `node` is its
-    /// destination; otherwise it is forwarded (or dropped).
+    /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
+    /// caller delivers and frees it); otherwise it is forwarded (or dropped).
     #[inline]
-    pub fn at_node(&mut self, node: NodeId, id: PacketId, cx: &mut Ctx) -> Option<(PacketId, Packet)> {
-        let pkt = *cx.slab.get(id);
-        if pkt.dst == node {
-            // Freed now; its slot (and telemetry record) is reused only after delivery.
-            cx.slab.free(id);
-            return Some((id, pkt));
+    pub fn at_node(&mut self, node: NodeId, id: PacketId, cx: &mut Ctx) -> Option<PacketId> {
+        let (dst, path_hash) = {
+            let p = cx.slab.get(id);
+            (p.dst, p.path_hash)
+        };
+        if dst == node {
+            return Some(id);
         }
         if let Some(r) = self.rdcn.as_deref() {
             if let Some(s) = r.tor_rack(node) {
-                let d = r.rack_of_host(pkt.dst);
+                let d = r.rack_of_host(dst);
                 if d != s {
                     self.tor_ingress(s, d, id, cx);
                     return None;
                 }
             }
         }
-        let hops = self.net.next_hops(node, pkt.dst);
+        let hops = self.net.next_hops(node, dst);
         let port = match (hops.len(), self.ecmp) {
             (0, _) => {
                 // Validation guarantees routes; keep the invariant even so.
@@ -107,7 +108,7 @@ impl Fabric {
                 return None;
             }
             (1, _) => hops[0],
-            (n, Ecmp::FlowHash) => hops[routing::pick(n, pkt.path_hash, node)],
+            (n, Ecmp::FlowHash) => hops[routing::pick(n, path_hash, node)],
             (n, Ecmp::PacketSpray) => hops[self.spray[node.idx()].below(n as u64) as usize],
         };
         self.enqueue(port, id, cx);
@@ -117,7 +118,7 @@ impl Fabric {
     /// A packet crossed the wire behind `port` (event `Arrive`): hybrid-network measurements,
     /// then stage 1 at the peer node.
     #[inline]
-    pub fn arrive(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) -> Option<(PacketId, Packet)> {
+    pub fn arrive(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) -> Option<PacketId> {
         if let Some(r) = self.rdcn.as_deref() {
             let role = r.role[port.idx()];
             if role != crate::rdcn::Role::Plain {
@@ -204,9 +205,16 @@ impl Fabric {
         let p = &mut self.net.ports[port.idx()];
         p.busy = false;
         p.note_queue(cx.now);
-        let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
-        if let Some((next, marked)) = p.queue.pop(&mut env) {
-            p.stats.ecn_marks += marked as u64;
+        let next = if p.queue.counted_by_port() {
+            p.queue.pop_fifo(cx.slab)
+        } else {
+            let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
+            p.queue.pop(&mut env).map(|(id, marked)| {
+                p.stats.ecn_marks += marked as u64;
+                id
+            })
+        };
+        if let Some(next) = next {
             self.start_tx(port, next, cx);
         }
         if self.rdcn.is_some() {

@@ -90,8 +90,8 @@ impl SabPorts {
             Kind::Data => {
                 if pkt.tcp().rwnd != 0 {
                     let w = self.window(port);
-                    if pkt.tcp().rwnd > w {
-                        pkt.tcp_mut().rwnd = w;
+                    if pkt.tcp().window() > w {
+                        pkt.tcp_mut().set_window(w);
                         self.rewrites[i] += 1;
                     }
                 }

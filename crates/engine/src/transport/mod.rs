@@ -47,8 +47,9 @@ pub struct Outbox {
     pub budget: u64,
     /// Set by a transport that stopped for lack of budget: wake it when the NIC drains.
     pub blocked: bool,
-    /// The telemetry the packet being delivered collected (packets that asked for it).
-    pub int_in: Option<crate::switch::telemetry::IntRecord>,
+    /// The telemetry the packet being delivered collected (packets that asked for it); boxed
+    /// (a box the simulator reuses) so the outbox stays small.
+    pub int_in: Option<Box<crate::switch::telemetry::IntRecord>>,
     /// Telemetry to attach to packets of `packets` (by index): echoes of collected records.
     pub int_out: Vec<(u32, crate::switch::telemetry::IntRecord)>,
 }

@@ -12,9 +12,11 @@ pub struct TcpHeader {
     pub len: u32,
     /// Cumulative ACK: next byte expected (ACK packets).
     pub ack: u64,
-    /// The window field in bytes. ACKs: the advertised window (u64::MAX = unlimited). SAB data
-    /// packets: the window switches assign (u64::MAX = SAB's initial 0xffff, none assigned yet).
-    pub rwnd: u64,
+    /// The window field in bytes (read and written through `window`/`set_window`, which map
+    /// u32::MAX to "unlimited" and saturate larger windows to it; 32 bits keep the packet within
+    /// two cache lines). ACKs: the advertised window. SAB data packets: the window switches
+    /// assign (unlimited = SAB's initial 0xffff, none assigned yet).
+    pub rwnd: u32,
     pub ece: bool,
     pub cwr: bool,
     /// Last segment of the flow (FIN): acknowledged at once.
@@ -24,4 +26,21 @@ pub struct TcpHeader {
     pub psh: bool,
     pub sack_count: u8,
     pub sack: [(u64, u64); MAX_SACK_BLOCKS],
+}
+
+impl TcpHeader {
+    /// The window field in bytes; u64::MAX = unlimited.
+    #[inline]
+    pub fn window(&self) -> u64 {
+        if self.rwnd == u32::MAX {
+            u64::MAX
+        } else {
+            self.rwnd as u64
+        }
+    }
+    /// Set the window field (windows of 4 GiB and more read as unlimited).
+    #[inline]
+    pub fn set_window(&mut self, w: u64) {
+        self.rwnd = w.min(u32::MAX as u64) as u32;
+    }
 }

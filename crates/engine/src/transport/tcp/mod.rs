@@ -179,8 +179,8 @@ impl Transport for TcpConnection {
         match pkt.kind {
             Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
             Kind::Ack => {
-                if let Some(rec) = out.int_in {
-                    self.sender.int_echo = Some(rec);
+                if let Some(rec) = out.int_in.as_deref() {
+                    self.sender.int_echo = Some(*rec);
                 }
                 self.sender.on_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
             }

@@ -84,8 +84,8 @@ impl Receiver {
             return;
         }
         self.data_packets += 1;
-        if let Some(rec) = out.int_in {
-            self.int_last = Some(rec);
+        if let Some(rec) = out.int_in.as_deref() {
+            self.int_last = Some(*rec);
         }
         let h = pkt.tcp();
         let ce = pkt.ecn == Ecn::Ce;
@@ -139,7 +139,7 @@ impl Receiver {
         }
         if cfg.cc.sets_window_field() {
             // SAB §IV-A.3: the ACK carries min(awnd, the window the switches left in the data).
-            self.assigned = h.rwnd;
+            self.assigned = h.window();
         }
         self.pending += 1;
         if immediate || self.pending >= cfg.delack_count {
@@ -187,13 +187,13 @@ impl Receiver {
     }
 
     fn send_ack(&mut self, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let window = match cfg.rcv_buffer {
+            Some(b) => b.saturating_sub(self.buffered_out_of_order()),
+            None => u64::MAX,
+        }
+        .min(self.assigned);
         let mut h = TcpHeader {
             ack: self.rcv_nxt,
-            rwnd: match cfg.rcv_buffer {
-                Some(b) => b.saturating_sub(self.buffered_out_of_order()),
-                None => u64::MAX,
-            }
-            .min(self.assigned),
             ece: match cfg.ecn {
                 EcnMode::Off => false,
                 EcnMode::Classic => self.ece_latch,
@@ -201,6 +201,7 @@ impl Receiver {
             },
             ..TcpHeader::default()
         };
+        h.set_window(window);
         if cfg.sack {
             self.sack_blocks(&mut h);
         }

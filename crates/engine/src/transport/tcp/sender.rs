@@ -305,8 +305,8 @@ impl Sender {
         if ack_seg > self.board.nxt() {
             return; // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
         }
-        self.rwnd = h.rwnd;
-        self.tcb.rwnd = h.rwnd;
+        self.rwnd = h.window();
+        self.tcb.rwnd = h.window();
         let prior_una = self.board.una();
         let (prior_delivered, prior_lost_marks) = (self.board.delivered, self.board.lost_marks);
         let prior_rack = self.board.rack_point();
@@ -815,7 +815,7 @@ impl Sender {
                 fin: self.closed && ends_write,
                 psh: ends_write,
                 // SAB §IV-A.1: data carries the largest window value (0xffff) for switches to lower.
-                rwnd: if cfg.cc.sets_window_field() { u64::MAX } else { 0 },
+                rwnd: if cfg.cc.sets_window_field() { u32::MAX } else { 0 },
                 ..TcpHeader::default()
             }),
         );
@@ -846,7 +846,7 @@ mod tests {
     }
 
     fn ack(n: u64, sack: &[(u64, u64)]) -> TcpHeader {
-        let mut h = TcpHeader { ack: n, rwnd: u64::MAX, ..TcpHeader::default() };
+        let mut h = TcpHeader { ack: n, rwnd: u32::MAX, ..TcpHeader::default() };
         for (i, &b) in sack.iter().enumerate() {
             h.sack[i] = b;
         }
