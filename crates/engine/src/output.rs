@@ -157,6 +157,9 @@ pub enum Metric {
     DctcpAlpha,
     /// Length of a hybrid ToR's VOQ (target = src·racks + dst).
     VoqPackets,
+    /// Length of one queue of a multi-queue port (target = port·8 + queue).
+    ClassQueuePackets,
+    ClassQueueBytes,
 }
 
 impl Metric {
@@ -168,6 +171,8 @@ impl Metric {
             Metric::Cwnd => "cwnd",
             Metric::DctcpAlpha => "dctcp_alpha",
             Metric::VoqPackets => "voq_packets",
+            Metric::ClassQueuePackets => "class_queue_packets",
+            Metric::ClassQueueBytes => "class_queue_bytes",
         }
     }
 }
@@ -190,8 +195,8 @@ impl Series {
         self.value.push(v);
     }
 
-    /// Target names: ports for queue metrics, flow ids for flow metrics, "tor{s}->tor{d}" for
-    /// VOQs (`racks` = racks of a hybrid network).
+    /// Target names: ports for queue metrics, "port#q" for one queue of a port ("s0->h0#1"),
+    /// flow ids for flow metrics, "tor{s}->tor{d}" for VOQs (`racks` = racks of a hybrid network).
     pub fn target_name(&self, i: usize, net: &Network, racks: usize) -> String {
         match self.metric[i] {
             Metric::VoqPackets => {
@@ -199,6 +204,10 @@ impl Series {
                 format!("tor{}->tor{}", p / racks.max(1), p % racks.max(1))
             }
             Metric::QueuePackets | Metric::QueueBytes | Metric::TxBytes => net.ports[PortId(self.target[i]).idx()].name.clone(),
+            Metric::ClassQueuePackets | Metric::ClassQueueBytes => {
+                let t = self.target[i] as usize;
+                format!("{}#{}", net.ports[t / crate::queue::MAX_QUEUES].name, t % crate::queue::MAX_QUEUES)
+            }
             Metric::Cwnd | Metric::DctcpAlpha => self.target[i].to_string(),
         }
     }

@@ -542,6 +542,13 @@ impl Simulator {
             self.series.push(now, Metric::QueuePackets, port.0, p.queue.len_packets() as f64);
             self.series.push(now, Metric::QueueBytes, port.0, p.queue.len_bytes() as f64);
             self.series.push(now, Metric::TxBytes, port.0, p.stats.tx_bytes as f64);
+            if p.queue.queues().len() > 1 {
+                for (qi, q) in p.queue.queues().iter().enumerate() {
+                    let target = port.0 * crate::queue::MAX_QUEUES as u32 + qi as u32;
+                    self.series.push(now, Metric::ClassQueuePackets, target, q.len_packets() as f64);
+                    self.series.push(now, Metric::ClassQueueBytes, target, q.len_bytes() as f64);
+                }
+            }
         }
         if let Some(r) = self.fabric.rdcn.as_deref() {
             for (pi, v) in r.voqs.iter().enumerate().filter(|(_, v)| v.used) {

@@ -144,3 +144,41 @@ fn telemetry_holds_the_queue_each_hop_had() {
         assert_eq!(h[2].queue_bytes, 0);
     }
 }
+
+#[test]
+fn per_queue_series_and_table_add_up_to_the_port() {
+    // The DRR case, sampled: each queue's length is recorded, and the queues always sum to the
+    // port's; the queues table's admissions add up to what the port sent plus what waits.
+    let doc = star(
+        3,
+        "3ms",
+        "buffer = \"2000pkt\"\nqueues = 2\nscheduler = \"drr\"\nweights = [3, 1]",
+        "rcv_buffer = \"500KB\"\n[transports.lo]\nclass = 1\n[transports.hi]\nclass = 0\n\
+         [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\ntransport = \"lo\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\ntransport = \"hi\"\n\
+         [output]\nqueues = [\"s0->h0\"]\nsample_interval = \"100us\"\n",
+    );
+    let mut sim = run(&doc);
+    let s = &sim.series;
+    let at = |m: crate::output::Metric, name: &str| -> Vec<f64> {
+        (0..s.time_ps.len()).filter(|&i| s.metric[i] == m && sim.series_target(i) == name).map(|i| s.value[i]).collect()
+    };
+    use crate::output::Metric::*;
+    let (total, q0, q1) = (at(QueuePackets, "s0->h0"), at(ClassQueuePackets, "s0->h0#0"), at(ClassQueuePackets, "s0->h0#1"));
+    assert_eq!(total.len(), 31);
+    assert_eq!((q0.len(), q1.len()), (31, 31));
+    assert!(q0.iter().zip(&q1).zip(&total).all(|((a, b), t)| a + b == *t));
+    assert!(q0.iter().any(|&v| v > 0.0) && q1.iter().any(|&v| v > 0.0));
+    let qt = sim.queue_table();
+    let pt = sim.port_table();
+    let p = pt.find("s0->h0").unwrap();
+    let rows: Vec<usize> = (0..qt.port.len()).filter(|&i| qt.port[i] == "s0->h0").collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((qt.classes[rows[0]].as_str(), qt.classes[rows[1]].as_str()), ("0", "1,2,3,4,5,6,7"));
+    let waiting = sim.fabric.net.ports[sim.fabric.net.port_by_name("s0->h0").unwrap().idx()].queue.len_packets();
+    assert_eq!(qt.enqueued[rows[0]] + qt.enqueued[rows[1]], pt.tx_packets[p] + waiting);
+    // A single-FIFO port (a host NIC) reports its one queue from the port's own counters.
+    let h = (0..qt.port.len()).find(|&i| qt.port[i] == "h1->s0").unwrap();
+    let ph = pt.find("h1->s0").unwrap();
+    assert!(pt.tx_packets[ph] > 300, "{}", pt.tx_packets[ph]);
+    assert_eq!((qt.enqueued[h], qt.max_packets[h]), (pt.tx_packets[ph], pt.max_queue_packets[ph]));
+}
