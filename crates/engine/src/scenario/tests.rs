@@ -299,3 +299,39 @@ fn shorthand_keys_set_their_algorithms_knobs_and_cc_params_wins() {
     // A shorthand for another algorithm (reTCP's alpha on a CUBIC profile) sets nothing.
     assert_eq!(c.cc_params.0.iter().filter(|v| v.is_some()).count(), 1);
 }
+
+#[test]
+fn queue_tables_are_read_and_their_mistakes_named() {
+    let q = "buffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\n";
+    let with = |extra: &str| GOOD.replace(q, extra);
+    // A full multi-class port reads back as written.
+    let doc = with("buffer = \"240pkt\"\nqueues = 4\nclasses = [0, 0, 1, 2, 3]\nscheduler = \"drr\"\nweights = [4, 3, 2, 1]\nquantum = \"9KB\"\n\
+        discipline = \"ecn\"\necn_threshold = [\"96KB\", \"86KB\", \"86KB\", \"86KB\"]\necn_port_threshold = \"65pkt\"\nmark_at = \"dequeue\"\nadmission = \"pushout\"\n");
+    let s = Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{e}"));
+    let sp = s.topology.links[0].queue_ba;
+    assert_eq!((sp.queues, &sp.class_map[..6]), (4, &[0, 0, 1, 2, 3, 3][..]));
+    assert_eq!(sp.sched, crate::queue::Sched::Drr { weights: [4, 3, 2, 1, 1, 1, 1, 1], quantum: 9000 });
+    assert_eq!(sp.admission, crate::queue::Admission::PushOut);
+    let crate::queue::Marking::Threshold { queue, port, at } = sp.marking else { panic!("{:?}", sp.marking) };
+    assert_eq!((queue[0], queue[1], port, at), (Some(Amount::Bytes(96_000)), Some(Amount::Bytes(86_000)), Some(Amount::Packets(65)), crate::queue::MarkAt::Dequeue));
+    let red = with("discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", max_p = 0.1, weight = 0.5, gentle = false }\n");
+    let crate::queue::Marking::Red(r) = Scenario::from_toml(&red).unwrap().topology.links[0].queue_ba.marking else { panic!() };
+    assert_eq!((r.min_th, r.max_th, r.max_p, r.weight, r.gentle), (Amount::Packets(20), Amount::Packets(60), 0.1, 0.5, false));
+    let shared = format!("{}\n[switch]\nshared_buffer = \"12MB\"\n", with("alpha = [8, 1]\n"));
+    let a = Scenario::from_toml(&shared).unwrap().topology.links[0].queue_ba.shared_alpha.unwrap();
+    assert_eq!((a[0], a[1], a[7]), (8.0, 1.0, 1.0));
+
+    // Each mistake named by its key, before the run.
+    assert_reports(q, "queues = 9\n", "queue.queues", &["9 queues", "1 to 8"]);
+    assert_reports(q, "queues = 2\nclasses = [0, 2]\n", "queue.classes[1]", &["class 1 maps to queue 2", "2 queues"]);
+    assert_reports(q, "buffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"100pkt\"\n", "queue.ecn_threshold", &["not below the buffer"]);
+    assert_reports(q, "queues = 2\ndiscipline = \"ecn\"\necn_threshold = [\"10pkt\", \"100pkt\"]\n", "queue.ecn_threshold[1]", &["not below the buffer"]);
+    assert_reports(q, "discipline = \"red\"\nred = { min_th = \"60pkt\", max_th = \"20pkt\" }\n", "queue.red.min_th", &["60 is above max_th (20)"]);
+    assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60KB\" }\n", "queue.red.max_th", &["same unit"]);
+    assert_reports(q, "alpha = 0\n", "queue.alpha", &["above 0"]);
+    assert_reports(q, "alpha = 1\n", "queue.alpha", &["shared_buffer"]);
+    assert_reports(q, "queues = 2\nscheduler = \"wrr\"\nweights = [1, 2, 3]\n", "queue.weights", &["3 entries", "2 queues"]);
+    assert_reports(q, "admission = \"trim\"\n", "queue.admission", &["queues >= 2"]);
+    assert_reports(q, "admission = \"pfabrc\"\n", "queue.admission", &["did you mean 'pfabric'"]);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nclass = 8\nmin_rto", "transport.class", &["0 (most urgent) to 7"]);
+}
