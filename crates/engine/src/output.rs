@@ -116,30 +116,37 @@ impl QueueTable {
         let mut t = QueueTable::default();
         let d = duration.0.max(1) as f64;
         for p in &net.ports {
-            let by_port = p.queue.counted_by_port();
+            let ps = &p.stats;
+            if p.queue.counted_by_port() {
+                // One drop-tail FIFO: its counters are the port's; admissions are what it sent
+                // plus what waits.
+                t.port.push(p.name.clone());
+                t.queue.push(0);
+                t.classes.push((0..crate::queue::CLASSES).map(|c| c.to_string()).collect::<Vec<_>>().join(","));
+                t.enqueued.push(ps.tx_packets + p.queue.len_packets());
+                t.drops.push(ps.drops);
+                t.marks.push(ps.ecn_marks);
+                t.trims.push(0);
+                t.max_packets.push(ps.max_queue_packets);
+                t.max_bytes.push(ps.max_queue_bytes);
+                t.mean_packets.push(ps.queue_area_packets as f64 / d);
+                t.mean_bytes.push(ps.queue_area_bytes as f64 / d);
+                continue;
+            }
             for (i, q) in p.queue.queues().iter().enumerate() {
                 let s = &q.stats;
-                let ps = &p.stats;
                 t.port.push(p.name.clone());
                 t.queue.push(i as u32);
                 let cls: Vec<String> = (0..crate::queue::CLASSES as u8).filter(|&c| p.queue.queue_of(c) == i).map(|c| c.to_string()).collect();
                 t.classes.push(cls.join(","));
-                // Single-FIFO ports count admissions as what they sent plus what waits.
-                t.enqueued.push(if by_port { ps.tx_packets + q.len_packets() } else { s.enqueued });
+                t.enqueued.push(s.enqueued);
                 t.drops.push(s.drops);
                 t.marks.push(s.marks);
                 t.trims.push(s.trims);
-                if by_port {
-                    t.max_packets.push(ps.max_queue_packets);
-                    t.max_bytes.push(ps.max_queue_bytes);
-                    t.mean_packets.push(ps.queue_area_packets as f64 / d);
-                    t.mean_bytes.push(ps.queue_area_bytes as f64 / d);
-                } else {
-                    t.max_packets.push(s.max_packets);
-                    t.max_bytes.push(s.max_bytes);
-                    t.mean_packets.push(s.area_packets as f64 / d);
-                    t.mean_bytes.push(s.area_bytes as f64 / d);
-                }
+                t.max_packets.push(s.max_packets);
+                t.max_bytes.push(s.max_bytes);
+                t.mean_packets.push(s.area_packets as f64 / d);
+                t.mean_bytes.push(s.area_bytes as f64 / d);
             }
         }
         t

@@ -77,26 +77,6 @@ impl Fifo {
         s.max_bytes = s.max_bytes.max(self.bytes);
     }
 
-    /// Append without time-weighted accounting (single-queue ports, whose port counters are the
-    /// queue's).
-    #[inline]
-    pub fn push_untracked(&mut self, id: PacketId, size: u32) {
-        self.ids.push_back(id);
-        self.bytes += size as u64;
-    }
-
-    /// Remove the head without time-weighted accounting; the caller passes its size back.
-    #[inline]
-    pub fn pop_untracked(&mut self) -> Option<PacketId> {
-        self.ids.pop_front()
-    }
-
-    /// Give back `size` bytes of a packet taken by `pop_untracked`.
-    #[inline]
-    pub fn shrink(&mut self, size: u32) {
-        self.bytes -= size as u64;
-    }
-
     /// Remove the packet at position `i` (0 = head); the caller passes its size back.
     #[inline]
     pub fn remove(&mut self, i: usize, size: u32, now: Time) -> Option<PacketId> {

@@ -30,6 +30,7 @@ use crate::ids::PacketId;
 use crate::packet::{Ecn, Kind, PacketSlab};
 use crate::rng::Rng;
 use crate::time::{Rate, Time};
+use std::collections::VecDeque;
 
 /// Queues a port may have, and priority classes a packet may carry.
 pub const MAX_QUEUES: usize = 8;
@@ -166,15 +167,41 @@ pub struct Env<'a> {
     pub victims: &'a mut Vec<PacketId>,
 }
 
+/// Occupancy of a port (all its queues) and its buffer limit.
+#[derive(Clone, Copy, Debug)]
+struct Occupancy {
+    pkts: u64,
+    bytes: u64,
+    limit: Option<Amount>,
+}
+
+impl Occupancy {
+    #[inline]
+    fn full_for(&self, size: u64) -> bool {
+        self.limit.is_some_and(|l| l.exceeded_by(self.pkts + 1, self.bytes + size))
+    }
+}
+
 /// The egress queues of one port.
+///
+/// The common port — one drop-tail FIFO, at most step marking at enqueue on its own length — is
+/// a packet list, its occupancy and the threshold: small, so thousands of ports stay in cache,
+/// and its counters are the port's own. Everything else lives behind `multi`.
 #[derive(Clone, Debug)]
 pub struct PortQueue {
+    fifo: VecDeque<PacketId>,
+    occ: Occupancy,
+    /// The simple port's step-marking threshold.
+    mark_k: Option<Amount>,
+    multi: Option<Box<Multi>>,
+}
+
+/// A port with several queues, or any admission, marking or buffer beyond the simple port's.
+#[derive(Clone, Debug)]
+struct Multi {
     queues: Vec<Fifo>,
     class_map: [u8; CLASSES],
     queue_limits: [Option<Amount>; MAX_QUEUES],
-    pkts: u64,
-    bytes: u64,
-    pub limit: Option<Amount>,
     sched: Sched,
     deficit: [u64; MAX_QUEUES],
     cur: usize,
@@ -184,26 +211,34 @@ pub struct PortQueue {
     red: Vec<Red>,
     /// The switch's shared memory (index into the pools) and α per class.
     shared: Option<(u32, [f64; CLASSES])>,
-    /// One drop-tail FIFO with at most step marking at enqueue on its own length: the common
-    /// port, served by a short path whose counters (time averages, peaks) are the port's.
-    simple: Option<Option<Amount>>,
 }
 
 impl PortQueue {
     /// The queues of a port with `spec`, sending at `rate`; `pool` = its switch's shared memory.
     pub fn new(spec: &QueueSpec, rate: Rate, pool: Option<u32>) -> PortQueue {
         let n = spec.queues.clamp(1, MAX_QUEUES as u8) as usize;
+        let occ = Occupancy { pkts: 0, bytes: 0, limit: spec.limit };
+        let shared = match (pool, spec.shared_alpha) {
+            (Some(p), Some(a)) => Some((p, a)),
+            _ => None,
+        };
+        if n == 1 && spec.admission == Admission::DropTail && spec.queue_limits[0].is_none() && shared.is_none() {
+            match spec.marking {
+                Marking::None => return PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: None },
+                Marking::Threshold { queue, port: None, at: MarkAt::Enqueue } => {
+                    return PortQueue { fifo: VecDeque::new(), occ, mark_k: queue[0], multi: None }
+                }
+                _ => {}
+            }
+        }
         let red = match spec.marking {
             Marking::Red(r) => (0..n).map(|_| Red::new(r, rate)).collect(),
             _ => Vec::new(),
         };
-        PortQueue {
+        let multi = Multi {
             queues: vec![Fifo::default(); n],
             class_map: spec.class_map,
             queue_limits: spec.queue_limits,
-            pkts: 0,
-            bytes: 0,
-            limit: spec.limit,
             sched: spec.sched,
             deficit: [0; MAX_QUEUES],
             cur: 0,
@@ -211,31 +246,9 @@ impl PortQueue {
             admission: spec.admission,
             marking: spec.marking,
             red,
-            shared: match (pool, spec.shared_alpha) {
-                (Some(p), Some(a)) => Some((p, a)),
-                _ => None,
-            },
-            simple: Self::simple_marking(spec, n, pool),
-        }
-    }
-
-    /// `Some(K)` when the port is a single drop-tail FIFO marking (if at all) at enqueue on
-    /// its own length above K.
-    fn simple_marking(spec: &QueueSpec, n: usize, pool: Option<u32>) -> Option<Option<Amount>> {
-        if n != 1 || spec.admission != Admission::DropTail || spec.queue_limits[0].is_some() || (pool.is_some() && spec.shared_alpha.is_some()) {
-            return None;
-        }
-        match spec.marking {
-            Marking::None => Some(None),
-            Marking::Threshold { queue, port: None, at: MarkAt::Enqueue } => Some(queue[0]),
-            _ => None,
-        }
-    }
-
-    /// Whether the port's counters are its only queue's (single drop-tail FIFO ports do not
-    /// keep per-queue time averages and peaks: the port's are the same).
-    pub fn counted_by_port(&self) -> bool {
-        self.simple.is_some()
+            shared,
+        };
+        PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: Some(Box::new(multi)) }
     }
 
     /// A plain FIFO (tests, host NICs).
@@ -245,29 +258,45 @@ impl PortQueue {
 
     #[inline]
     pub fn len_packets(&self) -> u64 {
-        self.pkts
+        self.occ.pkts
     }
     #[inline]
     pub fn len_bytes(&self) -> u64 {
-        self.bytes
+        self.occ.bytes
     }
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.pkts == 0
+        self.occ.pkts == 0
     }
-    /// The queues (index = queue number).
+    /// The port's buffer limit.
+    pub fn limit(&self) -> Option<Amount> {
+        self.occ.limit
+    }
+    /// Whether the port's counters are its only queue's (the simple port keeps no per-queue
+    /// counters: the port's drops, marks, peaks and time averages are the queue's).
+    #[inline]
+    pub fn counted_by_port(&self) -> bool {
+        self.multi.is_none()
+    }
+    /// Number of queues.
+    pub fn n_queues(&self) -> usize {
+        self.multi.as_ref().map_or(1, |m| m.queues.len())
+    }
+    /// The queues with their own counters (empty for the simple port).
     pub fn queues(&self) -> &[Fifo] {
-        &self.queues
+        self.multi.as_ref().map_or(&[], |m| &m.queues[..])
     }
     /// Queue of a class.
     #[inline]
     pub fn queue_of(&self, class: u8) -> usize {
-        self.class_map[(class as usize).min(CLASSES - 1)] as usize
+        self.multi.as_ref().map_or(0, |m| m.queue_of(class))
     }
     /// Account every queue's length up to `now` (before reading time averages).
     pub fn note_all(&mut self, now: Time) {
-        for q in &mut self.queues {
-            q.note(now);
+        if let Some(m) = self.multi.as_deref_mut() {
+            for q in &mut m.queues {
+                q.note(now);
+            }
         }
     }
 
@@ -275,17 +304,76 @@ impl PortQueue {
     /// waiting.
     #[inline]
     pub fn passed(&mut self, class: u8) {
-        if self.simple.is_none() {
-            let qi = self.queue_of(class);
-            self.queues[qi].stats.enqueued += 1;
+        if let Some(m) = self.multi.as_deref_mut() {
+            let qi = m.queue_of(class);
+            m.queues[qi].stats.enqueued += 1;
         }
+    }
+
+    /// Offer a packet (the transmitter is busy): it is queued, possibly marked or trimmed, or
+    /// dropped; packets pushed out to make room are appended to `env.victims`.
+    #[inline]
+    pub fn offer(&mut self, id: PacketId, env: &mut Env) -> Admit {
+        match self.multi.as_deref_mut() {
+            None => self.offer_fifo(id, env.slab),
+            Some(m) => m.offer(id, &mut self.occ, env),
+        }
+    }
+
+    /// `offer` for the simple port.
+    #[inline]
+    fn offer_fifo(&mut self, id: PacketId, slab: &mut PacketSlab) -> Admit {
+        let p = slab.get_mut(id);
+        let size = p.size as u64;
+        if self.occ.full_for(size) {
+            return Admit::Dropped;
+        }
+        let mut marked = false;
+        if let Some(k) = self.mark_k {
+            if p.ecn != Ecn::NotEct && k.exceeded_by(self.occ.pkts, self.occ.bytes) {
+                marked = p.ecn != Ecn::Ce;
+                p.ecn = Ecn::Ce;
+            }
+        }
+        self.fifo.push_back(id);
+        self.occ.pkts += 1;
+        self.occ.bytes += size;
+        Admit::Enqueued { marked, trimmed: false }
+    }
+
+    /// `pop` for the simple port (`counted_by_port`): the head, if any.
+    #[inline]
+    pub fn pop_fifo(&mut self, slab: &PacketSlab) -> Option<PacketId> {
+        let id = self.fifo.pop_front()?;
+        self.occ.pkts -= 1;
+        self.occ.bytes -= slab.get(id).size as u64;
+        Some(id)
+    }
+
+    /// Take the next packet to transmit, if any; `true` = it was marked on dequeue.
+    #[inline]
+    pub fn pop(&mut self, env: &mut Env) -> Option<(PacketId, bool)> {
+        if self.occ.pkts == 0 {
+            return None;
+        }
+        match self.multi.as_deref_mut() {
+            None => self.pop_fifo(env.slab).map(|id| (id, false)),
+            Some(m) => Some(m.pop(&mut self.occ, env)),
+        }
+    }
+}
+
+impl Multi {
+    #[inline]
+    fn queue_of(&self, class: u8) -> usize {
+        self.class_map[(class as usize).min(CLASSES - 1)] as usize
     }
 
     /// Could queue `qi` hold one more packet of `size` bytes?
     #[inline]
-    fn fits(&self, qi: usize, size: u64, class: u8, pools: &[SharedPool]) -> bool {
+    fn fits(&self, occ: &Occupancy, qi: usize, size: u64, class: u8, pools: &[SharedPool]) -> bool {
         let q = &self.queues[qi];
-        if self.limit.is_some_and(|l| l.exceeded_by(self.pkts + 1, self.bytes + size)) {
+        if occ.full_for(size) {
             return false;
         }
         if self.queue_limits[qi].is_some_and(|l| l.exceeded_by(q.len_packets() + 1, q.len_bytes() + size)) {
@@ -299,33 +387,28 @@ impl PortQueue {
 
     /// Remove the packet at position `pos` of queue `qi`.
     #[inline]
-    fn take(&mut self, qi: usize, pos: usize, env: &mut Env) -> PacketId {
+    fn take(&mut self, occ: &mut Occupancy, qi: usize, pos: usize, env: &mut Env) -> PacketId {
         let size = {
             let q = &self.queues[qi];
             let id = if pos == 0 { q.front() } else { q.iter().nth(pos) };
             env.slab.get(id.unwrap()).size
         };
         let id = self.queues[qi].remove(pos, size, env.now).unwrap();
-        self.release(qi, size as u64, env);
-        id
-    }
-
-    #[inline]
-    fn release(&mut self, qi: usize, size: u64, env: &mut Env) {
-        self.pkts -= 1;
-        self.bytes -= size;
+        occ.pkts -= 1;
+        occ.bytes -= size as u64;
         if let Some((p, _)) = self.shared {
-            env.pools[p as usize].give(size);
+            env.pools[p as usize].give(size as u64);
         }
         if !self.red.is_empty() && self.queues[qi].is_empty() {
             self.red[qi].idle(env.now);
         }
+        id
     }
 
     /// Make room for a packet of class `class` arriving at queue `qi` by pushing out lower-priority
     /// packets (push-out and pFabric admission). False: the arriving packet is to be dropped.
-    fn push_out(&mut self, qi: usize, size: u64, class: u8, rank: u64, env: &mut Env) -> bool {
-        while !self.fits(qi, size, class, env.pools) {
+    fn push_out(&mut self, occ: &mut Occupancy, qi: usize, size: u64, class: u8, rank: u64, env: &mut Env) -> bool {
+        while !self.fits(occ, qi, size, class, env.pools) {
             let (vq, vpos) = match self.admission {
                 Admission::PushOut => {
                     // The lowest-priority non-empty queue.
@@ -353,19 +436,14 @@ impl PortQueue {
                 }
                 _ => return false,
             };
-            let id = self.take(vq, vpos, env);
+            let id = self.take(occ, vq, vpos, env);
             self.queues[vq].stats.drops += 1;
             env.victims.push(id);
         }
         true
     }
 
-    /// Offer a packet (the transmitter is busy): it is queued, possibly marked or trimmed, or
-    /// dropped; packets pushed out to make room are appended to `env.victims`.
-    pub fn offer(&mut self, id: PacketId, env: &mut Env) -> Admit {
-        if let Some(k) = self.simple {
-            return self.offer_fifo(id, k, env);
-        }
+    fn offer(&mut self, id: PacketId, occ: &mut Occupancy, env: &mut Env) -> Admit {
         let p = env.slab.get(id);
         let (class, mut size, kind, ecn, rank) = (p.class, p.size as u64, p.kind, p.ecn, p.rank);
         let mut qi = self.queue_of(class);
@@ -376,7 +454,7 @@ impl PortQueue {
             Marking::Threshold { queue, port, at: MarkAt::Enqueue } => {
                 let q = &self.queues[qi];
                 let over = queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes()))
-                    || port.is_some_and(|k| k.exceeded_by(self.pkts, self.bytes));
+                    || port.is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes));
                 marked = over && ecn != Ecn::NotEct;
             }
             Marking::Threshold { .. } => {}
@@ -392,10 +470,10 @@ impl PortQueue {
             }
         }
         let mut trimmed = false;
-        if !drop && !self.fits(qi, size, class, env.pools) {
+        if !drop && !self.fits(occ, qi, size, class, env.pools) {
             match self.admission {
                 Admission::DropTail => drop = true,
-                Admission::PushOut | Admission::PFabric => drop = !self.push_out(qi, size, class, rank, env),
+                Admission::PushOut | Admission::PFabric => drop = !self.push_out(occ, qi, size, class, rank, env),
                 Admission::Trim { header_bytes } => {
                     if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
                         self.queues[qi].stats.trims += 1;
@@ -407,7 +485,7 @@ impl PortQueue {
                         trimmed = true;
                         marked = false;
                     }
-                    drop = !self.fits(qi, size, class, env.pools);
+                    drop = !self.fits(occ, qi, size, class, env.pools);
                 }
             }
         }
@@ -423,36 +501,12 @@ impl PortQueue {
         }
         self.queues[qi].push(id, size as u32, env.now);
         self.queues[qi].stats.enqueued += 1;
-        self.pkts += 1;
-        self.bytes += size;
+        occ.pkts += 1;
+        occ.bytes += size;
         if let Some((p, _)) = self.shared {
             env.pools[p as usize].take(size);
         }
         Admit::Enqueued { marked, trimmed }
-    }
-
-    /// `offer` for a single drop-tail FIFO with optional step marking above `k`.
-    #[inline]
-    fn offer_fifo(&mut self, id: PacketId, k: Option<Amount>, env: &mut Env) -> Admit {
-        let p = env.slab.get_mut(id);
-        let size = p.size as u64;
-        let q = &mut self.queues[0];
-        if self.limit.is_some_and(|l| l.exceeded_by(self.pkts + 1, self.bytes + size)) {
-            q.stats.drops += 1;
-            return Admit::Dropped;
-        }
-        let mut marked = false;
-        if let Some(k) = k {
-            if p.ecn != Ecn::NotEct && k.exceeded_by(self.pkts, self.bytes) {
-                marked = p.ecn != Ecn::Ce;
-                p.ecn = Ecn::Ce;
-                q.stats.marks += marked as u64;
-            }
-        }
-        q.push_untracked(id, size as u32);
-        self.pkts += 1;
-        self.bytes += size;
-        Admit::Enqueued { marked, trimmed: false }
     }
 
     /// The queue the scheduler serves next (some queue is non-empty).
@@ -511,30 +565,11 @@ impl PortQueue {
         q.iter().position(|id| slab.get(id).flow == flow).unwrap()
     }
 
-    /// `pop` for a single drop-tail FIFO (`counted_by_port`): the head, if any.
-    #[inline]
-    pub fn pop_fifo(&mut self, slab: &PacketSlab) -> Option<PacketId> {
-        let q = &mut self.queues[0];
-        let id = q.pop_untracked()?;
-        let size = slab.get(id).size;
-        q.shrink(size);
-        self.pkts -= 1;
-        self.bytes -= size as u64;
-        Some(id)
-    }
-
-    /// Take the next packet to transmit, if any; `true` = it was marked on dequeue.
-    #[inline]
-    pub fn pop(&mut self, env: &mut Env) -> Option<(PacketId, bool)> {
-        if self.pkts == 0 {
-            return None;
-        }
-        if self.simple.is_some() {
-            return self.pop_fifo(env.slab).map(|id| (id, false));
-        }
+    /// The next packet (some queue is non-empty); `true` = marked on dequeue.
+    fn pop(&mut self, occ: &mut Occupancy, env: &mut Env) -> (PacketId, bool) {
         let qi = self.pick_queue(env.slab);
         let pos = self.pick_position(qi, env.slab);
-        let id = self.take(qi, pos, env);
+        let id = self.take(occ, qi, pos, env);
         if self.queues[qi].is_empty() && !matches!(self.sched, Sched::Strict) {
             self.deficit[qi] = 0;
         }
@@ -542,7 +577,7 @@ impl PortQueue {
         if let Marking::Threshold { queue, port, at: MarkAt::Dequeue } = self.marking {
             let q = &self.queues[qi];
             let over = queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes()))
-                || port.is_some_and(|k| k.exceeded_by(self.pkts, self.bytes));
+                || port.is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes));
             let p = env.slab.get_mut(id);
             if over && p.ecn == Ecn::Ect0 {
                 p.ecn = Ecn::Ce;
@@ -550,7 +585,7 @@ impl PortQueue {
                 self.queues[qi].stats.marks += 1;
             }
         }
-        Some((id, marked))
+        (id, marked)
     }
 }
 

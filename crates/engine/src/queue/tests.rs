@@ -59,7 +59,6 @@ fn droptail_packet_and_byte_limits() {
     assert_eq!(b.offer(&mut q, x), OK);
     assert_eq!(b.offer(&mut q, y), OK);
     assert_eq!(b.offer(&mut q, z), Admit::Dropped);
-    assert_eq!(q.queues()[0].stats.drops, 1);
 }
 
 #[test]

@@ -134,7 +134,7 @@ impl Simulator {
         let mut sim = Simulator {
             now: Time::ZERO,
             end: sc.end,
-            sc: sc.clone(),
+            sc: Self::kept(sc),
             names: vec![String::new()],
             gens: Vec::new(),
             incasts: Vec::new(),
@@ -190,6 +190,32 @@ impl Simulator {
             sim.incasts.push(Incast { spec: i, rounds_done: 0, outstanding: 0, active: true, label, profile, conns: Vec::new() });
         }
         sim
+    }
+
+    /// What the run reads from the scenario after building: applications, outputs, timing —
+    /// not the topology's links or the flow list, which can be large.
+    fn kept(sc: &Scenario) -> Scenario {
+        let t = &sc.topology;
+        let topology = crate::scenario::TopologySpec {
+            kind: t.kind.clone(),
+            nodes: Vec::new(),
+            links: Vec::new(),
+            oversubscription: t.oversubscription,
+            bisection_bps: t.bisection_bps,
+            rdcn: None,
+            shared_buffer: t.shared_buffer,
+        };
+        Scenario {
+            name: sc.name.clone(),
+            topology,
+            flows: Vec::new(),
+            faults: Vec::new(),
+            workloads: sc.workloads.clone(),
+            incasts: sc.incasts.clone(),
+            output: sc.output.clone(),
+            sab: sc.sab.clone(),
+            ..*sc
+        }
     }
 
     fn intern(&mut self, name: &str) -> u32 {

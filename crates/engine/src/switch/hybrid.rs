@@ -16,7 +16,7 @@ use crate::time::Time;
 #[inline]
 fn eps_room(p: &Port, inflight: (u64, u64), size: u64) -> bool {
     let (n, b) = (p.queue.len_packets() + inflight.0 + 1, p.queue.len_bytes() + inflight.1 + size);
-    p.queue.limit.is_none_or(|l| !l.exceeded_by(n, b))
+    p.queue.limit().is_none_or(|l| !l.exceeded_by(n, b))
 }
 
 impl Fabric {

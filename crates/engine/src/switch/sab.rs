@@ -56,7 +56,7 @@ impl SabPorts {
                 if net.node(p.node).kind != crate::network::NodeKind::Switch {
                     return 0.0;
                 }
-                let b = spec.buffer.or(match p.queue.limit {
+                let b = spec.buffer.or(match p.queue.limit() {
                     Some(Amount::Bytes(b)) => Some(b),
                     Some(Amount::Packets(n)) => Some(n * PACKET_BYTES),
                     None => None,
