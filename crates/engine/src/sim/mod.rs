@@ -6,7 +6,7 @@
 use crate::event::{Event, EventQueue};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::network::{routing, Ecmp, Network};
-use crate::output::{ideal_fct, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
+use crate::output::{ideal_fct, ideal_fct_sprayed, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
 use crate::packet::PacketSlab;
 use crate::queue::Admit;
 use crate::rng::{mix64, Rng};
@@ -678,7 +678,8 @@ impl Simulator {
                 let a = c.cfg.ack_size as u64;
                 // With a handshake the flow first waits one SYN / SYN-ACK round trip.
                 let setup = if c.cfg.handshake { fwd.iter().chain(&rev).fold(Time::ZERO, |t, &(r, d)| t + r.serialization(a) + d) } else { Time::ZERO };
-                setup + ideal_fct(&fwd, &rev, size, c.cfg.mss as u64, c.cfg.header as u64, a)
+                let bound = if self.sc.ecmp == Ecmp::PacketSpray { ideal_fct_sprayed } else { ideal_fct };
+                setup + bound(&fwd, &rev, size, c.cfg.mss as u64, c.cfg.header as u64, a)
             });
             t.ideal_fct_ps.push(ideal.map(|x| x.0));
             t.slowdown.push(match (fct, ideal) {
