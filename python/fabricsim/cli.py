@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from . import __version__
-from .scenario import ScenarioError
+from .errors import FabricsimError, ScenarioError
 
 EPILOG_RUN = """\
 examples:
@@ -121,11 +122,13 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
 
 
 def cmd_run(a) -> int:
+    from .results import check_output_dir
     from .runner import run
 
-    res = run(a.scenario, seed=a.seed, overrides=a.set or (), progress=False if a.no_progress else None)
     out = Path(a.output) if a.output else Path("results") / Path(a.scenario).stem
-    res.save(out)
+    check_output_dir(out, overwrite=not a.no_overwrite)  # before simulating, not after
+    res = run(a.scenario, seed=a.seed, overrides=a.set or (), progress=False if a.no_progress else None)
+    res.save(out, overwrite=not a.no_overwrite)
     if not a.quiet:
         print_report(res, out)
     if a.plot:
@@ -305,6 +308,16 @@ def cmd_reproduce(a) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not 0 <= v < 2**64:
+        raise argparse.ArgumentTypeError(f"{v} is out of range; seeds are 0 .. 2^64 - 1 = {2**64 - 1}")
+    return v
+
+
 def _add_set(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
 
@@ -325,7 +338,9 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EPILOG_RUN, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("scenario", help="scenario TOML file")
     r.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario name>)")
-    r.add_argument("--seed", type=int, help="override [simulation].seed")
+    r.add_argument("--seed", type=_seed, help="override [simulation].seed (0 .. 2^64 - 1)")
+    r.add_argument("--no-overwrite", action="store_true",
+                   help="refuse to replace the results of an earlier run in the output directory (default: replace them whole)")
     _add_set(r)
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
@@ -351,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--transports", required=True, metavar="A,B,...", help="comma-separated transports")
     c.add_argument("--loads", metavar="L1,L2,...", help="also sweep the workload load")
     c.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario>-compare)")
-    c.add_argument("--seed", type=int, help="override [simulation].seed (the same for every run)")
+    c.add_argument("--seed", type=_seed, help="override [simulation].seed (the same for every run)")
     _add_set(c)
     c.add_argument("--no-progress", action="store_true", help="no progress bars")
     c.set_defaults(func=cmd_compare)
@@ -442,9 +457,20 @@ def main(argv=None) -> int:
     except ScenarioError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except FileNotFoundError as e:
+    except (FabricsimError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # a disk full, a permission denied: the system's words, with the path
+        print(f"error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - a bug (engine panics are BaseExceptions): one line, traceback on request
+        if os.environ.get("FABRICSIM_TRACEBACK"):
+            raise
+        print(f"error: internal error ({type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}); "
+              "set FABRICSIM_TRACEBACK=1 for the traceback and please report it", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ def run_stats(res) -> dict:
     flows, goodput, drops, timeouts, and the summary's scalar entries."""
     f = res.flows
     done = f[f["fct_s"].notna() & f["measured"]]
-    row: dict[str, Any] = {k: v for k, v in res.summary.items() if isinstance(v, (int, float, str, bool)) or v is None}
+    row: dict[str, Any] = {k: v for k, v in res.summary.items()
+                           if (isinstance(v, (int, float, str, bool)) or v is None) and k != "run_id"}
     row["flows_finished"] = int(f["fct_s"].notna().sum())
     if len(done):
         fct = done["fct_s"].astype(float)
@@ -69,7 +70,7 @@ def execute_point(out: str, key: str, scenario: dict, params: dict) -> dict:
         if res.summary.get("interrupted"):
             raise KeyboardInterrupt  # partial results are not a finished run
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{key}-", dir=out_dir / "runs"))
-        res.save(tmp)
+        res.write_files(tmp)
         (tmp / "params.json").write_text(json.dumps(params, sort_keys=True, default=str) + "\n")
         (tmp / "scenario.json").write_text(canonical(scenario) + "\n")
         row = {**{f"param.{k}": v for k, v in params.items()}, **run_stats(res), "key": key}
