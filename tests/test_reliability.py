@@ -51,8 +51,9 @@ def cli(capsys, *args):
 
 
 def one_error_line(err: str) -> str:
-    lines = [ln for ln in err.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in err, err
+    """The one `error: ...` line of stderr (progress notes may precede it), and no traceback."""
+    lines = [ln for ln in err.splitlines() if ln.startswith("error: ")]
+    assert len(lines) == 1 and "Traceback" not in err and not err.rstrip().splitlines()[-1].startswith(" "), err
     return lines[0]
 
 
@@ -277,3 +278,126 @@ def test_a_sprayed_lone_flow_never_beats_its_ideal():
             assert f["fct_ps"] >= f["ideal_fct_ps"] and f["slowdown"] >= 1, (size, seed, f["slowdown"])
             beat_single_path += f["fct_ps"] < single_path_ideal
     assert beat_single_path > 0, "the case is adversarial: spraying beats the single-path bound"
+
+
+# -- sweep stores that cannot lie ---------------------------------------------------------------
+
+from fabricsim.errors import SweepError  # noqa: E402
+from fabricsim.sweep import Sweep, load, run_sweep  # noqa: E402
+from fabricsim.sweep.store import Store  # noqa: E402
+
+
+def write_sweep(tmp_path, axes='"transport.cc" = ["dctcp", "newreno"]', base_end="1ms"):
+    base = write_toml(tmp_path / "base.toml", SMALL_TOML.replace('end = "1ms"', f'end = "{base_end}"'))
+    f = tmp_path / "sw.toml"
+    f.write_text(f'name = "sw"\nbase = "{base.name}"\n[axes]\n{axes}\n')
+    return f
+
+
+def test_an_edited_base_is_refused_not_mixed(tmp_path, capsys):
+    f = write_sweep(tmp_path)
+    out = tmp_path / "store"
+    assert len(run_sweep(Sweep.load(f), out, workers=1, progress=False).done) == 2
+    write_sweep(tmp_path, base_end="2ms")  # the base is edited; the sweep file is the same
+    with pytest.raises(SweepError, match=r"the base scenario differs .* --overwrite"):
+        run_sweep(Sweep.load(f), out, workers=1, progress=False)
+    code, _, err = cli(capsys, "sweep", f, "-o", out, "--no-progress")
+    assert code == 2 and "-o NEW_DIR" in one_error_line(err)
+    assert len(load(out).table) == 2
+    # Replacing it: only the new runs remain, and the manifest and the runs agree.
+    r = run_sweep(Sweep.load(f), out, workers=1, progress=False, overwrite=True)
+    assert len(r.done) == 2 and r.skipped == 0
+    table = load(out).table
+    manifest = json.loads((out / "manifest.json").read_text())["points"]
+    assert len(table) == 2 and sorted(table["key"]) == sorted(p["key"] for p in manifest)
+    assert set(table["end_s"]) == {0.002}
+
+
+def test_a_different_sweep_is_refused_and_a_second_writer_locked_out(tmp_path):
+    out = tmp_path / "store"
+    run_sweep(Sweep(small(), axes={"seed": [1]}), out, workers=1, progress=False)
+    with pytest.raises(SweepError, match="axes differ"):
+        run_sweep(Sweep(small(), axes={"seed": [2, 3]}), out, workers=1, progress=False)
+    holder = Store(out)
+    holder.lock()
+    try:
+        with pytest.raises(SweepError, match=rf"being written by another sweep \(process {__import__('os').getpid()}\)"):
+            run_sweep(Sweep(small(), axes={"seed": [1]}), out, workers=1, progress=False)
+    finally:
+        holder.unlock()
+    assert run_sweep(Sweep(small(), axes={"seed": [1]}), out, workers=1, progress=False).skipped == 1
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("x")
+    with pytest.raises(SweepError, match="is not a sweep store"):
+        run_sweep(Sweep(small(), axes={"seed": [1]}), tmp_path / "notes", workers=1, progress=False)
+
+
+def test_a_bad_axis_key_names_the_file_point_and_key(tmp_path, capsys):
+    f = write_sweep(tmp_path, axes='"transport.ccc" = ["dctcp"]')
+    code, out, err = cli(capsys, "sweep", f, "-o", tmp_path / "st", "--no-progress", "--workers", "1")
+    assert code == 1
+    line = next(ln for ln in out.splitlines() if "failed" in ln and "sw.toml" in ln)
+    assert "point {transport.ccc='dctcp'}: transport.ccc: unknown key; did you mean 'cc'?" in line, line
+
+
+def _children(pid):
+    import os
+
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                stat = open(f"/proc/{d}/stat").read()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[1]) == pid and fields[0] != "Z":
+                kids.append(int(d))
+    return kids
+
+
+def _alive(pid):
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"), reason="reads /proc")
+def test_pool_workers_die_with_a_killed_sweep(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    base = small()
+    base["simulation"]["end"] = "20s"
+    base["flows"][0].pop("size")  # long-lived: every run takes a while
+    scen = tmp_path / "base.json"
+    scen.write_text(json.dumps(base))
+    code = (
+        "import json\nfrom fabricsim.sweep import Sweep, run_sweep\n"
+        f"run_sweep(Sweep(json.load(open({str(scen)!r})), axes={{'seed': [1, 2, 3]}}), {str(tmp_path / 'st')!r}, workers=2, progress=False)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    workers = []
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and len(workers) < 2:
+            time.sleep(0.1)
+            workers = _children(proc.pid)
+        assert len(workers) >= 2, "the pool never started"
+        time.sleep(0.5)  # the workers are in the engine now
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.time() + 10
+        while time.time() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.1)
+        assert not any(_alive(w) for w in workers), "pool workers outlived their killed parent"
+    finally:
+        proc.kill()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)

@@ -273,11 +273,12 @@ def cmd_sweep(a) -> int:
     n = len(sweep.points())
     print(f"sweep '{sweep.name}': {n} runs into {out} ({a.executor} executor)", file=sys.stderr)
     r = run_sweep(sweep, out, executor=a.executor, workers=a.workers, scheduler=a.scheduler,
-                  progress=not a.no_progress, retry_failed=not a.no_retry)
+                  progress=not a.no_progress, retry_failed=not a.no_retry, overwrite=a.overwrite)
     print(f"{len(r.done)} run(s) done now, {r.skipped} already in the store, {len(r.failed)} failed, "
           f"{r.remaining} not run; {r.wall_s:.1f} s")
     for k, e in r.failed.items():
-        print(f"  failed {k}: {e.splitlines()[0][:200] if e else ''}  (details: {out}/failed/{k}.json)")
+        line = " ".join((e or "").split())
+        print(f"  failed {k} in {a.sweep}: {line[:400]}  (details: {out}/failed/{k}.json)")
     if r.interrupted:
         print(f"interrupted: finished runs are kept; run the same command again to complete the other {r.remaining}")
         return 130
@@ -405,6 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--workers", type=int, metavar="N", help="worker processes (local pool or Dask LocalCluster; default: all cores)")
     sw.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
     sw.add_argument("--no-retry", action="store_true", help="do not retry points that failed before")
+    sw.add_argument("--overwrite", action="store_true",
+                    help="replace a store that holds another sweep (or this sweep over an edited base) instead of refusing")
     sw.add_argument("--no-progress", action="store_true", help="no progress bar")
     sw.set_defaults(func=cmd_sweep)
 

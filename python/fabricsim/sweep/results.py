@@ -10,7 +10,8 @@ from typing import Iterable, Optional
 import pandas as pd
 
 from ..results import Results
-from .store import Store
+from ..errors import MissingFileError
+from .store import Store, _read_json
 
 
 @dataclass
@@ -59,6 +60,7 @@ def load(directory: str | Path) -> SweepResults:
     """Open a sweep store written by `run_sweep` / `fabricsim sweep`."""
     d = Path(directory)
     if not (d / "sweep.json").exists():
-        raise FileNotFoundError(f"{d} is not a sweep store (no sweep.json)")
+        raise MissingFileError(f"{d} is not a sweep store (no sweep.json)")
     store = Store(d)
-    return SweepResults(d, store.combined(), json.loads((d / "sweep.json").read_text()), store.failed())
+    definition = _read_json(d / "sweep.json")
+    return SweepResults(d, store.combined(), definition, store.failed())
