@@ -84,7 +84,9 @@ impl PortTable {
             t.max_queue_bytes.push(s.max_queue_bytes);
             t.mean_queue_packets.push(s.queue_area_packets as f64 / d);
             t.mean_queue_bytes.push(s.queue_area_bytes as f64 / d);
-            t.utilization.push(s.busy_time.0 as f64 / d);
+            // A packet still on the wire at `duration` counts only the part serialized so far.
+            let ahead = s.busy_until.0.saturating_sub(duration.0);
+            t.utilization.push(s.busy_time.0.saturating_sub(ahead) as f64 / d);
         }
         t
     }

@@ -556,6 +556,7 @@ impl Simulator {
         let ser = p.rate.serialization(size);
         p.stats.tx_bytes += size;
         p.stats.busy_time += ser;
+        p.stats.busy_until = now + ser;
         self.packet_hops += 1;
         self.events.schedule(now + ser, Event::TxDone { port });
         let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
