@@ -413,3 +413,31 @@ def test_utilization_counts_only_what_was_serialized_before_the_end():
     p = fabricsim.run(d).ports.set_index("port")["utilization"]
     assert p["h0->s0"] == 1.0
     assert p["s0->h1"] == pytest.approx(0.988, abs=1e-12)
+
+
+def test_other_commands_refuse_bad_outputs_and_missing_inputs_in_one_line(tmp_path, capsys, monkeypatch):
+    p = write_toml(tmp_path / "s.toml", SMALL_TOML)
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    import sys
+
+    monkeypatch.setattr(sys.modules["fabricsim.compare"], "compare", lambda *a, **k: pytest.fail("simulated before checking -o"))
+    code, _, err = cli(capsys, "compare", p, "--transports", "dctcp,newreno", "-o", a_file)
+    assert code == 2 and "is a file, not a directory" in one_error_line(err)
+    code, _, err = cli(capsys, "compare", p, "--transports", "dctcp", "--loads", "0.3,x")
+    assert code == 2 and "--loads" in err and "Traceback" not in err
+    code, _, err = cli(capsys, "run", tmp_path / "nope.toml")
+    assert code == 2 and "no scenario file at" in one_error_line(err)
+    code, _, err = cli(capsys, "report", tmp_path)
+    assert code == 2 and "neither a results directory" in one_error_line(err)
+
+
+def test_sweep_flows_are_checked_against_their_run(tmp_path):
+    out = tmp_path / "store"
+    run_sweep(Sweep(small(), axes={"seed": [1, 2]}), out, workers=1, progress=False)
+    sw = load(out)
+    assert len(sw.flows(["id", "fct_s"])) == 2
+    a, b = sorted(sw.table["key"])
+    shutil.copy(out / "runs" / a / "flows.parquet", out / "runs" / b / "flows.parquet")
+    with pytest.raises(ResultsError, match="belongs to another run"):
+        load(out).flows()

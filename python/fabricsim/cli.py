@@ -140,6 +140,21 @@ def cmd_run(a) -> int:
     return 130 if res.summary.get("interrupted") else 0
 
 
+def _check_output_root(out: Path) -> None:
+    """A directory that will hold several outputs: it must be (or become) a writable directory."""
+    from .errors import ResultsError
+
+    if out.exists() and not out.is_dir():
+        raise ResultsError(f"output '{out}' is a file, not a directory; choose another -o")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".fabricsim-probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise ResultsError(f"output '{out}' cannot be written: {e.strerror or e}") from None
+
+
 def cmd_validate(a) -> int:
     from .scenario import validate
 
@@ -174,10 +189,14 @@ def cmd_compare(a) -> int:
     from .compare import compare, write
 
     transports = [t.strip() for t in a.transports.split(",") if t.strip()]
-    loads = [float(x) for x in a.loads.split(",")] if a.loads else None
+    try:
+        loads = [float(x) for x in a.loads.split(",")] if a.loads else None
+    except ValueError:
+        raise ScenarioError([("--loads", f"'{a.loads}' is not a comma-separated list of numbers such as 0.3,0.5")], "compare") from None
+    out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
+    _check_output_root(out)  # before simulating
     c = compare(a.scenario, transports, loads=loads, seed=a.seed, overrides=a.set or (),
                 progress=False if a.no_progress else None)
-    out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
     written = write(c, out)
     for load in (loads or [None]):
         runs = {t: r for (t, l), r in c.runs.items() if l == load}

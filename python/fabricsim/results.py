@@ -59,11 +59,11 @@ def _write_parquet(frame: pd.DataFrame, path: Path, run_id: str) -> None:
     pq.write_table(table.replace_schema_metadata(meta), path)
 
 
-def _read_parquet(path: Path, run_id: str | None) -> pd.DataFrame:
+def _read_parquet(path: Path, run_id: str | None, columns: list[str] | None = None) -> pd.DataFrame:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(path, columns=columns)
     except FileNotFoundError:
         raise ResultsError(f"'{path}' is missing: the results directory is incomplete") from None
     except Exception as e:  # noqa: BLE001 - ArrowInvalid, OSError: a truncated or foreign file
@@ -231,6 +231,19 @@ class Results:
                 raise ResultsError(f"'{d}' has no {n}.parquet in its summary.json file list: the directory is damaged")
         circuit = {k.removeprefix("circuit_"): v for k, v in frames.items() if k.startswith("circuit_")}
         return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit)
+
+    @staticmethod
+    def load_table(directory: str | Path, name: str, columns: list[str] | None = None) -> pd.DataFrame:
+        """One table of a results directory ("flows", "ports", ...), checked against the run id
+        in its summary.json like `load` does, optionally only some columns."""
+        d = Path(directory)
+        try:
+            run_id = json.loads((d / "summary.json").read_text()).get("run_id")
+        except FileNotFoundError:
+            raise ResultsError(f"'{d}' is not a results directory (no summary.json)") from None
+        except (ValueError, UnicodeDecodeError, AttributeError) as e:
+            raise ResultsError(f"'{d / 'summary.json'}' is damaged ({type(e).__name__}: {str(e)[:120]})") from None
+        return _read_parquet(d / f"{name}.parquet", run_id, columns)
 
     def to_polars(self) -> dict:
         """The three tables as polars DataFrames (needs `pip install polars`)."""

@@ -37,7 +37,7 @@ class SweepResults:
         """Every run's flows in one frame, with the run's key and param.* columns."""
         frames = []
         for _, row in self.table.iterrows():
-            f = pd.read_parquet(self.directory / "runs" / row["key"] / "flows.parquet", columns=list(columns) if columns else None)
+            f = Results.load_table(self.directory / "runs" / row["key"], "flows", list(columns) if columns else None)
             f["key"] = row["key"]
             for p in self.params:
                 f[p] = row[p]
