@@ -86,6 +86,23 @@ def scenarios(draw):
     return doc
 
 
+def guarded_run(doc, seconds=60):
+    """Run with a wall-clock guard: a hang fails the test (the runner returns to Python between
+    its chunks, where the alarm's exception lands) instead of stalling the suite."""
+    import signal
+
+    def on_alarm(signum, frame):
+        raise TimeoutError(f"run took over {seconds} s: {doc!r}")
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(seconds)
+    try:
+        return fabricsim.run(doc, progress=False)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def buffer_limits(doc):
     b = doc["queue"]["buffer"]
     if b.endswith("pkt"):
@@ -131,8 +148,8 @@ def test_random_scenarios_keep_the_invariants(doc):
         # Some combinations are refused on purpose (e.g. SAB needs its switch settings): a refusal
         # is one of the allowed outcomes, a panic or traceback is not.
         return
-    a = fabricsim.run(doc, progress=False)
+    a = guarded_run(doc)
     check_invariants(doc, a)
-    b = fabricsim.run(doc, progress=False)
+    b = guarded_run(doc)
     assert a.flows.equals(b.flows) and a.ports.equals(b.ports) and a.timeseries.equals(b.timeseries), \
         f"same seed, different results: {doc!r}"

@@ -130,6 +130,23 @@ def _stop_pool(ex: ProcessPoolExecutor) -> None:
             proc.terminate()
 
 
+def _dask_die_with(pid: int) -> None:
+    """In a Dask worker of our own LocalCluster: end when the sweep's process `pid` is gone."""
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, name="fabricsim-sweep-watch", daemon=True).start()
+
+
 def _dask(out: str, todo: list[Point], workers: int, scheduler: Optional[str], client, progress: _Progress, result: SweepRun) -> None:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
@@ -143,6 +160,8 @@ def _dask(out: str, todo: list[Point], workers: int, scheduler: Optional[str], c
         else:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
+            # Our own cluster's workers are our children: they go when we go, even by SIGKILL.
+            client.run(_dask_die_with, os.getpid())
     futs = []
     try:
         futs = [client.submit(execute_point, out, p.key, p.scenario, p.params, key=f"fabricsim-{p.key}", pure=False) for p in todo]
