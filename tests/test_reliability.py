@@ -441,3 +441,16 @@ def test_sweep_flows_are_checked_against_their_run(tmp_path):
     shutil.copy(out / "runs" / a / "flows.parquet", out / "runs" / b / "flows.parquet")
     with pytest.raises(ResultsError, match="belongs to another run"):
         load(out).flows()
+
+
+def test_a_store_from_before_identities_resumes_only_for_the_same_definition(tmp_path):
+    out = tmp_path / "store"
+    s = Sweep(small(), axes={"seed": [1, 2]})
+    run_sweep(s, out, workers=1, progress=False)
+    legacy = {k: v for k, v in json.loads((out / "sweep.json").read_text()).items() if k not in ("identity", "base_hash")}
+    (out / "sweep.json").write_text(json.dumps(legacy))
+    assert run_sweep(s, out, workers=1, progress=False).skipped == 2
+    assert "identity" in json.loads((out / "sweep.json").read_text())
+    (out / "sweep.json").write_text(json.dumps(legacy))
+    with pytest.raises(SweepError, match="older fabricsim"):
+        run_sweep(Sweep(small(), axes={"seed": [3]}), out, workers=1, progress=False)

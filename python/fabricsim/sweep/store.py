@@ -181,7 +181,7 @@ class Store:
         if "identity" not in old:
             # Written before identities: the same definition is adopted (the base's content was
             # not recorded then, so an edit of it cannot be told).
-            same = {k: v for k, v in old.items()} == {k: v for k, v in new.items() if k != "identity"}
+            same = old == {k: v for k, v in new.items() if k not in ("identity", "base_hash")}
             return None if same else "its sweep.json (written by an older fabricsim) differs from this sweep"
         parts = []
         if old.get("base_hash") != new.get("base_hash"):
