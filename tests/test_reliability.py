@@ -454,3 +454,12 @@ def test_a_store_from_before_identities_resumes_only_for_the_same_definition(tmp
     (out / "sweep.json").write_text(json.dumps(legacy))
     with pytest.raises(SweepError, match="older fabricsim"):
         run_sweep(Sweep(small(), axes={"seed": [3]}), out, workers=1, progress=False)
+
+
+def test_a_tampered_file_list_is_refused(tmp_path):
+    frames(1).save(tmp_path / "r")
+    s = json.loads((tmp_path / "r" / "summary.json").read_text())
+    for files in ("flows.parquet", ["../r/flows.parquet"], [1]):
+        (tmp_path / "r" / "summary.json").write_text(json.dumps({**s, "files": files}))
+        with pytest.raises(ResultsError, match="file list"):
+            Results.load(tmp_path / "r")

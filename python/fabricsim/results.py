@@ -224,7 +224,10 @@ class Results:
                           "to belong to one run", stacklevel=2)
             names = ["flows.parquet", "ports.parquet", "timeseries.parquet"] + sorted(p.name for p in d.glob("circuit_*.parquet"))
         else:
-            names = summary.get("files") or []
+            names = summary.get("files")
+            if not isinstance(names, list) or not all(isinstance(n, str) and n.endswith(".parquet") and "/" not in n
+                                                      and "\\" not in n for n in names):
+                raise ResultsError(f"'{d / 'summary.json'}' is damaged (its file list is {str(names)[:80]!r})")
         frames = {n.removesuffix(".parquet"): _read_parquet(d / n, run_id) for n in names}
         for n in ("flows", "ports", "timeseries"):
             if n not in frames:
