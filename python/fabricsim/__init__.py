@@ -14,11 +14,13 @@ Quick use::
 from . import analysis
 from ._engine import __version__
 from .compare import compare
+from .errors import FabricsimError, MissingFileError, ResultsError, SweepError
 from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
 __all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
+           "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
            "analysis", "__version__"]
 
 

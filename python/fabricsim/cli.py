@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from . import __version__
-from .scenario import ScenarioError
+from .errors import FabricsimError, ScenarioError
 
 EPILOG_RUN = """\
 examples:
@@ -121,11 +122,13 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
 
 
 def cmd_run(a) -> int:
+    from .results import check_output_dir
     from .runner import run
 
-    res = run(a.scenario, seed=a.seed, overrides=a.set or (), progress=False if a.no_progress else None)
     out = Path(a.output) if a.output else Path("results") / Path(a.scenario).stem
-    res.save(out)
+    check_output_dir(out, overwrite=not a.no_overwrite)  # before simulating, not after
+    res = run(a.scenario, seed=a.seed, overrides=a.set or (), progress=False if a.no_progress else None)
+    res.save(out, overwrite=not a.no_overwrite)
     if not a.quiet:
         print_report(res, out)
     if a.plot:
@@ -135,6 +138,21 @@ def cmd_run(a) -> int:
         if not a.quiet:
             print(f"figures written to {out / 'figures'}/ ({len(written)} files)")
     return 130 if res.summary.get("interrupted") else 0
+
+
+def _check_output_root(out: Path) -> None:
+    """A directory that will hold several outputs: it must be (or become) a writable directory."""
+    from .errors import ResultsError
+
+    if out.exists() and not out.is_dir():
+        raise ResultsError(f"output '{out}' is a file, not a directory; choose another -o")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".fabricsim-probe"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise ResultsError(f"output '{out}' cannot be written: {e.strerror or e}") from None
 
 
 def cmd_validate(a) -> int:
@@ -171,10 +189,14 @@ def cmd_compare(a) -> int:
     from .compare import compare, write
 
     transports = [t.strip() for t in a.transports.split(",") if t.strip()]
-    loads = [float(x) for x in a.loads.split(",")] if a.loads else None
+    try:
+        loads = [float(x) for x in a.loads.split(",")] if a.loads else None
+    except ValueError:
+        raise ScenarioError([("--loads", f"'{a.loads}' is not a comma-separated list of numbers such as 0.3,0.5")], "compare") from None
+    out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
+    _check_output_root(out)  # before simulating
     c = compare(a.scenario, transports, loads=loads, seed=a.seed, overrides=a.set or (),
                 progress=False if a.no_progress else None)
-    out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
     written = write(c, out)
     for load in (loads or [None]):
         runs = {t: r for (t, l), r in c.runs.items() if l == load}
@@ -270,11 +292,12 @@ def cmd_sweep(a) -> int:
     n = len(sweep.points())
     print(f"sweep '{sweep.name}': {n} runs into {out} ({a.executor} executor)", file=sys.stderr)
     r = run_sweep(sweep, out, executor=a.executor, workers=a.workers, scheduler=a.scheduler,
-                  progress=not a.no_progress, retry_failed=not a.no_retry)
+                  progress=not a.no_progress, retry_failed=not a.no_retry, overwrite=a.overwrite)
     print(f"{len(r.done)} run(s) done now, {r.skipped} already in the store, {len(r.failed)} failed, "
           f"{r.remaining} not run; {r.wall_s:.1f} s")
     for k, e in r.failed.items():
-        print(f"  failed {k}: {e.splitlines()[0][:200] if e else ''}  (details: {out}/failed/{k}.json)")
+        line = " ".join((e or "").split())
+        print(f"  failed {k} in {a.sweep}: {line[:400]}  (details: {out}/failed/{k}.json)")
     if r.interrupted:
         print(f"interrupted: finished runs are kept; run the same command again to complete the other {r.remaining}")
         return 130
@@ -305,6 +328,16 @@ def cmd_reproduce(a) -> int:
     return 0
 
 
+def _seed(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if not 0 <= v < 2**64:
+        raise argparse.ArgumentTypeError(f"{v} is out of range; seeds are 0 .. 2^64 - 1 = {2**64 - 1}")
+    return v
+
+
 def _add_set(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a scenario key (repeatable)")
 
@@ -325,7 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog=EPILOG_RUN, formatter_class=argparse.RawDescriptionHelpFormatter)
     r.add_argument("scenario", help="scenario TOML file")
     r.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario name>)")
-    r.add_argument("--seed", type=int, help="override [simulation].seed")
+    r.add_argument("--seed", type=_seed, help="override [simulation].seed (0 .. 2^64 - 1)")
+    r.add_argument("--no-overwrite", action="store_true",
+                   help="refuse to replace the results of an earlier run in the output directory (default: replace them whole)")
     _add_set(r)
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
@@ -351,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--transports", required=True, metavar="A,B,...", help="comma-separated transports")
     c.add_argument("--loads", metavar="L1,L2,...", help="also sweep the workload load")
     c.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario>-compare)")
-    c.add_argument("--seed", type=int, help="override [simulation].seed (the same for every run)")
+    c.add_argument("--seed", type=_seed, help="override [simulation].seed (the same for every run)")
     _add_set(c)
     c.add_argument("--no-progress", action="store_true", help="no progress bars")
     c.set_defaults(func=cmd_compare)
@@ -390,6 +425,8 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("--workers", type=int, metavar="N", help="worker processes (local pool or Dask LocalCluster; default: all cores)")
     sw.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
     sw.add_argument("--no-retry", action="store_true", help="do not retry points that failed before")
+    sw.add_argument("--overwrite", action="store_true",
+                    help="replace a store that holds another sweep (or this sweep over an edited base) instead of refusing")
     sw.add_argument("--no-progress", action="store_true", help="no progress bar")
     sw.set_defaults(func=cmd_sweep)
 
@@ -442,9 +479,20 @@ def main(argv=None) -> int:
     except ScenarioError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except FileNotFoundError as e:
+    except (FabricsimError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # a disk full, a permission denied: the system's words, with the path
+        print(f"error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - a bug (engine panics are BaseExceptions): one line, traceback on request
+        if os.environ.get("FABRICSIM_TRACEBACK"):
+            raise
+        print(f"error: internal error ({type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}); "
+              "set FABRICSIM_TRACEBACK=1 for the traceback and please report it", file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from typing import Optional
 
 import pandas as pd
 
+from .errors import MissingFileError
+
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1100px; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.2em; margin-top: 1.8em; border-bottom: 1px solid #ccc; }
@@ -157,7 +159,7 @@ def report(directory: str | Path, output: Optional[str | Path] = None) -> Path:
     elif (d / "summary.json").exists() and (d / "flows.parquet").exists():
         title, parts = _run_parts(d)
     else:
-        raise FileNotFoundError(f"{d} is neither a results directory (summary.json, flows.parquet) nor a sweep store (sweep.json)")
+        raise MissingFileError(f"{d} is neither a results directory (summary.json, flows.parquet) nor a sweep store (sweep.json)")
     out = Path(output) if output else d / "report.html"
     out.write_text(_page(title, parts))
     return out

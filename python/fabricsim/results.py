@@ -3,13 +3,76 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import tempfile
+import uuid
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from .errors import ResultsError
+
 PS = 1e12
+#: Parquet schema metadata key holding the run id (also summary.json's "run_id").
+RUN_ID_KEY = b"fabricsim.run_id"
+
+
+def check_output_dir(directory: str | Path, overwrite: bool = True) -> Path:
+    """Check, before simulating, that `save(directory)` will succeed: the path is not a file, not
+    a directory of other things, and its parent can be written. An existing results directory is
+    replaced whole when `overwrite`, else refused. Raises ResultsError naming the path."""
+    d = Path(directory)
+    if d.exists() and not d.is_dir():
+        raise ResultsError(f"output '{d}' is a file, not a directory; choose another -o")
+    if d.is_dir():
+        try:
+            entries = [p.name for p in d.iterdir()]
+        except OSError as e:
+            raise ResultsError(f"output '{d}' cannot be read: {e.strerror or e}") from None
+        if entries and not (d / "summary.json").exists():
+            raise ResultsError(f"output '{d}' holds files that are not fabricsim results ({', '.join(sorted(entries)[:3])}"
+                               f"{', ...' if len(entries) > 3 else ''}); choose another -o or empty it")
+        if entries and not overwrite:
+            raise ResultsError(f"output '{d}' holds the results of an earlier run; choose another -o, or allow replacing it "
+                               "(fabricsim run --overwrite; Results.save(..., overwrite=True))")
+    parent = d.absolute().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.mkdtemp(prefix=f".{d.name}.probe-", dir=parent)
+        os.rmdir(probe)
+    except OSError as e:
+        raise ResultsError(f"output '{d}' cannot be written: {e.strerror or e} ({parent})") from None
+    return d
+
+
+def _write_parquet(frame: pd.DataFrame, path: Path, run_id: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[RUN_ID_KEY] = run_id.encode()
+    pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def _read_parquet(path: Path, run_id: str | None, columns: list[str] | None = None) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path, columns=columns)
+    except FileNotFoundError:
+        raise ResultsError(f"'{path}' is missing: the results directory is incomplete") from None
+    except Exception as e:  # noqa: BLE001 - ArrowInvalid, OSError: a truncated or foreign file
+        raise ResultsError(f"'{path}' is damaged or not a Parquet file ({type(e).__name__}: {str(e).splitlines()[0][:120]})") from None
+    found = (table.schema.metadata or {}).get(RUN_ID_KEY)
+    if run_id is not None and (found is None or found.decode() != run_id):
+        raise ResultsError(f"'{path}' belongs to another run (run id {found.decode() if found else 'none'}, summary.json says {run_id}); "
+                           "the directory mixes two runs")
+    return table.to_pandas()
 
 
 def _flows_frame(cols: dict) -> pd.DataFrame:
@@ -105,34 +168,92 @@ class Results:
         queues = pd.DataFrame(sim.queues())
         return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit, queues)
 
-    def save(self, directory: str | Path) -> Path:
-        """Write flows.parquet, ports.parquet, timeseries.parquet, summary.json and, for hybrid
-        networks, circuit_<table>.parquet."""
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        self.flows.to_parquet(d / "flows.parquet", index=False)
-        self.ports.to_parquet(d / "ports.parquet", index=False)
-        self.timeseries.to_parquet(d / "timeseries.parquet", index=False)
-        if len(self.queues):
-            self.queues.to_parquet(d / "queues.parquet", index=False)
-        for name, frame in self.circuit.items():
-            frame.to_parquet(d / f"circuit_{name}.parquet", index=False)
-        (d / "summary.json").write_text(json.dumps(self.summary, indent=2, sort_keys=True) + "\n")
+    def save(self, directory: str | Path, overwrite: bool = True) -> Path:
+        """Write flows.parquet, ports.parquet, timeseries.parquet, queues.parquet, summary.json
+        and, for hybrid networks, circuit_<table>.parquet.
+
+        The files are written into a temporary sibling directory and renamed into place, so the
+        directory always holds one whole run: an earlier run there is replaced whole (refused when
+        not `overwrite`), and a save that fails part-way leaves the earlier one untouched. Every
+        file carries the run's id (summary.json "run_id", Parquet metadata), checked by `load`.
+        """
+        d = check_output_dir(directory, overwrite)
+        parent = d.absolute().parent
+        tmp = Path(tempfile.mkdtemp(prefix=f".{d.name}.tmp-", dir=parent))
+        try:
+            self.write_files(tmp)
+            if d.exists():
+                old = Path(tempfile.mkdtemp(prefix=f".{d.name}.old-", dir=parent))
+                os.replace(d, old / "run")
+                os.replace(tmp, d)
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.replace(tmp, d)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
         return d
+
+    def write_files(self, d: Path) -> None:
+        """The files of `save`, written into the existing directory `d` (no renaming)."""
+        run_id = self.summary.get("run_id") or uuid.uuid4().hex
+        files = {"flows": self.flows, "ports": self.ports, "timeseries": self.timeseries}
+        if len(self.queues):
+            files["queues"] = self.queues
+        files.update({f"circuit_{name}": frame for name, frame in self.circuit.items()})
+        for name, frame in files.items():
+            _write_parquet(frame, d / f"{name}.parquet", run_id)
+        summary = {**self.summary, "run_id": run_id, "files": sorted(f"{n}.parquet" for n in files)}
+        # summary.json last: a directory without it is not a finished write.
+        (d / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+        self.summary = summary
 
     @classmethod
     def load(cls, directory: str | Path) -> "Results":
-        """Read what `save` wrote."""
+        """Read what `save` wrote, checking that every file belongs to the run summary.json
+        names. Raises ResultsError for a missing, damaged or mixed directory."""
         d = Path(directory)
-        circuit = {p.stem.removeprefix("circuit_"): pd.read_parquet(p) for p in sorted(d.glob("circuit_*.parquet"))}
-        return cls(
-            pd.read_parquet(d / "flows.parquet"),
-            pd.read_parquet(d / "ports.parquet"),
-            pd.read_parquet(d / "timeseries.parquet"),
-            json.loads((d / "summary.json").read_text()),
-            circuit,
-            pd.read_parquet(d / "queues.parquet") if (d / "queues.parquet").exists() else pd.DataFrame(),
-        )
+        if not d.is_dir():
+            raise ResultsError(f"'{d}' is not a results directory" + ("" if d.exists() else " (it does not exist)"))
+        try:
+            summary = json.loads((d / "summary.json").read_text())
+        except FileNotFoundError:
+            raise ResultsError(f"'{d}' is not a results directory (no summary.json)") from None
+        except (ValueError, UnicodeDecodeError, OSError) as e:
+            raise ResultsError(f"'{d / 'summary.json'}' is damaged ({type(e).__name__}: {str(e)[:120]})") from None
+        if not isinstance(summary, dict):
+            raise ResultsError(f"'{d / 'summary.json'}' is damaged (not a JSON object)")
+        run_id = summary.get("run_id")
+        if run_id is None:
+            # Written before run ids existed: the files cannot be checked against each other.
+            warnings.warn(f"'{d}' was written by an older fabricsim without a run id; its files cannot be checked "
+                          "to belong to one run", stacklevel=2)
+            names = ["flows.parquet", "ports.parquet", "timeseries.parquet"] + sorted(p.name for p in d.glob("circuit_*.parquet"))
+        else:
+            names = summary.get("files")
+            if not isinstance(names, list) or not all(isinstance(n, str) and n.endswith(".parquet") and "/" not in n
+                                                      and "\\" not in n for n in names):
+                raise ResultsError(f"'{d / 'summary.json'}' is damaged (its file list is {str(names)[:80]!r})")
+        frames = {n.removesuffix(".parquet"): _read_parquet(d / n, run_id) for n in names}
+        for n in ("flows", "ports", "timeseries"):
+            if n not in frames:
+                raise ResultsError(f"'{d}' has no {n}.parquet in its summary.json file list: the directory is damaged")
+        circuit = {k.removeprefix("circuit_"): v for k, v in frames.items() if k.startswith("circuit_")}
+        queues = frames.get("queues", pd.DataFrame())
+        return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues)
+
+    @staticmethod
+    def load_table(directory: str | Path, name: str, columns: list[str] | None = None) -> pd.DataFrame:
+        """One table of a results directory ("flows", "ports", ...), checked against the run id
+        in its summary.json like `load` does, optionally only some columns."""
+        d = Path(directory)
+        try:
+            run_id = json.loads((d / "summary.json").read_text()).get("run_id")
+        except FileNotFoundError:
+            raise ResultsError(f"'{d}' is not a results directory (no summary.json)") from None
+        except (ValueError, UnicodeDecodeError, AttributeError) as e:
+            raise ResultsError(f"'{d / 'summary.json'}' is damaged ({type(e).__name__}: {str(e)[:120]})") from None
+        return _read_parquet(d / f"{name}.parquet", run_id, columns)
 
     def to_polars(self) -> dict:
         """The three tables as polars DataFrames (needs `pip install polars`)."""

@@ -9,7 +9,16 @@ from typing import Iterable, Optional
 
 from . import _engine
 from .results import Results
-from .scenario import ScenarioLike, to_json, validate
+from .errors import ScenarioError
+from .scenario import MAX_INT, ScenarioLike, to_json, validate
+
+
+def check_seed(seed, key: str = "seed") -> None:
+    """Seeds are whole numbers 0 .. 2^64 - 1 (the engine's generators are seeded with 64 bits)."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_INT:
+        raise ScenarioError([(key, f"{seed!r} is not a seed; seeds are whole numbers 0 .. 2^64 - 1 = {MAX_INT}")], "run")
 
 #: Number of chunks a run is split into (progress granularity).
 CHUNKS = 200
@@ -28,8 +37,12 @@ def run(
     progress: show a bar on stderr (default: when stderr is a terminal). On KeyboardInterrupt the
     run stops and the results so far come back with summary["interrupted"] = True.
     """
+    check_seed(seed)
     doc = validate(scenario, overrides)
-    sim = _engine.Simulation(to_json(doc), seed)
+    try:
+        sim = _engine.Simulation(to_json(doc), seed)
+    except ValueError as e:  # validated above, so only a mismatch between the two would land here
+        raise ScenarioError([("", str(e))], "scenario") from None
     if progress is None:
         progress = sys.stderr.isatty()
     bar = None

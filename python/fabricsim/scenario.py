@@ -14,19 +14,18 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from . import _engine
+from .errors import MissingFileError, ScenarioError
 
 ScenarioLike = Union[str, os.PathLike, Mapping[str, Any]]
 
 
-class ScenarioError(ValueError):
-    """A scenario has problems; ``.issues`` lists (key path, message) pairs."""
-
-    def __init__(self, issues: list[tuple[str, str]], source: str = "scenario"):
-        self.issues = issues
-        n = len(issues)
-        lines = [f"{source} has {n} problem{'s' if n != 1 else ''}:"]
-        lines += [f"  - {p}: {m}" if p else f"  - {m}" for p, m in issues]
-        super().__init__("\n".join(lines))
+#: Scenario files above this size are refused before parsing (a TOML parser needs ~10 s and
+#: ~150 MB per 10 MB); large flow lists belong in a [[workload]] or the Python API.
+MAX_SCENARIO_BYTES = 10_000_000
+#: Tables and lists may nest this deep (a scenario needs 4).
+MAX_DEPTH = 32
+#: Integers must fit in 64 bits (seeds are unsigned 64-bit).
+MAX_INT = 2**64 - 1
 
 
 def _parse_value(text: str) -> Any:
@@ -77,19 +76,87 @@ def _resolve_paths(doc: dict, base: Path) -> None:
             w["cdf"] = str((base / cdf).resolve())
 
 
-def read_toml(path: Path, what: str = "scenario") -> dict:
-    """A TOML file as a dict; a missing file or bad TOML is reported with the path."""
-    if not path.exists():
-        raise FileNotFoundError(f"no {what} file at '{path}'")
+def _decode(data: bytes, path: Path) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) > 1 and b"\x00" in data[:2]):
+        raise ScenarioError([("", "the file is UTF-16 encoded; save it as UTF-8")], str(path))
     try:
-        return tomllib.loads(path.read_text())
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ScenarioError([("", f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}); save it as UTF-8")], str(path)) from None
+
+
+def read_toml(path: Path, what: str = "scenario") -> dict:
+    """A TOML file as a dict; a missing, oversized, non-UTF-8 or malformed file is reported with
+    the path."""
+    if not path.exists():
+        raise MissingFileError(f"no {what} file at '{path}'")
+    if path.is_dir():
+        raise ScenarioError([("", f"'{path}' is a directory, not a {what} file")], str(path))
+    try:
+        size = path.stat().st_size
+        if size > MAX_SCENARIO_BYTES:
+            raise ScenarioError([("", f"the file is {size / 1e6:.1f} MB, above the {MAX_SCENARIO_BYTES / 1e6:g} MB a {what} file may have "
+                                      "(fabricsim.scenario.MAX_SCENARIO_BYTES); describe many flows with a [[workload]], "
+                                      "or pass a dict to the Python API")], str(path))
+        text = _decode(path.read_bytes(), path)
+    except OSError as e:
+        raise ScenarioError([("", f"cannot read the file: {e.strerror or e}")], str(path)) from None
+    try:
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+    except RecursionError:
+        raise ScenarioError([("", f"nested too deeply to read (tables and lists may nest {MAX_DEPTH} levels)")], str(path)) from None
+    issues = check_values(doc)
+    if issues:
+        raise ScenarioError(issues, str(path))
+    return doc
+
+
+def _path(parent: str, key) -> str:
+    if isinstance(key, int):
+        return f"{parent}[{key}]"
+    return f"{parent}.{key}" if parent else str(key)
+
+
+def check_values(doc: Any) -> list[tuple[str, str]]:
+    """Problems no scenario key can accept, found without recursion: nesting deeper than
+    MAX_DEPTH, nan/inf, integers beyond 64 bits, values that are not TOML/JSON data."""
+    import math
+
+    issues: list[tuple[str, str]] = []
+    stack = [("", doc, 0)]
+    while stack and len(issues) < 20:
+        path, v, depth = stack.pop()
+        if isinstance(v, Mapping) or isinstance(v, (list, tuple)):
+            if depth >= MAX_DEPTH:
+                issues.append((path, f"nested deeper than {MAX_DEPTH} levels of tables and lists"))
+                continue
+            items = v.items() if isinstance(v, Mapping) else enumerate(v)
+            for k, x in items:
+                if isinstance(v, Mapping) and not isinstance(k, str):
+                    issues.append((path, f"key {k!r} is not a string"))
+                    continue
+                stack.append((_path(path, k), x, depth + 1))
+        elif isinstance(v, bool) or v is None or isinstance(v, str):
+            continue
+        elif isinstance(v, int):
+            if not -(2**63) <= v <= MAX_INT:
+                issues.append((path, f"{v} is out of range; whole numbers here go up to 2^64 - 1 = {MAX_INT}"))
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                issues.append((path, f"{v} is not a finite number"))
+        else:
+            issues.append((path, f"{type(v).__name__} value {v!r} is not scenario data (strings, numbers, booleans, lists, tables)"))
+    return sorted(issues)
 
 
 def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
     """Read a scenario (TOML path or dict) and apply overrides; returns a new dict."""
     if isinstance(scenario, Mapping):
+        issues = check_values(scenario)
+        if issues:
+            raise ScenarioError(issues, "scenario")
         doc = json.loads(json.dumps(scenario))  # deep copy, and proves it is plain data
     else:
         path = Path(scenario)
@@ -107,7 +174,9 @@ def to_json(doc: Mapping[str, Any]) -> str:
 def validate(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
     """Load and validate; raise ScenarioError listing every problem. Returns the document."""
     doc = load_scenario(scenario, overrides)
-    issues = _engine.validate(to_json(doc))
+    issues = check_values(doc)  # overrides may have brought nan or huge numbers
+    if not issues:
+        issues = _engine.validate(to_json(doc))
     if issues:
         source = str(scenario) if not isinstance(scenario, Mapping) else "scenario"
         raise ScenarioError(issues, source)

@@ -87,7 +87,9 @@ impl PortTable {
             t.max_queue_bytes.push(s.max_queue_bytes);
             t.mean_queue_packets.push(s.queue_area_packets as f64 / d);
             t.mean_queue_bytes.push(s.queue_area_bytes as f64 / d);
-            t.utilization.push(s.busy_time.0 as f64 / d);
+            // A packet still on the wire at `duration` counts only the part serialized so far.
+            let ahead = s.busy_until.0.saturating_sub(duration.0);
+            t.utilization.push(s.busy_time.0.saturating_sub(ahead) as f64 / d);
         }
         t
     }
@@ -283,9 +285,66 @@ pub fn ideal_fct(hops: &[(Rate, Time)], rev: &[(Rate, Time)], size: u64, mss: u6
     l_prev_done + back
 }
 
+/// The ideal FCT when packets are sprayed: a lower bound over every way the packets can spread
+/// over parallel paths of these hops. Only the first hop (the sender's NIC, in sending order) and
+/// the last (into the receiver) are shared by every path; through the hops between, each packet
+/// may find a path of its own and overtake the ones before it (the short last packet often does).
+/// So: each packet's arrival at the last hop without queueing in between, then the last hop
+/// serving them in order of arrival (which finishes a single server's work soonest).
+/// Never above `ideal_fct`, equal for paths of one or two hops.
+pub fn ideal_fct_sprayed(hops: &[(Rate, Time)], rev: &[(Rate, Time)], size: u64, mss: u64, header: u64, ack: u64) -> Time {
+    if hops.len() <= 2 {
+        return ideal_fct(hops, rev, size, mss, header, ack);
+    }
+    let n = size.div_ceil(mss).max(1);
+    let full = mss + header;
+    let last = size - (n - 1) * mss + header;
+    let (r0, d0) = hops[0];
+    let mid = &hops[1..hops.len() - 1];
+    let (rl, dl) = hops[hops.len() - 1];
+    let through = |b: u64| mid.iter().fold(d0, |t, &(r, d)| t + r.serialization(b) + d);
+    // Full packets leave the NIC back to back; the last leaves after them.
+    let (s_full, t_full) = (r0.serialization(full), through(full));
+    let last_arrival = s_full.times(n - 1) + r0.serialization(last) + through(last);
+    let mut free = Time::ZERO; // when the last hop finishes what it has taken so far
+    let mut last_done = false;
+    for k in 0..n - 1 {
+        let arrival = s_full.times(k + 1) + t_full;
+        if !last_done && last_arrival < arrival {
+            free = free.max(last_arrival) + rl.serialization(last);
+            last_done = true;
+        }
+        free = free.max(arrival) + rl.serialization(full);
+    }
+    if !last_done {
+        free = free.max(last_arrival) + rl.serialization(last);
+    }
+    let back: Time = rev.iter().fold(Time::ZERO, |acc, &(r, d)| acc + r.serialization(ack) + d);
+    free + dl + back
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ideal_fct_sprayed_lets_the_short_last_packet_overtake() {
+        // Four hops at 10 Gb/s, no delay; 2 full packets (1500 B, 1.2 us a hop) and a last one of
+        // 152 B (0.1216 us a hop). In line, the last finishes hop 3 at 1.2 * 4 + 1.2 + 0.1216 =
+        // 6.1216 us. Sprayed, it reaches hop 3 at 2.4 + 0.1216 * 3 = 2.7648 us, before the full
+        // packets (at 1.2 + 2.4 = 3.6 us and 4.8 us), so the last hop serves it first and finishes
+        // with the second full packet at 4.8 + 1.2 = 6.0 us.
+        let f = [(Rate::gbps(10), Time::ZERO); 4];
+        let line = ideal_fct(&f, &[], 2 * 1448 + 100, 1448, 52, 52);
+        let spray = ideal_fct_sprayed(&f, &[], 2 * 1448 + 100, 1448, 52, 52);
+        assert_eq!(line, Time(6_121_600));
+        assert_eq!(spray, Time(6_000_000));
+        // Two hops: nothing to overtake in, the same bound.
+        let g = [(Rate::gbps(10), Time::from_us(1)); 2];
+        assert_eq!(ideal_fct_sprayed(&g, &g, 5000, 1448, 52, 52), ideal_fct(&g, &g, 5000, 1448, 52, 52));
+        // One packet: the same bound on any path length.
+        assert_eq!(ideal_fct_sprayed(&f, &f, 1000, 1448, 52, 52), ideal_fct(&f, &f, 1000, 1448, 52, 52));
+    }
 
     #[test]
     fn ideal_fct_one_packet_two_hops() {

@@ -34,12 +34,38 @@ class SweepRun:
         return self.total - self.skipped - len(self.done) - len(self.failed)
 
 
-def _worker_signals() -> None:
+def _worker_signals(parent: int) -> None:
     # Workers leave Ctrl-C to the parent, which stops them, and die at once on SIGTERM (the
     # parent's handler, inherited through fork, would turn it into an interrupted run). A half-done
     # run is never stored either way.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+
+
+def die_with_parent(parent: int, poll_s: float = 1.0) -> None:
+    """End this (worker) process when `parent` dies, even by SIGKILL: the kernel's parent-death
+    signal on Linux, and everywhere a daemon thread that notices the process was re-parented."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            PR_SET_PDEATHSIG = 1
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll_s)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="fabricsim-parent-watch", daemon=True).start()
 
 
 class _Progress:
@@ -68,7 +94,7 @@ class _Progress:
 def _local(out: str, todo: list[Point], workers: int, progress: _Progress, result: SweepRun) -> None:
     pending = list(todo)
     while pending:
-        ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+        ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals, initargs=(os.getpid(),))
         try:
             futs = {ex.submit(execute_point, out, p.key, p.scenario, p.params): p for p in pending}
             pending = []
@@ -104,6 +130,23 @@ def _stop_pool(ex: ProcessPoolExecutor) -> None:
             proc.terminate()
 
 
+def _dask_die_with(pid: int) -> None:
+    """In a Dask worker of our own LocalCluster: end when the sweep's process `pid` is gone."""
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:
+                pass
+
+    threading.Thread(target=watch, name="fabricsim-sweep-watch", daemon=True).start()
+
+
 def _dask(out: str, todo: list[Point], workers: int, scheduler: Optional[str], client, progress: _Progress, result: SweepRun) -> None:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
@@ -117,6 +160,8 @@ def _dask(out: str, todo: list[Point], workers: int, scheduler: Optional[str], c
         else:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
             client = Client(cluster)
+            # Our own cluster's workers are our children: they go when we go, even by SIGKILL.
+            client.run(_dask_die_with, os.getpid())
     futs = []
     try:
         futs = [client.submit(execute_point, out, p.key, p.scenario, p.params, key=f"fabricsim-{p.key}", pure=False) for p in todo]
@@ -149,7 +194,8 @@ def _record(r: dict, result: SweepRun, progress: _Progress, running: int) -> Non
 
 
 def run_sweep(sweep: Sweep, output: str | os.PathLike, *, executor: str = "local", workers: Optional[int] = None,
-              scheduler: Optional[str] = None, client=None, progress: Optional[bool] = None, retry_failed: bool = True) -> SweepRun:
+              scheduler: Optional[str] = None, client=None, progress: Optional[bool] = None, retry_failed: bool = True,
+              overwrite: bool = False) -> SweepRun:
     """Run every point of `sweep` not yet finished in the store at `output`.
 
     executor: "local" (a process pool of `workers`, default all cores) or "dask" (an existing
@@ -157,11 +203,24 @@ def run_sweep(sweep: Sweep, output: str | os.PathLike, *, executor: str = "local
     SLURMCluster — or a LocalCluster of `workers` processes). Failed points are recorded in the
     store and retried on the next invocation unless retry_failed is False. Ctrl-C or SIGTERM stops
     the sweep; finished runs stay, and the next invocation completes the rest.
+
+    The store belongs to one sweep: another sweep or an edited base scenario is refused with a
+    SweepError unless `overwrite` (which empties the store first); a second writer at the same
+    time is refused too (the store is locked for the whole call).
     """
     points = sweep.points()
     # Absolute: Dask workers may run elsewhere, with another working directory.
     store = Store(Path(output).resolve())
-    store.prepare(sweep.describe())
+    definition = sweep.describe()
+    store.lock()
+    try:
+        store.prepare(definition, overwrite=overwrite)
+        return _run_locked(sweep, points, store, executor, workers, scheduler, client, progress, retry_failed)
+    finally:
+        store.unlock()
+
+
+def _run_locked(sweep, points, store, executor, workers, scheduler, client, progress, retry_failed) -> SweepRun:
     done = store.done_keys()
     failed_before = store.failed()
     todo = [p for p in points if p.key not in done and (retry_failed or p.key not in failed_before)]

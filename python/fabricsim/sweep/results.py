@@ -10,7 +10,8 @@ from typing import Iterable, Optional
 import pandas as pd
 
 from ..results import Results
-from .store import Store
+from ..errors import MissingFileError
+from .store import Store, _read_json
 
 
 @dataclass
@@ -36,7 +37,7 @@ class SweepResults:
         """Every run's flows in one frame, with the run's key and param.* columns."""
         frames = []
         for _, row in self.table.iterrows():
-            f = pd.read_parquet(self.directory / "runs" / row["key"] / "flows.parquet", columns=list(columns) if columns else None)
+            f = Results.load_table(self.directory / "runs" / row["key"], "flows", list(columns) if columns else None)
             f["key"] = row["key"]
             for p in self.params:
                 f[p] = row[p]
@@ -59,6 +60,7 @@ def load(directory: str | Path) -> SweepResults:
     """Open a sweep store written by `run_sweep` / `fabricsim sweep`."""
     d = Path(directory)
     if not (d / "sweep.json").exists():
-        raise FileNotFoundError(f"{d} is not a sweep store (no sweep.json)")
+        raise MissingFileError(f"{d} is not a sweep store (no sweep.json)")
     store = Store(d)
-    return SweepResults(d, store.combined(), json.loads((d / "sweep.json").read_text()), store.failed())
+    definition = _read_json(d / "sweep.json")
+    return SweepResults(d, store.combined(), definition, store.failed())

@@ -13,7 +13,7 @@ import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 from ..scenario import ScenarioError, load_scenario, read_toml
 from ..scenario import set_key as _set_key
@@ -112,6 +112,8 @@ class Sweep:
     name: str = "sweep"
     #: Extra points given explicitly as (params, scenario) — the reproductions' form.
     explicit: list[tuple[dict, dict]] = field(default_factory=list)
+    #: The sweep file it was read from, for messages.
+    source: Optional[str] = None
 
     @classmethod
     def load(cls, path: Union[str, Path]) -> "Sweep":
@@ -135,7 +137,7 @@ class Sweep:
         if issues:
             raise ScenarioError(issues, str(path))
         return cls(base=base, axes=dict(d.get("axes", {})), mode=d.get("mode", "cross"), derived=dict(d.get("derived", {})),
-                   name=d.get("name", path.stem))
+                   name=d.get("name", path.stem), source=str(path))
 
     def check(self) -> None:
         issues = []
@@ -188,5 +190,15 @@ class Sweep:
         return out
 
     def describe(self) -> dict:
+        """The definition stored in sweep.json, with "base_hash" (the resolved base scenario's
+        hash: an edited base file changes it) and "identity" (a hash over the base, axes, mode
+        and derived values: the store's owner). Sweeps of explicit points only (the
+        reproductions) share one identity: their runs are looked up by scenario, never pooled."""
         base = self.base if isinstance(self.base, Mapping) else str(self.base)
-        return {"name": self.name, "base": base, "axes": self.axes, "mode": self.mode, "derived": self.derived}
+        if self.explicit and not self.axes:
+            base_hash, ident = None, {"explicit": True}
+        else:
+            base_hash = scenario_hash(load_scenario(self.base))
+            ident = {"base": base_hash, "axes": self.axes, "mode": self.mode, "derived": self.derived}
+        return {"name": self.name, "base": base, "axes": self.axes, "mode": self.mode, "derived": self.derived,
+                "base_hash": base_hash, "identity": scenario_hash(ident)}

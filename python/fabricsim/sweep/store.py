@@ -10,6 +10,11 @@ atomically, plus the sweep's definition, a manifest and a combined table.
 
 A run directory appears only complete: it is written under runs/.tmp-KEY-* and renamed. A crash
 or kill leaves at most a temp directory, removed by the next invocation.
+
+A store belongs to one sweep: sweep.json records the hash of the resolved base scenario, the axes,
+the mode and the derived values ("identity"), and a different sweep or an edited base is refused
+(SweepError) unless the store is replaced (overwrite). A writer holds DIR/.lock (flock) for the
+whole invocation, so two sweeps cannot write one store at once.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any, Optional
 
 import pandas as pd
 
+from ..errors import ResultsError, ScenarioError, SweepError
 from .spec import canonical
 
 
@@ -37,12 +43,20 @@ def write_json_atomic(path: Path, obj: Any) -> None:
     os.replace(tmp, path)
 
 
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ResultsError(f"'{path}' is damaged ({type(e).__name__}: {str(e)[:100]})") from None
+
+
 def run_stats(res) -> dict:
     """Per-run figures for the combined table: FCT and slowdown statistics of finished measured
     flows, goodput, drops, timeouts, and the summary's scalar entries."""
     f = res.flows
     done = f[f["fct_s"].notna() & f["measured"]]
-    row: dict[str, Any] = {k: v for k, v in res.summary.items() if isinstance(v, (int, float, str, bool)) or v is None}
+    row: dict[str, Any] = {k: v for k, v in res.summary.items()
+                           if (isinstance(v, (int, float, str, bool)) or v is None) and k != "run_id"}
     row["flows_finished"] = int(f["fct_s"].notna().sum())
     if len(done):
         fct = done["fct_s"].astype(float)
@@ -69,7 +83,7 @@ def execute_point(out: str, key: str, scenario: dict, params: dict) -> dict:
         if res.summary.get("interrupted"):
             raise KeyboardInterrupt  # partial results are not a finished run
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{key}-", dir=out_dir / "runs"))
-        res.save(tmp)
+        res.write_files(tmp)
         (tmp / "params.json").write_text(json.dumps(params, sort_keys=True, default=str) + "\n")
         (tmp / "scenario.json").write_text(canonical(scenario) + "\n")
         row = {**{f"param.{k}": v for k, v in params.items()}, **run_stats(res), "key": key}
@@ -86,21 +100,104 @@ def execute_point(out: str, key: str, scenario: dict, params: dict) -> dict:
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as e:  # noqa: BLE001 - engine panics arrive as pyo3 PanicException (a BaseException)
-        err = {"key": key, "params": params, "error": type(e).__name__, "message": str(e), "traceback": traceback.format_exc()}
+        where = describe_point(params)
+        if isinstance(e, ScenarioError):
+            line = f"point {where}: " + "; ".join(f"{p}: {m}" if p else m for p, m in e.issues)
+        else:
+            line = f"point {where}: {type(e).__name__}: {' '.join(str(e).split())}"
+        err = {"key": key, "params": params, "error": type(e).__name__, "message": str(e), "line": line,
+               "traceback": traceback.format_exc()}
         write_json_atomic(out_dir / "failed" / f"{key}.json", err)
-        return {"key": key, "status": "failed", "wall_s": time.perf_counter() - t0, "error": f"{type(e).__name__}: {e}"}
+        return {"key": key, "status": "failed", "wall_s": time.perf_counter() - t0, "error": line}
+
+
+def describe_point(params: dict) -> str:
+    """A point as its axis values: {load=0.5, transport.cc='dctcp'}."""
+    return "{" + ", ".join(f"{k}={v!r}" for k, v in params.items()) + "}"
 
 
 class Store:
     def __init__(self, directory: str | os.PathLike):
         self.dir = Path(directory)
+        self._lock_fd: Optional[int] = None
 
-    def prepare(self, definition: dict) -> None:
+    def lock(self) -> None:
+        """Take DIR/.lock for writing (released by unlock or when this process ends); another
+        writer holding it is a SweepError naming its process."""
+        self.dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.dir / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            pass
+        except OSError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise SweepError(f"sweep store '{self.dir}' is being written by another sweep (process {holder}); "
+                             "wait for it to finish, or write this sweep elsewhere with -o") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # closing releases the flock
+            self._lock_fd = None
+
+    def prepare(self, definition: dict, overwrite: bool = False) -> None:
+        """Make the store ready for `definition` (with its "identity" hash): a new store is
+        created; a store of the same sweep is resumed; another sweep's store, or a directory that
+        is not a store, is refused unless `overwrite` (which empties a store, never other files)."""
+        sweep_json = self.dir / "sweep.json"
+        if self.dir.exists() and not sweep_json.exists():
+            others = [p.name for p in self.dir.iterdir() if p.name != ".lock"]
+            if others:
+                raise SweepError(f"'{self.dir}' is not a sweep store (no sweep.json) and is not empty "
+                                 f"({', '.join(sorted(others)[:3])}); choose another -o")
+        if sweep_json.exists():
+            try:
+                old = json.loads(sweep_json.read_text())
+            except ValueError:
+                old = {}
+            mismatch = self._mismatch(old, definition)
+            if mismatch and not overwrite:
+                raise SweepError(f"sweep store '{self.dir}' holds another sweep: {mismatch}; start a new store with "
+                                 "-o NEW_DIR, or replace this one with --overwrite (run_sweep(..., overwrite=True))")
+            if mismatch:
+                self.clear()
         (self.dir / "runs").mkdir(parents=True, exist_ok=True)
         (self.dir / "failed").mkdir(exist_ok=True)
         for tmp in (self.dir / "runs").glob(".tmp-*"):
             shutil.rmtree(tmp, ignore_errors=True)  # left by a killed run
-        write_json_atomic(self.dir / "sweep.json", definition)
+        write_json_atomic(sweep_json, definition)
+
+    @staticmethod
+    def _mismatch(old: dict, new: dict) -> Optional[str]:
+        """Why the stored sweep is not this one, or None when it is."""
+        if old.get("identity") == new["identity"]:
+            return None
+        if "identity" not in old:
+            # Written before identities: the same definition is adopted (the base's content was
+            # not recorded then, so an edit of it cannot be told).
+            same = old == {k: v for k, v in new.items() if k not in ("identity", "base_hash")}
+            return None if same else "its sweep.json (written by an older fabricsim) differs from this sweep"
+        parts = []
+        if old.get("base_hash") != new.get("base_hash"):
+            parts.append(f"the base scenario differs (hash {old.get('base_hash')} there, {new.get('base_hash')} now: "
+                         "was it edited?)")
+        for k in ("name", "axes", "mode", "derived"):
+            if old.get(k) != new.get(k):
+                parts.append(f"{k} differ ({json.dumps(old.get(k), default=str)[:80]} there)")
+        return "; ".join(parts) or "its identity differs"
+
+    def clear(self) -> None:
+        """Remove what a store holds (runs, failures, manifest, table, definition); nothing else."""
+        for sub in ("runs", "failed"):
+            shutil.rmtree(self.dir / sub, ignore_errors=True)
+        for f in ("manifest.json", "summary.parquet", "sweep.json", "report.html"):
+            (self.dir / f).unlink(missing_ok=True)
 
     def done_keys(self) -> set[str]:
         runs = self.dir / "runs"
@@ -110,7 +207,7 @@ class Store:
 
     def failed(self) -> dict[str, dict]:
         d = self.dir / "failed"
-        return {p.stem: json.loads(p.read_text()) for p in d.glob("*.json")} if d.exists() else {}
+        return {p.stem: _read_json(p) for p in d.glob("*.json")} if d.exists() else {}
 
     def write_manifest(self, points: list, status: dict[str, str]) -> None:
         write_json_atomic(self.dir / "manifest.json", {
@@ -121,7 +218,7 @@ class Store:
         """One row per finished run (from each run's row.json); also written to summary.parquet."""
         rows = []
         for key in sorted(self.done_keys()):
-            rows.append(json.loads((self.dir / "runs" / key / "row.json").read_text()))
+            rows.append(_read_json(self.dir / "runs" / key / "row.json"))
         table = pd.DataFrame(rows)
         if len(table):
             tmp = self.dir / ".summary.parquet.tmp"

@@ -23,8 +23,10 @@ pub struct PortStats {
     pub queue_area_packets: u128,
     pub queue_area_bytes: u128,
     pub last_change: Time,
-    /// Time the transmitter spent serializing.
+    /// Time the transmitter spent serializing (counted whole when a packet starts).
     pub busy_time: Time,
+    /// When the packet being serialized ends (may be after the run ends).
+    pub busy_until: Time,
 }
 
 /// One direction of a link.

@@ -22,6 +22,9 @@ fn as_count(v: &Value) -> Result<u64, String> {
     }
 }
 
+/// The longest time results can hold: signed 64-bit picoseconds.
+pub const MAX_RESULT_PS: u64 = i64::MAX as u64;
+
 /// Forwarding entries (nodes × hosts) the flat routing table may hold.
 pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
@@ -110,12 +113,30 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let flows = flows(&t, &nodes, net.as_ref(), &profiles, end, traffic, &mut iss);
     let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
-    let output = output(&t, net.as_ref(), flows.len(), &mut iss);
+    let voqs = topo.as_ref().and_then(|t| t.rdcn.as_ref()).map_or(0, |r| (r.racks * r.racks.saturating_sub(1)) as u64);
+    let output = output(&t, net.as_ref(), flows.len(), end, voqs, &mut iss);
     let faults = faults(&t, net.as_ref(), &mut iss);
     let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
     let uses_sab = profiles.values().any(|p| p.cc == CcKind::Sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
     t.finish(&mut iss);
+    if let (Some(e), true) = (end, iss.is_empty()) {
+        if e.0 > MAX_RESULT_PS {
+            iss.push("simulation.end", format!("'{e}' is beyond the {MAX_RESULT_PS} ps (about 106 days) that results hold as signed 64-bit times"));
+        }
+    }
+    if let (Some(net), true) = (net.as_ref(), iss.is_empty()) {
+        // Flow tables hold times as signed 64-bit picoseconds: a size whose ideal FCT could
+        // pass that would make a run that cannot report its own results.
+        let slowest = net.ports.iter().map(|p| p.rate.0).min().unwrap_or(1).max(1);
+        let sizes = flows.iter().enumerate().filter_map(|(i, f)| f.size.map(|b| (format!("flows[{i}].size"), b)));
+        let blocks = incasts.iter().enumerate().map(|(i, a)| (format!("incast[{i}].block"), a.block));
+        for (path, b) in sizes.chain(blocks) {
+            if (b as u128) * 8 * Time::S as u128 / slowest as u128 > (MAX_RESULT_PS / 2) as u128 {
+                iss.push(path, format!("{b} B would take longer than {} ps (about 53 days) at the slowest link ({} bps); results hold times up to 2^63 ps", MAX_RESULT_PS / 2, slowest));
+            }
+        }
+    }
 
     if !iss.is_empty() {
         return Err(iss);
@@ -942,10 +963,20 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfi
         let cdf = match (cdf, w.raw("size_range")) {
             (c, None) => c,
             (c, Some(v)) => {
+                let mut reported = false;
                 let range = match v {
                     Value::Array(a) if a.len() == 2 => match (as_bytes(&a[0]), as_bytes(&a[1])) {
                         (Ok(lo), Ok(hi)) if lo <= hi => Some((lo, hi)),
-                        _ => None,
+                        (Ok(lo), Ok(hi)) => {
+                            iss.push(w.key_path("size_range"), format!("[{}, {}] is reversed: the minimum {lo} B is above the maximum {hi} B; write [{}, {}]", show(&a[0]), show(&a[1]), show(&a[1]), show(&a[0])));
+                            reported = true;
+                            None
+                        }
+                        (Err(e), _) | (_, Err(e)) => {
+                            iss.push(w.key_path("size_range"), e);
+                            reported = true;
+                            None
+                        }
                     },
                     _ => None,
                 };
@@ -955,7 +986,9 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfi
                         None
                     }),
                     (_, None) => {
-                        iss.push(w.key_path("size_range"), format!("{} is not [min, max] sizes such as [\"100KB\", \"1MB\"]", show(v)));
+                        if !reported {
+                            iss.push(w.key_path("size_range"), format!("{} is not [min, max] sizes such as [\"100KB\", \"1MB\"]", show(v)));
+                        }
                         None
                     }
                     (None, _) => None,
@@ -1109,10 +1142,17 @@ fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut
     Some(spec)
 }
 
-fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, iss: &mut Issues) -> OutputSpec {
+/// Memory the time series may take unless `[output] memory_budget` says otherwise.
+pub const DEFAULT_OUTPUT_BUDGET: u64 = 4_000_000_000;
+/// What one time-series row costs at its peak, when the engine's columns become Python lists and
+/// then a pandas frame (measured: about 150-200 B).
+pub const BYTES_PER_SERIES_ROW: u64 = 200;
+
+fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end: Option<Time>, voqs: u64, iss: &mut Issues) -> OutputSpec {
     let mut o = OutputSpec::default();
     let Some(ot) = t.table("output", iss) else { return o };
     o.sample_interval = ot.get("sample_interval", iss, as_time);
+    let budget = ot.get("memory_budget", iss, as_bytes).unwrap_or(DEFAULT_OUTPUT_BUDGET);
     o.warmup = ot.get("warmup", iss, as_time).unwrap_or(Time::ZERO);
     o.cooldown = ot.get("cooldown", iss, as_time).unwrap_or(Time::ZERO);
     if o.sample_interval == Some(Time::ZERO) {
@@ -1160,8 +1200,48 @@ fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, iss:
     if o.sample_interval.is_none() && (!o.queues.is_empty() || !o.cwnd.is_empty()) && !ot.has("sample_interval") {
         iss.push(ot.key_path("sample_interval"), "missing; time series need an interval such as '10us'");
     }
+    if let (Some(iv), Some(end)) = (o.sample_interval, end) {
+        // Every sample is an event and at least one row, even with nothing listed to sample.
+        let per_sample = (3 * o.queues.len() as u64 + 2 * o.cwnd.len() as u64 + voqs).max(1);
+        let samples = end.0 / iv.0 + 1;
+        let rows = samples.saturating_mul(per_sample);
+        let need = rows.saturating_mul(BYTES_PER_SERIES_ROW);
+        if need > budget {
+            let fits = nice_up(end.0.saturating_mul(per_sample).saturating_mul(BYTES_PER_SERIES_ROW) / budget.max(1) + 1);
+            iss.push(
+                ot.key_path("sample_interval"),
+                format!(
+                    "'{iv}' over {end} gives {samples} samples x {per_sample} series = {rows} rows, about {} at {BYTES_PER_SERIES_ROW} B per row, above output.memory_budget ({}); sample every {fits} or more, or raise output.memory_budget",
+                    fmt_bytes(need),
+                    fmt_bytes(budget)
+                ),
+            );
+            o.sample_interval = None;
+        }
+    }
     ot.finish(iss);
     o
+}
+
+/// The smallest 1, 2 or 5 times a power of ten picoseconds at or above `ps`.
+fn nice_up(ps: u64) -> Time {
+    let mut p = 1u64;
+    loop {
+        for m in [1, 2, 5] {
+            if p.saturating_mul(m) >= ps {
+                return Time(p.saturating_mul(m));
+            }
+        }
+        if p > u64::MAX / 10 {
+            return Time(ps);
+        }
+        p *= 10;
+    }
+}
+
+fn fmt_bytes(b: u64) -> String {
+    let (v, u) = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")].iter().map(|&(k, u)| (b as f64 / k, u)).find(|(v, _)| *v >= 1.0).unwrap_or((b as f64, "B"));
+    format!("{v:.3}{u}")
 }
 
 fn faults(t: &Table, net: Option<&crate::network::Network>, iss: &mut Issues) -> Vec<FaultSpec> {

@@ -30,8 +30,11 @@ pub(super) fn sections(
         }
         return None;
     }
+    // A day must carry at least one packet: the largest one's serialization on the circuit.
+    let max_packet = profiles.values().map(|p| (p.mss + p.header) as u64).max().unwrap_or(1500);
+    let min_day = layout.map(|l| (l.circuit_rate.serialization(max_packet), max_packet));
     let plan = match t.table("circuit", iss) {
-        Some(c) => circuit(&c, layout.map(|l| l.racks), iss),
+        Some(c) => circuit(&c, layout.map(|l| l.racks), min_day, iss),
         None => {
             if !t.has("circuit") {
                 iss.push("circuit", "missing; a hybrid network needs a circuit schedule, e.g. [circuit] schedule = \"strobe\", day = \"180us\", night = \"20us\"");
@@ -59,7 +62,21 @@ pub(super) fn sections(
     })
 }
 
-fn circuit(c: &Table, racks: Option<usize>, iss: &mut Issues) -> Option<(WeekPlan, Time, Option<Time>)> {
+/// Refuse a day no packet fits in; true when the day is long enough (or unknown).
+fn check_day(c: &Table, key: &str, day: Option<Time>, min_day: Option<(Time, u64)>, iss: &mut Issues) -> bool {
+    match (day, min_day) {
+        (Some(d), Some((min, bytes))) if d < min => {
+            iss.push(
+                c.key_path(key),
+                format!("'{d}' is shorter than one {bytes} B packet on the circuit ({min}); no packet fits in the day, so make it at least {min}"),
+            );
+            false
+        }
+        _ => true,
+    }
+}
+
+fn circuit(c: &Table, racks: Option<usize>, min_day: Option<(Time, u64)>, iss: &mut Issues) -> Option<(WeekPlan, Time, Option<Time>)> {
     let kind = c.get("schedule", iss, as_choice(&["strobe", "list"])).unwrap_or_else(|| "strobe".into());
     let view_bin = c.get("view_bin", iss, as_time).unwrap_or(DEFAULT_VIEW_BIN);
     if view_bin == Time::ZERO {
@@ -70,10 +87,13 @@ fn circuit(c: &Table, racks: Option<usize>, iss: &mut Issues) -> Option<(WeekPla
         "strobe" => {
             let day = c.need("day", iss, "the circuit day length such as '180us'", as_time);
             let night = c.need("night", iss, "the reconfiguration time such as '20us'", as_time);
-            if day == Some(Time::ZERO) {
+            let ok = if day == Some(Time::ZERO) {
                 iss.push(c.key_path("day"), "'0' is not a positive duration; a day must last some time");
-            }
-            match (racks, day.filter(|d| *d > Time::ZERO), night) {
+                false
+            } else {
+                check_day(c, "day", day, min_day, iss)
+            };
+            match (racks, day.filter(|_| ok), night) {
                 (Some(r), Some(d), Some(n)) => Some(WeekPlan::strobe(r, d, n)),
                 _ => None,
             }
@@ -84,7 +104,7 @@ fn circuit(c: &Table, racks: Option<usize>, iss: &mut Issues) -> Option<(WeekPla
                     iss.push(c.key_path(k), "only applies to schedule = \"strobe\"; a list gives each slot its own night and day");
                 }
             }
-            slots(c, racks, iss)
+            slots(c, racks, min_day, iss)
         }
     };
     c.finish(iss);
@@ -93,7 +113,7 @@ fn circuit(c: &Table, racks: Option<usize>, iss: &mut Issues) -> Option<(WeekPla
 
 /// `slots = [{ night = "20us", day = "180us", matching = [1, 2, 0] }, ...]`; matching entry i is
 /// the rack that rack i's circuit reaches, or -1 for none.
-fn slots(c: &Table, racks: Option<usize>, iss: &mut Issues) -> Option<WeekPlan> {
+fn slots(c: &Table, racks: Option<usize>, min_day: Option<(Time, u64)>, iss: &mut Issues) -> Option<WeekPlan> {
     let items = match c.raw("slots") {
         Some(Value::Array(a)) if !a.is_empty() => a,
         Some(v) => {
@@ -143,6 +163,8 @@ fn slots(c: &Table, racks: Option<usize>, iss: &mut Issues) -> Option<WeekPlan> 
         if let (Some(n), Some(d), Some(m)) = (night, day, matching) {
             if n + d == Time::ZERO {
                 iss.push(s.key_path("day"), "a slot must last some time");
+            } else {
+                check_day(&s, "day", Some(d), min_day, iss);
             }
             out.push(Slot { night: n, day: d, matching: m });
         }

@@ -190,6 +190,10 @@ pub fn as_bool(v: &Value) -> Result<bool, String> {
 pub fn as_u64(v: &Value) -> Result<u64, String> {
     match v {
         Value::Number(n) if n.as_u64().is_some() => Ok(n.as_u64().unwrap()),
+        // 2^64 and above arrive as floats; refuse them rather than clamp to u64::MAX.
+        Value::Number(n) if n.as_f64().is_some_and(|f| f >= 18_446_744_073_709_551_616.0) => {
+            Err(format!("{} is too large; the most is 2^64 - 1 = {}", show(v), u64::MAX))
+        }
         Value::Number(n) if n.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0) => Ok(n.as_f64().unwrap() as u64),
         _ => Err(format!("{} is not a non-negative whole number", show(v))),
     }
@@ -218,7 +222,7 @@ pub fn as_probability(v: &Value) -> Result<f64, String> {
 pub fn as_time(v: &Value) -> Result<Time, String> {
     match v {
         Value::String(s) => parse_time(s),
-        Value::Number(_) => Err(format!("{} has no unit; write a duration such as '{}us'", show(v), v)),
+        Value::Number(n) => Err(format!("{} has no unit; write a duration such as {}", show(v), time_hint(n.as_f64().unwrap_or(0.0)))),
         _ => Err(format!("{} is not a duration such as '5us'", show(v))),
     }
 }
@@ -226,18 +230,54 @@ pub fn as_time(v: &Value) -> Result<Time, String> {
 pub fn as_rate(v: &Value) -> Result<Rate, String> {
     match v {
         Value::String(s) => parse_rate(s),
-        Value::Number(_) => Err(format!("{} has no unit; write a rate such as '{}Gbps'", show(v), v)),
+        Value::Number(n) => Err(format!("{} has no unit; write a rate such as {}", show(v), rate_hint(n.as_f64().unwrap_or(0.0)))),
         _ => Err(format!("{} is not a rate such as '10Gbps'", show(v))),
     }
 }
 
+/// A bare number where a duration belongs: a fraction is most likely seconds (the Python API's
+/// habit, `end = 0.001`), a whole number microseconds or milliseconds.
+fn time_hint(f: f64) -> String {
+    if f.fract() != 0.0 || f < 1.0 {
+        let (v, unit) = [(1.0, "s"), (1e3, "ms"), (1e6, "us"), (1e9, "ns")]
+            .iter()
+            .map(|&(k, u)| (f * k, u))
+            .find(|(x, _)| x.abs() >= 1.0)
+            .unwrap_or((f * 1e12, "ps"));
+        format!("'{}{unit}' if {f} is in seconds", fmt_num(v))
+    } else {
+        format!("'{f}us' or '{f}ms'")
+    }
+}
+
+/// A bare number where a rate belongs: large values are most likely bits per second.
+fn rate_hint(f: f64) -> String {
+    if f >= 1e6 {
+        format!("'{}Gbps' if {f} is in bits per second", fmt_num(f / 1e9))
+    } else {
+        format!("'{f}Gbps'")
+    }
+}
+
+fn fmt_num(x: f64) -> String {
+    let s = format!("{:.6}", x);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The largest size results can hold: flow tables carry sizes as signed 64-bit integers.
+pub const MAX_BYTES: u64 = i64::MAX as u64;
+
 /// A byte size: "120KB", "1500B", or a bare integer meaning bytes.
 pub fn as_bytes(v: &Value) -> Result<u64, String> {
-    match v {
+    let b = match v {
         Value::String(s) => parse_bytes(s),
         Value::Number(_) => as_u64(v),
         _ => Err(format!("{} is not a size such as '120KB'", show(v))),
+    }?;
+    if b > MAX_BYTES {
+        return Err(format!("{} is larger than the {MAX_BYTES} B (2^63 - 1) that results can hold", show(v)));
     }
+    Ok(b)
 }
 
 /// A buffer or threshold amount: "250pkt" / "250 packets" or a byte size such as "375KB".
@@ -281,6 +321,22 @@ mod tests {
         assert_eq!(suggest("rtae", &["rate", "delay"]), Some("rate"));
         assert_eq!(suggest("dealy", &["rate", "delay"]), Some("delay"));
         assert_eq!(suggest("zzzzzz", &["rate", "delay"]), None);
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_refused_not_clamped() {
+        let big: Value = serde_json::from_str("18446744073709551616").unwrap();
+        assert!(as_u64(&big).unwrap_err().contains("too large"));
+        assert_eq!(as_u64(&Value::from(u64::MAX)), Ok(u64::MAX));
+        assert!(as_bytes(&Value::from(u64::MAX)).unwrap_err().contains("2^63 - 1"));
+        assert_eq!(as_bytes(&Value::from(i64::MAX as u64)), Ok(i64::MAX as u64));
+    }
+
+    #[test]
+    fn bare_numbers_suggest_the_unit_they_likely_meant() {
+        assert!(as_time(&Value::from(0.001)).unwrap_err().contains("'1ms' if 0.001 is in seconds"));
+        assert!(as_time(&Value::from(20)).unwrap_err().contains("'20us' or '20ms'"));
+        assert!(as_rate(&Value::from(1e10)).unwrap_err().contains("'10Gbps' if 10000000000 is in bits per second"));
     }
 
     #[test]

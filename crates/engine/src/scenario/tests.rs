@@ -335,3 +335,89 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "admission = \"pfabrc\"\n", "queue.admission", &["did you mean 'pfabric'"]);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nclass = 8\nmin_rto", "transport.class", &["0 (most urgent) to 7"]);
 }
+
+#[test]
+fn inputs_that_cannot_run_sensibly_are_refused_with_their_key() {
+    // A seed of 2^64 is not clamped to 2^64 - 1 (two seeds, one run).
+    // (TOML itself stops at 2^63 - 1; the Python front sends JSON, where 2^64 arrives as a float.)
+    let v: toml::Value = toml::from_str(GOOD).unwrap();
+    let j = serde_json::to_string(&v).unwrap().replacen("\"seed\":7", "\"seed\":18446744073709551616", 1);
+    let iss = Scenario::from_json(&j).unwrap_err().0;
+    assert!(iss.iter().any(|i| i.path == "simulation.seed" && i.message.contains("too large") && i.message.contains("2^64 - 1")), "{iss:?}");
+    // Sizes beyond what a signed 64-bit column holds.
+    assert_reports("size = \"1MB\"", "size = \"9223372036854775808B\"", "flows[0].size", &["2^63 - 1"]);
+    // Below that, a size whose ideal FCT passes 2^63 ps at the slowest link (10 Gb/s here):
+    // 2^62 ps at 10 Gb/s is 5.76e15 B.
+    assert_reports("size = \"1MB\"", "size = 9223372036854775807", "flows[0].size", &["53 days"]);
+    let ok = GOOD.replacen("size = \"1MB\"", "size = 5000000000000000", 1);
+    if let Err(e) = Scenario::from_toml(&ok) {
+        panic!("5e15 B fits: {e}");
+    }
+    // A float where a duration belongs: the suggestion reads it as seconds.
+    assert_reports("end = \"10ms\"", "end = 0.01", "simulation.end", &["no unit", "'10ms' if 0.01 is in seconds"]);
+    // 10 ms sampled every picosecond: 10^10 samples x 3 series, refused against the budget.
+    assert_reports("sample_interval = \"10us\"", "sample_interval = \"1ps\"", "output.sample_interval", &["output.memory_budget", "rows"]);
+    // The budget is a key: raised, the same interval passes validation.
+    let raised = GOOD.replacen("sample_interval = \"10us\"", "sample_interval = \"1ns\"\nmemory_budget = \"100GB\"", 1);
+    assert!(Scenario::from_toml(&raised).is_ok());
+    let tight = GOOD.replacen("sample_interval = \"10us\"", "sample_interval = \"1ns\"", 1);
+    assert!(Scenario::from_toml(&tight).is_err(), "10^7 samples x 7 series is above 4 GB at 200 B a row");
+}
+
+#[test]
+fn a_reversed_size_range_says_so() {
+    let doc = r#"
+[simulation]
+end = "1ms"
+[topology]
+kind = "star"
+hosts = 3
+link = { rate = "10Gbps", delay = "1us" }
+[[workload]]
+cdf = "websearch"
+load = 0.5
+size_range = ["1MB", "100KB"]
+"#;
+    let iss = Scenario::from_toml(doc).unwrap_err().0;
+    let i = iss.iter().find(|i| i.path == "workload[0].size_range").expect("reported at size_range");
+    assert!(i.message.contains("is reversed") && i.message.contains("write ['100KB', '1MB']"), "{}", i.message);
+}
+
+#[test]
+fn circuit_days_must_fit_a_packet() {
+    let rdcn = |circuit: &str| {
+        format!(
+            r#"
+[simulation]
+end = "1ms"
+[topology]
+kind = "rdcn"
+racks = 2
+hosts_per_rack = 1
+host_link = {{ rate = "10Gbps", delay = "1us" }}
+packet_link = {{ rate = "10Gbps", delay = "1us" }}
+circuit_link = {{ rate = "80Gbps", delay = "1us" }}
+[circuit]
+{circuit}
+[[flows]]
+src = "h0"
+dst = "h1"
+size = "10KB"
+"#
+        )
+    };
+    // 1500 B at 80 Gb/s is 150 ns.
+    for (circuit, path) in [
+        ("schedule = \"strobe\"\nday = \"1ps\"\nnight = \"20us\"", "circuit.day"),
+        ("schedule = \"list\"\nslots = [{ night = \"20us\", day = \"0us\", matching = [1, 0] }]", "circuit.slots[0].day"),
+        ("schedule = \"list\"\nslots = [{ night = \"20us\", day = \"149ns\", matching = [1, 0] }]", "circuit.slots[0].day"),
+    ] {
+        let iss = Scenario::from_toml(&rdcn(circuit)).unwrap_err().0;
+        let i = iss.iter().find(|i| i.path == path).unwrap_or_else(|| panic!("nothing at {path}: {iss:?}"));
+        assert!(i.message.contains("no packet fits") && i.message.contains("150ns"), "{}", i.message);
+    }
+    let ok = rdcn("schedule = \"list\"\nslots = [{ night = \"20us\", day = \"150ns\", matching = [1, 0] }]");
+    if let Err(e) = Scenario::from_toml(&ok) {
+        panic!("{e}");
+    }
+}

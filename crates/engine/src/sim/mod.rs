@@ -8,9 +8,9 @@
 use crate::event::{Event, EventQueue};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::host::Hosts;
-use crate::network::routing;
+use crate::network::{routing, Ecmp};
+use crate::output::{ideal_fct, ideal_fct_sprayed, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
 use crate::switch::{Ctx, Fabric};
-use crate::output::{ideal_fct, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
 use crate::packet::PacketSlab;
 use crate::rng::{mix64, Rng};
 use crate::scenario::Scenario;
@@ -633,7 +633,9 @@ impl Simulator {
                 let a = fr.control as u64;
                 // With a handshake the flow first waits one SYN / SYN-ACK round trip.
                 let setup = if fr.handshake { fwd.iter().chain(&rev).fold(Time::ZERO, |t, &(r, d)| t + r.serialization(a) + d) } else { Time::ZERO };
-                setup + ideal_fct(&fwd, &rev, size, fr.payload as u64, fr.header as u64, a)
+                // Sprayed packets may overtake each other: the bound over paths (output.rs).
+                let bound = if self.sc.ecmp == Ecmp::PacketSpray { ideal_fct_sprayed } else { ideal_fct };
+                setup + bound(&fwd, &rev, size, fr.payload as u64, fr.header as u64, a)
             });
             t.ideal_fct_ps.push(ideal.map(|x| x.0));
             t.slowdown.push(match (fct, ideal) {

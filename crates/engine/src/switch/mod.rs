@@ -181,6 +181,7 @@ impl Fabric {
         let ser = p.rate.serialization(size);
         p.stats.tx_bytes += size;
         p.stats.busy_time += ser;
+        p.stats.busy_until = now + ser;
         self.packet_hops += 1;
         cx.events.schedule(now + ser, Event::TxDone { port });
         let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();

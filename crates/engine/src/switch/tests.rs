@@ -46,17 +46,25 @@ fn strict_priority_gives_the_low_class_nothing_while_the_high_class_is_backlogge
     assert!(at(&mut sim, 10_000_000).0 >= 2 * 1448);
 }
 
+/// Two long-lived flows, h1 in class 1 and h2 in class 0, into h0 through DRR 3:1; receive
+/// windows of 500 KB keep both queues backlogged without loss in the 2000-packet buffer.
+fn drr_3_to_1(end: &str, rest: &str) -> String {
+    star(
+        3,
+        end,
+        "buffer = \"2000pkt\"\nqueues = 2\nscheduler = \"drr\"\nweights = [3, 1]",
+        &format!(
+            "rcv_buffer = \"500KB\"\n[transports.lo]\nclass = 1\n[transports.hi]\nclass = 0\n\
+             [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\ntransport = \"lo\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\ntransport = \"hi\"\n{rest}"
+        ),
+    )
+}
+
 #[test]
 fn drr_shares_the_bottleneck_by_weight() {
     // Two long-lived flows in classes 0 and 1 through DRR 3:1; receive windows keep both queues
     // backlogged without loss (500 KB each < the 2000-packet buffer), so bytes split 3:1.
-    let doc = star(
-        3,
-        "20ms",
-        "buffer = \"2000pkt\"\nqueues = 2\nscheduler = \"drr\"\nweights = [3, 1]",
-        "rcv_buffer = \"500KB\"\n[transports.lo]\nclass = 1\n[transports.hi]\nclass = 0\n\
-         [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\ntransport = \"lo\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\ntransport = \"hi\"\n",
-    );
+    let doc = drr_3_to_1("20ms", "");
     let sc = Scenario::from_toml(&doc).unwrap();
     let mut sim = Simulator::new(&sc, None);
     sim.run_until(Time::from_ms(2));
@@ -149,14 +157,7 @@ fn telemetry_holds_the_queue_each_hop_had() {
 fn per_queue_series_and_table_add_up_to_the_port() {
     // The DRR case, sampled: each queue's length is recorded, and the queues always sum to the
     // port's; the queues table's admissions add up to what the port sent plus what waits.
-    let doc = star(
-        3,
-        "3ms",
-        "buffer = \"2000pkt\"\nqueues = 2\nscheduler = \"drr\"\nweights = [3, 1]",
-        "rcv_buffer = \"500KB\"\n[transports.lo]\nclass = 1\n[transports.hi]\nclass = 0\n\
-         [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\ntransport = \"lo\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\ntransport = \"hi\"\n\
-         [output]\nqueues = [\"s0->h0\"]\nsample_interval = \"100us\"\n",
-    );
+    let doc = drr_3_to_1("3ms", "[output]\nqueues = [\"s0->h0\"]\nsample_interval = \"100us\"\n");
     let mut sim = run(&doc);
     let s = &sim.series;
     let at = |m: crate::output::Metric, name: &str| -> Vec<f64> {

@@ -1,0 +1,46 @@
+"""The exceptions fabricsim raises for bad input and damaged files. The CLI prints their message
+as `error: ...` and exits non-zero; the Python API raises them with the same message.
+
+    FabricsimError            every error below
+      ScenarioError           a scenario (or a sweep file, or an override) has problems; .issues
+      ResultsError            a results directory cannot be written, or what is on disk is damaged
+                              or does not belong to one run
+      SweepError              a sweep store belongs to another sweep, or another writer holds it
+      MissingFileError        an input file does not exist (also a FileNotFoundError)
+
+All but MissingFileError are ValueErrors too, so `except ValueError` keeps working.
+"""
+
+from __future__ import annotations
+
+
+class FabricsimError(Exception):
+    """Base of fabricsim's own errors."""
+
+
+class ScenarioError(FabricsimError, ValueError):
+    """A scenario has problems; ``.issues`` lists (key path, message) pairs."""
+
+    def __init__(self, issues: list[tuple[str, str]], source: str = "scenario"):
+        self.issues = issues
+        self.source = source
+        n = len(issues)
+        lines = [f"{source} has {n} problem{'s' if n != 1 else ''}:"]
+        lines += [f"  - {p}: {m}" if p else f"  - {m}" for p, m in issues]
+        super().__init__("\n".join(lines))
+
+    def one_line(self) -> str:
+        """Every problem on one line: "source: key: message; key: message"."""
+        return f"{self.source}: " + "; ".join(f"{p}: {m}" if p else m for p, m in self.issues)
+
+
+class ResultsError(FabricsimError, ValueError):
+    """A results directory cannot be written where asked, or what is on disk is not one whole run."""
+
+
+class SweepError(FabricsimError, ValueError):
+    """A sweep store belongs to another sweep, or is in use by another writer."""
+
+
+class MissingFileError(FabricsimError, FileNotFoundError):
+    """An input file (scenario, sweep, CDF) does not exist."""
