@@ -58,6 +58,31 @@ def scenarios(draw):
     queue = {"buffer": buffer}
     if draw(st.booleans()):
         queue.update(discipline="ecn", ecn_threshold=draw(st.sampled_from(["2pkt", "10pkt", "3KB"])))
+    switch = None
+    if draw(st.booleans()):
+        # Multi-class ports: several queues, a scheduler, an admission policy, marking.
+        n = draw(st.integers(1, 4))
+        queue["queues"] = n
+        queue["admission"] = draw(st.sampled_from(["droptail", "pushout", "pfabric"] + (["trim"] if n >= 2 else [])))
+        if n >= 2:
+            queue["scheduler"] = draw(st.sampled_from(["strict", "drr", "wrr"]))
+            if queue["scheduler"] != "strict":
+                queue["weights"] = draw(st.lists(st.integers(1, 10), min_size=n, max_size=n))
+            if queue["admission"] == "trim":
+                queue["queue_buffer"] = [queue["buffer"]] + ["4pkt"] * (n - 1)
+        marking = draw(st.sampled_from(["none", "ecn_port", "ecn_dequeue", "red"]))
+        queue.pop("discipline", None)
+        queue.pop("ecn_threshold", None)
+        if marking == "ecn_port":
+            queue.update(discipline="ecn", ecn_port_threshold=draw(st.sampled_from(["2pkt", "5pkt"])))
+        elif marking == "ecn_dequeue":
+            queue.update(discipline="ecn", ecn_threshold="3pkt", mark_at="dequeue")
+        elif marking == "red":
+            queue.update(discipline="red", red={"min_th": "1pkt", "max_th": "4pkt", "max_p": 0.2,
+                                                "weight": draw(st.sampled_from([0.002, 0.5, 1.0]))})
+        if draw(st.booleans()):
+            switch = {"shared_buffer": draw(st.sampled_from(["20pkt", "60pkt", "100KB"]))}
+            queue["alpha"] = draw(st.sampled_from([0.5, 1, 4]))
     doc = {
         "name": "prop",
         "simulation": {"end": draw(st.sampled_from(["1ms", "2ms", "5ms"])), "seed": draw(st.integers(0, 2**64 - 1))},
@@ -65,8 +90,11 @@ def scenarios(draw):
         "queue": queue,
         "routing": {"ecmp": draw(st.sampled_from(["flow_hash", "packet_spray"]))},
         "transport": {"cc": draw(st.sampled_from(CCS)), "min_rto": draw(st.sampled_from(["200us", "1ms"])),
-                      "handshake": draw(st.booleans())},
+                      "handshake": draw(st.booleans()), "class": draw(st.integers(0, 7)),
+                      "rank": draw(st.sampled_from(["none", "remaining"])), "telemetry": draw(st.booleans())},
     }
+    if switch:
+        doc["switch"] = switch
     if draw(st.booleans()):
         flows = []
         for _ in range(draw(st.integers(1, 8))):
