@@ -23,8 +23,6 @@ use crate::transport::{Endpoints, FlowTransport, Outbox, Transport, TransportCon
 #[derive(Clone, Debug)]
 pub struct Flow {
     pub transport: FlowTransport,
-    /// What the scenario configured (the flow table reads its name and framing).
-    pub cfg: TransportConfig,
     pub ends: Endpoints,
     pub size: Option<u64>,
     pub start: Time,
@@ -248,7 +246,7 @@ impl Simulator {
             let one_way = |a, b, h| -> Time { self.hops(a, b, h).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d) };
             transport.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
         }
-        self.flows.push(Flow { transport, cfg, ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
+        self.flows.push(Flow { transport, ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
         if size.is_some() {
             self.unfinished += 1;
         } else {
@@ -612,7 +610,7 @@ impl Simulator {
         let mut t = FlowTable::default();
         for (i, f) in self.flows.iter().enumerate() {
             let s = f.transport.stats();
-            let fr = f.cfg.framing();
+            let fr = f.transport.framing();
             t.id.push(i as u32);
             t.src.push(self.fabric.net.node(f.ends.src).name.clone());
             t.dst.push(self.fabric.net.node(f.ends.dst).name.clone());
@@ -620,7 +618,7 @@ impl Simulator {
             t.workload.push(self.names[f.label as usize].clone());
             let o = &self.sc.output;
             t.measured.push(f.start >= o.warmup && f.start + o.cooldown < self.sc.end);
-            t.cc.push(f.cfg.name().to_string());
+            t.cc.push(f.transport.name().to_string());
             t.size.push(f.size);
             t.start_ps.push(f.start.0);
             let end = f.transport.completed_at();

@@ -120,6 +120,10 @@ pub trait Transport {
     fn window(&self) -> Option<f64>;
     /// The sender's congestion estimate (DCTCP's α), sampled as `dctcp_alpha`.
     fn congestion(&self) -> Option<f64>;
+    /// The name the flow table reports in `cc` (as `TransportConfig::name`).
+    fn name(&self) -> &'static str;
+    /// Its packet sizes (as `TransportConfig::framing`).
+    fn framing(&self) -> Framing;
 }
 
 /// A flow's transport as a scenario configures it (one variant per `kind`).
@@ -143,7 +147,7 @@ impl TransportConfig {
     }
     pub fn framing(&self) -> Framing {
         match self {
-            TransportConfig::Tcp(c) => Framing { payload: c.mss, header: c.header, control: c.ack_size, handshake: c.handshake },
+            TransportConfig::Tcp(c) => c.framing(),
         }
     }
     /// Should the flow be given the idle-path RTT before it starts (`Transport::seed_rtt`)?
@@ -225,5 +229,11 @@ impl Transport for FlowTransport {
     }
     fn congestion(&self) -> Option<f64> {
         dispatch!(self, t => t.congestion())
+    }
+    fn name(&self) -> &'static str {
+        dispatch!(self, t => t.name())
+    }
+    fn framing(&self) -> Framing {
+        dispatch!(self, t => t.framing())
     }
 }

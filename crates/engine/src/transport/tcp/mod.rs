@@ -72,6 +72,13 @@ impl CcKind {
     }
 }
 
+impl TcpConfig {
+    /// Packet sizes for the ideal FCT: MSS payload, header, ACK, and the handshake if any.
+    pub fn framing(&self) -> super::Framing {
+        super::Framing { payload: self.mss, header: self.header, control: self.ack_size, handshake: self.handshake }
+    }
+}
+
 /// Every TCP knob. Defaults follow Linux where the issue or a paper does not say otherwise.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -243,6 +250,12 @@ impl Transport for TcpConnection {
     }
     fn congestion(&self) -> Option<f64> {
         self.sender.cc.alpha()
+    }
+    fn name(&self) -> &'static str {
+        self.cfg.cc.name()
+    }
+    fn framing(&self) -> super::Framing {
+        self.cfg.framing()
     }
 }
 
