@@ -137,7 +137,7 @@ fn telemetry_holds_the_queue_each_hop_had() {
     let mut sim = Simulator::new(&sc, None);
     for k in 1..=10u64 {
         sim.run_until(Time::from_ps(17_400_000 + 12_000_000 * (k - 1)));
-        let rec = tcp(&sim, 0).receiver.int_last.unwrap_or_else(|| panic!("packet {k}: no telemetry"));
+        let rec = *tcp(&sim, 0).receiver.int_last.as_deref().unwrap_or_else(|| panic!("packet {k}: no telemetry"));
         let h = rec.hops();
         assert_eq!(h.len(), 3);
         let names: Vec<&str> = h.iter().map(|x| sim.fabric.net.ports[x.port.idx()].name.as_str()).collect();

@@ -187,7 +187,10 @@ impl Transport for TcpConnection {
             Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
             Kind::Ack => {
                 if let Some(rec) = out.int_in.as_deref() {
-                    self.sender.int_echo = Some(*rec);
+                    match self.sender.int_echo.as_deref_mut() {
+                        Some(b) => *b = *rec,
+                        None => self.sender.int_echo = Some(Box::new(*rec)),
+                    }
                 }
                 self.sender.on_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
             }

@@ -31,8 +31,9 @@ pub struct Receiver {
     pub trimmed: u64,
     /// Data packets that arrived whole.
     pub data_packets: u64,
-    /// The telemetry the latest data packet collected, echoed in the next ACK (HPCC §3.2).
-    pub int_last: Option<crate::switch::telemetry::IntRecord>,
+    /// The telemetry the latest data packet collected, echoed in the next ACK (HPCC §3.2);
+    /// boxed once per connection that uses telemetry, so others stay small.
+    pub int_last: Option<Box<crate::switch::telemetry::IntRecord>>,
     pub acks_sent: u64,
     /// SAB: the window field of the latest data packet (u64::MAX until one arrives).
     assigned: u64,
@@ -85,7 +86,10 @@ impl Receiver {
         }
         self.data_packets += 1;
         if let Some(rec) = out.int_in.as_deref() {
-            self.int_last = Some(*rec);
+            match self.int_last.as_deref_mut() {
+                Some(b) => *b = *rec,
+                None => self.int_last = Some(Box::new(*rec)),
+            }
         }
         let h = pkt.tcp();
         let ce = pkt.ecn == Ecn::Ce;
@@ -208,9 +212,9 @@ impl Receiver {
         let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
         p.ecn = if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
         p.class = cfg.class;
-        if let Some(rec) = self.int_last {
+        if let Some(rec) = self.int_last.as_deref() {
             p.int = crate::packet::Int::Echo;
-            out.int_out.push((out.packets.len() as u32, rec));
+            out.int_out.push((out.packets.len() as u32, *rec));
         }
         out.packets.push(p);
         self.acks_sent += 1;

@@ -35,7 +35,7 @@ pub struct SenderStats {
 #[derive(Clone, Debug)]
 pub struct Sender {
     /// The latest telemetry echoed back in an ACK (HPCC reads it; TCP only keeps it).
-    pub int_echo: Option<crate::switch::telemetry::IntRecord>,
+    pub int_echo: Option<Box<crate::switch::telemetry::IntRecord>>,
     /// Where each segment's bytes lie.
     layout: Layout,
     /// No more data will be written: the last byte written carries FIN and ends the flow.
