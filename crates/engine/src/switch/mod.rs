@@ -15,8 +15,8 @@
 //!    (`telemetry.rs`), the wire may lose the packet (random loss from the port's stream, or a
 //!    scheduled fault), and `TxDone` / `Arrive` are scheduled (store-and-forward).
 //!
-//! The fabric never calls a transport: delivery returns the packet to the simulator, and a host
-//! NIC that drained is reported back so the simulator can wake its blocked senders.
+//! The fabric never calls a transport: delivery returns the packet to the simulator, which also
+//! checks after each transmission whether a host NIC has room again for its blocked senders.
 
 mod hybrid;
 pub mod sab;
