@@ -49,10 +49,6 @@ impl Fifo {
     pub fn front(&self) -> Option<PacketId> {
         self.ids.front().copied()
     }
-    #[inline]
-    pub fn back(&self) -> Option<PacketId> {
-        self.ids.back().copied()
-    }
     /// The waiting packets, head first.
     pub fn iter(&self) -> impl Iterator<Item = PacketId> + '_ {
         self.ids.iter().copied()
@@ -82,15 +78,6 @@ impl Fifo {
     pub fn remove(&mut self, i: usize, size: u32, now: Time) -> Option<PacketId> {
         self.note(now);
         let id = if i == 0 { self.ids.pop_front()? } else { self.ids.remove(i)? };
-        self.bytes -= size as u64;
-        Some(id)
-    }
-
-    /// Remove the tail packet (push-out); the caller passes its size back.
-    #[inline]
-    pub fn pop_back(&mut self, size: u32, now: Time) -> Option<PacketId> {
-        self.note(now);
-        let id = self.ids.pop_back()?;
         self.bytes -= size as u64;
         Some(id)
     }

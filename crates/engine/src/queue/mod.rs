@@ -278,10 +278,6 @@ impl PortQueue {
     pub fn counted_by_port(&self) -> bool {
         self.multi.is_none()
     }
-    /// Number of queues.
-    pub fn n_queues(&self) -> usize {
-        self.multi.as_ref().map_or(1, |m| m.queues.len())
-    }
     /// The queues with their own counters (empty for the simple port).
     pub fn queues(&self) -> &[Fifo] {
         self.multi.as_ref().map_or(&[], |m| &m.queues[..])
@@ -300,8 +296,8 @@ impl PortQueue {
         }
     }
 
-    /// Count a packet that found the transmitter idle and went straight out: admitted, never
-    /// waiting.
+    /// Count a packet of `class` that found the transmitter idle and went straight out:
+    /// admitted, never waiting (only ports with per-queue counters call this).
     #[inline]
     pub fn passed(&mut self, class: u8) {
         if let Some(m) = self.multi.as_deref_mut() {
@@ -367,6 +363,14 @@ impl Multi {
     #[inline]
     fn queue_of(&self, class: u8) -> usize {
         self.class_map[(class as usize).min(CLASSES - 1)] as usize
+    }
+
+    /// Does step marking with per-queue thresholds `queue` and port threshold `port` find queue
+    /// `qi` (or the whole port) above its threshold now?
+    #[inline]
+    fn over(&self, occ: &Occupancy, qi: usize, queue: &[Option<Amount>; MAX_QUEUES], port: Option<Amount>) -> bool {
+        let q = &self.queues[qi];
+        queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes())) || port.is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes))
     }
 
     /// Could queue `qi` hold one more packet of `size` bytes?
@@ -451,12 +455,7 @@ impl Multi {
         let mut drop = false;
         match self.marking {
             Marking::None => {}
-            Marking::Threshold { queue, port, at: MarkAt::Enqueue } => {
-                let q = &self.queues[qi];
-                let over = queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes()))
-                    || port.is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes));
-                marked = over && ecn != Ecn::NotEct;
-            }
+            Marking::Threshold { queue, port, at: MarkAt::Enqueue } => marked = ecn != Ecn::NotEct && self.over(occ, qi, &queue, port),
             Marking::Threshold { .. } => {}
             Marking::Red(spec) => {
                 let q = &self.queues[qi];
@@ -575,9 +574,7 @@ impl Multi {
         }
         let mut marked = false;
         if let Marking::Threshold { queue, port, at: MarkAt::Dequeue } = self.marking {
-            let q = &self.queues[qi];
-            let over = queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes()))
-                || port.is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes));
+            let over = self.over(occ, qi, &queue, port);
             let p = env.slab.get_mut(id);
             if over && p.ecn == Ecn::Ect0 {
                 p.ecn = Ecn::Ce;

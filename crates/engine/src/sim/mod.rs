@@ -19,6 +19,14 @@ use crate::time::Time;
 use crate::topology;
 use crate::transport::{Endpoints, FlowTransport, Outbox, Transport, TransportConfig};
 
+/// The fabric's view of the simulation (`switch::Ctx`), borrowing only the fields it needs so
+/// that `self.fabric` stays free to call.
+macro_rules! ctx {
+    ($s:ident) => {
+        Ctx { now: $s.now, end: $s.end, slab: &mut $s.slab, events: &mut $s.events }
+    };
+}
+
 /// A flow: its transport and what the output table needs.
 #[derive(Clone, Debug)]
 pub struct Flow {
@@ -311,13 +319,13 @@ impl Simulator {
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::Arrive { port, pkt } => {
-                let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+                let mut cx = ctx!(self);
                 if let Some(p) = self.fabric.arrive(port, pkt, &mut cx) {
                     self.deliver(p);
                 }
             }
             Event::TxDone { port } => {
-                let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+                let mut cx = ctx!(self);
                 self.fabric.tx_done(port, &mut cx);
                 if self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
                     self.wake_senders(port);
@@ -338,7 +346,7 @@ impl Simulator {
             Event::Arrival { gen } => self.arrival(gen as usize),
             Event::IncastRound { app } => self.incast_round(app as usize),
             Event::Circuit => {
-                let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+                let mut cx = ctx!(self);
                 self.fabric.reconfigure(&mut cx);
             }
         }
@@ -502,7 +510,7 @@ impl Simulator {
                 let rec = self.outbox.int_out.iter().find(|(i, _)| *i as usize == idx).map_or_else(Default::default, |&(_, r)| r);
                 self.fabric.telemetry.set(id, rec);
             }
-            let mut cx = Ctx { now: self.now, end: self.end, slab: &mut self.slab, events: &mut self.events };
+            let mut cx = ctx!(self);
             if let Some(p) = self.fabric.at_node(from, id, &mut cx) {
                 self.deliver(p);
             }

@@ -139,7 +139,10 @@ impl Fabric {
         let p = &mut self.net.ports[port.idx()];
         if !p.busy {
             debug_assert!(p.queue.is_empty());
-            p.queue.passed(cx.slab.get(id).class);
+            if !p.queue.counted_by_port() {
+                // Simple ports count admissions from what they send; no need to read the class.
+                p.queue.passed(cx.slab.get(id).class);
+            }
             self.start_tx(port, id, cx);
             return;
         }

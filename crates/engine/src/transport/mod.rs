@@ -4,7 +4,7 @@
 //! The seam has three parts:
 //! - [`TransportConfig`]: what a scenario says about a flow's transport, one variant per
 //!   transport (`[transport] kind`); it builds the flow's state and answers what the simulator
-//!   needs before the flow runs (its name, packet sizes for the ideal FCT, whether to seed an RTT).
+//!   needs before the flow runs (packet sizes, whether to seed an RTT).
 //! - [`Transport`]: everything the simulator does with or reads from a running flow — events in
 //!   (start, packets, its own timers, NIC room), application calls (stop, write, deadline) and
 //!   observations (completion, [`FlowStats`], sampled window and congestion estimate).
@@ -120,7 +120,7 @@ pub trait Transport {
     fn window(&self) -> Option<f64>;
     /// The sender's congestion estimate (DCTCP's α), sampled as `dctcp_alpha`.
     fn congestion(&self) -> Option<f64>;
-    /// The name the flow table reports in `cc` (as `TransportConfig::name`).
+    /// The name the flow table reports in `cc` (TCP: its congestion control).
     fn name(&self) -> &'static str;
     /// Its packet sizes (as `TransportConfig::framing`).
     fn framing(&self) -> Framing;
@@ -139,12 +139,6 @@ impl TransportConfig {
             TransportConfig::Tcp(c) => FlowTransport::Tcp(Box::new(tcp::TcpConnection::new(ends, *c, size))),
         }
     }
-    /// The name the flow table reports in `cc` (TCP: the congestion control).
-    pub fn name(&self) -> &'static str {
-        match self {
-            TransportConfig::Tcp(c) => c.cc.name(),
-        }
-    }
     pub fn framing(&self) -> Framing {
         match self {
             TransportConfig::Tcp(c) => c.framing(),
@@ -154,12 +148,6 @@ impl TransportConfig {
     pub fn seeds_rtt(&self) -> bool {
         match self {
             TransportConfig::Tcp(c) => c.handshake_rtt && !c.handshake,
-        }
-    }
-    /// The largest packet the transport sends (bytes on the wire).
-    pub fn max_packet(&self) -> u64 {
-        match self {
-            TransportConfig::Tcp(c) => (c.mss + c.header) as u64,
         }
     }
     /// The TCP configuration, if this is TCP.
