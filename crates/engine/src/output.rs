@@ -104,6 +104,8 @@ pub struct QueueTable {
     pub classes: Vec<String>,
     pub enqueued: Vec<u64>,
     pub drops: Vec<u64>,
+    /// Arriving packets dropped while a lower-priority queue of the port held packets.
+    pub drops_over_lower: Vec<u64>,
     pub marks: Vec<u64>,
     pub trims: Vec<u64>,
     pub max_packets: Vec<u64>,
@@ -127,6 +129,7 @@ impl QueueTable {
                 t.classes.push((0..crate::queue::CLASSES).map(|c| c.to_string()).collect::<Vec<_>>().join(","));
                 t.enqueued.push(ps.tx_packets + p.queue.len_packets());
                 t.drops.push(ps.drops);
+                t.drops_over_lower.push(0);
                 t.marks.push(ps.ecn_marks);
                 t.trims.push(0);
                 t.max_packets.push(ps.max_queue_packets);
@@ -143,6 +146,7 @@ impl QueueTable {
                 t.classes.push(cls.join(","));
                 t.enqueued.push(s.enqueued);
                 t.drops.push(s.drops);
+                t.drops_over_lower.push(s.drops_over_lower);
                 t.marks.push(s.marks);
                 t.trims.push(s.trims);
                 t.max_packets.push(s.max_packets);

@@ -83,9 +83,9 @@ pub fn parse_rate(s: &str) -> Result<Rate, String> {
     }
 }
 
-/// Parse a byte size such as "1500B", "120KB", "1MB", "64KiB".
+/// Parse a byte size such as "1500B", "120KB", "1MB", "64KiB", or in bits "1.2Mb" (150 000 B).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let err = || format!("'{s}' is not a size; write e.g. '1500B', '120KB', '10MB' (units: B, KB, MB, GB, KiB, MiB, GiB)");
+    let err = || format!("'{s}' is not a size; write e.g. '1500B', '120KB', '10MB' (units: B, KB, MB, GB, KiB, MiB, GiB; bits: Kb, Mb, Gb)");
     let (v, unit) = split_number(s).ok_or_else(err)?;
     let mult: u64 = match unit {
         "B" | "" => 1,
@@ -95,6 +95,10 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         "KiB" => 1 << 10,
         "MiB" => 1 << 20,
         "GiB" => 1 << 30,
+        // Sizes papers give in bits (Flash's T_1 = 1.2 Mb).
+        "Kb" => 125,
+        "Mb" => 125_000,
+        "Gb" => 125_000_000,
         _ => return Err(err()),
     };
     scaled(v, mult).ok_or_else(err)
@@ -132,6 +136,8 @@ mod tests {
         assert_eq!(parse_bytes("120KB").unwrap(), 120_000);
         assert_eq!(parse_bytes("64KiB").unwrap(), 65_536);
         assert_eq!(parse_bytes("1.5MB").unwrap(), 1_500_000);
+        assert_eq!(parse_bytes("1.2Mb").unwrap(), 150_000);
+        assert_eq!(parse_bytes("8Kb").unwrap(), 1_000);
         assert!(parse_bytes("12 furlongs").is_err());
     }
 }

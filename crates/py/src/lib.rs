@@ -83,6 +83,7 @@ impl Simulation {
         d.set_item("classes", &t.classes)?;
         d.set_item("enqueued", &t.enqueued)?;
         d.set_item("drops", &t.drops)?;
+        d.set_item("drops_over_lower", &t.drops_over_lower)?;
         d.set_item("marks", &t.marks)?;
         d.set_item("trims", &t.trims)?;
         d.set_item("max_packets", &t.max_packets)?;
@@ -249,16 +250,22 @@ fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
-/// Congestion controls: (scenario name, one-line description).
+/// Congestion controls and the named schemes built on them: (scenario name, one-line description).
 #[pyfunction]
 fn congestion_controls() -> Vec<(&'static str, &'static str)> {
-    fabricsim_engine::transport::tcp::CC_CATALOG.to_vec()
+    use fabricsim_engine::transport::tcp::scheme::SCHEMES;
+    fabricsim_engine::transport::tcp::CC_CATALOG.iter().copied().chain(SCHEMES.iter().map(|s| (s.name, s.help))).collect()
 }
 
-/// The knobs of a congestion control (`cc_params`): (name, default, min, max, meaning).
+/// The knobs of a congestion control or scheme (`cc_params`): (name, default, min, max, meaning).
 #[pyfunction]
 fn cc_knobs(name: &str) -> Vec<(&'static str, f64, f64, f64, &'static str)> {
-    fabricsim_engine::transport::tcp::cc::knobs_of(name).iter().map(|k| (k.name, k.default, k.min, k.max, k.help)).collect()
+    use fabricsim_engine::transport::tcp::{cc::knobs_of, scheme::scheme};
+    let list = match scheme(name) {
+        Some(s) => s.cc.knobs(),
+        None => knobs_of(name),
+    };
+    list.iter().map(|k| (k.name, k.default, k.min, k.max, k.help)).collect()
 }
 
 /// Names of the built-in flow-size distributions.

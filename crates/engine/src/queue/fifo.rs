@@ -12,6 +12,9 @@ pub struct QueueStats {
     pub enqueued: u64,
     /// Packets dropped at admission or pushed out later, counted in the queue they were lost from.
     pub drops: u64,
+    /// Arriving packets dropped while a lower-priority queue of the port held packets (the
+    /// drops Flash's Algorithm 1 avoids: seeds/004 Fig. 5); a subset of `drops`.
+    pub drops_over_lower: u64,
     /// Packets given CE here.
     pub marks: u64,
     /// Data packets cut to a header here (NDP); they are counted where they were cut.

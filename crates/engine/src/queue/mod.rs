@@ -490,6 +490,10 @@ impl Multi {
         }
         if drop {
             self.queues[qi].stats.drops += 1;
+            if self.queues[qi + 1..].iter().any(|q| !q.is_empty()) {
+                // Flash §2.2, Fig. 5: lost although lower-priority packets were waiting.
+                self.queues[qi].stats.drops_over_lower += 1;
+            }
             return Admit::Dropped;
         }
         if marked {

@@ -202,6 +202,28 @@ fn pushout_follows_flash_algorithm_1() {
 }
 
 #[test]
+fn droptail_counts_drops_while_lower_priority_packets_wait() {
+    // PIAS's port (drop-tail, strict priority), full with [q0: a] [q2: b]: a class-1 arrival is
+    // dropped although q2 holds a lower-priority packet (Flash Fig. 5 counts it); a class-2
+    // arrival is dropped with nothing below it (not counted).
+    let mut b = Bench::new();
+    let mut s = spec(3);
+    s.limit = Some(Amount::Packets(2));
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let a = b.pkt(0, 1500, 0, Ecn::NotEct);
+    let bb = b.pkt(1, 1500, 2, Ecn::NotEct);
+    for id in [a, bb] {
+        assert_eq!(b.offer(&mut q, id), OK);
+    }
+    let c = b.pkt(2, 1500, 1, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, c), Admit::Dropped);
+    let d = b.pkt(3, 1500, 2, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, d), Admit::Dropped);
+    let st: Vec<_> = q.queues().iter().map(|x| (x.stats.drops, x.stats.drops_over_lower)).collect();
+    assert_eq!(st, vec![(0, 0), (1, 1), (1, 0)]);
+}
+
+#[test]
 fn pfabric_sends_the_smallest_rank_flows_earliest_packet_and_drops_the_largest() {
     let mut b = Bench::new();
     let mut s = spec(1);

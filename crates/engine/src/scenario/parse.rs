@@ -31,6 +31,9 @@ pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
 use crate::transport::tcp::cc::CC_NAMES;
+use crate::transport::tcp::priority::{self, Priority, MAX_THRESHOLDS};
+use crate::transport::tcp::scheme::{self, CC_AND_SCHEME_NAMES};
+use crate::transport::tcp::FixedRto;
 
 /// `[switch]`: the switches' shared packet memory (dynamic thresholds, `alpha` in a queue table).
 fn switch_section(t: &Table, max_packet: u64, iss: &mut Issues) -> Option<Amount> {
@@ -506,7 +509,13 @@ fn transports(t: &Table, iss: &mut Issues) -> BTreeMap<String, TcpConfig> {
 fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issues) -> (TcpConfig, Option<bool>) {
     let mut c = base;
     t.get("kind", iss, as_choice(&["tcp"]));
-    let cc = t.get("cc", iss, as_choice(CC_NAMES));
+    let cc = t.get("cc", iss, as_choice(&CC_AND_SCHEME_NAMES));
+    // A scheme sets its defaults first, so the keys of this table override them.
+    let scheme = cc.as_deref().and_then(scheme::scheme);
+    if let Some(s) = scheme {
+        c = s.config(c);
+    }
+    let prior_cc = if scheme.is_some() { c.cc } else { base.cc };
     if let Some(v) = t.get("mss", iss, as_bytes) {
         if v == 0 || v > 65_000 {
             iss.push(t.key_path("mss"), format!("{v} B is not a usable segment size (1 to 65000 bytes)"));
@@ -651,15 +660,20 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("cubic_hystart", iss, as_bool) {
         shorthand.push(("hystart", if v { 1.0 } else { 0.0 }));
     }
-    if let Some(name) = cc.as_deref() {
-        c.cc = CcKind::from_name(name).unwrap_or(CcKind::NewReno);
+    match cc.as_deref() {
+        Some(name) if scheme.is_none() => {
+            c.cc = CcKind::from_name(name).unwrap_or(CcKind::NewReno);
+            c.scheme = None;
+        }
+        _ => {}
     }
-    let prior_cc = base.cc;
+    priority_keys(t, &mut c, iss);
     match t.table("cc_params", iss) {
         Some(tbl) => {
             let name = c.cc.name();
             let list = crate::transport::tcp::cc::knobs_of(name);
-            let mut k = crate::transport::tcp::cc::Knobs::default();
+            // A scheme's own knob settings stay unless this table sets them.
+            let mut k = if scheme.is_some() { c.cc_params } else { crate::transport::tcp::cc::Knobs::default() };
             let names: Vec<&str> = list.iter().map(|n| n.name).collect();
             for (key, v) in tbl.entries() {
                 let path = tbl.key_path(key);
@@ -698,11 +712,11 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("ecn"), "reTCP reads circuit state from ECE and must run without ECN (NSDI 2020 §5.3); remove ecn = true");
             EcnMode::Off
         }
-        (CcKind::Dctcp | CcKind::D2tcp, Some(false)) => {
-            iss.push(t.key_path("ecn"), "DCTCP needs ECN; remove ecn = false or pick another cc");
+        (k, Some(false)) if k.uses_dctcp_ecn() => {
+            iss.push(t.key_path("ecn"), format!("{} needs ECN (DCTCP's α); remove ecn = false or pick another cc", k.name().to_uppercase()));
             EcnMode::Dctcp
         }
-        (CcKind::Dctcp | CcKind::D2tcp, _) => EcnMode::Dctcp,
+        (k, _) if k.uses_dctcp_ecn() => EcnMode::Dctcp,
         (_, Some(true)) => EcnMode::Classic,
         _ => EcnMode::Off,
     };
@@ -818,6 +832,111 @@ fn flows(
     out
 }
 
+/// The sender's flow-scheduling keys (`transport/tcp/priority.rs`) and pFabric's timeout keys.
+fn priority_keys(t: &Table, c: &mut TcpConfig, iss: &mut Issues) {
+    let n_classes = crate::queue::CLASSES as u64;
+    let queues = match t.get("priority_queues", iss, as_positive) {
+        Some(n) if n > n_classes => {
+            iss.push(t.key_path("priority_queues"), format!("{n} classes; a port has at most {n_classes}"));
+            None
+        }
+        n => n.map(|n| n as u8),
+    };
+    match t.get("priority", iss, as_choice(&["fixed", "pias", "flash", "flash-ia"])).as_deref() {
+        Some("fixed") => c.priority = Priority::Fixed,
+        Some("pias") => c.priority = Priority::Mlfq { n: 8, thresholds: priority::pias_thresholds("websearch@0.5").expect("published") },
+        Some(p) => c.priority = Priority::Flash { n: 8, t1: scheme::FLASH_T1, e: scheme::FLASH_E, aware: p == "flash-ia" },
+        None => {}
+    }
+    let mlfq_only = |key: &str, c: &TcpConfig, iss: &mut Issues| {
+        let ok = matches!(c.priority, Priority::Mlfq { .. });
+        if !ok {
+            iss.push(t.key_path(key), "applies to PIAS's tagging only: set priority = \"pias\" (or cc = \"pias\" / \"l2dct-pias\")");
+        }
+        ok
+    };
+    let flash_only = |key: &str, c: &TcpConfig, iss: &mut Issues| {
+        let ok = matches!(c.priority, Priority::Flash { .. });
+        if !ok {
+            iss.push(t.key_path(key), "applies to Flash's tagging only: set priority = \"flash\" (or cc = \"flash\" / \"flash-ia\")");
+        }
+        ok
+    };
+    if let Some(v) = t.raw("pias_thresholds") {
+        if mlfq_only("pias_thresholds", c, iss) {
+            let parsed: Result<Vec<u64>, String> = match v {
+                Value::String(name) => priority::pias_thresholds(name).map(|a| a.to_vec()).ok_or_else(|| {
+                    format!("'{name}' is not a published set; known: {} (or a list of sizes)", priority::pias_threshold_names().join(", "))
+                }),
+                Value::Array(items) => items.iter().map(as_bytes).collect(),
+                _ => Err(format!("{} is not a list of sizes nor a set name such as \"websearch@0.6\"", show(v))),
+            };
+            match parsed {
+                Ok(list) if list.is_empty() || list.len() > MAX_THRESHOLDS => iss.push(
+                    t.key_path("pias_thresholds"),
+                    format!("{} thresholds; give 1 to {MAX_THRESHOLDS} (one fewer than the classes)", list.len()),
+                ),
+                Ok(list) if list.windows(2).any(|w| w[0] >= w[1]) => {
+                    iss.push(t.key_path("pias_thresholds"), "thresholds must increase (α_1 < α_2 < …)")
+                }
+                Ok(list) => {
+                    let mut th = [u64::MAX; MAX_THRESHOLDS];
+                    th[..list.len()].copy_from_slice(&list);
+                    // A list of k thresholds makes k + 1 classes unless priority_queues says fewer.
+                    let n = queues.unwrap_or(list.len() as u8 + 1).min(list.len() as u8 + 1);
+                    c.priority = Priority::Mlfq { n, thresholds: th };
+                }
+                Err(e) => iss.push(t.key_path("pias_thresholds"), e),
+            }
+        }
+    }
+    let t1 = t.get("flash_t1", iss, as_bytes);
+    let e = t.get("flash_e", iss, as_f64);
+    if let Priority::Flash { t1: ft1, e: fe, .. } = &mut c.priority {
+        match t1 {
+            Some(0) => iss.push(t.key_path("flash_t1"), "must be above 0 (Flash's Table 1: 1.2Mb)"),
+            Some(v) => *ft1 = v,
+            None => {}
+        }
+        match e {
+            Some(x) if x > 1.0 && x.is_finite() => *fe = x,
+            Some(x) => iss.push(t.key_path("flash_e"), format!("{x} is not a threshold ratio above 1 (Flash's Table 1: 3)")),
+            None => {}
+        }
+    } else {
+        if t1.is_some() {
+            flash_only("flash_t1", c, iss);
+        }
+        if e.is_some() {
+            flash_only("flash_e", c, iss);
+        }
+    }
+    if let Some(n) = queues {
+        match &mut c.priority {
+            Priority::Mlfq { n: cn, .. } | Priority::Flash { n: cn, .. } => *cn = n,
+            Priority::Fixed => {
+                iss.push(t.key_path("priority_queues"), "applies to priority = \"pias\", \"flash\" or \"flash-ia\"");
+            }
+        }
+    }
+    match t.raw("fixed_rto") {
+        Some(Value::String(s)) if s == "off" => c.fixed_rto = FixedRto::Off,
+        Some(Value::String(s)) if s.ends_with("rtt") => match s.trim_end_matches("rtt").trim().parse::<f64>() {
+            Ok(k) if k > 0.0 && k.is_finite() => c.fixed_rto = FixedRto::Rtts(k),
+            _ => iss.push(t.key_path("fixed_rto"), format!("'{s}' is not a positive number of round trips such as \"3rtt\"")),
+        },
+        Some(v) => match as_time(v) {
+            Ok(Time::ZERO) => iss.push(t.key_path("fixed_rto"), "must be above 0"),
+            Ok(d) => c.fixed_rto = FixedRto::Time(d),
+            Err(e) => iss.push(t.key_path("fixed_rto"), format!("{e}; or \"3rtt\" (round trips of the flow's idle path), or \"off\"")),
+        },
+        None => {}
+    }
+    if let Some(v) = t.get("probe_after", iss, as_u64) {
+        c.probe_after = v.min(u32::MAX as u64) as u32;
+    }
+}
+
 /// A transport profile name, or a congestion-control name applied to the default profile.
 fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConfig>, iss: &mut Issues) -> Option<TcpConfig> {
     match profiles.get(tname) {
@@ -827,17 +946,20 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
                 let mut c = profiles["default"];
                 c.cc = CcKind::from_name(tname).expect("CC_NAMES are known");
                 c.cc_params = Default::default();
+                c.scheme = None;
                 c.ecn = match c.cc {
-                    CcKind::Dctcp | CcKind::D2tcp => EcnMode::Dctcp,
+                    k if k.uses_dctcp_ecn() => EcnMode::Dctcp,
                     _ if c.ecn == EcnMode::Classic => EcnMode::Classic,
                     _ => EcnMode::Off,
                 };
                 c.handshake |= c.cc == CcKind::Sab;
                 Some(c)
             }
+            // A scheme name: the default profile turned into that scheme.
+            None if scheme::scheme(tname).is_some() => Some(scheme::scheme(tname).expect("checked").config(profiles["default"])),
             None => {
                 let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
-                known.extend(CC_NAMES);
+                known.extend(CC_AND_SCHEME_NAMES.iter());
                 let hint = suggest(tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
                 iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
                 None

@@ -421,3 +421,49 @@ size = "10KB"
         panic!("{e}");
     }
 }
+
+#[test]
+fn schemes_set_their_defaults_and_the_table_overrides_them() {
+    use crate::transport::tcp::priority::Priority;
+    use crate::transport::tcp::{CcKind, FixedRto};
+    let doc = GOOD
+        .replace("cc = \"dctcp\"\nmin_rto", "cc = \"pias\"\npias_thresholds = [\"10KB\", \"1MB\"]\nmin_rto")
+        .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"flash\"\nflash_t1 = \"1.2Mb\"\nflash_e = 2\npriority_queues = 4");
+    let sc = Scenario::from_toml(&doc).unwrap();
+    let pias = sc.flows[0].cfg.tcp().unwrap();
+    assert_eq!(pias.cc, CcKind::Dctcp);
+    assert_eq!(pias.scheme, Some("pias"));
+    let Priority::Mlfq { n, thresholds } = pias.priority else { panic!("{:?}", pias.priority) };
+    assert_eq!((n, thresholds[0], thresholds[1]), (3, 10_000, 1_000_000));
+    let flash = sc.flows[1].cfg.tcp().unwrap();
+    assert_eq!((flash.cc, flash.priority), (CcKind::L2dct, Priority::Flash { n: 4, t1: 150_000, e: 2.0, aware: false }));
+    // α starts at 0 in the schemes (ns-2's DCTCP), and a scheme name works as a flow's transport.
+    let a0 = flash.cc.knobs().iter().position(|k| k.name == "initial_alpha").unwrap();
+    assert_eq!(flash.cc_params.0[a0], Some(0.0));
+    let doc = GOOD.replace("transport = \"reno\"", "transport = \"pfabric\"");
+    let pf = *Scenario::from_toml(&doc).unwrap().flows[1].cfg.tcp().unwrap();
+    assert_eq!((pf.cc, pf.rank_remaining, pf.fixed_rto, pf.probe_after), (CcKind::PFabric, true, FixedRto::Rtts(3.0), 5));
+    assert_eq!(pf.ecn, crate::transport::tcp::EcnMode::Off);
+}
+
+#[test]
+fn scheme_keys_are_checked() {
+    let bad = GOOD
+        .replace("cc = \"dctcp\"\nmin_rto", "cc = \"pias\"\npias_thresholds = [\"1MB\", \"10KB\"]\nfixed_rto = \"x rtt\"\nmin_rto")
+        .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"flash\"\nflash_e = 1\npias_thresholds = \"websearch@0.55\"\npriority_queues = 9\n[transports.x]\ncc = \"newreno\"\nflash_t1 = \"150KB\"\n[transports.y]\ncc = \"flsh\"");
+    let e = Scenario::from_toml(&bad).unwrap_err().to_string();
+    for want in [
+        "transport.pias_thresholds: thresholds must increase",
+        "transport.fixed_rto: 'x rtt' is not a positive number of round trips",
+        "transports.reno.flash_e: 1 is not a threshold ratio above 1",
+        "transports.reno.pias_thresholds: applies to PIAS's tagging only",
+        "transports.reno.priority_queues: 9 classes; a port has at most 8",
+        "transports.x.flash_t1: applies to Flash's tagging only",
+        "transports.y.cc: 'flsh' is not known; did you mean 'flash'?",
+    ] {
+        assert!(e.contains(want), "missing '{want}' in:\n{e}");
+    }
+    let named = GOOD.replace("cc = \"dctcp\"\nmin_rto", "cc = \"l2dct-pias\"\npias_thresholds = \"datamining@0.55\"\nmin_rto");
+    let e = Scenario::from_toml(&named).unwrap_err().to_string();
+    assert!(e.contains("'datamining@0.55' is not a published set; known: websearch@0.5"), "{e}");
+}

@@ -147,7 +147,7 @@ impl TransportConfig {
     /// Should the flow be given the idle-path RTT before it starts (`Transport::seed_rtt`)?
     pub fn seeds_rtt(&self) -> bool {
         match self {
-            TransportConfig::Tcp(c) => c.handshake_rtt && !c.handshake,
+            TransportConfig::Tcp(c) => (c.handshake_rtt && !c.handshake) || matches!(c.fixed_rto, tcp::FixedRto::Rtts(_)),
         }
     }
     /// The TCP configuration, if this is TCP.

@@ -18,6 +18,8 @@
 pub mod cc;
 pub mod header;
 mod layout;
+pub mod priority;
+pub mod scheme;
 mod receiver;
 mod rtt;
 mod scoreboard;
@@ -69,6 +71,10 @@ impl CcKind {
     /// Data packets carry a window field for switches to lower, echoed by the receiver (SAB).
     pub fn sets_window_field(self) -> bool {
         matches!(self, CcKind::Sab)
+    }
+    /// Needs DCTCP's ECN (ECT on every packet, the receiver's two-state echo: RFC 8257 §3.2).
+    pub fn uses_dctcp_ecn(self) -> bool {
+        matches!(self, CcKind::Dctcp | CcKind::D2tcp | CcKind::L2dct)
     }
 }
 
@@ -123,6 +129,15 @@ pub struct TcpConfig {
     pub class: u8,
     /// Data packets carry their remaining flow size as rank (pFabric §4.1); else rank 0.
     pub rank_remaining: bool,
+    /// How data packets get their class (`priority.rs`: fixed, PIAS's MLFQ, Flash).
+    pub priority: priority::Priority,
+    /// A retransmission timeout that ignores the RTT estimator and never backs off (pFabric §4.2).
+    pub fixed_rto: FixedRto,
+    /// After this many timeouts in a row, probe with header-only packets until one is answered
+    /// (pFabric §4.2's probe mode); 0 = never.
+    pub probe_after: u32,
+    /// The named scheme this profile was made from (`scheme.rs`), reported as the flow's `cc`.
+    pub scheme: Option<&'static str>,
     /// Data packets collect in-band telemetry; the receiver echoes it in its ACKs.
     pub telemetry: bool,
     pub cc: CcKind,
@@ -156,10 +171,25 @@ impl Default for TcpConfig {
             tlp_min: Time::from_ms(10),
             class: 0,
             rank_remaining: false,
+            priority: priority::Priority::Fixed,
+            fixed_rto: FixedRto::Off,
+            probe_after: 0,
+            scheme: None,
             telemetry: false,
             cc: CcKind::NewReno,
         }
     }
+}
+
+/// A fixed retransmission timeout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FixedRto {
+    /// RFC 6298's estimator with back-off.
+    Off,
+    /// This long, always.
+    Time(Time),
+    /// This many idle-path round trips of the flow (known when the flow is seeded with its RTT).
+    Rtts(f64),
 }
 
 /// One TCP flow: both endpoints.
@@ -242,7 +272,10 @@ impl Transport for TcpConnection {
         self.sender.tcb.deadline = Some(at);
     }
     fn seed_rtt(&mut self, handshake_rtt: Time) {
-        if self.cfg.handshake_rtt {
+        if let FixedRto::Rtts(k) = self.cfg.fixed_rto {
+            self.sender.fixed_rto = Some(Time((handshake_rtt.0 as f64 * k).round() as u64));
+        }
+        if self.cfg.handshake_rtt && !self.cfg.handshake {
             // Linux feeds the SYN/SYN-ACK sample to both the RTO estimator and min_rtt.
             self.sender.rtt.sample(handshake_rtt);
             self.sender.tcb.min_rtt = Some(handshake_rtt);
@@ -255,7 +288,7 @@ impl Transport for TcpConnection {
         self.sender.cc.alpha()
     }
     fn name(&self) -> &'static str {
-        self.cfg.cc.name()
+        self.cfg.scheme.unwrap_or(self.cfg.cc.name())
     }
     fn framing(&self) -> super::Framing {
         self.cfg.framing()

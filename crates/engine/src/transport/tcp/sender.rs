@@ -11,6 +11,7 @@ use super::cc::{AckEvent, CaState, Cc, CongestionOps, CwndEvent, RateSample, Tcb
 use super::layout::Layout;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
+use super::priority::Priority;
 use super::{EcnMode, TcpConfig};
 use super::timers;
 use crate::transport::timer::LazyTimer;
@@ -29,6 +30,8 @@ pub struct SenderStats {
     /// Tail loss probes sent, and probes (retransmissions) whose ACK showed they repaired a loss.
     pub tlp_probes: u64,
     pub tlp_recoveries: u64,
+    /// Header-only probes sent in probe mode (pFabric §4.2).
+    pub probes: u64,
 }
 
 /// The sending endpoint of a TCP flow.
@@ -79,6 +82,14 @@ pub struct Sender {
     pace: LazyTimer,
     started_at: Option<Time>,
     completed_at: Option<Time>,
+    /// The retransmission timeout when it is fixed (`TcpConfig::fixed_rto`).
+    pub fixed_rto: Option<Time>,
+    /// Timeouts since the last ACK, and whether the sender is probing (pFabric §4.2).
+    timeouts_in_row: u32,
+    probing: bool,
+    /// Flash: the class of the current window, and the byte that starts the next window.
+    class: u8,
+    class_until: u64,
     pub stats: SenderStats,
 }
 
@@ -146,6 +157,14 @@ impl Sender {
             pace: LazyTimer::new(timers::PACE),
             started_at: None,
             completed_at: None,
+            fixed_rto: match cfg.fixed_rto {
+                super::FixedRto::Time(t) => Some(t),
+                _ => None,
+            },
+            timeouts_in_row: 0,
+            probing: false,
+            class: cfg.class,
+            class_until: 0,
             stats: SenderStats::default(),
         }
     }
@@ -333,10 +352,15 @@ impl Sender {
             }
             self.tcb.srtt = self.rtt.srtt();
             self.dupacks = 0;
+            self.timeouts_in_row = 0;
         } else if ack_seg == prior_una && self.board.packets_out() > 0 && (!cfg.sack || newly_sacked > 0) {
             // RFC 5681 §2 (and RFC 6675 §2 for SACK): a duplicate ACK acknowledges exactly
             // snd_una; older, reordered ACKs are not duplicates.
             self.dupacks += 1;
+        }
+        if std::mem::take(&mut self.probing) {
+            // pFabric §4.2: the first answer to a probe ends probe mode; slow start resumes.
+            self.timeouts_in_row = 0;
         }
         let ece = h.ece && cfg.ecn != EcnMode::Off;
         self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
@@ -661,6 +685,7 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
+        self.timeouts_in_row += 1;
         let una = self.board.una();
         // Lower ssthresh once per episode: not again for repeated timeouts of the same data, nor
         // when a reduction for this window is already under way.
@@ -684,11 +709,19 @@ impl Sender {
         self.rescue_rxt = None;
         self.dupacks = 0;
         self.rtt.back_off();
+        if cfg.probe_after > 0 && self.timeouts_in_row >= cfg.probe_after {
+            // pFabric §4.2 probe mode: a header-only packet per timeout until one is answered.
+            self.probing = true;
+            self.stats.probes += 1;
+            self.emit_probe(cfg, ends, out);
+            self.arm_rto(now, out);
+            return;
+        }
         self.try_send(now, cfg, ends, out);
     }
 
     fn arm_rto(&mut self, now: Time, out: &mut Outbox) {
-        let at = now + self.rtt.rto();
+        let at = now + self.fixed_rto.unwrap_or_else(|| self.rtt.rto());
         self.rto.set(at, out);
     }
 
@@ -723,7 +756,7 @@ impl Sender {
     /// Send whatever the window, the receive window and the NIC allow: lost segments first, then
     /// new data, then (SACK recovery only) one rescue retransmission.
     fn try_send(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        if !self.established {
+        if !self.established || self.probing {
             return;
         }
         if self.force_rtx && out.budget > 0 {
@@ -820,13 +853,42 @@ impl Sender {
             }),
         );
         p.ecn = ecn;
-        p.class = cfg.class;
+        p.class = self.data_class(self.seg_start(seg), cfg);
         if cfg.rank_remaining {
             // pFabric: the flow's remaining size from this packet on (long-lived flows: last).
             p.rank = self.tcb.flow_size.map_or(u64::MAX, |s| s.saturating_sub(self.seg_start(seg)));
         }
         if cfg.telemetry {
             p.int = crate::packet::Int::Collect;
+        }
+        out.packets.push(p);
+    }
+
+    /// The class of a data packet starting at byte `start` (`priority.rs`).
+    fn data_class(&mut self, start: u64, cfg: &TcpConfig) -> u8 {
+        match cfg.priority {
+            Priority::Fixed => cfg.class,
+            Priority::Mlfq { n, thresholds } => Priority::mlfq_class(n, &thresholds, start),
+            Priority::Flash { n, t1, e, aware } => {
+                if start >= self.class_until {
+                    // Flash §3.2.1: the priority is set each time a new window of packets starts.
+                    let alpha = self.cc.alpha().unwrap_or(0.0);
+                    let bytes = if aware { self.tcb.flow_size.map_or(u64::MAX, |s| s.saturating_sub(start)) } else { start };
+                    self.class = Priority::flash_class(n, t1, e, Priority::flash_w(bytes, alpha));
+                    self.class_until = start + self.tcb.cwnd as u64 * cfg.mss as u64;
+                }
+                self.class
+            }
+        }
+    }
+
+    /// A probe: a data packet without payload at snd_una, which the receiver answers with an ACK.
+    fn emit_probe(&mut self, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let seq = self.tcb.snd_una;
+        let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.header, Kind::Data, ends.hash_fwd, Header::Tcp(TcpHeader { seq, len: 0, ..TcpHeader::default() }));
+        p.class = self.class;
+        if cfg.rank_remaining {
+            p.rank = self.tcb.flow_size.map_or(u64::MAX, |s| s.saturating_sub(seq));
         }
         out.packets.push(p);
     }
@@ -948,5 +1010,96 @@ mod tests {
         assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, 5));
         assert_eq!(seqs(&out), vec![0]);
         assert_eq!(s.rtt.rto(), rto.times(2), "RFC 6298 §5.5 back-off");
+    }
+
+    fn classes(out: &Outbox) -> Vec<(u64, u8)> {
+        out.packets.iter().map(|p| (p.tcp().seq, p.class)).collect()
+    }
+
+    #[test]
+    fn pias_demotes_at_its_thresholds() {
+        // Thresholds 10 KB and 50 KB (3 classes), 1000-byte segments, all 100 sent at once:
+        // segments starting at 0..=10 000 B go in class 0 (11), 11 000..=50 000 in class 1 (40),
+        // the other 49 in class 2 (PIAS §3.1: demoted once bytes sent exceed a threshold).
+        let mut th = [u64::MAX; super::super::priority::MAX_THRESHOLDS];
+        th[0] = 10_000;
+        th[1] = 50_000;
+        let c = TcpConfig { initial_cwnd: 100, priority: Priority::Mlfq { n: 3, thresholds: th }, ..cfg(true) };
+        let mut s = Sender::new(&c, Some(100_000), 0);
+        let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+        s.start(Time(0), &c, &ends(), &mut out);
+        let got = classes(&out);
+        assert_eq!(got.len(), 100);
+        for (seq, class) in got {
+            let expect = if seq <= 10_000 { 0 } else if seq <= 50_000 { 1 } else { 2 };
+            assert_eq!(class, expect, "segment at {seq}");
+        }
+    }
+
+    #[test]
+    fn flash_sets_the_class_once_per_window_from_equation_1() {
+        // α held at 0.5 (g ≈ 0), T_1 = 5000 B, E = 2 (T = 5, 10, 20 KB), 4 classes, IW 4.
+        let mut knobs = super::super::cc::Knobs::default();
+        knobs.0[0] = Some(1e-6);
+        knobs.0[1] = Some(0.5);
+        let c = TcpConfig {
+            initial_cwnd: 4,
+            cc: super::super::CcKind::L2dct,
+            cc_params: knobs,
+            ecn: EcnMode::Dctcp,
+            priority: Priority::Flash { n: 4, t1: 5_000, e: 2.0, aware: false },
+            ..cfg(true)
+        };
+        let mut s = Sender::new(&c, Some(100_000), 0);
+        let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+        s.start(Time(0), &c, &ends(), &mut out);
+        // Window 1 starts with nothing sent: W = 0, class 0, for its 4 packets.
+        assert_eq!(classes(&out), vec![(0, 0), (1000, 0), (2000, 0), (3000, 0)]);
+        out.clear();
+        // All 4 acked: slow start doubles cwnd to 8. Window 2 starts at 4000 B sent:
+        // W = 4000 / (1 − 0.5) = 8000 → class 1 for all 8 packets (re-evaluated at 12 000 B).
+        s.on_ack(Time::from_us(10), &ack(4000, &[]), &c, &ends(), &mut out);
+        let w2 = classes(&out);
+        assert_eq!(w2.len(), 8);
+        assert!(w2.iter().all(|&(_, cl)| cl == 1), "{w2:?}");
+        out.clear();
+        // Window 3 starts at 12 000 B: W = 24 000 ≥ T_3 = 20 000 → class 3, the lowest of 4.
+        s.on_ack(Time::from_us(20), &ack(12_000, &[]), &c, &ends(), &mut out);
+        let w3 = classes(&out);
+        assert_eq!(w3.first(), Some(&(12_000, 3)));
+        assert!(w3.iter().all(|&(_, cl)| cl == 3));
+        // Flash-IA ranks by the remaining size: 100 KB left / 0.5 = 200 KB → class 3 from the start.
+        let ia = TcpConfig { priority: Priority::Flash { n: 4, t1: 5_000, e: 2.0, aware: true }, ..c };
+        let mut s = Sender::new(&ia, Some(100_000), 0);
+        let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+        s.start(Time(0), &ia, &ends(), &mut out);
+        assert!(classes(&out).iter().all(|&(_, cl)| cl == 3));
+    }
+
+    #[test]
+    fn probe_mode_after_repeated_timeouts_and_out_on_the_first_answer() {
+        // pFabric §4.2: a fixed timeout (no back-off); after `probe_after` = 2 timeouts in a row
+        // the sender sends header-only probes, one per timeout, and resumes on an ACK.
+        let c = TcpConfig { fixed_rto: super::super::FixedRto::Time(Time::from_us(50)), probe_after: 2, ..cfg(true) };
+        let (mut s, mut out) = started(&c);
+        out.clear();
+        s.on_rto_timer(Time::from_us(50), &c, &ends(), &mut out);
+        assert_eq!(seqs(&out), vec![0], "first timeout: retransmit snd_una");
+        assert_eq!(out.packets[0].tcp().len, 1000);
+        assert_eq!(out.timers.last().map(|t| t.0), Some(Time::from_us(100)), "fixed RTO, no back-off");
+        out.clear();
+        s.on_rto_timer(Time::from_us(100), &c, &ends(), &mut out);
+        assert_eq!(out.packets.len(), 1);
+        assert_eq!((out.packets[0].tcp().seq, out.packets[0].tcp().len), (0, 0), "second timeout: a probe");
+        assert_eq!(out.packets[0].size, c.header);
+        out.clear();
+        s.on_rto_timer(Time::from_us(150), &c, &ends(), &mut out);
+        assert_eq!(out.packets.iter().map(|p| p.tcp().len).collect::<Vec<_>>(), vec![0], "still probing");
+        assert_eq!(s.stats.probes, 2);
+        out.clear();
+        // The probe is answered (a duplicate ACK of 0): data flows again from snd_una.
+        s.on_ack(Time::from_us(160), &ack(0, &[]), &c, &ends(), &mut out);
+        assert_eq!(seqs(&out), vec![0]);
+        assert_eq!(out.packets[0].tcp().len, 1000);
     }
 }

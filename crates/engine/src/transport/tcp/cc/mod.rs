@@ -270,6 +270,7 @@ impl Cc {
         match self {
             Cc::Dctcp(d) => Some(d.alpha()),
             Cc::D2tcp(d) => Some(d.alpha()),
+            Cc::L2dct(d) => Some(d.alpha()),
             _ => None,
         }
     }
@@ -364,6 +365,8 @@ registry! {
     Lp: lp::Lp = ["lp"], knobs lp::KNOBS, |seed, k| Lp::with_knobs(k), "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)";
     D2tcp: d2tcp::D2tcp = ["d2tcp"], knobs dctcp::KNOBS, |seed, k| D2tcp::new(dctcp::DctcpParams::default().with_knobs(k)), "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)";
     Sab: sab::Sab = ["sab"], knobs &[], |seed, k| Sab, "SAB: cwnd = the window switches write into data packets, eps*B/N (JSAC 2014 §IV); needs [sab] switches";
+    L2dct: l2dct::L2dct = ["l2dct"], knobs l2dct::KNOBS, |seed, k| L2dct::new(l2dct::L2dctParams::default().with_knobs(k)), "L2DCT: DCTCP with increase and cut weighted by bytes sent, b = alpha^w_c (INFOCOM 2013 §III)";
+    PFabric: pfabric::PFabric = ["pfabric-rc"], knobs pfabric::KNOBS, |seed, k| PFabric::with_knobs(k), "pFabric's minimal rate control: TCP growth capped at max_cwnd, timeouts only (SIGCOMM 2013 §4.2); use the 'pfabric' scheme";
     Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
 }
 
