@@ -267,7 +267,11 @@ def cmd_list(a) -> int:
             if knobs and a.params:
                 for k in knobs:
                     print(f"{'':<13}{k['name']} = {k['default']:g}  ({k['help']}; {k['min']:g}..{k['max']:g})")
-        if not a.params:
+        if a.params:
+            print("\nSchemes (pias, l2dct-pias, flash, flash-ia, pfabric) take the knobs of their congestion control and "
+                  "these transport keys: priority, priority_queues, pias_thresholds, flash_t1, flash_e, fixed_rto, "
+                  "probe_after (docs/CONGESTION_CONTROL.md, docs/SCENARIOS.md)")
+        else:
             print("\n(--params shows each algorithm's cc_params knobs and defaults)")
     else:
         print("\n".join(workloads()))

@@ -14,6 +14,7 @@ from .common import Headline, run_points
 PAPERS = {
     "retcp": "reTCP + dynamic VOQ resizing on a reconfigurable datacenter network (Mukerjee et al., NSDI 2020)",
     "sab": "SAB: switches allocate buffer as windows; vs TCP, DCTCP, D2TCP (Zhang et al., IEEE JSAC 2014)",
+    "flash": "Flash: congestion-aware priorities + L2DCT + push-out; vs DCTCP, L2DCT, PIAS, pFabric (Gao et al.)",
 }
 
 
@@ -27,6 +28,10 @@ def reproduce(paper: str, **kwargs):
         from . import sab
 
         return sab.reproduce(**kwargs)
+    if paper == "flash":
+        from . import flash
+
+        return flash.reproduce(**kwargs)
     raise KeyError(f"no reproduction '{paper}'; available: {', '.join(PAPERS)}")
 
 

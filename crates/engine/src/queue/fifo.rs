@@ -13,7 +13,7 @@ pub struct QueueStats {
     /// Packets dropped at admission or pushed out later, counted in the queue they were lost from.
     pub drops: u64,
     /// Arriving packets dropped while a lower-priority queue of the port held packets (the
-    /// drops Flash's Algorithm 1 avoids: seeds/004 Fig. 5); a subset of `drops`.
+    /// drops Flash's Algorithm 1 avoids: Flash, Gao et al., Fig. 5); a subset of `drops`.
     pub drops_over_lower: u64,
     /// Packets given CE here.
     pub marks: u64,

@@ -80,7 +80,8 @@ pub enum Marking {
 pub enum Admission {
     /// Drop the arriving packet.
     DropTail,
-    /// Flash (seeds/004 Algorithm 1): drop the arriving packet if its queue is at or below the
+    /// Flash (Gao et al., "Flash: Joint Flow Scheduling and Congestion Control in Data Center
+    /// Networks", Algorithm 1): drop the arriving packet if its queue is at or below the
     /// lowest-priority non-empty queue, otherwise push out that queue's tail packet (repeat until
     /// the arriving packet fits).
     PushOut,

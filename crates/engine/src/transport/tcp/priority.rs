@@ -5,7 +5,8 @@
 //!   starts in class 0 and is demoted as its bytes sent cross thresholds α_1 < … < α_{K−1}; a
 //!   packet whose first byte is preceded by `s` bytes goes to the first class i with s ≤ α_{i+1}
 //!   (the demotion thresholds), else to class K − 1.
-//! - [`Priority::Flash`]: Flash (Gao et al., seeds/004 §3.2.1): W = bytes_sent / (1 − α) (eq. 1,
+//! - [`Priority::Flash`]: Flash (Gao et al., "Flash: Joint Flow Scheduling and Congestion
+//!   Control in Data Center Networks", §3.2.1): W = bytes_sent / (1 − α) (eq. 1,
 //!   α the congestion control's DCTCP estimate), recomputed each time a new window of packets
 //!   starts; class 0 below T_1, class i in [T_i, T_{i+1}), class N − 1 from T_{N−1}, with
 //!   T_i = T_1·E^{i−1}. Flash-IA (§4.4) uses the remaining flow size instead of bytes sent.

@@ -33,7 +33,7 @@ impl Scheme {
     }
 }
 
-/// α starts at 0 for the DCTCP-based schemes: PIAS and Flash were evaluated in ns-2 (seeds/004
+/// α starts at 0 for the DCTCP-based schemes: PIAS and Flash were evaluated in ns-2 (Flash
 /// §4), whose DCTCP starts from `dctcp_alpha_ = 0`; with RFC 8257's α = 1 Flash's eq. (1) would put
 /// every new flow in the lowest class until α decays.
 fn alpha_from_zero(c: &mut TcpConfig) {
@@ -79,7 +79,7 @@ pub const SCHEMES: &[Scheme] = &[
     Scheme {
         name: "flash",
         cc: CcKind::L2dct,
-        help: "Flash (seeds/004 §3): L2DCT + class from W = bytes_sent/(1-alpha) per window, T_i = T_1*E^(i-1); pair with admission = \"pushout\"",
+        help: "Flash (Gao et al. §3): L2DCT + class from W = bytes_sent/(1-alpha) per window, T_i = T_1*E^(i-1); pair with admission = \"pushout\"",
         apply: |c| {
             c.priority = Priority::Flash { n: 8, t1: FLASH_T1, e: FLASH_E, aware: false };
             alpha_from_zero(c);
@@ -88,7 +88,7 @@ pub const SCHEMES: &[Scheme] = &[
     Scheme {
         name: "flash-ia",
         cc: CcKind::L2dct,
-        help: "Flash-IA (seeds/004 §4.4): Flash with the remaining flow size instead of bytes sent",
+        help: "Flash-IA (Gao et al. §4.4): Flash with the remaining flow size instead of bytes sent",
         apply: |c| {
             c.priority = Priority::Flash { n: 8, t1: FLASH_T1, e: FLASH_E, aware: true };
             alpha_from_zero(c);

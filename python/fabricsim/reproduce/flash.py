@@ -1,0 +1,345 @@
+"""Reproduction of Gao et al., "Flash: Joint Flow Scheduling and Congestion Control in Data
+Center Networks": Figs. 9-12 (web search, data mining, the four-workload
+mix; overall, short, medium and long FCT normalized to PIAS), Fig. 4 (L2DCT+PIAS), Fig. 13
+(Flash-IA vs pFabric), Fig. 14 (100 Gb/s, shallow buffers), Fig. 15 (number of queues) and Fig. 5
+(PIAS's drops while lower-priority packets wait).
+
+Every setup choice and the sentence it comes from is in docs/REPRODUCTIONS.md ("Flash"); the
+choices the paper leaves open were fixed before any run and are marked there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
+
+#: §4.1 and Table 1.
+LEAVES, SPINES, HOSTS_PER_LEAF = 12, 12, 12
+MSS, HEADER = 1460, 40  # 1.5 KB packets (ns-2: 1460 B payload + 40 B headers)
+BUFFER_PKTS, ECN_PKTS, QUEUES = 240, 65, 8
+IW, RTO = 10, "5ms"
+#: Delays from PIAS's ns-2 setup, which Flash says it follows (§4.1): 0.2 us per link plus 20 us
+#: host delay, a base RTT of about 85 us across the spines.
+HOST_DELAY, CORE_DELAY = "20us", "0.2us"
+#: §4.5: 100 Gb/s links, 512 KB port buffers, per-port ECN at 250 KB.
+FAST = {"rate": "100Gbps", "buffer": "512KB", "ecn": "250KB"}
+
+LOADS = [0.5, 0.6, 0.7, 0.8]
+SCHEMES = ["dctcp", "l2dct", "pias", "pfabric", "flash"]
+#: Table 2's mix: four workloads with equal offered bytes (their flow counts are proportional to
+#: 1 / mean size), so each offers a quarter of the load.
+MIX = {"cache": "fb_cache", "websearch": "websearch", "hadoop": "fb_hadoop_mqecn", "datamining": "datamining"}
+WORKLOADS = {"websearch": {"websearch": "websearch"}, "datamining": {"datamining": "datamining"}, "mix": MIX}
+#: Table 2's mean flow sizes (KB).
+MEAN_KB = {"cache": 914, "websearch": 1671, "hadoop": 4149, "datamining": 7495}
+#: Flow-size classes (§4.1): short (0, 100 KB], medium (100 KB, 10 MB], long > 10 MB.
+SHORT, MEDIUM = 100e3, 10e6
+
+SCALES = {
+    # flows per run (all workloads of a run together); "fast" = the 100 Gb/s mix
+    "reduced": {"websearch": 2000, "datamining": 1000, "mix": 2000, "fast": 1500},
+    "paper": {"websearch": 50000, "datamining": 50000, "mix": 50000, "fast": 50000},
+}
+
+
+def pias_set(workload: str, load: float) -> str:
+    """PIAS's published thresholds for this workload and load; the mix uses web search's (PIAS
+    publishes none for a mix; decided before running, docs/REPRODUCTIONS.md)."""
+    return f"{'datamining' if workload == 'datamining' else 'websearch'}@{load}"
+
+
+def transport(scheme: str, workload: str, load: float, queues: int = QUEUES) -> dict:
+    """One scheme's transport table: Flash §4.1's IW 10 and 5 ms initial and minimum RTO for all."""
+    t: dict = {"cc": scheme, "mss": f"{MSS}B", "header": f"{HEADER}B", "ack_size": f"{HEADER}B",
+               "initial_cwnd": IW, "initial_rto": RTO, "min_rto": RTO, "delayed_ack": 1}
+    if scheme in ("dctcp", "l2dct", "pias", "l2dct-pias", "flash", "flash-ia"):
+        t["dctcp_initial_alpha"] = 0.0  # ns-2's DCTCP starts from alpha = 0 (both papers ran ns-2)
+    if scheme in ("pias", "l2dct-pias"):
+        t["pias_thresholds"] = pias_set(workload, load)
+    if scheme in ("pias", "l2dct-pias", "flash", "flash-ia"):
+        t["priority_queues"] = queues
+    if scheme == "pfabric":
+        # "initial and minimum RTOs to 5 ms for all schemes": pFabric's fixed timeout is 5 ms here;
+        # its window cap is buffer - 1 as in the pFabric authors' scripts.
+        t["fixed_rto"] = RTO
+        t["cc_params"] = {"max_cwnd": BUFFER_PKTS - 1}
+    return t
+
+
+def queue(scheme: str, queues: int = QUEUES, fast: bool = False) -> dict:
+    """Switch ports: 240-packet buffers (512 KB at 100 Gb/s) with 8 strict-priority queues and
+    per-port ECN at 65 packets (250 KB); Flash pushes out (Algorithm 1), pFabric drops by rank."""
+    q: dict = {"buffer": FAST["buffer"] if fast else f"{BUFFER_PKTS}pkt", "queues": queues, "scheduler": "strict"}
+    if scheme == "pfabric":
+        q["admission"] = "pfabric"
+        return q
+    q["discipline"] = "ecn"
+    q["ecn_port_threshold"] = FAST["ecn"] if fast else f"{ECN_PKTS}pkt"
+    if scheme in ("flash", "flash-ia"):
+        q["admission"] = "pushout"
+    return q
+
+
+def scenario(scheme: str, workload: str, load: float, flows: int, *, queues: int = QUEUES, fast: bool = False,
+             seed: int = 1) -> dict:
+    """The leaf-spine of §4.1 carrying `flows` flows of `workload` at `load`, under `scheme`."""
+    rate = FAST["rate"] if fast else "10Gbps"
+    parts = WORKLOADS[workload]
+    # Table 2: in the mix, flow counts are in proportion to 1 / mean size (equal bytes); the
+    # total is `flows`. Each part offers its share of the load.
+    inv = {name: 1 / MEAN_KB[name] for name in parts}
+    wl = [{"name": name, "cdf": cdf, "load": load / len(parts), "transport": "scheme",
+           "flows": max(1, round(flows * inv[name] / sum(inv.values())))} for name, cdf in parts.items()]
+    return {
+        "name": f"flash-{scheme}-{workload}-{load}",
+        "simulation": {"end": "100s", "stop_when_done": True, "seed": seed},
+        "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
+                     "host_link": {"rate": rate, "delay": HOST_DELAY}, "core_link": {"rate": rate, "delay": CORE_DELAY}},
+        "queue": queue(scheme, queues, fast),
+        "transports": {"scheme": transport(scheme, workload, load, queues)},
+        "workload": wl,
+    }
+
+
+def extract(res) -> dict:
+    """FCT statistics per size class, timeouts, and PIAS's drop split (Fig. 5)."""
+    f = res.flows
+    done = f[f["fct_s"].notna()]
+    size = done["size"].astype(float)
+    fct = done["fct_s"].astype(float)
+    out = {"flows": int(len(f)), "unfinished": int(f["fct_s"].isna().sum()), "all_mean": float(fct.mean()),
+           "timeouts": int(f["timeouts"].sum())}
+    for name, sel in (("short", size <= SHORT), ("medium", (size > SHORT) & (size <= MEDIUM)), ("long", size > MEDIUM)):
+        out[f"{name}_mean"] = float(fct[sel].mean()) if sel.any() else float("nan")
+        out[f"{name}_count"] = int(sel.sum())
+    out["short_p99"] = float(fct[size <= SHORT].quantile(0.99)) if (size <= SHORT).any() else float("nan")
+    per = {}
+    if "workload" in done:
+        for w, g in done.groupby("workload"):
+            per[w] = float(g["fct_s"].astype(float).mean())
+    out["per_workload_mean"] = per
+    q = res.queues
+    sw = q[~q["port"].str.startswith("h")] if len(q) else q
+    out["drops"] = int(sw["drops"].sum()) if len(sw) else 0
+    out["drops_over_lower"] = int(sw["drops_over_lower"].sum()) if len(sw) and "drops_over_lower" in sw else 0
+    return out
+
+
+def points(scale: str) -> list:
+    n = SCALES[scale]
+    pts = []
+    for wl in WORKLOADS:
+        for load in LOADS:
+            for s in SCHEMES:
+                pts.append((f"main/{wl}/{load}/{s}", scenario(s, wl, load, n[wl]), extract))
+    for load in LOADS:
+        for s in ("l2dct-pias", "flash-ia"):
+            pts.append((f"main/mix/{load}/{s}", scenario(s, "mix", load, n["mix"]), extract))
+        for s in SCHEMES:
+            pts.append((f"fast/mix/{load}/{s}", scenario(s, "mix", load, n["fast"], fast=True), extract))
+        for k in (2, 4):
+            pts.append((f"queues/mix/{load}/{k}", scenario("flash", "mix", load, n["mix"], queues=k), extract))
+    return pts
+
+
+def _get(r: dict, key: str, field: str) -> float:
+    v = r.get(key, {}).get(field)
+    return float("nan") if v is None else float(v)
+
+
+def reduction(r: dict, prefix: str, wl: str, field: str, scheme: str, base: str) -> list[float]:
+    """Per load: how much lower (%) `scheme`'s `field` is than `base`'s (positive = scheme better)."""
+    out = []
+    for load in LOADS:
+        a, b = _get(r, f"{prefix}/{wl}/{load}/{scheme}", field), _get(r, f"{prefix}/{wl}/{load}/{base}", field)
+        out.append(100 * (1 - a / b) if b and b == b and a == a else float("nan"))
+    return out
+
+
+def _band(lo: float, hi: float) -> tuple[float, float]:
+    """Two-sided band around a paper value or range: 5 points or half the value beyond each end,
+    whichever is wider (fixed before any run)."""
+    return lo - max(5.0, abs(lo) / 2), hi + max(5.0, abs(hi) / 2)
+
+
+def _mean(xs: list[float]) -> float:
+    v = [x for x in xs if x == x]
+    return float(np.mean(v)) if v else float("nan")
+
+
+def headlines(r: dict) -> list[Headline]:
+    rows: list[Headline] = []
+
+    def add(name: str, paper: str, lo: float, hi: float, values: list[float], note: str = "") -> None:
+        b = _band(lo, hi)
+        rows.append(Headline(name, paper, b[0], b[1], _mean(values), "%",
+                             note + (" " if note else "") + "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in values)))
+
+    # §4.3 (mixed workload, Fig. 11): the abstract's and PAPERS.md's "up to" numbers are these.
+    add("mix overall FCT: Flash vs DCTCP (lower by)", "21.2% avg", 21.2, 21.2, reduction(r, "main", "mix", "all_mean", "flash", "dctcp"))
+    add("mix overall FCT: Flash vs L2DCT", "16.3% avg", 16.3, 16.3, reduction(r, "main", "mix", "all_mean", "flash", "l2dct"))
+    add("mix overall FCT: Flash vs PIAS", "2.2-8.2%", 2.2, 8.2, reduction(r, "main", "mix", "all_mean", "flash", "pias"))
+    add("mix short avg FCT: Flash vs PIAS", "10.8-12.2%", 10.8, 12.2, reduction(r, "main", "mix", "short_mean", "flash", "pias"))
+    add("mix short avg FCT: Flash vs L2DCT", "34.7-48.7%", 34.7, 48.7, reduction(r, "main", "mix", "short_mean", "flash", "l2dct"))
+    add("mix short avg FCT: Flash vs DCTCP", "41.8-54.8%", 41.8, 54.8, reduction(r, "main", "mix", "short_mean", "flash", "dctcp"))
+    add("mix short p99 FCT: Flash vs PIAS", "26.1-35.8%", 26.1, 35.8, reduction(r, "main", "mix", "short_p99", "flash", "pias"))
+    add("mix short p99 FCT: Flash vs L2DCT", "46.8-55.5%", 46.8, 55.5, reduction(r, "main", "mix", "short_p99", "flash", "l2dct"))
+    add("mix short p99 FCT: Flash vs DCTCP", "61.7-67.2%", 61.7, 67.2, reduction(r, "main", "mix", "short_p99", "flash", "dctcp"))
+    # §4.2 (Figs. 9, 10).
+    add("web search overall: Flash vs PIAS", "9.0-12.3%", 9.0, 12.3, reduction(r, "main", "websearch", "all_mean", "flash", "pias"))
+    add("data mining overall: Flash vs PIAS", "6.3-9.8%", 6.3, 9.8, reduction(r, "main", "datamining", "all_mean", "flash", "pias"))
+    add("web search overall: Flash vs pFabric (Flash worse by)", "5.1-7.6%", 5.1, 7.6,
+        [-x for x in reduction(r, "main", "websearch", "all_mean", "flash", "pfabric")])
+    add("data mining overall: Flash vs pFabric (Flash worse by)", "10.1-15.7%", 10.1, 15.7,
+        [-x for x in reduction(r, "main", "datamining", "all_mean", "flash", "pfabric")])
+    add("web search short avg: Flash vs PIAS", "10.9-11.0%", 10.9, 11.02, reduction(r, "main", "websearch", "short_mean", "flash", "pias"))
+    add("web search short p99: Flash vs PIAS", "26.3-35.3%", 26.3, 35.3, reduction(r, "main", "websearch", "short_p99", "flash", "pias"))
+    # §4.4 (Fig. 13), §4.5 (Fig. 14).
+    add("mix overall: Flash-IA vs pFabric (lower by)", "7.1-13.5%", 7.1, 13.5, reduction(r, "main", "mix", "all_mean", "flash-ia", "pfabric"))
+    add("100G overall: Flash vs pFabric", "2.8-6.8%", 2.8, 6.8, reduction(r, "fast", "mix", "all_mean", "flash", "pfabric"))
+    add("100G overall: Flash vs PIAS", "20.7-26.0%", 20.7, 26.0, reduction(r, "fast", "mix", "all_mean", "flash", "pias"))
+    # Fig. 5: share of PIAS's drops that hit a packet while lower-priority packets waited.
+    shares = []
+    for load in LOADS:
+        d = r.get(f"fast/mix/{load}/pias", {})
+        shares.append(100 * d["drops_over_lower"] / d["drops"] if d.get("drops") else float("nan"))
+    add("Fig. 5: PIAS drops over lower-priority packets, share (100G)", "81.5-88.4%", 81.54, 88.42, shares)
+    rows.append(Headline("Fig. 5 shape: that share grows with load (0.8 minus 0.5)", "+6.9 pts", 0.0, None,
+                         (shares[-1] - shares[0]) if shares and shares[0] == shares[0] and shares[-1] == shares[-1] else float("nan"),
+                         " pts", "the paper's share rises from 81.54 % to 88.42 %; the bound is the sign"))
+    # Fig. 4: L2DCT+PIAS beats both of its parts (the paper's Remark 2); a bound (sign), per load.
+    for base in ("l2dct", "pias"):
+        v = reduction(r, "main", "mix", "all_mean", "l2dct-pias", base)
+        rows.append(Headline(f"Fig. 4 shape: L2DCT+PIAS lower than {base.upper()} (min over loads)", "> 0", 0.0, None,
+                             min((x for x in v if x == x), default=float("nan")), "%", "ours per load: " + ", ".join(f"{x:.1f}" for x in v)))
+    # Fig. 15: "the performance gap among different numbers of queues is marginal".
+    gaps = []
+    for load in LOADS:
+        base = _get(r, f"main/mix/{load}/flash", "all_mean")
+        for k in (2, 4):
+            gaps.append(100 * abs(_get(r, f"queues/mix/{load}/{k}", "all_mean") / base - 1))
+    rows.append(Headline("Fig. 15: Flash with 2/4 vs 8 queues, largest gap", "marginal", None, 10.0, max(gaps) if gaps else float("nan"),
+                         "%", "'marginal' read as within 10 %; 16 queues is not modelled (ports have at most 8)"))
+    # Figs. 9-11 shape: on short flows Flash beats PIAS, which beats L2DCT and DCTCP, at every load.
+    order_ok = []
+    for wl in WORKLOADS:
+        for load in LOADS:
+            s = {x: _get(r, f"main/{wl}/{load}/{x}", "short_mean") for x in ("flash", "pias", "l2dct", "dctcp")}
+            order_ok.append(s["flash"] < s["pias"] < min(s["l2dct"], s["dctcp"]))
+    rows.append(Headline("Figs. 9-11 shape: short avg Flash < PIAS < L2DCT, DCTCP (points in order)", "12 of 12", 12, 12,
+                         float(sum(order_ok)), "", "every workload and load"))
+    # §4.2 long flows: web search Flash and pFabric worse than PIAS; data mining better.
+    lw = [_get(r, f"main/websearch/{l}/flash", "long_mean") > _get(r, f"main/websearch/{l}/pias", "long_mean") for l in LOADS]
+    ld = [_get(r, f"main/datamining/{l}/flash", "long_mean") < _get(r, f"main/datamining/{l}/pias", "long_mean") for l in LOADS]
+    rows.append(Headline("long flows shape: Flash worse than PIAS in web search, better in data mining", "8 of 8", 8, 8,
+                         float(sum(lw) + sum(ld)), "", "per load, both workloads"))
+    return rows
+
+
+def figures(r: dict, out: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    save = FigureSaver(out)
+    panels = [("all_mean", "overall avg"), ("short_mean", "(0,100KB] avg"), ("short_p99", "(0,100KB] p99"),
+              ("medium_mean", "(100KB,10MB] avg"), ("long_mean", ">10MB avg")]
+
+    def normalized(prefix: str, wl: str, schemes: list[str], base: str, name: str, title: str) -> None:
+        fig, axes = plt.subplots(1, len(panels), figsize=(17, 3.4))
+        x = np.arange(len(LOADS))
+        w = 0.8 / len(schemes)
+        for ax, (field, label) in zip(axes, panels):
+            for i, s in enumerate(schemes):
+                ys = [_get(r, f"{prefix}/{wl}/{l}/{s}", field) / _get(r, f"{prefix}/{wl}/{l}/{base}", field) for l in LOADS]
+                ax.bar(x + (i - (len(schemes) - 1) / 2) * w, ys, w, label=s)
+            ax.axhline(1.0, color="k", lw=0.6)
+            ax.set_xticks(x, [str(l) for l in LOADS])
+            ax.set_xlabel("load")
+            ax.set_title(label, fontsize=9)
+            ax.set_ylim(0, 2.5)
+        axes[0].set_ylabel(f"FCT normalized to {base}")
+        axes[0].legend(fontsize=7)
+        fig.suptitle(title)
+        save(fig, name)
+
+    normalized("main", "websearch", SCHEMES, "pias", "fig9_websearch", "Fig. 9: web search (normalized to PIAS)")
+    normalized("main", "datamining", SCHEMES, "pias", "fig10_datamining", "Fig. 10: data mining (normalized to PIAS)")
+    normalized("main", "mix", SCHEMES, "pias", "fig11_mix", "Fig. 11: mixed workload (normalized to PIAS)")
+    normalized("main", "mix", ["l2dct", "pias", "l2dct-pias"], "pias", "fig4_l2dct_pias", "Fig. 4: L2DCT, PIAS, L2DCT+PIAS (mix)")
+    normalized("main", "mix", ["flash", "pfabric", "flash-ia"], "pfabric", "fig13_flash_ia", "Fig. 13: Flash-IA (normalized to pFabric)")
+    normalized("fast", "mix", SCHEMES, "pias", "fig14_100g", "Fig. 14: 100 Gb/s, 512 KB buffers (normalized to PIAS)")
+
+    fig, axes = plt.subplots(1, 4, figsize=(14, 3.2))
+    for ax, wl in zip(axes, MIX):
+        x = np.arange(len(LOADS))
+        for i, s in enumerate(SCHEMES):
+            ys = [r.get(f"main/mix/{l}/{s}", {}).get("per_workload_mean", {}).get(wl, float("nan")) /
+                  (r.get(f"main/mix/{l}/pias", {}).get("per_workload_mean", {}).get(wl) or float("nan")) for l in LOADS]
+            ax.bar(x + (i - 2) * 0.16, ys, 0.16, label=s)
+        ax.axhline(1.0, color="k", lw=0.6)
+        ax.set_xticks(x, [str(l) for l in LOADS])
+        ax.set_title(wl)
+    axes[0].set_ylabel("avg FCT / PIAS")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Fig. 12: per workload in the mix")
+    save(fig, "fig12_per_workload")
+
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    for k in (2, 4, 8):
+        key = (lambda l: f"queues/mix/{l}/{k}") if k != 8 else (lambda l: f"main/mix/{l}/flash")
+        ax.plot(LOADS, [_get(r, key(l), "all_mean") / _get(r, f"main/mix/{l}/pias", "all_mean") for l in LOADS], "o-", label=f"{k} queues")
+    ax.set_xlabel("load")
+    ax.set_ylabel("overall avg FCT / PIAS (8 queues)")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    ax.set_title("Fig. 15: Flash, number of queues")
+    save(fig, "fig15_queues")
+
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    tot = [_get(r, f"fast/mix/{l}/pias", "drops") for l in LOADS]
+    hi = [_get(r, f"fast/mix/{l}/pias", "drops_over_lower") for l in LOADS]
+    ax.bar(np.arange(len(LOADS)) - 0.2, tot, 0.4, label="all drops")
+    ax.bar(np.arange(len(LOADS)) + 0.2, hi, 0.4, label="while lower-priority packets waited")
+    ax.set_xticks(np.arange(len(LOADS)), [str(l) for l in LOADS])
+    ax.set_xlabel("load")
+    ax.set_ylabel("packets dropped at switches")
+    ax.legend(fontsize=8)
+    ax.set_title("Fig. 5: PIAS at 100 Gb/s")
+    save(fig, "fig5_pias_drops")
+    return save.written
+
+
+def runs_frame(results: dict) -> pd.DataFrame:
+    rows = []
+    for k, d in sorted(results.items()):
+        row = {"point": k, **{f: v for f, v in d.items() if f != "per_workload_mean"}}
+        for w, v in d.get("per_workload_mean", {}).items():
+            row[f"mean_{w}"] = v
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jobs: Optional[int] = None,
+              progress: bool = True, only: Optional[list[str]] = None) -> dict:
+    """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
+    out, results = run_selected("flash", scale, SCALES, points, output, jobs, progress, only)
+    runs = runs_frame(results)
+    runs.to_csv(out / "runs.csv", index=False)
+    hl = headlines(results)
+    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
+    figs = figures(results, out)
+    print_headlines(hl, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)")
+    unfinished = int(runs["unfinished"].sum()) if "unfinished" in runs else 0
+    if unfinished:
+        print(f"\nnote: {unfinished} flows did not finish in their runs and are left out of the FCTs")
+    import sys
+
+    print(f"\nwrote {out}/runs.csv, headlines.csv and {len(figs)} figures; every run is kept in {out}/store", file=sys.stderr)
+    return {"runs": runs, "headlines": headline_frame(hl)}
