@@ -208,7 +208,10 @@ def headlines(r: dict) -> list[Headline]:
     for load in LOADS:
         d = r.get(f"fast/mix/{load}/pias", {})
         shares.append(100 * d["drops_over_lower"] / d["drops"] if d.get("drops") else float("nan"))
-    add("Fig. 5: PIAS drops over lower-priority packets, share (100G)", "81.5-88.4%", 81.54, 88.42, shares)
+    # A share: the generic widening (half the value) would reach 132 % and pass anything from
+    # 41 %; this band is +-10 points instead (changed after the first run, docs/REPRODUCTIONS.md).
+    rows.append(Headline("Fig. 5: PIAS drops over lower-priority packets, share (100G)", "81.5-88.4%", 81.54 - 10, 88.42 + 10,
+                         _mean(shares), "%", "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in shares)))
     rows.append(Headline("Fig. 5 shape: that share grows with load (0.8 minus 0.5)", "+6.9 pts", 0.0, None,
                          (shares[-1] - shares[0]) if shares and shares[0] == shares[0] and shares[-1] == shares[-1] else float("nan"),
                          " pts", "the paper's share rises from 81.54 % to 88.42 %; the bound is the sign"))
