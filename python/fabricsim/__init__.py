@@ -19,7 +19,7 @@ from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
-__all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
+__all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
            "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
            "analysis", "__version__"]
 
@@ -30,6 +30,25 @@ def topology_summary(scenario, overrides=()) -> dict:
     from .scenario import to_json
 
     return _engine.topology_summary(to_json(validate(scenario, overrides)))
+
+
+def offered_load(scenario, overrides=(), seed=None) -> dict:
+    """The load a scenario's ``[[workload]]``s offer, in closed form (no simulation): bits/s over
+    capacity on the most loaded host downlink, host uplink and first-tier switch's links to other
+    switches. Values above 1 mean the scenario is overloaded by construction.
+
+    Returns ``{"downlink": (port, load), "uplink": (port, load), "core": (switch, "up"|"down",
+    load)}``, each None where there is nothing to report (no workload; no switch-to-switch link).
+
+    Example::
+
+        >>> fabricsim.offered_load("scenarios/incast.toml")["downlink"]      # doctest: +SKIP
+        ('s0->h0', 0.7)
+    """
+    from . import _engine
+    from .scenario import to_json
+
+    return _engine.offered_load(to_json(validate(scenario, overrides)), seed)
 
 
 def congestion_controls() -> dict:

@@ -6,6 +6,7 @@
 
 pub mod event;
 pub mod ids;
+pub mod load;
 pub mod network;
 pub mod output;
 pub mod packet;

@@ -249,6 +249,22 @@ fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
+/// Offered load of a scenario's workloads (closed form, no simulation; crates/engine/src/load.rs):
+/// the most loaded host downlink and uplink (port, load) and first-tier switch (switch,
+/// direction, load), None where there is nothing to report.
+#[pyfunction]
+#[pyo3(signature = (json, seed=None))]
+fn offered_load<'py>(py: Python<'py>, json: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let net = fabricsim_engine::topology::build(&sc.topology);
+    let l = fabricsim_engine::load::offered(&sc, &net, seed.unwrap_or(sc.seed));
+    let d = PyDict::new(py);
+    d.set_item("downlink", l.downlink)?;
+    d.set_item("uplink", l.uplink)?;
+    d.set_item("core", l.core)?;
+    Ok(d)
+}
+
 /// Congestion controls: (scenario name, one-line description).
 #[pyfunction]
 fn congestion_controls() -> Vec<(&'static str, &'static str)> {
@@ -277,6 +293,7 @@ fn builtin_workload_text(name: &str) -> PyResult<&'static str> {
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(topology_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(offered_load, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;

@@ -417,18 +417,22 @@ fn topology_spec(
                         let (a, b) = (end("a", iss), end("b", iss));
                         let p = link_params(&l, iss);
                         let q = l.table("queue", iss);
+                        let egress = l.get("host_egress", iss, as_choice(&["nic", "lossy"]));
                         if a.is_some() && a == b {
                             iss.push(l.key_path("b"), "a link cannot connect a node to itself");
                         }
                         if let (Some(a), Some(b), Some(rate), Some(delay)) = (a, b, p.rate, p.delay) {
-                            let base = |n: usize| if nodes[n].is_host { host_q } else { switch_q };
-                            let (qa, qb) = match &q {
-                                Some(q) => {
-                                    let s = queue_table(q, base(a), max_packet, shared, iss);
-                                    (s, s)
-                                }
-                                None => (base(a), base(b)),
-                            };
+                            // A host's egress is its NIC queue ([host_queue]: backpressure, no
+                            // drops) unless the link asks for a lossy queue (`host_egress =
+                            // "lossy"`: the link's `queue`, or [queue], without backpressure). A
+                            // link's `queue` otherwise sets its switch directions only.
+                            let hosts = (nodes[a].is_host, nodes[b].is_host);
+                            if egress.is_some() && hosts == (false, false) {
+                                iss.push(l.key_path("host_egress"), "only a link with a host end has a host egress; remove it or connect a host");
+                            }
+                            let link_q = q.as_ref().map_or(switch_q, |q| queue_table(q, switch_q, max_packet, shared, iss));
+                            let side = |host: bool| if !host { link_q } else if egress.as_deref() == Some("lossy") { link_q } else { host_q };
+                            let (qa, qb) = (side(hosts.0), side(hosts.1));
                             links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb, reverse: None });
                         }
                         l.finish(iss);
