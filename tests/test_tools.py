@@ -5,6 +5,7 @@ import pathlib
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 import fabricsim
@@ -119,3 +120,87 @@ def test_shipped_scenarios_and_sweeps_are_within_capacity_or_say_so():
         checked += 1
         assert worst <= 1 or "overload is intended" in text, f"{name} offers {worst:.2f}x a link's capacity"
     assert checked > 50
+
+
+# --- item 3: workload import ---------------------------------------------------------------------
+
+def write_scenario(tmp_path, imp, hosts=4):
+    f = tmp_path / "s.toml"
+    f.write_text(f'[simulation]\nend = "5ms"\n[topology]\nkind = "star"\nhosts = {hosts}\nlink = {{ rate = "10Gbps", delay = "1us" }}\n'
+                 f'[transports.hi]\ncc = "dctcp"\n[[import]]\n{imp}\n')
+    return f
+
+
+def test_a_csv_flow_list_becomes_the_flows_it_says(tmp_path):
+    (tmp_path / "flows.csv").write_text("src,dst,size,start,priority,transport,deadline\n"
+                                        "h1,h0,100000,0us,,,\n"
+                                        "2,h0,20KB,15us,3,hi,2ms\n"
+                                        "h3,1,,1ms,,,\n")
+    res = fabricsim.run(write_scenario(tmp_path, 'file = "flows.csv"'), progress=False)
+    f = res.flows
+    assert list(f["src"]) == ["h1", "h2", "h3"] and list(f["dst"]) == ["h0", "h0", "h1"]
+    assert list(f["size"].astype("object")) == [100000, 20000, pd.NA] or (f["size"].iloc[:2].tolist() == [100000, 20000] and pd.isna(f["size"].iloc[2]))
+    assert f["start_ps"].tolist() == [0, 15_000_000, 1_000_000_000]
+    assert f["transport"].tolist()[1] == "hi" and f["cc"].tolist()[1] == "dctcp"
+    assert f["deadline_ps"].iloc[1] == 2_000_000_000 and pd.isna(f["deadline_ps"].iloc[0])
+    assert f["fct_s"].iloc[:2].notna().all()
+
+
+def test_a_flow_list_priority_is_the_packets_class(tmp_path):
+    # Class 3 packets on a 4-queue port land in queue 3 (the per-queue table counts them there).
+    (tmp_path / "flows.csv").write_text("src,dst,size,start_us,priority\nh1,h0,30000,0,3\n")
+    f = write_scenario(tmp_path, 'file = "flows.csv"')
+    f.write_text(f.read_text() + '[queue]\nqueues = 4\n')
+    q = fabricsim.run(f, progress=False).queues
+    row = q[(q["port"] == "s0->h0")].set_index("queue")["enqueued"]
+    assert row[3] > 0 and row[0] == 0
+
+
+def test_a_parquet_flow_list_reads_like_the_csv(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"src": ["h1", "h2"], "dst": ["h0", "h0"], "size": [1000, 2000], "start_us": [0.0, 2.5]}), tmp_path / "f.parquet")
+    res = fabricsim.run(write_scenario(tmp_path, 'file = "f.parquet"'), progress=False)
+    assert res.flows["size"].tolist() == [1000, 2000] and res.flows["start_ps"].tolist() == [0, 2_500_000]
+
+
+def test_an_htsim_connection_matrix_is_read_as_htsim_reads_it(tmp_path):
+    (tmp_path / "incast.cm").write_text("Nodes 4\nConnections 3\n# a comment\n1->0 id 1 start 0 size 5000\n"
+                                        "2->0 id 2 start 1000000 size 5000\n3->0 id 3 start 2000000 size 5000 prio 2\n")
+    res = fabricsim.run(write_scenario(tmp_path, 'file = "incast.cm"'), progress=False)
+    f = res.flows
+    assert f["src"].tolist() == ["h1", "h2", "h3"] and set(f["dst"]) == {"h0"}
+    assert f["start_ps"].tolist() == [0, 1_000_000, 2_000_000] and f["size"].tolist() == [5000] * 3
+
+
+@pytest.mark.parametrize("name,text,expect", [
+    ("f.csv", "src,dst,size,start\nh1,h0,1000,0us\nh1,h9,1000,0us\n", "f.csv line 3: dst: 'h9' is not a host"),
+    ("f.csv", "src,dst,size,start\nh1,h0,12XB,0us\n", "f.csv line 2: size:"),
+    ("f.csv", "src,dst,size,start\nh1,h0,1000,5\n", "f.csv line 2: start: '5' has no unit"),
+    ("f.csv", "src,dst,size,start,colour\nh1,h0,1000,0us,red\n", "f.csv header: colour: unknown column"),
+    ("f.csv", "src,dst,start\nh1,h0,0us\n", "f.csv header: size: missing column"),
+    ("f.csv", "src,dst,size,start\nh1,h0,1000,0us,extra\n", "f.csv line 2: has 5 fields, the header 4"),
+    ("f.csv", "src,dst,size,start,priority\nh1,h0,1000,0us,9\n", "f.csv line 2: priority: 9 is not a class"),
+    ("f.csv", "src,dst,size,start\nh1,7,1000,0us\n", "f.csv line 2: dst: host index 7 is beyond the topology's 4 hosts"),
+    ("f.cm", "Nodes 4\nConnections 2\n1->0 start 0 size 10\n", "Connections: says 2, the file has 1"),
+    ("f.cm", "Nodes 4\nConnections 1\n1->0 start 0 size 10 trigger 3\n", "f.cm line 3: trigger: htsim triggers"),
+    ("f.cm", "Nodes 4\nConnections 1\n1->0 size 10\n", "f.cm line 3: start: missing"),
+    ("f.cm", "Nodes 4\nConnections 1\n1->0 start 0 size 10 colour 3\n", "f.cm line 3: colour: unknown"),
+    ("f.cm", "Nodes 9\nConnections 1\n1->0 start 0 size 10\n", "Nodes: 9 nodes, but the topology has 4 hosts"),
+    ("f.txt", "x", "cannot tell the format of 'f.txt'"),
+])
+def test_bad_flow_lists_are_named_by_line_key_and_value(tmp_path, name, text, expect):
+    (tmp_path / name).write_text(text)
+    with pytest.raises(fabricsim.ScenarioError) as e:
+        fabricsim.validate(write_scenario(tmp_path, f'file = "{name}"'))
+    assert expect in str(e.value)
+
+
+def test_flow_list_errors_on_the_command_line_are_one_error_each(tmp_path):
+    p = cli("run", write_scenario(tmp_path, 'file = "nope.csv"'), "-o", tmp_path / "out", check=False)
+    assert p.returncode == 2 and "no flow list at" in p.stderr and not (tmp_path / "out").exists()
+    (tmp_path / "f.csv").write_text("src,dst,size,start\nh1,h0,1000,0us\nh1,h9,1000,0us\n")
+    p = cli("validate", write_scenario(tmp_path, 'file = "f.csv"'), check=False)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "f.csv line 3: dst: 'h9' is not a host; did you mean 'h0'?" in p.stderr or "f.csv line 3: dst: 'h9' is not a host" in p.stderr

@@ -797,7 +797,15 @@ fn flows(
         }
         let deadline = positive_time(&f, "deadline", iss);
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
-        let tcp = resolve_transport(&f, &tname, profiles, iss);
+        let mut tcp = resolve_transport(&f, &tname, profiles, iss);
+        // A flow's own priority class overrides its profile's `class`.
+        match f.get("priority", iss, as_u64) {
+            Some(p) if p as usize >= crate::queue::CLASSES => {
+                iss.push(f.key_path("priority"), format!("{p} is not a class; classes are 0 (most urgent) .. {}", crate::queue::CLASSES - 1))
+            }
+            Some(p) => tcp.iter_mut().for_each(|c| c.class = p as u8),
+            None => {}
+        }
         f.finish(iss);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {

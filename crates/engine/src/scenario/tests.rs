@@ -449,3 +449,12 @@ fn a_host_link_queue_keeps_the_nic_unless_the_link_asks_for_a_lossy_egress() {
     let e = Scenario::from_toml(&doc("", "h0").replace("b = \"s1\", rate = \"10Gbps\", delay = \"1us\" }", "b = \"s1\", rate = \"10Gbps\", delay = \"1us\", host_egress = \"lossy\" }")).unwrap_err().to_string();
     assert!(e.contains("topology.links[1].host_egress") && e.contains("host end"), "{e}");
 }
+
+#[test]
+fn a_flow_priority_sets_its_class() {
+    let doc = |p: &str| format!("[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 2\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[transport]\nclass = 1\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n{p}\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\n");
+    let s = Scenario::from_toml(&doc("priority = 5")).unwrap();
+    assert_eq!((s.flows[0].cfg.tcp().unwrap().class, s.flows[1].cfg.tcp().unwrap().class), (5, 1));
+    let e = Scenario::from_toml(&doc("priority = 8")).unwrap_err().to_string();
+    assert!(e.contains("flows[0].priority: 8 is not a class"), "{e}");
+}
