@@ -16,6 +16,7 @@ examples:
   fabricsim run scenarios/example.toml -o results/ex --seed 2
   fabricsim run scenarios/example.toml --set simulation.end=50ms --set transport.cc=newreno
   fabricsim run scenarios/example.toml --set flows.0.size=10MB
+  fabricsim run scenarios/example.toml --pcap s0->h0 --pcap h1 --pcap-window 0ms,1ms
 
 --set takes dotted keys into the scenario; list items by index (flows.0.size). Values are
 TOML values when they parse as one (42, true, "x", [1, 2]), otherwise plain strings, so units
@@ -24,8 +25,10 @@ need no quotes: --set topology.link.rate=40Gbps.
 outputs (in the output directory):
   flows.parquet       one row per flow: FCT, ideal FCT, slowdown, retransmits, timeouts, ...
   ports.parquet       one row per port: bytes/packets sent, drops, ECN marks, queue stats
-  timeseries.parquet  queue length / cwnd samples if [output] asks for them
+  timeseries.parquet  queue length / cwnd / per-flow samples if [output] asks for them
   summary.json        simulated and wall time, events, packet-hops, peak memory
+  packets.parquet, pcap/*.pcap   with --pcap or [output.pcap]: the captured packets, and one
+                      trace per port or host (tshark -r DIR/pcap/h1.pcap)
 load them with fabricsim.Results.load(DIR) (pandas) or polars.read_parquet.
 """
 
@@ -135,9 +138,37 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
                              [[r["port"], f"{r['utilization']:.3f}", f"{r['tx_packets']:,}", f"{r['drops']:,}", f"{r['ecn_marks']:,}",
                                f"{r['mean_queue_packets']:,.1f}", f"{r['max_queue_packets']:,}"] for _, r in p.iterrows()]):
         w(line)
+    if "pcap" in s:
+        w(f"pcap: {s.get('pcap_packets', 0):,} packet records" + (f", {s['pcap_left_out']:,} left out past max_packets" if s.get("pcap_left_out") else "")
+          + (f"; traces in {out_dir}/pcap/ (tshark -r FILE)" if out_dir is not None else ""))
     if out_dir is not None:
         extra = ", circuit_*.parquet" if res.circuit else ""
         w(f"results written to {out_dir}/ (flows, ports, timeseries .parquet{extra}; summary.json)")
+
+
+def pcap_overrides(a) -> list[str]:
+    """--pcap TARGET (ports "s0->h0" or hosts "h1"), --pcap-flows, --pcap-window as scenario keys."""
+    if not (a.pcap or a.pcap_flows or a.pcap_window):
+        return []
+    if not a.pcap:
+        raise ScenarioError([("--pcap", "--pcap-flows and --pcap-window need --pcap TARGET (a port such as s0->h0, or a host)")], "run")
+    import json
+
+    ports = [t for t in a.pcap if "->" in t]
+    hosts = [t for t in a.pcap if "->" not in t]
+    out = [f"output.pcap.ports={json.dumps(ports)}", f"output.pcap.hosts={json.dumps(hosts)}"]
+    if a.pcap_flows:
+        try:
+            flows = [int(x) for x in a.pcap_flows.split(",") if x.strip()]
+        except ValueError:
+            raise ScenarioError([("--pcap-flows", f"'{a.pcap_flows}' is not a comma-separated list of flow numbers such as 0,3")], "run") from None
+        out.append(f"output.pcap.flows={json.dumps(flows)}")
+    if a.pcap_window:
+        parts = a.pcap_window.split(",")
+        if len(parts) != 2:
+            raise ScenarioError([("--pcap-window", f"'{a.pcap_window}' is not FROM,UNTIL such as 1ms,2ms")], "run")
+        out += [f"output.pcap.from={json.dumps(parts[0].strip())}", f"output.pcap.until={json.dumps(parts[1].strip())}"]
+    return out
 
 
 def cmd_run(a) -> int:
@@ -146,7 +177,8 @@ def cmd_run(a) -> int:
 
     out = Path(a.output) if a.output else Path("results") / Path(a.scenario).stem
     check_output_dir(out, overwrite=not a.no_overwrite)  # before simulating, not after
-    res = run(a.scenario, seed=a.seed, overrides=a.set or (), progress=False if a.no_progress else None)
+    overrides = list(a.set or ()) + pcap_overrides(a)
+    res = run(a.scenario, seed=a.seed, overrides=overrides, progress=False if a.no_progress else None)
     res.save(out, overwrite=not a.no_overwrite)
     if not a.quiet:
         print_report(res, out)
@@ -412,6 +444,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
     r.add_argument("--plot", action="store_true", help="also draw the figures into DIR/figures (PNG + SVG)")
+    r.add_argument("--pcap", action="append", metavar="TARGET",
+                   help="write a pcap trace of a port (s0->h0) or a host (h1) into DIR/pcap/ (repeatable; "
+                        "same as [output.pcap] ports/hosts)")
+    r.add_argument("--pcap-flows", metavar="N,M,...", help="with --pcap: only these flows")
+    r.add_argument("--pcap-window", metavar="FROM,UNTIL", help="with --pcap: only packets sent in [FROM, UNTIL), e.g. 1ms,2ms")
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario without running it",

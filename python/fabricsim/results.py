@@ -146,6 +146,7 @@ class Results:
     summary: dict[str, Any] = field(default_factory=dict)
     circuit: dict[str, pd.DataFrame] = field(default_factory=dict)
     queues: pd.DataFrame = field(default_factory=pd.DataFrame)
+    packets: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @classmethod
     def from_engine(cls, sim, summary_extra: dict | None = None) -> "Results":
@@ -166,7 +167,15 @@ class Results:
                 v = lat.loc["all", f"{q}_us"]
                 summary[f"latency_{q}_us"] = None if pd.isna(v) else float(v)
         queues = pd.DataFrame(sim.queues())
-        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit, queues)
+        packets = pd.DataFrame()
+        cap = sim.capture()
+        if cap is not None:
+            from .pcap import packets_frame
+
+            packets = packets_frame(cap)
+            summary["pcap_packets"] = len(packets)
+            summary["pcap_left_out"] = int(cap["dropped"])
+        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit, queues, packets)
 
     def save(self, directory: str | Path, overwrite: bool = True) -> Path:
         """Write flows.parquet, ports.parquet, timeseries.parquet, queues.parquet, summary.json
@@ -201,8 +210,12 @@ class Results:
         if len(self.queues):
             files["queues"] = self.queues
         files.update({f"circuit_{name}": frame for name, frame in self.circuit.items()})
+        if "pcap" in self.summary:
+            files["packets"] = self.packets
         for name, frame in files.items():
             _write_parquet(frame, d / f"{name}.parquet", run_id)
+        if "pcap" in self.summary:
+            self.write_pcap(d / "pcap")
         summary = {**self.summary, "run_id": run_id, "files": sorted(f"{n}.parquet" for n in files)}
         # summary.json last: a directory without it is not a finished write.
         (d / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
@@ -240,7 +253,8 @@ class Results:
                 raise ResultsError(f"'{d}' has no {n}.parquet in its summary.json file list: the directory is damaged")
         circuit = {k.removeprefix("circuit_"): v for k, v in frames.items() if k.startswith("circuit_")}
         queues = frames.get("queues", pd.DataFrame())
-        return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues)
+        packets = frames.get("packets", pd.DataFrame())
+        return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues, packets)
 
     @staticmethod
     def load_table(directory: str | Path, name: str, columns: list[str] | None = None) -> pd.DataFrame:
@@ -254,6 +268,30 @@ class Results:
         except (ValueError, UnicodeDecodeError, AttributeError) as e:
             raise ResultsError(f"'{d / 'summary.json'}' is damaged ({type(e).__name__}: {str(e)[:120]})") from None
         return _read_parquet(d / f"{name}.parquet", run_id, columns)
+
+    def write_pcap(self, directory: str | Path, ports: list[str] | None = None, hosts: list[str] | None = None) -> list[Path]:
+        """Write one pcap file per captured port and host (fabricsim.pcap: headers, addresses,
+        time stamps) into `directory`; by default the ones ``[output.pcap]`` asked for.
+
+        Example::
+
+            >>> res = fabricsim.run("scenarios/example.toml", overrides=["output.pcap.hosts=['h1']"])  # doctest: +SKIP
+            >>> res.write_pcap("traces")          # traces/h1.pcap; tshark -r traces/h1.pcap
+            [PosixPath('traces/h1.pcap')]
+        """
+        from . import pcap
+
+        spec = dict(self.summary.get("pcap") or {})
+        if ports is not None or hosts is not None:
+            spec = {"ports": ports or [], "hosts": hosts or []}
+        if not len(self.packets):
+            if not spec:
+                raise ResultsError("this run captured no packets; add [output.pcap] (ports = [...] or hosts = [...]) "
+                                   "or run with --pcap")
+            cols = ["port", "time_ps", "arrive_ps", "lost"]
+            return pcap.write_all(pd.DataFrame({c: pd.Series(dtype="uint64" if c.endswith("ps") else "object") for c in cols}),
+                                  self.ports, spec, directory)
+        return pcap.write_all(self.packets, self.ports, spec, directory)
 
     def to_polars(self) -> dict:
         """The three tables as polars DataFrames (needs `pip install polars`)."""

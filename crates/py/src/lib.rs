@@ -145,6 +145,40 @@ impl Simulation {
         Ok(Some(out))
     }
 
+    /// Packets recorded for pcap traces (`[output.pcap]`) as a dict of columns plus `dropped`
+    /// (left out past max_packets), or None without a capture. `sack` holds 3 (left, right)
+    /// pairs per row, flattened.
+    fn capture<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(c) = self.sim.fabric.capture.as_deref() else { return Ok(None) };
+        let t = &c.table;
+        let d = PyDict::new(py);
+        d.set_item("time_ps", &t.time_ps)?;
+        d.set_item("arrive_ps", &t.arrive_ps)?;
+        d.set_item("port", t.port.iter().map(|&p| self.sim.fabric.net.ports[p as usize].name.as_str()).collect::<Vec<_>>())?;
+        d.set_item("flow", &t.flow)?;
+        d.set_item("src", &t.src)?;
+        d.set_item("dst", &t.dst)?;
+        d.set_item("size", &t.size)?;
+        d.set_item("class", &t.class)?;
+        d.set_item("ecn", &t.ecn)?;
+        d.set_item("kind", &t.kind)?;
+        d.set_item("trimmed", &t.trimmed)?;
+        d.set_item("lost", &t.lost)?;
+        d.set_item("tcp", &t.tcp)?;
+        d.set_item("seq", &t.seq)?;
+        d.set_item("ack", &t.ack)?;
+        d.set_item("len", &t.len)?;
+        d.set_item("window", &t.window)?;
+        d.set_item("flags", &t.flags)?;
+        d.set_item("sack_count", &t.sack_count)?;
+        d.set_item("sack", &t.sack)?;
+        d.set_item("rank", &t.rank)?;
+        d.set_item("dropped", c.dropped)?;
+        let hosts: Vec<&str> = self.sim.fabric.net.hosts.iter().map(|h| self.sim.fabric.net.node(*h).name.as_str()).collect();
+        d.set_item("hosts", hosts)?;
+        Ok(Some(d))
+    }
+
     /// Run figures as a dict.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         summary_dict(py, &self.sim.summary())

@@ -1160,6 +1160,26 @@ pub const DEFAULT_OUTPUT_BUDGET: u64 = 4_000_000_000;
 /// then a pandas frame (measured: about 150-200 B).
 pub const BYTES_PER_SERIES_ROW: u64 = 200;
 
+/// A list of flow numbers, or "all" (the listed flows).
+fn flow_list(t: &Table, key: &'static str, n_flows: usize, iss: &mut Issues) -> Vec<usize> {
+    let mut out = Vec::new();
+    match t.raw(key) {
+        None => {}
+        Some(Value::String(s)) if s == "all" => out = (0..n_flows).collect(),
+        Some(Value::Array(a)) => {
+            for (i, x) in a.iter().enumerate() {
+                match as_u64(x) {
+                    Ok(k) if (k as usize) < n_flows => out.push(k as usize),
+                    Ok(k) => iss.push(format!("{}[{i}]", t.key_path(key)), format!("there is no flow {k} (flows are numbered 0 .. {})", n_flows.saturating_sub(1))),
+                    Err(e) => iss.push(format!("{}[{i}]", t.key_path(key)), e),
+                }
+            }
+        }
+        Some(v) => iss.push(t.key_path(key), format!("{} is not a list of flow numbers or \"all\"", show(v))),
+    }
+    out
+}
+
 fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end: Option<Time>, voqs: u64, iss: &mut Issues) -> OutputSpec {
     let mut o = OutputSpec::default();
     let Some(ot) = t.table("output", iss) else { return o };
@@ -1194,6 +1214,10 @@ fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end:
             _ => iss.push(ot.key_path("queues"), format!("{} is not a list of port names", show(v))),
         }
     }
+    o.flows = flow_list(&ot, "flows", n_flows, iss);
+    if let Some(pt) = ot.table("pcap", iss) {
+        o.pcap = crate::capture::spec_from_table(&pt, net, n_flows, end, iss);
+    }
     if let Some(v) = ot.raw("cwnd") {
         match v {
             Value::String(s) if s == "all" => o.cwnd = (0..n_flows).collect(),
@@ -1209,12 +1233,12 @@ fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end:
             _ => iss.push(ot.key_path("cwnd"), format!("{} is not a list of flow numbers or \"all\"", show(v))),
         }
     }
-    if o.sample_interval.is_none() && (!o.queues.is_empty() || !o.cwnd.is_empty()) && !ot.has("sample_interval") {
+    if o.sample_interval.is_none() && (!o.queues.is_empty() || !o.cwnd.is_empty() || !o.flows.is_empty()) && !ot.has("sample_interval") {
         iss.push(ot.key_path("sample_interval"), "missing; time series need an interval such as '10us'");
     }
     if let (Some(iv), Some(end)) = (o.sample_interval, end) {
         // Every sample is an event and at least one row, even with nothing listed to sample.
-        let per_sample = (3 * o.queues.len() as u64 + 2 * o.cwnd.len() as u64 + voqs).max(1);
+        let per_sample = (3 * o.queues.len() as u64 + 2 * o.cwnd.len() as u64 + 3 * o.flows.len() as u64 + voqs).max(1);
         let samples = end.0 / iv.0 + 1;
         let rows = samples.saturating_mul(per_sample);
         let need = rows.saturating_mul(BYTES_PER_SERIES_ROW);

@@ -254,6 +254,17 @@ impl Transport for TcpConnection {
     fn congestion(&self) -> Option<f64> {
         self.sender.cc.alpha()
     }
+    fn rtt(&self) -> Option<Time> {
+        self.sender.tcb.srtt
+    }
+    fn rate_bps(&self) -> Option<f64> {
+        let bits = self.cfg.mss as f64 * 8.0;
+        match (self.sender.tcb.pacing_rate, self.sender.tcb.srtt) {
+            (Some(p), _) if p > 0.0 => Some(p * bits),
+            (_, Some(rtt)) if rtt.0 > 0 => Some(self.sender.tcb.cwnd as f64 * bits / rtt.secs_f64()),
+            _ => None,
+        }
+    }
     fn name(&self) -> &'static str {
         self.cfg.cc.name()
     }
