@@ -204,3 +204,62 @@ def test_flow_list_errors_on_the_command_line_are_one_error_each(tmp_path):
     p = cli("validate", write_scenario(tmp_path, 'file = "f.csv"'), check=False)
     assert p.returncode == 2 and "Traceback" not in p.stderr
     assert "f.csv line 3: dst: 'h9' is not a host; did you mean 'h0'?" in p.stderr or "f.csv line 3: dst: 'h9' is not a host" in p.stderr
+
+
+# --- item 2: per-flow series ---------------------------------------------------------------------
+
+def two_flows(**output):
+    # Two DCTCP flows through one 10 Gb/s port (h1, h2 -> h0), 2 us links: idle-path RTT 4 x 2 us
+    # + 2 x 1.2 us for a full packet (+ the ACK's 2 x 0.04 us); the queue is marked at 20 packets.
+    return {"simulation": {"end": "4ms"},
+            "topology": {"kind": "star", "hosts": 3, "link": {"rate": "10Gbps", "delay": "2us"}},
+            "queue": {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"},
+            "transport": {"cc": "dctcp"},
+            "flows": [{"src": "h1", "dst": "h0"}, {"src": "h2", "dst": "h0", "size": "1MB"}],
+            "output": {"sample_interval": "50us", "flows": "all", "queues": ["s0->h0"], **output}}
+
+
+def test_per_flow_series_add_up_to_the_link_and_match_the_flow_table():
+    res = fabricsim.run(two_flows(), progress=False)
+    fs = res.flow_series()
+    assert set(fs["flow"]) == {0, 1} and {"delivered_bytes", "goodput_gbps", "srtt_s", "rate_bps"} <= set(fs.columns)
+    # Delivered bytes only grow, and end where the flow table does (the 1 MB flow finished).
+    for f, g in fs.groupby("flow"):
+        assert g["delivered_bytes"].is_monotonic_increasing
+        assert g["delivered_bytes"].iloc[-1] == res.flows.loc[f, "bytes_acked"]
+    assert fs[fs.flow == 1]["delivered_bytes"].iloc[-1] == 1_000_000
+    # Once flow 1 is done, flow 0 alone fills the link: 10 Gb/s x 1448/1500 of payload.
+    late = fs[(fs.flow == 0) & (fs.time_s > 3e-3)]["goodput_gbps"]
+    assert late.mean() == pytest.approx(10 * 1448 / 1500, rel=0.02)
+    # Smoothed RTT between the idle-path RTT and that plus a full queue (100 x 1.2 us).
+    base = 4 * 2e-6 + 2 * 1.2e-6
+    rtt = fs["srtt_s"].dropna()
+    assert len(rtt) >= len(fs) - 2 and ((rtt > base * 0.99) & (rtt < base + 100 * 1.2e-6)).all()
+
+
+def test_per_flow_series_need_an_interval_and_valid_flows():
+    doc = two_flows()
+    doc["output"] = {"flows": [5], "sample_interval": "10us"}
+    with pytest.raises(fabricsim.ScenarioError, match=r"output.flows\[0\]: there is no flow 5"):
+        fabricsim.validate(doc)
+    doc["output"] = {"flows": [1]}
+    with pytest.raises(fabricsim.ScenarioError, match="output.sample_interval: missing"):
+        fabricsim.validate(doc)
+
+
+def test_class_queue_series_show_strict_priority(tmp_path):
+    # Flow 0 in class 0, flow 1 in class 1, strict priority: the low class holds the backlog.
+    doc = two_flows()
+    doc["flows"][0]["priority"] = 0
+    doc["flows"][1]["priority"] = 1
+    doc["flows"][1].pop("size")
+    doc["queue"] = {"buffer": "100pkt", "queues": 2}
+    doc["transport"] = {"cc": "newreno"}
+    res = fabricsim.run(doc, progress=False)
+    cq = res.class_queues()
+    m = cq[cq.port == "s0->h0"].groupby("queue")["packets"].mean()
+    assert m[1] > 10 * max(m[0], 0.1)
+    res.save(tmp_path / "r")
+    assert (tmp_path / "r" / "class_queues.parquet").exists() and (tmp_path / "r" / "flow_series.parquet").exists()
+    p = cli("plot", tmp_path / "r")
+    assert "flows.png" in p.stdout and "class_queues.png" in p.stdout

@@ -151,6 +151,49 @@ def throughput_series(timeseries: pd.DataFrame, port: str) -> pd.DataFrame:
     return pd.DataFrame({"time_s": t[1:], "gbps": gbps})
 
 
+FLOW_METRICS = ("delivered_bytes", "cwnd", "dctcp_alpha", "srtt_s", "rate_bps")
+
+
+def flow_series(timeseries: pd.DataFrame) -> pd.DataFrame:
+    """Per-flow samples as one row per (time, flow): delivered_bytes (acknowledged so far),
+    goodput_gbps (its slope since the flow's previous sample), cwnd (packets), dctcp_alpha,
+    srtt_s and rate_bps (pacing rate, else window / RTT) — whichever `[output] flows` / `cwnd`
+    sampled. Empty when nothing per flow was sampled.
+
+    Example::
+
+        >>> fs = fabricsim.analysis.flow_series(res.timeseries)     # doctest: +SKIP
+        >>> fs.pivot(index="time_s", columns="flow", values="goodput_gbps").plot()
+    """
+    s = timeseries[timeseries["metric"].isin(FLOW_METRICS)]
+    if s.empty:
+        return pd.DataFrame(columns=["time_s", "flow", "delivered_bytes", "goodput_gbps"])
+    w = s.pivot_table(index=["time_s", "target"], columns="metric", values="value", aggfunc="last").reset_index()
+    w = w.rename(columns={"target": "flow"})
+    w["flow"] = w["flow"].astype(int)
+    w.columns.name = None
+    w = w.sort_values(["flow", "time_s"], kind="stable").reset_index(drop=True)
+    if "delivered_bytes" in w:
+        g = w.groupby("flow")
+        w["goodput_gbps"] = g["delivered_bytes"].diff() * 8 / g["time_s"].diff() / 1e9
+    return w
+
+
+def class_queue_series(timeseries: pd.DataFrame) -> pd.DataFrame:
+    """Occupancy of each queue of the sampled multi-queue ports as one row per (time, port,
+    queue): packets and bytes (metrics class_queue_packets/_bytes, target "port#queue")."""
+    s = timeseries[timeseries["metric"].isin(("class_queue_packets", "class_queue_bytes"))]
+    if s.empty:
+        return pd.DataFrame(columns=["time_s", "port", "queue", "packets", "bytes"])
+    w = s.pivot_table(index=["time_s", "target"], columns="metric", values="value", aggfunc="last").reset_index()
+    parts = w["target"].str.rsplit("#", n=1, expand=True)
+    w.insert(1, "port", parts[0])
+    w.insert(2, "queue", parts[1].astype(int))
+    w = w.drop(columns="target").rename(columns={"class_queue_packets": "packets", "class_queue_bytes": "bytes"})
+    w.columns.name = None
+    return w.sort_values(["port", "queue", "time_s"], kind="stable").reset_index(drop=True)
+
+
 def compare_table(results: Mapping[str, "object"], bins: Sequence[float] = DEFAULT_BINS,
                   stats: Sequence[str] = ("count", "fct_mean_s", "fct_p99_s", "slowdown_mean", "slowdown_p99")) -> pd.DataFrame:
     """Side-by-side FCT statistics of several runs {scheme: Results}: one row per size bin, one

@@ -1,5 +1,5 @@
 """Figures (matplotlib): FCT CDFs, slowdown vs flow size, FCT/slowdown vs load, queue length and
-throughput over time, compare bars. Every function returns the Figure and, given `out`, writes
+throughput over time, per-flow goodput and fairness, per-class queues, compare bars. Every function returns the Figure and, given `out`, writes
 `out.png` and `out.svg` (a suffix in `out` is replaced)."""
 
 from __future__ import annotations
@@ -136,6 +136,49 @@ def throughput_over_time(res, ports: Optional[Sequence[str]] = None, out=None):
     return fig
 
 
+def flows_over_time(res, flows: Optional[Sequence[int]] = None, out=None):
+    """Per-flow goodput over time (the slope of each flow's delivered bytes), with Jain's
+    fairness index over the flows active at each sample, and the smoothed RTT when sampled —
+    the convergence / fairness figure. Needs `[output] flows` and `sample_interval`."""
+    fs = analysis.flow_series(res.timeseries)
+    if flows is not None:
+        fs = fs[fs["flow"].isin(list(flows))]
+    panels = 2 + ("srtt_s" in fs)
+    fig, axes = plt.subplots(panels, 1, figsize=(7, 2.4 * panels + 0.6), sharex=True)
+    for f, g in fs.groupby("flow"):
+        axes[0].plot(g["time_s"] * 1e3, g["goodput_gbps"], lw=1, label=f"flow {f}")
+        if panels == 3:
+            axes[2].plot(g["time_s"] * 1e3, g["srtt_s"] * 1e6, lw=1)
+    active = fs[fs["goodput_gbps"] > 0].groupby("time_s")["goodput_gbps"]
+    j = active.apply(lambda v: analysis.jain(v.to_numpy()))
+    axes[1].plot(j.index * 1e3, j.to_numpy(), color="k", lw=1)
+    axes[0].set_ylabel("goodput (Gb/s)")
+    axes[1].set_ylabel("Jain's index")
+    axes[1].set_ylim(0, 1.05)
+    if panels == 3:
+        axes[2].set_ylabel("smoothed RTT (µs)")
+    axes[-1].set_xlabel("time (ms)")
+    if fs["flow"].nunique() <= 12:
+        axes[0].legend(fontsize=8, ncol=4)
+    save(fig, out)
+    return fig
+
+
+def class_queues_over_time(res, port: Optional[str] = None, out=None, unit: str = "packets"):
+    """Occupancy of each queue (class) of one sampled multi-queue port over time (default: the
+    first such port)."""
+    cq = analysis.class_queue_series(res.timeseries)
+    port = port or sorted(cq["port"].unique())[0]
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    for q, g in cq[cq["port"] == port].groupby("queue"):
+        ax.plot(g["time_s"] * 1e3, g[unit], lw=1, label=f"queue {q}")
+    ax.set_xlabel("time (ms)")
+    ax.set_ylabel(f"{port} occupancy ({unit})")
+    ax.legend(fontsize=8)
+    save(fig, out)
+    return fig
+
+
 def compare_bars(table: pd.DataFrame, out=None, stats: Sequence[str] = ("fct_mean_s", "fct_p99_s")):
     """Grouped bars of `analysis.compare_table` output: one panel per statistic, bins on x."""
     fig, axes = plt.subplots(1, len(stats), figsize=(5 * len(stats), 3.8), squeeze=False)
@@ -211,6 +254,10 @@ def plot_results(res, outdir: Union[str, Path]) -> list[Path]:
         written += save(queue_over_time(res), outdir / "queue")
     if (ts["metric"] == "tx_bytes").any():
         written += save(throughput_over_time(res), outdir / "throughput")
+    if (ts["metric"] == "delivered_bytes").any():
+        written += save(flows_over_time(res), outdir / "flows")
+    if (ts["metric"] == "class_queue_packets").any():
+        written += save(class_queues_over_time(res), outdir / "class_queues")
     circuit = getattr(res, "circuit", None)
     if circuit and len(circuit["seq_view"]) and circuit["seq_view"]["weeks"].max() > 0:
         written += save(circuit_view(res), outdir / "circuit_view")

@@ -212,6 +212,12 @@ class Results:
         files.update({f"circuit_{name}": frame for name, frame in self.circuit.items()})
         if "pcap" in self.summary:
             files["packets"] = self.packets
+        from . import analysis
+
+        for name, table in (("flow_series", analysis.flow_series(self.timeseries)),
+                            ("class_queues", analysis.class_queue_series(self.timeseries))):
+            if len(table):
+                files[name] = table
         for name, frame in files.items():
             _write_parquet(frame, d / f"{name}.parquet", run_id)
         if "pcap" in self.summary:
@@ -268,6 +274,32 @@ class Results:
         except (ValueError, UnicodeDecodeError, AttributeError) as e:
             raise ResultsError(f"'{d / 'summary.json'}' is damaged ({type(e).__name__}: {str(e)[:120]})") from None
         return _read_parquet(d / f"{name}.parquet", run_id, columns)
+
+    def flow_series(self) -> pd.DataFrame:
+        """Per-flow samples, one row per (time, flow): delivered_bytes, goodput_gbps, cwnd,
+        dctcp_alpha, srtt_s, rate_bps (analysis.flow_series; `[output] flows`/`cwnd`). Also
+        written as flow_series.parquet.
+
+        Example::
+
+            >>> res = fabricsim.run("scenarios/dumbbell-cc.toml", overrides=["output.flows='all'"])  # doctest: +SKIP
+            >>> res.flow_series().pivot(index="time_s", columns="flow", values="goodput_gbps")
+        """
+        from .analysis import flow_series
+
+        return flow_series(self.timeseries)
+
+    def class_queues(self) -> pd.DataFrame:
+        """Occupancy of each queue of the sampled multi-queue ports, one row per (time, port,
+        queue): packets, bytes (analysis.class_queue_series). Also written as class_queues.parquet.
+
+        Example::
+
+            >>> res.class_queues().query("port == 's0->h0'").pivot(index="time_s", columns="queue", values="packets")  # doctest: +SKIP
+        """
+        from .analysis import class_queue_series
+
+        return class_queue_series(self.timeseries)
 
     def write_pcap(self, directory: str | Path, ports: list[str] | None = None, hosts: list[str] | None = None) -> list[Path]:
         """Write one pcap file per captured port and host (fabricsim.pcap: headers, addresses,
