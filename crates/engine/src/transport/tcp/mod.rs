@@ -1,6 +1,6 @@
 //! TCP: one connection = a [`Sender`] at the source and a [`Receiver`] at the destination.
 //!
-//! What is modelled (tcp-family.md §1): MSS-sized segments on fixed boundaries, initial window,
+//! What is modelled (docs/ARCHITECTURE.md "TCP model"): MSS-sized segments on fixed boundaries, initial window,
 //! cumulative ACKs with delayed ACKs (count + timeout; immediate ACK on out-of-order data, on
 //! gap-filling data and on the FIN segment), SACK (RFC 2018, 3 blocks) with RFC 6675 loss recovery,
 //! NewReno fast recovery (RFC 6582) when SACK is off, limited transmit (RFC 3042), RFC 6298 RTO
