@@ -71,7 +71,7 @@ def format_table(header: list[str], rows: list[list], indent: str = "  ", left: 
     columns are left-aligned, the others right-aligned.
 
     >>> format_table(["port", "sent"], [["s0->h0", "1,234,567"]])
-    ['  port           sent', '  s0->h0    1,234,567']
+    ['  port         sent', '  s0->h0  1,234,567']
     """
     cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]

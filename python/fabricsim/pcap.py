@@ -48,7 +48,12 @@ SENDER_PORT_BASE, RECEIVER_PORT = 10000, 5001
 
 def packets_frame(cols: dict) -> pd.DataFrame:
     """The engine's capture columns as a DataFrame, one row per packet and captured port
-    (SACK blocks as sack{1,2,3}_left/right)."""
+    (SACK blocks as sack{1,2,3}_left/right).
+
+    Example::
+
+        >>> packets = packets_frame(sim.capture())   # doctest: +SKIP
+    """
     cols = dict(cols)
     cols.pop("dropped", None)
     cols.pop("hosts", None)
@@ -67,7 +72,13 @@ def packets_frame(cols: dict) -> pd.DataFrame:
 
 
 def ip_of(host_index: int) -> int:
-    """The IPv4 address (as an integer) of the host with this index: 10.0.0.0 + index + 1."""
+    """The IPv4 address (as an integer) of the host with this index: 10.0.0.0 + index + 1.
+
+    Example::
+
+        >>> import ipaddress; ipaddress.IPv4Address(ip_of(0))
+        IPv4Address('10.0.0.1')
+    """
     return 0x0A000000 + host_index + 1
 
 
@@ -120,7 +131,12 @@ def _tcp_header(r, sport: int, dport: int) -> bytes:
 
 def frame(r: dict, ident: int = 0) -> tuple[bytes, int]:
     """One row of `packets_frame` as Ethernet/IPv4/TCP-or-UDP header bytes, and the frame's
-    original length."""
+    original length.
+
+    Example::
+
+        >>> data, length = frame(res.packets.iloc[0].to_dict())   # doctest: +SKIP
+    """
     src, dst, kind = int(r["src"]), int(r["dst"]), int(r["kind"])
     flow_port = SENDER_PORT_BASE + int(r["flow"]) % 50000
     forward = kind in (0, 2)  # data and SYN go from the flow's sender
@@ -147,7 +163,7 @@ def write(packets: pd.DataFrame, path: str | Path, arrivals: Optional[pd.Series]
     Example::
 
         >>> res = fabricsim.run("scenarios/example.toml", overrides=["output.pcap.ports=['s0->h0']"])  # doctest: +SKIP
-        >>> fabricsim.pcap.write(res.packets[res.packets.port == "s0->h0"], "s0_to_h0.pcap")
+        >>> fabricsim.pcap.write(res.packets[res.packets.port == "s0->h0"], "s0_to_h0.pcap")   # doctest: +SKIP
         1204
     """
     p = Path(path)
@@ -165,12 +181,23 @@ def write(packets: pd.DataFrame, path: str | Path, arrivals: Optional[pd.Series]
 
 
 def file_name(target: str) -> str:
-    """The pcap file of a port or host: "s0->h0" -> "s0_to_h0.pcap", "h1" -> "h1.pcap"."""
+    """The pcap file of a port or host: "s0->h0" -> "s0_to_h0.pcap", "h1" -> "h1.pcap".
+
+    Example::
+
+        >>> file_name("s0->h0")
+        's0_to_h0.pcap'
+    """
     return target.replace("->", "_to_").replace("/", "_") + ".pcap"
 
 
 def write_all(packets: pd.DataFrame, ports: pd.DataFrame, spec: dict, directory: str | Path) -> list[Path]:
-    """One pcap per port and host in `spec` (the scenario's ``[output.pcap]``) into `directory`."""
+    """One pcap per port and host in `spec` (the scenario's ``[output.pcap]``) into `directory`.
+
+    Example::
+
+        >>> write_all(res.packets, res.ports, {"ports": ["s0->h0"], "hosts": ["h1"]}, "traces")   # doctest: +SKIP
+    """
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     written = []

@@ -40,7 +40,7 @@ def run(
     Example::
 
         >>> res = fabricsim.run("scenarios/example.toml", seed=2, overrides=["transport.cc=cubic"])  # doctest: +SKIP
-        >>> res.flows[["id", "size", "fct_s", "slowdown"]]
+        >>> res.flows[["id", "size", "fct_s", "slowdown"]]   # doctest: +SKIP
     """
     check_seed(seed)
     doc = validate(scenario, overrides)

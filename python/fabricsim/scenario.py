@@ -158,7 +158,7 @@ def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict
     Example::
 
         >>> doc = fabricsim.load_scenario("scenarios/example.toml", ["transport.cc=cubic"])   # doctest: +SKIP
-        >>> doc["transport"]["cc"]
+        >>> doc["transport"]["cc"]   # doctest: +SKIP
         'cubic'
     """
     return _load(scenario, overrides)[0]

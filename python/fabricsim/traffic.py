@@ -48,7 +48,13 @@ class Origin(str):
 
 def host_names(doc: dict) -> Optional[list[str]]:
     """The topology's hosts in order (what node indices refer to), or None when the topology
-    is not readable enough to tell (the validator reports it)."""
+    is not readable enough to tell (the validator reports it).
+
+    Example::
+
+        >>> host_names({"topology": {"kind": "star", "hosts": 3}})
+        ['h0', 'h1', 'h2']
+    """
     t = doc.get("topology")
     if not isinstance(t, dict):
         return None
@@ -158,7 +164,7 @@ def read_flow_list(path: str | Path, format: Optional[str] = None, hosts: Option
     Example::
 
         >>> flows, origins = read_flow_list("flows.csv", hosts=["h0", "h1", "h2"])   # doctest: +SKIP
-        >>> flows[0], origins[0]
+        >>> flows[0], origins[0]   # doctest: +SKIP
         ({'src': 'h1', 'dst': 'h0', 'size': 100000, 'start': '0us'}, 'flows.csv line 2')
     """
     p = Path(path)
@@ -216,7 +222,7 @@ def read_htsim(path: str | Path, hosts: Optional[list[str]] = None, transport: O
     Example::
 
         >>> flows, _ = read_htsim("incast.cm", hosts=[f"h{i}" for i in range(16)])   # doctest: +SKIP
-        >>> flows[0]
+        >>> flows[0]   # doctest: +SKIP
         {'src': 'h0', 'dst': 'h15', 'start': '0ps', 'size': 2000000}
     """
     p = Path(path)
@@ -298,7 +304,13 @@ def read_htsim(path: str | Path, hosts: Optional[list[str]] = None, transport: O
 
 def expand_imports(doc: dict, base: Optional[Path] = None) -> list[Optional[Origin]]:
     """Replace ``doc["import"]`` by the flows it names, appended to ``doc["flows"]``; returns the
-    origin of every flow (None for listed ones), so that validation can name the line."""
+    origin of every flow (None for listed ones), so that validation can name the line.
+
+    Example::
+
+        >>> doc = {"topology": {...}, "import": [{"file": "flows.csv"}]}   # doctest: +SKIP
+        >>> origins = expand_imports(doc, Path("scenarios"))   # doc["flows"] now holds the rows   # doctest: +SKIP
+    """
     imports = doc.pop("import", None)
     flows = doc.get("flows")
     origins: list[Optional[Origin]] = [None] * (len(flows) if isinstance(flows, list) else 0)
@@ -339,7 +351,13 @@ def expand_imports(doc: dict, base: Optional[Path] = None) -> list[Optional[Orig
 
 
 def locate(issues: list[tuple[str, str]], origins: list[Optional[Origin]]) -> list[tuple[str, str]]:
-    """Rewrite validator issues about imported flows (``flows[7].size``) to name the file and line."""
+    """Rewrite validator issues about imported flows (``flows[7].size``) to name the file and line.
+
+    Example::
+
+        >>> locate([("flows[1].size", "not a size")], [None, Origin("f.csv line 2")])
+        [('f.csv line 2: size', 'not a size')]
+    """
     out = []
     for path, msg in issues:
         m = re.match(r"^flows\[(\d+)\](?:\.(.*))?$", path)
