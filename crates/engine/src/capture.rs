@@ -31,7 +31,9 @@ pub const DEFAULT_MAX_PACKETS: u64 = 1_000_000;
 
 /// Read `[output.pcap]`: `ports`, `hosts` (every port out of and into each), `flows`, `from`,
 /// `until`, `max_packets`.
-pub fn spec_from_table(t: &Table, net: Option<&Network>, n_flows: usize, end: Option<Time>, iss: &mut Issues) -> Option<CaptureSpec> {
+/// `dynamic`: workloads or incast create flows while the run goes, numbered after the listed ones,
+/// so any flow number may exist.
+pub fn spec_from_table(t: &Table, net: Option<&Network>, n_flows: usize, dynamic: bool, end: Option<Time>, iss: &mut Issues) -> Option<CaptureSpec> {
     let mut s = CaptureSpec { until: end.unwrap_or(Time(u64::MAX)), max_packets: DEFAULT_MAX_PACKETS, ..Default::default() };
     let names = |key: &'static str, iss: &mut Issues| -> Vec<String> {
         match t.raw(key) {
@@ -80,8 +82,8 @@ pub fn spec_from_table(t: &Table, net: Option<&Network>, n_flows: usize, end: Op
             let mut v = Vec::new();
             for (i, x) in a.iter().enumerate() {
                 match as_u64(x) {
-                    Ok(k) if (k as usize) < n_flows || n_flows == 0 => v.push(k as u32),
-                    Ok(k) => iss.push(format!("{}[{i}]", t.key_path("flows")), format!("there is no flow {k} (listed flows are 0 .. {})", n_flows.saturating_sub(1))),
+                    Ok(k) if (k as usize) < n_flows || (dynamic && k <= u32::MAX as u64) => v.push(k as u32),
+                    Ok(k) => iss.push(format!("{}[{i}]", t.key_path("flows")), format!("there is no flow {k} (flows are numbered 0 .. {})", n_flows.saturating_sub(1))),
                     Err(e) => iss.push(format!("{}[{i}]", t.key_path("flows")), e),
                 }
             }

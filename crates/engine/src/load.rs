@@ -58,10 +58,36 @@ pub fn offered(sc: &Scenario, net: &Network, seed: u64) -> OfferedLoad {
         let share = total / w.senders.len().max(1) as f64;
         match w.pattern {
             Pattern::AllToAll => {
-                let pairs = w.senders.iter().map(|s| w.receivers.iter().filter(|d| *d != s).count()).sum::<usize>().max(1);
+                // Each valid (sender, other receiver) pair gets total / pairs; summed per host and
+                // per first-tier switch in O(hosts), not O(pairs).
+                let rcv: std::collections::HashSet<usize> = w.receivers.iter().copied().collect();
+                let snd: std::collections::HashSet<usize> = w.senders.iter().copied().collect();
+                let both = w.senders.iter().filter(|s| rcv.contains(s)).count();
+                let pairs = (w.senders.len() * w.receivers.len() - both).max(1) as f64;
+                let per = total / pairs;
+                let mut rcv_under = std::collections::HashMap::new();
+                let mut snd_under = std::collections::HashMap::new();
+                for &d in &w.receivers {
+                    *rcv_under.entry(tor(d)).or_insert(0usize) += 1;
+                }
                 for &s in &w.senders {
-                    for &d in w.receivers.iter().filter(|&&d| d != s) {
-                        add(s, d, total / pairs as f64);
+                    *snd_under.entry(tor(s)).or_insert(0usize) += 1;
+                }
+                for &s in &w.senders {
+                    out[s] += per * (w.receivers.len() - rcv.contains(&s) as usize) as f64;
+                }
+                for &d in &w.receivers {
+                    into[d] += per * (w.senders.len() - snd.contains(&d) as usize) as f64;
+                }
+                for (&t, &ns) in &snd_under {
+                    if let Some(t) = t {
+                        // Senders under t to receivers elsewhere (never the sender itself).
+                        tor_out[t] += per * (ns * (w.receivers.len() - rcv_under.get(&Some(t)).copied().unwrap_or(0))) as f64;
+                    }
+                }
+                for (&t, &nr) in &rcv_under {
+                    if let Some(t) = t {
+                        tor_in[t] += per * (nr * (w.senders.len() - snd_under.get(&Some(t)).copied().unwrap_or(0))) as f64;
                     }
                 }
             }

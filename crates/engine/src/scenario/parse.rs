@@ -1216,7 +1216,7 @@ fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end:
     }
     o.flows = flow_list(&ot, "flows", n_flows, iss);
     if let Some(pt) = ot.table("pcap", iss) {
-        o.pcap = crate::capture::spec_from_table(&pt, net, n_flows, end, iss);
+        o.pcap = crate::capture::spec_from_table(&pt, net, n_flows, t.has("workload") || t.has("incast"), end, iss);
     }
     if let Some(v) = ot.raw("cwnd") {
         match v {
