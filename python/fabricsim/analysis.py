@@ -217,7 +217,7 @@ def flow_series(timeseries: pd.DataFrame) -> pd.DataFrame:
         >>> fs = fabricsim.analysis.flow_series(res.timeseries)     # doctest: +SKIP
         >>> fs.pivot(index="time_s", columns="flow", values="goodput_gbps").plot()   # doctest: +SKIP
     """
-    s = timeseries[timeseries["metric"].isin(FLOW_METRICS)]
+    s = timeseries[timeseries["metric"].isin(FLOW_METRICS)] if "metric" in timeseries else timeseries.iloc[:0]
     if s.empty:
         return pd.DataFrame(columns=["time_s", "flow", "delivered_bytes", "goodput_gbps"])
     w = s.pivot_table(index=["time_s", "target"], columns="metric", values="value", aggfunc="last").reset_index()
@@ -240,7 +240,7 @@ def class_queue_series(timeseries: pd.DataFrame) -> pd.DataFrame:
         >>> cq = fabricsim.analysis.class_queue_series(res.timeseries)   # doctest: +SKIP
         >>> cq.pivot_table(index="time_s", columns="queue", values="packets")   # doctest: +SKIP
     """
-    s = timeseries[timeseries["metric"].isin(("class_queue_packets", "class_queue_bytes"))]
+    s = timeseries[timeseries["metric"].isin(("class_queue_packets", "class_queue_bytes"))] if "metric" in timeseries else timeseries.iloc[:0]
     if s.empty:
         return pd.DataFrame(columns=["time_s", "port", "queue", "packets", "bytes"])
     w = s.pivot_table(index=["time_s", "target"], columns="metric", values="value", aggfunc="last").reset_index()
