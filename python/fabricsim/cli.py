@@ -16,7 +16,7 @@ examples:
   fabricsim run scenarios/example.toml -o results/ex --seed 2
   fabricsim run scenarios/example.toml --set simulation.end=50ms --set transport.cc=newreno
   fabricsim run scenarios/example.toml --set flows.0.size=10MB
-  fabricsim run scenarios/example.toml --pcap s0->h0 --pcap h1 --pcap-window 0ms,1ms
+  fabricsim run scenarios/example.toml --pcap 's0->h0' --pcap h1 --pcap-window 0ms,1ms
 
 --set takes dotted keys into the scenario; list items by index (flows.0.size). Values are
 TOML values when they parse as one (42, true, "x", [1, 2]), otherwise plain strings, so units
@@ -445,7 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
     r.add_argument("--plot", action="store_true", help="also draw the figures into DIR/figures (PNG + SVG)")
     r.add_argument("--pcap", action="append", metavar="TARGET",
-                   help="write a pcap trace of a port (s0->h0) or a host (h1) into DIR/pcap/ (repeatable; "
+                   help="write a pcap trace of a port ('s0->h0', quoted for the shell) or a host (h1) into DIR/pcap/ (repeatable; "
                         "same as [output.pcap] ports/hosts)")
     r.add_argument("--pcap-flows", metavar="N,M,...", help="with --pcap: only these flows")
     r.add_argument("--pcap-window", metavar="FROM,UNTIL", help="with --pcap: only packets sent in [FROM, UNTIL), e.g. 1ms,2ms")
