@@ -151,3 +151,24 @@ def test_cli_pcap_with_flow_and_time_filters(tmp_path):
     t = [float(r["frame.time_epoch"]) for r in rows]
     assert 100e-6 <= min(t) and max(t) < 200e-6
     assert json.loads((out / "summary.json").read_text())["pcap_packets"] == len(rows)
+
+
+@needs_tshark
+def test_other_transports_are_udp_with_the_documented_header(tmp_path):
+    # A hand-made packet of a non-TCP transport (a Homa/NDP-style grant, class 1, trimmed).
+    import pandas as pd
+
+    from fabricsim import pcap
+
+    row = {"time_ps": 1_000_000, "arrive_ps": 2_000_000, "port": "s0->h0", "flow": 7, "src": 2, "dst": 0, "size": 64,
+           "class": 1, "ecn": 0, "kind": 4, "trimmed": True, "lost": False, "tcp": False, "seq": 0, "ack": 0, "len": 0,
+           "window": 0, "flags": 0, "sack_count": 0, "rank": 123456, **{f"sack{i}_{e}": 0 for i in (1, 2, 3) for e in ("left", "right")}}
+    pcap.write(pd.DataFrame([row]), tmp_path / "u.pcap")
+    out = subprocess.run([TSHARK, "-r", str(tmp_path / "u.pcap"), "-T", "fields", "-E", "separator=|", "-e", "ip.src", "-e", "ip.dst",
+                          "-e", "udp.srcport", "-e", "udp.dstport", "-e", "udp.length", "-e", "ip.dsfield.dscp", "-e", "data.data",
+                          "-e", "frame.time_epoch"], capture_output=True, text=True, check=True).stdout.strip().split("|")
+    assert out[:6] == ["10.0.0.3", "10.0.0.1", "5001", "10007", "44", "1"]   # control goes receiver-port -> flow port
+    data = bytes.fromhex(out[6].replace(":", ""))
+    assert data[:4] == b"FSIM" and data[4:8] == bytes([4, 1, 1, 0])
+    assert int.from_bytes(data[8:12], "big") == 7 and int.from_bytes(data[12:20], "big") == 123456
+    assert float(out[7]) == pytest.approx(1e-6)
