@@ -88,3 +88,15 @@ def test_cli_run_prints_circuit_figures_and_plots_the_circuit_view(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "circuit: utilization" in p.stdout and "latency through the ToRs" in p.stdout
     assert (out / "figures" / "circuit_view.png").exists() and (out / "circuit_days.parquet").exists()
+
+
+def test_the_shipped_etalon_scenario_is_the_reproductions_own():
+    # One source of truth: scenarios/rdcn-etalon.toml must read as the dict the reproduction builds
+    # for its static/16 point at the reduced scale (retcp.SCALES["reduced"]).
+    from fabricsim.reproduce import retcp
+
+    shipped = fabricsim.load_scenario(ROOT / "scenarios" / "rdcn-etalon.toml")
+    shipped.pop("description")
+    sc = retcp.SCALES["reduced"]
+    assert shipped == scenario(voq=16, weeks=sc["weeks"], warmup_weeks=sc["warmup_weeks"])
+    assert ("static/16", shipped) in [(k, d) for k, d, _ in retcp.points("reduced")]

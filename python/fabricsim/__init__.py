@@ -9,9 +9,13 @@ Quick use::
     res.timeseries     # queue lengths / cwnd samples (long format)
     res.summary        # dict: sim time, wall time, events, packet-hops, peak memory
     res.save("results/example")   # Parquet + summary.json
+    res                # in a notebook: a summary table
+
+Also: fabricsim.offered_load (load sanity), fabricsim.traffic (flow lists, htsim connection
+matrices), fabricsim.pcap (packet traces), fabricsim.analysis, fabricsim.plots.
 """
 
-from . import analysis
+from . import analysis, pcap, traffic
 from ._engine import __version__
 from .compare import compare
 from .errors import FabricsimError, MissingFileError, ResultsError, SweepError
@@ -19,21 +23,51 @@ from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
-__all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
+__all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
            "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
-           "analysis", "__version__"]
+           "analysis", "pcap", "traffic", "__version__"]
 
 
 def topology_summary(scenario, overrides=()) -> dict:
-    """Hosts, switches, links, ECMP path counts, diameter, oversubscription, bisection bandwidth."""
+    """Hosts, switches, links, ECMP path counts, diameter, oversubscription, bisection bandwidth.
+
+    Example::
+
+        >>> s = fabricsim.topology_summary("scenarios/leafspine-websearch.toml")   # doctest: +SKIP
+        >>> s["hosts"], s["oversubscription"]   # doctest: +SKIP
+    """
     from . import _engine
     from .scenario import to_json
 
     return _engine.topology_summary(to_json(validate(scenario, overrides)))
 
 
+def offered_load(scenario, overrides=(), seed=None) -> dict:
+    """The load a scenario's ``[[workload]]``s offer, in closed form (no simulation): bits/s over
+    capacity on the most loaded host downlink, host uplink and first-tier switch's links to other
+    switches. Values above 1 mean the scenario is overloaded by construction.
+
+    Returns ``{"downlink": (port, load), "uplink": (port, load), "core": (switch, "up"|"down",
+    load)}``, each None where there is nothing to report (no workload; no switch-to-switch link).
+
+    Example::
+
+        >>> fabricsim.offered_load("scenarios/incast.toml")["downlink"]      # doctest: +SKIP
+        ('s0->h0', 0.7)
+    """
+    from . import _engine
+    from .scenario import to_json
+
+    return _engine.offered_load(to_json(validate(scenario, overrides)), seed)
+
+
 def congestion_controls() -> dict:
-    """{name: one-line description} of the congestion controls usable as `cc = "..."`."""
+    """{name: one-line description} of the congestion controls usable as `cc = "..."`.
+
+    Example::
+
+        >>> fabricsim.congestion_controls()["dctcp"]   # doctest: +SKIP
+    """
     from . import _engine
 
     return dict(_engine.congestion_controls())
@@ -41,14 +75,24 @@ def congestion_controls() -> dict:
 
 def cc_params(name: str) -> list[dict]:
     """The tunable constants of congestion control `name`, settable as
-    `cc_params = { NAME = value }` in a transport table: name, default, min, max, help."""
+    `cc_params = { NAME = value }` in a transport table: name, default, min, max, help.
+
+    Example::
+
+        >>> [k["name"] for k in fabricsim.cc_params("cubic")]   # doctest: +SKIP
+    """
     from . import _engine
 
     return [dict(zip(("name", "default", "min", "max", "help"), k)) for k in _engine.cc_knobs(name)]
 
 
 def workloads() -> list:
-    """Names of the built-in flow-size distributions usable as `cdf = "..."`."""
+    """Names of the built-in flow-size distributions usable as `cdf = "..."`.
+
+    Example::
+
+        >>> "websearch" in fabricsim.workloads()   # doctest: +SKIP
+    """
     from . import _engine
 
     return list(_engine.builtin_workloads())

@@ -1,4 +1,8 @@
-"""Type stubs for the Rust engine (fabricsim._engine)."""
+"""Type stubs for the Rust engine (fabricsim._engine, crates/py/src/lib.rs).
+
+Scenarios cross as JSON text (fabricsim.scenario.to_json of a validated dict); tables come back
+as dicts of equal-length columns, ready for pandas.DataFrame. Times are integer picoseconds.
+"""
 
 from typing import Any, Optional
 
@@ -8,7 +12,12 @@ def validate(json: str) -> list[tuple[str, str]]:
     """Problems in a JSON scenario as (key path, message); empty if it is valid."""
 
 def topology_summary(json: str) -> dict[str, Any]:
-    """Hosts, switches, links, ECMP path counts, diameter, oversubscription, bisection bandwidth."""
+    """kind, hosts, switches, links, paths_min/mean/max, diameter_hops, oversubscription,
+    bisection_bps, host_capacity_bps."""
+
+def offered_load(json: str, seed: Optional[int] = None) -> dict[str, Any]:
+    """Offered load of the workloads in closed form: downlink (port, load), uplink (port, load),
+    core (switch, "up"|"down", load); None where there is nothing to report."""
 
 def congestion_controls() -> list[tuple[str, str]]:
     """(name, description) of every congestion control."""
@@ -20,11 +29,15 @@ def builtin_workloads() -> list[str]:
     """Names of the built-in flow-size distributions."""
 
 def builtin_workload_text(name: str) -> str:
-    """The .cdf text of a built-in distribution."""
+    """The .cdf text of a built-in distribution (ValueError if there is none)."""
 
 class Simulation:
+    """One simulation, built from a JSON scenario and advanced in chunks (the GIL is released
+    while it runs)."""
+
     def __init__(self, json: str, seed: Optional[int] = None) -> None: ...
-    def run_until(self, until_ps: int) -> None: ...
+    def run_until(self, until_ps: int) -> None:
+        """Process events up to `until_ps` (picoseconds)."""
     @property
     def now_ps(self) -> int: ...
     @property
@@ -35,8 +48,28 @@ class Simulation:
     def events(self) -> int: ...
     @property
     def goodput_bytes(self) -> int: ...
-    def flows(self) -> dict[str, list[Any]]: ...
-    def ports(self) -> dict[str, list[Any]]: ...
-    def queues(self) -> dict[str, list[Any]]: ...
-    def timeseries(self) -> dict[str, list[Any]]: ...
-    def summary(self) -> dict[str, Any]: ...
+    def flows(self) -> dict[str, list[Any]]:
+        """Per-flow records (id, src, dst, transport, workload, measured, cc, size, start_ps,
+        end_ps, fct_ps, ideal_fct_ps, slowdown, bytes_acked, setup_ps, segments_sent,
+        retransmits, timeouts, fast_recoveries, ecn_reductions, deadline_ps, deadline_met)."""
+    def ports(self) -> dict[str, list[Any]]:
+        """Per-port counters (port, node, peer, rate_bps, tx_packets, tx_bytes, drops,
+        wire_losses, ecn_marks, trims, max/mean queue packets and bytes, utilization; with SAB
+        also sab_flows, sab_peak_flows, sab_rewrites)."""
+    def queues(self) -> dict[str, list[Any]]:
+        """One row per queue of every port (port, queue, classes, enqueued, drops, marks, trims,
+        max/mean packets and bytes)."""
+    def timeseries(self) -> dict[str, list[Any]]:
+        """Samples in long format: time_ps, metric, target, value."""
+    def circuit(self) -> Optional[dict[str, Any]]:
+        """Hybrid networks: days, voqs, seq_view, latency (dicts of columns) and utilization;
+        None for a packet-only fabric."""
+    def capture(self) -> Optional[dict[str, Any]]:
+        """Packets recorded for pcap traces ([output.pcap]) as columns (time_ps, arrive_ps,
+        port, flow, src, dst, size, class, ecn, kind, trimmed, lost, tcp, seq, ack, len, window,
+        flags, sack_count, sack (3 pairs per row, flattened), rank; u8 columns as bytes), plus
+        dropped (rows left out past max_packets) and hosts (host names by index); None without
+        a capture."""
+    def summary(self) -> dict[str, Any]:
+        """scenario, seed, sim_time_s, end_s, engine_wall_s, events, packet_hops, packet counts,
+        peak_packets_in_flight, peak_rss_bytes, flows, flows_completed."""

@@ -27,7 +27,13 @@ def _fmt_size(b: float) -> str:
 
 
 def bin_labels(bins: Sequence[float]) -> list[str]:
-    """Labels such as '(0, 100KB]', '(100KB, 10MB]', '>10MB'."""
+    """Labels such as '(0, 100KB]', '(100KB, 10MB]', '>10MB'.
+
+    Example::
+
+        >>> bin_labels([0, 100e3, 10e6, float("inf")])
+        ['(0, 100KB]', '(100KB, 10MB]', '>10MB']
+    """
     out = []
     for lo, hi in zip(bins[:-1], bins[1:]):
         out.append(f">{_fmt_size(lo)}" if hi == np.inf else f"({_fmt_size(lo)}, {_fmt_size(hi)}]")
@@ -35,7 +41,12 @@ def bin_labels(bins: Sequence[float]) -> list[str]:
 
 
 def finished(flows: pd.DataFrame, measured_only: bool = True) -> pd.DataFrame:
-    """Finished flows (FCT known), inside the measurement window unless told otherwise."""
+    """Finished flows (FCT known), inside the measurement window unless told otherwise.
+
+    Example::
+
+        >>> len(fabricsim.analysis.finished(res.flows))   # doctest: +SKIP
+    """
     f = flows[flows["fct_s"].notna()]
     if measured_only and "measured" in f:
         f = f[f["measured"]]
@@ -54,6 +65,10 @@ def fct_stats(
     Columns: count, fct_mean_s, fct_p50_s, fct_p99_s, fct_p999_s, slowdown_mean, slowdown_p50,
     slowdown_p99, slowdown_p999. A row "all" covers every size. Unfinished flows are not counted
     (see `unfinished_count`).
+
+    Example::
+
+        >>> fabricsim.analysis.fct_stats(res.flows, bins=[100e3, 10e6])[["size_bin", "count", "fct_p99_s"]]   # doctest: +SKIP
     """
     f = finished(flows, measured_only).copy()
     f["size_bin"] = pd.cut(f["size"].astype(float), list(bins), labels=bin_labels(bins), right=True)
@@ -87,14 +102,25 @@ def _qname(q: float) -> str:
 
 
 def unfinished_count(flows: pd.DataFrame) -> int:
-    """Finite flows that did not finish within the run."""
+    """Finite flows that did not finish within the run.
+
+    Example::
+
+        >>> fabricsim.analysis.unfinished_count(res.flows)   # doctest: +SKIP
+    """
     return int((flows["size"].notna() & flows["fct_s"].isna()).sum())
 
 
 def normalize(stats: pd.DataFrame, baseline: str, scheme_col: str = "scheme",
               keys: Sequence[str] = ("size_bin",), columns: Optional[Iterable[str]] = None) -> pd.DataFrame:
     """Divide every statistic by the baseline scheme's value for the same keys (e.g. size bin), so
-    the baseline reads 1.0 and 0.8 means 20 % better."""
+    the baseline reads 1.0 and 0.8 means 20 % better.
+
+    Example::
+
+        >>> st = pd.concat([fct_stats(a.flows).assign(scheme="a"), fct_stats(b.flows).assign(scheme="b")])   # doctest: +SKIP
+        >>> fabricsim.analysis.normalize(st, baseline="a")   # doctest: +SKIP
+    """
     cols = list(columns) if columns is not None else [c for c in stats.columns if c.startswith(("fct_", "slowdown_"))]
     keys = list(keys)
     base = stats[stats[scheme_col] == baseline].set_index(keys)[cols]
@@ -107,7 +133,13 @@ def normalize(stats: pd.DataFrame, baseline: str, scheme_col: str = "scheme",
 
 
 def jain(x: Iterable[float]) -> float:
-    """Jain's fairness index: (Σx)² / (n·Σx²); 1 = equal shares."""
+    """Jain's fairness index: (Σx)² / (n·Σx²); 1 = equal shares.
+
+    Example::
+
+        >>> jain([5.0, 5.0]), jain([10.0, 0.0])
+        (1.0, 0.5)
+    """
     a = np.asarray(list(x), dtype=float)
     s2 = float((a * a).sum())
     return float(a.sum() ** 2 / (len(a) * s2)) if s2 > 0 else 1.0
@@ -115,7 +147,12 @@ def jain(x: Iterable[float]) -> float:
 
 def goodput(flows: pd.DataFrame, duration_s: Optional[float] = None) -> pd.Series:
     """Goodput per flow in bits/s: bytes acknowledged over the flow's lifetime (FCT if finished,
-    else from its start to `duration_s`)."""
+    else from its start to `duration_s`).
+
+    Example::
+
+        >>> fabricsim.analysis.goodput(res.flows, duration_s=res.summary["sim_time_s"])   # doctest: +SKIP
+    """
     life = flows["fct_s"].astype(float)
     if duration_s is not None:
         life = life.fillna(duration_s - flows["start_s"])
@@ -123,7 +160,12 @@ def goodput(flows: pd.DataFrame, duration_s: Optional[float] = None) -> pd.Serie
 
 
 def utilization(ports: pd.DataFrame, min_util: float = 0.0) -> pd.DataFrame:
-    """Ports by utilization, busiest first, with throughput in Gb/s."""
+    """Ports by utilization, busiest first, with throughput in Gb/s.
+
+    Example::
+
+        >>> fabricsim.analysis.utilization(res.ports, min_util=0.5).head()   # doctest: +SKIP
+    """
     p = ports[ports["utilization"] >= min_util].copy()
     p["throughput_gbps"] = p["utilization"] * p["rate_bps"] / 1e9
     return p.sort_values("utilization", ascending=False)[
@@ -132,7 +174,12 @@ def utilization(ports: pd.DataFrame, min_util: float = 0.0) -> pd.DataFrame:
 
 
 def queue_series(timeseries: pd.DataFrame, port: str, unit: str = "packets") -> pd.DataFrame:
-    """(time_s, value) of one port's queue length in packets or bytes."""
+    """(time_s, value) of one port's queue length in packets or bytes.
+
+    Example::
+
+        >>> fabricsim.analysis.queue_series(res.timeseries, "s0->h0").plot(x="time_s", y="value")   # doctest: +SKIP
+    """
     m = "queue_packets" if unit == "packets" else "queue_bytes"
     s = timeseries[(timeseries["metric"] == m) & (timeseries["target"] == port)]
     if s.empty:
@@ -141,7 +188,12 @@ def queue_series(timeseries: pd.DataFrame, port: str, unit: str = "packets") -> 
 
 
 def throughput_series(timeseries: pd.DataFrame, port: str) -> pd.DataFrame:
-    """(time_s, gbps) of one sampled port: the slope of its cumulative bytes between samples."""
+    """(time_s, gbps) of one sampled port: the slope of its cumulative bytes between samples.
+
+    Example::
+
+        >>> fabricsim.analysis.throughput_series(res.timeseries, "s0->h0").gbps.mean()   # doctest: +SKIP
+    """
     s = timeseries[(timeseries["metric"] == "tx_bytes") & (timeseries["target"] == port)]
     if s.empty:
         raise KeyError(f"no tx_bytes series for '{port}'; add it to [output] queues and set sample_interval")
@@ -151,10 +203,64 @@ def throughput_series(timeseries: pd.DataFrame, port: str) -> pd.DataFrame:
     return pd.DataFrame({"time_s": t[1:], "gbps": gbps})
 
 
+FLOW_METRICS = ("delivered_bytes", "cwnd", "dctcp_alpha", "srtt_s", "rate_bps")
+
+
+def flow_series(timeseries: pd.DataFrame) -> pd.DataFrame:
+    """Per-flow samples as one row per (time, flow): delivered_bytes (acknowledged so far),
+    goodput_gbps (its slope since the flow's previous sample), cwnd (packets), dctcp_alpha,
+    srtt_s and rate_bps (pacing rate, else window / RTT) — whichever `[output] flows` / `cwnd`
+    sampled. Empty when nothing per flow was sampled.
+
+    Example::
+
+        >>> fs = fabricsim.analysis.flow_series(res.timeseries)     # doctest: +SKIP
+        >>> fs.pivot(index="time_s", columns="flow", values="goodput_gbps").plot()   # doctest: +SKIP
+    """
+    s = timeseries[timeseries["metric"].isin(FLOW_METRICS)] if "metric" in timeseries else timeseries.iloc[:0]
+    if s.empty:
+        return pd.DataFrame(columns=["time_s", "flow", "delivered_bytes", "goodput_gbps"])
+    w = s.pivot_table(index=["time_s", "target"], columns="metric", values="value", aggfunc="last").reset_index()
+    w = w.rename(columns={"target": "flow"})
+    w["flow"] = w["flow"].astype(int)
+    w.columns.name = None
+    w = w.sort_values(["flow", "time_s"], kind="stable").reset_index(drop=True)
+    if "delivered_bytes" in w:
+        g = w.groupby("flow")
+        w["goodput_gbps"] = g["delivered_bytes"].diff() * 8 / g["time_s"].diff() / 1e9
+    return w
+
+
+def class_queue_series(timeseries: pd.DataFrame) -> pd.DataFrame:
+    """Occupancy of each queue of the sampled multi-queue ports as one row per (time, port,
+    queue): packets and bytes (metrics class_queue_packets/_bytes, target "port#queue").
+
+    Example::
+
+        >>> cq = fabricsim.analysis.class_queue_series(res.timeseries)   # doctest: +SKIP
+        >>> cq.pivot_table(index="time_s", columns="queue", values="packets")   # doctest: +SKIP
+    """
+    s = timeseries[timeseries["metric"].isin(("class_queue_packets", "class_queue_bytes"))] if "metric" in timeseries else timeseries.iloc[:0]
+    if s.empty:
+        return pd.DataFrame(columns=["time_s", "port", "queue", "packets", "bytes"])
+    w = s.pivot_table(index=["time_s", "target"], columns="metric", values="value", aggfunc="last").reset_index()
+    parts = w["target"].str.rsplit("#", n=1, expand=True)
+    w.insert(1, "port", parts[0])
+    w.insert(2, "queue", parts[1].astype(int))
+    w = w.drop(columns="target").rename(columns={"class_queue_packets": "packets", "class_queue_bytes": "bytes"})
+    w.columns.name = None
+    return w.sort_values(["port", "queue", "time_s"], kind="stable").reset_index(drop=True)
+
+
 def compare_table(results: Mapping[str, "object"], bins: Sequence[float] = DEFAULT_BINS,
                   stats: Sequence[str] = ("count", "fct_mean_s", "fct_p99_s", "slowdown_mean", "slowdown_p99")) -> pd.DataFrame:
     """Side-by-side FCT statistics of several runs {scheme: Results}: one row per size bin, one
-    column group per statistic."""
+    column group per statistic.
+
+    Example::
+
+        >>> fabricsim.analysis.compare_table({"dctcp": r1, "newreno": r2})["fct_p99_s"]   # doctest: +SKIP
+    """
     frames = []
     for name, r in results.items():
         s = fct_stats(r.flows, bins)

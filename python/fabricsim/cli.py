@@ -16,6 +16,7 @@ examples:
   fabricsim run scenarios/example.toml -o results/ex --seed 2
   fabricsim run scenarios/example.toml --set simulation.end=50ms --set transport.cc=newreno
   fabricsim run scenarios/example.toml --set flows.0.size=10MB
+  fabricsim run scenarios/example.toml --pcap 's0->h0' --pcap h1 --pcap-window 0ms,1ms
 
 --set takes dotted keys into the scenario; list items by index (flows.0.size). Values are
 TOML values when they parse as one (42, true, "x", [1, 2]), otherwise plain strings, so units
@@ -24,8 +25,10 @@ need no quotes: --set topology.link.rate=40Gbps.
 outputs (in the output directory):
   flows.parquet       one row per flow: FCT, ideal FCT, slowdown, retransmits, timeouts, ...
   ports.parquet       one row per port: bytes/packets sent, drops, ECN marks, queue stats
-  timeseries.parquet  queue length / cwnd samples if [output] asks for them
+  timeseries.parquet  queue length / cwnd / per-flow samples if [output] asks for them
   summary.json        simulated and wall time, events, packet-hops, peak memory
+  packets.parquet, pcap/*.pcap   with --pcap or [output.pcap]: the captured packets, and one
+                      trace per port or host (tshark -r DIR/pcap/h1.pcap)
 load them with fabricsim.Results.load(DIR) (pandas) or polars.read_parquet.
 """
 
@@ -62,6 +65,23 @@ def _fmt_time(s) -> str:
     return f"{s * 1e12:.4g} ps"
 
 
+def format_table(header: list[str], rows: list[list], indent: str = "  ", left: int = 1) -> list[str]:
+    """Rows of already formatted cells as aligned text lines: each column as wide as its widest
+    cell (header included) plus two spaces, so no value runs into the next one. The first `left`
+    columns are left-aligned, the others right-aligned.
+
+    >>> format_table(["port", "sent"], [["s0->h0", "1,234,567"]])
+    ['  port         sent', '  s0->h0  1,234,567']
+    """
+    cells = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    out = []
+    for r in cells:
+        parts = [c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        out.append(indent + "  ".join(parts).rstrip())
+    return out
+
+
 def print_report(res, out_dir=None, file=sys.stdout) -> None:
     """The summary table printed after a run."""
     s = res.summary
@@ -86,17 +106,19 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
         workloads = sorted(x for x in f["workload"].unique() if x) if "workload" in f else []
         excluded = int((~f["measured"]).sum()) if "measured" in f else 0
         w(f"FCT by flow size (finished flows{f', {excluded} in warm-up/cool-down left out' if excluded else ''}):")
-        w(f"  {'flow size':<16}{'flows':>7}{'mean':>12}{'median':>12}{'p99':>12}{'p99.9':>12}"
-          f"{'slowdown mean':>15}{'p99':>10}")
+        header = ["flow size", "flows", "mean", "median", "p99", "p99.9", "slowdown mean", "p99"]
         rows = [("", st)] + ([(wl, analysis.fct_stats(f[f["workload"] == wl])) for wl in workloads] if len(workloads) > 1 else [])
+        cells = []
         for wl, t in rows:
             if wl:
-                w(f"  workload {wl}:")
+                cells.append([f"workload {wl}:"] + [""] * 7)
             for _, r in t.iterrows():
                 if r["count"] == 0:
                     continue
-                w(f"  {r['size_bin']:<16}{int(r['count']):>7}{_fmt_time(r['fct_mean_s']):>12}{_fmt_time(r['fct_p50_s']):>12}"
-                  f"{_fmt_time(r['fct_p99_s']):>12}{_fmt_time(r['fct_p999_s']):>12}{r['slowdown_mean']:>15.3f}{r['slowdown_p99']:>10.3f}")
+                cells.append([("  " if wl else "") + str(r["size_bin"]), f"{int(r['count']):,}", _fmt_time(r["fct_mean_s"]), _fmt_time(r["fct_p50_s"]),
+                              _fmt_time(r["fct_p99_s"]), _fmt_time(r["fct_p999_s"]), f"{r['slowdown_mean']:.3f}", f"{r['slowdown_p99']:.3f}"])
+        for line in format_table(header, cells):
+            w(line)
     if s.get("deadline_flows"):
         w(f"deadlines: {s['deadline_flows']} flows decided, {100 * s['deadline_miss_fraction']:.1f} % missed")
     if res.circuit:
@@ -111,14 +133,42 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
         w(f"  VOQs: {len(v)} in use, {int(v['drops'].sum()):,} drops, busiest mean {v['mean_packets'].max():.1f} / max "
           f"{int(v['max_packets'].max())} packets")
     p = res.ports.sort_values("utilization", ascending=False).head(5)
-    w("busiest ports:")
-    w(f"  {'port':<16}{'util':>8}{'sent':>12}{'drops':>9}{'marks':>9}{'meanQ':>9}{'maxQ':>7}  (packets)")
-    for _, r in p.iterrows():
-        w(f"  {r['port']:<16}{r['utilization']:>8.3f}{r['tx_packets']:>12,}{r['drops']:>9,}"
-          f"{r['ecn_marks']:>9,}{r['mean_queue_packets']:>9.1f}{r['max_queue_packets']:>7}")
+    w("busiest ports (util = time the transmitter was busy / simulated time; counts in packets):")
+    for line in format_table(["port", "util", "sent", "drops", "marks", "meanQ", "maxQ"],
+                             [[r["port"], f"{r['utilization']:.3f}", f"{r['tx_packets']:,}", f"{r['drops']:,}", f"{r['ecn_marks']:,}",
+                               f"{r['mean_queue_packets']:,.1f}", f"{r['max_queue_packets']:,}"] for _, r in p.iterrows()]):
+        w(line)
+    if "pcap" in s:
+        w(f"pcap: {s.get('pcap_packets', 0):,} packet records" + (f", {s['pcap_left_out']:,} left out past max_packets" if s.get("pcap_left_out") else "")
+          + (f"; traces in {out_dir}/pcap/ (tshark -r FILE)" if out_dir is not None else ""))
     if out_dir is not None:
         extra = ", circuit_*.parquet" if res.circuit else ""
         w(f"results written to {out_dir}/ (flows, ports, timeseries .parquet{extra}; summary.json)")
+
+
+def pcap_overrides(a) -> list[str]:
+    """--pcap TARGET (ports "s0->h0" or hosts "h1"), --pcap-flows, --pcap-window as scenario keys."""
+    if not (a.pcap or a.pcap_flows or a.pcap_window):
+        return []
+    if not a.pcap:
+        raise ScenarioError([("--pcap", "--pcap-flows and --pcap-window need --pcap TARGET (a port such as s0->h0, or a host)")], "run")
+    import json
+
+    ports = [t for t in a.pcap if "->" in t]
+    hosts = [t for t in a.pcap if "->" not in t]
+    out = [f"output.pcap.ports={json.dumps(ports)}", f"output.pcap.hosts={json.dumps(hosts)}"]
+    if a.pcap_flows:
+        try:
+            flows = [int(x) for x in a.pcap_flows.split(",") if x.strip()]
+        except ValueError:
+            raise ScenarioError([("--pcap-flows", f"'{a.pcap_flows}' is not a comma-separated list of flow numbers such as 0,3")], "run") from None
+        out.append(f"output.pcap.flows={json.dumps(flows)}")
+    if a.pcap_window:
+        parts = a.pcap_window.split(",")
+        if len(parts) != 2:
+            raise ScenarioError([("--pcap-window", f"'{a.pcap_window}' is not FROM,UNTIL such as 1ms,2ms")], "run")
+        out += [f"output.pcap.from={json.dumps(parts[0].strip())}", f"output.pcap.until={json.dumps(parts[1].strip())}"]
+    return out
 
 
 def cmd_run(a) -> int:
@@ -127,7 +177,8 @@ def cmd_run(a) -> int:
 
     out = Path(a.output) if a.output else Path("results") / Path(a.scenario).stem
     check_output_dir(out, overwrite=not a.no_overwrite)  # before simulating, not after
-    res = run(a.scenario, seed=a.seed, overrides=a.set or (), progress=False if a.no_progress else None)
+    overrides = list(a.set or ()) + pcap_overrides(a)
+    res = run(a.scenario, seed=a.seed, overrides=overrides, progress=False if a.no_progress else None)
     res.save(out, overwrite=not a.no_overwrite)
     if not a.quiet:
         print_report(res, out)
@@ -155,6 +206,28 @@ def _check_output_root(out: Path) -> None:
         raise ResultsError(f"output '{out}' cannot be written: {e.strerror or e}") from None
 
 
+def print_offered_load(doc, file=sys.stdout) -> None:
+    """The offered-load lines of `validate` and `topology`, with a warning for each figure above 1."""
+    from . import offered_load
+
+    lo = offered_load(doc)
+    if lo["downlink"] is None:
+        print("offered load: no [[workload]] (listed flows and incast are not counted)", file=file)
+        return
+    print("offered load of the [[workload]]s (bits/s offered over capacity, all workloads at once):", file=file)
+    rows = [("host downlink", lo["downlink"][1], f"{lo['downlink'][0]} (the most loaded link into a host)"),
+            ("host uplink", lo["uplink"][1], f"{lo['uplink'][0]} (the most loaded host link out)")]
+    if lo["core"] is not None:
+        sw, direction, x = lo["core"]
+        rows.append(("core", x, f"{sw}'s links to other switches, {direction} (the most loaded first-tier switch)"))
+    for name, x, where in rows:
+        print(f"  {name:<15}{x:>7.3f}  {where}", file=file)
+    for name, x, where in rows:
+        if x > 1:
+            print(f"warning: the {name} is offered {x:.2f}x its capacity at {where.split(' (')[0]}: queues grow without bound "
+                  "and flows will not finish; lower the load, or say in the scenario that overload is intended", file=file)
+
+
 def cmd_validate(a) -> int:
     from .scenario import validate
 
@@ -162,6 +235,7 @@ def cmd_validate(a) -> int:
     flows = doc.get("flows", [])
     print(f"{a.scenario}: valid ({len(flows)} flow{'s' if len(flows) != 1 else ''}, "
           f"topology {doc['topology'].get('kind')}, end {doc['simulation'].get('end')})")
+    print_offered_load(doc)
     return 0
 
 
@@ -170,8 +244,7 @@ def _fmt_table(wide) -> str:
     mean FCT relative to the first scheme."""
     schemes = list(dict.fromkeys(c[1] for c in wide.columns))
     base = schemes[0]
-    lines = [f"{'flow size':<16}{'scheme':<14}{'flows':>7}{'mean FCT':>12}{'p99 FCT':>12}"
-             f"{'mean slowdown':>15}{'p99 slowdown':>14}{'mean FCT vs ' + base:>22}"]
+    rows = []
     for bin_ in wide.index:
         for i, sc in enumerate(schemes):
             n = wide.loc[bin_, ("count", sc)]
@@ -180,9 +253,9 @@ def _fmt_table(wide) -> str:
             ref = wide.loc[bin_, ("fct_mean_s", base)]
             ratio = f"{mean / ref:.3f}" if ref == ref and ref > 0 and mean == mean else "-"
             num = lambda v: f"{v:.3f}" if v == v else "-"  # noqa: E731
-            lines.append(f"{(bin_ if i == 0 else ''):<16}{sc:<14}{int(n) if n == n else 0:>7}{_fmt_time(mean):>12}"
-                         f"{_fmt_time(p99):>12}{num(smean):>15}{num(sp99):>14}{ratio:>22}")
-    return "\n".join(lines)
+            rows.append([bin_ if i == 0 else "", sc, f"{int(n) if n == n else 0:,}", _fmt_time(mean), _fmt_time(p99), num(smean), num(sp99), ratio])
+    return "\n".join(format_table(["flow size", "scheme", "flows", "mean FCT", "p99 FCT", "mean slowdown", "p99 slowdown",
+                                    "mean FCT vs " + base], rows, indent="", left=2))
 
 
 def cmd_compare(a) -> int:
@@ -205,13 +278,17 @@ def cmd_compare(a) -> int:
             print(f"FCT by flow size{at} (finished, measured flows):")
             print(_fmt_table(c.table(load)))
             print()
-        print(f"{'scheme':<14}{'goodput':>12}{'retransmits':>13}{'timeouts':>10}{'busiest port':>22}{'util':>7}{'mean Q':>8}{'drops':>8}{at}")
+        rows = []
         for t, r in runs.items():
             s = r.summary
             p = r.ports.sort_values("utilization", ascending=False).iloc[0]
             gp = s["goodput_bytes"] * 8 / max(s["sim_time_s"], 1e-12) / 1e9
-            print(f"{t:<14}{gp:>9.3f} Gb/s{int(r.flows['retransmits'].sum()):>13}{int(r.flows['timeouts'].sum()):>10}"
-                  f"{p['port']:>22}{p['utilization']:>7.3f}{p['mean_queue_packets']:>8.1f}{int(r.ports['drops'].sum()):>8}")
+            rows.append([t, f"{gp:.3f} Gb/s", f"{int(r.flows['retransmits'].sum()):,}", f"{int(r.flows['timeouts'].sum()):,}",
+                         p["port"], f"{p['utilization']:.3f}", f"{p['mean_queue_packets']:,.1f}", f"{int(r.ports['drops'].sum()):,}"])
+        if at:
+            print(at.strip() + ":")
+        print("\n".join(format_table(["scheme", "goodput", "retransmits", "timeouts", "busiest port", "util", "mean Q", "drops"],
+                                      rows, indent="")))
         print()
     st = c.stats()
     unfinished = st.groupby(["scheme", "load"], dropna=False)["unfinished"].first()
@@ -244,7 +321,8 @@ def cmd_topology(a) -> int:
     from . import _engine
     from .scenario import to_json, validate
 
-    s = _engine.topology_summary(to_json(validate(a.scenario, a.set or ())))
+    doc = validate(a.scenario, a.set or ())
+    s = _engine.topology_summary(to_json(doc))
     print(f"topology {s['kind']}: {s['hosts']} hosts, {s['switches']} switches, {s['links']} links")
     print(f"  host capacity      {s['host_capacity_bps'] / 1e9:g} Gb/s in total")
     print(f"  ECMP paths         min {s['paths_min']}, mean {s['paths_mean']:.2f}, max {s['paths_max']} (between ordered host pairs)")
@@ -252,6 +330,7 @@ def cmd_topology(a) -> int:
     if s["oversubscription"] is not None:
         print(f"  oversubscription   {s['oversubscription']:.3g}:1 (host capacity under a first-tier switch / its uplinks)")
         print(f"  bisection          {s['bisection_bps'] / 1e9:g} Gb/s")
+    print_offered_load(doc)
     return 0
 
 
@@ -369,10 +448,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
     r.add_argument("-q", "--quiet", action="store_true", help="no summary table")
     r.add_argument("--plot", action="store_true", help="also draw the figures into DIR/figures (PNG + SVG)")
+    r.add_argument("--pcap", action="append", metavar="TARGET",
+                   help="write a pcap trace of a port ('s0->h0', quoted for the shell) or a host (h1) into DIR/pcap/ (repeatable; "
+                        "same as [output.pcap] ports/hosts)")
+    r.add_argument("--pcap-flows", metavar="N,M,...", help="with --pcap: only these flows")
+    r.add_argument("--pcap-window", metavar="FROM,UNTIL", help="with --pcap: only packets sent in [FROM, UNTIL), e.g. 1ms,2ms")
     r.set_defaults(func=cmd_run)
 
     v = sub.add_parser("validate", help="check a scenario without running it",
-                       description="Check a scenario and list every problem with its key path.")
+                       description="Check a scenario and list every problem with its key path, then print the "
+                                   "offered load its workloads put on the most loaded host link and on the core, "
+                                   "with a warning (not an error) for any above 1.")
     v.add_argument("scenario", help="scenario TOML file")
     _add_set(v)
     v.set_defaults(func=cmd_validate)
@@ -405,7 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     tp = sub.add_parser("topology", help="summarize a scenario's topology",
                         description="Print hosts, switches, links, ECMP path counts, diameter, oversubscription "
-                                    "and bisection bandwidth of a scenario's topology.")
+                                    "and bisection bandwidth of a scenario's topology, and the offered load its "
+                                    "workloads put on the most loaded host downlink, host uplink and first-tier "
+                                    "switch uplinks (warning above 1).")
     tp.add_argument("scenario", help="scenario TOML file")
     _add_set(tp)
     tp.set_defaults(func=cmd_topology)

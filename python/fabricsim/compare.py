@@ -69,7 +69,13 @@ def compare(
     progress: Optional[bool] = None,
     bins: Sequence[float] = analysis.DEFAULT_BINS,
 ) -> Comparison:
-    """Run the scenario once per transport (and per load, if given) with the same seed."""
+    """Run the scenario once per transport (and per load, if given) with the same seed.
+
+    Example::
+
+        >>> c = fabricsim.compare("scenarios/flash-mixed.toml", ["dctcp", "newreno"], loads=[0.5])   # doctest: +SKIP
+        >>> c.table(0.5)                     # FCT statistics per size bin, side by side   # doctest: +SKIP
+    """
     base = load_scenario(scenario, overrides)
     c = Comparison(bins=bins)
     for load in (list(loads) if loads else [None]):

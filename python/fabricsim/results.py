@@ -138,6 +138,18 @@ class Results:
                   latency  per path (packet, circuit, all): packets, mean/p50/p99/p999 in us
                 The summary then also holds circuit_utilization (mean over days after warm-up)
                 and latency_p50_us / latency_p99_us / latency_p999_us.
+    packets:    with [output.pcap]: one row per captured packet and port (header fields; write_pcap)
+
+    In a notebook a Results shows itself as a short summary table (``_repr_html_``); ``repr(res)``
+    is the same as text.
+
+    Example::
+
+        >>> res = fabricsim.run("scenarios/example.toml")   # doctest: +SKIP
+        >>> res                                             # doctest: +SKIP
+        Results 'example', seed 1: 20 ms simulated in 0.09 s (100,477 events)
+          flows   4, 3 finished, 0 retransmissions; FCT p50 3.043 ms, p99 3.547 ms; slowdown p99 4.253
+          ...
     """
 
     flows: pd.DataFrame
@@ -146,9 +158,69 @@ class Results:
     summary: dict[str, Any] = field(default_factory=dict)
     circuit: dict[str, pd.DataFrame] = field(default_factory=dict)
     queues: pd.DataFrame = field(default_factory=pd.DataFrame)
+    packets: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    def _overview(self) -> list[tuple[str, str]]:
+        """(label, text) lines of the notebook/text summary."""
+        from .cli import _fmt_time
+
+        s, f = self.summary, self.flows
+        rows = []
+        if len(f):
+            done = f[f["fct_s"].notna()]
+            line = f"{len(f):,}, {len(done):,} finished, {int(f['retransmits'].sum()):,} retransmissions"
+            if len(done):
+                fct = done["fct_s"].astype(float)
+                line += (f"; FCT p50 {_fmt_time(fct.quantile(0.5))}, p99 {_fmt_time(fct.quantile(0.99))}"
+                         f"; slowdown p99 {done['slowdown'].astype(float).quantile(0.99):.3f}")
+            rows.append(("flows", line))
+        if len(self.ports):
+            b = self.ports.sort_values("utilization", ascending=False).iloc[0]
+            rows.append(("ports", f"{len(self.ports):,}; busiest {b['port']} at utilization {b['utilization']:.3f}, "
+                                  f"{int(self.ports['drops'].sum()):,} drops, {int(self.ports['ecn_marks'].sum()):,} ECN marks in all"))
+        if len(self.timeseries):
+            rows.append(("series", f"{len(self.timeseries):,} samples of " + ", ".join(sorted(self.timeseries["metric"].unique()))))
+        if len(self.packets):
+            rows.append(("packets", f"{len(self.packets):,} captured (write_pcap)"))
+        if self.circuit:
+            u = s.get("circuit_utilization")
+            rows.append(("circuit", f"utilization {'-' if u is None else f'{100 * u:.1f} %'}, {len(self.circuit['days']):,} pair-days"))
+        tables = [n for n in ("flows", "ports", "timeseries", "queues", "packets") if len(getattr(self, n))]
+        rows.append(("tables", ", ".join(f".{n}" for n in tables) + ", .summary; .flow_series(), .class_queues()"))
+        return rows
+
+    def _title(self) -> str:
+        from .cli import _fmt_time
+
+        s = self.summary
+        head = f"Results {s.get('scenario', '?')!r}, seed {s.get('seed', '?')}"
+        if "sim_time_s" in s:
+            head += f": {_fmt_time(s['sim_time_s'])} simulated"
+            if "wall_s" in s or "engine_wall_s" in s:
+                head += f" in {s.get('wall_s', s.get('engine_wall_s')):.2f} s"
+            if "events" in s:
+                head += f" ({s['events']:,} events)"
+        return head + ("  INTERRUPTED" if s.get("interrupted") else "")
+
+    def __repr__(self) -> str:
+        return "\n".join([self._title()] + [f"  {k:<8}{v}" for k, v in self._overview()])
+
+    def _repr_html_(self) -> str:
+        import html
+
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(k)}</th><td style='text-align:left'>{html.escape(v)}</td></tr>"
+                       for k, v in self._overview())
+        return f"<div><strong>{html.escape(self._title())}</strong><table>{rows}</table></div>"
 
     @classmethod
     def from_engine(cls, sim, summary_extra: dict | None = None) -> "Results":
+        """Collect the tables of a finished (or stopped) engine simulation.
+
+        Example::
+
+            >>> sim = fabricsim._engine.Simulation(json_text, seed=1); sim.run_until(sim.end_ps)   # doctest: +SKIP
+            >>> res = Results.from_engine(sim, {"wall_s": 0.1})   # doctest: +SKIP
+        """
         summary = dict(sim.summary())
         summary["goodput_bytes"] = sim.goodput_bytes
         summary.update(summary_extra or {})
@@ -166,7 +238,15 @@ class Results:
                 v = lat.loc["all", f"{q}_us"]
                 summary[f"latency_{q}_us"] = None if pd.isna(v) else float(v)
         queues = pd.DataFrame(sim.queues())
-        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit, queues)
+        packets = pd.DataFrame()
+        cap = sim.capture()
+        if cap is not None:
+            from .pcap import packets_frame
+
+            packets = packets_frame(cap)
+            summary["pcap_packets"] = len(packets)
+            summary["pcap_left_out"] = int(cap["dropped"])
+        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit, queues, packets)
 
     def save(self, directory: str | Path, overwrite: bool = True) -> Path:
         """Write flows.parquet, ports.parquet, timeseries.parquet, queues.parquet, summary.json
@@ -176,6 +256,10 @@ class Results:
         directory always holds one whole run: an earlier run there is replaced whole (refused when
         not `overwrite`), and a save that fails part-way leaves the earlier one untouched. Every
         file carries the run's id (summary.json "run_id", Parquet metadata), checked by `load`.
+
+        Example::
+
+            >>> res.save("results/mine")           # replaces an earlier run there, whole   # doctest: +SKIP
         """
         d = check_output_dir(directory, overwrite)
         parent = d.absolute().parent
@@ -195,14 +279,29 @@ class Results:
         return d
 
     def write_files(self, d: Path) -> None:
-        """The files of `save`, written into the existing directory `d` (no renaming)."""
+        """The files of `save`, written into the existing directory `d` (no renaming).
+
+        Example::
+
+            >>> res.write_files(Path(tempfile.mkdtemp()))   # doctest: +SKIP
+        """
         run_id = self.summary.get("run_id") or uuid.uuid4().hex
         files = {"flows": self.flows, "ports": self.ports, "timeseries": self.timeseries}
         if len(self.queues):
             files["queues"] = self.queues
         files.update({f"circuit_{name}": frame for name, frame in self.circuit.items()})
+        if "pcap" in self.summary:
+            files["packets"] = self.packets
+        from . import analysis
+
+        for name, table in (("flow_series", analysis.flow_series(self.timeseries)),
+                            ("class_queues", analysis.class_queue_series(self.timeseries))):
+            if len(table):
+                files[name] = table
         for name, frame in files.items():
             _write_parquet(frame, d / f"{name}.parquet", run_id)
+        if "pcap" in self.summary:
+            self.write_pcap(d / "pcap")
         summary = {**self.summary, "run_id": run_id, "files": sorted(f"{n}.parquet" for n in files)}
         # summary.json last: a directory without it is not a finished write.
         (d / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
@@ -211,7 +310,13 @@ class Results:
     @classmethod
     def load(cls, directory: str | Path) -> "Results":
         """Read what `save` wrote, checking that every file belongs to the run summary.json
-        names. Raises ResultsError for a missing, damaged or mixed directory."""
+        names. Raises ResultsError for a missing, damaged or mixed directory.
+
+        Example::
+
+            >>> res = fabricsim.Results.load("results/example")   # doctest: +SKIP
+            >>> res.flows.fct_s.describe()   # doctest: +SKIP
+        """
         d = Path(directory)
         if not d.is_dir():
             raise ResultsError(f"'{d}' is not a results directory" + ("" if d.exists() else " (it does not exist)"))
@@ -240,12 +345,18 @@ class Results:
                 raise ResultsError(f"'{d}' has no {n}.parquet in its summary.json file list: the directory is damaged")
         circuit = {k.removeprefix("circuit_"): v for k, v in frames.items() if k.startswith("circuit_")}
         queues = frames.get("queues", pd.DataFrame())
-        return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues)
+        packets = frames.get("packets", pd.DataFrame())
+        return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues, packets)
 
     @staticmethod
     def load_table(directory: str | Path, name: str, columns: list[str] | None = None) -> pd.DataFrame:
         """One table of a results directory ("flows", "ports", ...), checked against the run id
-        in its summary.json like `load` does, optionally only some columns."""
+        in its summary.json like `load` does, optionally only some columns.
+
+        Example::
+
+            >>> fabricsim.Results.load_table("results/example", "ports", columns=["port", "utilization"])   # doctest: +SKIP
+        """
         d = Path(directory)
         try:
             run_id = json.loads((d / "summary.json").read_text()).get("run_id")
@@ -255,8 +366,63 @@ class Results:
             raise ResultsError(f"'{d / 'summary.json'}' is damaged ({type(e).__name__}: {str(e)[:120]})") from None
         return _read_parquet(d / f"{name}.parquet", run_id, columns)
 
+    def flow_series(self) -> pd.DataFrame:
+        """Per-flow samples, one row per (time, flow): delivered_bytes, goodput_gbps, cwnd,
+        dctcp_alpha, srtt_s, rate_bps (analysis.flow_series; `[output] flows`/`cwnd`). Also
+        written as flow_series.parquet.
+
+        Example::
+
+            >>> res = fabricsim.run("scenarios/dumbbell-cc.toml", overrides=["output.flows='all'"])  # doctest: +SKIP
+            >>> res.flow_series().pivot(index="time_s", columns="flow", values="goodput_gbps")   # doctest: +SKIP
+        """
+        from .analysis import flow_series
+
+        return flow_series(self.timeseries)
+
+    def class_queues(self) -> pd.DataFrame:
+        """Occupancy of each queue of the sampled multi-queue ports, one row per (time, port,
+        queue): packets, bytes (analysis.class_queue_series). Also written as class_queues.parquet.
+
+        Example::
+
+            >>> res.class_queues().query("port == 's0->h0'").pivot(index="time_s", columns="queue", values="packets")  # doctest: +SKIP
+        """
+        from .analysis import class_queue_series
+
+        return class_queue_series(self.timeseries)
+
+    def write_pcap(self, directory: str | Path, ports: list[str] | None = None, hosts: list[str] | None = None) -> list[Path]:
+        """Write one pcap file per captured port and host (fabricsim.pcap: headers, addresses,
+        time stamps) into `directory`; by default the ones ``[output.pcap]`` asked for.
+
+        Example::
+
+            >>> res = fabricsim.run("scenarios/example.toml", overrides=["output.pcap.hosts=['h1']"])  # doctest: +SKIP
+            >>> res.write_pcap("traces")          # traces/h1.pcap; tshark -r traces/h1.pcap   # doctest: +SKIP
+            [PosixPath('traces/h1.pcap')]
+        """
+        from . import pcap
+
+        spec = dict(self.summary.get("pcap") or {})
+        if ports is not None or hosts is not None:
+            spec = {"ports": ports or [], "hosts": hosts or []}
+        if not len(self.packets):
+            if not spec:
+                raise ResultsError("this run captured no packets; add [output.pcap] (ports = [...] or hosts = [...]) "
+                                   "or run with --pcap")
+            cols = ["port", "time_ps", "arrive_ps", "lost"]
+            return pcap.write_all(pd.DataFrame({c: pd.Series(dtype="uint64" if c.endswith("ps") else "object") for c in cols}),
+                                  self.ports, spec, directory)
+        return pcap.write_all(self.packets, self.ports, spec, directory)
+
     def to_polars(self) -> dict:
-        """The three tables as polars DataFrames (needs `pip install polars`)."""
+        """The three tables as polars DataFrames (needs `pip install polars`).
+
+        Example::
+
+            >>> res.to_polars()["flows"].filter(pl.col("fct_s").is_not_null())   # doctest: +SKIP
+        """
         import polars as pl
 
         out = {
@@ -268,7 +434,12 @@ class Results:
         return out
 
     def port(self, name: str) -> pd.Series:
-        """The row of one port, e.g. res.port("s0->h0")."""
+        """The row of one port, e.g. res.port("s0->h0").
+
+        Example::
+
+            >>> res.port("s0->h0")["utilization"]   # doctest: +SKIP
+        """
         rows = self.ports[self.ports["port"] == name]
         if rows.empty:
             raise KeyError(f"no port '{name}'; ports are named 'node->peer', e.g. {self.ports['port'].iloc[0]!r}")

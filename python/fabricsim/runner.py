@@ -36,6 +36,11 @@ def run(
     seed overrides [simulation].seed; overrides are "dotted.key=value" strings as on the CLI.
     progress: show a bar on stderr (default: when stderr is a terminal). On KeyboardInterrupt the
     run stops and the results so far come back with summary["interrupted"] = True.
+
+    Example::
+
+        >>> res = fabricsim.run("scenarios/example.toml", seed=2, overrides=["transport.cc=cubic"])  # doctest: +SKIP
+        >>> res.flows[["id", "size", "fct_s", "slowdown"]]   # doctest: +SKIP
     """
     check_seed(seed)
     doc = validate(scenario, overrides)
@@ -70,7 +75,11 @@ def run(
         if bar is not None:
             bar.close()
     wall = time.perf_counter() - t0
-    res = Results.from_engine(sim, {"wall_s": wall, "interrupted": interrupted})
+    extra = {"wall_s": wall, "interrupted": interrupted}
+    pc = (doc.get("output") or {}).get("pcap")
+    if isinstance(pc, dict):
+        extra["pcap"] = {"ports": list(pc.get("ports") or []), "hosts": list(pc.get("hosts") or [])}
+    res = Results.from_engine(sim, extra)
     if interrupted:
         print(
             f"interrupted at {res.summary['sim_time_s']:.6g} s of {res.summary['end_s']:.6g} s simulated; "

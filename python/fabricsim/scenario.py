@@ -152,7 +152,22 @@ def check_values(doc: Any) -> list[tuple[str, str]]:
 
 
 def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
-    """Read a scenario (TOML path or dict) and apply overrides; returns a new dict."""
+    """Read a scenario (TOML path or dict), apply overrides and read the flow lists its
+    ``[[import]]`` tables name (fabricsim.traffic); returns a new dict.
+
+    Example::
+
+        >>> doc = fabricsim.load_scenario("scenarios/example.toml", ["transport.cc=cubic"])   # doctest: +SKIP
+        >>> doc["transport"]["cc"]   # doctest: +SKIP
+        'cubic'
+    """
+    return _load(scenario, overrides)[0]
+
+
+def _load(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> tuple[dict, list]:
+    from .traffic import expand_imports
+
+    base = None
     if isinstance(scenario, Mapping):
         issues = check_values(scenario)
         if issues:
@@ -162,9 +177,11 @@ def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict
         path = Path(scenario)
         doc = read_toml(path)
         _resolve_paths(doc, path.parent)
+        base = path.parent
     for o in overrides:
         apply_override(doc, o)
-    return doc
+    origins = expand_imports(doc, base)
+    return doc, origins
 
 
 def to_json(doc: Mapping[str, Any]) -> str:
@@ -172,11 +189,21 @@ def to_json(doc: Mapping[str, Any]) -> str:
 
 
 def validate(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
-    """Load and validate; raise ScenarioError listing every problem. Returns the document."""
-    doc = load_scenario(scenario, overrides)
+    """Load and validate; raise ScenarioError listing every problem (imported flows by file and
+    line). Returns the document, ready for the engine.
+
+    Example::
+
+        >>> fabricsim.validate("scenarios/example.toml", ["topology.link.rate=40Gbs"])   # doctest: +SKIP
+        ScenarioError: scenarios/example.toml has 1 problem:
+          - topology.link.rate: '40Gbs' is not a rate; try '40Gbps'
+    """
+    from .traffic import locate
+
+    doc, origins = _load(scenario, overrides)
     issues = check_values(doc)  # overrides may have brought nan or huge numbers
     if not issues:
-        issues = _engine.validate(to_json(doc))
+        issues = locate(_engine.validate(to_json(doc)), origins)
     if issues:
         source = str(scenario) if not isinstance(scenario, Mapping) else "scenario"
         raise ScenarioError(issues, source)

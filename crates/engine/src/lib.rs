@@ -4,8 +4,10 @@
 //! [`Simulator::new`] builds it; [`Simulator::run`] / [`Simulator::run_until`] advance time; the
 //! `*_table` methods and [`Simulator::summary`] read results. docs/ARCHITECTURE.md is the map.
 
+pub mod capture;
 pub mod event;
 pub mod ids;
+pub mod load;
 pub mod network;
 pub mod output;
 pub mod packet;

@@ -173,6 +173,12 @@ pub enum Metric {
     /// Length of one queue of a multi-queue port (target = port·8 + queue).
     ClassQueuePackets,
     ClassQueueBytes,
+    /// A flow's bytes acknowledged so far (goodput = its slope).
+    DeliveredBytes,
+    /// A flow's smoothed RTT, seconds.
+    Srtt,
+    /// A flow's sending rate, bits/s of payload: its pacing rate, else window / smoothed RTT.
+    SendRate,
 }
 
 impl Metric {
@@ -186,6 +192,9 @@ impl Metric {
             Metric::VoqPackets => "voq_packets",
             Metric::ClassQueuePackets => "class_queue_packets",
             Metric::ClassQueueBytes => "class_queue_bytes",
+            Metric::DeliveredBytes => "delivered_bytes",
+            Metric::Srtt => "srtt_s",
+            Metric::SendRate => "rate_bps",
         }
     }
 }
@@ -221,7 +230,7 @@ impl Series {
                 let t = self.target[i] as usize;
                 format!("{}#{}", net.ports[t / crate::queue::MAX_QUEUES].name, t % crate::queue::MAX_QUEUES)
             }
-            Metric::Cwnd | Metric::DctcpAlpha => self.target[i].to_string(),
+            Metric::Cwnd | Metric::DctcpAlpha | Metric::DeliveredBytes | Metric::Srtt | Metric::SendRate => self.target[i].to_string(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Time is a count of picoseconds (`u64` spans ~213 days), rates are bits per second. Serialization
 //! time rounds up to the next picosecond, so `1500 B @ 400 Gb/s` is exactly 30 000 ps and no float
-//! ever touches the clock (DESIGN.md "The engine").
+//! ever touches the clock (docs/ARCHITECTURE.md code map).
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Sub};
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn serialization_is_exact_in_picoseconds() {
-        // DESIGN.md: 1500 B at 400 Gb/s is 30 000 ps.
+        // 1500 B = 12 000 bits at 4e11 bit/s is 30 ns = 30 000 ps.
         assert_eq!(Rate::gbps(400).serialization(1500), Time(30_000));
         // 1500 B at 10 Gb/s = 12000 bits / 1e10 = 1.2 us.
         assert_eq!(Rate::gbps(10).serialization(1500), Time::from_ns(1200));

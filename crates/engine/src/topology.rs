@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn leaf_spine_shape_and_path_counts() {
-        // PPT's fabric (PAPERS.md): 144 hosts, 9 leaves, 4 spines. Paths between hosts on
+        // PPT's fabric (PPT §6.2): 144 hosts, 9 leaves, 4 spines. Paths between hosts on
         // different leaves = number of spines; on the same leaf = 1.
         let (sc, net) = build_toml(LEAF_SPINE);
         let s = summarize(&sc.topology, &net);

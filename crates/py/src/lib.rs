@@ -146,6 +146,40 @@ impl Simulation {
         Ok(Some(out))
     }
 
+    /// Packets recorded for pcap traces (`[output.pcap]`) as a dict of columns plus `dropped`
+    /// (left out past max_packets), or None without a capture. `sack` holds 3 (left, right)
+    /// pairs per row, flattened.
+    fn capture<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(c) = self.sim.fabric.capture.as_deref() else { return Ok(None) };
+        let t = &c.table;
+        let d = PyDict::new(py);
+        d.set_item("time_ps", &t.time_ps)?;
+        d.set_item("arrive_ps", &t.arrive_ps)?;
+        d.set_item("port", t.port.iter().map(|&p| self.sim.fabric.net.ports[p as usize].name.as_str()).collect::<Vec<_>>())?;
+        d.set_item("flow", &t.flow)?;
+        d.set_item("src", &t.src)?;
+        d.set_item("dst", &t.dst)?;
+        d.set_item("size", &t.size)?;
+        d.set_item("class", &t.class)?;
+        d.set_item("ecn", &t.ecn)?;
+        d.set_item("kind", &t.kind)?;
+        d.set_item("trimmed", &t.trimmed)?;
+        d.set_item("lost", &t.lost)?;
+        d.set_item("tcp", &t.tcp)?;
+        d.set_item("seq", &t.seq)?;
+        d.set_item("ack", &t.ack)?;
+        d.set_item("len", &t.len)?;
+        d.set_item("window", &t.window)?;
+        d.set_item("flags", &t.flags)?;
+        d.set_item("sack_count", &t.sack_count)?;
+        d.set_item("sack", &t.sack)?;
+        d.set_item("rank", &t.rank)?;
+        d.set_item("dropped", c.dropped)?;
+        let hosts: Vec<&str> = self.sim.fabric.net.hosts.iter().map(|h| self.sim.fabric.net.node(*h).name.as_str()).collect();
+        d.set_item("hosts", hosts)?;
+        Ok(Some(d))
+    }
+
     /// Run figures as a dict.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         summary_dict(py, &self.sim.summary())
@@ -250,6 +284,22 @@ fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyD
     Ok(d)
 }
 
+/// Offered load of a scenario's workloads (closed form, no simulation; crates/engine/src/load.rs):
+/// the most loaded host downlink and uplink (port, load) and first-tier switch (switch,
+/// direction, load), None where there is nothing to report.
+#[pyfunction]
+#[pyo3(signature = (json, seed=None))]
+fn offered_load<'py>(py: Python<'py>, json: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let net = fabricsim_engine::topology::build(&sc.topology);
+    let l = fabricsim_engine::load::offered(&sc, &net, seed.unwrap_or(sc.seed));
+    let d = PyDict::new(py);
+    d.set_item("downlink", l.downlink)?;
+    d.set_item("uplink", l.uplink)?;
+    d.set_item("core", l.core)?;
+    Ok(d)
+}
+
 /// Congestion controls and the named schemes built on them: (scenario name, one-line description).
 #[pyfunction]
 fn congestion_controls() -> Vec<(&'static str, &'static str)> {
@@ -284,6 +334,7 @@ fn builtin_workload_text(name: &str) -> PyResult<&'static str> {
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(topology_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(offered_load, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;

@@ -2,7 +2,7 @@
 
 Each reproduction runs the paper's experiments (a list of scenario points) on a process pool,
 writes the per-point results, the figures and a "paper vs ours" table of the headline numbers
-(PAPERS.md), each with its band and a pass/miss mark. Two scales: the default reduced scale
+(from the paper's figures and tables), each with its band and a pass/miss mark. Two scales: the default reduced scale
 (same per-link parameters, fewer weeks/flows) that finishes in minutes, and ``--scale paper``.
 A miss is reported as such, never tuned away.
 """

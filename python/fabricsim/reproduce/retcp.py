@@ -1,7 +1,7 @@
 """Reproduction of Mukerjee et al., "Adapting TCP for Reconfigurable Datacenter Networks"
 (NSDI 2020): static VOQ sizes (Fig. 8), dynamic VOQ resizing (Fig. 9), reTCP with resizing
 (Fig. 11), reTCP alone, the TCP variants with static and resized VOQs (Figs. 4, 10) and the
-day-length sweep (Fig. 3). Setup: PAPERS.md §1 / paper §4.4-4.5.
+day-length sweep (Fig. 3). Setup: the paper's §4.4-4.5.
 
 Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
 - Etalon runs Linux hosts under 20x time dilation, so kernel timers shrink 20x in emulated time:
@@ -157,7 +157,7 @@ def headlines(r: dict) -> list[Headline]:
     rows = [
         Headline("static 16-pkt VOQs: circuit utilization", "48.6 %", 40, 58, u("static/16"), " %"),
         Headline("static 32-pkt VOQs: circuit utilization", "76.7 %", 65, 88, u("static/32"), " %",
-                 "no band in PAPERS.md; +-15 % of the paper's value"),
+                 "no band given; +-15 % of the paper's value"),
         Headline("static 64-pkt VOQs: circuit utilization", "~ full", 90, None, u("static/64"), " %", "'full' read as >= 90 %"),
         Headline("static 64-pkt VOQs: p99 latency", "484 us", 411, 557, p99("static/64"), " us", "+-15 %"),
         Headline("static 16-pkt VOQs: p99 latency", "123 us", 105, 141, base_p99, " us", "+-15 %"),

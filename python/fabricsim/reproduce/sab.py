@@ -1,6 +1,6 @@
 """Reproduction of Zhang, Ren, Yue, Shu and Lin, "Sharing Bandwidth by Allocating Switch Buffer in
 Data Center Networks" (IEEE JSAC 32(1), 2014): SAB against TCP NewReno (SACK), DCTCP and D2TCP.
-Setup: PAPERS.md §3 / paper §V-A and §VI.
+Setup: the paper's §V-A and §VI (Zhang et al., IEEE JSAC 2014).
 
 Experiments (paper figure -> point prefix):
 - Fig. 3-5 convergence: senders join a 1 Gb/s bottleneck one after another (`conv/`).

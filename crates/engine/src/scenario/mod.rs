@@ -108,6 +108,10 @@ pub struct OutputSpec {
     /// Flows starting before `warmup` or after `end − cooldown` are marked not measured.
     pub warmup: Time,
     pub cooldown: Time,
+    /// Flow indices whose delivered bytes, smoothed RTT and sending rate are sampled.
+    pub flows: Vec<usize>,
+    /// `[output.pcap]`: packets to record for pcap traces.
+    pub pcap: Option<crate::capture::CaptureSpec>,
 }
 
 /// How an open-loop workload pairs senders with receivers.

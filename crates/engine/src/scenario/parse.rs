@@ -420,18 +420,22 @@ fn topology_spec(
                         let (a, b) = (end("a", iss), end("b", iss));
                         let p = link_params(&l, iss);
                         let q = l.table("queue", iss);
+                        let egress = l.get("host_egress", iss, as_choice(&["nic", "lossy"]));
                         if a.is_some() && a == b {
                             iss.push(l.key_path("b"), "a link cannot connect a node to itself");
                         }
                         if let (Some(a), Some(b), Some(rate), Some(delay)) = (a, b, p.rate, p.delay) {
-                            let base = |n: usize| if nodes[n].is_host { host_q } else { switch_q };
-                            let (qa, qb) = match &q {
-                                Some(q) => {
-                                    let s = queue_table(q, base(a), max_packet, shared, iss);
-                                    (s, s)
-                                }
-                                None => (base(a), base(b)),
-                            };
+                            // A host's egress is its NIC queue ([host_queue]: backpressure, no
+                            // drops) unless the link asks for a lossy queue (`host_egress =
+                            // "lossy"`: the link's `queue`, or [queue], without backpressure). A
+                            // link's `queue` otherwise sets its switch directions only.
+                            let hosts = (nodes[a].is_host, nodes[b].is_host);
+                            if egress.is_some() && hosts == (false, false) {
+                                iss.push(l.key_path("host_egress"), "only a link with a host end has a host egress; remove it or connect a host");
+                            }
+                            let link_q = q.as_ref().map_or(switch_q, |q| queue_table(q, switch_q, max_packet, shared, iss));
+                            let side = |host: bool| if !host { link_q } else if egress.as_deref() == Some("lossy") { link_q } else { host_q };
+                            let (qa, qb) = (side(hosts.0), side(hosts.1));
                             links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb, reverse: None });
                         }
                         l.finish(iss);
@@ -807,7 +811,15 @@ fn flows(
         }
         let deadline = positive_time(&f, "deadline", iss);
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
-        let tcp = resolve_transport(&f, &tname, profiles, iss);
+        let mut tcp = resolve_transport(&f, &tname, profiles, iss);
+        // A flow's own priority class overrides its profile's `class`.
+        match f.get("priority", iss, as_u64) {
+            Some(p) if p as usize >= crate::queue::CLASSES => {
+                iss.push(f.key_path("priority"), format!("{p} is not a class; classes are 0 (most urgent) .. {}", crate::queue::CLASSES - 1))
+            }
+            Some(p) => tcp.iter_mut().for_each(|c| c.class = p as u8),
+            None => {}
+        }
         f.finish(iss);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
@@ -1270,6 +1282,26 @@ pub const DEFAULT_OUTPUT_BUDGET: u64 = 4_000_000_000;
 /// then a pandas frame (measured: about 150-200 B).
 pub const BYTES_PER_SERIES_ROW: u64 = 200;
 
+/// A list of flow numbers, or "all" (the listed flows).
+fn flow_list(t: &Table, key: &'static str, n_flows: usize, iss: &mut Issues) -> Vec<usize> {
+    let mut out = Vec::new();
+    match t.raw(key) {
+        None => {}
+        Some(Value::String(s)) if s == "all" => out = (0..n_flows).collect(),
+        Some(Value::Array(a)) => {
+            for (i, x) in a.iter().enumerate() {
+                match as_u64(x) {
+                    Ok(k) if (k as usize) < n_flows => out.push(k as usize),
+                    Ok(k) => iss.push(format!("{}[{i}]", t.key_path(key)), format!("there is no flow {k} (flows are numbered 0 .. {})", n_flows.saturating_sub(1))),
+                    Err(e) => iss.push(format!("{}[{i}]", t.key_path(key)), e),
+                }
+            }
+        }
+        Some(v) => iss.push(t.key_path(key), format!("{} is not a list of flow numbers or \"all\"", show(v))),
+    }
+    out
+}
+
 fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end: Option<Time>, voqs: u64, iss: &mut Issues) -> OutputSpec {
     let mut o = OutputSpec::default();
     let Some(ot) = t.table("output", iss) else { return o };
@@ -1304,6 +1336,10 @@ fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end:
             _ => iss.push(ot.key_path("queues"), format!("{} is not a list of port names", show(v))),
         }
     }
+    o.flows = flow_list(&ot, "flows", n_flows, iss);
+    if let Some(pt) = ot.table("pcap", iss) {
+        o.pcap = crate::capture::spec_from_table(&pt, net, n_flows, t.has("workload") || t.has("incast"), end, iss);
+    }
     if let Some(v) = ot.raw("cwnd") {
         match v {
             Value::String(s) if s == "all" => o.cwnd = (0..n_flows).collect(),
@@ -1319,12 +1355,12 @@ fn output(t: &Table, net: Option<&crate::network::Network>, n_flows: usize, end:
             _ => iss.push(ot.key_path("cwnd"), format!("{} is not a list of flow numbers or \"all\"", show(v))),
         }
     }
-    if o.sample_interval.is_none() && (!o.queues.is_empty() || !o.cwnd.is_empty()) && !ot.has("sample_interval") {
+    if o.sample_interval.is_none() && (!o.queues.is_empty() || !o.cwnd.is_empty() || !o.flows.is_empty()) && !ot.has("sample_interval") {
         iss.push(ot.key_path("sample_interval"), "missing; time series need an interval such as '10us'");
     }
     if let (Some(iv), Some(end)) = (o.sample_interval, end) {
         // Every sample is an event and at least one row, even with nothing listed to sample.
-        let per_sample = (3 * o.queues.len() as u64 + 2 * o.cwnd.len() as u64 + voqs).max(1);
+        let per_sample = (3 * o.queues.len() as u64 + 2 * o.cwnd.len() as u64 + 3 * o.flows.len() as u64 + voqs).max(1);
         let samples = end.0 / iv.0 + 1;
         let rows = samples.saturating_mul(per_sample);
         let need = rows.saturating_mul(BYTES_PER_SERIES_ROW);

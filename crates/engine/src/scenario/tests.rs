@@ -467,3 +467,40 @@ fn scheme_keys_are_checked() {
     let e = Scenario::from_toml(&named).unwrap_err().to_string();
     assert!(e.contains("'datamining@0.55' is not a published set; known: websearch@0.5"), "{e}");
 }
+
+#[test]
+fn a_host_link_queue_keeps_the_nic_unless_the_link_asks_for_a_lossy_egress() {
+    use crate::queue::Amount;
+    use crate::scenario::parse::DEFAULT_SEND_LIMIT;
+    let doc = |extra: &str, a: &str| {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nhosts = [\"h0\", \"h1\"]\nswitches = [\"s0\", \"s1\"]\n\
+             links = [{{ a = \"{a}\", b = \"s0\", rate = \"10Gbps\", delay = \"1us\", queue = {{ buffer = \"8pkt\" }} {extra} }}, \
+             {{ a = \"s0\", b = \"s1\", rate = \"10Gbps\", delay = \"1us\" }}, {{ a = \"h1\", b = \"s1\", rate = \"10Gbps\", delay = \"1us\" }}]\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n"
+        )
+    };
+    // Default: the host's direction stays the NIC queue (no drop limit, backpressure at 100);
+    // the switch's direction takes the link's queue.
+    let l = &Scenario::from_toml(&doc("", "h0")).unwrap().topology.links[0];
+    assert_eq!((l.queue_ab.limit, l.queue_ab.send_limit), (None, Some(DEFAULT_SEND_LIMIT)));
+    assert_eq!((l.queue_ba.limit, l.queue_ba.send_limit), (Some(Amount::Packets(8)), None));
+    let s = Scenario::from_toml(&doc(", host_egress = \"nic\"", "h0")).unwrap();
+    assert_eq!(s.topology.links[0].queue_ab.send_limit, Some(DEFAULT_SEND_LIMIT));
+    // Lossy: the link's queue on the host's side too, without backpressure.
+    let s = Scenario::from_toml(&doc(", host_egress = \"lossy\"", "h0")).unwrap();
+    assert_eq!((s.topology.links[0].queue_ab.limit, s.topology.links[0].queue_ab.send_limit), (Some(Amount::Packets(8)), None));
+    // Named errors: a bad value, and the key on a link without a host.
+    let e = Scenario::from_toml(&doc(", host_egress = \"drop\"", "h0")).unwrap_err().to_string();
+    assert!(e.contains("topology.links[0].host_egress") && e.contains("drop"), "{e}");
+    let e = Scenario::from_toml(&doc("", "h0").replace("b = \"s1\", rate = \"10Gbps\", delay = \"1us\" }", "b = \"s1\", rate = \"10Gbps\", delay = \"1us\", host_egress = \"lossy\" }")).unwrap_err().to_string();
+    assert!(e.contains("topology.links[1].host_egress") && e.contains("host end"), "{e}");
+}
+
+#[test]
+fn a_flow_priority_sets_its_class() {
+    let doc = |p: &str| format!("[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 2\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[transport]\nclass = 1\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n{p}\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\n");
+    let s = Scenario::from_toml(&doc("priority = 5")).unwrap();
+    assert_eq!((s.flows[0].cfg.tcp().unwrap().class, s.flows[1].cfg.tcp().unwrap().class), (5, 1));
+    let e = Scenario::from_toml(&doc("priority = 8")).unwrap_err().to_string();
+    assert!(e.contains("flows[0].priority: 8 is not a class"), "{e}");
+}

@@ -587,6 +587,17 @@ impl Simulator {
                 self.series.push(now, Metric::VoqPackets, pi as u32, v.len_packets() as f64);
             }
         }
+        for &i in &self.sc.output.flows {
+            let t = &self.flows[i].transport;
+            let f = i as u32;
+            self.series.push(now, Metric::DeliveredBytes, f, t.stats().bytes_acked as f64);
+            if let Some(r) = t.rtt() {
+                self.series.push(now, Metric::Srtt, f, r.secs_f64());
+            }
+            if let Some(r) = t.rate_bps() {
+                self.series.push(now, Metric::SendRate, f, r);
+            }
+        }
         for &f in &self.sample_flows {
             let t = &self.flows[f.idx()].transport;
             if let Some(w) = t.window() {

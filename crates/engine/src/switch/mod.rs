@@ -57,6 +57,8 @@ pub struct Fabric {
     /// The circuit side of a hybrid network, if the topology is one.
     pub rdcn: Option<Box<crate::rdcn::Rdcn>>,
     pub telemetry: Telemetry,
+    /// The pcap tap (`[output.pcap]`), if capturing: one `Option` test per transmission otherwise.
+    pub capture: Option<Box<crate::capture::Capture>>,
     /// Scratch list of packets pushed out by an admission (reused).
     victims: Vec<PacketId>,
     pub packet_hops: u64,
@@ -76,7 +78,8 @@ impl Fabric {
         let spray = (0..net.nodes.len()).map(|i| Rng::stream(seed, NODE_STREAM | i as u64)).collect();
         let rdcn = sc.topology.rdcn.as_ref().map(|spec| Box::new(crate::rdcn::Rdcn::new(spec, &net, sc.output.warmup)));
         let sab = sc.sab.as_ref().map(|spec| Box::new(sab::SabPorts::new(spec, &net)));
-        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        let capture = sc.output.pcap.as_ref().map(|s| Box::new(crate::capture::Capture::new(s, &net)));
+        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -189,7 +192,13 @@ impl Fabric {
         cx.events.schedule(now + ser, Event::TxDone { port });
         let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
         p.stats.tx_packets += 1;
-        if scheduled || (p.loss_rate > 0.0 && p.rng.uniform() < p.loss_rate) {
+        let lost = scheduled || (p.loss_rate > 0.0 && p.rng.uniform() < p.loss_rate);
+        if let Some(c) = self.capture.as_deref_mut() {
+            let p = &self.net.ports[port.idx()];
+            c.on_tx(port, now, now + ser + p.delay, lost, cx.slab.get(id), &self.net);
+        }
+        let p = &mut self.net.ports[port.idx()];
+        if lost {
             p.stats.wire_losses += 1;
             self.dropped += 1;
             if self.rdcn.is_some() {

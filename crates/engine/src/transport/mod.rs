@@ -120,6 +120,14 @@ pub trait Transport {
     fn window(&self) -> Option<f64>;
     /// The sender's congestion estimate (DCTCP's α), sampled as `dctcp_alpha`.
     fn congestion(&self) -> Option<f64>;
+    /// The sender's smoothed RTT, sampled as `srtt_s` (`[output] flows`).
+    fn rtt(&self) -> Option<Time> {
+        None
+    }
+    /// The sender's rate in payload bits/s, sampled as `rate_bps` (`[output] flows`).
+    fn rate_bps(&self) -> Option<f64> {
+        None
+    }
     /// The name the flow table reports in `cc` (TCP: its congestion control).
     fn name(&self) -> &'static str;
     /// Its packet sizes (as `TransportConfig::framing`).
@@ -217,6 +225,12 @@ impl Transport for FlowTransport {
     }
     fn congestion(&self) -> Option<f64> {
         dispatch!(self, t => t.congestion())
+    }
+    fn rtt(&self) -> Option<Time> {
+        dispatch!(self, t => t.rtt())
+    }
+    fn rate_bps(&self) -> Option<f64> {
+        dispatch!(self, t => t.rate_bps())
     }
     fn name(&self) -> &'static str {
         dispatch!(self, t => t.name())

@@ -38,6 +38,11 @@ impl OpenLoop {
         OpenLoop { rng, mean_gap_ps, perm, made: 0 }
     }
 
+    /// Permutation pattern: the receiver index (into the workload's `receivers`) of sender `i`.
+    pub fn peer(&self, i: usize) -> usize {
+        self.perm[i]
+    }
+
     /// An exponential gap (Poisson arrivals), in whole picoseconds.
     pub fn gap(&mut self) -> Time {
         let u = 1.0 - self.rng.uniform(); // (0, 1]

@@ -1,6 +1,6 @@
 //! TCP: one connection = a [`Sender`] at the source and a [`Receiver`] at the destination.
 //!
-//! What is modelled (tcp-family.md §1): MSS-sized segments on fixed boundaries, initial window,
+//! What is modelled (docs/ARCHITECTURE.md "TCP model"): MSS-sized segments on fixed boundaries, initial window,
 //! cumulative ACKs with delayed ACKs (count + timeout; immediate ACK on out-of-order data, on
 //! gap-filling data and on the FIN segment), SACK (RFC 2018, 3 blocks) with RFC 6675 loss recovery,
 //! NewReno fast recovery (RFC 6582) when SACK is off, limited transmit (RFC 3042), RFC 6298 RTO
@@ -286,6 +286,17 @@ impl Transport for TcpConnection {
     }
     fn congestion(&self) -> Option<f64> {
         self.sender.cc.alpha()
+    }
+    fn rtt(&self) -> Option<Time> {
+        self.sender.tcb.srtt
+    }
+    fn rate_bps(&self) -> Option<f64> {
+        let bits = self.cfg.mss as f64 * 8.0;
+        match (self.sender.tcb.pacing_rate, self.sender.tcb.srtt) {
+            (Some(p), _) if p > 0.0 => Some(p * bits),
+            (_, Some(rtt)) if rtt.0 > 0 => Some(self.sender.tcb.cwnd as f64 * bits / rtt.secs_f64()),
+            _ => None,
+        }
     }
     fn name(&self) -> &'static str {
         self.cfg.scheme.unwrap_or(self.cfg.cc.name())

@@ -51,7 +51,8 @@ fn slow_start_round_count() {
 #[test]
 fn slow_start_with_delayed_acks_still_doubles() {
     // Linux-style growth (cwnd += segments ACKed) doubles per RTT with ACK-every-2 as well
-    // (tcp-family.md §8.1): 150 segments still take 4 rounds.
+    // (Linux counts segments ACKed, as RFC 3465 byte counting with L = 2 does): 150 segments still
+    // take 4 rounds.
     let rtt = 400_000_000u64 + 2 * 1_200_000 + 2 * 41_600;
     let sim = run(&long_path("217200", "").replace("delayed_ack = 1", "delayed_ack = 2"));
     let fct = sim.flow_table().fct_ps[0].unwrap();
@@ -145,7 +146,7 @@ fn sixteen_flow_fairness_is_reported() {
 
 #[test]
 fn dctcp_queue_hovers_at_k_and_alpha_matches_analysis() {
-    // tcp-family.md §8.5 / DCTCP paper §3.3: N = 2, C·RTT ≈ 83.3 packets (10 Gb/s, 100 us, 1500 B),
+    // DCTCP paper (Alizadeh et al. SIGCOMM 2010) §3.3: N = 2, C·RTT ≈ 83.3 packets (10 Gb/s, 100 us, 1500 B),
     // K = 65: W* = (C·RTT + K)/N ≈ 74.2, α ≈ sqrt(2/W*) ≈ 0.164, Q_max = N + K = 67,
     // amplitude A = ½·sqrt(2N(C·RTT + K)) ≈ 12.2, so Q in about [55, 67].
     // 25 us per wire gives a 100 us base RTT. ACK every packet, as the analysis assumes.
@@ -394,7 +395,7 @@ fn every_loss_based_cc_fills_a_bdp_buffered_bottleneck() {
 
 #[test]
 fn vegas_keeps_alpha_to_beta_packets_queued() {
-    // tcp-family.md §8.8: one Vegas flow keeps α..β = 2..4 packets in the bottleneck queue.
+    // Vegas (Brakmo & Peterson, IEEE JSAC 1995): one Vegas flow keeps α..β = 2..4 packets in the bottleneck queue.
     let mut sim = run(&cc_dumbbell("vegas", 1, "100ms"));
     let p = sim.port_table();
     let i = p.find("s0->s1").unwrap();
@@ -423,7 +424,7 @@ fn two_flows_of_one_cc_share_fairly() {
 
 #[test]
 fn ledbat_holds_the_queuing_delay_at_its_target() {
-    // RFC 6817 §2.4 / tcp-family.md §8.9: a lone LEDBAT flow settles where its queuing-delay
+    // RFC 6817 §2.4: a lone LEDBAT flow settles where its queuing-delay
     // estimate equals TARGET. 50 µs at 10 Gb/s is ≈ 42 packets of 1.2 µs.
     let doc = cc_dumbbell("ledbat", 1, "60ms")
         .replace("buffer = \"84pkt\"", "buffer = \"200pkt\"")
@@ -481,7 +482,7 @@ fn cdg_backs_off_on_delay_gradients_at_wan_rtts() {
 
 #[test]
 fn bbr_fills_the_pipe_with_at_most_a_bdp_queued() {
-    // tcp-family.md §8.7: inflight ≤ cwnd_gain·BDP = 2·BDP, so a lone BBR flow's standing queue is at
+    // BBR (Cardwell et al., ACM Queue 2016; draft-cardwell-iccrg-bbr-congestion-control): inflight ≤ cwnd_gain·BDP = 2·BDP, so a lone BBR flow's standing queue is at
     // most one BDP (≈ 67 packets here) and utilization ≈ 100 % (no PROBE_RTT within 100 ms).
     let mut sim = run(&cc_dumbbell("bbr", 1, "100ms"));
     let p = sim.port_table();

@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn startup_exits_after_three_rounds_without_growth_then_drains_to_probe_bw() {
-        // tcp-family.md §8.7: STARTUP ends 3 rounds after BtlBw stops growing by 25 %.
+        // draft-cardwell-iccrg-bbr-congestion-control ("full pipe" estimate): STARTUP ends 3 rounds after BtlBw stops growing by 25 %.
         let mut b = Bbr::new(1);
         let mut t = tcb(10, u32::MAX);
         b.init(&mut t);

@@ -232,7 +232,7 @@ mod tests {
 
     #[test]
     fn cubic_curve_after_a_loss_at_100() {
-        // tcp-family.md §8.4: W_max = 100, C = 0.4, β = 0.7: cwnd 70 after the loss,
+        // RFC 9438 §4.2 (W(t) = C·(t − K)³ + W_max, K = ∛(W_max·(1 − β)/C)): W_max = 100, C = 0.4, β = 0.7: cwnd 70 after the loss,
         // K = ∛75 ≈ 4.217 s, W(K) = 100, W(2K) ≈ 130.
         let mut c = Cubic::new(CubicParams::default());
         let mut t = tcb(100, 50);

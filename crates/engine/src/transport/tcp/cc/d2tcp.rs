@@ -84,7 +84,7 @@ mod tests {
 
     #[test]
     fn penalty_follows_alpha_to_the_d() {
-        // tcp-family.md §10 item 14: α = 0.25 → p = 0.5, 0.25, 0.0625 for d = 0.5, 1, 2, i.e.
+        // D2TCP (Vamanan et al. SIGCOMM 2012), p = α^d, cwnd × (1 − p/2): α = 0.25 → p = 0.5, 0.25, 0.0625 for d = 0.5, 1, 2, i.e.
         // cuts of 25 %, 12.5 % and 3.1 % of a 64-segment window.
         assert_eq!(D2tcp::cut(64, 0.25, 0.5), 48);
         assert_eq!(D2tcp::cut(64, 0.25, 1.0), 56);

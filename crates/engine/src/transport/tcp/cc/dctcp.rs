@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn alpha_converges_to_marked_fraction() {
-        // tcp-family.md §8.6: a constant marked fraction F makes α converge to F.
+        // RFC 8257 §3.3 (α ← (1 − g)·α + g·F): a constant marked fraction F makes α converge to F.
         let mut d = Dctcp::new(DctcpParams::default());
         let mut t = tcb(10, 100);
         t.snd_nxt = 10_000; // ten segments in flight: a window is ten ACKs
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn cut_is_alpha_over_two() {
-        // tcp-family.md §8.6: α = 1 halves like Reno, α = 0 does not cut; α = 0.25 cuts 12.5 %.
+        // RFC 8257 §3.3 (cwnd × (1 − α/2)): α = 1 halves like Reno, α = 0 does not cut; α = 0.25 cuts 12.5 %.
         let t = tcb(40, 100);
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 1.0, ..Default::default() }).ssthresh(&t), 20);
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() }).ssthresh(&t), 40);

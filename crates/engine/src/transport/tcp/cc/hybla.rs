@@ -72,7 +72,7 @@ mod tests {
 
     #[test]
     fn rho_four_at_100ms() {
-        // tcp-family.md §8.11: RTT 100 ms ⇒ ρ = 4: slow start +15 per ACK, CA +16 per RTT.
+        // Hybla (Caini & Firrincieli, Int. J. Satellite Commun. Netw. 2004), ρ = RTT / RTT0 with RTT0 = 25 ms: RTT 100 ms ⇒ ρ = 4: slow start +15 per ACK, CA +16 per RTT.
         let mut h = Hybla::default();
         let mut t = tcb(10, 1000);
         t.srtt = Some(Time::from_ms(100));
