@@ -288,3 +288,5 @@ impl Transport for TcpConnection {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod hpcc_swift_tests;
