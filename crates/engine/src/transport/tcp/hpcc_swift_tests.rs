@@ -138,3 +138,23 @@ fn swift_holds_the_fabric_delay_at_its_target() {
         assert_eq!(drops, 0);
     }
 }
+
+#[test]
+fn contrary_keys_are_rejected_by_name() {
+    let err = |cc: &str, extra: &str| Scenario::from_toml(&star(1, cc, "1us", "1ms", None, extra)).err().map(|e| e.to_string());
+    let e = err("hpcc", "telemetry = false").unwrap();
+    assert!(e.contains("transport.telemetry: hpcc reads in-band telemetry"), "{e}");
+    let e = err("swift", "delayed_ack = 2").unwrap();
+    assert!(e.contains("transport.delayed_ack: 2: swift needs an ACK per data packet"), "{e}");
+    let e = err("hpcc", "cc_params = { max_stage = 2.5 }").unwrap();
+    assert!(e.contains("max_stage = 2.5 is not a whole number"), "{e}");
+    let e = err("swift", "cc_params = { fs_min_cwnd = 200 }").unwrap();
+    assert!(e.contains("fs_min_cwnd = 200 must be below fs_max_cwnd = 100"), "{e}");
+    let e = err("swift", "cc_params = { max_mdf = 1.5 }").unwrap();
+    assert!(e.contains("transport.cc_params.max_mdf: 1.5 is not a number in [0, 1]"), "{e}");
+    // Settings they imply are accepted when written out.
+    assert!(err("hpcc", "telemetry = true\ndelayed_ack = 1").is_none());
+    // And they are what the connections run with.
+    let sim = run(&star(1, "hpcc", "1us", "1ms", Some("1448"), ""));
+    assert!(tcp(&sim, 0).cfg.telemetry && tcp(&sim, 0).cfg.delack_count == 1);
+}
