@@ -32,8 +32,9 @@ pub const MAX_CWND: f64 = 1e6;
 /// RETX_RESET_THRESHOLD; our value).
 pub const RETX_RESET_THRESHOLD: u32 = 5;
 
-/// Scenario knobs (`cc_params`). The paper names these parameters (Algorithm 1, §3.5) but gives
-/// no single default set; these defaults are ours, sized for 10–100 Gb/s fabrics with µs RTTs.
+/// Scenario knobs (`cc_params`). The paper names these parameters (Algorithm 1, §3.5); the values
+/// of its deployment were not checked for this model and PPT §6.2 states none, so these defaults
+/// are ours, sized for 10–100 Gb/s fabrics with µs RTTs (docs/CONGESTION_CONTROL.md).
 pub const KNOBS: &[Knob] = &[
     Knob { name: "base_target_us", default: 25.0, min: 0.0, max: 1e9, help: "base target delay, microseconds (§3.5)" },
     Knob { name: "hop_scale_us", default: 1.0, min: 0.0, max: 1e9, help: "h: target added per switch on the path, microseconds (§3.5)" },
