@@ -150,6 +150,10 @@ fn swift_holds_the_fabric_delay_at_its_target() {
             // times (1.2 µs each) above it.
             assert!(delay > 25.0 && delay < 26.0 + 1.2 * n as f64, "x{n}: fabric delay {delay:.2} µs vs target 26 µs");
         }
+        // AIMD with a common delay signal converges to equal shares (Swift §3, Chiu and Jain).
+        let got: Vec<f64> = (0..n).map(|i| tcp(&sim, i).receiver.delivered() as f64).collect();
+        println!("swift x{n}: delivered {got:?}, Jain {}", jain(&got));
+        assert!(jain(&got) > 0.99, "x{n}: Jain {} of {got:?}", jain(&got));
         let total: f64 = if n == 1 { m[0].0 } else { util };
         assert!(total > 0.99, "x{n}: bottleneck utilization {total}");
         assert_eq!(drops, 0);
