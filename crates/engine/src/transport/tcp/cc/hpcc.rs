@@ -147,7 +147,8 @@ impl Hpcc {
             }
             self.wc + self.w_ai
         };
-        self.w = w.clamp(self.w_ai, self.w_init);
+        // Within [W_AI, W_init] (a W_AI set above W_init pins W at W_init; U = 0 gives W_init).
+        self.w = w.min(self.w_init).max(self.w_ai.min(self.w_init));
         if update_wc {
             self.wc = self.w;
         }
@@ -329,6 +330,19 @@ mod tests {
             assert!(close(h.w, 12_500.0 * 0.95 / 1.9 + 6.25), "W {}", h.w);
             assert!(close(h.wc, 12_500.0));
         }
+    }
+
+    #[test]
+    fn extreme_knobs_keep_w_within_bounds() {
+        // W_AI above W_init, and maxStage 0 with U = 0 (W_c/0): W stays at W_init, no panic.
+        let mut k = Knobs::default();
+        k.0[2] = Some(1e9);
+        k.0[1] = Some(0.0);
+        let (mut h, mut t) = hpcc(&k);
+        h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+        t.snd_una = 1;
+        h.on_int(&mut t, &rec(&[1.0], &[0], &[0]));
+        assert!(close(h.w, 12_500.0) && t.cwnd == 10, "W {}", h.w);
     }
 
     #[test]
