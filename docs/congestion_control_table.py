@@ -4,7 +4,7 @@ Run: python docs/congestion_control_table.py"""
 
 import fabricsim
 from concurrent.futures import ProcessPoolExecutor
-CCS = ["newreno","dctcp","d2tcp","cubic","bic","highspeed","htcp","hybla","scalable","veno","westwood","vegas","illinois","yeah","ledbat","nv","cdg","bbr","lp","retcp"]
+CCS = ["newreno","dctcp","d2tcp","cubic","bic","highspeed","htcp","hybla","scalable","veno","westwood","vegas","illinois","yeah","ledbat","nv","cdg","bbr","lp","retcp","hpcc","swift"]
 def doc(cc, n, end):
     d = {"simulation":{"end":end},"topology":{"kind":"dumbbell","left":n,"right":1,"link":{"rate":"40Gbps","delay":"5us"},
       "bottleneck":{"rate":"10Gbps","delay":"30us","queue":{"buffer":"84pkt"}}},
@@ -14,6 +14,8 @@ def doc(cc, n, end):
         d["topology"]["bottleneck"]["queue"].update(discipline="ecn", ecn_threshold="20pkt")
     if cc == "ledbat":
         d["transport"]["ledbat_target"] = "50us"
+    if cc == "swift":
+        d["transport"]["cc_params"] = {"base_target_us": 100}  # the base RTT here is ≈ 80 µs
     if cc == "lp":
         d["transport"]["delayed_ack"] = 1
     return d

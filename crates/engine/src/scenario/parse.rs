@@ -731,6 +731,27 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         }
         c.handshake = true;
     }
+    if c.cc.needs_telemetry() && t.get("telemetry", &mut Issues::default(), as_bool) == Some(false) {
+        iss.push(t.key_path("telemetry"), format!("{} reads in-band telemetry from every ACK (HPCC §3.2); remove telemetry = false", c.cc.name()));
+    }
+    if c.cc.acks_every_packet() {
+        if let Some(n) = t.get("delayed_ack", &mut Issues::default(), as_positive).filter(|&n| n > 1) {
+            iss.push(t.key_path("delayed_ack"), format!("{n}: {} needs an ACK per data packet (its signal is per packet); remove delayed_ack", c.cc.name()));
+        }
+    }
+    let knob = |name: &str| c.cc.knobs().iter().position(|k| k.name == name).map(|i| c.cc_params.get(c.cc.knobs(), i));
+    if c.cc == CcKind::Hpcc {
+        if let Some(v) = knob("max_stage").filter(|v| v.fract() != 0.0) {
+            iss.push(t.key_path("cc_params"), format!("max_stage = {v} is not a whole number of additive steps (HPCC §3.3 uses 5)"));
+        }
+    }
+    if c.cc == CcKind::Swift {
+        if let (Some(lo), Some(hi)) = (knob("fs_min_cwnd"), knob("fs_max_cwnd")) {
+            if lo >= hi {
+                iss.push(t.key_path("cc_params"), format!("fs_min_cwnd = {lo} must be below fs_max_cwnd = {hi} (Swift §3.5)"));
+            }
+        }
+    }
     t.finish(iss);
     (c, ecn)
 }

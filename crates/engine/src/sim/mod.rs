@@ -254,6 +254,15 @@ impl Simulator {
             let one_way = |a, b, h| -> Time { self.hops(a, b, h).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d) };
             transport.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
         }
+        if cfg.wants_path() {
+            let fr = cfg.framing();
+            let (data, control) = ((fr.payload + fr.header) as u64, fr.control as u64);
+            let fwd = self.hops(src, dst, ends.hash_fwd);
+            let there = fwd.iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(data) + d);
+            let back = self.hops(dst, src, ends.hash_rev).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d);
+            let nic_rate = self.fabric.net.ports[nic.idx()].rate;
+            transport.set_path(crate::transport::PathInfo { nic_rate, base_rtt: there + back, switches: fwd.len().saturating_sub(1) as u32, segment: data as u32 });
+        }
         self.flows.push(Flow { transport, ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
         if size.is_some() {
             self.unfinished += 1;

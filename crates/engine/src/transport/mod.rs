@@ -116,6 +116,10 @@ pub trait Transport {
     fn set_deadline(&mut self, at: Time);
     /// The idle-path round trip, for transports that seed an RTT estimate with it.
     fn seed_rtt(&mut self, rtt: Time);
+    /// What the flow's path looks like when idle (`TransportConfig::wants_path`): given before
+    /// the flow starts to congestion controls that size their first window or delay target
+    /// from it (HPCC, Swift).
+    fn set_path(&mut self, _path: PathInfo) {}
     /// The sender's window (packets), sampled as `cwnd`.
     fn window(&self) -> Option<f64>;
     /// The sender's congestion estimate (DCTCP's α), sampled as `dctcp_alpha`.
@@ -132,6 +136,20 @@ pub trait Transport {
     fn name(&self) -> &'static str;
     /// Its packet sizes (as `TransportConfig::framing`).
     fn framing(&self) -> Framing;
+}
+
+/// A flow's idle path, as `Transport::set_path` hands it over.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathInfo {
+    /// The sender's NIC line rate.
+    pub nic_rate: crate::time::Rate,
+    /// Round trip of one full data segment out and its ACK back on the idle path
+    /// (serialization at every hop plus propagation).
+    pub base_rtt: Time,
+    /// Switches the data crosses (links on the path minus one).
+    pub switches: u32,
+    /// Bytes of a full data segment on the wire (payload + header).
+    pub segment: u32,
 }
 
 /// A flow's transport as a scenario configures it (one variant per `kind`).
@@ -156,6 +174,12 @@ impl TransportConfig {
     pub fn seeds_rtt(&self) -> bool {
         match self {
             TransportConfig::Tcp(c) => (c.handshake_rtt && !c.handshake) || matches!(c.fixed_rto, tcp::FixedRto::Rtts(_)),
+        }
+    }
+    /// Does the flow want its idle path described before it starts (`Transport::set_path`)?
+    pub fn wants_path(&self) -> bool {
+        match self {
+            TransportConfig::Tcp(c) => c.cc.wants_path(),
         }
     }
     /// The TCP configuration, if this is TCP.
@@ -219,6 +243,9 @@ impl Transport for FlowTransport {
     }
     fn seed_rtt(&mut self, rtt: Time) {
         dispatch!(self, t => t.seed_rtt(rtt))
+    }
+    fn set_path(&mut self, path: PathInfo) {
+        dispatch!(self, t => t.set_path(path))
     }
     fn window(&self) -> Option<f64> {
         dispatch!(self, t => t.window())

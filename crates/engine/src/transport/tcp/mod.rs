@@ -76,6 +76,20 @@ impl CcKind {
     pub fn uses_dctcp_ecn(self) -> bool {
         matches!(self, CcKind::Dctcp | CcKind::D2tcp | CcKind::L2dct)
     }
+    /// The algorithm sizes its first window or its delay target from the idle path (HPCC: NIC
+    /// rate × base RTT; Swift: the hop count).
+    pub fn wants_path(self) -> bool {
+        matches!(self, CcKind::Hpcc | CcKind::Swift)
+    }
+    /// The algorithm reads in-band telemetry: data packets must collect it (HPCC).
+    pub fn needs_telemetry(self) -> bool {
+        matches!(self, CcKind::Hpcc)
+    }
+    /// The algorithm wants one ACK per data packet (HPCC §3.2: every ACK echoes its packet's
+    /// INT; Swift: the RTT sample is the fabric delay only without the delayed-ACK hold).
+    pub fn acks_every_packet(self) -> bool {
+        matches!(self, CcKind::Hpcc | CcKind::Swift)
+    }
 }
 
 impl TcpConfig {
@@ -204,6 +218,12 @@ pub struct TcpConnection {
 impl TcpConnection {
     /// A connection carrying `size` bytes (`None` = until the simulation ends).
     pub fn new(ends: Endpoints, cfg: TcpConfig, size: Option<u64>) -> Self {
+        let mut cfg = cfg;
+        // What HPCC and Swift assume of the stack (the scenario parser rejects contrary keys).
+        cfg.telemetry |= cfg.cc.needs_telemetry();
+        if cfg.cc.acks_every_packet() {
+            cfg.delack_count = 1;
+        }
         TcpConnection { ends, cfg, sender: Sender::new(&cfg, size, ends.hash_fwd), receiver: Receiver::new(&cfg, size) }
     }
 }
@@ -221,6 +241,7 @@ impl Transport for TcpConnection {
                         Some(b) => *b = *rec,
                         None => self.sender.int_echo = Some(Box::new(*rec)),
                     }
+                    self.sender.int_fresh = true;
                 }
                 self.sender.on_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
             }
@@ -281,6 +302,9 @@ impl Transport for TcpConnection {
             self.sender.tcb.min_rtt = Some(handshake_rtt);
         }
     }
+    fn set_path(&mut self, path: super::PathInfo) {
+        cc::CongestionOps::path(&mut self.sender.cc, &path);
+    }
     fn window(&self) -> Option<f64> {
         Some(self.sender.tcb.cwnd as f64)
     }
@@ -308,3 +332,5 @@ impl Transport for TcpConnection {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod hpcc_swift_tests;

@@ -39,6 +39,8 @@ pub struct SenderStats {
 pub struct Sender {
     /// The latest telemetry echoed back in an ACK (HPCC reads it; TCP only keeps it).
     pub int_echo: Option<Box<crate::switch::telemetry::IntRecord>>,
+    /// The ACK being handled brought `int_echo` (the congestion control's `on_int` reads it).
+    pub int_fresh: bool,
     /// Where each segment's bytes lie.
     layout: Layout,
     /// No more data will be written: the last byte written carries FIN and ends the flow.
@@ -108,6 +110,7 @@ impl Sender {
         board.track_rate = cc.owns_cwnd();
         Sender {
             int_echo: None,
+            int_fresh: false,
             layout,
             closed,
             board,
@@ -317,6 +320,7 @@ impl Sender {
     }
 
     pub fn on_ack(&mut self, now: Time, h: &TcpHeader, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let int_fresh = std::mem::take(&mut self.int_fresh);
         if self.completed_at.is_some() {
             return;
         }
@@ -472,6 +476,11 @@ impl Sender {
             rs.losses = (self.board.lost_marks - prior_lost_marks) as u32;
             self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
             self.tcb.ca_state = self.state;
+            if int_fresh {
+                if let Some(rec) = self.int_echo.as_deref() {
+                    self.cc.on_int(&mut self.tcb, rec);
+                }
+            }
             self.cc.cong_control(&mut self.tcb, &rs);
         } else if may_grow && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
             self.cc.cong_avoid(&mut self.tcb, acked.count as u32);

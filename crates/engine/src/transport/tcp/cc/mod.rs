@@ -174,6 +174,12 @@ pub trait CongestionOps {
     fn sets_window_field(&self) -> bool {
         false
     }
+    /// The flow's idle path (NIC rate, base RTT, switch count), before `init`, for algorithms
+    /// whose CcKind `wants_path` (HPCC, Swift).
+    fn path(&mut self, _p: &crate::transport::PathInfo) {}
+    /// Per ACK that echoes in-band telemetry (HPCC §3.2), before `cong_control`; `owns_cwnd`
+    /// algorithms only.
+    fn on_int(&mut self, _tcb: &mut Tcb, _rec: &crate::switch::telemetry::IntRecord) {}
 }
 
 /// Linux `tcp_slow_start`: grow by the ACKed count up to ssthresh; return what is left over.
@@ -335,6 +341,8 @@ macro_rules! registry {
             fn reads_raw_ece(&self) -> bool { match self { $(Cc::$v(c) => c.reads_raw_ece(),)* } }
             fn set_state(&mut self, tcb: &mut Tcb, s: CaState) { match self { $(Cc::$v(c) => c.set_state(tcb, s),)* } }
             fn sets_window_field(&self) -> bool { match self { $(Cc::$v(c) => c.sets_window_field(),)* } }
+            fn path(&mut self, p: &crate::transport::PathInfo) { match self { $(Cc::$v(c) => c.path(p),)* } }
+            fn on_int(&mut self, tcb: &mut Tcb, rec: &crate::switch::telemetry::IntRecord) { match self { $(Cc::$v(c) => c.on_int(tcb, rec),)* } }
         }
     };
 }
@@ -367,6 +375,8 @@ registry! {
     Sab: sab::Sab = ["sab"], knobs &[], |seed, k| Sab, "SAB: cwnd = the window switches write into data packets, eps*B/N (JSAC 2014 §IV); needs [sab] switches";
     L2dct: l2dct::L2dct = ["l2dct"], knobs l2dct::KNOBS, |seed, k| L2dct::new(l2dct::L2dctParams::default().with_knobs(k)), "L2DCT: DCTCP with increase and cut weighted by bytes sent, b = alpha^w_c (INFOCOM 2013 §III)";
     PFabric: pfabric::PFabric = ["pfabric-rc"], knobs pfabric::KNOBS, |seed, k| PFabric::with_knobs(k), "pFabric's minimal rate control: TCP growth capped at max_cwnd, timeouts only (SIGCOMM 2013 §4.2); use the 'pfabric' scheme";
+    Hpcc: hpcc::Hpcc = ["hpcc"], knobs hpcc::KNOBS, |seed, k| Hpcc::with_knobs(k), "HPCC: window from the most loaded hop's INT-measured inflight, target eta 95 %, paced at W/T (SIGCOMM 2019 §3); telemetry on";
+    Swift: swift::Swift = ["swift"], knobs swift::KNOBS, |seed, k| Swift::with_knobs(k), "Swift-like: AIMD on fabric delay vs a target scaled by hops and flow window, paced below 1 packet (SIGCOMM 2020 §3)";
     Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
 }
 

@@ -1,0 +1,358 @@
+//! HPCC (Li et al., "HPCC: High Precision Congestion Control", SIGCOMM 2019, §3, Algorithm 1).
+//!
+//! Every data packet collects in-band telemetry (INT) at each egress it leaves (queue length,
+//! cumulative transmitted bytes, time stamp, line rate: `switch::telemetry`) and every ACK echoes
+//! it (§3.2). Per ACK the sender computes, for each hop j, the normalized inflight
+//! U_j = qlen_j/(B_j·T) + txRate_j/B_j, with qlen the smaller of the two latest queue reports and
+//! txRate from the byte counters of two consecutive records of the same hop; it keeps the most
+//! loaded hop's value u and smooths it over one base RTT T: U ← (1 − τ/T)·U + (τ/T)·u, τ the
+//! interval between the two records of that hop (capped at T) (MeasureInflight, §3.2–3.3).
+//! ComputeWind (§3.3): if U ≥ η or maxStage additive steps have been taken,
+//! W = W_c/(U/η) + W_AI, else W = W_c + W_AI; the reference window W_c becomes W once per RTT
+//! (when the ACK passes the snd_nxt of the last update) and the additive-step counter resets with
+//! a multiplicative update. The sender paces at R = W/T and keeps the bytes in flight within W.
+//!
+//! Units and choices of this model:
+//! - W, W_c and W_AI are bytes on the wire (payload + header, as INT's byte counters count);
+//!   the TCP core's window is in segments: cwnd = ⌈W / segment⌉, so a segment may leave while
+//!   the bytes in flight are below W; pacing is W/T bytes per second.
+//! - W_init = B_nic·T (§3.3); T is the flow's idle-path RTT of a full segment (a global T can be
+//!   set with `t_us`, as the paper uses one T for the whole fabric); W is kept within
+//!   [W_AI, W_init] (W ≥ W_AI holds by construction), and W_c takes the clamped W.
+//! - A change of path (the hops' ports differ) restarts the per-hop history, like the paper's
+//!   path ID. A hop whose new record is not newer than the last gives no rate sample.
+//! - Loss recovery is the TCP core's (RFC 6675 SACK, RACK, TLP, RTO), not the go-back-N of the
+//!   authors' RDMA simulator; a loss does not cut W (HPCC has no loss response; the authors'
+//!   network is lossless with PFC). After an RTO the core's cwnd of 1 lasts until the next ACK.
+//! - INT header bytes are not added to packets.
+
+use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
+use crate::switch::telemetry::IntRecord;
+use crate::transport::PathInfo;
+
+/// η, the target utilization (§3.3, §5.1: 95 %).
+pub const ETA: f64 = 0.95;
+/// maxStage, additive steps before a multiplicative update (§3.3, §5.1: 5).
+pub const MAX_STAGE: u32 = 5;
+/// N in W_AI = W_init·(1 − η)/N (§3.3): with N = 100, 100 Gb/s and T = 13 µs this gives the
+/// paper's W_AI ≈ 80 B (§5.1).
+pub const AI_FLOWS: f64 = 100.0;
+
+/// Scenario knobs (`cc_params`).
+pub const KNOBS: &[Knob] = &[
+    Knob { name: "eta", default: ETA, min: 0.01, max: 1.0, help: "target utilization eta (§3.3)" },
+    Knob { name: "max_stage", default: MAX_STAGE as f64, min: 0.0, max: 1000.0, help: "additive steps before a multiplicative update (§3.3; whole number)" },
+    Knob { name: "w_ai_bytes", default: 0.0, min: 0.0, max: 1e12, help: "additive increase W_AI in bytes; 0 = W_init(1-eta)/ai_flows (§3.3)" },
+    Knob { name: "ai_flows", default: AI_FLOWS, min: 1.0, max: 1e9, help: "N, the expected concurrent flows in W_AI = W_init(1-eta)/N (§3.3)" },
+    Knob { name: "t_us", default: 0.0, min: 0.0, max: 1e9, help: "T, the base RTT in microseconds; 0 = the flow's idle-path RTT" },
+];
+
+#[derive(Clone, Debug)]
+pub struct Hpcc {
+    eta: f64,
+    max_stage: u32,
+    w_ai_set: f64,
+    ai_flows: f64,
+    /// T in seconds (0 until known).
+    t: f64,
+    /// B_nic in bytes per second (0 until known).
+    b_nic: f64,
+    /// Wire bytes of a full segment.
+    segment: f64,
+    pub w_init: f64,
+    pub w: f64,
+    pub wc: f64,
+    pub w_ai: f64,
+    /// Smoothed normalized inflight of the most loaded hop.
+    pub u: f64,
+    pub inc_stage: u32,
+    last_update_seq: u64,
+    /// L: the last INT record (boxed once, at the first echo, so the state stays small).
+    last: Option<Box<IntRecord>>,
+}
+
+impl Hpcc {
+    pub fn with_knobs(k: &Knobs) -> Self {
+        Hpcc {
+            eta: k.get(KNOBS, 0),
+            max_stage: k.get(KNOBS, 1) as u32,
+            w_ai_set: k.get(KNOBS, 2),
+            ai_flows: k.get(KNOBS, 3),
+            t: k.get(KNOBS, 4) * 1e-6,
+            b_nic: 0.0,
+            segment: 0.0,
+            w_init: 0.0,
+            w: 0.0,
+            wc: 0.0,
+            w_ai: 0.0,
+            u: 0.0,
+            inc_stage: 0,
+            last_update_seq: 0,
+            last: None,
+        }
+    }
+
+    /// The knobs with the flow's path set (what `path` does), for tests.
+    pub fn on_path(k: &Knobs, p: &PathInfo) -> Self {
+        let mut h = Self::with_knobs(k);
+        h.path(p);
+        h
+    }
+
+    /// Base RTT T in seconds.
+    pub fn t(&self) -> f64 {
+        self.t
+    }
+
+    /// cwnd and pacing from W.
+    fn apply(&self, tcb: &mut Tcb) {
+        if self.w_init <= 0.0 {
+            return;
+        }
+        // ⌈W/segment⌉, forgiving the float error of B·T (1.25e9 · 1e-5 = 12 500.000…2).
+        tcb.cwnd = ((self.w / self.segment * (1.0 - 1e-12)).ceil() as u32).max(1);
+        tcb.pacing_rate = Some(self.w / self.t / self.segment);
+    }
+
+    /// MeasureInflight (§3.3): the smoothed U after record `a`, given the last record `l`.
+    fn measure_inflight(&mut self, a: &IntRecord, l: &IntRecord) {
+        let (mut u_max, mut tau) = (0.0f64, 0.0f64);
+        for (h, p) in a.hops().iter().zip(l.hops()) {
+            if h.time <= p.time {
+                continue;
+            }
+            let dt = (h.time - p.time).secs_f64();
+            let b = h.rate.bps() as f64 / 8.0;
+            let tx_rate = h.tx_bytes.saturating_sub(p.tx_bytes) as f64 / dt;
+            let u = h.queue_bytes.min(p.queue_bytes) as f64 / (b * self.t) + tx_rate / b;
+            if u > u_max {
+                u_max = u;
+                tau = dt;
+            }
+        }
+        let tau = tau.min(self.t);
+        self.u = (1.0 - tau / self.t) * self.u + (tau / self.t) * u_max;
+    }
+
+    /// ComputeWind (§3.3); `update_wc` once per RTT.
+    fn compute_wind(&mut self, update_wc: bool) {
+        let w = if self.u >= self.eta || self.inc_stage >= self.max_stage {
+            if update_wc {
+                self.inc_stage = 0;
+            }
+            self.wc / (self.u / self.eta) + self.w_ai
+        } else {
+            if update_wc {
+                self.inc_stage += 1;
+            }
+            self.wc + self.w_ai
+        };
+        // Within [W_AI, W_init] (a W_AI set above W_init pins W at W_init; U = 0 gives W_init).
+        self.w = w.min(self.w_init).max(self.w_ai.min(self.w_init));
+        if update_wc {
+            self.wc = self.w;
+        }
+    }
+}
+
+fn same_path(a: &IntRecord, b: &IntRecord) -> bool {
+    a.hops == b.hops && a.hops().iter().zip(b.hops()).all(|(x, y)| x.port == y.port)
+}
+
+impl CongestionOps for Hpcc {
+    fn name(&self) -> &'static str {
+        "hpcc"
+    }
+    fn path(&mut self, p: &PathInfo) {
+        self.b_nic = p.nic_rate.bps() as f64 / 8.0;
+        self.segment = p.segment as f64;
+        if self.t <= 0.0 {
+            self.t = p.base_rtt.secs_f64();
+        }
+    }
+    fn init(&mut self, tcb: &mut Tcb) {
+        if self.b_nic <= 0.0 || self.t <= 0.0 {
+            return; // no path given: the core's window, unpaced
+        }
+        self.w_init = self.b_nic * self.t;
+        self.w_ai = if self.w_ai_set > 0.0 { self.w_ai_set } else { self.w_init * (1.0 - self.eta) / self.ai_flows };
+        self.w = self.w_init;
+        self.wc = self.w_init;
+        self.apply(tcb);
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        tcb.cwnd
+    }
+    fn cong_avoid(&mut self, _tcb: &mut Tcb, _acked: u32) {}
+    fn owns_cwnd(&self) -> bool {
+        true
+    }
+    /// NewAck (Algorithm 1): the first echo only records L; later ones measure and set W.
+    fn on_int(&mut self, tcb: &mut Tcb, a: &IntRecord) {
+        if self.w_init <= 0.0 {
+            return;
+        }
+        let Some(mut l) = self.last.take() else {
+            self.last = Some(Box::new(*a));
+            self.last_update_seq = tcb.snd_nxt;
+            return;
+        };
+        if same_path(a, &l) {
+            self.measure_inflight(a, &l);
+            let update_wc = tcb.snd_una > self.last_update_seq;
+            self.compute_wind(update_wc);
+            if update_wc {
+                self.last_update_seq = tcb.snd_nxt;
+            }
+        }
+        *l = *a;
+        self.last = Some(l);
+        self.apply(tcb);
+    }
+    /// Every ACK: the window and pacing are W's (this also undoes the core's cwnd of 1 after an
+    /// RTO).
+    fn cong_control(&mut self, tcb: &mut Tcb, _rs: &RateSample) {
+        self.apply(tcb);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::PortId;
+    use crate::switch::telemetry::{IntHop, MAX_HOPS};
+    use crate::time::{Rate, Time};
+
+    /// 10 Gb/s NIC (1.25e9 B/s), T = 10 µs: W_init = 12 500 B; 1250-B segments.
+    fn hpcc(k: &Knobs) -> (Hpcc, Tcb) {
+        let p = PathInfo { nic_rate: Rate::gbps(10), base_rtt: Time::from_us(10), switches: 1, segment: 1250 };
+        let mut h = Hpcc::on_path(k, &p);
+        let mut t = super::super::tcb(10, u32::MAX);
+        h.init(&mut t);
+        (h, t)
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    /// A record of `n` hops at 10 Gb/s: hop i at `us[i]` µs with `tx[i]` bytes sent, `q[i]` queued.
+    fn rec(us: &[f64], tx: &[u64], q: &[u64]) -> IntRecord {
+        let mut r = IntRecord::default();
+        for i in 0..us.len() {
+            r.hop[i] = IntHop { port: PortId(i as u32), time: Time::from_ps((us[i] * 1e6) as u64), queue_bytes: q[i], tx_bytes: tx[i], rate: Rate::gbps(10) };
+        }
+        r.hops = us.len() as u8;
+        assert!(us.len() <= MAX_HOPS);
+        r
+    }
+
+    #[test]
+    fn initial_window_is_b_times_t_and_paced_at_line_rate() {
+        let (h, t) = hpcc(&Knobs::default());
+        assert!(close(h.w_init, 12_500.0));
+        // W_AI = W_init (1 − 0.95) / 100 = 6.25 B.
+        assert!(close(h.w_ai, 6.25));
+        assert_eq!(t.cwnd, 10); // 12 500 / 1250
+        // W/T = 1.25e9 B/s = 1e6 segments of 1250 B per second.
+        assert!((t.pacing_rate.unwrap() - 1e6).abs() < 1e-3);
+    }
+
+    #[test]
+    fn multiplicative_update_from_the_most_loaded_hop() {
+        let (mut h, mut t) = hpcc(&Knobs::default());
+        t.snd_nxt = 100_000;
+        // First echo: only recorded.
+        h.on_int(&mut t, &rec(&[0.0, 0.5], &[0, 0], &[5000, 0]));
+        assert!(close(h.w, 12_500.0) && h.u == 0.0);
+        // 10 µs (= T, so τ/T = 1 and U = u) later. Hop 0: 12 500 B sent = line rate (1.0), queue
+        // min(2500, 5000) = 2500 B = 0.2 of B·T: u0 = 1.2. Hop 1: 6250 B (0.5), queue 0: 0.5.
+        t.snd_una = 100_001; // past lastUpdateSeq: W_c is updated
+        t.snd_nxt = 200_000;
+        h.on_int(&mut t, &rec(&[10.0, 10.5], &[12_500, 6250], &[2500, 0]));
+        assert!((h.u - 1.2).abs() < 1e-12, "U {}", h.u);
+        // U ≥ η: W = W_c / (U/η) + W_AI = 12 500·0.95/1.2 + 6.25 = 9902.083…
+        let w = 12_500.0 * 0.95 / 1.2 + 6.25;
+        assert!(close(h.w, w), "W {}", h.w);
+        assert_eq!((h.wc, h.inc_stage), (h.w, 0));
+        assert_eq!(t.cwnd, 8); // ⌈9902.08 / 1250⌉
+        assert!((t.pacing_rate.unwrap() - w / 10e-6 / 1250.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn ewma_over_tau_and_additive_steps_until_max_stage() {
+        let (mut h, mut t) = hpcc(&Knobs::default());
+        t.snd_nxt = 10;
+        h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+        // τ = 1 µs = T/10, hop at half rate, no queue: u = 0.5, U = 0.1·0.5 = 0.05 < η.
+        let mut us = 0.0;
+        let mut tx = 0;
+        let mut wc = 12_500.0;
+        for stage in 1..=5u32 {
+            us += 1.0;
+            tx += 625;
+            t.snd_una += 100; // a new RTT each time: W_c += W_AI
+            t.snd_nxt = t.snd_una + 10;
+            h.on_int(&mut t, &rec(&[us], &[tx], &[0]));
+            // W is clamped at W_init, so W_c stays there: the additive stage still counts.
+            wc = (wc + 6.25f64).min(12_500.0);
+            assert!(close(h.w, wc) && h.inc_stage == stage, "W {} stage {}", h.w, h.inc_stage);
+        }
+        let u5 = h.u;
+        // EWMA: U_k = 0.9·U_{k−1} + 0.1·0.5 → after 5 steps 0.5·(1 − 0.9⁵).
+        assert!((u5 - 0.5 * (1.0 - 0.9f64.powi(5))).abs() < 1e-12, "U {u5}");
+        // Sixth step: incStage = maxStage forces the multiplicative form even though U < η.
+        us += 1.0;
+        tx += 625;
+        t.snd_una += 100;
+        h.on_int(&mut t, &rec(&[us], &[tx], &[0]));
+        let u6 = 0.9 * u5 + 0.05;
+        let w = (12_500.0 / (u6 / 0.95) + 6.25f64).min(12_500.0);
+        assert!((h.u - u6).abs() < 1e-12);
+        assert!(close(h.w, w) && h.inc_stage == 0);
+    }
+
+    #[test]
+    fn reference_window_moves_once_per_rtt() {
+        // Within one RTT (the ACK does not pass the snd_nxt of the last update), each ACK scales
+        // the same W_c: three ACKs at U = 1.9 (τ = T) all give W = W_c/2 + W_AI, not W_c/8.
+        let (mut h, mut t) = hpcc(&Knobs::default());
+        t.snd_nxt = 1_000_000;
+        h.on_int(&mut t, &rec(&[0.0], &[0], &[11_250]));
+        let mut us = 0.0;
+        let mut tx = 0;
+        for _ in 0..3 {
+            us += 10.0;
+            tx += 12_500;
+            t.snd_una += 1000; // still below 1 000 000
+            h.on_int(&mut t, &rec(&[us], &[tx], &[11_250]));
+            // u = 11 250/12 500 + 1 = 1.9
+            assert!(close(h.w, 12_500.0 * 0.95 / 1.9 + 6.25), "W {}", h.w);
+            assert!(close(h.wc, 12_500.0));
+        }
+    }
+
+    #[test]
+    fn extreme_knobs_keep_w_within_bounds() {
+        // W_AI above W_init, and maxStage 0 with U = 0 (W_c/0): W stays at W_init, no panic.
+        let mut k = Knobs::default();
+        k.0[2] = Some(1e9);
+        k.0[1] = Some(0.0);
+        let (mut h, mut t) = hpcc(&k);
+        h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+        t.snd_una = 1;
+        h.on_int(&mut t, &rec(&[1.0], &[0], &[0]));
+        assert!(close(h.w, 12_500.0) && t.cwnd == 10, "W {}", h.w);
+    }
+
+    #[test]
+    fn a_new_path_restarts_the_history() {
+        let (mut h, mut t) = hpcc(&Knobs::default());
+        h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+        let mut other = rec(&[10.0], &[12_500], &[12_500]);
+        other.hop[0].port = PortId(7);
+        t.snd_una = 1;
+        h.on_int(&mut t, &other);
+        assert!(h.u == 0.0 && close(h.w, 12_500.0), "no sample across paths");
+    }
+}

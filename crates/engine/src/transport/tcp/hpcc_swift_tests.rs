@@ -1,0 +1,201 @@
+//! HPCC and the Swift-like window in tiny scenarios, pinned to the papers' targets (HPCC: link
+//! utilization η with a near-empty queue; Swift: fabric delay at its target, line rate for one
+//! flow) and to the ideal FCT of a lone flow (`output::ideal_fct`).
+
+use crate::scenario::Scenario;
+use crate::sim::testing::{jain, run, tcp};
+use crate::sim::Simulator;
+use crate::time::Time;
+use crate::transport::tcp::cc::Cc;
+
+/// n senders h1..hn to h0 through one switch; 10 Gb/s links of `delay`; long flows unless
+/// `size` is given; `extra` goes into [transport].
+fn star(n: usize, cc: &str, delay: &str, end: &str, size: Option<&str>, extra: &str) -> String {
+    let mut flows = String::new();
+    for i in 1..=n {
+        let size = size.map(|s| format!("size = \"{s}\"\n")).unwrap_or_default();
+        flows += &format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h0\"\nstart = \"{}us\"\n{size}", i - 1);
+    }
+    format!(
+        r#"
+[simulation]
+end = "{end}"
+[topology]
+kind = "star"
+hosts = {hosts}
+link = {{ rate = "10Gbps", delay = "{delay}" }}
+[queue]
+buffer = "1000pkt"
+[transport]
+cc = "{cc}"
+min_rto = "1ms"
+{extra}
+{flows}
+"#,
+        hosts = n + 1
+    )
+}
+
+/// Run `doc`, skipping the first `warm_ms`; per port named: utilization and mean queue (bytes)
+/// from then to the end, and drops over the whole run.
+fn measured(doc: &str, warm_ms: u64, ports: &[&str]) -> (Simulator, Vec<(f64, f64, u64)>) {
+    let mut sim = Simulator::new(&Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}")), None);
+    let ids: Vec<_> = ports.iter().map(|n| sim.fabric.net.port_by_name(n).unwrap()).collect();
+    let warm = Time::from_ms(warm_ms);
+    sim.run_until(warm);
+    let before: Vec<_> = ids.iter().map(|p| {
+        let s = &sim.fabric.net.ports[p.idx()].stats;
+        (s.busy_time, s.queue_area_bytes)
+    }).collect();
+    sim.run();
+    let span = (sim.now() - warm).0 as f64;
+    let out = ids.iter().zip(before).map(|(p, (busy, area))| {
+        let s = &sim.fabric.net.ports[p.idx()].stats;
+        ((s.busy_time - busy).0 as f64 / span, (s.queue_area_bytes - area) as f64 / span, s.drops)
+    }).collect();
+    (sim, out)
+}
+
+/// The idle RTT of a 1500-B segment and its 52-B ACK over two 10 Gb/s links of `d_us` each.
+fn base_rtt_us(d_us: f64) -> f64 {
+    2.0 * (1.2 + d_us) + 2.0 * (0.0416 + d_us)
+}
+
+#[test]
+fn hpcc_settles_at_eta_with_an_empty_queue() {
+    // HPCC §3 / §5: on one bottleneck the flows hold the most loaded hop's normalized inflight
+    // at η, so the link runs at ≈ 95 % and the queue stays near empty. 4 long flows, 5 µs
+    // wires (T ≈ 22.5 µs, B·T ≈ 28 KB ≈ 19 segments), 4 ms; the first 1 ms is skipped.
+    for n in [2usize, 4] {
+        let (sim, m) = measured(&star(n, "hpcc", "5us", "4ms", None, ""), 1, &["s0->h0"]);
+        let (util, mean_q, drops) = m[0];
+        let u: Vec<f64> = (0..n).map(|i| match &tcp(&sim, i).sender.cc { Cc::Hpcc(h) => h.u, _ => unreachable!() }).collect();
+        println!("hpcc x{n}: utilization {util:.4}, mean queue {mean_q:.0} B, drops {drops}, U {u:?}");
+        assert!((util - 0.95).abs() < 0.03, "x{n}: utilization {util:.4} is not η = 0.95 ± 0.03");
+        // Near-empty queue: each sender's window exceeds its share of η·B·T by at most one
+        // segment (cwnd = ⌈W/segment⌉) plus maxStage·W_AI (≈ 7 B each here), so the standing
+        // queue cannot exceed n segments (minus the 5 % headroom); the mean is far below it.
+        assert!(mean_q < 1500.0 * n as f64, "x{n}: mean queue {mean_q} B");
+        assert_eq!(drops, 0);
+    }
+}
+
+#[test]
+fn hpcc_shares_converge_when_w_ai_fits_the_flows() {
+    // Every flow adds the same W_AI per RTT while multiplicative updates keep ratios, so the
+    // shares converge at a speed set by W_AI (HPCC §3.3). With W_AI = W_init(1 − η)/N for the
+    // N = 4 flows present (`ai_flows = 4`: their additive steps together fill the 5 % headroom),
+    // 4 flows share fairly over 20–40 ms. (With the default N = 100, W_AI ≈ 7 B against ≈ 7 KB
+    // windows: the shares wander for tens of ms, Jain 0.82 over the same span.)
+    let doc = star(4, "hpcc", "5us", "40ms", None, "cc_params = { ai_flows = 4 }");
+    let mut sim = Simulator::new(&Scenario::from_toml(&doc).unwrap(), None);
+    sim.run_until(Time::from_ms(20));
+    let before: Vec<f64> = (0..4).map(|i| tcp(&sim, i).receiver.delivered() as f64).collect();
+    sim.run();
+    let got: Vec<f64> = (0..4).map(|i| tcp(&sim, i).receiver.delivered() as f64 - before[i]).collect();
+    println!("hpcc x4 (ai_flows 4) shares over 20-40 ms: {got:?}, Jain {}", jain(&got));
+    assert!(jain(&got) > 0.99, "Jain {} of {got:?}", jain(&got));
+}
+
+#[test]
+fn hpcc_lone_flow_meets_the_ideal_fct_then_runs_at_eta() {
+    // A flow within the first window (W_init = B·T ≈ 28 KB) leaves paced at line rate: FCT =
+    // ideal (slowdown 1 within the 1 ps rounding of the pacing gap per packet).
+    let sim = run(&star(1, "hpcc", "5us", "10ms", Some("14480"), ""));
+    let t = sim.flow_table();
+    let s = t.slowdown[0].unwrap();
+    assert!((1.0..1.0001).contains(&s), "slowdown {s}");
+    // A long flow settles at U = η on its own NIC hop: slowdown ≈ 1/η = 1.053 (HPCC §5's
+    // "5 % headroom" cost for long flows).
+    let sim = run(&star(1, "hpcc", "5us", "10ms", Some("2MB"), ""));
+    let t = sim.flow_table();
+    let s = t.slowdown[0].unwrap();
+    println!("hpcc 2 MB slowdown {s:.4}");
+    assert!((1.03..1.08).contains(&s), "slowdown {s}");
+}
+
+#[test]
+fn swift_lone_flow_meets_the_ideal_fct() {
+    // 1 µs wires: B·RTT ≈ 5.6 KB < the initial window of 10 segments, and the queue the flow
+    // builds stays below the 26 µs target: the flow never slows, so FCT = ideal.
+    for size in ["14480", "1MB"] {
+        let sim = run(&star(1, "swift", "1us", "10ms", Some(size), ""));
+        let t = sim.flow_table();
+        let s = t.slowdown[0].unwrap();
+        println!("swift {size}: slowdown {s}");
+        assert!((1.0..1.0001).contains(&s), "{size}: slowdown {s}");
+    }
+}
+
+#[test]
+fn swift_holds_the_fabric_delay_at_its_target() {
+    // Flow scaling off: target = base_target 25 µs + 1 switch × 1 µs = 26 µs. With 5 µs wires
+    // the idle RTT is 22.48 µs, so the flows should keep ≈ 3.5 µs of queue (≈ 4.4 KB at
+    // 10 Gb/s) and the bottleneck busy. 1 and 3 long flows, 3 ms, the first 1 ms skipped.
+    let base = base_rtt_us(5.0);
+    for n in [1usize, 3] {
+        let doc = star(n, "swift", "5us", "3ms", None, "cc_params = { fs_range_us = 0 }");
+        let mut names: Vec<String> = (1..=n).map(|i| format!("h{i}->s0")).collect();
+        names.push("s0->h0".into());
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (sim, m) = measured(&doc, 1, &refs);
+        let (util, bq, drops) = m[n];
+        for i in 0..n {
+            // Flow i queues at its own NIC (the bottleneck of a lone flow) and at s0->h0.
+            let delay = base + (m[i].1 + bq) * 8.0 / 10e3; // µs at 10 Gb/s
+            let srtt = tcp(&sim, i).sender.rtt.srtt().unwrap().secs_f64() * 1e6;
+            println!("swift x{n} flow {i}: fabric delay {delay:.2} µs (srtt {srtt:.2}), s0->h0 utilization {util:.4}");
+            // Each flow adds ai = 1 packet per RTT until the delay passes the target and cuts
+            // at most once per RTT, so the delay sits from just below the target to n packet
+            // times (1.2 µs each) above it.
+            assert!(delay > 25.0 && delay < 26.0 + 1.2 * n as f64, "x{n}: fabric delay {delay:.2} µs vs target 26 µs");
+        }
+        // AIMD with a common delay signal converges to equal shares (Swift §3, Chiu and Jain).
+        let got: Vec<f64> = (0..n).map(|i| tcp(&sim, i).receiver.delivered() as f64).collect();
+        println!("swift x{n}: delivered {got:?}, Jain {}", jain(&got));
+        assert!(jain(&got) > 0.99, "x{n}: Jain {} of {got:?}", jain(&got));
+        let total: f64 = if n == 1 { m[0].0 } else { util };
+        assert!(total > 0.99, "x{n}: bottleneck utilization {total}");
+        assert_eq!(drops, 0);
+    }
+}
+
+#[test]
+fn contrary_keys_are_rejected_by_name() {
+    let err = |cc: &str, extra: &str| Scenario::from_toml(&star(1, cc, "1us", "1ms", None, extra)).err().map(|e| e.to_string());
+    let e = err("hpcc", "telemetry = false").unwrap();
+    assert!(e.contains("transport.telemetry: hpcc reads in-band telemetry"), "{e}");
+    let e = err("swift", "delayed_ack = 2").unwrap();
+    assert!(e.contains("transport.delayed_ack: 2: swift needs an ACK per data packet"), "{e}");
+    let e = err("hpcc", "cc_params = { max_stage = 2.5 }").unwrap();
+    assert!(e.contains("max_stage = 2.5 is not a whole number"), "{e}");
+    let e = err("swift", "cc_params = { fs_min_cwnd = 200 }").unwrap();
+    assert!(e.contains("fs_min_cwnd = 200 must be below fs_max_cwnd = 100"), "{e}");
+    let e = err("swift", "cc_params = { max_mdf = 1.5 }").unwrap();
+    assert!(e.contains("transport.cc_params.max_mdf: 1.5 is not a number in [0, 1]"), "{e}");
+    // Settings they imply are accepted when written out.
+    assert!(err("hpcc", "telemetry = true\ndelayed_ack = 1").is_none());
+    // And they are what the connections run with.
+    let sim = run(&star(1, "hpcc", "1us", "1ms", Some("1448"), ""));
+    assert!(tcp(&sim, 0).cfg.telemetry && tcp(&sim, 0).cfg.delack_count == 1);
+}
+
+#[test]
+fn hpcc_follows_the_most_loaded_hop() {
+    // Dumbbell: 10 Gb/s hosts, a 1 Gb/s middle link. The senders' NICs report ≈ 10 % load, the
+    // middle hop the real one, so HPCC must steer by the middle hop: it runs at η of 1 Gb/s
+    // with a near-empty queue once the first window (B_nic·T, far above the 1 Gb/s BDP) has
+    // drained. 2 senders, 20 ms, the first 5 ms skipped.
+    let flows = "[[flows]]\nsrc = \"h0\"\ndst = \"h2\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h2\"\nstart = \"1us\"\n";
+    let doc = format!(
+        "[simulation]\nend = \"20ms\"\n[topology]\nkind = \"dumbbell\"\nleft = 2\nright = 1\n\
+         link = {{ rate = \"10Gbps\", delay = \"1us\" }}\nbottleneck = {{ rate = \"1Gbps\", delay = \"10us\", queue = {{ buffer = \"250pkt\" }} }}\n\
+         [transport]\ncc = \"hpcc\"\nmin_rto = \"1ms\"\n{flows}"
+    );
+    let (_, m) = measured(&doc, 5, &["s0->s1"]);
+    let (util, mean_q, drops) = m[0];
+    println!("hpcc dumbbell: bottleneck utilization {util:.4}, mean queue {mean_q:.0} B, drops {drops}");
+    assert!((util - 0.95).abs() < 0.03, "utilization {util:.4}");
+    assert!(mean_q < 2.0 * 1500.0, "mean queue {mean_q} B");
+    assert_eq!(drops, 0);
+}
