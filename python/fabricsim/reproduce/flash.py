@@ -180,7 +180,7 @@ def headlines(r: dict) -> list[Headline]:
         rows.append(Headline(name, paper, b[0], b[1], _mean(values), "%",
                              note + (" " if note else "") + "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in values)))
 
-    # §4.3 (mixed workload, Fig. 11): the abstract's and PAPERS.md's "up to" numbers are these.
+    # §4.3 (mixed workload, Fig. 11): the abstract's "up to" numbers are these.
     add("mix overall FCT: Flash vs DCTCP (lower by)", "21.2% avg", 21.2, 21.2, reduction(r, "main", "mix", "all_mean", "flash", "dctcp"))
     add("mix overall FCT: Flash vs L2DCT", "16.3% avg", 16.3, 16.3, reduction(r, "main", "mix", "all_mean", "flash", "l2dct"))
     add("mix overall FCT: Flash vs PIAS", "2.2-8.2%", 2.2, 8.2, reduction(r, "main", "mix", "all_mean", "flash", "pias"))
