@@ -3,28 +3,7 @@
 //! Its own test binary, because it installs a counting global allocator.
 
 use fabricsim_engine::{Scenario, Simulator, Time};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
-
-struct Counting;
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        System.alloc(l)
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        System.dealloc(p, l)
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
-        System.realloc(p, l, n)
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+mod common;
 
 #[test]
 fn steady_state_dctcp_incast_allocates_nothing() {
@@ -54,10 +33,10 @@ min_rto = "10ms"
     let sc = Scenario::from_toml(&doc).unwrap();
     let mut sim = Simulator::new(&sc, None);
     sim.run_until(Time::from_ms(100));
-    let before = ALLOCS.load(Ordering::Relaxed);
+    let before = common::allocations();
     let events_before = sim.events_processed();
     sim.run_until(Time::from_ms(200));
-    let allocs = ALLOCS.load(Ordering::Relaxed) - before;
+    let allocs = common::allocations() - before;
     let events = sim.events_processed() - events_before;
     assert!(events > 400_000, "the run did real work ({events} events)");
     assert_eq!(allocs, 0, "{allocs} heap allocations during {events} events");

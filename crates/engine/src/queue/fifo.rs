@@ -36,6 +36,10 @@ pub struct Fifo {
 }
 
 impl Fifo {
+    /// An empty FIFO with room for `packets` ids before it has to grow.
+    pub fn with_capacity(packets: usize) -> Fifo {
+        Fifo { ids: VecDeque::with_capacity(packets), ..Fifo::default() }
+    }
     #[inline]
     pub fn len_packets(&self) -> u64 {
         self.ids.len() as u64

@@ -236,8 +236,16 @@ impl PortQueue {
             Marking::Red(r) => (0..n).map(|_| Red::new(r, rate)).collect(),
             _ => Vec::new(),
         };
+        // Any one queue may hold the whole buffer: give each room for it up front (capped), so a
+        // class that first fills up late in a run does not allocate on the per-packet path.
+        let room = match spec.limit {
+            Some(Amount::Packets(p)) => p,
+            Some(Amount::Bytes(b)) => b / 1500,
+            None => 0,
+        }
+        .min(1024) as usize;
         let multi = Multi {
-            queues: vec![Fifo::default(); n],
+            queues: (0..n).map(|_| Fifo::with_capacity(room)).collect(),
             class_map: spec.class_map,
             queue_limits: spec.queue_limits,
             sched: spec.sched,
