@@ -73,7 +73,7 @@ def test_reproduction_points_follow_the_papers_setup():
     topo = doc["topology"]
     assert (topo["leaves"], topo["spines"], topo["hosts_per_leaf"]) == (12, 12, 12)
     assert doc["queue"]["buffer"] == "240pkt" and doc["queue"]["ecn_port_threshold"] == "65pkt"
-    t = doc["transports"]["scheme"]
+    t = doc["transport"]
     assert (t["initial_cwnd"], t["initial_rto"], t["min_rto"], t["mss"]) == (10, "5ms", "5ms", "1460B")
     fast = dict(next(p[1] for p in pts if p[0] == "fast/mix/0.5/flash"))
     assert fast["queue"]["buffer"] == "512KB" and fast["queue"]["ecn_port_threshold"] == "250KB"
@@ -83,7 +83,7 @@ def test_reproduction_points_follow_the_papers_setup():
     counts = {w["name"]: w["flows"] for w in mix["workload"]}
     assert counts["cache"] > counts["websearch"] > counts["hadoop"] > counts["datamining"]
     assert abs(sum(w["load"] for w in mix["workload"]) - 0.6) < 1e-12
-    assert mix["transports"]["scheme"]["pias_thresholds"] == "websearch@0.6"
+    assert mix["transport"]["pias_thresholds"] == "websearch@0.6"
 
 
 def test_a_tiny_reproduction_point_runs_and_extracts():
@@ -126,3 +126,12 @@ def test_headline_bands_are_two_sided_and_shapes_catch_a_wrong_order():
     wrong = {h.name: h for h in flash.headlines(synthetic(0.8, order_ok=False))}
     assert wrong["Figs. 9-11 shape: short avg Flash < PIAS < L2DCT, DCTCP (points in order)"].passed is False
     assert abs(rows["Fig. 5: PIAS drops over lower-priority packets, share (100G)"].ours - 85.0) < 1e-9
+
+
+def test_the_shipped_flash_scenario_is_the_reproductions_own():
+    # One source of truth: scenarios/flash-mixed.toml reads as the reproduction's point
+    # main/mix/0.5/flash at reduced scale.
+    from pathlib import Path
+
+    shipped = fabricsim.load_scenario(Path(__file__).parent.parent / "scenarios" / "flash-mixed.toml")
+    assert shipped == flash.scenario("flash", "mix", 0.5, flash.SCALES["reduced"]["mix"])

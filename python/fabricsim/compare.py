@@ -73,7 +73,7 @@ def compare(
 
     Example::
 
-        >>> c = fabricsim.compare("scenarios/flash-mixed.toml", ["dctcp", "newreno"], loads=[0.5])   # doctest: +SKIP
+        >>> c = fabricsim.compare("scenarios/flash-mixed.toml", ["dctcp", "pias", "flash"], loads=[0.5])   # doctest: +SKIP
         >>> c.table(0.5)                     # FCT statistics per size bin, side by side   # doctest: +SKIP
     """
     base = load_scenario(scenario, overrides)

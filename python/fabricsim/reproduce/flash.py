@@ -93,7 +93,7 @@ def scenario(scheme: str, workload: str, load: float, flows: int, *, queues: int
     # Table 2: in the mix, flow counts are in proportion to 1 / mean size (equal bytes); the
     # total is `flows`. Each part offers its share of the load.
     inv = {name: 1 / MEAN_KB[name] for name in parts}
-    wl = [{"name": name, "cdf": cdf, "load": load / len(parts), "transport": "scheme",
+    wl = [{"name": name, "cdf": cdf, "load": load / len(parts),
            "flows": max(1, round(flows * inv[name] / sum(inv.values())))} for name, cdf in parts.items()]
     return {
         "name": f"flash-{scheme}-{workload}-{load}",
@@ -101,7 +101,9 @@ def scenario(scheme: str, workload: str, load: float, flows: int, *, queues: int
         "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
                      "host_link": {"rate": rate, "delay": HOST_DELAY}, "core_link": {"rate": rate, "delay": CORE_DELAY}},
         "queue": queue(scheme, queues, fast),
-        "transports": {"scheme": transport(scheme, workload, load, queues)},
+        # The default profile, so `fabricsim compare --transports pias,flash` on this scenario
+        # turns it into each scheme with the common settings kept.
+        "transport": transport(scheme, workload, load, queues),
         "workload": wl,
     }
 
