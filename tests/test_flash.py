@@ -135,3 +135,11 @@ def test_the_shipped_flash_scenario_is_the_reproductions_own():
 
     shipped = fabricsim.load_scenario(Path(__file__).parent.parent / "scenarios" / "flash-mixed.toml")
     assert shipped == flash.scenario("flash", "mix", 0.5, flash.SCALES["reduced"]["mix"])
+
+
+def test_compare_loads_keep_a_mix_in_proportion():
+    from fabricsim.compare import with_load
+
+    d = {"workload": [{"cdf": "fb_cache", "load": 0.1}, {"cdf": "websearch", "load": 0.3}]}
+    assert [w["load"] for w in with_load(d, 0.8)["workload"]] == pytest.approx([0.2, 0.6])
+    assert with_load({"workload": [{"cdf": "websearch", "load": 0.5}]}, 0.7)["workload"][0]["load"] == 0.7

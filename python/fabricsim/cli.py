@@ -470,7 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n  fabricsim compare scenarios/leafspine-websearch.toml --transports dctcp,newreno\n"
                               "  fabricsim compare S.toml --transports dctcp,newreno --loads 0.3,0.5,0.7 -o out/\n\n"
                               "A transport is a profile from [transports] or a congestion control name; every flow,\n"
-                              "workload and incast of the scenario uses it. --loads sets the load of every [[workload]].",
+                              "workload and incast of the scenario uses it. --loads sets the total load of the [[workload]]s (a mix keeps its proportions).",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("scenario", help="scenario TOML file")
     c.add_argument("--transports", required=True, metavar="A,B,...", help="comma-separated transports")

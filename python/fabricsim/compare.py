@@ -28,9 +28,13 @@ def with_transport(doc: dict, transport: str) -> dict:
 
 
 def with_load(doc: dict, load: float) -> dict:
+    """A copy of `doc` whose workloads offer `load` in total: a mix keeps its proportions
+    (Flash's four workloads at 0.125 each become 0.175 each for a load of 0.7)."""
     d = copy.deepcopy(doc)
-    for w in d.get("workload", []) or []:
-        w["load"] = load
+    ws = d.get("workload", []) or []
+    total = sum(float(w.get("load", 0.0)) for w in ws)
+    for w in ws:
+        w["load"] = load * float(w.get("load", 0.0)) / total if total > 0 else load / len(ws)
     return d
 
 
