@@ -143,3 +143,15 @@ def test_compare_loads_keep_a_mix_in_proportion():
     d = {"workload": [{"cdf": "fb_cache", "load": 0.1}, {"cdf": "websearch", "load": 0.3}]}
     assert [w["load"] for w in with_load(d, 0.8)["workload"]] == pytest.approx([0.2, 0.6])
     assert with_load({"workload": [{"cdf": "websearch", "load": 0.5}]}, 0.7)["workload"][0]["load"] == 0.7
+
+
+def test_compare_reports_unfinished_flows_without_a_load_axis(tmp_path):
+    # A 50 MB flow can not finish in 1 ms: the summary line must name it, not crash (the load
+    # level of the statistics is NaN without --loads).
+    sc = tmp_path / "s.toml"
+    sc.write_text('[simulation]\nend = "1ms"\n[topology]\nkind = "star"\nhosts = 2\n'
+                  'link = { rate = "10Gbps", delay = "1us" }\n[[flows]]\nsrc = "h1"\ndst = "h0"\nsize = "50MB"\n')
+    out = subprocess.run([sys.executable, "-m", "fabricsim", "compare", str(sc), "--transports", "dctcp,pias",
+                          "-o", str(tmp_path / "out"), "--no-progress"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "unfinished flows (not in the statistics): {'dctcp': 1, 'pias': 1}" in out.stdout

@@ -292,8 +292,11 @@ def cmd_compare(a) -> int:
         print()
     st = c.stats()
     unfinished = st.groupby(["scheme", "load"], dropna=False)["unfinished"].first()
-    if unfinished.sum():
-        print("unfinished flows (not in the statistics):", dict(unfinished[unfinished > 0]))
+    # Items, not a boolean mask: the load level is NaN without --loads, which a MultiIndex
+    # lookup can not find.
+    left = {(t if l != l else f"{t} @ {l:g}"): int(n) for (t, l), n in unfinished.items() if n > 0}
+    if left:
+        print("unfinished flows (not in the statistics):", left)
     print(f"results and figures in {out}/: " + ", ".join(p.name for p in written))
     return 0
 
