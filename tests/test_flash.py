@@ -67,7 +67,7 @@ def test_bad_scheme_keys_are_one_line_errors():
 def test_reproduction_points_follow_the_papers_setup():
     pts = flash.points("reduced")
     names = [p[0] for p in pts]
-    assert len(names) == len(set(names)) == 3 * 4 * 5 + 4 * (2 + 5 + 2)
+    assert len(names) == len(set(names)) == 3 * 4 * 5 + 4 * (2 + 5 + 2 + 1)
     doc = dict(pts[0][1])
     fabricsim.validate(doc)
     topo = doc["topology"]

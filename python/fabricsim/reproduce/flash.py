@@ -30,6 +30,8 @@ HOST_DELAY, CORE_DELAY = "20us", "0.2us"
 FAST = {"rate": "100Gbps", "buffer": "512KB", "ecn": "250KB"}
 
 LOADS = [0.5, 0.6, 0.7, 0.8]
+#: A diagnostic variant: Flash's tagging and push-out on DCTCP windows (not in the paper).
+FLASH_ON_DCTCP = "flash-on-dctcp"
 SCHEMES = ["dctcp", "l2dct", "pias", "pfabric", "flash"]
 #: Table 2's mix: four workloads with equal offered bytes (their flow counts are proportional to
 #: 1 / mean size), so each offers a quarter of the load.
@@ -57,6 +59,11 @@ def transport(scheme: str, workload: str, load: float, queues: int = QUEUES) -> 
     """One scheme's transport table: Flash §4.1's IW 10 and 5 ms initial and minimum RTO for all."""
     t: dict = {"cc": scheme, "mss": f"{MSS}B", "header": f"{HEADER}B", "ack_size": f"{HEADER}B",
                "initial_cwnd": IW, "initial_rto": RTO, "min_rto": RTO, "delayed_ack": 1}
+    if scheme == FLASH_ON_DCTCP:
+        # Diagnostic, not a scheme of the paper: Flash's priorities and Algorithm 1 with DCTCP's
+        # windows instead of L2DCT's (docs/REPRODUCTIONS.md, "what explains the misses").
+        t.update({"cc": "dctcp", "priority": "flash", "dctcp_initial_alpha": 0.0, "priority_queues": queues})
+        return t
     if scheme in ("dctcp", "l2dct", "pias", "l2dct-pias", "flash", "flash-ia"):
         t["dctcp_initial_alpha"] = 0.0  # ns-2's DCTCP starts from alpha = 0 (both papers ran ns-2)
     if scheme in ("pias", "l2dct-pias"):
@@ -80,7 +87,7 @@ def queue(scheme: str, queues: int = QUEUES, fast: bool = False) -> dict:
         return q
     q["discipline"] = "ecn"
     q["ecn_port_threshold"] = FAST["ecn"] if fast else f"{ECN_PKTS}pkt"
-    if scheme in ("flash", "flash-ia"):
+    if scheme in ("flash", "flash-ia", FLASH_ON_DCTCP):
         q["admission"] = "pushout"
     return q
 
@@ -146,6 +153,7 @@ def points(scale: str) -> list:
             pts.append((f"fast/mix/{load}/{s}", scenario(s, "mix", load, n["fast"], fast=True), extract))
         for k in (2, 4):
             pts.append((f"queues/mix/{load}/{k}", scenario("flash", "mix", load, n["mix"], queues=k), extract))
+        pts.append((f"diag/mix/{load}/{FLASH_ON_DCTCP}", scenario(FLASH_ON_DCTCP, "mix", load, n["mix"]), extract))
     return pts
 
 
@@ -341,6 +349,15 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jo
     headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out)
     print_headlines(hl, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)")
+    diag = [(load, results.get(f"diag/mix/{load}/{FLASH_ON_DCTCP}"), results.get(f"main/mix/{load}/pias"),
+             results.get(f"main/mix/{load}/flash")) for load in LOADS]
+    if any(d for _, d, _, _ in diag):
+        print("\ndiagnostic (not a paper headline): Flash's priorities and push-out on DCTCP windows instead of L2DCT's, mix")
+        for load, d, p, f in diag:
+            if d and p and f:
+                print(f"  load {load}: overall FCT vs PIAS {100 * (1 - d['all_mean'] / p['all_mean']):+.1f} % "
+                      f"(Flash {100 * (1 - f['all_mean'] / p['all_mean']):+.1f} %), short avg vs PIAS "
+                      f"{100 * (1 - d['short_mean'] / p['short_mean']):+.1f} %, long avg vs PIAS {100 * (1 - d['long_mean'] / p['long_mean']):+.1f} %")
     unfinished = int(runs["unfinished"].sum()) if "unfinished" in runs else 0
     if unfinished:
         print(f"\nnote: {unfinished} flows did not finish in their runs and are left out of the FCTs")
