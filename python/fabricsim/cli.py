@@ -539,7 +539,8 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="examples:\n  fabricsim reproduce list\n  fabricsim reproduce retcp\n"
                                "  fabricsim reproduce retcp --scale paper -o out/retcp --jobs 2\n"
                                "  fabricsim reproduce retcp --only static/,resize/\n"
-                               "  fabricsim reproduce sab --only incast/,eps/\n\n"
+                               "  fabricsim reproduce sab --only incast/,eps/\n"
+                               "  fabricsim reproduce flash --only main/mix/,fast/   # points: main/WORKLOAD/LOAD/SCHEME, fast/, queues/, diag/\n\n"
                                "The default (reduced) scale keeps every per-link parameter and runs shorter or fewer\n"
                                "experiments; --scale paper runs the paper's durations.",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
