@@ -34,6 +34,10 @@ pub struct FlowTable {
     pub timeouts: Vec<u64>,
     pub fast_recoveries: Vec<u64>,
     pub ecn_reductions: Vec<u64>,
+    /// Data packets of the flow trimmed to headers on the way (NDP: NACKed).
+    pub trimmed: Vec<u64>,
+    /// Credit messages its receiver sent: NDP PULLs, Homa GRANTs (0 for TCP).
+    pub credits: Vec<u64>,
     /// Deadline relative to the start, if the flow has one; whether it was met (None = no
     /// deadline, or not decided yet).
     pub deadline_ps: Vec<Option<u64>>,

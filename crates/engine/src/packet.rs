@@ -49,6 +49,7 @@ pub use crate::transport::tcp::header::{TcpHeader, MAX_SACK_BLOCKS};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Header {
     Tcp(TcpHeader),
+    Ndp(crate::transport::ndp::NdpHeader),
 }
 
 /// One packet on the wire: the network fields every switch may read, then the transport header.
@@ -87,6 +88,7 @@ impl Packet {
     pub fn tcp(&self) -> &TcpHeader {
         match &self.hdr {
             Header::Tcp(h) => h,
+            _ => unreachable!("only TCP's packets are read as TCP"),
         }
     }
 
@@ -94,6 +96,7 @@ impl Packet {
     pub fn tcp_mut(&mut self) -> &mut TcpHeader {
         match &mut self.hdr {
             Header::Tcp(h) => h,
+            _ => unreachable!("only TCP's packets are read as TCP"),
         }
     }
 }
