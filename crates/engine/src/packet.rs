@@ -50,6 +50,7 @@ pub use crate::transport::tcp::header::{TcpHeader, MAX_SACK_BLOCKS};
 pub enum Header {
     Tcp(TcpHeader),
     Ndp(crate::transport::ndp::NdpHeader),
+    Homa(crate::transport::homa::HomaHeader),
 }
 
 /// One packet on the wire: the network fields every switch may read, then the transport header.

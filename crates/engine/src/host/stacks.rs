@@ -13,14 +13,15 @@
 use crate::ids::NodeId;
 use crate::network::Network;
 use crate::time::{Rate, Time};
-use crate::transport::{ndp, Outbox};
+use crate::transport::{homa, ndp, Outbox};
 
 /// Which host-level timer fired (the protocol it belongs to, and which of its timers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HostTimerId {
     /// NDP: the receiver's pull pacer may send its next PULL.
     NdpPull,
-    // Homa: the host periodic check for stalled messages (RESEND, retransmission).
+    /// Homa: the host's periodic check for stalled messages (RESEND, retransmission).
+    HomaScan,
 }
 
 /// One host-level timer with lazy cancellation (as `transport::timer::LazyTimer`): at most one
@@ -123,6 +124,7 @@ impl<T> PerHost<T> {
 pub struct Stacks {
     info: Vec<HostInfo>,
     pub ndp: PerHost<ndp::NdpHost>,
+    pub homa: PerHost<homa::HomaHost>,
 }
 
 impl Stacks {
@@ -143,6 +145,7 @@ impl Stacks {
         match cfg {
             C::Tcp(_) => {}
             C::Ndp(c) => self.ndp.build(&self.info, |i| ndp::NdpHost::new(i, c)),
+            C::Homa(c) => self.homa.build(&self.info, |i| homa::HomaHost::new(i, c)),
         }
     }
 
@@ -150,6 +153,7 @@ impl Stacks {
     pub fn on_timer(&mut self, now: Time, node: NodeId, timer: HostTimerId, out: &mut Outbox) {
         match timer {
             HostTimerId::NdpPull => self.ndp.at(node).on_pull_timer(now, out),
+            HostTimerId::HomaScan => self.homa.at(node).on_scan_timer(now, out),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::reader::*;
 use crate::time::Time;
+use crate::transport::homa::{config::MAX_CUTOFFS, HomaConfig};
 use crate::transport::ndp::NdpConfig;
 use crate::transport::TransportConfig;
 
@@ -72,6 +73,68 @@ pub fn ndp_config(t: &Table, base: NdpConfig, iss: &mut Issues) -> NdpConfig {
     c
 }
 
+/// `[transport] kind = "homa"` (Homa, SIGCOMM 2018): keys over `base`.
+pub fn homa_config(t: &Table, base: HomaConfig, iss: &mut Issues) -> HomaConfig {
+    let mut c = base;
+    if let Some(v) = payload(t, "mss", iss) {
+        c.mss = v;
+    }
+    if let Some(v) = small_size(t, "header", iss) {
+        c.header = v;
+    }
+    if let Some(v) = small_size(t, "control_size", iss) {
+        c.control = v;
+    }
+    if let Some(v) = t.get("rtt_bytes", iss, as_bytes) {
+        if v == 0 || v > 1 << 40 {
+            iss.push(t.key_path("rtt_bytes"), format!("{v} B is not a usable RTTbytes (1 B to 1 TB; PPT uses 45KB at 40/100 Gb/s, the Homa paper 9.7KB at 10 Gb/s)"));
+        } else {
+            c.rtt_bytes = v;
+        }
+    }
+    if let Some(v) = t.get("overcommitment", iss, as_positive) {
+        if v > 1024 {
+            iss.push(t.key_path("overcommitment"), format!("{v} messages; the degree of overcommitment is 1 to 1024 (PPT uses 2)"));
+        } else {
+            c.overcommit = v as u32;
+        }
+    }
+    if let Some(v) = t.get("priorities", iss, as_positive) {
+        if !(2..=8).contains(&v) {
+            iss.push(t.key_path("priorities"), format!("{v} levels; Homa needs 2 to 8 priority levels (one unscheduled, one scheduled at least)"));
+        } else {
+            c.priorities = v as u8;
+        }
+    }
+    match t.get("scheduled_priorities", iss, as_positive) {
+        Some(v) if v < c.priorities as u64 => c.scheduled = v as u8,
+        Some(v) => iss.push(t.key_path("scheduled_priorities"), format!("{v} levels; must leave at least one of the {} priorities for unscheduled packets", c.priorities)),
+        // The Homa simulator uses as many scheduled levels as the overcommitment degree.
+        None => c.scheduled = (c.overcommit.min(c.priorities as u32 - 1)) as u8,
+    }
+    if let Some(v) = t.raw("unscheduled_cutoffs") {
+        let list: Option<Vec<u64>> = v.as_array().and_then(|a| a.iter().map(|x| as_bytes(x).ok()).collect());
+        let levels = (c.priorities - c.scheduled) as usize;
+        match list {
+            Some(l) if l.len() < levels && l.len() <= MAX_CUTOFFS && l.windows(2).all(|w| w[0] < w[1]) => {
+                c.cutoffs = [u64::MAX; MAX_CUTOFFS];
+                c.cutoffs[..l.len()].copy_from_slice(&l);
+                c.n_cutoffs = l.len() as u8;
+                c.cutoffs_given = true;
+            }
+            _ => iss.push(
+                t.key_path("unscheduled_cutoffs"),
+                format!("{} is not an increasing list of at most {} message sizes (one fewer than the {levels} unscheduled levels), e.g. [\"1KB\", \"10KB\"]", show(v), levels.saturating_sub(1)),
+            ),
+        }
+    }
+    if let Some(v) = positive_time(t, "resend_interval", iss) {
+        c.resend_interval = v;
+    }
+    t.finish(iss);
+    c
+}
+
 /// The kind a transport table names (`None`: not given or not known, already reported).
 pub fn kind_of(t: &Table, iss: &mut Issues) -> Option<String> {
     t.get("kind", iss, as_choice(KINDS))
@@ -88,6 +151,13 @@ pub fn config(t: &Table, kind: &str, inherit: Option<TransportConfig>, iss: &mut
             };
             Some(TransportConfig::Ndp(ndp_config(t, base, iss)))
         }
+        "homa" => {
+            let base = match inherit {
+                Some(TransportConfig::Homa(c)) => c,
+                _ => HomaConfig::default(),
+            };
+            Some(TransportConfig::Homa(homa_config(t, base, iss)))
+        }
         _ => None,
     }
 }
@@ -97,6 +167,7 @@ pub fn config(t: &Table, kind: &str, inherit: Option<TransportConfig>, iss: &mut
 pub fn default_of(name: &str) -> Option<TransportConfig> {
     match name {
         "ndp" => Some(TransportConfig::Ndp(NdpConfig::default())),
+        "homa" => Some(TransportConfig::Homa(HomaConfig::default())),
         _ => None,
     }
 }

@@ -808,6 +808,10 @@ fn flows(
         let deadline = positive_time(&f, "deadline", iss);
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let tcp = resolve_transport(&f, &tname, profiles, iss);
+        let unsized_ = f.raw("size").is_none_or(|v| v.as_str() == Some("infinite"));
+        if unsized_ && matches!(tcp, Some(TransportConfig::Homa(_))) {
+            iss.push(f.key_path("size"), format!("missing; Homa (transport '{tname}') carries messages of a known length: give a size such as \"1MB\""));
+        }
         f.finish(iss);
         if let (Some(s), Some(d)) = (src, dst) {
             if s == d {
@@ -1069,6 +1073,11 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, Transpor
             iss.push(w.key_path("stop"), format!("{stop} is not after start {start}"));
         }
         w.finish(iss);
+        // Homa's unscheduled cut-offs come from the sizes this workload draws (SIGCOMM 2018 §3.4).
+        let tcp = match (tcp, cdf.as_ref()) {
+            (Some(TransportConfig::Homa(h)), Some(cdf)) => Some(TransportConfig::Homa(h.with_cutoffs_from(cdf, sampling))),
+            (t, _) => t,
+        };
         if let (Some(cdf), Some(load), Some(pattern), Some(tcp)) = (cdf, load, pattern, tcp) {
             out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, cfg: tcp });
         }

@@ -19,6 +19,7 @@
 //! [`FlowTransport`] (the `dispatch!` list below), and its `kind` in the scenario's transport
 //! table (`scenario/parse.rs`).
 
+pub mod homa;
 pub mod ndp;
 pub mod tcp;
 pub mod timer;
@@ -150,6 +151,7 @@ pub trait Transport {
 pub enum TransportConfig {
     Tcp(tcp::TcpConfig),
     Ndp(ndp::NdpConfig),
+    Homa(homa::HomaConfig),
 }
 
 impl TransportConfig {
@@ -158,19 +160,21 @@ impl TransportConfig {
         match self {
             TransportConfig::Tcp(c) => FlowTransport::Tcp(Box::new(tcp::TcpConnection::new(ends, *c, size))),
             TransportConfig::Ndp(c) => FlowTransport::Ndp(Box::new(ndp::NdpFlow::new(ends, *c, size))),
+            TransportConfig::Homa(c) => FlowTransport::Homa(Box::new(homa::HomaFlow::new(ends, *c, size))),
         }
     }
     pub fn framing(&self) -> Framing {
         match self {
             TransportConfig::Tcp(c) => c.framing(),
             TransportConfig::Ndp(c) => c.framing(),
+            TransportConfig::Homa(c) => c.framing(),
         }
     }
     /// Should the flow be given the idle-path RTT before it starts (`Transport::seed_rtt`)?
     pub fn seeds_rtt(&self) -> bool {
         match self {
             TransportConfig::Tcp(c) => c.handshake_rtt && !c.handshake,
-            TransportConfig::Ndp(_) => false,
+            TransportConfig::Ndp(_) | TransportConfig::Homa(_) => false,
         }
     }
     /// The `kind` a scenario names it by.
@@ -178,6 +182,7 @@ impl TransportConfig {
         match self {
             TransportConfig::Tcp(_) => "tcp",
             TransportConfig::Ndp(_) => "ndp",
+            TransportConfig::Homa(_) => "homa",
         }
     }
     /// The TCP configuration, if this is TCP.
@@ -194,6 +199,7 @@ impl TransportConfig {
 pub enum FlowTransport {
     Tcp(Box<tcp::TcpConnection>),
     Ndp(Box<ndp::NdpFlow>),
+    Homa(Box<homa::HomaFlow>),
 }
 
 /// `dispatch!(self, t => expr)`: `expr` with `t` bound to the flow's transport, per variant.
@@ -202,6 +208,7 @@ macro_rules! dispatch {
         match $self {
             FlowTransport::Tcp($t) => $e,
             FlowTransport::Ndp($t) => $e,
+            FlowTransport::Homa($t) => $e,
         }
     };
 }
