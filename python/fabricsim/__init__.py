@@ -19,7 +19,7 @@ from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
-__all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
+__all__ = ["run", "compare", "congestion_controls", "cc_params", "transports", "workloads", "validate", "load_scenario", "topology_summary", "Results", "ScenarioError",
            "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
            "analysis", "__version__"]
 
@@ -45,6 +45,14 @@ def cc_params(name: str) -> list[dict]:
     from . import _engine
 
     return [dict(zip(("name", "default", "min", "max", "help"), k)) for k in _engine.cc_knobs(name)]
+
+
+def transports() -> dict:
+    """{kind: (description, [{key, default, help}])} of the transport kinds usable as
+    `kind = "..."` in a transport table (tcp, ndp, homa)."""
+    from . import _engine
+
+    return {k: (d, [dict(zip(("key", "default", "help"), p)) for p in ps]) for k, d, ps in _engine.transport_kinds()}
 
 
 def workloads() -> list:

@@ -173,6 +173,8 @@ fn flows_dict<'py>(py: Python<'py>, t: &FlowTable) -> PyResult<Bound<'py, PyDict
     d.set_item("timeouts", &t.timeouts)?;
     d.set_item("fast_recoveries", &t.fast_recoveries)?;
     d.set_item("ecn_reductions", &t.ecn_reductions)?;
+    d.set_item("trimmed", &t.trimmed)?;
+    d.set_item("credits", &t.credits)?;
     d.set_item("deadline_ps", &t.deadline_ps)?;
     d.set_item("deadline_met", &t.deadline_met)?;
     Ok(d)
@@ -255,6 +257,12 @@ fn congestion_controls() -> Vec<(&'static str, &'static str)> {
     fabricsim_engine::transport::tcp::CC_CATALOG.to_vec()
 }
 
+/// Transport kinds and their parameters: (kind, description, [(key, default, meaning)]).
+#[pyfunction]
+fn transport_kinds() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'static str, &'static str)>)> {
+    fabricsim_engine::scenario::kinds::TRANSPORT_CATALOG.iter().map(|(k, d, p)| (*k, *d, p.to_vec())).collect()
+}
+
 /// The knobs of a congestion control (`cc_params`): (name, default, min, max, meaning).
 #[pyfunction]
 fn cc_knobs(name: &str) -> Vec<(&'static str, f64, f64, f64, &'static str)> {
@@ -280,6 +288,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;
+    m.add_function(wrap_pyfunction!(transport_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workload_text, m)?)?;
     m.add_class::<Simulation>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -171,3 +171,40 @@ pub fn default_of(name: &str) -> Option<TransportConfig> {
         _ => None,
     }
 }
+
+/// A transport kind for `fabricsim list transports`: name, description, and its keys as
+/// (key, default as a scenario would write it, meaning).
+pub type KindEntry = (&'static str, &'static str, &'static [(&'static str, &'static str, &'static str)]);
+
+/// Every transport kind and its parameters (the defaults are checked against the configs' own
+/// in the tests).
+pub const TRANSPORT_CATALOG: &[KindEntry] = &[
+    ("tcp", "TCP with a congestion control (cc = \"...\"; see `fabricsim list cc`)", &[]),
+    (
+        "ndp",
+        "NDP (Handley et al., SIGCOMM 2017): full first window, per-packet paths, trimming switches, receiver PULLs paced at line rate",
+        &[
+            ("mss", "8936B", "payload per data packet (9 KB jumbo frames less the header, §6)"),
+            ("header", "64B", "header bytes; what a trimmed packet keeps (§3.1)"),
+            ("control_size", "64B", "ACK, NACK and PULL size"),
+            ("initial_window", "23", "packets sent unpulled in the first RTT (§6.2: IW 23; §6.1 up to 30)"),
+            ("rto", "1ms", "retransmission timeout after the last sign of progress (§3.2)"),
+            ("pull_rate", "1.0", "PULL pacing as a fraction of the receiver's line rate (§3.2)"),
+        ],
+    ),
+    (
+        "homa",
+        "Homa (Montazeri et al., SIGCOMM 2018): RTTbytes unscheduled, receiver SRPT grants with overcommitment, network priorities, RESEND/BUSY",
+        &[
+            ("mss", "1448B", "payload per data packet"),
+            ("header", "52B", "header bytes per data packet"),
+            ("control_size", "52B", "GRANT, RESEND, BUSY and ACK size"),
+            ("rtt_bytes", "45000B", "RTTbytes: unscheduled bytes per message and granted-not-received bytes per granted message (§3.2; PPT's 40/100G setting; the paper: 9.7KB at 10G)"),
+            ("overcommitment", "2", "messages a receiver grants at once, k (§3.5; PPT §6.2)"),
+            ("priorities", "8", "switch priority levels (§3.4), classes 0 (highest) to priorities-1"),
+            ("scheduled_priorities", "overcommitment", "lowest levels used by scheduled packets; the rest are unscheduled (§3.4)"),
+            ("unscheduled_cutoffs", "from the workload", "message sizes splitting the unscheduled levels so each carries equal unscheduled bytes (§3.4); listed flows without it use one level"),
+            ("resend_interval", "1ms", "silence after which a receiver sends RESEND (§3.7); senders retransmit after twice it"),
+        ],
+    ),
+];
