@@ -89,7 +89,8 @@ pub enum Admission {
     /// largest rank, the arriving one included (ties: the arriving one, else the latest).
     PFabric,
     /// NDP (Handley et al., SIGCOMM 2017 §3.1): a data packet that does not fit its queue is cut
-    /// to `header_bytes` and queued, marked trimmed, in queue 0 (the header queue).
+    /// to `header_bytes` and queued, marked trimmed, in queue 0 (the header queue); a packet
+    /// trimmed upstream joins queue 0 too.
     Trim { header_bytes: u32 },
 }
 
@@ -451,6 +452,10 @@ impl Multi {
         let p = env.slab.get(id);
         let (class, mut size, kind, ecn, rank) = (p.class, p.size as u64, p.kind, p.ecn, p.rank);
         let mut qi = self.queue_of(class);
+        if matches!(self.admission, Admission::Trim { .. }) && env.slab.get(id).trimmed {
+            // A header trimmed upstream travels in the header queue at every trimming hop (§3.1).
+            qi = 0;
+        }
         let mut marked = false;
         let mut drop = false;
         match self.marking {

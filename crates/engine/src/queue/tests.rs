@@ -261,6 +261,15 @@ fn trimming_cuts_data_to_headers_in_queue_0() {
     // Headers are served first (strict): 2, 3, 4 then the data.
     let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
     assert_eq!(order, vec![ids[2], ids[3], ids[4], ids[0], ids[1]]);
+    // At the next trimming hop a header keeps to the header queue, ahead of data, even when
+    // the data queue has room (it used to follow its class into the data queue, or be dropped
+    // there when that was full).
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let data = b.pkt(9, 9000, 0, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, data), OK);
+    assert_eq!(b.offer(&mut q, ids[2]), OK);
+    assert_eq!(q.queues()[0].len_packets(), 1);
+    assert_eq!(b.pop(&mut q), Some(ids[2]));
 }
 
 #[test]

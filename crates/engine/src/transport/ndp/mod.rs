@@ -11,8 +11,8 @@
 //! - Receiver (§3.2): ACKs each full packet and NACKs each header at once, and queues one PULL per
 //!   arrival in its host's pull pacer ([`pacer::NdpHost`]), which paces PULLs at its line rate,
 //!   fair across connections.
-//! - A retransmission timeout (rare: only if a header or control packet is lost) resends what is
-//!   outstanding, at most a window of it.
+//! - A retransmission timeout (rare: only if a header or control packet is lost): a packet out
+//!   for `rto` with neither ACK nor NACK is resent at once (no PULL will come for it).
 //!
 //! Not modelled: return-to-sender of headers when a header queue overflows (the switch drops
 //! them and the timeout recovers), the sender's path scoreboard, priority pulls, time-wait.
@@ -82,11 +82,15 @@ struct Sender {
     /// Packets below `base` are all acknowledged; `state[i]` is packet `base + i`.
     base: u64,
     state: VecDeque<Sent>,
+    /// When packet `base + i` was last sent.
+    sent_at: VecDeque<Time>,
     /// The next new packet.
     next: u64,
     rtx: VecDeque<u64>,
     /// The last pull counter acted on; pulls not yet served (NIC full).
     last_pull: u32,
+    /// When the last PULL came.
+    pulled_at: Time,
     credit: u64,
     /// Transmissions so far: the per-packet path choice.
     sends: u64,
@@ -126,9 +130,11 @@ impl NdpFlow {
                 size,
                 base: 0,
                 state: VecDeque::new(),
+                sent_at: VecDeque::new(),
                 next: 0,
                 rtx: VecDeque::new(),
                 last_pull: 0,
+                pulled_at: Time::ZERO,
                 credit: 0,
                 sends: 0,
                 rto: LazyTimer::new(RTO),
@@ -162,12 +168,14 @@ impl NdpFlow {
                 None if tx.packets.is_none_or(|n| tx.next < n) => {
                     tx.next += 1;
                     tx.state.push_back(Sent::Out);
+                    tx.sent_at.push_back(now);
                     break tx.next - 1;
                 }
                 None => return false,
             }
         };
         tx.state[(seq - tx.base) as usize] = Sent::Out;
+        tx.sent_at[(seq - tx.base) as usize] = now;
         tx.stats.packets_sent += 1;
         tx.sends += 1;
         // Every transmission on its own path (§3.2): a fresh path hash per packet.
@@ -179,7 +187,9 @@ impl NdpFlow {
         let mut p = Packet::new(self.ends.flow, self.ends.src, self.ends.dst, size, Kind::Data, hash, Header::Ndp(h));
         p.class = 1;
         out.packets.push(p);
-        self.tx.rto.set(now + self.cfg.rto, out);
+        if !self.tx.rto.is_set() {
+            self.tx.rto.set(now + self.cfg.rto, out);
+        }
         true
     }
 
@@ -216,16 +226,16 @@ impl NdpFlow {
                 }
                 while tx.state.front() == Some(&Sent::Acked) {
                     tx.state.pop_front();
+                    tx.sent_at.pop_front();
                     tx.base += 1;
                 }
                 if tx.packets == Some(tx.base) && tx.done.is_none() {
                     tx.done = Some(now);
                     tx.rto.cancel();
-                } else {
-                    tx.rto.set(now + self.cfg.rto, out);
                 }
             }
             NdpKind::Pull => {
+                tx.pulled_at = now;
                 if h.pull > tx.last_pull {
                     tx.credit += (h.pull - tx.last_pull) as u64;
                     tx.last_pull = h.pull;
@@ -275,23 +285,43 @@ impl NdpFlow {
         }
     }
 
+    /// The timer runs while packets are out; when it fires, packets out for `rto` with neither
+    /// ACK nor NACK are presumed lost (header and all) and resent at once, since no PULL will
+    /// come for them; NACKed packets still waiting when nothing else is out and no PULL has come for
+    /// `rto` go too.
     fn on_rto(&mut self, now: Time, out: &mut Outbox) {
         if !self.tx.rto.fired(now, out) || self.tx.done.is_some() {
             return;
         }
+        let rto = self.cfg.rto;
         let tx = &mut self.tx;
-        tx.stats.timeouts += 1;
+        let mut lost = 0;
+        let mut oldest: Option<Time> = None;
         for (i, s) in tx.state.iter_mut().enumerate() {
-            if *s == Sent::Out {
+            if *s != Sent::Out {
+                continue;
+            }
+            if tx.sent_at[i] + rto <= now {
                 *s = Sent::Queued;
                 tx.rtx.push_back(tx.base + i as u64);
+                lost += 1;
+            } else {
+                oldest = Some(oldest.map_or(tx.sent_at[i], |o: Time| o.min(tx.sent_at[i])));
             }
         }
-        // Resend at most a window: the pulls they cause clock out the rest.
-        tx.credit = tx.credit.max(self.cfg.iw as u64);
-        self.serve_credit(now, out);
-        if self.tx.done.is_none() {
-            self.tx.rto.set(now + self.cfg.rto, out);
+        // NACKed packets wait for the PULLs their headers queued; only if none has come for
+        // `rto` (a PULL lost) are they sent unpulled.
+        let waiting = tx.state.iter().filter(|&&s| s == Sent::Queued).count() as u64;
+        let stalled = oldest.is_none() && waiting > 0 && tx.pulled_at + rto <= now;
+        if lost > 0 || stalled {
+            tx.stats.timeouts += 1;
+            tx.credit += if oldest.is_none() { waiting.min(self.cfg.iw as u64) } else { lost };
+            self.serve_credit(now, out);
+        }
+        let tx = &mut self.tx;
+        if tx.done.is_none() && !tx.rto.is_set() && !tx.state.is_empty() {
+            let at = oldest.unwrap_or(tx.pulled_at.max(now.saturating_sub(rto))) + rto;
+            tx.rto.set(at.max(now + Time(1)), out);
         }
     }
 }
