@@ -315,12 +315,13 @@ impl NdpFlow {
         let stalled = oldest.is_none() && waiting > 0 && tx.pulled_at + rto <= now;
         if lost > 0 || stalled {
             tx.stats.timeouts += 1;
-            tx.credit += if oldest.is_none() { waiting.min(self.cfg.iw as u64) } else { lost };
+            tx.credit = if stalled { tx.credit.max(waiting.min(self.cfg.iw as u64)) } else { tx.credit + lost };
             self.serve_credit(now, out);
         }
         let tx = &mut self.tx;
         if tx.done.is_none() && !tx.rto.is_set() && !tx.state.is_empty() {
-            let at = oldest.unwrap_or(tx.pulled_at.max(now.saturating_sub(rto))) + rto;
+            // The oldest packet out expires next; with none out, look again in `rto`.
+            let at = oldest.map_or(now, |o| o) + rto;
             tx.rto.set(at.max(now + Time(1)), out);
         }
     }
