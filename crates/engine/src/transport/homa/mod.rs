@@ -134,6 +134,8 @@ impl HomaFlow {
                 self.done = Some(now);
                 self.sync_stats(st);
                 st.homa.at(self.ends.src).outbound.finish(slot);
+                // The slot may go to another message now: this flow no longer reads it.
+                self.out = None;
                 st.homa.at(self.ends.src).outbound.pump(&self.cfg, out);
                 return;
             }
