@@ -70,6 +70,7 @@ def scenarios(draw):
                 queue["weights"] = draw(st.lists(st.integers(1, 10), min_size=n, max_size=n))
             if queue["admission"] == "trim":
                 queue["queue_buffer"] = [queue["buffer"]] + ["4pkt"] * (n - 1)
+                queue["return_to_sender"] = draw(st.booleans())
         marking = draw(st.sampled_from(["none", "ecn_port", "ecn_dequeue", "red"]))
         queue.pop("discipline", None)
         queue.pop("ecn_threshold", None)

@@ -58,6 +58,8 @@ pub struct PortTable {
     pub ecn_marks: Vec<u64>,
     /// Data packets cut to headers (trimming ports).
     pub trims: Vec<u64>,
+    /// Headers returned to their senders (trimming ports with return-to-sender).
+    pub bounces: Vec<u64>,
     pub max_queue_packets: Vec<u64>,
     pub max_queue_bytes: Vec<u64>,
     pub mean_queue_packets: Vec<f64>,
@@ -87,6 +89,7 @@ impl PortTable {
             t.wire_losses.push(s.wire_losses);
             t.ecn_marks.push(s.ecn_marks);
             t.trims.push(s.trims);
+            t.bounces.push(s.bounces);
             t.max_queue_packets.push(s.max_queue_packets);
             t.max_queue_bytes.push(s.max_queue_bytes);
             t.mean_queue_packets.push(s.queue_area_packets as f64 / d);

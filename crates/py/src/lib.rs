@@ -192,6 +192,7 @@ fn ports_dict<'py>(py: Python<'py>, t: &PortTable) -> PyResult<Bound<'py, PyDict
     d.set_item("wire_losses", &t.wire_losses)?;
     d.set_item("ecn_marks", &t.ecn_marks)?;
     d.set_item("trims", &t.trims)?;
+    d.set_item("bounces", &t.bounces)?;
     d.set_item("max_queue_packets", &t.max_queue_packets)?;
     d.set_item("max_queue_bytes", &t.max_queue_bytes)?;
     d.set_item("mean_queue_packets", &t.mean_queue_packets)?;

@@ -90,8 +90,9 @@ pub enum Admission {
     PFabric,
     /// NDP (Handley et al., SIGCOMM 2017 §3.1): a data packet that does not fit its queue is cut
     /// to `header_bytes` and queued, marked trimmed, in queue 0 (the header queue); a packet
-    /// trimmed upstream joins queue 0 too.
-    Trim { header_bytes: u32 },
+    /// trimmed upstream joins queue 0 too. With `return_to_sender`, a header the header queue
+    /// cannot hold goes back to its sender instead of being dropped (§3.1; the switch turns it).
+    Trim { header_bytes: u32, return_to_sender: bool },
 }
 
 /// The order in which the port serves its queues.
@@ -282,6 +283,11 @@ impl PortQueue {
     /// The queues with their own counters (empty for the simple port).
     pub fn queues(&self) -> &[Fifo] {
         self.multi.as_ref().map_or(&[], |m| &m.queues[..])
+    }
+    /// Does this port return headers it cannot hold to their senders (NDP's return-to-sender)?
+    #[inline]
+    pub fn returns_to_sender(&self) -> bool {
+        self.multi.as_ref().is_some_and(|m| matches!(m.admission, Admission::Trim { return_to_sender: true, .. }))
     }
     /// Queue of a class.
     #[inline]
@@ -478,7 +484,7 @@ impl Multi {
             match self.admission {
                 Admission::DropTail => drop = true,
                 Admission::PushOut | Admission::PFabric => drop = !self.push_out(occ, qi, size, class, rank, env),
-                Admission::Trim { header_bytes } => {
+                Admission::Trim { header_bytes, .. } => {
                     if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
                         self.queues[qi].stats.trims += 1;
                         let p = env.slab.get_mut(id);

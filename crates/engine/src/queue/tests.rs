@@ -249,7 +249,7 @@ fn trimming_cuts_data_to_headers_in_queue_0() {
     s.class_map = [1; CLASSES];
     s.queue_limits[1] = Some(Amount::Packets(2));
     s.queue_limits[0] = Some(Amount::Packets(3));
-    s.admission = Admission::Trim { header_bytes: 64 };
+    s.admission = Admission::Trim { header_bytes: 64, return_to_sender: false };
     let mut q = PortQueue::new(&s, Rate(1), None);
     let ids: Vec<_> = (0..6).map(|i| b.pkt(i, 9000, 0, Ecn::NotEct)).collect();
     let r: Vec<Admit> = ids.iter().map(|&id| b.offer(&mut q, id)).collect();

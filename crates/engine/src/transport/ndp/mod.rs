@@ -14,8 +14,10 @@
 //! - A retransmission timeout (rare: only if a header or control packet is lost): a packet out
 //!   for `rto` with neither ACK nor NACK is resent at once (no PULL will come for it).
 //!
-//! Not modelled: return-to-sender of headers when a header queue overflows (the switch drops
-//! them and the timeout recovers), the sender's path scoreboard, priority pulls, time-wait.
+//! - Return to sender (§3.1): a port with `return_to_sender` sends a header its header queue
+//!   cannot hold back to the sender (`Packet::bounced`), which resends the packet at once.
+//!
+//! Not modelled: the sender's path scoreboard, priority pulls, time-wait.
 
 pub mod header;
 pub mod pacer;
@@ -247,6 +249,21 @@ impl NdpFlow {
         }
     }
 
+    /// A switch returned this packet's header (§3.1): the receiver never saw it, so no PULL will
+    /// come for it; it is resent at once, on a fresh path.
+    fn on_bounce(&mut self, now: Time, h: &NdpHeader, out: &mut Outbox) {
+        let tx = &mut self.tx;
+        let seq = h.seq as u64;
+        if h.kind != NdpKind::Data || seq < tx.base || seq >= tx.next || tx.state[(seq - tx.base) as usize] != Sent::Out {
+            return;
+        }
+        tx.state[(seq - tx.base) as usize] = Sent::Queued;
+        tx.rtx.push_back(seq);
+        tx.stats.trimmed += 1;
+        tx.credit += 1;
+        self.serve_credit(now, out);
+    }
+
     fn receiver_packet(&mut self, now: Time, pkt: &Packet, h: &NdpHeader, st: &mut Stacks, out: &mut Outbox) {
         let rx = &mut self.rx;
         let seq = h.seq as u64;
@@ -335,7 +352,9 @@ impl Transport for NdpFlow {
     }
     fn on_packet(&mut self, now: Time, pkt: &Packet, st: &mut Stacks, out: &mut Outbox) {
         let Header::Ndp(h) = pkt.hdr else { return };
-        if h.kind == NdpKind::Data {
+        if pkt.bounced {
+            self.on_bounce(now, &h, out);
+        } else if h.kind == NdpKind::Data {
             self.receiver_packet(now, pkt, &h, st, out);
         } else {
             self.sender_packet(now, &h, out);

@@ -184,6 +184,10 @@ impl Transport for TcpConnection {
         self.sender.start(now, &self.cfg, &self.ends, out);
     }
     fn on_packet(&mut self, now: Time, pkt: &Packet, _: &mut Stacks, out: &mut Outbox) {
+        if pkt.bounced {
+            // A header a trimming switch returned (NDP's return-to-sender): TCP has no use for it.
+            return;
+        }
         match pkt.kind {
             Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
             Kind::Ack => {
