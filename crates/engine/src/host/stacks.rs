@@ -80,7 +80,7 @@ impl HostTimer {
 #[derive(Clone, Copy, Debug)]
 pub struct HostInfo {
     pub node: NodeId,
-    /// The rate of the host's (first) link; pull pacing and grant sizes use it.
+    /// The rate of the host's (first) link (NDP paces its PULLs by it).
     pub rate: Rate,
 }
 
@@ -105,10 +105,6 @@ impl<T> PerHost<T> {
 
     pub fn get(&self, node: NodeId) -> Option<&T> {
         self.hosts.get(node.idx())
-    }
-
-    pub fn is_built(&self) -> bool {
-        !self.hosts.is_empty()
     }
 
     /// Build every host's state (once; the first flow of the protocol calls it).

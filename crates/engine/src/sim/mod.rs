@@ -344,9 +344,11 @@ impl Simulator {
                 self.flush(flow);
             }
             Event::HostTimer { node, timer } => {
-                let nic = self.fabric.net.node(node).ports[0];
-                self.outbox.budget = self.nic_budget(nic);
-                self.outbox.nic_queued = self.fabric.net.ports[nic.idx()].queue.len_packets();
+                // Host state sends through the host's (first) NIC.
+                if let Some(&nic) = self.fabric.net.node(node).ports.first() {
+                    self.outbox.budget = self.nic_budget(nic);
+                    self.outbox.nic_queued = self.fabric.net.ports[nic.idx()].queue.len_packets();
+                }
                 self.hosts.stacks.on_timer(self.now, node, timer, &mut self.outbox);
                 if self.outbox.blocked {
                     if let Some(w) = self.outbox.waiter {

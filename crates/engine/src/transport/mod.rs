@@ -14,10 +14,11 @@
 //! A transport's packets carry its own header (`packet::Header`, one variant per protocol) beside
 //! the network fields switches read; it owns its timers ([`timer::LazyTimer`], ids of its own).
 //!
-//! To add a transport (Homa, NDP, ...): a module under `transport/` with its header, config and
-//! state implementing [`Transport`]; a variant in `packet::Header`, [`TransportConfig`] and
-//! [`FlowTransport`] (the `dispatch!` list below), and its `kind` in the scenario's transport
-//! table (`scenario/parse.rs`).
+//! To add a transport (as `ndp/` and `homa/`): a module under `transport/` with its header,
+//! config and state implementing [`Transport`]; a variant in `packet::Header`,
+//! [`TransportConfig`] and [`FlowTransport`] (the `dispatch!` list below); per-host state, if
+//! it needs any, as a field of `host::Stacks`; and its `kind` and keys in
+//! `scenario/kinds.rs`.
 
 pub mod homa;
 pub mod ndp;
