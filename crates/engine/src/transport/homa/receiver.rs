@@ -20,15 +20,25 @@ pub struct InSlot(pub u32);
 struct InMsg {
     ends: Endpoints,
     len: u64,
+    mss: u64,
     /// Distinct payload bytes received.
     received: u64,
-    /// Packets received (by index = offset / mss).
-    got: Vec<bool>,
+    /// Packets received, one bit per packet (index = offset / mss).
+    got: Vec<u64>,
     granted: u64,
     /// Last DATA (or BUSY) for it, or the last RESEND sent.
     progress: Time,
     live: bool,
     grants: u64,
+}
+
+impl InMsg {
+    fn n_packets(&self) -> usize {
+        (self.len.div_ceil(self.mss) as usize).max(1)
+    }
+    fn has(&self, k: usize) -> bool {
+        self.got[k / 64] >> (k % 64) & 1 == 1
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -56,10 +66,10 @@ impl Inbound {
     /// The first packet of a message arrived: its slot.
     pub fn add(&mut self, ends: Endpoints, len: u64, unsched: u64, cfg: &HomaConfig, now: Time) -> InSlot {
         let n = len.div_ceil(cfg.mss as u64).max(1) as usize;
-        let fresh = |mut got: Vec<bool>| {
+        let fresh = |mut got: Vec<u64>| {
             got.clear();
-            got.resize(n, false);
-            InMsg { ends, len, received: 0, got, granted: unsched, progress: now, live: true, grants: 0 }
+            got.resize(n.div_ceil(64), 0);
+            InMsg { ends, len, mss: cfg.mss as u64, received: 0, got, granted: unsched, progress: now, live: true, grants: 0 }
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -86,8 +96,8 @@ impl Inbound {
         m.progress = now;
         let k = (h.offset / cfg.mss as u64) as usize;
         let mut new_bytes = 0;
-        if k < m.got.len() && !m.got[k] {
-            m.got[k] = true;
+        if k < m.n_packets() && !m.has(k) {
+            m.got[k / 64] |= 1 << (k % 64);
             new_bytes = h.len as u64;
             m.received += new_bytes;
         }
@@ -156,9 +166,9 @@ impl Inbound {
             if now < m.progress + cfg.resend_interval {
                 continue;
             }
-            let limit = m.granted.min(m.len).div_ceil(mss) as usize;
-            let Some(first) = m.got[..limit.min(m.got.len())].iter().position(|&g| !g) else { continue };
-            let end = m.got[first..limit.min(m.got.len())].iter().position(|&g| g).map_or(limit, |e| first + e);
+            let limit = (m.granted.min(m.len).div_ceil(mss) as usize).min(m.n_packets());
+            let Some(first) = (0..limit).find(|&k| !m.has(k)) else { continue };
+            let end = (first..limit).find(|&k| m.has(k)).unwrap_or(limit);
             let a = first as u64 * mss;
             let b = (end as u64 * mss).min(m.len);
             let mut h = HomaHeader::new(HomaKind::Resend);

@@ -176,13 +176,15 @@ impl Outbound {
 
     /// The timeout scan (§3.7): a message the receiver has said nothing about for twice the
     /// resend interval sends a packet again — its first if nothing was ever heard (the
-    /// unscheduled packets may all be lost), else its last sent (the ACK may be lost).
+    /// unscheduled packets may all be lost), else, once all of it was sent, its last (the ACK
+    /// may be lost). A message the receiver knows and has not finished granting waits: the
+    /// receiver's RESEND covers its losses.
     /// Returns whether any message is still live.
     pub fn scan(&mut self, now: Time, cfg: &HomaConfig) -> bool {
         let mss = cfg.mss as u64;
         for &i in &self.live {
             let m = &mut self.msgs[i as usize];
-            if m.sent == 0 || now < m.heard + cfg.resend_interval.times(2) || m.eligible() {
+            if m.sent == 0 || now < m.heard + cfg.resend_interval.times(2) || m.eligible() || (m.heard_any && m.sent < m.len) {
                 continue;
             }
             let a = if m.heard_any { (m.sent - 1) / mss * mss } else { 0 };
