@@ -71,6 +71,7 @@ def scenarios(draw):
             if queue["admission"] == "trim":
                 queue["queue_buffer"] = [queue["buffer"]] + ["4pkt"] * (n - 1)
                 queue["return_to_sender"] = draw(st.booleans())
+                queue["trim_tail"] = draw(st.sampled_from([0, 0.5]))
         marking = draw(st.sampled_from(["none", "ecn_port", "ecn_dequeue", "red"]))
         queue.pop("discipline", None)
         queue.pop("ecn_threshold", None)

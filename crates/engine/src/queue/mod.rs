@@ -14,7 +14,8 @@
 //!   with dynamic thresholds (α per class).
 //! - Admission ([`Admission`]): drop-tail; push-out of the lowest-priority queue's tail (Flash,
 //!   Algorithm 1); pFabric's drop of the lowest-priority packet (with its priority dequeue);
-//!   NDP's trimming of data packets to headers.
+//!   NDP's trimming of data packets to headers (optionally of the queue's tail packet, by a
+//!   coin, and returning headers that do not fit to their senders).
 //! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
 //!   at enqueue or dequeue; or RED ([`red`]).
 
@@ -92,7 +93,9 @@ pub enum Admission {
     /// to `header_bytes` and queued, marked trimmed, in queue 0 (the header queue); a packet
     /// trimmed upstream joins queue 0 too. With `return_to_sender`, a header the header queue
     /// cannot hold goes back to its sender instead of being dropped (§3.1; the switch turns it).
-    Trim { header_bytes: u32, return_to_sender: bool },
+    /// With probability `tail_percent`/100 a data packet that does not fit trims the packet at
+    /// its queue's tail instead and takes its place (§3.1: a 50 % coin, against phase effects).
+    Trim { header_bytes: u32, return_to_sender: bool, tail_percent: u8 },
 }
 
 /// The order in which the port serves its queues.
@@ -484,8 +487,25 @@ impl Multi {
             match self.admission {
                 Admission::DropTail => drop = true,
                 Admission::PushOut | Admission::PFabric => drop = !self.push_out(occ, qi, size, class, rank, env),
-                Admission::Trim { header_bytes, .. } => {
-                    if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
+                Admission::Trim { header_bytes, tail_percent, .. } => {
+                    if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed && tail_percent > 0 && !self.queues[qi].is_empty() && env.rng.below(100) < tail_percent as u64 {
+                        // The coin: the packet at the tail becomes the header, the arrival queues.
+                        let pos = self.queues[qi].len_packets() as usize - 1;
+                        let v = self.take(occ, qi, pos, env);
+                        self.queues[qi].stats.trims += 1;
+                        trimmed = true;
+                        let vp = env.slab.get_mut(v);
+                        vp.size = header_bytes.min(vp.size);
+                        vp.trimmed = true;
+                        let (vsize, vclass) = (vp.size as u64, vp.class);
+                        if self.fits(occ, 0, vsize, vclass, env.pools) {
+                            self.admit(v, 0, vsize, occ, env);
+                        } else {
+                            self.queues[0].stats.drops += 1;
+                            env.victims.push(v);
+                        }
+                    }
+                    if !self.fits(occ, qi, size, class, env.pools) && kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
                         self.queues[qi].stats.trims += 1;
                         let p = env.slab.get_mut(id);
                         p.size = header_bytes.min(p.size);
@@ -509,6 +529,13 @@ impl Multi {
             p.ecn = Ecn::Ce;
             self.queues[qi].stats.marks += marked as u64;
         }
+        self.admit(id, qi, size, occ, env);
+        Admit::Enqueued { marked, trimmed }
+    }
+
+    /// Put packet `id` of `size` bytes at the tail of queue `qi` (it fits).
+    #[inline]
+    fn admit(&mut self, id: PacketId, qi: usize, size: u64, occ: &mut Occupancy, env: &mut Env) {
         self.queues[qi].push(id, size as u32, env.now);
         self.queues[qi].stats.enqueued += 1;
         occ.pkts += 1;
@@ -516,7 +543,6 @@ impl Multi {
         if let Some((p, _)) = self.shared {
             env.pools[p as usize].take(size);
         }
-        Admit::Enqueued { marked, trimmed }
     }
 
     /// The queue the scheduler serves next (some queue is non-empty).

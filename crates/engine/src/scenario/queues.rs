@@ -196,9 +196,16 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
                 iss.push(q.key_path("admission"), "\"trim\" needs queues >= 2: queue 0 holds headers, data goes to the others");
             }
             let rts = q.get("return_to_sender", iss, as_bool).unwrap_or(false);
-            spec.admission = Admission::Trim { header_bytes: b.clamp(1, u32::MAX as u64) as u32, return_to_sender: rts };
+            let tail = match q.get("trim_tail", iss, as_probability) {
+                Some(p) => (p * 100.0).round() as u8,
+                None => 0,
+            };
+            spec.admission = Admission::Trim { header_bytes: b.clamp(1, u32::MAX as u64) as u32, return_to_sender: rts, tail_percent: tail };
         }
         _ => {}
+    }
+    if q.has("trim_tail") && !matches!(spec.admission, Admission::Trim { .. }) {
+        iss.push(q.key_path("trim_tail"), "only applies to admission = \"trim\"");
     }
     if q.has("return_to_sender") && !matches!(spec.admission, Admission::Trim { .. }) {
         iss.push(q.key_path("return_to_sender"), "only applies to admission = \"trim\"");
