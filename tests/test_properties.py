@@ -70,6 +70,8 @@ def scenarios(draw):
                 queue["weights"] = draw(st.lists(st.integers(1, 10), min_size=n, max_size=n))
             if queue["admission"] == "trim":
                 queue["queue_buffer"] = [queue["buffer"]] + ["4pkt"] * (n - 1)
+                queue["return_to_sender"] = draw(st.booleans())
+                queue["trim_tail"] = draw(st.sampled_from([0, 0.5]))
         marking = draw(st.sampled_from(["none", "ecn_port", "ecn_dequeue", "red"]))
         queue.pop("discipline", None)
         queue.pop("ecn_threshold", None)
@@ -181,3 +183,34 @@ def test_random_scenarios_keep_the_invariants(doc):
     b = guarded_run(doc)
     assert a.flows.equals(b.flows) and a.ports.equals(b.ports) and a.timeseries.equals(b.timeseries), \
         f"same seed, different results: {doc!r}"
+
+
+@st.composite
+def receiver_driven(draw):
+    """The same random scenarios with NDP or Homa as the transport."""
+    doc = draw(scenarios())
+    kind = draw(st.sampled_from(["ndp", "homa"]))
+    t = {"kind": kind, "mss": draw(st.sampled_from(["1448B", "4000B"]))}
+    if kind == "ndp":
+        t.update(initial_window=draw(st.integers(1, 30)), rto=draw(st.sampled_from(["100us", "1ms"])))
+    else:
+        t.update(rtt_bytes=draw(st.sampled_from(["3KB", "20KB", "45KB"])), overcommitment=draw(st.integers(1, 4)),
+                 resend_interval=draw(st.sampled_from(["50us", "1ms"])))
+        for f in doc.get("flows", []):
+            f.setdefault("size", 5000)  # Homa carries messages
+    doc["transport"] = t
+    return doc
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(receiver_driven())
+def test_random_ndp_and_homa_scenarios_keep_the_invariants(doc):
+    try:
+        fabricsim.validate(doc)
+    except fabricsim.ScenarioError:
+        return
+    a = guarded_run(doc)
+    check_invariants(doc, a)
+    b = guarded_run(doc)
+    assert a.flows.equals(b.flows) and a.ports.equals(b.ports), f"same seed, different results: {doc!r}"

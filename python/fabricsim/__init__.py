@@ -23,7 +23,7 @@ from .results import Results
 from .runner import run
 from .scenario import ScenarioError, load_scenario, validate
 
-__all__ = ["run", "compare", "congestion_controls", "cc_params", "workloads", "validate", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
+__all__ = ["run", "compare", "congestion_controls", "cc_params", "transports", "workloads", "validate", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
            "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
            "analysis", "pcap", "traffic", "__version__"]
 
@@ -84,6 +84,14 @@ def cc_params(name: str) -> list[dict]:
     from . import _engine
 
     return [dict(zip(("name", "default", "min", "max", "help"), k)) for k in _engine.cc_knobs(name)]
+
+
+def transports() -> dict:
+    """{kind: (description, [{key, default, help}])} of the transport kinds usable as
+    `kind = "..."` in a transport table (tcp, ndp, homa)."""
+    from . import _engine
+
+    return {k: (d, [dict(zip(("key", "default", "help"), p)) for p in ps]) for k, d, ps in _engine.transport_kinds()}
 
 
 def workloads() -> list:

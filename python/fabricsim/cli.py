@@ -355,6 +355,13 @@ def cmd_list(a) -> int:
                   "probe_after (docs/CONGESTION_CONTROL.md, docs/SCENARIOS.md)")
         else:
             print("\n(--params shows each algorithm's cc_params knobs and defaults)")
+    elif a.what == "transports":
+        from . import transports
+
+        for kind, (desc, params) in transports().items():
+            print(f"{kind:<6} {desc}")
+            for p in params:
+                print(f"{'':<8}{p['key']} = {p['default']}  ({p['help']})")
     else:
         print("\n".join(workloads()))
     return 0
@@ -501,10 +508,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_set(tp)
     tp.set_defaults(func=cmd_topology)
 
-    ls = sub.add_parser("list", help="list congestion controls or built-in workloads",
-                        description="List what scenarios can name: 'cc' (cc = \"...\" in [transport]) or "
+    ls = sub.add_parser("list", help="list congestion controls, transports or built-in workloads",
+                        description="List what scenarios can name: 'cc' (cc = \"...\" in [transport]), "
+                                    "'transports' (kind = \"...\" in [transport], with their keys) or "
                                     "'workloads' (cdf = \"...\" in [[workload]]).")
-    ls.add_argument("what", choices=["cc", "congestion-controls", "workloads"])
+    ls.add_argument("what", choices=["cc", "congestion-controls", "transports", "workloads"])
     ls.add_argument("--params", action="store_true", help="with cc: also each algorithm's cc_params knobs and defaults")
     ls.set_defaults(func=cmd_list)
 

@@ -116,8 +116,10 @@ class Results:
     """What one run produced.
 
     flows:      one row per flow (id, src, dst, size, start/end/FCT/ideal FCT in ps and s,
-                slowdown, bytes_acked, setup_s (connection setup time), retransmits, timeouts, deadline_s and deadline_met for
-                flows with deadlines, ...). FCT is NA for flows that
+                slowdown, bytes_acked, setup_s (connection setup time), retransmits, timeouts,
+                trimmed (NDP: data packets cut to headers on the way), credits (NDP: PULLs, as
+                the last pull number the sender saw; Homa: GRANTs the receiver sent), deadline_s
+                and deadline_met for flows with deadlines, ...). FCT is NA for flows that
                 did not finish (long-lived flows, or the run ended first).
     ports:      one row per port (link direction): packets/bytes sent, drops, ECN marks,
                 max and time-averaged queue, utilization; with SAB also sab_flows,

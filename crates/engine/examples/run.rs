@@ -24,4 +24,12 @@ fn main() {
             t.id[i], t.src[i], t.dst[i], t.bytes_acked[i], t.fct_ps[i], t.retransmits[i], t.timeouts[i], t.fast_recoveries[i], t.ecn_reductions[i]
         );
     }
+    if let (Some(min), Some(max)) = (t.bytes_acked.iter().min(), t.bytes_acked.iter().max()) {
+        let mean = t.bytes_acked.iter().sum::<u64>() as f64 / t.id.len() as f64;
+        println!("bytes acknowledged per flow: min {min} mean {mean:.0} max {max}");
+    }
+    let p = sim.port_table();
+    for i in (0..p.name.len()).filter(|&i| p.drops[i] > 0).take(10) {
+        println!("port {:>16} drops {:>6} trims {:>6} max queue {:>5} pkts", p.name[i], p.drops[i], p.trims[i], p.max_queue_packets[i]);
+    }
 }

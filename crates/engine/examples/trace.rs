@@ -12,7 +12,10 @@ fn main() {
     let mut t = from;
     while t <= to {
         sim.run_until(Time::from_us(t));
-        let FlowTransport::Tcp(c) = &sim.flows[flow].transport;
+        let FlowTransport::Tcp(c) = &sim.flows[flow].transport else {
+            eprintln!("flow {flow} is not TCP");
+            std::process::exit(2);
+        };
         println!("{t:>8}us {} | rcv {}", c.sender.summary(), c.receiver.delivered());
         t += step;
     }

@@ -14,7 +14,8 @@
 //! timer can sit for 200 ms) go to binary heaps. One sequence counter serves all, and `pop` takes
 //! the smallest (time, seq) of the three heads, so the order is exactly that of a single heap.
 
-use crate::ids::{FlowId, PacketId, PortId};
+use crate::host::HostTimerId;
+use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::transport::timer::TimerId;
 use crate::time::Time;
 use std::cmp::Ordering;
@@ -33,6 +34,8 @@ pub enum Event {
     FlowStop { flow: FlowId },
     /// A transport timer; stale timers are recognised by the owner (lazy cancellation).
     Timer { flow: FlowId, timer: TimerId },
+    /// A timer of a host's per-host transport state (`host::Stacks`), lazily cancelled too.
+    HostTimer { node: NodeId, timer: HostTimerId },
     /// Take one time-series sample.
     Sample,
     /// The next flow arrival of open-loop workload `gen`.

@@ -34,6 +34,10 @@ pub struct FlowTable {
     pub timeouts: Vec<u64>,
     pub fast_recoveries: Vec<u64>,
     pub ecn_reductions: Vec<u64>,
+    /// Data packets of the flow trimmed to headers on the way (NDP: NACKed).
+    pub trimmed: Vec<u64>,
+    /// Credit messages its receiver sent: NDP PULLs, Homa GRANTs (0 for TCP).
+    pub credits: Vec<u64>,
     /// Deadline relative to the start, if the flow has one; whether it was met (None = no
     /// deadline, or not decided yet).
     pub deadline_ps: Vec<Option<u64>>,
@@ -54,6 +58,8 @@ pub struct PortTable {
     pub ecn_marks: Vec<u64>,
     /// Data packets cut to headers (trimming ports).
     pub trims: Vec<u64>,
+    /// Headers returned to their senders (trimming ports with return-to-sender).
+    pub bounces: Vec<u64>,
     pub max_queue_packets: Vec<u64>,
     pub max_queue_bytes: Vec<u64>,
     pub mean_queue_packets: Vec<f64>,
@@ -83,6 +89,7 @@ impl PortTable {
             t.wire_losses.push(s.wire_losses);
             t.ecn_marks.push(s.ecn_marks);
             t.trims.push(s.trims);
+            t.bounces.push(s.bounces);
             t.max_queue_packets.push(s.max_queue_packets);
             t.max_queue_bytes.push(s.max_queue_bytes);
             t.mean_queue_packets.push(s.queue_area_packets as f64 / d);

@@ -49,6 +49,8 @@ pub use crate::transport::tcp::header::{TcpHeader, MAX_SACK_BLOCKS};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Header {
     Tcp(TcpHeader),
+    Ndp(crate::transport::ndp::NdpHeader),
+    Homa(crate::transport::homa::HomaHeader),
 }
 
 /// One packet on the wire: the network fields every switch may read, then the transport header.
@@ -65,6 +67,9 @@ pub struct Packet {
     pub ecn: Ecn,
     /// Cut to a header by a trimming queue (NDP).
     pub trimmed: bool,
+    /// Sent back to its sender by a switch whose header queue was full (NDP's return-to-sender);
+    /// `src` and `dst` are swapped.
+    pub bounced: bool,
     pub int: Int,
     /// Scheduling rank for rank-ordered ports (pFabric: remaining flow size; smaller = sooner).
     pub rank: u64,
@@ -79,7 +84,7 @@ pub struct Packet {
 impl Packet {
     /// A packet with the given addressing and header; class 0, Not-ECT, no telemetry, rank 0.
     pub fn new(flow: FlowId, src: NodeId, dst: NodeId, size: u32, kind: Kind, path_hash: u64, hdr: Header) -> Packet {
-        Packet { flow, src, dst, size, class: 0, kind, ecn: Ecn::NotEct, trimmed: false, int: Int::Off, rank: 0, path_hash, stamp: Time::ZERO, hdr }
+        Packet { flow, src, dst, size, class: 0, kind, ecn: Ecn::NotEct, trimmed: false, bounced: false, int: Int::Off, rank: 0, path_hash, stamp: Time::ZERO, hdr }
     }
 
     /// The TCP header (TCP's own packets).
@@ -87,6 +92,7 @@ impl Packet {
     pub fn tcp(&self) -> &TcpHeader {
         match &self.hdr {
             Header::Tcp(h) => h,
+            _ => unreachable!("only TCP's packets are read as TCP"),
         }
     }
 
@@ -94,6 +100,7 @@ impl Packet {
     pub fn tcp_mut(&mut self) -> &mut TcpHeader {
         match &mut self.hdr {
             Header::Tcp(h) => h,
+            _ => unreachable!("only TCP's packets are read as TCP"),
         }
     }
 }

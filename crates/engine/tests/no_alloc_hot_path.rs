@@ -1,12 +1,16 @@
 //! The per-packet path allocates nothing: after a warm-up (arenas, queues and the event heap have
 //! grown to their working size), running B1-like traffic performs zero heap allocations.
-//! Its own test binary, because it installs a counting global allocator.
+//! Its own test binary, because it installs a counting global allocator (tests/common).
 
 use fabricsim_engine::{Scenario, Simulator, Time};
 mod common;
 
+/// The counter is global: the tests take turns so that one's allocations are not another's.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn steady_state_dctcp_incast_allocates_nothing() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let mut flows = String::new();
     for i in 1..=16 {
         flows += &format!("{{ src = \"h{i}\", dst = \"h0\", start = \"{i}us\" }},\n");
@@ -40,4 +44,42 @@ min_rto = "10ms"
     let events = sim.events_processed() - events_before;
     assert!(events > 400_000, "the run did real work ({events} events)");
     assert_eq!(allocs, 0, "{allocs} heap allocations during {events} events");
+}
+
+/// Star of 9 hosts at 10 Gb/s: 8 senders into h0 (long flows), `transport` and `queue` tables
+/// given; warm up 40 ms (tables and heaps reach their working size), then 20 ms must allocate
+/// nothing.
+fn assert_steady_state_allocates_nothing(queue: &str, transport: &str, size: &str) {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut flows = String::new();
+    for i in 1..=8 {
+        flows += &format!("{{ src = \"h{i}\", dst = \"h0\", start = \"{i}us\"{size} }},\n");
+    }
+    let doc = format!(
+        "flows = [\n{flows}]\n[simulation]\nend = \"60ms\"\n[topology]\nkind = \"star\"\nhosts = 9\n\
+         link = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[queue]\n{queue}\n[transport]\n{transport}\n"
+    );
+    let sc = Scenario::from_toml(&doc).unwrap();
+    let mut sim = Simulator::new(&sc, None);
+    sim.run_until(Time::from_ms(40));
+    let before = common::allocations();
+    let events_before = sim.events_processed();
+    sim.run_until(Time::from_ms(60));
+    let allocs = common::allocations() - before;
+    let events = sim.events_processed() - events_before;
+    assert!(events > 20_000, "the run did real work ({events} events)");
+    assert_eq!(allocs, 0, "{allocs} heap allocations during {events} events");
+}
+
+#[test]
+fn steady_state_ndp_incast_allocates_nothing() {
+    // Trimming ports: PULLs, NACKs and retransmissions all in the measured window.
+    let queue = "buffer = \"unlimited\"\nqueues = 2\nqueue_buffer = [\"72KB\", \"8pkt\"]\nscheduler = \"wrr\"\nweights = [10, 1]\nadmission = \"trim\"";
+    assert_steady_state_allocates_nothing(queue, "kind = \"ndp\"", "");
+}
+
+#[test]
+fn steady_state_homa_incast_allocates_nothing() {
+    // 1 GB messages: grants, SRPT ranking and the NIC wake-ups run throughout.
+    assert_steady_state_allocates_nothing("buffer = \"unlimited\"\nqueues = 8", "kind = \"homa\"", ", size = \"1GB\"");
 }

@@ -208,6 +208,8 @@ fn flows_dict<'py>(py: Python<'py>, t: &FlowTable) -> PyResult<Bound<'py, PyDict
     d.set_item("timeouts", &t.timeouts)?;
     d.set_item("fast_recoveries", &t.fast_recoveries)?;
     d.set_item("ecn_reductions", &t.ecn_reductions)?;
+    d.set_item("trimmed", &t.trimmed)?;
+    d.set_item("credits", &t.credits)?;
     d.set_item("deadline_ps", &t.deadline_ps)?;
     d.set_item("deadline_met", &t.deadline_met)?;
     Ok(d)
@@ -225,6 +227,7 @@ fn ports_dict<'py>(py: Python<'py>, t: &PortTable) -> PyResult<Bound<'py, PyDict
     d.set_item("wire_losses", &t.wire_losses)?;
     d.set_item("ecn_marks", &t.ecn_marks)?;
     d.set_item("trims", &t.trims)?;
+    d.set_item("bounces", &t.bounces)?;
     d.set_item("max_queue_packets", &t.max_queue_packets)?;
     d.set_item("max_queue_bytes", &t.max_queue_bytes)?;
     d.set_item("mean_queue_packets", &t.mean_queue_packets)?;
@@ -307,6 +310,12 @@ fn congestion_controls() -> Vec<(&'static str, &'static str)> {
     fabricsim_engine::transport::tcp::CC_CATALOG.iter().copied().chain(SCHEMES.iter().map(|s| (s.name, s.help))).collect()
 }
 
+/// Transport kinds and their parameters: (kind, description, [(key, default, meaning)]).
+#[pyfunction]
+fn transport_kinds() -> Vec<(&'static str, &'static str, Vec<(&'static str, &'static str, &'static str)>)> {
+    fabricsim_engine::scenario::kinds::TRANSPORT_CATALOG.iter().map(|(k, d, p)| (*k, *d, p.to_vec())).collect()
+}
+
 /// The knobs of a congestion control or scheme (`cc_params`): (name, default, min, max, meaning).
 #[pyfunction]
 fn cc_knobs(name: &str) -> Vec<(&'static str, f64, f64, f64, &'static str)> {
@@ -338,6 +347,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;
+    m.add_function(wrap_pyfunction!(transport_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workload_text, m)?)?;
     m.add_class::<Simulation>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

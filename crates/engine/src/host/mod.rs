@@ -3,6 +3,11 @@
 //! A host NIC exerts backpressure (like ns-3's device-queue flow control or Linux TSQ): a sender
 //! may hand a data packet to its NIC only while the NIC queue holds fewer than `send_limit`
 //! packets; blocked senders are woken in the order they blocked as the NIC drains.
+//!
+//! Beside the NICs, [`Stacks`] holds the transports' per-host state (`stacks.rs`).
+
+pub mod stacks;
+pub use stacks::{HostInfo, HostTimer, HostTimerId, PerHost, Stacks};
 
 use crate::ids::{FlowId, PortId};
 use crate::network::Network;
@@ -21,6 +26,8 @@ pub struct Nic {
 #[derive(Clone, Debug, Default)]
 pub struct Hosts {
     nics: Vec<Nic>,
+    /// The transports' per-host state (Homa's schedulers, NDP's pull pacers).
+    pub stacks: Stacks,
 }
 
 impl Hosts {
@@ -32,7 +39,7 @@ impl Hosts {
             nics[2 * i].send_limit = l.queue_ab.send_limit;
             nics[2 * i + 1].send_limit = l.queue_ba.send_limit;
         }
-        Hosts { nics }
+        Hosts { nics, stacks: Stacks::new(net) }
     }
 
     /// Data packets a sender may still hand to NIC `port`, whose queue holds `queued` packets.

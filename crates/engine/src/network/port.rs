@@ -14,6 +14,8 @@ pub struct PortStats {
     pub drops: u64,
     /// Data packets cut to a header (trimming queues).
     pub trims: u64,
+    /// Headers the header queue could not hold, sent back to their senders (return-to-sender).
+    pub bounces: u64,
     /// Lost on the wire (random loss).
     pub wire_losses: u64,
     pub ecn_marks: u64,

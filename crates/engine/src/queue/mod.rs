@@ -14,7 +14,8 @@
 //!   with dynamic thresholds (α per class).
 //! - Admission ([`Admission`]): drop-tail; push-out of the lowest-priority queue's tail (Flash,
 //!   Algorithm 1); pFabric's drop of the lowest-priority packet (with its priority dequeue);
-//!   NDP's trimming of data packets to headers.
+//!   NDP's trimming of data packets to headers (optionally of the queue's tail packet, by a
+//!   coin, and returning headers that do not fit to their senders).
 //! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
 //!   at enqueue or dequeue; or RED ([`red`]).
 
@@ -90,8 +91,12 @@ pub enum Admission {
     /// largest rank, the arriving one included (ties: the arriving one, else the latest).
     PFabric,
     /// NDP (Handley et al., SIGCOMM 2017 §3.1): a data packet that does not fit its queue is cut
-    /// to `header_bytes` and queued, marked trimmed, in queue 0 (the header queue).
-    Trim { header_bytes: u32 },
+    /// to `header_bytes` and queued, marked trimmed, in queue 0 (the header queue); a packet
+    /// trimmed upstream joins queue 0 too. With `return_to_sender`, a header the header queue
+    /// cannot hold goes back to its sender instead of being dropped (§3.1; the switch turns it).
+    /// With probability `tail_percent`/100 a data packet that does not fit trims the packet at
+    /// its queue's tail instead and takes its place (§3.1: a 50 % coin, against phase effects).
+    Trim { header_bytes: u32, return_to_sender: bool, tail_percent: u8 },
 }
 
 /// The order in which the port serves its queues.
@@ -291,6 +296,11 @@ impl PortQueue {
     pub fn queues(&self) -> &[Fifo] {
         self.multi.as_ref().map_or(&[], |m| &m.queues[..])
     }
+    /// Does this port return headers it cannot hold to their senders (NDP's return-to-sender)?
+    #[inline]
+    pub fn returns_to_sender(&self) -> bool {
+        self.multi.as_ref().is_some_and(|m| matches!(m.admission, Admission::Trim { return_to_sender: true, .. }))
+    }
     /// Queue of a class.
     #[inline]
     pub fn queue_of(&self, class: u8) -> usize {
@@ -460,6 +470,10 @@ impl Multi {
         let p = env.slab.get(id);
         let (class, mut size, kind, ecn, rank) = (p.class, p.size as u64, p.kind, p.ecn, p.rank);
         let mut qi = self.queue_of(class);
+        if matches!(self.admission, Admission::Trim { .. }) && env.slab.get(id).trimmed {
+            // A header trimmed upstream travels in the header queue at every trimming hop (§3.1).
+            qi = 0;
+        }
         let mut marked = false;
         let mut drop = false;
         match self.marking {
@@ -482,8 +496,25 @@ impl Multi {
             match self.admission {
                 Admission::DropTail => drop = true,
                 Admission::PushOut | Admission::PFabric => drop = !self.push_out(occ, qi, size, class, rank, env),
-                Admission::Trim { header_bytes } => {
-                    if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
+                Admission::Trim { header_bytes, tail_percent, .. } => {
+                    if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed && tail_percent > 0 && !self.queues[qi].is_empty() && env.rng.below(100) < tail_percent as u64 {
+                        // The coin: the packet at the tail becomes the header, the arrival queues.
+                        let pos = self.queues[qi].len_packets() as usize - 1;
+                        let v = self.take(occ, qi, pos, env);
+                        self.queues[qi].stats.trims += 1;
+                        trimmed = true;
+                        let vp = env.slab.get_mut(v);
+                        vp.size = header_bytes.min(vp.size);
+                        vp.trimmed = true;
+                        let (vsize, vclass) = (vp.size as u64, vp.class);
+                        if self.fits(occ, 0, vsize, vclass, env.pools) {
+                            self.admit(v, 0, vsize, occ, env);
+                        } else {
+                            self.queues[0].stats.drops += 1;
+                            env.victims.push(v);
+                        }
+                    }
+                    if !self.fits(occ, qi, size, class, env.pools) && kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
                         self.queues[qi].stats.trims += 1;
                         let p = env.slab.get_mut(id);
                         p.size = header_bytes.min(p.size);
@@ -511,6 +542,13 @@ impl Multi {
             p.ecn = Ecn::Ce;
             self.queues[qi].stats.marks += marked as u64;
         }
+        self.admit(id, qi, size, occ, env);
+        Admit::Enqueued { marked, trimmed }
+    }
+
+    /// Put packet `id` of `size` bytes at the tail of queue `qi` (it fits).
+    #[inline]
+    fn admit(&mut self, id: PacketId, qi: usize, size: u64, occ: &mut Occupancy, env: &mut Env) {
         self.queues[qi].push(id, size as u32, env.now);
         self.queues[qi].stats.enqueued += 1;
         occ.pkts += 1;
@@ -518,7 +556,6 @@ impl Multi {
         if let Some((p, _)) = self.shared {
             env.pools[p as usize].take(size);
         }
-        Admit::Enqueued { marked, trimmed }
     }
 
     /// The queue the scheduler serves next (some queue is non-empty).

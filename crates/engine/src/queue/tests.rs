@@ -271,7 +271,7 @@ fn trimming_cuts_data_to_headers_in_queue_0() {
     s.class_map = [1; CLASSES];
     s.queue_limits[1] = Some(Amount::Packets(2));
     s.queue_limits[0] = Some(Amount::Packets(3));
-    s.admission = Admission::Trim { header_bytes: 64 };
+    s.admission = Admission::Trim { header_bytes: 64, return_to_sender: false, tail_percent: 0 };
     let mut q = PortQueue::new(&s, Rate(1), None);
     let ids: Vec<_> = (0..6).map(|i| b.pkt(i, 9000, 0, Ecn::NotEct)).collect();
     let r: Vec<Admit> = ids.iter().map(|&id| b.offer(&mut q, id)).collect();
@@ -283,6 +283,15 @@ fn trimming_cuts_data_to_headers_in_queue_0() {
     // Headers are served first (strict): 2, 3, 4 then the data.
     let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
     assert_eq!(order, vec![ids[2], ids[3], ids[4], ids[0], ids[1]]);
+    // At the next trimming hop a header keeps to the header queue, ahead of data, even when
+    // the data queue has room (it used to follow its class into the data queue, or be dropped
+    // there when that was full).
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let data = b.pkt(9, 9000, 0, Ecn::NotEct);
+    assert_eq!(b.offer(&mut q, data), OK);
+    assert_eq!(b.offer(&mut q, ids[2]), OK);
+    assert_eq!(q.queues()[0].len_packets(), 1);
+    assert_eq!(b.pop(&mut q), Some(ids[2]));
 }
 
 #[test]
@@ -309,4 +318,39 @@ fn shared_buffer_dynamic_threshold_settles_at_alpha_b_over_1_plus_alpha_s() {
         }
         assert_eq!(b.pools[0].used_packets, ports.iter().map(|p| p.len_packets()).sum::<u64>());
     }
+}
+
+#[test]
+fn the_trim_coin_cuts_the_tail_packet_and_queues_the_arrival() {
+    // NDP §3.1: when the data queue is full, with probability 1/2 the packet at its tail is
+    // trimmed instead of the arrival. At 100 % the tail always goes: data 0, 1 queued; 2 arrives,
+    // 1 is trimmed and 2 takes its place; 3 arrives, 2 is trimmed.
+    let mut b = Bench::new();
+    let mut s = spec(2);
+    s.class_map = [1; CLASSES];
+    s.queue_limits[1] = Some(Amount::Packets(2));
+    s.admission = Admission::Trim { header_bytes: 64, return_to_sender: false, tail_percent: 100 };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let ids: Vec<_> = (0..4).map(|i| b.pkt(i, 9000, 0, Ecn::NotEct)).collect();
+    let r: Vec<Admit> = ids.iter().map(|&id| b.offer(&mut q, id)).collect();
+    let trimmed = Admit::Enqueued { marked: false, trimmed: true };
+    assert_eq!(r, vec![OK, OK, trimmed, trimmed]);
+    assert!(b.slab.get(ids[1]).trimmed && b.slab.get(ids[2]).trimmed && !b.slab.get(ids[3]).trimmed);
+    let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
+    assert_eq!(order, vec![ids[1], ids[2], ids[0], ids[3]], "headers first, then data 0 and 3");
+    // At 50 % the coin comes from the port's stream: over many full-queue arrivals about half
+    // trim the tail.
+    s.admission = Admission::Trim { header_bytes: 64, return_to_sender: false, tail_percent: 50 };
+    s.queue_limits[0] = None;
+    s.limit = None;
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let mut tails = 0;
+    for i in 0..2000u32 {
+        let id = b.pkt(i, 9000, 0, Ecn::NotEct);
+        b.offer(&mut q, id);
+        if i >= 2 && !b.slab.get(id).trimmed {
+            tails += 1;
+        }
+    }
+    assert!((900..1100).contains(&tails), "{tails} of 1998");
 }

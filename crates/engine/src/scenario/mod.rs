@@ -5,6 +5,7 @@
 //! with its key path, the offending value and what was expected. Nothing is simulated before this
 //! succeeds. The key reference is docs/SCENARIOS.md.
 
+pub mod kinds;
 mod parse;
 mod queues;
 mod rdcn;

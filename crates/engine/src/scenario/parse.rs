@@ -78,7 +78,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
 
     // Transports first: the largest packet decides whether a buffer can hold one packet.
     let profiles = transports(&t, &mut iss);
-    let max_packet = profiles.values().map(|p| (p.mss + p.header) as u64).max().unwrap_or(1500);
+    let max_packet = profiles.values().map(|p| p.framing()).map(|f| (f.payload + f.header) as u64).max().unwrap_or(1500);
 
     let shared_buffer = switch_section(&t, max_packet, &mut iss);
     let shared = shared_buffer.is_some();
@@ -120,7 +120,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let output = output(&t, net.as_ref(), flows.len(), end, voqs, &mut iss);
     let faults = faults(&t, net.as_ref(), &mut iss);
     let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
-    let uses_sab = profiles.values().any(|p| p.cc == CcKind::Sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
+    let uses_sab = profiles.values().any(is_sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
     t.finish(&mut iss);
     if let (Some(e), true) = (end, iss.is_empty()) {
@@ -485,25 +485,39 @@ fn fabric_links(t: &Table, iss: &mut Issues) -> (Option<LinkParams>, Option<Link
     (ok(hl), ok(cl))
 }
 
-/// The transport profiles: "default" from [transport], one per [transports.NAME].
-fn transports(t: &Table, iss: &mut Issues) -> BTreeMap<String, TcpConfig> {
+/// The transport profiles: "default" from [transport], one per [transports.NAME]. A table's
+/// `kind` picks the transport (TCP unless said); a named profile of the same kind as
+/// [transport] inherits its settings.
+fn transports(t: &Table, iss: &mut Issues) -> BTreeMap<String, TransportConfig> {
     let mut out = BTreeMap::new();
+    let one = |tt: &Table, inherit: Option<(TransportConfig, Option<bool>)>, iss: &mut Issues| -> (TransportConfig, Option<bool>) {
+        let kind = super::kinds::kind_of(tt, iss).or_else(|| inherit.map(|(c, _)| c.kind().to_string())).unwrap_or_else(|| "tcp".into());
+        if kind == "tcp" {
+            let (base, ecn) = match inherit {
+                Some((TransportConfig::Tcp(c), ecn)) => (c, ecn),
+                _ => (TcpConfig::default(), None),
+            };
+            let (c, e) = tcp_config(tt, base, ecn, iss);
+            (TransportConfig::Tcp(c), e)
+        } else {
+            let c = super::kinds::config(tt, &kind, inherit.map(|(c, _)| c), iss).unwrap_or(TransportConfig::Tcp(TcpConfig::default()));
+            (c, None)
+        }
+    };
     let (base, base_ecn) = match t.table("transport", iss) {
-        Some(tt) => tcp_config(&tt, TcpConfig::default(), None, iss),
-        None => (TcpConfig::default(), None),
+        Some(tt) => one(&tt, None, iss),
+        None => (TransportConfig::Tcp(TcpConfig::default()), None),
     };
     out.insert("default".to_string(), base);
     if let Some(named) = t.table("transports", iss) {
-        {
-            for (name, v) in named.entries() {
-                let path = named.key_path(name);
-                match v {
-                    Value::Object(pm) => {
-                        let (cfg, _) = tcp_config(&Table::new(path, pm), base, base_ecn, iss);
-                        out.insert(name.clone(), cfg);
-                    }
-                    _ => iss.push(path, format!("{} is not a table of transport settings", show(v))),
+        for (name, v) in named.entries() {
+            let path = named.key_path(name);
+            match v {
+                Value::Object(pm) => {
+                    let (cfg, _) = one(&Table::new(path, pm), Some((base, base_ecn)), iss);
+                    out.insert(name.clone(), cfg);
                 }
+                _ => iss.push(path, format!("{} is not a table of transport settings", show(v))),
             }
         }
     }
@@ -512,7 +526,7 @@ fn transports(t: &Table, iss: &mut Issues) -> BTreeMap<String, TcpConfig> {
 
 fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issues) -> (TcpConfig, Option<bool>) {
     let mut c = base;
-    t.get("kind", iss, as_choice(&["tcp"]));
+    t.raw("kind");
     let cc = t.get("cc", iss, as_choice(&CC_AND_SCHEME_NAMES));
     // A scheme sets its defaults first, so the keys of this table override them.
     let scheme = cc.as_deref().and_then(scheme::scheme);
@@ -760,7 +774,7 @@ fn flows(
     t: &Table,
     nodes: &[NodeSpec],
     net: Option<&crate::network::Network>,
-    profiles: &BTreeMap<String, TcpConfig>,
+    profiles: &BTreeMap<String, TransportConfig>,
     end: Option<Time>,
     traffic: bool,
     iss: &mut Issues,
@@ -833,13 +847,19 @@ fn flows(
         let deadline = positive_time(&f, "deadline", iss);
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let mut tcp = resolve_transport(&f, &tname, profiles, iss);
-        // A flow's own priority class overrides its profile's `class`.
-        match f.get("priority", iss, as_u64) {
-            Some(p) if p as usize >= crate::queue::CLASSES => {
+        // A flow's own priority class overrides its profile's `class` (TCP: the other transports
+        // set their packets' classes themselves).
+        match (f.get("priority", iss, as_u64), tcp.as_mut()) {
+            (Some(p), _) if p as usize >= crate::queue::CLASSES => {
                 iss.push(f.key_path("priority"), format!("{p} is not a class; classes are 0 (most urgent) .. {}", crate::queue::CLASSES - 1))
             }
-            Some(p) => tcp.iter_mut().for_each(|c| c.class = p as u8),
-            None => {}
+            (Some(p), Some(TransportConfig::Tcp(c))) => c.class = p as u8,
+            (Some(_), Some(other)) => iss.push(f.key_path("priority"), format!("applies to TCP flows; {} sets its packets' priorities itself", other.kind())),
+            _ => {}
+        }
+        let unsized_ = f.raw("size").is_none_or(|v| v.as_str() == Some("infinite"));
+        if unsized_ && matches!(tcp, Some(TransportConfig::Homa(_))) {
+            iss.push(f.key_path("size"), format!("missing; Homa (transport '{tname}') carries messages of a known length: give a size such as \"1MB\""));
         }
         f.finish(iss);
         if let (Some(s), Some(d)) = (src, dst) {
@@ -859,7 +879,7 @@ fn flows(
             }
         }
         if let (Some(src), Some(dst), Some(tcp)) = (src, dst, tcp) {
-            out.push(FlowSpec { src, dst, size, start, stop: stop.filter(|&t| t > start), deadline, transport: tname, cfg: TransportConfig::Tcp(tcp) });
+            out.push(FlowSpec { src, dst, size, start, stop: stop.filter(|&t| t > start), deadline, transport: tname, cfg: tcp });
         }
     }
     out
@@ -971,12 +991,14 @@ fn priority_keys(t: &Table, c: &mut TcpConfig, iss: &mut Issues) {
 }
 
 /// A transport profile name, or a congestion-control name applied to the default profile.
-fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConfig>, iss: &mut Issues) -> Option<TcpConfig> {
+fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TransportConfig>, iss: &mut Issues) -> Option<TransportConfig> {
     match profiles.get(tname) {
             Some(c) => Some(*c),
-            // A congestion-control name selects the default profile with that algorithm.
+            // A transport kind's name: its defaults.
+            None if super::kinds::default_of(tname).is_some() => super::kinds::default_of(tname),
+            // A congestion-control name selects the default profile (if TCP) with that algorithm.
             None if CC_NAMES.contains(&tname) => {
-                let mut c = profiles["default"];
+                let mut c = profiles["default"].tcp().copied().unwrap_or_default();
                 c.cc = CcKind::from_name(tname).expect("CC_NAMES are known");
                 c.cc_params = Default::default();
                 c.scheme = None;
@@ -986,12 +1008,16 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TcpConf
                     _ => EcnMode::Off,
                 };
                 c.handshake |= c.cc == CcKind::Sab;
-                Some(c)
+                Some(TransportConfig::Tcp(c))
             }
             // A scheme name: the default profile turned into that scheme.
-            None if scheme::scheme(tname).is_some() => Some(scheme::scheme(tname).expect("checked").config(profiles["default"])),
+            None if scheme::scheme(tname).is_some() => {
+                let base = profiles["default"].tcp().copied().unwrap_or_default();
+                Some(TransportConfig::Tcp(scheme::scheme(tname).expect("checked").config(base)))
+            }
             None => {
                 let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
+                known.extend(super::kinds::KINDS[1..].iter());
                 known.extend(CC_AND_SCHEME_NAMES.iter());
                 let hint = suggest(tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
                 iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
@@ -1099,7 +1125,7 @@ fn tables<'a>(t: &Table<'a>, key: &'static str, iss: &mut Issues) -> Vec<Table<'
     }
 }
 
-fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>, end: Option<Time>, iss: &mut Issues) -> Vec<WorkloadSpec> {
+fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TransportConfig>, end: Option<Time>, iss: &mut Issues) -> Vec<WorkloadSpec> {
     use crate::workload::Sampling;
     let mut out = Vec::new();
     for (i, w) in tables(t, "workload", iss).into_iter().enumerate() {
@@ -1207,14 +1233,19 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfi
             iss.push(w.key_path("stop"), format!("{stop} is not after start {start}"));
         }
         w.finish(iss);
+        // Homa's unscheduled cut-offs come from the sizes this workload draws (SIGCOMM 2018 §3.4).
+        let tcp = match (tcp, cdf.as_ref()) {
+            (Some(TransportConfig::Homa(h)), Some(cdf)) => Some(TransportConfig::Homa(h.with_cutoffs_from(cdf, sampling))),
+            (t, _) => t,
+        };
         if let (Some(cdf), Some(load), Some(pattern), Some(tcp)) = (cdf, load, pattern, tcp) {
-            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, cfg: TransportConfig::Tcp(tcp) });
+            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, cfg: tcp });
         }
     }
     out
 }
 
-fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>, end: Option<Time>, iss: &mut Issues) -> Vec<IncastSpec> {
+fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TransportConfig>, end: Option<Time>, iss: &mut Issues) -> Vec<IncastSpec> {
     let mut out = Vec::new();
     for (i, w) in tables(t, "incast", iss).into_iter().enumerate() {
         let name = w.get("name", iss, as_str).unwrap_or_else(|| format!("incast{i}"));
@@ -1254,9 +1285,12 @@ fn incasts(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, TcpConfig>
             }
         }
         w.finish(iss);
+        if persistent && tcp.is_some_and(|c| c.tcp().is_none()) {
+            iss.push(w.key_path("connections"), format!("\"persistent\" needs a TCP transport; '{tname}' sends each block as its own flow (remove connections = \"persistent\")"));
+        }
         if let (Some(receiver), Some(block), Some(tcp)) = (receiver, block.filter(|&b| b > 0), tcp) {
             if !senders.is_empty() {
-                out.push(IncastSpec { name, receiver, senders, block, rounds, start, gap, persistent, transport: tname, cfg: TransportConfig::Tcp(tcp) });
+                out.push(IncastSpec { name, receiver, senders, block, rounds, start, gap, persistent, transport: tname, cfg: tcp });
             }
         }
     }

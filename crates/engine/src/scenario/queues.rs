@@ -195,9 +195,20 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
             if n < 2 {
                 iss.push(q.key_path("admission"), "\"trim\" needs queues >= 2: queue 0 holds headers, data goes to the others");
             }
-            spec.admission = Admission::Trim { header_bytes: b.clamp(1, u32::MAX as u64) as u32 };
+            let rts = q.get("return_to_sender", iss, as_bool).unwrap_or(false);
+            let tail = match q.get("trim_tail", iss, as_probability) {
+                Some(p) => (p * 100.0).round() as u8,
+                None => 0,
+            };
+            spec.admission = Admission::Trim { header_bytes: b.clamp(1, u32::MAX as u64) as u32, return_to_sender: rts, tail_percent: tail };
         }
         _ => {}
+    }
+    if q.has("trim_tail") && !matches!(spec.admission, Admission::Trim { .. }) {
+        iss.push(q.key_path("trim_tail"), "only applies to admission = \"trim\"");
+    }
+    if q.has("return_to_sender") && !matches!(spec.admission, Admission::Trim { .. }) {
+        iss.push(q.key_path("return_to_sender"), "only applies to admission = \"trim\"");
     }
     if q.has("trim_size") && !matches!(spec.admission, Admission::Trim { .. }) {
         iss.push(q.key_path("trim_size"), "only applies to admission = \"trim\"");

@@ -5,7 +5,8 @@ use super::reader::*;
 use crate::queue::Amount;
 use crate::rdcn::{EcnMarks, Etalon, Feedback, RdcnSpec, Resize, Slot, TorPolicy, WeekPlan};
 use crate::time::Time;
-use crate::transport::tcp::{EcnMode, TcpConfig};
+use crate::transport::tcp::EcnMode;
+use crate::transport::TransportConfig;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -19,7 +20,7 @@ pub(super) fn sections(
     t: &Table,
     is_rdcn: bool,
     layout: Option<RdcnLayout>,
-    profiles: &BTreeMap<String, TcpConfig>,
+    profiles: &BTreeMap<String, TransportConfig>,
     iss: &mut Issues,
 ) -> Option<RdcnSpec> {
     if !is_rdcn {
@@ -31,7 +32,7 @@ pub(super) fn sections(
         return None;
     }
     // A day must carry at least one packet: the largest one's serialization on the circuit.
-    let max_packet = profiles.values().map(|p| (p.mss + p.header) as u64).max().unwrap_or(1500);
+    let max_packet = profiles.values().map(|p| p.framing()).map(|f| (f.payload + f.header) as u64).max().unwrap_or(1500);
     let min_day = layout.map(|l| (l.circuit_rate.serialization(max_packet), max_packet));
     let plan = match t.table("circuit", iss) {
         Some(c) => circuit(&c, layout.map(|l| l.racks), min_day, iss),
@@ -176,7 +177,7 @@ fn slots(c: &Table, racks: Option<usize>, min_day: Option<(Time, u64)>, iss: &mu
     racks.map(|r| WeekPlan::new(r, out))
 }
 
-fn tor(t: &Table, profiles: &BTreeMap<String, TcpConfig>, iss: &mut Issues) -> Option<TorPolicy> {
+fn tor(t: &Table, profiles: &BTreeMap<String, TransportConfig>, iss: &mut Issues) -> Option<TorPolicy> {
     t.get("policy", iss, as_choice(&["etalon"]));
     let positive = |key: &'static str, tt: &Table, iss: &mut Issues| -> Option<Amount> {
         match tt.get(key, iss, as_amount)? {
@@ -231,7 +232,7 @@ fn tor(t: &Table, profiles: &BTreeMap<String, TcpConfig>, iss: &mut Issues) -> O
         _ => Feedback::Off,
     };
     if feedback != Feedback::Off {
-        for (name, p) in profiles {
+        for (name, p) in profiles.iter().filter_map(|(n, p)| Some((n, p.tcp()?))) {
             if p.ecn != EcnMode::Off {
                 iss.push(
                     t.key_path("feedback"),

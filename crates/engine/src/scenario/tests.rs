@@ -504,3 +504,80 @@ fn a_flow_priority_sets_its_class() {
     let e = Scenario::from_toml(&doc("priority = 8")).unwrap_err().to_string();
     assert!(e.contains("flows[0].priority: 8 is not a class"), "{e}");
 }
+
+#[test]
+fn ndp_and_homa_transport_tables() {
+    use crate::transport::{homa::HomaConfig, ndp::NdpConfig};
+    // kind = "ndp" with keys; a named profile inherits the kind and settings of [transport].
+    let doc = GOOD
+        .replace("cc = \"dctcp\"\nmin_rto = \"10ms\"", "kind = \"ndp\"\ninitial_window = 30\npull_rate = 0.5")
+        .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\nrto = \"2ms\"\n[transports.h]\nkind = \"homa\"\nrtt_bytes = \"9.7KB\"\novercommitment = 4");
+    let s = Scenario::from_toml(&doc).unwrap();
+    let TransportConfig::Ndp(a) = s.flows[0].cfg else { panic!("{:?}", s.flows[0].cfg) };
+    assert_eq!((a.iw, a.pull_rate, a.rto), (30, 0.5, NdpConfig::default().rto));
+    let TransportConfig::Ndp(b) = s.flows[1].cfg else { panic!() };
+    assert_eq!((b.iw, b.rto), (30, Time::from_ms(2)));
+    // A flow may name a kind as it names a congestion control; Homa's scheduled levels follow k.
+    let doc2 = doc.replace("transport = \"reno\"", "transport = \"h\"\nsize = \"1MB\"");
+    let s = Scenario::from_toml(&doc2).unwrap();
+    let TransportConfig::Homa(h) = s.flows[1].cfg else { panic!() };
+    assert_eq!((h.rtt_bytes, h.overcommit, h.scheduled, h.priorities), (9_700, 4, 4, 8));
+    let s = Scenario::from_toml(&GOOD.replace("transport = \"reno\"", "transport = \"homa\"\nsize = \"5KB\"")).unwrap();
+    assert_eq!(s.flows[1].cfg, TransportConfig::Homa(HomaConfig::default()));
+}
+
+#[test]
+fn ndp_and_homa_bad_values_are_named() {
+    let ndp = |k: &str| GOOD.replace("cc = \"dctcp\"\nmin_rto = \"10ms\"", &format!("kind = \"ndp\"\n{k}")).replace("[transports.reno]\ncc = \"newreno\"\n", "");
+    let homa = |k: &str| GOOD.replace("cc = \"dctcp\"\nmin_rto = \"10ms\"", &format!("kind = \"homa\"\n{k}")).replace("[transports.reno]\ncc = \"newreno\"\n", "").replace("transport = \"reno\"", "size = \"1MB\"");
+    let first = |doc: String| -> Issue {
+        match Scenario::from_toml(&doc) {
+            Ok(_) => panic!("expected an error in\n{doc}"),
+            Err(iss) => iss.0.into_iter().next().unwrap(),
+        }
+    };
+    let cases: Vec<(String, &str, &[&str])> = vec![
+        (ndp("initial_window = 0"), "transport.initial_window", &["0"]),
+        (ndp("pull_rate = 2.0"), "transport.pull_rate", &["2", "(0, 1]"]),
+        (ndp("rto = \"0s\""), "transport.rto", &["positive"]),
+        (ndp("cc = \"dctcp\""), "transport.cc", &["unknown key"]),
+        (ndp("").replace("kind = \"ndp\"", "kind = \"ndpp\""), "transport.kind", &["ndpp"]),
+        (homa("overcommitment = 0"), "transport.overcommitment", &["0"]),
+        (homa("priorities = 9"), "transport.priorities", &["9", "2 to 8"]),
+        (homa("scheduled_priorities = 8"), "transport.scheduled_priorities", &["8", "unscheduled"]),
+        (homa("unscheduled_cutoffs = [\"10KB\", \"1KB\"]"), "transport.unscheduled_cutoffs", &["increasing"]),
+        (homa("rtt_bytes = \"0B\""), "transport.rtt_bytes", &["0 B"]),
+        (homa("").replace("size = \"1MB\"\n", "").replace("size = \"1MB\"", ""), "flows[0].size", &["Homa", "size"]),
+    ];
+    for (doc, path, words) in cases {
+        let i = first(doc);
+        assert_eq!(i.path, path, "{i:?}");
+        assert!(!i.message.contains('\n'), "one line: {}", i.message);
+        for w in words {
+            assert!(i.message.contains(w), "{path}: '{}' lacks '{w}'", i.message);
+        }
+    }
+    let incast = "[[incast]]\nreceiver = \"h0\"\nsenders = [\"h1\", \"h2\"]\nblock = \"10KB\"\nrounds = 2\nconnections = \"persistent\"\n";
+    let i = first(ndp("").replace("[output]", &format!("{incast}[output]")));
+    assert_eq!(i.path, "incast[0].connections", "{i:?}");
+}
+
+#[test]
+fn the_transport_catalog_states_the_defaults() {
+    use crate::transport::{homa::HomaConfig, ndp::NdpConfig};
+    // Every default the listing prints, written into a scenario, gives the default config.
+    for (kind, _, params) in kinds::TRANSPORT_CATALOG.iter().filter(|k| k.0 != "tcp") {
+        let keys: String = params
+            .iter()
+            .filter(|p| p.1.chars().next().unwrap().is_ascii_digit())
+            .map(|(k, v, _)| if v.parse::<f64>().is_ok() { format!("{k} = {v}\n") } else { format!("{k} = \"{v}\"\n") })
+            .collect();
+        let doc = GOOD.replace("cc = \"dctcp\"\nmin_rto = \"10ms\"", &format!("kind = \"{kind}\"\n{keys}")).replace("[transports.reno]\ncc = \"newreno\"\n", "").replace("transport = \"reno\"", "size = \"1MB\"");
+        let s = Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{kind}: {e}"));
+        let want = match *kind {
+            "ndp" => TransportConfig::Ndp(NdpConfig::default()),
+            _ => TransportConfig::Homa(HomaConfig::default()),
+        };
+        assert_eq!(s.flows[0].cfg, want, "{kind}");
+    }
+}

@@ -248,6 +248,7 @@ impl Simulator {
         let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
         let hops = self.fabric.net.next_hops(src, dst);
         let nic = hops[routing::pick(hops.len(), ends.hash_fwd, src)];
+        self.hosts.stacks.prepare(&cfg);
         let mut transport = cfg.build(ends, size);
         if cfg.seeds_rtt() {
             let control = cfg.framing().control as u64;
@@ -342,14 +343,28 @@ impl Simulator {
             }
             Event::FlowStart { flow } => {
                 self.prepare_outbox(flow);
-                self.flows[flow.idx()].transport.start(self.now, &mut self.outbox);
+                self.flows[flow.idx()].transport.start(self.now, &mut self.hosts.stacks, &mut self.outbox);
                 self.flush(flow);
             }
             Event::FlowStop { flow } => self.stop_flow(flow),
             Event::Timer { flow, timer } => {
                 self.prepare_outbox(flow);
-                self.flows[flow.idx()].transport.on_timer(self.now, timer, &mut self.outbox);
+                self.flows[flow.idx()].transport.on_timer(self.now, timer, &mut self.hosts.stacks, &mut self.outbox);
                 self.flush(flow);
+            }
+            Event::HostTimer { node, timer } => {
+                // Host state sends through the host's (first) NIC.
+                if let Some(&nic) = self.fabric.net.node(node).ports.first() {
+                    self.outbox.budget = self.nic_budget(nic);
+                    self.outbox.nic_queued = self.fabric.net.ports[nic.idx()].queue.len_packets();
+                }
+                self.hosts.stacks.on_timer(self.now, node, timer, &mut self.outbox);
+                if self.outbox.blocked {
+                    if let Some(w) = self.outbox.waiter {
+                        self.wait_for_nic(w);
+                    }
+                }
+                self.inject(None);
             }
             Event::Sample => self.sample(),
             Event::Arrival { gen } => self.arrival(gen as usize),
@@ -395,7 +410,7 @@ impl Simulator {
         self.prepare_outbox(flow);
         let now = self.now;
         let f = &mut self.flows[flow.idx()];
-        let size = f.transport.stop(now, &mut self.outbox);
+        let size = f.transport.stop(now, &mut self.hosts.stacks, &mut self.outbox);
         if f.size.is_none() {
             self.long_lived -= 1;
             self.unfinished += 1;
@@ -440,7 +455,7 @@ impl Simulator {
             f.size = Some(total);
             f.block = Some((ai as u32, total));
             self.prepare_outbox(id);
-            self.flows[id.idx()].transport.write(now, block, last, &mut self.outbox);
+            self.flows[id.idx()].transport.write(now, block, last, &mut self.hosts.stacks, &mut self.outbox);
             self.flush(id);
         }
     }
@@ -477,7 +492,18 @@ impl Simulator {
     /// Ready the reusable outbox (empty) for a call into `flow`'s transport: its NIC budget.
     #[inline]
     fn prepare_outbox(&mut self, flow: FlowId) {
-        self.outbox.budget = self.nic_budget(self.flows[flow.idx()].nic);
+        let nic = self.flows[flow.idx()].nic;
+        self.outbox.budget = self.nic_budget(nic);
+        self.outbox.nic_queued = self.fabric.net.ports[nic.idx()].queue.len_packets();
+    }
+
+    /// Register `flow` to be woken when its NIC has room (once).
+    fn wait_for_nic(&mut self, flow: FlowId) {
+        let f = &mut self.flows[flow.idx()];
+        if !f.waiting {
+            f.waiting = true;
+            self.hosts.nic_mut(f.nic).waiters.push(flow);
+        }
     }
 
     /// Data packets a sender may still hand to NIC `port`.
@@ -502,11 +528,14 @@ impl Simulator {
         if !f.done && f.size.is_some() && f.transport.completed_at().is_some() {
             self.flow_done(flow);
         }
-        if self.outbox.blocked && !self.flows[flow.idx()].waiting {
-            let f = &mut self.flows[flow.idx()];
-            f.waiting = true;
-            self.hosts.nic_mut(f.nic).waiters.push(flow);
+        if self.outbox.blocked {
+            self.wait_for_nic(self.outbox.waiter.unwrap_or(flow));
         }
+        self.inject(Some(flow));
+    }
+
+    /// Inject the packets in the outbox, set its timers (`flow`'s and the hosts'), and empty it.
+    fn inject(&mut self, flow: Option<FlowId>) {
         // The packets leave the outbox (a cheap Vec swap) while they enter the network.
         let mut packets = std::mem::take(&mut self.outbox.packets);
         for idx in 0..packets.len() {
@@ -527,8 +556,13 @@ impl Simulator {
         packets.clear();
         debug_assert!(self.outbox.packets.is_empty(), "a transport wrote into the outbox during a flush");
         self.outbox.packets = packets;
-        for &(at, timer) in &self.outbox.timers {
-            self.events.schedule(at, Event::Timer { flow, timer });
+        if let Some(flow) = flow {
+            for &(at, timer) in &self.outbox.timers {
+                self.events.schedule(at, Event::Timer { flow, timer });
+            }
+        }
+        for &(at, node, timer) in &self.outbox.host_timers {
+            self.events.schedule(at, Event::HostTimer { node, timer });
         }
         self.outbox.clear();
     }
@@ -549,7 +583,7 @@ impl Simulator {
             *b = self.fabric.telemetry.get(id);
             self.outbox.int_in = Some(b);
         }
-        self.flows[flow.idx()].transport.on_packet(self.now, self.slab.get(id), &mut self.outbox);
+        self.flows[flow.idx()].transport.on_packet(self.now, self.slab.get(id), &mut self.hosts.stacks, &mut self.outbox);
         self.slab.free(id);
         self.flush(flow);
     }
@@ -566,7 +600,7 @@ impl Simulator {
             served += 1;
             self.flows[flow.idx()].waiting = false;
             self.prepare_outbox(flow);
-            self.flows[flow.idx()].transport.on_send_ready(self.now, &mut self.outbox);
+            self.flows[flow.idx()].transport.on_send_ready(self.now, &mut self.hosts.stacks, &mut self.outbox);
             self.flush(flow);
         }
         let p = self.hosts.nic_mut(port);
@@ -660,7 +694,7 @@ impl Simulator {
                 // With a handshake the flow first waits one SYN / SYN-ACK round trip.
                 let setup = if fr.handshake { fwd.iter().chain(&rev).fold(Time::ZERO, |t, &(r, d)| t + r.serialization(a) + d) } else { Time::ZERO };
                 // Sprayed packets may overtake each other: the bound over paths (output.rs).
-                let bound = if self.sc.ecmp == Ecmp::PacketSpray { ideal_fct_sprayed } else { ideal_fct };
+                let bound = if self.sc.ecmp == Ecmp::PacketSpray || fr.sprays { ideal_fct_sprayed } else { ideal_fct };
                 setup + bound(&fwd, &rev, size, fr.payload as u64, fr.header as u64, a)
             });
             t.ideal_fct_ps.push(ideal.map(|x| x.0));
@@ -675,6 +709,8 @@ impl Simulator {
             t.timeouts.push(s.timeouts);
             t.fast_recoveries.push(s.fast_recoveries);
             t.ecn_reductions.push(s.ecn_reductions);
+            t.trimmed.push(s.trimmed);
+            t.credits.push(s.credits);
             t.deadline_ps.push(f.deadline.map(|d| (d - f.start).0));
             // Met: finished by the deadline. Missed: finished late, or unfinished past it.
             t.deadline_met.push(f.deadline.and_then(|d| match end {
@@ -787,6 +823,7 @@ pub(crate) mod testing {
     pub fn tcp(sim: &Simulator, flow: usize) -> &crate::transport::tcp::TcpConnection {
         match &sim.flows[flow].transport {
             FlowTransport::Tcp(c) => c,
+            _ => panic!("flow {flow} is not TCP"),
         }
     }
 }

@@ -151,11 +151,20 @@ impl Fabric {
         }
         p.note_queue(cx.now);
         let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
+        let mut bounce = None;
         match p.queue.offer(id, &mut env) {
             Admit::Enqueued { marked, trimmed } => {
                 p.stats.ecn_marks += marked as u64;
                 p.stats.trims += trimmed as u64;
                 p.note_peak();
+            }
+            Admit::Dropped if p.queue.returns_to_sender() && { let q = cx.slab.get(id); q.trimmed && !q.bounced } => {
+                // Return to sender (NDP §3.1): the header goes back the way it came.
+                p.stats.bounces += 1;
+                let q = cx.slab.get_mut(id);
+                std::mem::swap(&mut q.src, &mut q.dst);
+                q.bounced = true;
+                bounce = Some(p.node);
             }
             Admit::Dropped => {
                 p.stats.drops += 1;
@@ -169,6 +178,20 @@ impl Fabric {
             for v in self.victims.drain(..) {
                 cx.slab.free(v);
             }
+        }
+        if let Some(node) = bounce {
+            self.reroute(node, id, cx);
+        }
+    }
+
+    /// Forward a packet that turned back at `node` (not inlined: the rare path stays out of
+    /// `enqueue`).
+    #[inline(never)]
+    fn reroute(&mut self, node: NodeId, id: PacketId, cx: &mut Ctx) {
+        // Turned back at the sender's own NIC it has nowhere to go: a drop.
+        if self.at_node(node, id, cx).is_some() {
+            self.dropped += 1;
+            cx.slab.free(id);
         }
     }
 

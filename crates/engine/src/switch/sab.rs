@@ -87,6 +87,8 @@ impl SabPorts {
                 self.flows[i] += 1;
                 self.peak[i] = self.peak[i].max(self.flows[i]);
             }
+            // Only TCP carries SAB's window field; other transports' data passes uncounted.
+            Kind::Data if !matches!(pkt.hdr, crate::packet::Header::Tcp(_)) => {}
             Kind::Data => {
                 if pkt.tcp().rwnd != 0 {
                     let w = self.window(port);

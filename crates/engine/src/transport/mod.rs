@@ -14,14 +14,18 @@
 //! A transport's packets carry its own header (`packet::Header`, one variant per protocol) beside
 //! the network fields switches read; it owns its timers ([`timer::LazyTimer`], ids of its own).
 //!
-//! To add a transport (Homa, NDP, ...): a module under `transport/` with its header, config and
-//! state implementing [`Transport`]; a variant in `packet::Header`, [`TransportConfig`] and
-//! [`FlowTransport`] (the `dispatch!` list below), and its `kind` in the scenario's transport
-//! table (`scenario/parse.rs`).
+//! To add a transport (as `ndp/` and `homa/`): a module under `transport/` with its header,
+//! config and state implementing [`Transport`]; a variant in `packet::Header`,
+//! [`TransportConfig`] and [`FlowTransport`] (the `dispatch!` list below); per-host state, if
+//! it needs any, as a field of `host::Stacks`; and its `kind` and keys in
+//! `scenario/kinds.rs`.
 
+pub mod homa;
+pub mod ndp;
 pub mod tcp;
 pub mod timer;
 
+use crate::host::{HostTimerId, Stacks};
 use crate::ids::{FlowId, NodeId};
 use crate::packet::Packet;
 use crate::time::Time;
@@ -52,6 +56,13 @@ pub struct Outbox {
     pub int_in: Option<Box<crate::switch::telemetry::IntRecord>>,
     /// Telemetry to attach to packets of `packets` (by index): echoes of collected records.
     pub int_out: Vec<(u32, crate::switch::telemetry::IntRecord)>,
+    /// Host timers to set (per-host transport state, `host::Stacks`).
+    pub host_timers: Vec<(Time, NodeId, HostTimerId)>,
+    /// Packets waiting in the sender's NIC queue now (transports that keep it short: Homa).
+    pub nic_queued: u64,
+    /// Per-host state that stopped for NIC room names the flow to wake when the NIC drains
+    /// (otherwise the flow whose event this is).
+    pub waiter: Option<FlowId>,
 }
 
 impl Outbox {
@@ -61,6 +72,8 @@ impl Outbox {
         self.blocked = false;
         self.int_in = None;
         self.int_out.clear();
+        self.host_timers.clear();
+        self.waiter = None;
     }
 }
 
@@ -76,6 +89,11 @@ pub struct FlowStats {
     /// Data packets sent, first transmissions and retransmissions.
     pub packets_sent: u64,
     pub retransmits: u64,
+    /// Data packets of this flow cut to headers by trimming switches, as its receiver saw them
+    /// (NDP: each answered with a NACK).
+    pub trimmed: u64,
+    /// Receiver-driven transports: credit messages the receiver sent (NDP PULLs, Homa GRANTs).
+    pub credits: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
     /// Window reductions on congestion signals (ECN).
@@ -90,28 +108,31 @@ pub struct Framing {
     pub header: u32,
     pub control: u32,
     pub handshake: bool,
+    /// The sender spreads its packets over paths itself (NDP): the ideal FCT is the sprayed one.
+    pub sprays: bool,
 }
 
-/// The contract between the simulator and a transport.
+/// The contract between the simulator and a transport. Every event comes with the per-host
+/// transport state of all hosts (`Stacks`); a protocol reads only its own field of it.
 pub trait Transport {
     /// The flow starts (its start time has come).
-    fn start(&mut self, now: Time, out: &mut Outbox);
+    fn start(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox);
     /// A packet of this flow arrived at one of its endpoints.
-    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox);
+    fn on_packet(&mut self, now: Time, pkt: &Packet, st: &mut Stacks, out: &mut Outbox);
     /// A timer this flow set has fired (possibly stale: transports cancel lazily).
-    fn on_timer(&mut self, now: Time, timer: TimerId, out: &mut Outbox);
+    fn on_timer(&mut self, now: Time, timer: TimerId, st: &mut Stacks, out: &mut Outbox);
     /// The sender's NIC has room again after this transport reported `blocked`.
-    fn on_send_ready(&mut self, now: Time, out: &mut Outbox);
+    fn on_send_ready(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox);
     /// When the last byte was acknowledged, if it has been.
     fn completed_at(&self) -> Option<Time>;
     fn stats(&self) -> FlowStats;
     /// The application stops writing now; returns the bytes the flow will have carried.
-    fn stop(&mut self, now: Time, out: &mut Outbox) -> u64;
+    fn stop(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox) -> u64;
     /// Make this (not yet started) flow persistent: more data comes through `write`; `last` =
     /// the data it was made with is also the last.
     fn keep_open(&mut self, last: bool);
     /// The application writes `bytes` more on a persistent flow; `last` closes it.
-    fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox);
+    fn write(&mut self, now: Time, bytes: u64, last: bool, st: &mut Stacks, out: &mut Outbox);
     /// The flow should finish by `at` (absolute); deadline-aware transports read it.
     fn set_deadline(&mut self, at: Time);
     /// The idle-path round trip, for transports that seed an RTT estimate with it.
@@ -156,6 +177,8 @@ pub struct PathInfo {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TransportConfig {
     Tcp(tcp::TcpConfig),
+    Ndp(ndp::NdpConfig),
+    Homa(homa::HomaConfig),
 }
 
 impl TransportConfig {
@@ -163,29 +186,44 @@ impl TransportConfig {
     pub fn build(&self, ends: Endpoints, size: Option<u64>) -> FlowTransport {
         match self {
             TransportConfig::Tcp(c) => FlowTransport::Tcp(Box::new(tcp::TcpConnection::new(ends, *c, size))),
+            TransportConfig::Ndp(c) => FlowTransport::Ndp(Box::new(ndp::NdpFlow::new(ends, *c, size))),
+            TransportConfig::Homa(c) => FlowTransport::Homa(Box::new(homa::HomaFlow::new(ends, *c, size))),
         }
     }
     pub fn framing(&self) -> Framing {
         match self {
             TransportConfig::Tcp(c) => c.framing(),
+            TransportConfig::Ndp(c) => c.framing(),
+            TransportConfig::Homa(c) => c.framing(),
         }
     }
     /// Should the flow be given the idle-path RTT before it starts (`Transport::seed_rtt`)?
     pub fn seeds_rtt(&self) -> bool {
         match self {
             TransportConfig::Tcp(c) => (c.handshake_rtt && !c.handshake) || matches!(c.fixed_rto, tcp::FixedRto::Rtts(_)),
+            TransportConfig::Ndp(_) | TransportConfig::Homa(_) => false,
         }
     }
     /// Does the flow want its idle path described before it starts (`Transport::set_path`)?
     pub fn wants_path(&self) -> bool {
         match self {
             TransportConfig::Tcp(c) => c.cc.wants_path(),
+            TransportConfig::Ndp(_) | TransportConfig::Homa(_) => false,
+        }
+    }
+    /// The `kind` a scenario names it by.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            TransportConfig::Tcp(_) => "tcp",
+            TransportConfig::Ndp(_) => "ndp",
+            TransportConfig::Homa(_) => "homa",
         }
     }
     /// The TCP configuration, if this is TCP.
     pub fn tcp(&self) -> Option<&tcp::TcpConfig> {
         match self {
             TransportConfig::Tcp(c) => Some(c),
+            _ => None,
         }
     }
 }
@@ -194,6 +232,8 @@ impl TransportConfig {
 #[derive(Clone, Debug)]
 pub enum FlowTransport {
     Tcp(Box<tcp::TcpConnection>),
+    Ndp(Box<ndp::NdpFlow>),
+    Homa(Box<homa::HomaFlow>),
 }
 
 /// `dispatch!(self, t => expr)`: `expr` with `t` bound to the flow's transport, per variant.
@@ -201,26 +241,28 @@ macro_rules! dispatch {
     ($self:ident, $t:ident => $e:expr) => {
         match $self {
             FlowTransport::Tcp($t) => $e,
+            FlowTransport::Ndp($t) => $e,
+            FlowTransport::Homa($t) => $e,
         }
     };
 }
 
 impl Transport for FlowTransport {
     #[inline]
-    fn start(&mut self, now: Time, out: &mut Outbox) {
-        dispatch!(self, t => t.start(now, out))
+    fn start(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox) {
+        dispatch!(self, t => t.start(now, st, out))
     }
     #[inline]
-    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox) {
-        dispatch!(self, t => t.on_packet(now, pkt, out))
+    fn on_packet(&mut self, now: Time, pkt: &Packet, st: &mut Stacks, out: &mut Outbox) {
+        dispatch!(self, t => t.on_packet(now, pkt, st, out))
     }
     #[inline]
-    fn on_timer(&mut self, now: Time, timer: TimerId, out: &mut Outbox) {
-        dispatch!(self, t => t.on_timer(now, timer, out))
+    fn on_timer(&mut self, now: Time, timer: TimerId, st: &mut Stacks, out: &mut Outbox) {
+        dispatch!(self, t => t.on_timer(now, timer, st, out))
     }
     #[inline]
-    fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {
-        dispatch!(self, t => t.on_send_ready(now, out))
+    fn on_send_ready(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox) {
+        dispatch!(self, t => t.on_send_ready(now, st, out))
     }
     #[inline]
     fn completed_at(&self) -> Option<Time> {
@@ -229,14 +271,14 @@ impl Transport for FlowTransport {
     fn stats(&self) -> FlowStats {
         dispatch!(self, t => t.stats())
     }
-    fn stop(&mut self, now: Time, out: &mut Outbox) -> u64 {
-        dispatch!(self, t => t.stop(now, out))
+    fn stop(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox) -> u64 {
+        dispatch!(self, t => t.stop(now, st, out))
     }
     fn keep_open(&mut self, last: bool) {
         dispatch!(self, t => t.keep_open(last))
     }
-    fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox) {
-        dispatch!(self, t => t.write(now, bytes, last, out))
+    fn write(&mut self, now: Time, bytes: u64, last: bool, st: &mut Stacks, out: &mut Outbox) {
+        dispatch!(self, t => t.write(now, bytes, last, st, out))
     }
     fn set_deadline(&mut self, at: Time) {
         dispatch!(self, t => t.set_deadline(at))

@@ -31,6 +31,7 @@ pub use scoreboard::Scoreboard;
 pub use sender::{Sender, SenderStats};
 
 use super::{Endpoints, FlowStats, Outbox, Transport};
+use crate::host::Stacks;
 use crate::transport::timer::TimerId;
 use crate::packet::{Kind, Packet};
 use crate::time::Time;
@@ -95,7 +96,7 @@ impl CcKind {
 impl TcpConfig {
     /// Packet sizes for the ideal FCT: MSS payload, header, ACK, and the handshake if any.
     pub fn framing(&self) -> super::Framing {
-        super::Framing { payload: self.mss, header: self.header, control: self.ack_size, handshake: self.handshake }
+        super::Framing { payload: self.mss, header: self.header, control: self.ack_size, handshake: self.handshake, sprays: false }
     }
 }
 
@@ -229,10 +230,14 @@ impl TcpConnection {
 }
 
 impl Transport for TcpConnection {
-    fn start(&mut self, now: Time, out: &mut Outbox) {
+    fn start(&mut self, now: Time, _: &mut Stacks, out: &mut Outbox) {
         self.sender.start(now, &self.cfg, &self.ends, out);
     }
-    fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox) {
+    fn on_packet(&mut self, now: Time, pkt: &Packet, _: &mut Stacks, out: &mut Outbox) {
+        if pkt.bounced {
+            // A header a trimming switch returned (NDP's return-to-sender): TCP has no use for it.
+            return;
+        }
         match pkt.kind {
             Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
             Kind::Ack => {
@@ -250,7 +255,7 @@ impl Transport for TcpConnection {
             Kind::Control => {}
         }
     }
-    fn on_timer(&mut self, now: Time, timer: TimerId, out: &mut Outbox) {
+    fn on_timer(&mut self, now: Time, timer: TimerId, _: &mut Stacks, out: &mut Outbox) {
         match timer {
             timers::RTO => self.sender.on_rto_timer(now, &self.cfg, &self.ends, out),
             timers::DELAYED_ACK => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
@@ -260,7 +265,7 @@ impl Transport for TcpConnection {
             _ => debug_assert!(false, "TCP set no timer {timer:?}"),
         }
     }
-    fn on_send_ready(&mut self, now: Time, out: &mut Outbox) {
+    fn on_send_ready(&mut self, now: Time, _: &mut Stacks, out: &mut Outbox) {
         self.sender.on_send_ready(now, &self.cfg, &self.ends, out);
     }
     fn completed_at(&self) -> Option<Time> {
@@ -277,16 +282,17 @@ impl Transport for TcpConnection {
             timeouts: s.timeouts,
             fast_recoveries: s.fast_recoveries,
             ecn_reductions: s.ecn_reductions,
+            ..Default::default()
         }
     }
-    fn stop(&mut self, now: Time, out: &mut Outbox) -> u64 {
+    fn stop(&mut self, now: Time, _: &mut Stacks, out: &mut Outbox) -> u64 {
         self.sender.stop(now, &self.cfg, &self.ends, out)
     }
     fn keep_open(&mut self, last: bool) {
         self.sender.keep_open(last);
         self.receiver = Receiver::new(&self.cfg, None);
     }
-    fn write(&mut self, now: Time, bytes: u64, last: bool, out: &mut Outbox) {
+    fn write(&mut self, now: Time, bytes: u64, last: bool, _: &mut Stacks, out: &mut Outbox) {
         self.sender.write(now, bytes, last, &self.cfg, &self.ends, out);
     }
     fn set_deadline(&mut self, at: Time) {
