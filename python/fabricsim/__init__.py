@@ -88,7 +88,13 @@ def cc_params(name: str) -> list[dict]:
 
 def transports() -> dict:
     """{kind: (description, [{key, default, help}])} of the transport kinds usable as
-    `kind = "..."` in a transport table (tcp, ndp, homa)."""
+    `kind = "..."` in a transport table (tcp, ndp, homa).
+
+    Example::
+
+        >>> sorted(fabricsim.transports())   # doctest: +SKIP
+        ['homa', 'ndp', 'tcp']
+    """
     from . import _engine
 
     return {k: (d, [dict(zip(("key", "default", "help"), p)) for p in ps]) for k, d, ps in _engine.transport_kinds()}

@@ -20,10 +20,13 @@ def offered_load(json: str, seed: Optional[int] = None) -> dict[str, Any]:
     core (switch, "up"|"down", load); None where there is nothing to report."""
 
 def congestion_controls() -> list[tuple[str, str]]:
-    """(name, description) of every congestion control."""
+    """(name, description) of every congestion control and named scheme (pias, flash, pfabric, ...)."""
+
+def transport_kinds() -> list[tuple[str, str, list[tuple[str, str, str]]]]:
+    """(kind, description, [(key, default, meaning)]) of every transport kind (tcp, ndp, homa)."""
 
 def cc_knobs(name: str) -> list[tuple[str, float, float, float, str]]:
-    """(name, default, min, max, meaning) of a congestion control's cc_params knobs."""
+    """(name, default, min, max, meaning) of a congestion control's (or scheme's) cc_params knobs."""
 
 def builtin_workloads() -> list[str]:
     """Names of the built-in flow-size distributions."""
