@@ -25,6 +25,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         busy: false,
         tx_pending: false,
         watched: false,
+        tx_done_always: false,
         stats: PortStats::default(),
     }
 }

@@ -59,6 +59,8 @@ pub struct Port {
     pub tx_pending: bool,
     /// Host senders wait for this port (a NIC) to finish packets (`Fabric::watch`).
     pub watched: bool,
+    /// Every packet of this port ends in a `TxDone` (hybrid ports that pull VOQs then).
+    pub tx_done_always: bool,
     pub stats: PortStats,
 }
 

@@ -63,8 +63,7 @@ pub struct Fabric {
     pub telemetry: Telemetry,
     /// The pcap tap (`[output.pcap]`), if capturing: one `Option` test per transmission otherwise.
     pub capture: Option<Box<crate::capture::Capture>>,
-    /// Every transmission ends in a `TxDone` event (hybrid networks: uplinks and lanes pull
-    /// their VOQs then). Otherwise only transmissions with packets waiting behind them do.
+    /// Every transmission ends in a `TxDone` event (for tests: results must not change).
     pub(crate) eager_tx_done: bool,
     /// Scratch list of packets pushed out by an admission (reused).
     victims: Vec<PacketId>,
@@ -86,7 +85,14 @@ impl Fabric {
         let rdcn = sc.topology.rdcn.as_ref().map(|spec| Box::new(crate::rdcn::Rdcn::new(spec, &net, sc.output.warmup)));
         let sab = sc.sab.as_ref().map(|spec| Box::new(sab::SabPorts::new(spec, &net)));
         let capture = sc.output.pcap.as_ref().map(|s| Box::new(crate::capture::Capture::new(s, &net)));
-        let eager_tx_done = rdcn.is_some();
+        if let Some(r) = rdcn.as_deref() {
+            // Hybrid uplinks and lanes pull their VOQs, and the packet switch's ports release
+            // held-back ToRs, when a packet ends.
+            for (p, role) in net.ports.iter_mut().zip(&r.role) {
+                p.tx_done_always = *role != crate::rdcn::Role::Plain;
+            }
+        }
+        let eager_tx_done = false;
         Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
@@ -251,11 +257,12 @@ impl Fabric {
         p.stats.busy_time += ser;
         p.stats.busy_until = now + ser;
         self.packet_hops += 1;
-        // A `TxDone` only when packets wait (or the hybrid network pulls VOQs then); a port that
+        // A `TxDone` only when packets wait, a host sender waits for this NIC, or the port pulls
+        // VOQs then (hybrid networks); a port that
         // gets a packet while this one serializes schedules it then (`enqueue`). Event order and
         // results are the same as with one `TxDone` per packet — tie keys do not depend on when an
         // event was scheduled — with half the packet events on lightly queued fabrics.
-        p.tx_pending = self.eager_tx_done || !p.queue.is_empty() || p.watched;
+        p.tx_pending = self.eager_tx_done || p.tx_done_always || !p.queue.is_empty() || p.watched;
         if p.tx_pending {
             cx.events.schedule(now + ser, Event::TxDone { port });
         }

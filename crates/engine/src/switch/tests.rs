@@ -196,6 +196,8 @@ fn transmit_done_events_only_where_needed_change_no_result() {
         include_str!("../../../../scenarios/ndp-permutation-k8.toml"),
         include_str!("../../../../scenarios/star-websearch.toml"),
         include_str!("../../../../scenarios/dumbbell-cc.toml"),
+        include_str!("../../../../scenarios/rdcn-etalon.toml"),
+        include_str!("../../../../python/fabricsim/benchmarks/rdcn-strobe.toml"),
     ];
     let mut extra = vec![
         star(4, "2ms", "buffer = \"20pkt\"\nqueues = 3\nscheduler = \"drr\"\nweights = [1, 2, 3]", "[transports.a]\nclass = 0\n[transports.b]\nclass = 1\n[transports.c]\nclass = 2\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\ntransport = \"a\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\ntransport = \"b\"\n[[flows]]\nsrc = \"h3\"\ndst = \"h0\"\ntransport = \"c\"\n"),
