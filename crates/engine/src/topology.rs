@@ -23,6 +23,9 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         drop_list: Vec::new(),
         drop_next: 0,
         busy: false,
+        tx_pending: false,
+        watched: false,
+        tx_done_always: false,
         stats: PortStats::default(),
     }
 }

@@ -51,8 +51,16 @@ pub struct Port {
     pub drop_list: Vec<u64>,
     /// Next entry of `drop_list` to match.
     pub drop_next: usize,
-    /// A packet is being serialized.
+    /// A packet is being serialized (or was, until `stats.busy_until`, when no `TxDone` was
+    /// needed: see `tx_pending`).
     pub busy: bool,
+    /// A `TxDone` event is scheduled for the packet being serialized. Without one, the port
+    /// counts as idle from `stats.busy_until` on.
+    pub tx_pending: bool,
+    /// Host senders wait for this port (a NIC) to finish packets (`Fabric::watch`).
+    pub watched: bool,
+    /// Every packet of this port ends in a `TxDone` (hybrid ports that pull VOQs then).
+    pub tx_done_always: bool,
     pub stats: PortStats,
 }
 

@@ -23,7 +23,7 @@ use crate::transport::{Endpoints, FlowTransport, Outbox, Transport, TransportCon
 /// that `self.fabric` stays free to call.
 macro_rules! ctx {
     ($s:ident) => {
-        Ctx { now: $s.now, end: $s.end, slab: &mut $s.slab, events: &mut $s.events }
+        Ctx { now: $s.now, key: $s.now_key, end: $s.end, slab: &mut $s.slab, events: &mut $s.events }
     };
 }
 
@@ -94,6 +94,8 @@ impl Conservation {
 /// One simulation, from a validated scenario.
 pub struct Simulator {
     now: Time,
+    /// Tie key of the event being processed (`Event::tie_key`): where in the instant `now` we are.
+    now_key: u64,
     end: Time,
     sc: Scenario,
     /// Interned profile and workload names (index 0 = "").
@@ -139,6 +141,7 @@ impl Simulator {
         }
         let mut sim = Simulator {
             now: Time::ZERO,
+            now_key: 0,
             end: sc.end,
             sc: Self::kept(sc),
             names: vec![String::new()],
@@ -314,6 +317,7 @@ impl Simulator {
         while let Some((t, ev)) = self.events.pop_until(until.min(self.end)) {
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
+            self.now_key = ev.tie_key();
             self.dispatch(ev);
         }
         self.now = self.now.max(until.min(self.end));
@@ -502,7 +506,10 @@ impl Simulator {
         let f = &mut self.flows[flow.idx()];
         if !f.waiting {
             f.waiting = true;
-            self.hosts.nic_mut(f.nic).waiters.push(flow);
+            let nic = f.nic;
+            self.hosts.nic_mut(nic).waiters.push(flow);
+            let mut cx = ctx!(self);
+            self.fabric.watch(nic, &mut cx);
         }
     }
 
@@ -607,6 +614,7 @@ impl Simulator {
         wake.drain(..served);
         wake.append(&mut p.waiters);
         std::mem::swap(&mut wake, &mut p.waiters);
+        self.fabric.net.ports[port.idx()].watched = !p.waiters.is_empty();
         self.wake = wake;
     }
 

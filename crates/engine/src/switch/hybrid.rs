@@ -390,13 +390,20 @@ header = 52
         let doc = hybrid(2, 1, "10Gbps", circuit, "voq = \"100pkt\"", "[[flows]]\nsrc = \"h0\"\ndst = \"h1\"", "50ms")
             .replace("packet_link = { rate = \"10Gbps\", delay = \"5us\" }", "packet_link = { rate = \"10Gbps\", delay = \"5us\", loss_rate = 0.02 }")
             .replace("[transport]", "[queue]\nbuffer = \"2pkt\"\n[transport]\nmin_rto = \"1ms\"");
-        let mut sim = run(&doc);
+        let sc = Scenario::from_toml(&doc).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        // Halfway and at the end: the uplink still sends in the second half (a leak of two
+        // reservations would stall it for good), and no more packets are reserved than the
+        // packet switch's 2-packet buffer (a packet may be on the wire at the end).
+        sim.run_until(Time::from_ps(25_000_000_000));
+        let up = sim.port_table().find("tor0->eps").unwrap();
+        let half = sim.port_table().tx_packets[up];
+        sim.run_until(Time::from_ps(50_000_000_000));
         let ports = sim.port_table();
-        let up = ports.find("tor0->eps").unwrap();
         assert!(ports.wire_losses[up] > 20, "{}", ports.wire_losses[up]);
-        assert!(ports.utilization[up] > 0.1, "the uplink keeps going: {}", ports.utilization[up]);
+        assert!(ports.tx_packets[up] > half + 500, "the uplink keeps going: {} then {}", half, ports.tx_packets[up]);
         let r = sim.fabric.rdcn.as_deref().unwrap();
-        assert!(r.eps_inflight.iter().all(|&(n, _)| n <= 1));
+        assert!(r.eps_inflight.iter().all(|&(n, _)| n <= 2), "{:?}", r.eps_inflight);
     }
 
     #[test]

@@ -35,6 +35,10 @@ use telemetry::{IntHop, Telemetry};
 /// What a stage needs from the simulation around the fabric.
 pub struct Ctx<'a> {
     pub now: Time,
+    /// Tie key of the event being processed: with `now`, the position in simulated time (events
+    /// at one picosecond run in key order). Lets a port tell whether the `TxDone` it skipped
+    /// would already have run.
+    pub key: u64,
     pub end: Time,
     pub slab: &'a mut PacketSlab,
     pub events: &'a mut EventQueue,
@@ -59,6 +63,8 @@ pub struct Fabric {
     pub telemetry: Telemetry,
     /// The pcap tap (`[output.pcap]`), if capturing: one `Option` test per transmission otherwise.
     pub capture: Option<Box<crate::capture::Capture>>,
+    /// Every transmission ends in a `TxDone` event (for tests: results must not change).
+    pub(crate) eager_tx_done: bool,
     /// Scratch list of packets pushed out by an admission (reused).
     victims: Vec<PacketId>,
     pub packet_hops: u64,
@@ -79,7 +85,15 @@ impl Fabric {
         let rdcn = sc.topology.rdcn.as_ref().map(|spec| Box::new(crate::rdcn::Rdcn::new(spec, &net, sc.output.warmup)));
         let sab = sc.sab.as_ref().map(|spec| Box::new(sab::SabPorts::new(spec, &net)));
         let capture = sc.output.pcap.as_ref().map(|s| Box::new(crate::capture::Capture::new(s, &net)));
-        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        if let Some(r) = rdcn.as_deref() {
+            // Hybrid uplinks and lanes pull their VOQs, and the packet switch's ports release
+            // held-back ToRs, when a packet ends.
+            for (p, role) in net.ports.iter_mut().zip(&r.role) {
+                p.tx_done_always = *role != crate::rdcn::Role::Plain;
+            }
+        }
+        let eager_tx_done = false;
+        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -140,6 +154,10 @@ impl Fabric {
             sab.on_egress(port, cx.slab.get_mut(id));
         }
         let p = &mut self.net.ports[port.idx()];
+        if p.busy && !p.tx_pending && Self::finished(p.stats.busy_until, port, cx) {
+            // The transmission ended unobserved (no `TxDone`: nothing was waiting).
+            p.busy = false;
+        }
         if !p.busy {
             debug_assert!(p.queue.is_empty());
             if !p.queue.counted_by_port() {
@@ -179,9 +197,36 @@ impl Fabric {
                 cx.slab.free(v);
             }
         }
+        let p = &mut self.net.ports[port.idx()];
+        if !p.tx_pending && !p.queue.is_empty() {
+            // Someone waits now: the transmitter comes back for it when its packet ends.
+            p.tx_pending = true;
+            cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
+        }
         if let Some(node) = bounce {
             self.reroute(node, id, cx);
         }
+    }
+
+    /// A sender on this host waits for `port` (its NIC) to finish a packet: every transmission
+    /// ends in a `TxDone` until no one waits (the simulator clears `watched`), including the one
+    /// on the wire now.
+    pub fn watch(&mut self, port: PortId, cx: &mut Ctx) {
+        let p = &mut self.net.ports[port.idx()];
+        p.watched = true;
+        if p.busy && !p.tx_pending && !Self::finished(p.stats.busy_until, port, cx) {
+            p.tx_pending = true;
+            cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
+        }
+    }
+
+    /// Has a transmission of `port` ending at `until` finished at the current point of the
+    /// simulation — would its `TxDone` have run by now? Before `now` yes; at `now` exactly iff
+    /// its tie key precedes the event being processed (arrivals at that picosecond still find
+    /// the port busy, as they would with the event in the queue).
+    #[inline]
+    fn finished(until: Time, port: PortId, cx: &Ctx) -> bool {
+        until < cx.now || (until == cx.now && Event::TxDone { port }.tie_key() < cx.key)
     }
 
     /// Forward a packet that turned back at `node` (not inlined: the rare path stays out of
@@ -212,7 +257,15 @@ impl Fabric {
         p.stats.busy_time += ser;
         p.stats.busy_until = now + ser;
         self.packet_hops += 1;
-        cx.events.schedule(now + ser, Event::TxDone { port });
+        // A `TxDone` only when packets wait, a host sender waits for this NIC, or the port pulls
+        // VOQs then (hybrid networks); a port that
+        // gets a packet while this one serializes schedules it then (`enqueue`). Event order and
+        // results are the same as with one `TxDone` per packet — tie keys do not depend on when an
+        // event was scheduled — with half the packet events on lightly queued fabrics.
+        p.tx_pending = self.eager_tx_done || p.tx_done_always || !p.queue.is_empty() || p.watched;
+        if p.tx_pending {
+            cx.events.schedule(now + ser, Event::TxDone { port });
+        }
         let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
         p.stats.tx_packets += 1;
         let lost = scheduled || (p.loss_rate > 0.0 && p.rng.uniform() < p.loss_rate);
@@ -240,6 +293,7 @@ impl Fabric {
     pub fn tx_done(&mut self, port: PortId, cx: &mut Ctx) {
         let p = &mut self.net.ports[port.idx()];
         p.busy = false;
+        p.tx_pending = false;
         p.note_queue(cx.now);
         let next = if p.queue.counted_by_port() {
             p.queue.pop_fifo(cx.slab)

@@ -16,7 +16,7 @@ fn star(hosts: usize, end: &str, queue: &str, rest: &str) -> String {
 fn strict_priority_gives_the_low_class_nothing_while_the_high_class_is_backlogged() {
     // h1 (class 1, 5 segments) and h2 (class 0, 20 segments, initial window 20) send to h0 at
     // t = 0; 1500 B take 1.2 µs per 10 Gb/s hop. Both first packets reach s0 at 2.2 µs; h1's
-    // (flow 0, scheduled first) finds s0->h0 idle and goes out. From then on the high queue is
+    // (its wire h1->s0 is the lower port, first in the tie order) finds s0->h0 idle and goes out. From then on the high queue is
     // never empty until H20 leaves (H_k arrives at 2.2 + 1.2(k−1) µs, starts at 3.4 + 1.2(k−1)):
     // H_k reaches h0 at 5.6 + 1.2(k−1) µs — H20 at 28.4 µs — and L2 only starts at 27.4 µs,
     // reaching h0 at 29.6 µs, L5 at 33.2 µs.
@@ -182,4 +182,48 @@ fn per_queue_series_and_table_add_up_to_the_port() {
     let ph = pt.find("h1->s0").unwrap();
     assert!(pt.tx_packets[ph] > 300, "{}", pt.tx_packets[ph]);
     assert_eq!((qt.enqueued[h], qt.max_packets[h]), (pt.tx_packets[ph], pt.max_queue_packets[ph]));
+}
+
+#[test]
+fn transmit_done_events_only_where_needed_change_no_result() {
+    // A port schedules `TxDone` only when packets wait behind its transmission (or a host sender
+    // waits for its NIC). Against one `TxDone` per packet, on scenarios that exercise every
+    // discipline and transport: the same flows, ports and queues to the bit, fewer events.
+    let scenarios = [
+        include_str!("../../../../scenarios/leafspine-websearch.toml"),
+        include_str!("../../../../scenarios/flash-mixed.toml"),
+        include_str!("../../../../scenarios/incast.toml"),
+        include_str!("../../../../scenarios/ndp-permutation-k8.toml"),
+        include_str!("../../../../scenarios/star-websearch.toml"),
+        include_str!("../../../../scenarios/dumbbell-cc.toml"),
+        include_str!("../../../../scenarios/rdcn-etalon.toml"),
+        include_str!("../../../../python/fabricsim/benchmarks/rdcn-strobe.toml"),
+    ];
+    let mut extra = vec![
+        star(4, "2ms", "buffer = \"20pkt\"\nqueues = 3\nscheduler = \"drr\"\nweights = [1, 2, 3]", "[transports.a]\nclass = 0\n[transports.b]\nclass = 1\n[transports.c]\nclass = 2\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\ntransport = \"a\"\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\ntransport = \"b\"\n[[flows]]\nsrc = \"h3\"\ndst = \"h0\"\ntransport = \"c\"\n"),
+        // Homa sends one packet at a time, waiting for its NIC to finish each (a watched port).
+        "[simulation]\nend = \"1s\"\nstop_when_done = true\n[topology]\nkind = \"star\"\nhosts = 5\nlink = { rate = \"10Gbps\", delay = \"1us\" }\n\
+         [queue]\nbuffer = \"30pkt\"\nqueues = 8\n[transport]\nkind = \"homa\"\n\
+         [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 300000\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 100000\n\
+         [[flows]]\nsrc = \"h3\"\ndst = \"h0\"\nsize = 200000\n[[flows]]\nsrc = \"h1\"\ndst = \"h4\"\nsize = 50000\n".to_string(),
+        star(5, "3ms", "buffer = \"12pkt\"\nqueues = 8\nadmission = \"pfabric\"", "cc = \"pfabric\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 50000\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 500000\n[[flows]]\nsrc = \"h3\"\ndst = \"h0\"\nsize = 20000\n[[flows]]\nsrc = \"h4\"\ndst = \"h0\"\nsize = 2000000\n"),
+    ];
+    extra.extend(scenarios.iter().map(|s| s.to_string()));
+    for (i, doc) in extra.iter().enumerate() {
+        let mut sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("scenario {i}: {e}"));
+        sc.end = sc.end.min(Time::from_ps(3_000_000_000));
+        let mut runs = [true, false].map(|eager| {
+            let mut sim = Simulator::new(&sc, None);
+            sim.fabric.eager_tx_done = eager;
+            sim.run();
+            sim
+        });
+        let [a, b] = &mut runs;
+        assert_eq!(format!("{:?}", a.flow_table()), format!("{:?}", b.flow_table()), "scenario {i}: flows");
+        assert_eq!(format!("{:?}", a.port_table()), format!("{:?}", b.port_table()), "scenario {i}: ports");
+        assert_eq!(format!("{:?}", a.queue_table()), format!("{:?}", b.queue_table()), "scenario {i}: queues");
+        let (sa, sb) = (a.summary(), b.summary());
+        assert_eq!((sa.packet_hops, sa.packets_dropped, sa.end_ps), (sb.packet_hops, sb.packets_dropped, sb.end_ps), "scenario {i}");
+        assert!(sb.events < sa.events, "scenario {i}: {} events with a TxDone per packet, {} without", sa.events, sb.events);
+    }
 }
