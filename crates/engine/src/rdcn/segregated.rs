@@ -1,0 +1,110 @@
+//! ToRs that segregate elephant flows from mice (AccelToR §III and the two baselines of §IV-B):
+//! mice always take the packet network; the designs differ in what the elephants do while their
+//! circuit is down and in how the buffer is organized.
+//!
+//! - **AccelToR**: HP and LP queues on the packet port (strict priority), a calendar queue of K
+//!   queues on the circuit port; Algorithm 1 places elephant packets (`acceltor.rs`).
+//! - **Blocking**: one packet queue (300 KB) for mice and N − 1 per-destination circuit queues
+//!   sharing 1.5 MB; elephants wait for their circuit in their destination's queue.
+//! - **Unblocking**: elephants take the circuit while it is up and the packet network otherwise;
+//!   the packet port's queue and the circuit port's queue share one 1.8 MB buffer.
+//!
+//! All queues are the queue machinery's [`Fifo`]s; the simulator side is
+//! `switch/segregated.rs`.
+
+use super::acceltor::{AccelTor, ElephantSpec};
+use super::calendar::Calendar;
+use super::elephants::Elephants;
+use crate::queue::{Amount, Fifo};
+use crate::time::Time;
+
+/// The Blocking baseline's buffers (§IV-B).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Blocking {
+    /// The packet port's queue (mice only): 300 KB.
+    pub packet_queue: Amount,
+    /// The N − 1 per-destination circuit queues share this much: 1.5 MB.
+    pub circuit_pool: Amount,
+    /// eq. (7): τ_week − τ_day.
+    pub rto_min: Time,
+}
+
+/// The Unblocking baseline's buffer (§IV-B): packet and circuit ports share 1.8 MB.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unblocking {
+    pub shared: Amount,
+}
+
+/// Per-ToR queues of one design.
+#[derive(Clone, Debug)]
+pub enum TorQueues {
+    Accel { hp: Fifo, lp: Fifo, calendar: Calendar },
+    /// `circuit[d]` buffers the elephants to rack d; `pooled` = (packets, bytes) in all of them.
+    Blocking { packet: Fifo, circuit: Vec<Fifo>, pooled: (u64, u64) },
+    /// `packet` and `circuit` share one buffer.
+    Unblocking { packet: Fifo, circuit: Fifo },
+}
+
+/// What happened to the packets entering the ToRs, by Algorithm 1's cases (all designs fill the
+/// rows that apply to them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cases {
+    /// Case I: mice and non-data packets to the packet port (HP).
+    pub mice: u64,
+    /// Case II: elephants whose circuit is today, to the circuit port.
+    pub today: u64,
+    /// Subcase III-A: accelerated through the LP queue.
+    pub accelerated: u64,
+    /// Subcase III-B: buffered in Q_i (i ≥ 1).
+    pub buffered: u64,
+    /// Case IV: dropped (day K or more days away).
+    pub case4_drops: u64,
+    /// §IV-G: Q_i full, sent through the LP queue instead.
+    pub overflow_lp: u64,
+    /// Elephants sent through the packet network (Unblocking off-day).
+    pub elephant_packet: u64,
+    /// Packets refused by a full queue (any design).
+    pub full_drops: u64,
+    /// Packets still in the circuit queue when its day ended (dropped; AccelToR's old Q_0).
+    pub stale_drops: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Segregated {
+    pub tors: Vec<TorQueues>,
+    pub elephants: Elephants,
+    pub cases: Cases,
+}
+
+/// The three segregating designs' parameters, as carried in `TorPolicy`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Design {
+    Accel(AccelTor),
+    Blocking(Blocking),
+    Unblocking(Unblocking),
+}
+
+impl Segregated {
+    pub fn new(design: &Design, elephants: ElephantSpec, racks: usize, seed: u64) -> Segregated {
+        let tors = (0..racks)
+            .map(|_| match design {
+                Design::Accel(a) => TorQueues::Accel { hp: Fifo::default(), lp: Fifo::default(), calendar: Calendar::new(a.k as usize, a.queue) },
+                Design::Blocking(_) => TorQueues::Blocking { packet: Fifo::default(), circuit: vec![Fifo::default(); racks], pooled: (0, 0) },
+                Design::Unblocking(_) => TorQueues::Unblocking { packet: Fifo::default(), circuit: Fifo::default() },
+            })
+            .collect();
+        Segregated { tors, elephants: Elephants::new(elephants, racks, seed), cases: Cases::default() }
+    }
+}
+
+/// Push into `q` if `cap` allows it.
+#[inline]
+pub fn push_capped(q: &mut Fifo, cap: Amount, id: crate::ids::PacketId, size: u32, now: Time) -> bool {
+    if cap.exceeded_by(q.len_packets() + 1, q.len_bytes() + size as u64) {
+        q.stats.drops += 1;
+        return false;
+    }
+    q.push(id, size, now);
+    q.stats.enqueued += 1;
+    true
+}
