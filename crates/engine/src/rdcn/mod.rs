@@ -52,6 +52,9 @@ pub struct RdcnSpec {
     /// Bin width and lead of the week-folded view (`SeqView`).
     pub view_bin: Time,
     pub view_before: Time,
+    /// The RTO_min the scenario gave every TCP transport for the ToR design (AccelToR eq. (6),
+    /// Blocking eq. (7)), if it did.
+    pub host_rto_min: Option<Time>,
 }
 
 impl RdcnSpec {

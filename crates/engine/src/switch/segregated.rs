@@ -267,3 +267,165 @@ impl Fabric {
         self.dropped += stale;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::rdcn::{Design, Rdcn, TorPolicy, TorQueues};
+    use crate::sim::testing::*;
+    use crate::{Scenario, Simulator, Time};
+
+    /// 4 racks of one host (h_r is rack r), strobe of 3 slots: night 20 µs then day 240 µs, so
+    /// rack 0 reaches rack 1 in [20, 260), rack 2 in [280, 520), rack 3 in [540, 780) µs, and
+    /// again a 780 µs week later. Hosts at 100 Gb/s, 1 µs: a 1500 B packet reaches ToR 0
+    /// 1.12 µs after its host starts sending it, the next 0.12 µs later.
+    fn doc(tor: &str, flows: &str, end: &str) -> String {
+        format!(
+            r#"
+[simulation]
+end = "{end}"
+[topology]
+kind = "rdcn"
+racks = 4
+hosts_per_rack = 1
+host_link = {{ rate = "100Gbps", delay = "1us" }}
+packet_link = {{ rate = "10Gbps", delay = "13us" }}
+circuit_link = {{ rate = "80Gbps", delay = "25us" }}
+[circuit]
+schedule = "strobe"
+day = "240us"
+night = "20us"
+[tor]
+{tor}
+[transport]
+mss = 1448
+header = 52
+initial_cwnd = 4
+{flows}
+"#
+        )
+    }
+
+    fn flows_to(dsts: &[usize], start: &str) -> String {
+        dsts.iter().map(|d| format!("[[flows]]\nsrc = \"h0\"\ndst = \"h{d}\"\nstart = \"{start}\"\n")).collect()
+    }
+
+    fn rdcn(sim: &Simulator) -> &Rdcn {
+        sim.fabric.rdcn.as_deref().unwrap()
+    }
+
+    fn lane_tx(sim: &Simulator, s: u32, d: u32) -> u64 {
+        let r = rdcn(sim);
+        sim.fabric.net.ports[r.lanes[r.pair(s, d)].idx()].stats.tx_packets
+    }
+
+    /// (Q_0, Q_1, Q_2) lengths of ToR 0's calendar.
+    fn calendar(sim: &Simulator) -> Vec<u64> {
+        let TorQueues::Accel { calendar, .. } = &rdcn(sim).seg.as_deref().unwrap().tors[0] else { panic!() };
+        (0..calendar.k()).map(|i| calendar.q(i).len_packets()).collect()
+    }
+
+    #[test]
+    fn derived_values_and_rto_min_reach_the_hosts() {
+        // Base RTTs of this topology (1500 B out, 52 B ACK back, no queueing):
+        //   packet: 2·(0.12 + 1) + 2·(1.2 + 13) µs out, 2·(0.00416 + 1) + 2·(0.0416 + 13) back
+        //           = 30.64 + 28.09152 = 58.73152 µs;
+        //   circuit: 2·(0.12 + 1) + 0.15 + 25 out, 2·(0.00416 + 1) + 0.0052 + 25 back
+        //           = 27.39 + 27.01352 = 54.40352 µs.
+        // n = ⌊240 / 54.40352⌋ = 4 → m = 2; K_1 = ⌈3·58.73152 / 260⌉ = 1; K = 3 (safe margin);
+        // RTO_min = 780 − 240 − 3·58.73152 = 363.80544 µs (eq. 6).
+        let sc = Scenario::from_toml(&doc("policy = \"acceltor\"", &flows_to(&[1], "0us"), "1ms")).unwrap();
+        let spec = sc.topology.rdcn.as_ref().unwrap();
+        let TorPolicy::Segregated(Design::Accel(a), e) = spec.policy else { panic!() };
+        assert_eq!(a.rtt_pkt, Time::from_ps(58_731_520));
+        assert_eq!(a.rtt_cir, Time::from_ps(54_403_520));
+        assert_eq!((a.m, a.k1, a.k), (2, 1, 3));
+        assert_eq!(a.rto_min, Time::from_ps(363_805_440));
+        assert_eq!(spec.host_rto_min, Some(a.rto_min));
+        assert_eq!(sc.flows[0].cfg.tcp().unwrap().rto.min, a.rto_min);
+        assert_eq!(e.per_pair, 80);
+        // 2^2 · 80 · 1500 B = 480 KB ≤ B = 500 KB: no overflow to LP (§III-F, §IV-B).
+        assert!(!a.overflow_to_lp);
+        // Overrides: the paper's §III-C example values.
+        let sc = Scenario::from_toml(&doc("policy = \"acceltor\"\nacceltor = { m = 3, rtt_packet = \"30us\", safe_margin = false, queue = \"300KB\" }", &flows_to(&[1], "0us"), "1ms")).unwrap();
+        let TorPolicy::Segregated(Design::Accel(a), _) = sc.topology.rdcn.as_ref().unwrap().policy else { panic!() };
+        assert_eq!((a.m, a.k1, a.k), (3, 1, 2));
+        assert_eq!(a.rto_min, Time::from_us(780 - 240 - 120));
+        assert!(a.overflow_to_lp, "2^3·80·1500 B > 300 KB: §IV-G's overflow rule");
+        // Blocking: eq. (7).
+        let sc = Scenario::from_toml(&doc("policy = \"blocking\"", &flows_to(&[1], "0us"), "1ms")).unwrap();
+        assert_eq!(sc.flows[0].cfg.tcp().unwrap().rto.min, Time::from_us(780 - 240));
+    }
+
+    #[test]
+    fn calendar_rotates_at_each_night_and_only_q0_dequeues() {
+        // RTT_pkt forced to 1 ms: no Subcase III-A ever (no day is ≥ 1 ms away within K = 3
+        // days), so every elephant packet is buffered. At t ≈ 1.1 µs (slot 0's night) the
+        // three initial windows (4 packets each) land in Q_0 (rack 1, today), Q_1 (rack 2) and
+        // Q_2 (rack 3).
+        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 3, rto_min = \"transport\" }";
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2, 3], "0us"), "2ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(19));
+        assert_eq!(calendar(&sim), vec![4, 4, 4]);
+        assert_eq!((lane_tx(&sim, 0, 1), lane_tx(&sim, 0, 2), lane_tx(&sim, 0, 3)), (0, 0, 0), "night: nothing dequeues");
+        // Day 0 (rack 1): Q_0 drains through lane 0→1 only; Q_1 and Q_2 are paused.
+        sim.run_until(Time::from_us(21));
+        assert_eq!(lane_tx(&sim, 0, 1), 4);
+        assert_eq!(&calendar(&sim)[1..], &[4, 4]);
+        sim.run_until(Time::from_us(259));
+        assert_eq!((lane_tx(&sim, 0, 2), lane_tx(&sim, 0, 3)), (0, 0));
+        assert_eq!(&calendar(&sim)[1..], &[4, 4]);
+        // Night 1 (260 µs): Q_1 → Q_0, Q_2 → Q_1, the old Q_0 → Q_2 (empty).
+        sim.run_until(Time::from_us(261));
+        assert_eq!(calendar(&sim), vec![4, 4, 0]);
+        assert_eq!(lane_tx(&sim, 0, 2), 0, "Q_0 is paused until the day");
+        sim.run_until(Time::from_us(281));
+        assert_eq!(lane_tx(&sim, 0, 2), 4);
+        assert_eq!(lane_tx(&sim, 0, 3), 0);
+        // Night 2 (520 µs): the rack-3 packets reach Q_0 and leave at the day (540 µs).
+        sim.run_until(Time::from_us(539));
+        assert_eq!(calendar(&sim)[0], 4);
+        assert_eq!(lane_tx(&sim, 0, 3), 0);
+        sim.run_until(Time::from_us(541));
+        assert_eq!(lane_tx(&sim, 0, 3), 4);
+        let seg = rdcn(&sim).seg.as_deref().unwrap();
+        assert_eq!(seg.cases.accelerated, 0);
+        assert_eq!(seg.cases.case4_drops, 0);
+        sim.run();
+        assert!(sim.conservation().holds());
+    }
+
+    #[test]
+    fn case_4_drops_packets_k_or_more_days_away() {
+        // K = 2: at t ≈ 1.1 µs rack 3's day is 2 days away → Case IV; rack 2 (1 day away) is
+        // buffered in Q_1, rack 1 (today) in Q_0.
+        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 2, rto_min = \"transport\" }";
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2, 3], "0us"), "1ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(19));
+        assert_eq!(calendar(&sim), vec![4, 4]);
+        let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+        assert_eq!((c.today, c.buffered, c.case4_drops), (4, 4, 4));
+        assert_eq!(sim.conservation().dropped, 4);
+    }
+
+    #[test]
+    fn subcase_3a_turns_into_3b_exactly_rtt_pkt_before_the_day() {
+        // RTT_pkt = 30 µs; rack 2's day starts at 280 µs, so III-A holds up to 250 µs inclusive.
+        // The flow starts at 248.76 µs: its 4 packets reach ToR 0 at 249.88, 250.00, 250.12
+        // and 250.24 µs → 2 accelerated through LP, 2 buffered in Q_1.
+        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"30us\" }";
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[2], "248.76us"), "1ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(251));
+        let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+        assert_eq!((c.accelerated, c.buffered), (2, 2));
+        assert_eq!(calendar(&sim), vec![0, 2, 0]);
+        // The same flow 1 ps later: only the first packet is still ≥ 30 µs ahead.
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[2], "248.760001us"), "1ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(251));
+        let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+        assert_eq!((c.accelerated, c.buffered), (1, 3));
+    }
+}
