@@ -428,4 +428,71 @@ initial_cwnd = 4
         let c = rdcn(&sim).seg.as_deref().unwrap().cases;
         assert_eq!((c.accelerated, c.buffered), (1, 3));
     }
+
+    fn uplink_tx(sim: &Simulator, s: usize) -> u64 {
+        sim.fabric.net.ports[rdcn(sim).uplink[s].idx()].stats.tx_packets
+    }
+
+    #[test]
+    fn blocking_holds_elephants_in_per_destination_queues_and_mice_take_the_packet_network() {
+        // One elephant per pair: the long-lived flows to racks 1, 2, 3 are elephants; the 1448 B
+        // flow to rack 2 (flow 3, smaller) is a mouse. The per-destination queues share 6000 B
+        // = 4 packets: rack 1's window (today, but waiting for the day at 20 µs) fills them,
+        // the windows to racks 2 and 3 are dropped.
+        let flows = format!("{}[[flows]]\nsrc = \"h0\"\ndst = \"h2\"\nsize = 1448\n", flows_to(&[1, 2, 3], "0us"));
+        let tor = "policy = \"blocking\"\nelephants = { per_pair = 1 }\nblocking = { circuit_pool = \"6000B\", rto_min = \"transport\" }";
+        let sc = Scenario::from_toml(&doc(tor, &flows, "1ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(19));
+        let TorQueues::Blocking { circuit, pooled, .. } = &rdcn(&sim).seg.as_deref().unwrap().tors[0] else { panic!() };
+        let lens: Vec<u64> = circuit.iter().map(|q| q.len_packets()).collect();
+        assert_eq!(lens, vec![0, 4, 0, 0]);
+        assert_eq!(*pooled, (4, 6000));
+        let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+        assert_eq!((c.today, c.full_drops, c.mice), (4, 8, 1));
+        // Only the mouse used the packet uplink.
+        assert_eq!(uplink_tx(&sim, 0), 1);
+        sim.run_until(Time::from_us(21));
+        assert_eq!(lane_tx(&sim, 0, 1), 4);
+        // The mouse finished over the packet network long before its pair's day (280 µs).
+        sim.run_until(Time::from_us(270));
+        assert!(sim.flow_table().fct_ps[3].is_some());
+        assert_eq!(lane_tx(&sim, 0, 2), 0);
+        sim.run();
+        assert!(sim.conservation().holds());
+    }
+
+    #[test]
+    fn unblocking_sends_elephants_by_circuit_while_it_is_up_and_by_packet_network_otherwise() {
+        // Flow to rack 2 (one 4-packet window) starts at 0 (its circuit is down: packet
+        // network); flow to rack 1 starts at 100 µs (its circuit is up: circuit queue and lane).
+        let flows = format!("{}size = 5792\n{}", flows_to(&[2], "0us"), flows_to(&[1], "100us"));
+        let tor = "policy = \"unblocking\"\nelephants = { per_pair = 1 }";
+        let sc = Scenario::from_toml(&doc(tor, &flows, "1ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(10));
+        assert_eq!(uplink_tx(&sim, 0), 4);
+        assert_eq!(rdcn(&sim).seg.as_deref().unwrap().cases.elephant_packet, 4);
+        sim.run_until(Time::from_us(102));
+        assert_eq!(lane_tx(&sim, 0, 1), 4);
+        assert_eq!(uplink_tx(&sim, 0), 4, "no rack-1 packet took the packet network");
+        sim.run();
+        assert!(sim.conservation().holds());
+        // The transports keep their own RTO_min (200 ms default) under Unblocking.
+        assert_eq!(sc.topology.rdcn.as_ref().unwrap().host_rto_min, None);
+    }
+
+    #[test]
+    fn unblocking_buffer_is_shared_by_both_ports() {
+        // 3000 B shared: the first window reaches ToR 0 at 1.12, 1.24, 1.36, 1.48 µs; the
+        // uplink takes the first at once and is busy until 2.32 µs (1.2 µs at 10 Gb/s).
+        let tor = "policy = \"unblocking\"\nunblocking = { shared = \"3000B\" }";
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[2], "0us"), "100us")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(2));
+        let TorQueues::Unblocking { packet, .. } = &rdcn(&sim).seg.as_deref().unwrap().tors[0] else { panic!() };
+        // Packet 1 went straight out; 2 and 3 wait (3000 B); 4 arrived at 1.48 µs to a full buffer.
+        assert_eq!(packet.len_packets(), 2);
+        assert_eq!(rdcn(&sim).seg.as_deref().unwrap().cases.full_drops, 1);
+    }
 }
