@@ -333,6 +333,10 @@ def cmd_topology(a) -> int:
     if s["oversubscription"] is not None:
         print(f"  oversubscription   {s['oversubscription']:.3g}:1 (host capacity under a first-tier switch / its uplinks)")
         print(f"  bisection          {s['bisection_bps'] / 1e9:g} Gb/s")
+    if s.get("tor"):
+        print("  hybrid ToR")
+        for key, value in s["tor"]:
+            print(f"    {key:<16} {value}")
     print_offered_load(doc)
     return 0
 

@@ -284,6 +284,12 @@ fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyD
     d.set_item("oversubscription", s.oversubscription)?;
     d.set_item("bisection_bps", s.bisection_bps)?;
     d.set_item("host_capacity_bps", s.host_capacity_bps)?;
+    // The hybrid ToR design with its derived values (AccelToR's m, K_1, K, RTO_min), as lines.
+    let tor = sc.topology.rdcn.as_ref().map(|r| {
+        let max_packet = sc.flows.iter().map(|f| f.cfg.framing()).chain(sc.workloads.iter().map(|w| w.cfg.framing())).map(|f| (f.payload + f.header) as u64).max().unwrap_or(1500);
+        fabricsim_engine::rdcn::segregated::describe(r, max_packet)
+    });
+    d.set_item("tor", tor)?;
     Ok(d)
 }
 

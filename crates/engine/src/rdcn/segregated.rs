@@ -97,6 +97,58 @@ impl Segregated {
     }
 }
 
+/// What `fabricsim topology` prints about a hybrid ToR design: (key, value) lines, derived
+/// values included (AccelToR's n, m, K_1, K and RTO_min; Blocking's RTO_min).
+pub fn describe(spec: &super::RdcnSpec, max_packet: u64) -> Vec<(&'static str, String)> {
+    use super::TorPolicy;
+    let amt = |a: Amount| match a {
+        Amount::Packets(n) => format!("{n} packets"),
+        Amount::Bytes(b) => format!("{b} B"),
+    };
+    let mut out = vec![];
+    let (design, e) = match &spec.policy {
+        TorPolicy::Etalon(e) => {
+            out.push(("policy", "etalon".to_string()));
+            out.push(("voq", e.resize.map_or(amt(e.voq), |r| format!("{} / {} resized {} before the day", amt(r.small), amt(r.large), r.tau))));
+            return out;
+        }
+        TorPolicy::Segregated(d, e) => (d, e),
+    };
+    let sel = match e.selection {
+        super::Selection::Sketch { width, depth } => format!("Count-Min sketch {width} x {depth}"),
+        super::Selection::Oracle => "oracle (exact per-flow counts)".to_string(),
+    };
+    let slot = &spec.plan.slots()[0];
+    match design {
+        Design::Accel(a) => {
+            out.push(("policy", "acceltor".to_string()));
+            out.push(("rtt_packet", format!("{}", a.rtt_pkt)));
+            out.push(("rtt_circuit", format!("{}", a.rtt_cir)));
+            out.push(("n", format!("{} circuit RTTs per day (floor(day / RTT_cir))", super::acceltor::rtts_per_day(slot.day, a.rtt_cir))));
+            out.push(("m", format!("{} RTTs of acceleration (eq. 4)", a.m)));
+            out.push(("k1", format!("{} (eq. 1)", a.k1)));
+            out.push(("k", format!("{} calendar queues{}", a.k, if a.k == a.k1 + 2 { " (K_1 + 2, safe margin)" } else if a.k == a.k1 + 1 { " (K_1 + 1, no margin)" } else { "" })));
+            let need = (1u64 << a.m) * e.per_pair as u64;
+            let fits = !a.queue.exceeded_by(need, need * max_packet);
+            out.push(("queue", format!("B = {} each; 2^m x |F_i| = {} packets = {} B {}", amt(a.queue), need, need * max_packet, if fits { "fits" } else { "does not fit" })));
+            out.push(("overflow", if a.overflow_to_lp { "a full Q_i sends through LP (§IV-G)" } else { "a full Q_i drops" }.to_string()));
+            out.push(("hp_lp", format!("{} / {}", amt(a.hp), amt(a.lp))));
+        }
+        Design::Blocking(b) => {
+            out.push(("policy", "blocking".to_string()));
+            out.push(("packet_queue", amt(b.packet_queue)));
+            out.push(("circuit_pool", format!("{} shared by {} per-destination queues", amt(b.circuit_pool), spec.racks - 1)));
+        }
+        Design::Unblocking(u) => {
+            out.push(("policy", "unblocking".to_string()));
+            out.push(("shared", format!("{} shared by the packet and circuit ports", amt(u.shared))));
+        }
+    }
+    out.push(("rto_min", spec.host_rto_min.map_or("the transports' own".to_string(), |t| format!("{t} at every TCP host"))));
+    out.push(("elephants", format!("{} per rack pair; {sel}; heavy from {} B; idle after {}", e.per_pair, e.heavy, e.idle)));
+    out
+}
+
 /// Push into `q` if `cap` allows it.
 #[inline]
 pub fn push_capped(q: &mut Fifo, cap: Amount, id: crate::ids::PacketId, size: u32, now: Time) -> bool {

@@ -495,4 +495,58 @@ initial_cwnd = 4
         assert_eq!(packet.len_packets(), 2);
         assert_eq!(rdcn(&sim).seg.as_deref().unwrap().cases.full_drops, 1);
     }
+
+    #[test]
+    fn bad_tor_keys_are_reported_with_their_path() {
+        let cases: &[(&str, &str, &str)] = &[
+            ("policy = \"acceltor\"\nvoq = \"16pkt\"", "tor.voq", "only applies to policy = \"etalon\""),
+            ("policy = \"acceltor\"\nblocking = { circuit_pool = \"1MB\" }", "tor.blocking", "only applies to policy = \"blocking\""),
+            ("policy = \"acceltor\"\nacceltor = { m = 40 }", "tor.acceltor.m", "at most 30"),
+            ("policy = \"acceltor\"\nacceltor = { queue = \"0pkt\" }", "tor.acceltor.queue", "at least one packet"),
+            ("policy = \"acceltor\"\nacceltor = { hp = \"100B\" }", "tor.acceltor.hp", "smaller than one packet"),
+            ("policy = \"acceltor\"\nacceltor = { k = 3, safe_margin = false }", "tor.acceltor.safe_margin", "conflicts with k"),
+            ("policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\" }", "tor.acceltor.rto_min", "≤ 0"),
+            ("policy = \"acceltor\"\nacceltor = { rto_min = \"soon\" }", "tor.acceltor.rto_min", "not 'auto'"),
+            ("policy = \"acceltor\"\nacceltor = { overflow = \"spill\" }", "tor.acceltor.overflow", "spill"),
+            ("policy = \"acceltor\"\nacceltor = { kk = 3 }", "tor.acceltor.kk", "unknown key"),
+            ("policy = \"blocking\"\nelephants = { selection = \"oracle\", width = 10 }", "tor.elephants.width", "only applies to selection = \"sketch\""),
+            ("policy = \"unblocking\"\nelephants = { per_pair = 0 }", "tor.elephants.per_pair", ""),
+            ("policy = \"unblocking\"\nelephants = { idle = \"0us\" }", "tor.elephants.idle", "positive"),
+            ("policy = \"fast\"", "tor.policy", "fast"),
+        ];
+        for (tor, path, msg) in cases {
+            let err = Scenario::from_toml(&doc(tor, &flows_to(&[1], "0us"), "1ms")).unwrap_err();
+            assert!(err.0.iter().any(|i| i.path == *path && i.message.contains(msg)), "{tor}: {err:?}");
+        }
+        // Unequal slots: eqs. (1), (6), (7) need one day and one night length.
+        let list = doc("policy = \"acceltor\"", &flows_to(&[1], "0us"), "1ms").replace(
+            "schedule = \"strobe\"\nday = \"240us\"\nnight = \"20us\"",
+            "schedule = \"list\"\nslots = [{ night = \"20us\", day = \"240us\", matching = [1, 0, 3, 2] }, { night = \"20us\", day = \"100us\", matching = [2, 3, 0, 1] }]",
+        );
+        let err = Scenario::from_toml(&list).unwrap_err();
+        assert!(err.0.iter().any(|i| i.path == "circuit.slots" && i.message.contains("equal days")), "{err:?}");
+    }
+
+    #[test]
+    fn the_oracle_and_the_sketch_pick_the_same_heavy_mouse_here() {
+        // per_pair = 1, heavy = 20 KB: the preselected long flow to rack 1 stops at 100 µs; a
+        // 1 MB flow to rack 1 starting at 0 is the pair's heavy hitter. After two weeks of
+        // silence (idle = 1560 µs) the long flow departs at the night after the pair's day and
+        // the heavy flow replaces it, with either selection.
+        for sel in ["selection = \"oracle\"", "selection = \"sketch\", width = 64, depth = 2"] {
+            let flows = "[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nstop = \"100us\"\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = \"1MB\"\n";
+            let tor = format!("policy = \"blocking\"\nelephants = {{ per_pair = 1, heavy = \"20KB\", {sel} }}");
+            let sc = Scenario::from_toml(&doc(&tor, flows, "3ms")).unwrap();
+            let mut sim = Simulator::new(&sc, None);
+            sim.run_until(Time::from_us(50));
+            let e = &rdcn(&sim).seg.as_deref().unwrap().elephants;
+            assert!(e.is_elephant(crate::ids::FlowId::from_idx(0)));
+            assert!(!e.is_elephant(crate::ids::FlowId::from_idx(1)));
+            sim.run();
+            let e = &rdcn(&sim).seg.as_deref().unwrap().elephants;
+            assert_eq!(e.departed, 1, "{sel}");
+            assert!(e.is_elephant(crate::ids::FlowId::from_idx(1)) || sim.flow_table().fct_ps[1].is_some(), "{sel}");
+            assert_eq!(e.promoted, 1, "{sel}");
+        }
+    }
 }
