@@ -105,6 +105,7 @@ pub fn describe(spec: &super::RdcnSpec, max_packet: u64) -> Vec<(&'static str, S
         Amount::Packets(n) => format!("{n} packets"),
         Amount::Bytes(b) => format!("{b} B"),
     };
+    let us = |t: Time| format!("{:.3} us", t.0 as f64 / 1e6);
     let mut out = vec![];
     let (design, e) = match &spec.policy {
         TorPolicy::Etalon(e) => {
@@ -122,8 +123,8 @@ pub fn describe(spec: &super::RdcnSpec, max_packet: u64) -> Vec<(&'static str, S
     match design {
         Design::Accel(a) => {
             out.push(("policy", "acceltor".to_string()));
-            out.push(("rtt_packet", format!("{}", a.rtt_pkt)));
-            out.push(("rtt_circuit", format!("{}", a.rtt_cir)));
+            out.push(("rtt_packet", us(a.rtt_pkt)));
+            out.push(("rtt_circuit", us(a.rtt_cir)));
             out.push(("n", format!("{} circuit RTTs per day (floor(day / RTT_cir))", super::acceltor::rtts_per_day(slot.day, a.rtt_cir))));
             out.push(("m", format!("{} RTTs of acceleration (eq. 4)", a.m)));
             out.push(("k1", format!("{} (eq. 1)", a.k1)));
@@ -144,8 +145,8 @@ pub fn describe(spec: &super::RdcnSpec, max_packet: u64) -> Vec<(&'static str, S
             out.push(("shared", format!("{} shared by the packet and circuit ports", amt(u.shared))));
         }
     }
-    out.push(("rto_min", spec.host_rto_min.map_or("the transports' own".to_string(), |t| format!("{t} at every TCP host"))));
-    out.push(("elephants", format!("{} per rack pair; {sel}; heavy from {} B; idle after {}", e.per_pair, e.heavy, e.idle)));
+    out.push(("rto_min", spec.host_rto_min.map_or("the transports' own".to_string(), |t| format!("{} at every TCP host", us(t)))));
+    out.push(("elephants", format!("{} per rack pair; {sel}; heavy from {} B; idle after {}", e.per_pair, e.heavy, us(e.idle))));
     out
 }
 

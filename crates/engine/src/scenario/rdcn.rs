@@ -273,6 +273,8 @@ pub const DEFAULT_SKETCH_DEPTH: u64 = 4;
 /// A flow is a heavy-hitter candidate from 1 MB on (pFabric's web-search and data-mining
 /// workloads put a few percent of flows above it).
 pub const DEFAULT_HEAVY: u64 = 1_000_000;
+/// An elephant silent for this many weeks has left.
+pub const DEFAULT_IDLE_WEEKS: u64 = 16;
 
 /// Base round trip over one path: hosts' links both ways, `mid` hops of (rate, delay) between
 /// the ToRs, a full packet out and an ACK back, no queueing.
@@ -354,9 +356,10 @@ fn segregated(
             iss.push(e.key_path("width"), format!("a {width} × {depth} sketch is too large (width ≤ 16777216, depth ≤ 32)"));
         }
         let heavy = e.get("heavy", iss, as_bytes).unwrap_or(DEFAULT_HEAVY);
-        // An elephant blocked for most of the week still sends once a week (its RTO): two weeks
-        // of silence mean it has left.
-        let idle = e.get("idle", iss, as_time).unwrap_or(week.times(2));
+        // A blocked elephant still sends once per RTO, and RTO_min is about a week (eqs. 6, 7);
+        // after k timeouts in a row its RTO has doubled k times. 16 weeks of silence (4 backoffs)
+        // mean it has left; shorter, and stalled elephants turn into mice and flood the HP queue.
+        let idle = e.get("idle", iss, as_time).unwrap_or(week.times(DEFAULT_IDLE_WEEKS));
         if idle == Time::ZERO {
             iss.push(e.key_path("idle"), "'0' is not a positive duration");
         }

@@ -535,7 +535,7 @@ initial_cwnd = 4
         // the heavy flow replaces it, with either selection.
         for sel in ["selection = \"oracle\"", "selection = \"sketch\", width = 64, depth = 2"] {
             let flows = "[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nstop = \"100us\"\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = \"1MB\"\n";
-            let tor = format!("policy = \"blocking\"\nelephants = {{ per_pair = 1, heavy = \"20KB\", {sel} }}");
+            let tor = format!("policy = \"blocking\"\nelephants = {{ per_pair = 1, heavy = \"20KB\", idle = \"1560us\", {sel} }}");
             let sc = Scenario::from_toml(&doc(&tor, flows, "3ms")).unwrap();
             let mut sim = Simulator::new(&sc, None);
             sim.run_until(Time::from_us(50));
