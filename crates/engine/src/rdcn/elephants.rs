@@ -42,6 +42,9 @@ pub struct Elephants {
     /// Per flow id: its position in its pair's `slots`, or NONE for a mouse.
     label: Vec<u32>,
     counter: Counter,
+    /// Data bytes of each elephant (by flow id) that left the hybrid network this week: in
+    /// all, and across the circuit (reset at each week's start and when a flow's label changes).
+    delivered: Vec<(u64, u64)>,
     /// Flows made elephants after the start (replacements and first fills).
     pub promoted: u64,
     /// Elephants that left (idle).
@@ -55,7 +58,7 @@ impl Elephants {
             Selection::Sketch { width, depth } => Counter::Sketch((0..racks).map(|r| CountMin::new(width, depth, seed ^ (r as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect()),
             Selection::Oracle => Counter::Exact(Vec::new()),
         };
-        Elephants { spec, racks, pairs, label: Vec::new(), counter, promoted: 0, departed: 0 }
+        Elephants { spec, racks, pairs, label: Vec::new(), counter, delivered: Vec::new(), promoted: 0, departed: 0 }
     }
 
     pub fn spec(&self) -> &ElephantSpec {
@@ -88,6 +91,41 @@ impl Elephants {
     #[inline]
     pub fn is_elephant(&self, flow: FlowId) -> bool {
         self.label.get(flow.idx()).is_some_and(|&l| l != NONE)
+    }
+
+    /// A data packet of `flow` left the hybrid network (`circuit`: across the circuit); counted
+    /// if the flow is an elephant.
+    #[inline]
+    pub fn delivered(&mut self, flow: FlowId, bytes: u64, circuit: bool) {
+        if !self.is_elephant(flow) {
+            return;
+        }
+        let i = flow.idx();
+        if i >= self.delivered.len() {
+            self.delivered.resize((i + 1).next_power_of_two().max(64), (0, 0));
+        }
+        self.delivered[i].0 += bytes;
+        self.delivered[i].1 += if circuit { bytes } else { 0 };
+    }
+
+    /// Every current elephant as (src rack, dst rack, flow, bytes this week, circuit bytes this
+    /// week), then the counts start again (the week-end flush).
+    pub fn take_week(&mut self, mut row: impl FnMut(usize, usize, FlowId, u64, u64)) {
+        for (pi, p) in self.pairs.iter().enumerate() {
+            for &(f, _) in &p.slots {
+                let b = self.delivered.get(f.idx()).copied().unwrap_or((0, 0));
+                row(pi / self.racks, pi % self.racks, f, b.0, b.1);
+                if let Some(x) = self.delivered.get_mut(f.idx()) {
+                    *x = (0, 0);
+                }
+            }
+        }
+    }
+
+    fn forget(delivered: &mut [(u64, u64)], f: FlowId) {
+        if let Some(x) = delivered.get_mut(f.idx()) {
+            *x = (0, 0);
+        }
     }
 
     /// Elephants of pair (s, d) now.
@@ -124,6 +162,7 @@ impl Elephants {
             Self::grow(&mut self.label, flow.idx());
             self.label[flow.idx()] = p.slots.len() as u32;
             p.slots.push((flow, now));
+            Self::forget(&mut self.delivered, flow);
             if p.best.is_some_and(|(f, _)| f == flow) {
                 p.best = None;
             }
@@ -147,6 +186,7 @@ impl Elephants {
             if p.slots[i].1 + idle <= now {
                 let (gone, _) = p.slots.swap_remove(i);
                 self.label[gone.idx()] = NONE;
+                Self::forget(&mut self.delivered, gone);
                 if i < p.slots.len() {
                     self.label[p.slots[i].0.idx()] = i as u32;
                 }
@@ -161,6 +201,7 @@ impl Elephants {
                     Self::grow(&mut self.label, f.idx());
                     self.label[f.idx()] = p.slots.len() as u32;
                     p.slots.push((f, now));
+                    Self::forget(&mut self.delivered, f);
                     self.promoted += 1;
                 }
             }

@@ -69,11 +69,25 @@ pub struct Cases {
     pub stale_drops: u64,
 }
 
+/// Per elephant and week (AccelToR §IV-B's weekly and daily throughput): the data bytes that
+/// left the hybrid network during the week, and those that crossed the circuit (all in its
+/// pair's day). Weeks that start at or after the warm-up; one row per elephant of the week's end.
+#[derive(Clone, Debug, Default)]
+pub struct ElephantWeeks {
+    pub src: Vec<u32>,
+    pub dst: Vec<u32>,
+    pub flow: Vec<u32>,
+    pub week_start_ps: Vec<u64>,
+    pub bytes: Vec<u64>,
+    pub circuit_bytes: Vec<u64>,
+}
+
 #[derive(Clone, Debug)]
 pub struct Segregated {
     pub tors: Vec<TorQueues>,
     pub elephants: Elephants,
     pub cases: Cases,
+    pub weeks: ElephantWeeks,
 }
 
 /// The three segregating designs' parameters, as carried in `TorPolicy`.
@@ -93,7 +107,51 @@ impl Segregated {
                 Design::Unblocking(_) => TorQueues::Unblocking { packet: Fifo::default(), circuit: Fifo::default() },
             })
             .collect();
-        Segregated { tors, elephants: Elephants::new(elephants, racks, seed), cases: Cases::default() }
+        Segregated { tors, elephants: Elephants::new(elephants, racks, seed), cases: Cases::default(), weeks: ElephantWeeks::default() }
+    }
+
+    /// The week that started at `start` is over: one row per elephant if it is measured.
+    pub fn end_week(&mut self, start: Time, measured: bool) {
+        let w = &mut self.weeks;
+        self.elephants.take_week(|s, d, f, b, c| {
+            if measured {
+                w.src.push(s as u32);
+                w.dst.push(d as u32);
+                w.flow.push(f.0);
+                w.week_start_ps.push(start.0);
+                w.bytes.push(b);
+                w.circuit_bytes.push(c);
+            }
+        });
+    }
+
+    /// One row per queue of every ToR: (tor, queue name, the queue).
+    pub fn queue_rows(&self) -> Vec<(u32, String, &Fifo)> {
+        let mut out = vec![];
+        for (s, t) in self.tors.iter().enumerate() {
+            let s = s as u32;
+            match t {
+                TorQueues::Accel { hp, lp, calendar } => {
+                    out.push((s, "hp".to_string(), hp));
+                    out.push((s, "lp".to_string(), lp));
+                    // Physical queues: each serves as Q_0 … Q_{K−1} in turn.
+                    for (i, q) in calendar.queues().iter().enumerate() {
+                        out.push((s, format!("calendar{i}"), q));
+                    }
+                }
+                TorQueues::Blocking { packet, circuit, .. } => {
+                    out.push((s, "packet".to_string(), packet));
+                    for (d, q) in circuit.iter().enumerate().filter(|&(d, _)| d as u32 != s) {
+                        out.push((s, format!("circuit{d}"), q));
+                    }
+                }
+                TorQueues::Unblocking { packet, circuit } => {
+                    out.push((s, "packet".to_string(), packet));
+                    out.push((s, "circuit".to_string(), circuit));
+                }
+            }
+        }
+        out
     }
 }
 

@@ -193,6 +193,9 @@ impl Fabric {
         let src_rack = r.rack_of_host(pkt.src);
         match pkt.kind {
             Kind::Data => {
+                if let Some(seg) = r.seg.as_deref_mut() {
+                    seg.elephants.delivered(pkt.flow, pkt.size as u64, circuit);
+                }
                 if now >= r.warmup {
                     let h = if circuit { &mut r.latency_circuit } else { &mut r.latency_packet };
                     h.record(now - pkt.stamp);

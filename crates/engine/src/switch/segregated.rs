@@ -241,6 +241,11 @@ impl Fabric {
         }
         let prev = (phase.slot + plan.slots().len() - 1) % plan.slots().len();
         let seg = r.seg.as_deref_mut().unwrap();
+        if phase.slot == 0 {
+            // A week ends where slot 0 starts: one row per elephant, before any departs below.
+            let start = now - plan.week();
+            seg.end_week(start, start >= r.warmup);
+        }
         let mut stale = 0;
         for (s, tor) in seg.tors.iter_mut().enumerate() {
             match tor {
@@ -548,5 +553,28 @@ initial_cwnd = 4
             assert!(e.is_elephant(crate::ids::FlowId::from_idx(1)) || sim.flow_table().fct_ps[1].is_some(), "{sel}");
             assert_eq!(e.promoted, 1, "{sel}");
         }
+    }
+
+    #[test]
+    fn one_row_per_elephant_and_week_with_its_bytes() {
+        // Three one-window flows (4 × 1500 B) from rack 0, buffered as in the rotation test:
+        // each crosses its circuit in week 0 ([0, 780) µs), nothing after.
+        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 3, rto_min = \"transport\" }";
+        let flows: String = [1, 2, 3].iter().map(|d| format!("[[flows]]\nsrc = \"h0\"\ndst = \"h{d}\"\nsize = 5792\n")).collect();
+        let sc = Scenario::from_toml(&doc(tor, &flows, "2ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(779));
+        assert!(rdcn(&sim).seg.as_deref().unwrap().weeks.flow.is_empty());
+        sim.run_until(Time::from_us(781));
+        let w = &rdcn(&sim).seg.as_deref().unwrap().weeks;
+        let mut rows: Vec<_> = (0..w.flow.len()).map(|i| (w.src[i], w.dst[i], w.flow[i], w.week_start_ps[i], w.bytes[i], w.circuit_bytes[i])).collect();
+        rows.sort();
+        assert_eq!(rows, vec![(0, 1, 0, 0, 6000, 6000), (0, 2, 1, 0, 6000, 6000), (0, 3, 2, 0, 6000, 6000)]);
+        // Week 1: the same elephants, nothing delivered.
+        sim.run_until(Time::from_us(1561));
+        let w = &rdcn(&sim).seg.as_deref().unwrap().weeks;
+        assert_eq!(w.flow.len(), 6);
+        assert_eq!(&w.bytes[3..], &[0, 0, 0]);
+        assert_eq!(&w.week_start_ps[3..], &[780_000_000; 3]);
     }
 }
