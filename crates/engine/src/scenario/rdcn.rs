@@ -47,6 +47,13 @@ pub(super) fn sections(
     };
     let tor_table = t.table("tor", iss);
     let is_etalon = tor_table.as_ref().is_none_or(|tt| matches!(tt.raw("policy").and_then(|v| v.as_str()), None | Some("etalon")));
+    // Etalon's keys are checked even when the schedule has problems; the segregating designs
+    // derive their values from the schedule, so they are read once it is valid.
+    let etalon = match &tor_table {
+        Some(tt) if is_etalon => tor(tt, profiles, iss),
+        None => Some(TorPolicy::Etalon(Etalon { voq: DEFAULT_VOQ, resize: None, ecn: None, feedback: Feedback::Off })),
+        Some(_) => None,
+    };
     let (plan, view_bin, view_before) = plan?;
     let l = layout?;
     let mut host_rto_min = None;
@@ -56,8 +63,7 @@ pub(super) fn sections(
             host_rto_min = rto;
             Some(p)
         }
-        Some(tt) => tor(&tt, profiles, iss),
-        None => Some(TorPolicy::Etalon(Etalon { voq: DEFAULT_VOQ, resize: None, ecn: None, feedback: Feedback::Off })),
+        _ => etalon,
     };
     let policy = policy?;
     let view_before = view_before.unwrap_or(Time(plan.week().0 / 2));
