@@ -57,11 +57,10 @@ pub struct ElephantSpec {
     pub selection: Selection,
 }
 
-/// Where an AccelToR packet goes (Algorithm 1).
+/// Where an elephant's packet goes (Algorithm 1; Case I, a mouse → the HP queue, is decided
+/// before, by the elephant selection).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {
-    /// Case I: a mouse (or not a data packet) → HP queue of the packet port.
-    Hp,
     /// Case II: an elephant whose circuit is today → Q_0.
     Today,
     /// Subcase III-A: ≥ RTT_pkt before its day → LP queue (accelerate).

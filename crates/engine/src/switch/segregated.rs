@@ -92,7 +92,6 @@ impl Fabric {
                             cx.slab.free(id);
                             return;
                         }
-                        Decision::Hp => unreachable!(),
                     },
                 }
             }
