@@ -576,4 +576,20 @@ initial_cwnd = 4
         assert_eq!(&w.bytes[3..], &[0, 0, 0]);
         assert_eq!(&w.week_start_ps[3..], &[780_000_000; 3]);
     }
+
+    #[test]
+    fn a_full_calendar_queue_overflows_to_lp_or_drops() {
+        // Q_1 holds 3000 B = 2 packets; the 4-packet window to rack 2 (1 day ahead, buffered
+        // because RTT_pkt = 1 ms) puts 2 in Q_1 and, by §IV-G, 2 through LP — or drops 2.
+        for (overflow, lp, dropped) in [("lp", 2, 0), ("drop", 0, 2)] {
+            let tor = format!("policy = \"acceltor\"\nacceltor = {{ rtt_packet = \"1ms\", k = 3, rto_min = \"transport\", queue = \"3000B\", overflow = \"{overflow}\" }}");
+            let sc = Scenario::from_toml(&doc(&tor, &flows_to(&[2], "0us"), "100us")).unwrap();
+            let mut sim = Simulator::new(&sc, None);
+            sim.run_until(Time::from_us(10));
+            assert_eq!(calendar(&sim), vec![0, 2, 0], "{overflow}");
+            let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+            assert_eq!((c.overflow_lp, c.full_drops), (lp, dropped), "{overflow}");
+            assert_eq!(uplink_tx(&sim, 0), lp, "{overflow}");
+        }
+    }
 }
