@@ -458,10 +458,7 @@ fn segregated(
             let u = sub("unblocking", iss);
             let shared = amount(&u, "shared", UNBLOCKING_SHARED, iss);
             // Unblocking keeps the transports' own RTO_min ([22] tunes no host).
-            let rto = match u.get("rto_min", iss, as_time) {
-                Some(x) => Some(x),
-                None => None,
-            };
+            let rto = u.get("rto_min", iss, as_time);
             u.finish(iss);
             (Design::Unblocking(Unblocking { shared }), rto)
         }

@@ -275,7 +275,6 @@ impl Fabric {
 #[cfg(test)]
 mod tests {
     use crate::rdcn::{Design, Rdcn, TorPolicy, TorQueues};
-    use crate::sim::testing::*;
     use crate::{Scenario, Simulator, Time};
 
     /// 4 racks of one host (h_r is rack r), strobe of 3 slots: night 20 µs then day 240 µs, so
