@@ -36,6 +36,11 @@ def test_topology_prints_the_derived_values():
     assert "k                3 calendar queues (K_1 + 2, safe margin)" in out
     assert "rto_min          1403.805 us at every TCP host" in out
     assert "2^m x |F_i| = 32 packets = 48000 B fits" in out
+    # Blocking: eq. (7), RTO_min = week - day = 1820 - 240 us.
+    out = subprocess.run([sys.executable, "-m", "fabricsim", "topology", str(SMALL), "--set", "tor.policy=blocking"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "policy           blocking" in out and "rto_min          1580.000 us at every TCP host" in out
+    assert "circuit_pool     1500000 B shared by 7 per-destination queues" in out
 
 
 def test_each_design_runs_and_reports_its_tables(tmp_path):
