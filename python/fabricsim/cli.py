@@ -130,8 +130,20 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
         if lat["packets"]:
             w(f"  latency through the ToRs: p50 {lat['p50_us']:.1f} us, p99 {lat['p99_us']:.1f} us, p99.9 {lat['p999_us']:.1f} us "
               f"({int(lat['packets']):,} data packets)")
-        w(f"  VOQs: {len(v)} in use, {int(v['drops'].sum()):,} drops, busiest mean {v['mean_packets'].max():.1f} / max "
-          f"{int(v['max_packets'].max())} packets")
+        if "cases" in res.circuit:
+            c = res.circuit["cases"].iloc[0]
+            w(f"  ToR packets: {int(c['mice']):,} mice/ACKs to the packet port, {int(c['today']):,} elephants to today's circuit, "
+              f"{int(c['accelerated']):,} accelerated, {int(c['buffered']):,} buffered, {int(c['elephant_packet']):,} elephants by packet network")
+            w(f"  ToR drops: {int(c['case4_drops']):,} case IV, {int(c['full_drops']):,} full queue, {int(c['stale_drops']):,} missed their day; "
+              f"{int(c['overflow_lp']):,} overflowed to LP; elephants promoted {int(c['promoted'])}, departed {int(c['departed'])}")
+            ew = res.circuit["elephant_weeks"]
+            if len(ew):
+                w(f"  elephants: weekly throughput p10/p50/p90 {ew['weekly_gbps'].quantile(0.1) * 1e3:.2f} / {ew['weekly_gbps'].median() * 1e3:.2f} / "
+                  f"{ew['weekly_gbps'].quantile(0.9) * 1e3:.2f} Mb/s, daily p50 {ew['daily_gbps'].median() * 1e3:.2f} Mb/s "
+                  f"({len(ew):,} elephant-weeks after warm-up)")
+        else:
+            w(f"  VOQs: {len(v)} in use, {int(v['drops'].sum()):,} drops, busiest mean {v['mean_packets'].max():.1f} / max "
+              f"{int(v['max_packets'].max())} packets")
     p = res.ports.sort_values("utilization", ascending=False).head(5)
     w("busiest ports (util = time the transmitter was busy / simulated time; counts in packets):")
     for line in format_table(["port", "util", "sent", "drops", "marks", "meanQ", "maxQ"],
@@ -333,6 +345,10 @@ def cmd_topology(a) -> int:
     if s["oversubscription"] is not None:
         print(f"  oversubscription   {s['oversubscription']:.3g}:1 (host capacity under a first-tier switch / its uplinks)")
         print(f"  bisection          {s['bisection_bps'] / 1e9:g} Gb/s")
+    if s.get("tor"):
+        print("  hybrid ToR")
+        for key, value in s["tor"]:
+            print(f"    {key:<16} {value}")
     print_offered_load(doc)
     return 0
 

@@ -102,7 +102,18 @@ def _circuit_frames(c: dict | None) -> dict[str, pd.DataFrame]:
     lat = pd.DataFrame(c["latency"])
     for col in ("mean_us", "p50_us", "p99_us", "p999_us"):
         lat[col] = lat[col].astype("Float64")
-    return {"days": days, "voqs": pd.DataFrame(c["voqs"]), "seq_view": seq, "latency": lat}
+    out = {"days": days, "voqs": pd.DataFrame(c["voqs"]), "seq_view": seq, "latency": lat}
+    if "tor_queues" in c:
+        # Segregating ToRs (AccelToR, Blocking, Unblocking).
+        out["tor_queues"] = pd.DataFrame(c["tor_queues"])
+        out["cases"] = pd.DataFrame(c["cases"])
+        ew = pd.DataFrame(c["elephant_weeks"])
+        ew["week_start_s"] = ew["week_start_ps"] / PS
+        # AccelToR §IV-B: weekly throughput over the whole week, daily over the pair's day.
+        ew["weekly_gbps"] = ew["bytes"] * 8 / (ew["week_ps"] / PS) / 1e9
+        ew["daily_gbps"] = ew["circuit_bytes"] * 8 / (ew["day_ps"] / PS) / 1e9
+        out["elephant_weeks"] = ew
+    return out
 
 
 def _series_frame(cols: dict) -> pd.DataFrame:
@@ -138,6 +149,16 @@ class Results:
                            bytes per bin and expected_bytes (cumulative, mean over weeks),
                            voq_packets (mean), optimal_bytes and packet_only_bytes (cumulative)
                   latency  per path (packet, circuit, all): packets, mean/p50/p99/p999 in us
+                  with [tor] policy = acceltor / blocking / unblocking also:
+                  tor_queues     one row per ToR queue (tor, queue: hp, lp, calendar<i> (physical),
+                                 packet, circuit<d>, circuit; enqueued, drops, max/mean occupancy)
+                  cases          one row: packets by Algorithm 1's case (mice, today, accelerated,
+                                 buffered, case4_drops, overflow_lp), elephant_packet, full_drops,
+                                 stale_drops, and elephants promoted / departed
+                  elephant_weeks one row per elephant and measured week: bytes that left the
+                                 hybrid network, circuit_bytes (in its pair's day), weekly_gbps
+                                 (bytes over the week), daily_gbps (circuit bytes over the day)
+                The days table's utilization is the optical link occupancy of each circuit day.
                 The summary then also holds circuit_utilization (mean over days after warm-up)
                 and latency_p50_us / latency_p99_us / latency_p999_us.
     packets:    with [output.pcap]: one row per captured packet and port (header fields; write_pcap)

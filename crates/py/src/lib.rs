@@ -142,6 +142,60 @@ impl Simulation {
         d.set_item("p99_us", &t.p99_us)?;
         d.set_item("p999_us", &t.p999_us)?;
         out.set_item("latency", d)?;
+        if let Some(seg) = r.seg.as_deref() {
+            // Segregating ToRs (AccelToR, Blocking, Unblocking): their queues, Algorithm 1's
+            // cases, and per-elephant weekly bytes.
+            let now = self.sim.now();
+            let rows = seg.queue_rows();
+            let d = PyDict::new(py);
+            d.set_item("tor", rows.iter().map(|r| r.0).collect::<Vec<_>>())?;
+            d.set_item("queue", rows.iter().map(|r| r.1.clone()).collect::<Vec<_>>())?;
+            d.set_item("enqueued", rows.iter().map(|r| r.2.stats.enqueued).collect::<Vec<_>>())?;
+            d.set_item("drops", rows.iter().map(|r| r.2.stats.drops).collect::<Vec<_>>())?;
+            d.set_item("max_packets", rows.iter().map(|r| r.2.stats.max_packets).collect::<Vec<_>>())?;
+            d.set_item("max_bytes", rows.iter().map(|r| r.2.stats.max_bytes).collect::<Vec<_>>())?;
+            d.set_item(
+                "mean_packets",
+                rows.iter()
+                    .map(|r| {
+                        let mut f = r.2.clone();
+                        f.note(now);
+                        if now.0 > 0 { f.stats.area_packets as f64 / now.0 as f64 } else { 0.0 }
+                    })
+                    .collect::<Vec<_>>(),
+            )?;
+            out.set_item("tor_queues", d)?;
+            let c = seg.cases;
+            let d = PyDict::new(py);
+            for (k, v) in [
+                ("mice", c.mice),
+                ("today", c.today),
+                ("accelerated", c.accelerated),
+                ("buffered", c.buffered),
+                ("case4_drops", c.case4_drops),
+                ("overflow_lp", c.overflow_lp),
+                ("elephant_packet", c.elephant_packet),
+                ("full_drops", c.full_drops),
+                ("stale_drops", c.stale_drops),
+                ("promoted", seg.elephants.promoted),
+                ("departed", seg.elephants.departed),
+            ] {
+                d.set_item(k, vec![v])?;
+            }
+            out.set_item("cases", d)?;
+            let w = &seg.weeks;
+            let slot = &r.spec.plan.slots()[0];
+            let d = PyDict::new(py);
+            d.set_item("src", &w.src)?;
+            d.set_item("dst", &w.dst)?;
+            d.set_item("flow", &w.flow)?;
+            d.set_item("week_start_ps", &w.week_start_ps)?;
+            d.set_item("bytes", &w.bytes)?;
+            d.set_item("circuit_bytes", &w.circuit_bytes)?;
+            d.set_item("week_ps", vec![r.spec.plan.week().0; w.flow.len()])?;
+            d.set_item("day_ps", vec![slot.day.0; w.flow.len()])?;
+            out.set_item("elephant_weeks", d)?;
+        }
         out.set_item("utilization", r.mean_utilization(r.warmup))?;
         Ok(Some(out))
     }
@@ -284,6 +338,12 @@ fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyD
     d.set_item("oversubscription", s.oversubscription)?;
     d.set_item("bisection_bps", s.bisection_bps)?;
     d.set_item("host_capacity_bps", s.host_capacity_bps)?;
+    // The hybrid ToR design with its derived values (AccelToR's m, K_1, K, RTO_min), as lines.
+    let tor = sc.topology.rdcn.as_ref().map(|r| {
+        let max_packet = sc.flows.iter().map(|f| f.cfg.framing()).chain(sc.workloads.iter().map(|w| w.cfg.framing())).map(|f| (f.payload + f.header) as u64).max().unwrap_or(1500);
+        fabricsim_engine::rdcn::segregated::describe(r, max_packet)
+    });
+    d.set_item("tor", tor)?;
     Ok(d)
 }
 

@@ -17,15 +17,22 @@
 //! The simulator side (forwarding into VOQs, pulls, reconfiguration events, measurements) is in
 //! `sim/hybrid.rs`.
 
+pub mod acceltor;
+pub mod calendar;
+pub mod elephants;
 pub mod monitor;
 pub mod policy;
 pub mod schedule;
+pub mod segregated;
+pub mod sketch;
 pub mod tables;
 pub mod voq;
 
 pub use monitor::{CircuitDay, LatencyHistogram, SeqView};
 pub use policy::{EcnMarks, Etalon, Feedback, Resize, TorPolicy};
 pub use schedule::{PairDay, Phase, Rack, Slot, WeekPlan};
+pub use acceltor::{AccelTor, Decision, ElephantSpec, Selection};
+pub use segregated::{Blocking, Cases, Design, Segregated, TorQueues, Unblocking};
 pub use voq::Voq;
 
 use crate::ids::{NodeId, PortId};
@@ -45,6 +52,9 @@ pub struct RdcnSpec {
     /// Bin width and lead of the week-folded view (`SeqView`).
     pub view_bin: Time,
     pub view_before: Time,
+    /// The RTO_min the scenario gave every TCP transport for the ToR design (AccelToR eq. (6),
+    /// Blocking eq. (7)), if it did.
+    pub host_rto_min: Option<Time>,
 }
 
 impl RdcnSpec {
@@ -95,10 +105,13 @@ pub struct Rdcn {
     pub latency_circuit: LatencyHistogram,
     pub views: Vec<Option<Box<SeqView>>>,
     pub warmup: Time,
+    /// The queues and elephant selection of a segregating ToR design (AccelToR, Blocking,
+    /// Unblocking); `None` under Etalon, whose state is `voqs`.
+    pub seg: Option<Box<Segregated>>,
 }
 
 impl Rdcn {
-    pub fn new(spec: &RdcnSpec, net: &Network, warmup: Time) -> Rdcn {
+    pub fn new(spec: &RdcnSpec, net: &Network, warmup: Time, seed: u64) -> Rdcn {
         let n = spec.racks;
         let mut role = vec![Role::Plain; net.ports.len()];
         let tor = |r: usize| NodeId::from_idx(spec.tor_node(r));
@@ -139,6 +152,7 @@ impl Rdcn {
             latency_circuit: LatencyHistogram::default(),
             views: vec![None; n * n],
             warmup,
+            seg: spec.policy.design().map(|(d, e)| Box::new(Segregated::new(d, *e, n, seed))),
         }
     }
 

@@ -1,8 +1,11 @@
 //! How a hybrid ToR organizes its buffer and which VOQ each uplink serves: a strategy, because
-//! this is where RDCN designs differ (Etalon's VOQs with optional dynamic resizing here; AccelToR,
-//! Blocking and Unblocking ToRs are further variants of [`TorPolicy`]).
+//! this is where RDCN designs differ (Etalon's VOQs with optional dynamic resizing here; the
+//! AccelToR, Blocking and Unblocking ToRs, which segregate elephants from mice, are
+//! [`TorPolicy::Segregated`], see `segregated.rs`).
 
+use super::acceltor::ElephantSpec;
 use super::schedule::{Rack, WeekPlan};
+use super::segregated::Design;
 use crate::queue::Amount;
 use crate::time::Time;
 
@@ -54,6 +57,8 @@ pub struct Etalon {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TorPolicy {
     Etalon(Etalon),
+    /// AccelToR, Blocking or Unblocking, with their elephant selection.
+    Segregated(Design, ElephantSpec),
 }
 
 impl TorPolicy {
@@ -65,7 +70,7 @@ impl TorPolicy {
     /// The VOQ limit and ECN threshold of pair (src, dst) at `now`.
     #[inline]
     pub fn limits(&self, plan: &WeekPlan, src: Rack, dst: Rack, now: Time) -> (Amount, Option<Amount>) {
-        let TorPolicy::Etalon(e) = self;
+        let TorPolicy::Etalon(e) = self else { return (Amount::Packets(0), None) };
         match &e.resize {
             None => (e.voq, e.ecn.map(|m| m.small)),
             Some(r) => {
@@ -87,7 +92,7 @@ impl TorPolicy {
     /// Should an ACK from rack `dst` to rack `src` carry ECE (circuit state) at `now`?
     #[inline]
     pub fn feedback(&self, plan: &WeekPlan, src: Rack, dst: Rack, now: Time) -> bool {
-        let TorPolicy::Etalon(e) = self;
+        let TorPolicy::Etalon(e) = self else { return false };
         match e.feedback {
             Feedback::Off => false,
             Feedback::Circuit => plan.circuit_dst(src, now) == Some(dst),
@@ -99,8 +104,18 @@ impl TorPolicy {
     }
 
     pub fn feedback_mode(&self) -> Feedback {
-        let TorPolicy::Etalon(e) = self;
-        e.feedback
+        match self {
+            TorPolicy::Etalon(e) => e.feedback,
+            TorPolicy::Segregated(..) => Feedback::Off,
+        }
+    }
+
+    /// The segregating design, if this is one.
+    pub fn design(&self) -> Option<(&Design, &ElephantSpec)> {
+        match self {
+            TorPolicy::Segregated(d, e) => Some((d, e)),
+            TorPolicy::Etalon(_) => None,
+        }
     }
 }
 

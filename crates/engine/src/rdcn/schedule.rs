@@ -153,6 +153,22 @@ impl WeekPlan {
     }
 }
 
+impl WeekPlan {
+    /// How many slots ahead of the current one (0 = this slot, in its night or its day) the day
+    /// of pair (src, dst) running or next at `t` is, with that day (AccelToR's F_i index, §III-B).
+    pub fn days_ahead(&self, src: Rack, dst: Rack, t: Time) -> Option<(usize, PairDay)> {
+        let day = self.pair_day(src, dst, t)?;
+        let k = self.phase(t).slot;
+        let j = self.phase(day.night_start).slot;
+        // Whole weeks between the two slot starts, plus the slot distance.
+        let (_, base_t) = self.split(t);
+        let (_, base_j) = self.split(day.night_start);
+        let weeks = ((base_j.0 - base_t.0) / self.week.0) as usize;
+        let n = self.slots.len();
+        Some((weeks * n + j - k, day))
+    }
+}
+
 /// No rack reaches itself and no destination is reached twice.
 pub fn is_matching(m: &[Option<Rack>]) -> bool {
     let mut seen = vec![false; m.len()];
@@ -240,6 +256,22 @@ mod tests {
         assert_eq!(w.pair_day(1, 2, Time::ZERO), Some(PairDay { night_start: us(110), day_start: us(115), day_end: us(165) }));
         assert_eq!(w.pair_day(0, 2, Time::ZERO), None);
         assert_eq!(w.pair_day(0, 1, us(120)).unwrap().day_start, us(165 + 10));
+    }
+
+    #[test]
+    fn days_ahead_counts_slots_from_the_current_one() {
+        // 4 racks, strobe of 3 slots of 200 µs: pair (0, 1) slot 0, (0, 2) slot 1, (0, 3) slot 2.
+        let w = WeekPlan::strobe(4, us(180), us(20));
+        let at = |d: Rack, t: u64| w.days_ahead(0, d, us(t)).map(|(i, pd)| (i, pd.day_start));
+        assert_eq!(at(1, 0), Some((0, us(20))));
+        assert_eq!(at(2, 0), Some((1, us(220))));
+        assert_eq!(at(3, 199), Some((2, us(420))));
+        // In slot 1's night the day of slot 0 is over: pair (0, 1) is two slots ahead (next week).
+        assert_eq!(at(1, 200), Some((2, us(620))));
+        assert_eq!(at(2, 200), Some((0, us(220))));
+        assert_eq!(at(3, 599), Some((0, us(420))));
+        assert_eq!(at(1, 599), Some((1, us(620))));
+        assert_eq!(w.days_ahead(0, 0, us(0)), None);
     }
 
     #[test]

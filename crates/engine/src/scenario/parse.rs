@@ -77,7 +77,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     }
 
     // Transports first: the largest packet decides whether a buffer can hold one packet.
-    let profiles = transports(&t, &mut iss);
+    let mut profiles = transports(&t, &mut iss);
     let max_packet = profiles.values().map(|p| p.framing()).map(|f| (f.payload + f.header) as u64).max().unwrap_or(1500);
 
     let shared_buffer = switch_section(&t, max_packet, &mut iss);
@@ -103,7 +103,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     }
 
     let is_rdcn = t.table("topology", &mut Issues::default()).and_then(|tt| tt.raw("kind")).and_then(|k| k.as_str()) == Some("rdcn");
-    let rdcn = super::rdcn::sections(&t, is_rdcn, layout, &profiles, &mut iss);
+    let rdcn = super::rdcn::sections(&t, is_rdcn, layout, &mut profiles, &mut iss);
     if let (Some(topo), Some(r)) = (topo.as_mut(), rdcn) {
         topo.rdcn = Some(r);
     }
@@ -197,6 +197,9 @@ pub(super) struct RdcnLayout {
     pub hosts_per_rack: usize,
     pub circuit_rate: Rate,
     pub circuit_delay: Time,
+    /// Host links and packet-switch links (for the base RTTs AccelToR derives its values from).
+    pub host: (Rate, Time),
+    pub packet: (Rate, Time),
 }
 
 /// The declared nodes (known even if links have problems) and, if all is well, the topology.
@@ -314,7 +317,7 @@ fn topology_spec(
                 nodes.extend((0..r).map(|i| switch(format!("tor{i}"))));
                 nodes.push(switch("eps".into()));
                 if let (Some(hl), Some(pl), Some(cl)) = (hl, pl, cl) {
-                    if let (Some(_), Some(_), Some(_), Some(_), Some(crate_rate), Some(crate_delay)) = (hl.rate, hl.delay, pl.rate, pl.delay, cl.rate, cl.delay) {
+                    if let (Some(hr), Some(hd), Some(pr), Some(pd), Some(crate_rate), Some(crate_delay)) = (hl.rate, hl.delay, pl.rate, pl.delay, cl.rate, cl.delay) {
                         let tor0 = r * h;
                         let reverse = down.as_ref().and_then(|d| Some((d.rate?, d.delay?)));
                         for i in 0..r * h {
@@ -323,7 +326,7 @@ fn topology_spec(
                         for k in 0..r {
                             links.push(pl.link(tor0 + k, tor0 + r, switch_q, switch_q));
                         }
-                        *layout = Some(RdcnLayout { racks: r, hosts_per_rack: h, circuit_rate: crate_rate, circuit_delay: crate_delay });
+                        *layout = Some(RdcnLayout { racks: r, hosts_per_rack: h, circuit_rate: crate_rate, circuit_delay: crate_delay, host: (hr, hd), packet: (pr, pd) });
                     }
                 }
             }

@@ -3,7 +3,9 @@
 use super::parse::RdcnLayout;
 use super::reader::*;
 use crate::queue::Amount;
-use crate::rdcn::{EcnMarks, Etalon, Feedback, RdcnSpec, Resize, Slot, TorPolicy, WeekPlan};
+use crate::rdcn::acceltor;
+use crate::rdcn::{AccelTor, Blocking, Design, EcnMarks, ElephantSpec, Etalon, Feedback, RdcnSpec, Resize, Selection, Slot, TorPolicy, Unblocking, WeekPlan};
+use crate::time::Rate;
 use crate::time::Time;
 use crate::transport::tcp::EcnMode;
 use crate::transport::TransportConfig;
@@ -20,7 +22,7 @@ pub(super) fn sections(
     t: &Table,
     is_rdcn: bool,
     layout: Option<RdcnLayout>,
-    profiles: &BTreeMap<String, TransportConfig>,
+    profiles: &mut BTreeMap<String, TransportConfig>,
     iss: &mut Issues,
 ) -> Option<RdcnSpec> {
     if !is_rdcn {
@@ -43,12 +45,26 @@ pub(super) fn sections(
             None
         }
     };
-    let policy = match t.table("tor", iss) {
-        Some(tt) => tor(&tt, profiles, iss),
+    let tor_table = t.table("tor", iss);
+    let is_etalon = tor_table.as_ref().is_none_or(|tt| matches!(tt.raw("policy").and_then(|v| v.as_str()), None | Some("etalon")));
+    // Etalon's keys are checked even when the schedule has problems; the segregating designs
+    // derive their values from the schedule, so they are read once it is valid.
+    let etalon = match &tor_table {
+        Some(tt) if is_etalon => tor(tt, profiles, iss),
         None => Some(TorPolicy::Etalon(Etalon { voq: DEFAULT_VOQ, resize: None, ecn: None, feedback: Feedback::Off })),
+        Some(_) => None,
     };
     let (plan, view_bin, view_before) = plan?;
     let l = layout?;
+    let mut host_rto_min = None;
+    let policy = match tor_table {
+        Some(tt) if !is_etalon => {
+            let (p, rto) = segregated(&tt, &plan, &l, max_packet, profiles, iss)?;
+            host_rto_min = rto;
+            Some(p)
+        }
+        _ => etalon,
+    };
     let policy = policy?;
     let view_before = view_before.unwrap_or(Time(plan.week().0 / 2));
     Some(RdcnSpec {
@@ -60,6 +76,7 @@ pub(super) fn sections(
         policy,
         view_bin,
         view_before,
+        host_rto_min,
     })
 }
 
@@ -243,4 +260,219 @@ fn tor(t: &Table, profiles: &BTreeMap<String, TransportConfig>, iss: &mut Issues
     }
     t.finish(iss);
     Some(TorPolicy::Etalon(Etalon { voq: voq.unwrap_or(DEFAULT_VOQ), resize, ecn, feedback }))
+}
+
+/// AccelToR's buffers (§IV-B): HP and LP 150 KB each, calendar queues of B = 500 KB.
+pub const ACCELTOR_HP: Amount = Amount::Bytes(150_000);
+pub const ACCELTOR_LP: Amount = Amount::Bytes(150_000);
+pub const ACCELTOR_QUEUE: Amount = Amount::Bytes(500_000);
+/// Blocking (§IV-B): a 300 KB packet queue, 1.5 MB shared by the per-destination queues.
+pub const BLOCKING_PACKET: Amount = Amount::Bytes(300_000);
+pub const BLOCKING_POOL: Amount = Amount::Bytes(1_500_000);
+/// Unblocking (§IV-B): one 1.8 MB buffer for both ports.
+pub const UNBLOCKING_SHARED: Amount = Amount::Bytes(1_800_000);
+/// |F_i| = 80 elephants per rack pair (§IV-B).
+pub const DEFAULT_ELEPHANTS: u64 = 80;
+/// Count-Min dimensions: ε = e/1024 ≈ 0.27 % of the ToR's mouse bytes, δ = e^-4 ≈ 1.8 %.
+pub const DEFAULT_SKETCH_WIDTH: u64 = 1024;
+pub const DEFAULT_SKETCH_DEPTH: u64 = 4;
+/// A flow is a heavy-hitter candidate from 1 MB on (pFabric's web-search and data-mining
+/// workloads put a few percent of flows above it).
+pub const DEFAULT_HEAVY: u64 = 1_000_000;
+/// An elephant silent for this many weeks has left.
+pub const DEFAULT_IDLE_WEEKS: u64 = 16;
+
+/// Base round trip over one path: hosts' links both ways, `mid` hops of (rate, delay) between
+/// the ToRs, a full packet out and an ACK back, no queueing.
+fn base_rtt(host: (Rate, Time), mid: &[(Rate, Time)], data: u64, ack: u64) -> Time {
+    let mut t = Time::ZERO;
+    for bytes in [data, ack] {
+        t = t + host.0.serialization(bytes) + host.1 + host.0.serialization(bytes) + host.1;
+        for &(r, d) in mid {
+            t = t + r.serialization(bytes) + d;
+        }
+    }
+    t
+}
+
+/// `[tor]` with policy = "acceltor", "blocking" or "unblocking": the design, its elephant
+/// selection, and the RTO_min to give the hosts (applied to every TCP profile here).
+fn segregated(
+    t: &Table,
+    plan: &WeekPlan,
+    l: &RdcnLayout,
+    max_packet: u64,
+    profiles: &mut BTreeMap<String, TransportConfig>,
+    iss: &mut Issues,
+) -> Option<(TorPolicy, Option<Time>)> {
+    let policy = t.get("policy", iss, as_choice(&["etalon", "acceltor", "blocking", "unblocking"]))?;
+    for k in ["voq", "resize", "ecn_threshold", "feedback"] {
+        if t.has(k) {
+            iss.push(t.key_path(k), format!("only applies to policy = \"etalon\" (this ToR is '{policy}')"));
+        }
+    }
+    for (k, owner) in [("acceltor", "acceltor"), ("blocking", "blocking"), ("unblocking", "unblocking")] {
+        if owner != policy && t.has(k) {
+            iss.push(t.key_path(k), format!("only applies to policy = \"{owner}\" (this ToR is '{policy}')"));
+        }
+    }
+    let amount = |tt: &Table, key: &'static str, default: Amount, iss: &mut Issues| -> Amount {
+        match tt.get(key, iss, as_amount) {
+            Some(Amount::Packets(0)) | Some(Amount::Bytes(0)) => {
+                iss.push(tt.key_path(key), "must hold at least one packet");
+                default
+            }
+            Some(Amount::Bytes(b)) if b < max_packet => {
+                iss.push(tt.key_path(key), format!("{b} B is smaller than one packet ({max_packet} B)"));
+                default
+            }
+            Some(a) => a,
+            None => default,
+        }
+    };
+    // Equal days and nights: eqs. (1) and (6) take one τ_day and one τ_night.
+    let s0 = &plan.slots()[0];
+    let (day, night) = (s0.day, s0.night);
+    if plan.slots().iter().any(|s| s.day != day || s.night != night) {
+        iss.push("circuit.slots", format!("policy = \"{policy}\" needs equal days and equal nights in every slot (eqs. (1), (6) and (7) of AccelToR take one τ_day and one τ_night)"));
+        return None;
+    }
+    let week = plan.week();
+    let ack = profiles.values().filter_map(|p| p.tcp()).map(|c| c.ack_size as u64).max().unwrap_or(52);
+    let rtt_pkt_base = base_rtt(l.host, &[l.packet, l.packet], max_packet, ack);
+    let rtt_cir_base = base_rtt(l.host, &[(l.circuit_rate, l.circuit_delay)], max_packet, ack);
+
+    // The elephants.
+    let elephants = {
+        let empty = serde_json::Map::new();
+        let e = t.table("elephants", iss);
+        let e = e.unwrap_or_else(|| Table::new(t.key_path("elephants"), &empty));
+        let per_pair = e.get("per_pair", iss, as_positive).unwrap_or(DEFAULT_ELEPHANTS);
+        let sel = e.get("selection", iss, as_choice(&["sketch", "oracle"])).unwrap_or_else(|| "sketch".into());
+        let width = e.get("width", iss, as_positive).unwrap_or(DEFAULT_SKETCH_WIDTH);
+        let depth = e.get("depth", iss, as_positive).unwrap_or(DEFAULT_SKETCH_DEPTH);
+        if sel == "oracle" {
+            for k in ["width", "depth"] {
+                if e.has(k) {
+                    iss.push(e.key_path(k), "only applies to selection = \"sketch\"");
+                }
+            }
+        }
+        if width > 1 << 24 || depth > 32 {
+            iss.push(e.key_path("width"), format!("a {width} × {depth} sketch is too large (width ≤ 16777216, depth ≤ 32)"));
+        }
+        let heavy = e.get("heavy", iss, as_bytes).unwrap_or(DEFAULT_HEAVY);
+        // A blocked elephant still sends once per RTO, and RTO_min is about a week (eqs. 6, 7);
+        // after k timeouts in a row its RTO has doubled k times. 16 weeks of silence (4 backoffs)
+        // mean it has left; shorter, and stalled elephants turn into mice and flood the HP queue.
+        let idle = e.get("idle", iss, as_time).unwrap_or(week.times(DEFAULT_IDLE_WEEKS));
+        if idle == Time::ZERO {
+            iss.push(e.key_path("idle"), "'0' is not a positive duration");
+        }
+        e.finish(iss);
+        ElephantSpec {
+            per_pair: per_pair.min(1 << 20) as usize,
+            heavy,
+            idle,
+            selection: if sel == "oracle" { Selection::Oracle } else { Selection::Sketch { width: width as usize, depth: depth as usize } },
+        }
+    };
+    let rto_choice = |tt: &Table, derived: Time, iss: &mut Issues| -> Option<Time> {
+        match tt.raw("rto_min") {
+            None => Some(derived),
+            Some(Value::String(s)) if s == "auto" => Some(derived),
+            Some(Value::String(s)) if s == "transport" => None,
+            Some(v) => match as_time(v) {
+                Ok(x) => Some(x),
+                Err(_) => {
+                    iss.push(tt.key_path("rto_min"), format!("{} is not 'auto' (the paper's equation), 'transport' (keep each transport's min_rto) or a duration such as '12ms'", show(v)));
+                    None
+                }
+            },
+        }
+    };
+    let empty = serde_json::Map::new();
+    let sub = |key: &'static str, iss: &mut Issues| t.table(key, iss).unwrap_or_else(|| Table::new(t.key_path(key), &empty));
+    let (design, rto) = match policy.as_str() {
+        "acceltor" => {
+            let a = sub("acceltor", iss);
+            let hp = amount(&a, "hp", ACCELTOR_HP, iss);
+            let lp = amount(&a, "lp", ACCELTOR_LP, iss);
+            let queue = amount(&a, "queue", ACCELTOR_QUEUE, iss);
+            let rtt_pkt = a.get("rtt_packet", iss, as_time).unwrap_or(rtt_pkt_base);
+            let rtt_cir = a.get("rtt_circuit", iss, as_time).unwrap_or(rtt_cir_base);
+            if rtt_cir == Time::ZERO {
+                iss.push(a.key_path("rtt_circuit"), "'0' is not a positive duration");
+            }
+            let m = match a.get("m", iss, as_u64) {
+                Some(m) if m > 30 => {
+                    iss.push(a.key_path("m"), format!("{m} RTTs of slow start (a window of 2^{m} packets) is beyond any buffer; use at most 30"));
+                    None
+                }
+                Some(m) => Some(m as u32),
+                None => Some(acceltor::acceleration_rtts(acceltor::rtts_per_day(day, rtt_cir))),
+            }?;
+            let k1 = a.get("k1", iss, as_u64).map(|k| k as u32).unwrap_or_else(|| acceltor::k1(m, rtt_pkt, day, night));
+            let margin = a.get("safe_margin", iss, as_bool).unwrap_or(true);
+            let k = match a.get("k", iss, as_positive) {
+                Some(k) => {
+                    if a.has("safe_margin") {
+                        iss.push(a.key_path("safe_margin"), "conflicts with k, which sets the number of calendar queues itself");
+                    }
+                    k as u32
+                }
+                None => k1 + 1 + margin as u32,
+            };
+            if k as usize > plan.slots().len() * 64 {
+                iss.push(a.key_path("k"), format!("{k} calendar queues is far beyond the {} days of a week", plan.slots().len()));
+            }
+            // §III-F: 2^m·|F_i| packets must fit in one calendar queue; §IV-G sends the overflow
+            // through the LP queue when they do not.
+            let fits = !queue.exceeded_by((1u64 << m) * elephants.per_pair as u64, (1u64 << m) * elephants.per_pair as u64 * max_packet);
+            let overflow_to_lp = match a.get("overflow", iss, as_choice(&["auto", "lp", "drop"])).as_deref() {
+                Some("lp") => true,
+                Some("drop") => false,
+                _ => !fits,
+            };
+            let rto_min = acceltor::rto_min(week, day, m, rtt_pkt);
+            let rto = rto_choice(&a, rto_min, iss);
+            if rto == Some(Time::ZERO) {
+                iss.push(
+                    a.key_path("rto_min"),
+                    format!("eq. (6) gives τ_week − τ_day − (m+1)·RTT_pkt = {week} − {day} − {}·{rtt_pkt} ≤ 0; set rto_min to a duration or 'transport'", m + 1),
+                );
+            }
+            a.finish(iss);
+            (Design::Accel(AccelTor { hp, lp, queue, rtt_pkt, rtt_cir, m, k1, k, rto_min: rto.unwrap_or(rto_min), overflow_to_lp }), rto)
+        }
+        "blocking" => {
+            let b = sub("blocking", iss);
+            let packet_queue = amount(&b, "packet_queue", BLOCKING_PACKET, iss);
+            let circuit_pool = amount(&b, "circuit_pool", BLOCKING_POOL, iss);
+            let rto_min = acceltor::blocking_rto_min(week, day);
+            let rto = rto_choice(&b, rto_min, iss);
+            b.finish(iss);
+            (Design::Blocking(Blocking { packet_queue, circuit_pool, rto_min: rto.unwrap_or(rto_min) }), rto)
+        }
+        _ => {
+            let u = sub("unblocking", iss);
+            let shared = amount(&u, "shared", UNBLOCKING_SHARED, iss);
+            // Unblocking keeps the transports' own RTO_min ([22] tunes no host).
+            let rto = u.get("rto_min", iss, as_time);
+            u.finish(iss);
+            (Design::Unblocking(Unblocking { shared }), rto)
+        }
+    };
+    t.finish(iss);
+    if let Some(rto) = rto {
+        for p in profiles.values_mut() {
+            if let TransportConfig::Tcp(c) = p {
+                c.rto.min = rto;
+                if c.rto.max < rto {
+                    c.rto.max = rto;
+                }
+            }
+        }
+    }
+    Some((TorPolicy::Segregated(design, elephants), rto))
 }

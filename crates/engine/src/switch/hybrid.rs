@@ -24,6 +24,9 @@ impl Fabric {
     pub(super) fn tor_ingress(&mut self, s: Rack, d: Rack, id: PacketId, cx: &mut Ctx) {
         let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
+        if r.seg.is_some() {
+            return self.seg_ingress(s, d, id, cx);
+        }
         let pi = r.pair(s, d);
         let (cap, k) = r.spec.policy.limits(&r.spec.plan, s, d, now);
         let pkt = cx.slab.get_mut(id);
@@ -66,6 +69,9 @@ impl Fabric {
     pub(super) fn packet_pull(&mut self, s: Rack, cx: &mut Ctx) {
         let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
+        if r.seg.is_some() {
+            return self.seg_packet_pull(s, cx);
+        }
         let up = r.uplink[s as usize];
         if self.net.ports[up.idx()].busy {
             return;
@@ -102,6 +108,9 @@ impl Fabric {
     pub(super) fn circuit_pull(&mut self, s: Rack, cx: &mut Ctx) {
         let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
+        if r.seg.is_some() {
+            return self.seg_circuit_pull(s, cx);
+        }
         let phase = r.spec.plan.phase(now);
         if !phase.day {
             return;
@@ -123,6 +132,9 @@ impl Fabric {
     /// night starts (close the day's rows; pairs change packet-path eligibility, so wake the
     /// packet uplinks). Schedules the next boundary.
     pub(crate) fn reconfigure(&mut self, cx: &mut Ctx) {
+        if self.rdcn.as_deref().unwrap().seg.is_some() {
+            self.seg_boundary(cx);
+        }
         let now = cx.now;
         let r = self.rdcn.as_deref_mut().unwrap();
         let phase = r.spec.plan.phase(now);
@@ -181,6 +193,9 @@ impl Fabric {
         let src_rack = r.rack_of_host(pkt.src);
         match pkt.kind {
             Kind::Data => {
+                if let Some(seg) = r.seg.as_deref_mut() {
+                    seg.elephants.delivered(pkt.flow, pkt.size as u64, circuit);
+                }
                 if now >= r.warmup {
                     let h = if circuit { &mut r.latency_circuit } else { &mut r.latency_packet };
                     h.record(now - pkt.stamp);

@@ -19,6 +19,7 @@
 //! checks after each transmission whether a host NIC has room again for its blocked senders.
 
 mod hybrid;
+mod segregated;
 pub mod sab;
 pub mod telemetry;
 
@@ -82,7 +83,16 @@ impl Fabric {
             None => Vec::new(),
         };
         let spray = (0..net.nodes.len()).map(|i| Rng::stream(seed, NODE_STREAM | i as u64)).collect();
-        let rdcn = sc.topology.rdcn.as_ref().map(|spec| Box::new(crate::rdcn::Rdcn::new(spec, &net, sc.output.warmup)));
+        let rdcn = sc.topology.rdcn.as_ref().map(|spec| {
+            let mut r = crate::rdcn::Rdcn::new(spec, &net, sc.output.warmup, seed);
+            if let Some(seg) = r.seg.as_deref_mut() {
+                // The declared flows are flow ids 0, 1, … in order (§IV-B's initial selection).
+                let h = spec.hosts_per_rack;
+                let flows: Vec<_> = sc.flows.iter().enumerate().map(|(i, f)| (crate::ids::FlowId::from_idx(i), f.src / h, f.dst / h, f.size)).collect();
+                seg.elephants.preselect(&flows);
+            }
+            Box::new(r)
+        });
         let sab = sc.sab.as_ref().map(|spec| Box::new(sab::SabPorts::new(spec, &net)));
         let capture = sc.output.pcap.as_ref().map(|s| Box::new(crate::capture::Capture::new(s, &net)));
         if let Some(r) = rdcn.as_deref() {
