@@ -209,6 +209,10 @@ fn transmit_done_events_only_where_needed_change_no_result() {
         star(5, "3ms", "buffer = \"12pkt\"\nqueues = 8\nadmission = \"pfabric\"", "cc = \"pfabric\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 50000\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 500000\n[[flows]]\nsrc = \"h3\"\ndst = \"h0\"\nsize = 20000\n[[flows]]\nsrc = \"h4\"\ndst = \"h0\"\nsize = 2000000\n"),
     ];
     extra.extend(scenarios.iter().map(|s| s.to_string()));
+    // The segregating ToRs (AccelToR's calendar queue, Blocking's per-destination queues).
+    let acceltor = include_str!("../../../../scenarios/acceltor-small.toml");
+    extra.push(acceltor.to_string());
+    extra.push(acceltor.replace("policy = \"acceltor\"", "policy = \"blocking\""));
     for (i, doc) in extra.iter().enumerate() {
         let mut sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("scenario {i}: {e}"));
         sc.end = sc.end.min(Time::from_ps(3_000_000_000));
