@@ -96,6 +96,8 @@ pub struct Simulator {
     now: Time,
     /// Tie key of the event being processed (`Event::tie_key`): where in the instant `now` we are.
     now_key: u64,
+    /// Keep completed flows' full state (tests compare against it; normally released).
+    pub(crate) keep_finished: bool,
     end: Time,
     sc: Scenario,
     /// Interned profile and workload names (index 0 = "").
@@ -142,6 +144,7 @@ impl Simulator {
         let mut sim = Simulator {
             now: Time::ZERO,
             now_key: 0,
+            keep_finished: false,
             end: sc.end,
             sc: Self::kept(sc),
             names: vec![String::new()],
@@ -532,13 +535,23 @@ impl Simulator {
             }
         }
         let f = &self.flows[flow.idx()];
-        if !f.done && f.size.is_some() && f.transport.completed_at().is_some() {
+        let done_now = !f.done && f.size.is_some() && f.transport.completed_at().is_some();
+        if done_now {
             self.flow_done(flow);
         }
         if self.outbox.blocked {
             self.wait_for_nic(self.outbox.waiter.unwrap_or(flow));
         }
         self.inject(Some(flow));
+        if done_now && !self.keep_finished && !self.sampled(flow) {
+            // The results row stays; the connection state goes (memory O(active flows)).
+            self.flows[flow.idx()].transport.finish();
+        }
+    }
+
+    /// Is `flow` in a time series (its state is read after it completes)?
+    fn sampled(&self, flow: FlowId) -> bool {
+        self.sc.output.flows.contains(&flow.idx()) || self.sample_flows.contains(&flow)
     }
 
     /// Inject the packets in the outbox, set its timers (`flow`'s and the hosts'), and empty it.
@@ -789,10 +802,12 @@ pub(crate) mod testing {
     use super::*;
 
     /// Load a TOML scenario (panicking with the problems if invalid), run it to the end and check
-    /// packet conservation.
+    /// packet conservation. Completed flows keep their state, so tests can inspect their
+    /// connections (`tcp`); releasing it changes no result (tested).
     pub fn run(doc: &str) -> Simulator {
         let sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}"));
         let mut sim = Simulator::new(&sc, None);
+        sim.keep_finished = true;
         sim.run();
         let c = sim.conservation();
         assert!(c.holds(), "packet conservation violated: {c:?}");

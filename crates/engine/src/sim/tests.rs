@@ -346,3 +346,36 @@ fn a_stopped_flow_sends_one_more_segment_with_fin_and_finishes() {
     assert_eq!(sim.summary().flows_completed, 1);
     assert!(sim.all_done(), "the flow no longer counts as long-lived");
 }
+
+#[test]
+fn releasing_finished_tcp_flows_changes_no_result() {
+    // A completed TCP flow keeps only its receiver (late duplicates are still answered) and its
+    // figures: the same results as keeping everything, on scenarios with losses, ECN, priority
+    // schemes and incasts — and every completed TCP flow is released.
+    let docs = [
+        include_str!("../../../../scenarios/leafspine-websearch.toml").to_string(),
+        include_str!("../../../../scenarios/flash-mixed.toml").to_string(),
+        include_str!("../../../../scenarios/incast.toml").to_string(),
+        include_str!("../../../../scenarios/star-websearch.toml").to_string(),
+    ];
+    for (i, doc) in docs.iter().enumerate() {
+        let mut sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("scenario {i}: {e}"));
+        sc.end = sc.end.min(Time::from_ps(3_000_000_000));
+        let mut runs = [true, false].map(|keep| {
+            let mut sim = Simulator::new(&sc, None);
+            sim.keep_finished = keep;
+            sim.run();
+            sim
+        });
+        let [a, b] = &mut runs;
+        assert_eq!(format!("{:?}", a.flow_table()), format!("{:?}", b.flow_table()), "scenario {i}: flows");
+        assert_eq!(format!("{:?}", a.port_table()), format!("{:?}", b.port_table()), "scenario {i}: ports");
+        assert_eq!(a.summary().packet_hops, b.summary().packet_hops, "scenario {i}");
+        let closed = b.flows.iter().filter(|f| matches!(f.transport, crate::transport::FlowTransport::TcpClosed(_))).count();
+        let done = b.flows.iter().filter(|f| f.done && matches!(f.transport, crate::transport::FlowTransport::Tcp(_) | crate::transport::FlowTransport::TcpClosed(_))).count();
+        assert_eq!(closed, done, "scenario {i}: every completed TCP flow released");
+        if i != 2 {
+            assert!(closed > 0, "scenario {i}: some flows completed");
+        }
+    }
+}

@@ -26,6 +26,7 @@ fn strict_priority_gives_the_low_class_nothing_while_the_high_class_is_backlogge
     let doc = star(3, "1ms", "buffer = \"100pkt\"\nqueues = 2", &format!("initial_cwnd = 20\n{flows}"));
     let sc = Scenario::from_toml(&doc).unwrap();
     let mut sim = Simulator::new(&sc, None);
+    sim.keep_finished = true; // the test reads finished connections
     let at = |sim: &mut Simulator, ps: u64| {
         sim.run_until(Time::from_ps(ps));
         (tcp(sim, 0).receiver.delivered(), tcp(sim, 1).receiver.delivered())

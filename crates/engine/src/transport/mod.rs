@@ -234,6 +234,23 @@ pub enum FlowTransport {
     Tcp(Box<tcp::TcpConnection>),
     Ndp(Box<ndp::NdpFlow>),
     Homa(Box<homa::HomaFlow>),
+    /// A completed TCP flow whose sender state was released (`FlowTransport::finish`).
+    TcpClosed(Box<tcp::Closed>),
+}
+
+impl FlowTransport {
+    /// Release what a completed flow no longer needs (TCP: the sender — scoreboard, segment
+    /// layout, congestion control — keeping the receiver, which still answers late duplicates
+    /// exactly as before). Memory then grows with active flows, not with all flows ever made.
+    /// Other transports keep their state (their receivers are driven by per-host state).
+    pub fn finish(&mut self) {
+        if let FlowTransport::Tcp(c) = self {
+            if c.sender.completed_at().is_some() {
+                let closed = tcp::Closed::from(&**c);
+                *self = FlowTransport::TcpClosed(Box::new(closed));
+            }
+        }
+    }
 }
 
 /// `dispatch!(self, t => expr)`: `expr` with `t` bound to the flow's transport, per variant.
@@ -243,6 +260,7 @@ macro_rules! dispatch {
             FlowTransport::Tcp($t) => $e,
             FlowTransport::Ndp($t) => $e,
             FlowTransport::Homa($t) => $e,
+            FlowTransport::TcpClosed($t) => $e,
         }
     };
 }

@@ -16,6 +16,7 @@
 //! says), F-RTO and undo, Nagle, slow start after idle, SACK option bytes on the wire.
 
 pub mod cc;
+mod closed;
 pub mod header;
 mod layout;
 pub mod priority;
@@ -25,6 +26,7 @@ mod rtt;
 mod scoreboard;
 mod sender;
 
+pub use closed::Closed;
 pub use receiver::Receiver;
 pub use rtt::{RtoConfig, RttEstimator};
 pub use scoreboard::Scoreboard;
