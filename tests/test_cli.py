@@ -104,3 +104,17 @@ def test_list_cc_and_workloads():
 
 def fabricsim_cli_list(what):
     return fabricsim("list", what).stdout
+
+
+def test_bench_reports_the_busiest_port_or_none_for_a_permutation():
+    import pandas as pd
+
+    from fabricsim.bench import BENCHMARKS, pick_bottleneck
+
+    ports = pd.DataFrame({"port": ["a->b", "b->c", "c->a"], "utilization": [0.2, 0.9, 0.5]})
+    assert pick_bottleneck(ports, "busiest") == "b->c"
+    assert pick_bottleneck(ports, "c->a") == "c->a"
+    assert pick_bottleneck(ports, None) is None
+    # The permutations (B4, B5) name no bottleneck; B2 reports its busiest port.
+    assert BENCHMARKS["fattree-permutation"].bottleneck is None and BENCHMARKS["ndp-permutation"].bottleneck is None
+    assert BENCHMARKS["leafspine-websearch"].bottleneck == "busiest"

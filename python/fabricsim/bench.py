@@ -27,7 +27,9 @@ HERE = Path(__file__).parent / "benchmarks"
 @dataclass(frozen=True)
 class Benchmark:
     file: str
-    bottleneck: str
+    #: The port whose utilization and queue to report: a name, "busiest" (the most utilized port
+    #: of the run) or None for a permutation, which has no shared bottleneck.
+    bottleneck: Optional[str]
     description: str
 
 
@@ -39,7 +41,7 @@ BENCHMARKS = {
     ),
     "leafspine-websearch": Benchmark(
         "leafspine-websearch.toml",
-        "leaf0->spine0",
+        "busiest",
         "B2: PPT's 144-host leaf-spine (40/100 Gb/s), DCTCP, web search at load 0.5, 20 000 flows",
     ),
     "rdcn-strobe": Benchmark(
@@ -49,12 +51,12 @@ BENCHMARKS = {
     ),
     "fattree-permutation": Benchmark(
         "fattree-permutation.toml",
-        "edge0_0->agg0_0",
+        None,
         "B4: htsim's DCTCP permutation: k = 12 fat tree (432 hosts), 10 Gb/s, 9000 B packets, K = 15, 210 ms simulated",
     ),
     "ndp-permutation": Benchmark(
         "ndp-permutation.toml",
-        "edge0_0->agg0_0",
+        None,
         "B5: htsim's NDP permutation: k = 12 fat tree (432 hosts), 10 Gb/s, 9000 B packets, 8-packet trimming queues, IW 23, 50 ms simulated",
     ),
 }
@@ -64,6 +66,14 @@ def jain(x: list[float]) -> float:
     """Jain's fairness index (1 = equal shares)."""
     s, s2 = sum(x), sum(v * v for v in x)
     return s * s / (len(x) * s2) if s2 else 1.0
+
+
+def pick_bottleneck(ports, spec: Optional[str]) -> Optional[str]:
+    """The port a benchmark reports as its bottleneck: `spec` itself, the most utilized port of
+    the run for "busiest", or None (a permutation has no shared bottleneck)."""
+    if spec == "busiest":
+        return str(ports.loc[ports["utilization"].idxmax(), "port"])
+    return spec
 
 
 def _rss_mib() -> float:
@@ -81,7 +91,8 @@ def run_benchmark(name: str) -> dict:
     wall = time.perf_counter() - t0
     peak_rss = _rss_mib()
     s = res.summary
-    port = res.port(b.bottleneck)
+    name = pick_bottleneck(res.ports, b.bottleneck)
+    port = res.port(name) if name else None
     done = res.flows["fct_s"].notna()
     # Long-lived flows: each one's rate over its lifetime, and the receivers' links as the capacity.
     long = res.flows[res.flows["size"].isna()]
@@ -103,12 +114,15 @@ def run_benchmark(name: str) -> dict:
         "run_peak_rss_mib": grow,
         "peak_packets_in_flight": peak_pkts,
         "rss_bytes_per_packet_in_flight": grow * 2**20 / peak_pkts if peak_pkts else None,
-        "bottleneck_utilization": float(port["utilization"]),
+        "bottleneck": name,
+        "bottleneck_utilization": float(port["utilization"]) if port is not None else None,
         "mean_link_utilization": float(ports["utilization"].mean()),
         "goodput_gbps": s["goodput_bytes"] * 8 / s["sim_time_s"] / 1e9,
         # Hybrid networks queue in the ToRs' VOQs (the busiest one), not behind the uplink port.
-        "mean_queue_packets": float(res.circuit["voqs"]["mean_packets"].max()) if res.circuit else float(port["mean_queue_packets"]),
-        "max_queue_packets": int(res.circuit["voqs"]["max_packets"].max()) if res.circuit else int(port["max_queue_packets"]),
+        "mean_queue_packets": float(res.circuit["voqs"]["mean_packets"].max()) if res.circuit
+        else float(port["mean_queue_packets"]) if port is not None else None,
+        "max_queue_packets": int(res.circuit["voqs"]["max_packets"].max()) if res.circuit
+        else int(port["max_queue_packets"]) if port is not None else None,
         "drops": int(ports["drops"].sum()) + (int(res.circuit["voqs"]["drops"].sum()) if res.circuit else 0),
         # Fairness only means something among long-lived flows.
         "jain": jain(res.flows.loc[res.flows["size"].isna(), "bytes_acked"].astype(float).tolist())
@@ -164,9 +178,13 @@ def print_result(r: dict) -> None:
     if r["flows_finished"]:
         line += f", {r['flows_finished']} finished, mean slowdown {r['mean_slowdown']:.3f}"
     print(line)
-    print(f"  utilization        {BENCHMARKS[n].bottleneck} {r['bottleneck_utilization']:.4f}; mean over links {r['mean_link_utilization']:.4f}")
+    if r["bottleneck"]:
+        print(f"  utilization        {r['bottleneck']} {r['bottleneck_utilization']:.4f}; mean over links {r['mean_link_utilization']:.4f}")
+    else:
+        print(f"  utilization        no shared bottleneck (a permutation); mean over links {r['mean_link_utilization']:.4f}")
     print(f"  receiver goodput   {r['goodput_gbps']:.3f} Gb/s")
-    print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
+    if r["mean_queue_packets"] is not None:
+        print(f"  bottleneck queue   mean {r['mean_queue_packets']:.1f} pkts, max {r['max_queue_packets']} pkts")
     print(f"  drops / timeouts   {r['drops']} / {r['timeouts']}")
     if r["circuit_utilization"] is not None:
         print(f"  circuit            utilization {100 * r['circuit_utilization']:.1f} %, p99 latency {r['latency_p99_us']:.1f} us")
