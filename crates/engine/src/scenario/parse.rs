@@ -588,6 +588,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("handshake", iss, as_bool) {
         c.handshake = v;
     }
+    if let Some(v) = t.get("timestamps", iss, as_bool) {
+        c.timestamps = v;
+    }
     if let Some(v) = t.get("rto_granularity", iss, as_time) {
         c.rto.granularity = v;
     }

@@ -119,6 +119,12 @@ pub struct TcpConfig {
     /// Seed the RTT estimator with the idle-path RTT, as the SYN/SYN-ACK exchange would have
     /// (flows start established); otherwise the first RTO is `rto.initial` (RFC 6298 §2.1).
     pub handshake_rtt: bool,
+    /// RFC 7323 timestamps for RTT measurement: every ACK that acknowledges new data is an RTT
+    /// sample — the echoed timestamp is that of the earliest segment it newly acknowledges
+    /// (§4.3), a retransmission included — so a timeout's back-off ends with the first such ACK,
+    /// as in Linux and ns-3 (both enable timestamps by default). Off: Karn's rule (RFC 6298
+    /// §3, §5.7): no sample from a retransmitted segment, the doubled RTO stays until one.
+    pub timestamps: bool,
     /// Open the connection with a SYN / SYN-ACK exchange before any data (RFC 9293 §3.5; the
     /// SYN is resent on the initial RTO, backing off). Its RTT sample seeds the estimator.
     pub handshake: bool,
@@ -175,6 +181,7 @@ impl Default for TcpConfig {
                 granularity: Time::ZERO,
             },
             handshake_rtt: true,
+            timestamps: false,
             handshake: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),

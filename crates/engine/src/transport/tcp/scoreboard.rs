@@ -46,6 +46,8 @@ pub struct Scoreboard {
     /// controls that use rate samples) so other flows keep 16-byte entries.
     tx: VecDeque<TxState>,
     pub track_rate: bool,
+    /// RTT samples as RFC 7323 timestamps give them (`TcpConfig::timestamps`), not Karn's.
+    pub timestamps: bool,
     sacked: u64,
     lost: u64,
     retrans: u64,
@@ -187,6 +189,11 @@ impl Scoreboard {
     /// Cumulative ACK up to (not including) segment `ack`.
     pub fn ack_to(&mut self, ack: u64) -> AckedSegs {
         let mut out = AckedSegs::default();
+        if self.timestamps && self.una < ack {
+            // RFC 7323 §4.3: the ACK echoes the timestamp of the earliest segment it newly
+            // acknowledges, as last sent.
+            out.rtt_sent = self.segs.front().map(|s| s.sent);
+        }
         while self.una < ack {
             let Some(s) = self.segs.pop_front() else { break };
             let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
@@ -197,7 +204,9 @@ impl Scoreboard {
                 self.note_delivered(seg, s.sent, tx, s.flags);
             }
             self.forget(s.flags);
-            out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
+            if !self.timestamps {
+                out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
+            }
         }
         out
     }
@@ -402,6 +411,22 @@ mod tests {
         b.sack(5, 6);
         assert_eq!(b.mark_lost_by_sacks(3, 1000, |_| 100), Some(0));
         assert!(b.is_lost(0) && !b.is_lost(2) && !b.is_lost(4));
+    }
+
+    #[test]
+    fn timestamps_echo_the_earliest_newly_acknowledged_segment() {
+        // RFC 7323 §4.3: an ACK covering segments 0 and 1 (first sent at 0; 1 retransmitted
+        // at 5 ps) echoes segment 0's timestamp; one covering only the retransmitted segment 2
+        // (resent at 7 ps) echoes that retransmission's, not nothing as under Karn.
+        let mut b = board(3);
+        b.timestamps = true;
+        b.mark_lost(1);
+        b.mark_retransmitted(1, Time(5), TxState::default());
+        assert_eq!(b.ack_to(2).rtt_sent, Some(Time(0)));
+        b.mark_lost(2);
+        b.mark_retransmitted(2, Time(7), TxState::default());
+        assert_eq!(b.ack_to(3).rtt_sent, Some(Time(7)));
+        assert_eq!(b.ack_to(3).rtt_sent, None, "nothing newly acknowledged: no sample");
     }
 
     #[test]

@@ -108,6 +108,7 @@ impl Sender {
         let cc = cfg.cc.build(seed, &cfg.cc_params);
         let mut board = Scoreboard::default();
         board.track_rate = cc.owns_cwnd();
+        board.timestamps = cfg.timestamps;
         Sender {
             int_echo: None,
             int_fresh: false,
@@ -1083,6 +1084,31 @@ mod tests {
         let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
         s.start(Time(0), &ia, &ends(), &mut out);
         assert!(classes(&out).iter().all(|&(_, cl)| cl == 3));
+    }
+
+    #[test]
+    fn timestamps_end_the_rto_back_off_with_the_retransmission_s_ack() {
+        // The whole initial window is lost; the RTO (min 1 ms, initial 1 ms) fires at 1 ms and
+        // retransmits segment 0, doubling the timer to 2 ms. Its ACK comes back 10 us later.
+        // Karn (RFC 6298 §5.7): a retransmitted segment gives no RTT sample, the back-off stays
+        // (the next RTO would be 2 ms). RFC 7323 timestamps: the ACK echoes the retransmission's
+        // timestamp, a 10 us sample, and the back-off is gone (RTO back to its 1 ms floor).
+        for (timestamps, backoffs, rto_ms) in [(false, 1, 2), (true, 0, 1)] {
+            let mut c = TcpConfig { timestamps, ..cfg(true) };
+            c.rto.min = Time::from_ms(1);
+            c.rto.initial = Time::from_ms(1);
+            c.handshake_rtt = false;
+            let (mut s, mut out) = started(&c);
+            out.clear();
+            s.on_rto_timer(Time::from_ms(1), &c, &ends(), &mut out);
+            assert_eq!(seqs(&out), vec![0]);
+            assert_eq!(s.rtt.backoffs(), 1);
+            out.clear();
+            s.on_ack(Time::from_ms(1) + Time::from_us(10), &ack(1000, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.rtt.backoffs(), backoffs, "timestamps = {timestamps}");
+            assert_eq!(s.rtt.rto(), Time::from_ms(rto_ms), "timestamps = {timestamps}");
+            assert_eq!(s.rtt.srtt(), if timestamps { Some(Time::from_us(10)) } else { None });
+        }
     }
 
     #[test]
