@@ -1,23 +1,31 @@
-//! A counting global allocator for the no-allocation tests. Each test file that uses it is its
-//! own test binary (the allocator is process-wide) and holds one test, so nothing else allocates
-//! while it counts.
+//! A counting global allocator for the no-allocation tests. Counts are per thread: the test
+//! harness's own threads allocate when they report a finished test, possibly while another test
+//! measures (a rare flaky failure when the count was process-wide).
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
 
 struct Counting;
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    static ALLOCS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn note() {
+    // `try_with`: a thread being torn down may allocate after its locals are gone.
+    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        note();
         System.alloc(l)
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         System.dealloc(p, l)
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        note();
         System.realloc(p, l, n)
     }
 }
@@ -25,7 +33,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Heap allocations (and reallocations) so far in this process.
+/// Heap allocations (and reallocations) so far by the calling thread.
 pub fn allocations() -> u64 {
-    ALLOCS.load(Ordering::Relaxed)
+    ALLOCS.with(|c| c.get())
 }
