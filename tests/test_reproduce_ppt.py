@@ -155,6 +155,11 @@ def test_bands_are_two_sided_and_report_misses():
     assert rows["websearch shape: PPT has the lowest overall avg FCT (schemes beaten)"].passed
     worse = {h.name: h for h in ppt.headlines(synthetic(1.2))}
     assert worse["websearch shape: PPT has the lowest overall avg FCT (schemes beaten)"].passed is False
+    # Baselines against each other, from the paper's reductions: DCTCP / Homa = (1 - .463) / (1 - .875).
+    h = rows["websearch overall FCT: DCTCP / Homa (implied by the reductions)"]
+    assert (h.low, h.high) == (2.148, 6.444)
+    assert h.ours == pytest.approx(1.0) and h.passed is False
+    assert rows["datamining overall FCT: NDP / Homa (implied by the reductions)"].passed  # 1.034 implied, 1.0 ours
     # Schemes that did not run leave their rows n/a, not pass or miss.
     partial = {k: v for k, v in synthetic(0.6).items() if "/aeolus" not in k}
     prow = {h.name: h for h in ppt.headlines(partial)}

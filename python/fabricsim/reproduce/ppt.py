@@ -420,6 +420,26 @@ def headlines(r: dict) -> list[Headline]:
         lo, hi = p / 2, p * 1.5
         rows.append(Headline(f"Fig. 27: 128 KB send buffer, {label}", f"{p:g} ms", lo, hi, 1e3 * _get(r, "sndbuf/128KB", field), " ms",
                              "an absolute FCT: band +-50 %"))
+    # The baselines against each other, as the paper's reductions imply: FCT_X = FCT_PPT / (1 - r_X),
+    # so X's overall FCT over Homa's is (1 - r_Homa) / (1 - r_X). Checkable before PPT exists.
+    # Band: half the ratio each side (the "half the value" rule on a ratio).
+    implied = {"websearch": ("main", {"ndp": 38.5, "aeolus": 40.8, "homa": 46.3, "rc3": 69.3, "dctcp": 87.5}),
+               "datamining": ("main", {"ndp": 47.1, "aeolus": 47.1, "homa": 45.3, "rc3": 67.8, "dctcp": 67.4}),
+               "10/40G websearch": ("nonover", {"ndp": 19.0, "aeolus": 20.8, "homa": 45.9, "rc3": 71.1, "dctcp": 85.9})}
+    for label, (prefix, red) in implied.items():
+        wl = label.split()[-1]
+        for s in ("ndp", "aeolus", "rc3", "dctcp"):
+            p = (100 - red["homa"]) / (100 - red[s])
+            a, b = _get(r, f"{prefix}/{wl}/{s}", "all_mean"), _get(r, f"{prefix}/{wl}/homa", "all_mean")
+            rows.append(Headline(f"{label} overall FCT: {names[s]} / Homa (implied by the reductions)", f"{p:.3g}", round(p / 2, 3), round(p * 1.5, 3),
+                                 a / b if a == a and b == b and b else float("nan"), "x",
+                                 f"(1 - {red['homa']:g} %) / (1 - {red[s]:g} %)"))
+    # Appendix D against §6.2 (same fabric and workload): PIAS and HPCC over DCTCP.
+    for s, rr in (("pias", 24.6), ("hpcc", 4.7)):
+        p = (100 - 87.5) / (100 - rr)
+        a, b = _get(r, f"others/websearch/{s}", "all_mean"), _get(r, "main/websearch/dctcp", "all_mean")
+        rows.append(Headline(f"websearch overall FCT: {names[s]} / DCTCP (implied by the reductions)", f"{p:.3g}", round(p / 2, 3), round(p * 1.5, 3),
+                             a / b if a == a and b == b and b else float("nan"), "x", f"(1 - 87.5 %) / (1 - {rr:g} %)"))
     # Shapes the paper states.
     order = [s for s in ("ndp", "aeolus", "homa", "rc3", "dctcp")]
     for wl in ("websearch", "datamining"):
@@ -531,8 +551,11 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
         raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
     skip = {k: v for k, v in skipped(scale).items() if not only or any(k.startswith(o) for o in only)}
     if skip:
-        why = sorted(set(skip.values()))
-        print(f"left out {len(skip)} of {len(point_list(scale))} points: " + "; ".join(why), file=sys.stderr)
+        gone = sorted({s for n, s in point_list(scale) if n in skip and not has(s)})
+        print(f"left out {len(skip)} of {len(point_list(scale))} points" +
+              (f"; schemes not in this engine (fabricsim list cc / list transports): {', '.join(gone)}" if gone else "") +
+              ("" if send_buffer_supported() else f"; TCP has no '{SEND_BUFFER_KEY}' key: Fig. 27 is left out and PPT/RC3 "
+                                                "run without §6.2's 2 GB send buffer"), file=sys.stderr)
     out, results = run_selected("ppt", scale, SCALES, points, output, jobs, progress, only)
     runs = runs_frame(results)
     runs.to_csv(out / "runs.csv", index=False)
@@ -550,6 +573,14 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
     missing = sorted({s for _, s in point_list(scale) if not has(s)})
     if missing:
         print(f"\nnot in this engine (their rows are n/a): {', '.join(missing)}")
+    for s in ("dctcp", "ppt"):
+        d = results.get(f"util/{s}")
+        if d and d.get("util"):
+            u = np.array(d["util"])
+            busy = u[u > 0]
+            print(f"\nFig. 20 diagnostic, {s}: {100 * (u == 0).mean():.0f} % of the 100 us samples idle (no flow active), "
+                  f"busy samples median {100 * np.median(busy) if len(busy) else float('nan'):.0f} %, "
+                  f"{100 * (busy >= 0.95).mean() if len(busy) else float('nan'):.0f} % of them at >= 95 %")
     unfinished = int(runs["unfinished"].fillna(0).sum()) if "unfinished" in runs else 0
     if unfinished:
         print(f"\nnote: {unfinished} flows did not finish in their runs and are left out of the FCTs")
