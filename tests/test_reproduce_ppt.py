@@ -3,6 +3,7 @@ key, a toy end-to-end run, and the paper-vs-ours scoring on synthetic results.""
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import fabricsim
@@ -90,12 +91,21 @@ def test_other_experiments_build_their_variants():
     assert d["topology"]["host_link"]["rate"] == "10Gbps" and d["topology"]["core_link"]["rate"] == "40Gbps"
     assert fabricsim.topology_summary(d)["oversubscription"] == pytest.approx(1.0)
     assert d["transport"]["rtt_bytes"] == "14KB"
-    # Fig. 23: N senders at random, one receiver, load 0.6 on the receiver's link.
+    # Fig. 23: N senders at random start one flow each to h0 at Poisson epochs; load 0.6 on h0's link.
     d = ppt.build("incast/64/dctcp", "reduced")
-    wl = d["workload"][0]
-    assert wl["pattern"] == "many_to_one" and wl["receiver"] == "h0" and len(set(wl["senders"])) == 64
-    assert "h0" not in wl["senders"]
-    assert fabricsim.offered_load(d)["downlink"] == ("leaf0->h0", pytest.approx(0.6))
+    fabricsim.validate(d)
+    fl = d["flows"]
+    assert "workload" not in d and len(fl) == 2048 and {f["dst"] for f in fl} == {"h0"}
+    first = [f for f in fl if f["start"] == fl[0]["start"]]
+    assert len(first) == 64 and len({f["src"] for f in first}) == 64 and "h0" not in {f["src"] for f in fl}
+    starts = sorted({int(f["start"][:-2]) for f in fl})
+    sizes, probs = ppt.cdf_table("websearch")
+    mean = float(np.sum(np.diff(probs) * (sizes[1:] + sizes[:-1]) / 2))
+    assert mean == pytest.approx(1.67e6, rel=0.01)  # the DCTCP paper's web search
+    # Offered: 64 flows of the mean size per epoch at the epoch rate = 0.6 x 40 Gb/s (within sampling noise).
+    offered = sum(f["size"] for f in fl) * 8 / (starts[-1] * 1e-12 * len(starts) / (len(starts) - 1))
+    assert offered / 40e9 == pytest.approx(0.6, rel=0.35)
+    assert ppt.build("incast/64/homa", "reduced")["flows"] == fl  # same draws for every scheme
     assert len(ppt.incast_senders(256)) == 256 and len(set(ppt.incast_senders(256))) == 143
     # Fig. 24: RC3's low-priority queues limited to 20 % of the 120 KB buffer.
     q = ppt.scenario("rc3", "websearch", 10, rc3_fraction=0.2)["queue"]
