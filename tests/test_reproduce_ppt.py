@@ -181,3 +181,16 @@ def test_shipped_ppt_scenarios_are_the_reproductions_own():
     root = Path(__file__).parent.parent / "scenarios"
     assert fabricsim.load_scenario(root / "ppt-websearch.toml") == ppt.build("main/websearch/dctcp", "reduced")
     assert fabricsim.load_scenario(root / "ppt-websearch-homa.toml") == ppt.build("main/websearch/homa", "reduced")
+
+
+def test_every_figure_renders_once_all_schemes_exist(tmp_path):
+    # The figures PPT, RC3 and Aeolus will fill, drawn from synthetic results.
+    r = synthetic(0.6)
+    for s in ("dctcp", "ppt"):
+        r[f"util/{s}"].update(t=[0.0201, 0.0202, 0.0203], util=[0.5, 0.25, 0.0])
+    names = sorted(p.name for p in ppt.figures(r, tmp_path))
+    assert names == sorted(["fig12_websearch.png", "fig13_datamining.png", "fig21_memcached.png", "fig15_ppt-no-lcp-ecn.png",
+                            "fig16_ppt-no-ewd.png", "fig17_ppt-no-sched.png", "fig18_ppt-no-ident.png", "fig24_rc3_buffer.png",
+                            "fig25_pias_hpcc.png", "fig26_nonoversubscribed.png", "fig27_send_buffer.png", "fig20_utilization.png",
+                            "fig23_incast.png"])
+    assert set(ppt.runs_frame(r)["point"]) == set(r)
