@@ -106,6 +106,9 @@ def test_other_experiments_build_their_variants():
     offered = sum(f["size"] for f in fl) * 8 / (starts[-1] * 1e-12 * len(starts) / (len(starts) - 1))
     assert offered / 40e9 == pytest.approx(0.6, rel=0.35)
     assert ppt.build("incast/64/homa", "reduced")["flows"] == fl  # same draws for every scheme
+    many = ppt.incast_flows("dctcp", 32, 20000)  # 625 epochs: the offered load settles near 0.6
+    st = sorted({int(f["start"][:-2]) for f in many})
+    assert sum(f["size"] for f in many) * 8 / (st[-1] * 1e-12 * len(st) / (len(st) - 1)) / 40e9 == pytest.approx(0.6, rel=0.1)
     assert len(ppt.incast_senders(256)) == 256 and len(set(ppt.incast_senders(256))) == 143
     # Fig. 24: RC3's low-priority queues limited to 20 % of the 120 KB buffer.
     q = ppt.scenario("rc3", "websearch", 10, rc3_fraction=0.2)["queue"]
