@@ -1,0 +1,628 @@
+"""Reproduction of Suo, Pang, Li et al., "PPT: A Pragmatic Transport for Datacenters" (SIGCOMM
+2024): the large-scale simulations of §6.2-§6.3 and appendices D-F.
+
+Experiments (paper figure -> point prefix):
+- Figs. 12, 13, 21: web search, data mining and memcached (Homa W1) on the 1.4:1 leaf-spine,
+  every scheme (`main/WORKLOAD/SCHEME`).
+- Figs. 15-18: PPT without LCP ECN, without EWD, without scheduling, without identification
+  (`ablation/websearch/VARIANT`).
+- Fig. 20: bottleneck utilization of DCTCP and PPT, two senders into one 40 Gb/s receiver,
+  100 us samples over 10 ms (`util/SCHEME`).
+- Fig. 23: N-to-1 incast, N = 32, 64, 128, 256, web search at load 0.6 (`incast/N/SCHEME`).
+- Fig. 24: RC3 with its low-priority queues limited to 20-80 % of the port buffer (`rc3buf/PCT`).
+- Fig. 25: PIAS and HPCC against PPT (`others/websearch/SCHEME`).
+- Fig. 26: the non-oversubscribed 10/40 Gb/s variant (`nonover/websearch/SCHEME`).
+- Fig. 27: PPT's send buffer from 128 KB to 2 GB (`sndbuf/SIZE`).
+
+Schemes the engine does not list (`fabricsim list cc`, `fabricsim list transports`) are left out
+of the run with a note, and their headlines print "n/a": the pipeline runs before and after PPT,
+RC3 and Aeolus exist. Their names are the lists below (adjust them here only).
+
+Every setup choice and the sentence it comes from is in docs/REPRODUCTIONS.md ("PPT"); the choices
+the paper leaves open were fixed before any run and are marked there.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
+
+# ---- scheme names (the one place to adjust them) -------------------------------------------------
+#: Figs. 12, 13, 21, 26: PPT against the proactive transports and the reactive ones.
+SCHEMES = ["ppt", "ndp", "aeolus", "homa", "rc3", "dctcp"]
+#: Figs. 15-18, in the paper's order.
+ABLATIONS = ["ppt-no-lcp-ecn", "ppt-no-ewd", "ppt-no-sched", "ppt-no-ident"]
+#: Fig. 25 (appendix D).
+OTHERS = ["pias", "hpcc"]
+#: Fig. 23: "We compare PPT with NDP, Homa, Aeolus and DCTCP" (RC3 left out by the paper).
+INCAST_SCHEMES = ["ppt", "ndp", "homa", "aeolus", "dctcp"]
+#: Schemes that are transport kinds (`kind = ...`); every other name is a TCP `cc`.
+KINDS = {"ndp", "homa", "aeolus"}
+#: The TCP transport key for the send-buffer capacity (§6.2: 2 GB for PPT and RC3; Fig. 27).
+SEND_BUFFER_KEY = "send_buffer"
+#: Extra switch-port keys Aeolus needs for selective dropping, beyond Homa's 8 priority queues
+#: (set when the Aeolus transport lands; the run reports it if the engine refuses the port).
+AEOLUS_QUEUE: dict = {}
+
+# ---- §6.2's setup ---------------------------------------------------------------------------------
+LEAVES, SPINES, HOSTS_PER_LEAF = 9, 4, 16
+HOST_RATE, CORE_RATE = "40Gbps", "100Gbps"
+#: Not stated; 1 us per link gives a 8.9 us idle round trip across the spines, whose 40 Gb/s BDP
+#: (44.4 KB) is the 45 KB RTTbytes §6.2 chose "to match our 40/100G topology".
+LINK_DELAY = "1us"
+BUFFER = "120KB"
+K_DCTCP, K_HCP, K_LCP = "96KB", "96KB", "86KB"
+QUEUES = 8  # P0-P3 HCP, P4-P7 LCP (§4.2)
+RTT_BYTES, OVERCOMMIT = "45KB", 2
+SEND_BUFFER = "2GB"
+#: Only the testbed's value is stated (§6.1 "set the RTT_min to 10ms"); used for every TCP scheme.
+MIN_RTO = "10ms"
+LOAD = 0.5
+#: §6.3.2: N-to-1 incast at load 0.6 on the receiver's link.
+INCAST_LOAD, INCAST_N = 0.6, [32, 64, 128, 256]
+#: Appendix D: RC3's low-priority traffic limited to 20 %..80 % of the switch buffer.
+RC3_FRACTIONS = [0.2, 0.4, 0.6, 0.8]
+#: Appendix F: "buffer sizes ranging from 128KB to 2G"; the text names 128 KB, 2 MB, 4 MB and 2 GB.
+SEND_BUFFERS = ["128KB", "2MB", "4MB", "2GB"]
+#: Appendix E: 16 hosts per leaf at 10 Gb/s, 40 Gb/s to the spines (1:1).
+NONOVER = {"host": "10Gbps", "core": "40Gbps"}
+#: Fig. 1 / Fig. 20: two senders, one receiver, 40 Gb/s bottleneck, K = 120 KB, 100 us samples for
+#: 10 ms. The buffer is not stated: 1 MB, so that marking and not drops shapes the queue.
+UTIL = {"k": "120KB", "buffer": "1MB", "sample": "100us", "from_s": 0.020, "to_s": 0.030}
+
+WORKLOADS = {"websearch": "websearch", "datamining": "datamining", "memcached": "homa_w1"}
+#: Flow classes of Figs. 12-13: small (0, 100 KB], large > 100 KB; "tail" read as the 99th percentile.
+SMALL = 100e3
+
+#: Flows per run. The paper states no flow counts; "paper" is our choice, ten times "reduced".
+#: Memcached's flows average 188 B, so 500 000 of them last about 0.5 ms at load 0.5 on 144 hosts.
+SCALES = {
+    "reduced": {"websearch": 5000, "datamining": 2500, "memcached": 500000, "incast": 2000, "util_end": "30ms"},
+    "paper": {"websearch": 50000, "datamining": 25000, "memcached": 2000000, "incast": 20000, "util_end": "30ms"},
+}
+
+
+# ---- which schemes the engine has ------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def available() -> frozenset:
+    """Congestion-control and transport-kind names the installed engine lists."""
+    import fabricsim
+
+    return frozenset(fabricsim.congestion_controls()) | frozenset(fabricsim.transports())
+
+
+def has(scheme: str) -> bool:
+    return scheme in available()
+
+
+@lru_cache(maxsize=1)
+def send_buffer_supported() -> bool:
+    """Whether TCP transports take `send_buffer` (PPT's identification reads the first write)."""
+    import fabricsim
+
+    doc = {"simulation": {"end": "1ms"}, "topology": {"kind": "star", "hosts": 2, "link": {"rate": "1Gbps", "delay": "1us"}},
+           "transport": {SEND_BUFFER_KEY: SEND_BUFFER}}
+    try:
+        fabricsim.validate(doc)
+        return True
+    except Exception:
+        return False
+
+
+# ---- scenarios -------------------------------------------------------------------------------------
+def transport(scheme: str, *, rtt_bytes: str = RTT_BYTES, send_buffer: Optional[str] = None) -> dict:
+    """One scheme's transport table (§6.2)."""
+    if scheme == "ndp":
+        # "For NDP, we use the simulator provided by the authors with their recommended
+        # configurations": NDP's defaults (9000 B packets, IW 23, 1 ms RTO).
+        return {"kind": "ndp"}
+    if scheme in ("homa", "aeolus"):
+        t: dict = {"kind": scheme}
+        keys = {p["key"] for p in _kind_params(scheme)}
+        for k, v in (("rtt_bytes", rtt_bytes), ("overcommitment", OVERCOMMIT), ("priorities", QUEUES)):
+            if scheme == "homa" or k in keys:
+                t[k] = v
+        return t
+    t = {"cc": scheme, "min_rto": MIN_RTO}
+    if scheme in ("ppt", "rc3") or scheme.startswith("ppt-"):
+        sb = send_buffer or SEND_BUFFER
+        if send_buffer_supported():
+            t[SEND_BUFFER_KEY] = sb
+    if scheme == "pias":
+        t["pias_thresholds"] = "websearch@0.5"
+    return t
+
+
+def _kind_params(kind: str) -> list:
+    import fabricsim
+
+    return fabricsim.transports().get(kind, ("", []))[1]
+
+
+def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = BUFFER, rc3_fraction: Optional[float] = None) -> dict:
+    """Switch ports: 120 KB per port; 8 strict-priority queues. PPT (and its variants) mark HCP
+    queues (P0-P3) at 96 KB and LCP queues (P4-P7) at 86 KB; the other TCP schemes mark every
+    queue at DCTCP's 96 KB; Homa and Aeolus use drop-tail priority queues; NDP its trimming ports."""
+    if scheme == "ndp":
+        return {"buffer": buffer, "queues": 2, "classes": [0, 1], "queue_buffer": ["72KB", "8pkt"], "scheduler": "wrr",
+                "weights": [10, 1], "admission": "trim", "trim_size": "64B", "trim_tail": 0.5, "return_to_sender": True}
+    if scheme in ("homa", "aeolus"):
+        q = {"buffer": buffer, "queues": QUEUES, "scheduler": "strict"}
+        if scheme == "aeolus":
+            q.update(AEOLUS_QUEUE)
+        return q
+    q = {"buffer": buffer, "queues": QUEUES, "scheduler": "strict", "discipline": "ecn"}
+    if scheme == "ppt" or scheme.startswith("ppt-") or scheme == "dctcp":
+        # DCTCP sends everything in class 0, so PPT's ports are DCTCP's (K = 96 KB on queue 0):
+        # one scenario serves both (`fabricsim compare scenarios/ppt-websearch.toml --transports dctcp,ppt`).
+        q["ecn_threshold"] = [k_hcp] * 4 + [k_lcp] * 4
+    elif scheme == "hpcc":
+        q["discipline"] = "droptail"  # HPCC reads INT, not ECN
+    else:
+        q["ecn_threshold"] = K_DCTCP
+    if rc3_fraction is not None:
+        lp = f"{round(rc3_fraction * _bytes(buffer))}B"
+        q["queue_buffer"] = [buffer] + [lp] * (QUEUES - 1)
+    return q
+
+
+def _bytes(size: str) -> int:
+    units = {"KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "B": 1}
+    for u in ("KB", "MB", "GB", "B"):
+        if size.endswith(u):
+            return int(float(size[: -len(u)]) * units[u])
+    return int(size)
+
+
+def host_queue(scheme: str) -> Optional[dict]:
+    # NDP's ACKs, NACKs and PULLs leave ahead of the host's own data (docs/TRANSPORTS.md).
+    return {"queues": 2, "classes": [0, 1]} if scheme == "ndp" else None
+
+
+def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host_rate: str = HOST_RATE,
+             core_rate: str = CORE_RATE, rc3_fraction: Optional[float] = None, send_buffer: Optional[str] = None,
+             senders=None, seed: int = 1) -> dict:
+    """The leaf-spine of §6.2 carrying `flows` flows of `workload` all-to-all at `load` under
+    `scheme` (or many-to-one into h0 from `senders`)."""
+    rtt_bytes = RTT_BYTES if host_rate == HOST_RATE else rtt_bytes_for(host_rate, core_rate)
+    wl: dict = {"name": workload, "cdf": WORKLOADS[workload], "load": load, "flows": flows}
+    if senders is None:
+        wl["pattern"] = "all_to_all"
+    else:
+        wl.update(pattern="many_to_one", receiver="h0", senders=senders)
+    doc = {
+        "name": f"ppt-{scheme}-{workload}",
+        "simulation": {"end": "10s", "stop_when_done": True, "seed": seed},
+        "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
+                     "host_link": {"rate": host_rate, "delay": LINK_DELAY}, "core_link": {"rate": core_rate, "delay": LINK_DELAY}},
+        "queue": queue(scheme, rc3_fraction=rc3_fraction),
+        "transport": transport(scheme, rtt_bytes=rtt_bytes, send_buffer=send_buffer),
+        "workload": [wl],
+    }
+    hq = host_queue(scheme)
+    if hq:
+        doc["host_queue"] = hq
+    return doc
+
+
+def idle_rtt_s(host_gbps: float, core_gbps: float, data: int = 1500, ack: int = 52, delay_s: float = 1e-6) -> float:
+    """Idle round trip across the spines: a full packet out over 4 links, an ACK back."""
+    ser = lambda b: 2 * b * 8 / (host_gbps * 1e9) + 2 * b * 8 / (core_gbps * 1e9)  # noqa: E731
+    return ser(data) + ser(ack) + 8 * delay_s
+
+
+def rtt_bytes_for(host_rate: str, core_rate: str) -> str:
+    """RTTbytes matched to a topology as §6.2 matched 45 KB to 40/100G: the host link's BDP,
+    rounded to 1 KB (40/100: 44.4 KB -> the paper's 45 KB; 10/40: 13.9 KB -> 14 KB)."""
+    h, c = float(host_rate[:-4]), float(core_rate[:-4])
+    return f"{round(h * 1e9 * idle_rtt_s(h, c) / 8 / 1000)}KB"
+
+
+def incast_senders(n: int, hosts: int = LEAVES * HOSTS_PER_LEAF, seed: int = 1) -> list[str]:
+    """N senders drawn at random from every host but the receiver h0 (§6.3.2 "We choose N
+    senders randomly across all servers"); N above 143 takes every host once and draws the rest
+    again (a host then carries two senders' shares)."""
+    rng = random.Random(seed)
+    others = [f"h{i}" for i in range(1, hosts)]
+    out: list[str] = []
+    while len(out) < n:
+        take = min(n - len(out), len(others))
+        out += rng.sample(others, take)
+    return out
+
+
+def cdf_table(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(sizes, cumulative probabilities) of a built-in distribution."""
+    from .. import _engine
+
+    rows = [l.split() for l in _engine.builtin_workload_text(name).splitlines() if l.strip() and not l.startswith("#")]
+    return np.array([float(a) for a, _ in rows]), np.array([float(b) for _, b in rows])
+
+
+def incast_flows(scheme: str, n: int, flows: int, *, load: float = INCAST_LOAD, seed: int = 1) -> list[dict]:
+    """Fig. 23's N-to-1 incast as synchronized requests: at Poisson epochs the N senders each start
+    one flow to h0 with a web-search size (read linearly between the table's points, as the
+    engine's workloads do); the epoch rate puts `load` on h0's 40 Gb/s link. ceil(flows / N)
+    epochs, seeded."""
+    sizes, probs = cdf_table("websearch")
+    mean = float(np.sum(np.diff(probs) * (sizes[1:] + sizes[:-1]) / 2))
+    rate = load * 40e9 / (8 * n * mean)  # epochs per second
+    rng = np.random.default_rng(seed)
+    senders = incast_senders(n, seed=seed)
+    out, t = [], 0.0
+    for _ in range(-(-flows // n)):
+        t += rng.exponential(1 / rate)
+        for src, u in zip(senders, rng.random(n)):
+            size = max(1, int(np.ceil(np.interp(u, probs, sizes))))
+            out.append({"src": src, "dst": "h0", "size": size, "start": f"{round(t * 1e12)}ps"})
+    return out
+
+
+def incast_scenario(scheme: str, n: int, flows: int) -> dict:
+    """The §6.2 fabric carrying Fig. 23's synchronized N-to-1 incast into h0."""
+    doc = scenario(scheme, "websearch", flows)
+    del doc["workload"]
+    doc["name"] = f"ppt-{scheme}-incast{n}"
+    doc["flows"] = incast_flows(scheme, n, flows)
+    return doc
+
+
+def util_scenario(scheme: str, end: str) -> dict:
+    """Fig. 1 / Fig. 20: h1, h2 -> h0 through one 40 Gb/s switch port, web search at load 0.5 of
+    that port (0.25 of the two senders' links), K = 120 KB (both of PPT's loops)."""
+    q: dict = {"buffer": UTIL["buffer"], "queues": QUEUES, "scheduler": "strict", "discipline": "ecn", "ecn_threshold": UTIL["k"]}
+    return {
+        "name": f"ppt-util-{scheme}",
+        "simulation": {"end": end, "seed": 1},
+        "topology": {"kind": "star", "hosts": 3, "link": {"rate": HOST_RATE, "delay": LINK_DELAY}},
+        "queue": q,
+        "transport": transport(scheme),
+        "workload": [{"name": "websearch", "cdf": "websearch", "load": LOAD / 2, "pattern": "many_to_one",
+                      "receiver": "h0", "senders": ["h1", "h2"]}],
+        "output": {"sample_interval": UTIL["sample"], "queues": ["s0->h0"]},
+    }
+
+
+# ---- extraction ------------------------------------------------------------------------------------
+def extract(res) -> dict:
+    """FCT statistics of Figs. 12-13: overall average, small (<= 100 KB) average and p99, large average."""
+    f = res.flows
+    done = f[f["fct_s"].notna()]
+    size = done["size"].astype(float)
+    fct = done["fct_s"].astype(float)
+    small, large = fct[size <= SMALL], fct[size > SMALL]
+    return {"flows": int(len(f)), "unfinished": int(f["fct_s"].isna().sum()), "all_mean": float(fct.mean()) if len(fct) else float("nan"),
+            "small_mean": float(small.mean()) if len(small) else float("nan"),
+            "small_p99": float(small.quantile(0.99)) if len(small) else float("nan"),
+            "large_mean": float(large.mean()) if len(large) else float("nan"),
+            "small_count": int(len(small)), "large_count": int(len(large)),
+            "timeouts": int(f["timeouts"].sum()), "retransmits": int(f["retransmits"].sum()),
+            "drops": int(res.ports["drops"].sum())}
+
+
+def extract_util(res) -> dict:
+    """Utilization of the bottleneck s0->h0 per 100 us sample in the paper's 10 ms window."""
+    ts = res.timeseries
+    tx = ts[(ts["metric"] == "tx_bytes") & (ts["target"] == "s0->h0")].sort_values("time_s")
+    t = tx["time_s"].to_numpy()
+    b = tx["value"].to_numpy(dtype=float)
+    rate = 40e9
+    u = np.diff(b) * 8 / (np.diff(t) * rate)
+    mid = t[1:]
+    sel = (mid > UTIL["from_s"] + 1e-12) & (mid <= UTIL["to_s"] + 1e-12)
+    return {"t": [float(x) for x in mid[sel]], "util": [float(x) for x in u[sel]],
+            "mean": float(u[sel].mean()) if sel.any() else float("nan"), "min": float(u[sel].min()) if sel.any() else float("nan")}
+
+
+# ---- points ----------------------------------------------------------------------------------------
+def point_list(scale: str) -> list[tuple[str, str]]:
+    """(point name, scheme) of every experiment, whether the engine has the scheme or not."""
+    pts = []
+    for wl in WORKLOADS:
+        pts += [(f"main/{wl}/{s}", s) for s in SCHEMES]
+    pts += [(f"ablation/websearch/{v}", v) for v in ABLATIONS]
+    pts += [(f"util/{s}", s) for s in ("dctcp", "ppt")]
+    pts += [(f"incast/{n}/{s}", s) for n in INCAST_N for s in INCAST_SCHEMES]
+    pts += [(f"rc3buf/{int(fr * 100)}", "rc3") for fr in RC3_FRACTIONS]
+    pts += [(f"others/websearch/{s}", s) for s in OTHERS]
+    pts += [(f"nonover/websearch/{s}", s) for s in SCHEMES]
+    pts += [(f"sndbuf/{b}", "ppt") for b in SEND_BUFFERS]
+    return pts
+
+
+def build(name: str, scale: str) -> dict:
+    """The scenario of point `name`."""
+    n = SCALES[scale]
+    parts = name.split("/")
+    kind = parts[0]
+    if kind == "main":
+        return scenario(parts[2], parts[1], n[parts[1]])
+    if kind in ("ablation", "others"):
+        return scenario(parts[2], "websearch", n["websearch"])
+    if kind == "util":
+        return util_scenario(parts[1], n["util_end"])
+    if kind == "incast":
+        return incast_scenario(parts[2], int(parts[1]), n["incast"])
+    if kind == "rc3buf":
+        return scenario("rc3", "websearch", n["websearch"], rc3_fraction=int(parts[1]) / 100)
+    if kind == "nonover":
+        return scenario(parts[2], "websearch", n["websearch"], host_rate=NONOVER["host"], core_rate=NONOVER["core"])
+    if kind == "sndbuf":
+        return scenario("ppt", "websearch", n["websearch"], send_buffer=parts[1])
+    raise KeyError(name)
+
+
+def skipped(scale: str) -> dict[str, str]:
+    """{point: why} for points left out: the scheme is not in this engine, or Fig. 27 without a
+    send-buffer key."""
+    out = {}
+    for name, s in point_list(scale):
+        if not has(s):
+            out[name] = f"'{s}' is not in this engine (fabricsim list cc / list transports)"
+        elif name.startswith("sndbuf/") and not send_buffer_supported():
+            out[name] = f"TCP has no '{SEND_BUFFER_KEY}' key"
+    return out
+
+
+def points(scale: str) -> list:
+    skip = skipped(scale)
+    return [(name, build(name, scale), extract_util if name.startswith("util/") else extract)
+            for name, _ in point_list(scale) if name not in skip]
+
+
+# ---- headlines -------------------------------------------------------------------------------------
+def _get(r: dict, key: str, field: str) -> float:
+    v = r.get(key, {}).get(field)
+    return float("nan") if v is None else float(v)
+
+
+def lower_by(r: dict, key: str, base: str, field: str) -> float:
+    """How much lower (%) point `key`'s `field` is than point `base`'s (positive = key better)."""
+    a, b = _get(r, key, field), _get(r, base, field)
+    return 100 * (1 - a / b) if b == b and a == a and b else float("nan")
+
+
+def _band(p: float) -> tuple[float, float]:
+    """Two-sided band around a paper value: 5 points or half the value each side, whichever is
+    wider (Flash's rule, fixed before any run)."""
+    w = max(5.0, abs(p) / 2)
+    return p - w, p + w
+
+
+def headlines(r: dict) -> list[Headline]:
+    rows: list[Headline] = []
+
+    def value(name: str, paper: float, ours: float, note: str = "", unit: str = "%") -> None:
+        lo, hi = _band(paper)
+        rows.append(Headline(name, f"{paper:g}{unit}", lo, hi, ours, unit, note))
+
+    names = {"ndp": "NDP", "aeolus": "Aeolus", "homa": "Homa", "rc3": "RC3", "dctcp": "DCTCP", "pias": "PIAS", "hpcc": "HPCC"}
+    # §6.2, Figs. 12-13: overall average FCT, PPT lower by.
+    paper_overall = {"websearch": [38.5, 40.8, 46.3, 69.3, 87.5], "datamining": [47.1, 47.1, 45.3, 67.8, 67.4]}
+    for wl, vals in paper_overall.items():
+        for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], vals):
+            value(f"{wl} overall avg FCT: PPT vs {names[s]} (lower by)", p, lower_by(r, f"main/{wl}/ppt", f"main/{wl}/{s}", "all_mean"))
+    # §6.2: small flows, web search tail vs the proactive ones.
+    for s, p in (("ndp", 32.0), ("homa", 35.8), ("aeolus", 29.2)):
+        value(f"websearch small p99: PPT vs {names[s]} (lower by)", p, lower_by(r, "main/websearch/ppt", f"main/websearch/{s}", "small_p99"))
+    # §6.2: data mining, PPT worse than Homa on small flows by 6.3 % / 54.5 %.
+    value("datamining small avg: PPT vs Homa (worse by)", 6.3, -lower_by(r, "main/datamining/ppt", "main/datamining/homa", "small_mean"))
+    value("datamining small p99: PPT vs Homa (worse by)", 54.5, -lower_by(r, "main/datamining/ppt", "main/datamining/homa", "small_p99"))
+    # §6.3.2, Fig. 21: memcached, at least 25 % / 55.6 % lower than every other scheme (a bound).
+    for field, p in (("small_mean", 25.0), ("small_p99", 55.6)):
+        v = [lower_by(r, "main/memcached/ppt", f"main/memcached/{s}", field) for s in SCHEMES if s != "ppt"]
+        present = [x for x in v if x == x]
+        lo = p - max(5.0, p / 2)
+        rows.append(Headline(f"memcached {'avg' if field == 'small_mean' else 'p99'} FCT: PPT vs the best other (lower by, min)",
+                             f">= {p:g}%", lo, None, min(present) if len(present) == len(v) else float("nan"), "%",
+                             "the paper's bound 'at least', widened like the two-sided bands; n/a until every scheme runs"))
+    # §6.3.1, Figs. 15-17: each variant's overall average FCT against PPT's.
+    value("no LCP ECN: overall FCT slower than PPT by", 18.9, -lower_by(r, "ablation/websearch/ppt-no-lcp-ecn", "main/websearch/ppt", "all_mean"))
+    value("no EWD: overall FCT slower than PPT by", 26.0, -lower_by(r, "ablation/websearch/ppt-no-ewd", "main/websearch/ppt", "all_mean"))
+    value("no scheduling: PPT's overall FCT lower by", 26.0, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-sched", "all_mean"))
+    value("no identification: PPT's small p99 lower by", 31.9, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-ident", "small_p99"))
+    # Fig. 20: DCTCP's utilization drops to 25 %, PPT's stays around 50 %; PPT's mean 15 % higher.
+    value("Fig. 20: DCTCP's lowest 100 us utilization", 25.0, 100 * _get(r, "util/dctcp", "min"),
+          "the paper's curve read off the text ('can drop to 25%')")
+    rows.append(Headline("Fig. 20: PPT's mean utilization (ideal 50 %)", "~50%", 40.0, 60.0, 100 * _get(r, "util/ppt", "mean"), "%",
+                         "'around 50%' read as +-10 points"))
+    value("Fig. 20: PPT's mean utilization above DCTCP's by", 15.0,
+          100 * (_get(r, "util/ppt", "mean") / _get(r, "util/dctcp", "mean") - 1))
+    # Appendix D, Fig. 25.
+    value("PPT vs PIAS overall (lower by)", 24.6, lower_by(r, "main/websearch/ppt", "others/websearch/pias", "all_mean"))
+    value("PPT vs HPCC overall (lower by)", 4.7, lower_by(r, "main/websearch/ppt", "others/websearch/hpcc", "all_mean"))
+    value("PPT vs PIAS small p99 (lower by)", 46.9, lower_by(r, "main/websearch/ppt", "others/websearch/pias", "small_p99"))
+    value("PPT vs HPCC small p99 (lower by)", 38.2, lower_by(r, "main/websearch/ppt", "others/websearch/hpcc", "small_p99"))
+    # Appendix D, Fig. 24: "up to 71%" overall over the RC3 buffer limits.
+    rc3 = [lower_by(r, "main/websearch/ppt", f"rc3buf/{int(f * 100)}", "all_mean") for f in RC3_FRACTIONS]
+    present = [x for x in rc3 if x == x]
+    value("Fig. 24: PPT vs RC3 with limited LP buffer, overall (lower by, max)", 71.0, max(present) if present else float("nan"),
+          "ours per limit 20/40/60/80 %: " + ", ".join(f"{x:.1f}" for x in rc3))
+    # Appendix E, Fig. 26 (10/40 Gb/s).
+    for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], [19.0, 20.8, 45.9, 71.1, 85.9]):
+        value(f"10/40G overall: PPT vs {names[s]} (lower by)", p, lower_by(r, "nonover/websearch/ppt", f"nonover/websearch/{s}", "all_mean"))
+    # Appendix F, Fig. 27: 128 KB send buffer, small avg / p99 0.20 / 0.48 ms, overall 10 ms, large 20.2 ms.
+    for field, p, label in (("small_mean", 0.20, "small avg"), ("small_p99", 0.48, "small p99"), ("all_mean", 10.0, "overall avg"),
+                            ("large_mean", 20.2, "large avg")):
+        lo, hi = p / 2, p * 1.5
+        rows.append(Headline(f"Fig. 27: 128 KB send buffer, {label}", f"{p:g} ms", lo, hi, 1e3 * _get(r, "sndbuf/128KB", field), " ms",
+                             "an absolute FCT: band +-50 %"))
+    # The baselines against each other, as the paper's reductions imply: FCT_X = FCT_PPT / (1 - r_X),
+    # so X's overall FCT over Homa's is (1 - r_Homa) / (1 - r_X). Checkable before PPT exists.
+    # Band: half the ratio each side (the "half the value" rule on a ratio).
+    implied = {"websearch": ("main", {"ndp": 38.5, "aeolus": 40.8, "homa": 46.3, "rc3": 69.3, "dctcp": 87.5}),
+               "datamining": ("main", {"ndp": 47.1, "aeolus": 47.1, "homa": 45.3, "rc3": 67.8, "dctcp": 67.4}),
+               "10/40G websearch": ("nonover", {"ndp": 19.0, "aeolus": 20.8, "homa": 45.9, "rc3": 71.1, "dctcp": 85.9})}
+    for label, (prefix, red) in implied.items():
+        wl = label.split()[-1]
+        for s in ("ndp", "aeolus", "rc3", "dctcp"):
+            p = (100 - red["homa"]) / (100 - red[s])
+            a, b = _get(r, f"{prefix}/{wl}/{s}", "all_mean"), _get(r, f"{prefix}/{wl}/homa", "all_mean")
+            rows.append(Headline(f"{label} overall FCT: {names[s]} / Homa (implied by the reductions)", f"{p:.3g}", round(p / 2, 3), round(p * 1.5, 3),
+                                 a / b if a == a and b == b and b else float("nan"), "x",
+                                 f"(1 - {red['homa']:g} %) / (1 - {red[s]:g} %)"))
+    # Appendix D against §6.2 (same fabric and workload): PIAS and HPCC over DCTCP.
+    for s, rr in (("pias", 24.6), ("hpcc", 4.7)):
+        p = (100 - 87.5) / (100 - rr)
+        a, b = _get(r, f"others/websearch/{s}", "all_mean"), _get(r, "main/websearch/dctcp", "all_mean")
+        rows.append(Headline(f"websearch overall FCT: {names[s]} / DCTCP (implied by the reductions)", f"{p:.3g}", round(p / 2, 3), round(p * 1.5, 3),
+                             a / b if a == a and b == b and b else float("nan"), "x", f"(1 - 87.5 %) / (1 - {rr:g} %)"))
+    # Shapes the paper states.
+    order = [s for s in ("ndp", "aeolus", "homa", "rc3", "dctcp")]
+    for wl in ("websearch", "datamining"):
+        v = [lower_by(r, f"main/{wl}/ppt", f"main/{wl}/{s}", "all_mean") for s in order]
+        got = [x for x in v if x == x]
+        rows.append(Headline(f"{wl} shape: PPT has the lowest overall avg FCT (schemes beaten)", f"{len(order)} of {len(order)}",
+                             len(order), len(order), float(sum(x > 0 for x in got)) if len(got) == len(v) else float("nan"), "",
+                             "" if len(got) == len(v) else f"n/a until every scheme runs ({len(got)} of {len(order)} baselines ran)"))
+    # Fig. 23: PPT close to DCTCP and NDP, better than Homa and Aeolus, at every N.
+    for s, want in (("homa", "better"), ("aeolus", "better")):
+        v = [lower_by(r, f"incast/{n}/ppt", f"incast/{n}/{s}", "all_mean") for n in INCAST_N]
+        got = [x for x in v if x == x]
+        rows.append(Headline(f"Fig. 23 shape: PPT's overall avg below {names[s]}'s (incast N)", f"{len(INCAST_N)} of {len(INCAST_N)}",
+                             len(INCAST_N), None, float(sum(x > 0 for x in got)) if len(got) == len(v) else float("nan"), "",
+                             "per N: " + ", ".join(f"{x:.1f}%" for x in v)))
+    v = [lower_by(r, f"incast/{n}/ppt", f"incast/{n}/dctcp", "all_mean") for n in INCAST_N]
+    got = [abs(x) for x in v if x == x]
+    rows.append(Headline("Fig. 23 shape: PPT close to DCTCP under incast (largest gap)", "similar", None, 20.0,
+                         max(got) if len(got) == len(v) else float("nan"), "%", "'similar' read as within 20 %; per N: " +
+                         ", ".join(f"{x:.1f}" for x in v)))
+    return rows
+
+
+# ---- tables and figures ----------------------------------------------------------------------------
+def fct_table(r: dict, prefix: str, schemes: list[str]) -> pd.DataFrame:
+    """Per scheme: overall/small/large average and small p99 FCT (ms), counts, unfinished, timeouts."""
+    rows = []
+    for s in schemes:
+        d = r.get(f"{prefix}/{s}")
+        if not d:
+            continue
+        rows.append({"scheme": s, "overall_ms": 1e3 * d["all_mean"], "small_avg_ms": 1e3 * d["small_mean"],
+                     "small_p99_ms": 1e3 * d["small_p99"], "large_avg_ms": 1e3 * d["large_mean"], "flows": d["flows"],
+                     "unfinished": d["unfinished"], "timeouts": d["timeouts"], "drops": d["drops"]})
+    return pd.DataFrame(rows)
+
+
+def figures(r: dict, out: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    save = FigureSaver(out)
+    panels = [("all_mean", "(a) overall avg"), ("small_mean", "(b) small avg"), ("small_p99", "(c) small p99"), ("large_mean", "(d) large avg")]
+
+    def bars(keys: list[tuple[str, str]], name: str, title: str) -> None:
+        keys = [(k, lab) for k, lab in keys if k in r]
+        if not keys:
+            return
+        fig, axes = plt.subplots(1, 4, figsize=(15, 3.2))
+        for ax, (field, label) in zip(axes, panels):
+            ax.bar(range(len(keys)), [1e3 * _get(r, k, field) for k, _ in keys], color="tab:blue")
+            ax.set_xticks(range(len(keys)), [lab for _, lab in keys], rotation=30, fontsize=8)
+            ax.set_title(label, fontsize=9)
+        axes[0].set_ylabel("FCT (ms)")
+        fig.suptitle(title)
+        save(fig, name)
+
+    for wl, fig_no in (("websearch", "12"), ("datamining", "13"), ("memcached", "21")):
+        bars([(f"main/{wl}/{s}", s) for s in SCHEMES], f"fig{fig_no}_{wl}", f"Fig. {fig_no}: {wl}, load 0.5, 144 hosts at 40/100 Gb/s")
+    for no, v in zip(("15", "16", "17", "18"), ABLATIONS):
+        bars([("main/websearch/ppt", "ppt"), (f"ablation/websearch/{v}", v)], f"fig{no}_{v}", f"Fig. {no}: PPT vs {v} (web search)")
+    bars([("main/websearch/ppt", "ppt")] + [(f"rc3buf/{int(f * 100)}", f"rc3 {int(f * 100)}%") for f in RC3_FRACTIONS],
+         "fig24_rc3_buffer", "Fig. 24: RC3 with its low-priority queues limited")
+    bars([(f"others/websearch/{s}", s) for s in OTHERS] + [("main/websearch/ppt", "ppt")], "fig25_pias_hpcc", "Fig. 25: HPCC, PIAS, PPT")
+    bars([(f"nonover/websearch/{s}", s) for s in SCHEMES], "fig26_nonoversubscribed", "Fig. 26: 10/40 Gb/s, 1:1 (web search)")
+    bars([(f"sndbuf/{b}", b) for b in SEND_BUFFERS], "fig27_send_buffer", "Fig. 27: PPT's send buffer")
+
+    if any(f"util/{s}" in r for s in ("dctcp", "ppt")):
+        fig, ax = plt.subplots(figsize=(6, 3.2))
+        for s in ("dctcp", "ppt"):
+            d = r.get(f"util/{s}")
+            if d:
+                ax.plot([1e3 * (t - UTIL["from_s"]) for t in d["t"]], [100 * u for u in d["util"]], label=s)
+        ax.axhline(50, color="k", lw=0.6, ls="--")
+        ax.set_xlabel("time (ms)")
+        ax.set_ylabel("utilization (%)")
+        ax.set_ylim(0, 105)
+        ax.legend()
+        ax.set_title("Fig. 20: bottleneck utilization, 100 us samples, load 0.5")
+        save(fig, "fig20_utilization")
+
+    if any(k.startswith("incast/") for k in r):
+        fig, ax = plt.subplots(figsize=(6, 3.4))
+        for s in INCAST_SCHEMES:
+            ys = [1e3 * _get(r, f"incast/{n}/{s}", "all_mean") for n in INCAST_N]
+            if any(y == y for y in ys):
+                ax.plot(INCAST_N, ys, "o-", label=s)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(INCAST_N, [str(n) for n in INCAST_N])
+        ax.set_xlabel("incast ratio N")
+        ax.set_ylabel("overall avg FCT (ms)")
+        ax.legend()
+        ax.set_title("Fig. 23: N-to-1 incast, web search at load 0.6")
+        save(fig, "fig23_incast")
+    return save.written
+
+
+def runs_frame(results: dict) -> pd.DataFrame:
+    return pd.DataFrame([{"point": k, **{f: v for f, v in d.items() if f not in ("t", "util")}} for k, d in sorted(results.items())])
+
+
+def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs: Optional[int] = None,
+              progress: bool = True, only: Optional[list[str]] = None) -> dict:
+    """Run the experiments the engine has schemes for; write runs.csv, headlines.csv, fct_*.csv and
+    the figures; print the per-scheme tables and "paper vs ours"."""
+    if scale not in SCALES:
+        raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
+    skip = {k: v for k, v in skipped(scale).items() if not only or any(k.startswith(o) for o in only)}
+    if skip:
+        gone = sorted({s for n, s in point_list(scale) if n in skip and not has(s)})
+        print(f"left out {len(skip)} of {len(point_list(scale))} points" +
+              (f"; schemes not in this engine (fabricsim list cc / list transports): {', '.join(gone)}" if gone else "") +
+              ("" if send_buffer_supported() else f"; TCP has no '{SEND_BUFFER_KEY}' key: Fig. 27 is left out and PPT/RC3 "
+                                                "run without §6.2's 2 GB send buffer"), file=sys.stderr)
+    out, results = run_selected("ppt", scale, SCALES, points, output, jobs, progress, only)
+    runs = runs_frame(results)
+    runs.to_csv(out / "runs.csv", index=False)
+    print(f"\nPPT (Suo et al., SIGCOMM 2024), scale = {scale}: FCTs per scheme (ms; small <= 100 KB, large > 100 KB)")
+    for prefix, schemes in [(f"main/{wl}", SCHEMES) for wl in WORKLOADS] + [("ablation/websearch", ABLATIONS),
+                                                                           ("others/websearch", OTHERS), ("nonover/websearch", SCHEMES)]:
+        t = fct_table(results, prefix, schemes)
+        if len(t):
+            t.to_csv(out / f"fct_{prefix.replace('/', '_')}.csv", index=False)
+            print(f"\n{prefix}:\n" + t.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    inc = pd.DataFrame({s: [1e3 * _get(results, f"incast/{n}/{s}", "all_mean") for n in INCAST_N] for s in INCAST_SCHEMES
+                        if any(f"incast/{n}/{s}" in results for n in INCAST_N)}, index=pd.Index(INCAST_N, name="N"))
+    if len(inc.columns):
+        inc.to_csv(out / "fct_incast.csv")
+        print("\nincast (Fig. 23), overall avg FCT (ms):\n" + inc.to_string(float_format=lambda x: f"{x:.3f}"))
+    hl = headlines(results)
+    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
+    figs = figures(results, out)
+    print_headlines(hl, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)")
+    missing = sorted({s for _, s in point_list(scale) if not has(s)})
+    if missing:
+        print(f"\nnot in this engine (their rows are n/a): {', '.join(missing)}")
+    for s in ("dctcp", "ppt"):
+        d = results.get(f"util/{s}")
+        if d and d.get("util"):
+            u = np.array(d["util"])
+            busy = u[u > 0]
+            print(f"\nFig. 20 diagnostic, {s}: {100 * (u == 0).mean():.0f} % of the 100 us samples idle (no flow active), "
+                  f"busy samples median {100 * np.median(busy) if len(busy) else float('nan'):.0f} %, "
+                  f"{100 * (busy >= 0.95).mean() if len(busy) else float('nan'):.0f} % of them at >= 95 %")
+    unfinished = int(runs["unfinished"].fillna(0).sum()) if "unfinished" in runs else 0
+    if unfinished:
+        print(f"\nnote: {unfinished} flows did not finish in their runs and are left out of the FCTs")
+    print(f"\nwrote {out}/runs.csv, headlines.csv and {len(figs)} figures; every run is kept in {out}/store", file=sys.stderr)
+    return {"runs": runs, "headlines": headline_frame(hl), "skipped": skip}
