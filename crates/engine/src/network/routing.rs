@@ -25,11 +25,33 @@ pub fn pick(n: usize, hash: u64, node: NodeId) -> usize {
     (mix64(hash ^ (node.0 as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)) % n as u64) as usize
 }
 
-/// ECMP sets for every node and destination host, stored flat.
+/// Where a destination host hangs: its group, the switch it hangs off and that switch's port
+/// down to it.
+#[derive(Clone, Copy, Debug)]
+struct Dest {
+    group: u32,
+    /// The switch a single-homed host hangs off (the host itself otherwise).
+    attach: NodeId,
+    /// `attach`'s port to the host; `NO_PORT` for a host that is its own group.
+    down: PortId,
+}
+
+const NO_PORT: PortId = PortId(u32::MAX);
+
+/// ECMP sets for every node and destination, stored flat.
+///
+/// Destinations are grouped by the switch they hang off: every shortest path to a single-homed
+/// host ends with the hop from its switch, so everywhere else the next hops towards the host are
+/// those towards its switch, and one set serves all the hosts of a rack. The table is nodes ×
+/// switches with hosts (a k = 12 fat tree: 612 × 72 entries, 0.35 MB) instead of nodes × hosts
+/// (612 × 432, 2.1 MB, plus a copy of the ports per entry) — small enough to stay in cache.
+/// The sets, and their order, are exactly those of a search per host (tested), so routes are
+/// unchanged. A multi-homed host, or one hanging off another host, is a group of its own.
 #[derive(Clone, Debug, Default)]
 pub struct Routes {
-    n_hosts: usize,
-    /// (start, len) into `ports`, indexed by node * n_hosts + host.
+    n_groups: usize,
+    dest: Vec<Dest>,
+    /// (start, len) into `ports`, indexed by node * n_groups + group.
     sets: Vec<(u32, u16)>,
     ports: Vec<PortId>,
 }
@@ -38,6 +60,23 @@ impl Routes {
     /// Build the tables. `adj[node]` lists (egress port, peer node); `is_host[node]` marks hosts.
     pub fn build(adj: &[Vec<(PortId, NodeId)>], is_host: &[bool], hosts: &[NodeId]) -> Routes {
         let n = adj.len();
+        // Group the destinations: roots are the switches single-homed hosts hang off, or the
+        // hosts themselves.
+        let mut roots: Vec<NodeId> = Vec::new();
+        let mut group_of_root = vec![u32::MAX; n];
+        let mut dest = Vec::with_capacity(hosts.len());
+        for &h in hosts {
+            let single = match adj[h.idx()].as_slice() {
+                [(_, a)] if !is_host[a.idx()] => adj[a.idx()].iter().find(|&&(_, v)| v == h).map(|&(p, _)| (*a, p)),
+                _ => None,
+            };
+            let (root, down) = single.unwrap_or((h, NO_PORT));
+            if group_of_root[root.idx()] == u32::MAX {
+                group_of_root[root.idx()] = roots.len() as u32;
+                roots.push(root);
+            }
+            dest.push(Dest { group: group_of_root[root.idx()], attach: root, down });
+        }
         // Reverse adjacency: who can reach `v` in one hop, and by which port.
         let mut rev: Vec<Vec<(NodeId, PortId)>> = vec![Vec::new(); n];
         for (u, edges) in adj.iter().enumerate() {
@@ -45,18 +84,19 @@ impl Routes {
                 rev[v.idx()].push((NodeId::from_idx(u), p));
             }
         }
-        let mut sets = vec![(0u32, 0u16); n * hosts.len()];
+        let g_count = roots.len();
+        let mut sets = vec![(0u32, 0u16); n * g_count];
         let mut ports = Vec::new();
         let mut dist = vec![u32::MAX; n];
         let mut queue = VecDeque::new();
-        for (h, &dst) in hosts.iter().enumerate() {
+        for (g, &root) in roots.iter().enumerate() {
             dist.iter_mut().for_each(|d| *d = u32::MAX);
-            dist[dst.idx()] = 0;
+            dist[root.idx()] = 0;
             queue.clear();
-            queue.push_back(dst);
+            queue.push_back(root);
             while let Some(v) = queue.pop_front() {
-                // Only the destination itself or a switch may relay towards the destination.
-                if v != dst && is_host[v.idx()] {
+                // Only the root itself or a switch may relay towards it.
+                if v != root && is_host[v.idx()] {
                     continue;
                 }
                 for &(u, _) in &rev[v.idx()] {
@@ -67,27 +107,38 @@ impl Routes {
                 }
             }
             for u in 0..n {
-                if u == dst.idx() || dist[u] == u32::MAX {
+                if u == root.idx() || dist[u] == u32::MAX {
                     continue;
                 }
                 let start = ports.len();
                 for &(p, v) in &adj[u] {
-                    let via_ok = v == dst || !is_host[v.idx()];
+                    let via_ok = v == root || !is_host[v.idx()];
                     if via_ok && dist[v.idx()] != u32::MAX && dist[v.idx()] + 1 == dist[u] {
                         ports.push(p);
                     }
                 }
-                sets[u * hosts.len() + h] = (start as u32, (ports.len() - start) as u16);
+                sets[u * g_count + g] = (start as u32, (ports.len() - start) as u16);
             }
         }
-        Routes { n_hosts: hosts.len(), sets, ports }
+        Routes { n_groups: g_count, dest, sets, ports }
     }
 
     /// Egress ports at `node` on shortest paths to host number `host`.
     #[inline]
     pub fn next_hops(&self, node: NodeId, host: u32) -> &[PortId] {
-        let (s, l) = self.sets[node.idx() * self.n_hosts + host as usize];
+        let d = &self.dest[host as usize];
+        if node == d.attach {
+            // The host's own switch: its port down (a host that is its own group is delivered
+            // before it is ever looked up here).
+            return if d.down == NO_PORT { &[] } else { std::slice::from_ref(&d.down) };
+        }
+        let (s, l) = self.sets[node.idx() * self.n_groups + d.group as usize];
         &self.ports[s as usize..s as usize + l as usize]
+    }
+
+    /// Bytes the tables take (for the performance notes).
+    pub fn table_bytes(&self) -> usize {
+        self.sets.len() * std::mem::size_of::<(u32, u16)>() + self.ports.len() * 4 + self.dest.len() * std::mem::size_of::<Dest>()
     }
 }
 
@@ -139,5 +190,77 @@ mod tests {
             counts[pick(4, mix64(h), NodeId(7))] += 1;
         }
         assert!(counts.iter().all(|&c| c > 850 && c < 1150), "{counts:?}");
+    }
+
+    /// The per-destination-host search the grouped tables replace, kept as the reference.
+    fn per_host(adj: &[Vec<(PortId, NodeId)>], is_host: &[bool], dst: NodeId) -> Vec<Vec<PortId>> {
+        let n = adj.len();
+        let mut rev: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+        for (u, edges) in adj.iter().enumerate() {
+            for &(_, v) in edges {
+                rev[v.idx()].push(NodeId::from_idx(u));
+            }
+        }
+        let mut dist = vec![u32::MAX; n];
+        dist[dst.idx()] = 0;
+        let mut queue = VecDeque::from([dst]);
+        while let Some(v) = queue.pop_front() {
+            if v != dst && is_host[v.idx()] {
+                continue;
+            }
+            for &u in &rev[v.idx()] {
+                if dist[u.idx()] == u32::MAX {
+                    dist[u.idx()] = dist[v.idx()] + 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+        (0..n)
+            .map(|u| {
+                if u == dst.idx() || dist[u] == u32::MAX {
+                    return Vec::new();
+                }
+                adj[u].iter().filter(|&&(_, v)| (v == dst || !is_host[v.idx()]) && dist[v.idx()] != u32::MAX && dist[v.idx()] + 1 == dist[u]).map(|&(p, _)| p).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn grouped_tables_equal_a_search_per_host() {
+        // Every (node, host) set, in order, on the shipped topology kinds (fat tree, leaf-spine,
+        // star, dumbbell, a hybrid network's packet side) and on the hand cases with multi-homed
+        // and relaying hosts.
+        let docs = [
+            "[topology]\nkind = \"fat_tree\"\nk = 4\nlink = { rate = \"10Gbps\", delay = \"1us\" }",
+            "[topology]\nkind = \"leaf_spine\"\nleaves = 3\nspines = 2\nhosts_per_leaf = 3\nhost_link = { rate = \"10Gbps\", delay = \"1us\" }\ncore_link = { rate = \"40Gbps\", delay = \"1us\" }",
+            "[topology]\nkind = \"star\"\nhosts = 4\nlink = { rate = \"10Gbps\", delay = \"1us\" }",
+            "[topology]\nkind = \"dumbbell\"\nleft = 2\nright = 3\nlink = { rate = \"10Gbps\", delay = \"1us\" }\nbottleneck = { rate = \"1Gbps\", delay = \"5us\" }",
+        ];
+        let mut cases: Vec<(Vec<Vec<(PortId, NodeId)>>, Vec<bool>, Vec<NodeId>)> = vec![diamond()];
+        let (h0, h1, s0, s1) = (NodeId(0), NodeId(1), NodeId(2), NodeId(3));
+        cases.push((
+            vec![vec![(PortId(0), s0), (PortId(1), s1)], vec![(PortId(2), s1)], vec![(PortId(3), h0)], vec![(PortId(4), h0), (PortId(5), h1)]],
+            vec![true, true, false, false],
+            vec![h0, h1],
+        ));
+        for doc in docs {
+            let sc = crate::Scenario::from_toml(&format!("[simulation]\nend = \"1ms\"\n{doc}\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n")).unwrap_or_else(|e| panic!("{e}"));
+            let net = crate::topology::build(&sc.topology);
+            let adj = net.nodes.iter().map(|n| n.ports.iter().map(|&p| (p, net.ports[p.idx()].peer)).collect()).collect();
+            let is_host = (0..net.nodes.len()).map(|i| net.host_index[i].is_some()).collect();
+            cases.push((adj, is_host, net.hosts.clone()));
+        }
+        for (c, (adj, is_host, hosts)) in cases.iter().enumerate() {
+            let r = Routes::build(adj, is_host, hosts);
+            for (h, &dst) in hosts.iter().enumerate() {
+                let want = per_host(adj, is_host, dst);
+                for (u, w) in want.iter().enumerate() {
+                    if u == dst.idx() {
+                        continue;
+                    }
+                    assert_eq!(r.next_hops(NodeId::from_idx(u), h as u32), w.as_slice(), "case {c}: node {u} to host {h}");
+                }
+            }
+        }
     }
 }
