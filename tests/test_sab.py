@@ -75,3 +75,27 @@ def test_reproduce_sab_runs_from_the_cli(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "paper vs ours" in p.stdout and "convergence to the fair share: SAB" in p.stdout
     assert (out / "runs.csv").exists() and (out / "fig3_fig5_convergence.png").exists() and (out / "fig21_epsilon.png").exists()
+
+
+def test_sab_queue_and_dctcp_incast_shapes_are_scored():
+    # Fig. 5: SAB's queue "small and stable" like DCTCP's; a standing queue 7x DCTCP's is a miss.
+    def conv(queue_kb):
+        return {"time_s": [0.0], "gbps_h2": [0.0], "queue_kb": queue_kb}
+
+    def rows(sab_q, tcp_peak=500.0, dctcp_curve=(0.95, 0.9, 0.7)):
+        r = {"conv/sab": conv([0, sab_q, sab_q, 0]), "conv/dctcp": conv([0, 35.0, 30.0, 0]),
+             "conv/tcp": conv([0, tcp_peak, 256.0, 0])}
+        for s, curve in (("sab", (0.95, 0.95, 0.95)), ("tcp", (0.9, 0.2, 0.1)), ("dctcp", dctcp_curve)):
+            for n, g in zip((16, 40, 64), curve):
+                r[f"incast/{s}/{n}"] = {"goodput_gbps": g, "drops": 0}
+        return {h.name: h for h in sab.headlines(r, "reduced")}
+
+    good = rows(40.0)
+    assert good["Fig. 5: SAB mean queue / DCTCP's (both 'small and stable')"].passed
+    assert good["Fig. 5: TCP peak queue / buffer ('probes the maximum')"].passed
+    assert good["incast: DCTCP goodput at the largest N / at N = 40"].passed
+    assert rows(245.0)["Fig. 5: SAB mean queue / DCTCP's (both 'small and stable')"].passed is False
+    # A DCTCP that never degrades passes the old threshold headline but not the shape.
+    flat = rows(40.0, dctcp_curve=(0.95, 0.95, 0.95))
+    assert flat["incast: DCTCP degrades (goodput < 0.5 Gb/s) from N"].passed
+    assert flat["incast: DCTCP goodput at the largest N / at N = 40"].passed is False

@@ -356,6 +356,25 @@ def collapse_n(r: dict, scheme: str, frac: float = 0.5) -> float:
     return float("inf")
 
 
+def backlogged_queue_kb(d: dict) -> tuple[float, float]:
+    """Fig. 5's bottleneck queue while it holds a backlog: (mean, max) over the 10 ms samples in
+    which it is not empty (NaN when it never is)."""
+    q = np.array(d.get("queue_kb", []), dtype=float)
+    q = q[q > 0]
+    return (float(q.mean()), float(q.max())) if len(q) else (float("nan"), float("nan"))
+
+
+def degradation(r: dict, scheme: str, at: int = 40) -> float:
+    """Goodput at the largest sender count over goodput at `at` senders (or the nearest count
+    above it): below 1 when throughput falls after `at`."""
+    ns = sorted(int(k.split("/")[2]) for k in r if k.startswith(f"incast/{scheme}/"))
+    base = [n for n in ns if n >= at]
+    if len(base) < 2:
+        return float("nan")
+    g0 = _g(r, f"incast/{scheme}/{base[0]}", "goodput_gbps")
+    return _g(r, f"incast/{scheme}/{ns[-1]}", "goodput_gbps") / g0 if g0 > 0 else float("nan")
+
+
 def headlines(r: dict, scale: str) -> list[Headline]:
     sc = SCALES[scale]
     rows = []
@@ -364,6 +383,16 @@ def headlines(r: dict, scale: str) -> list[Headline]:
         rows.append(Headline("convergence to the fair share: SAB", "~1 RTT", None, 20, conv.get("sab"), " ms",
                              "10 ms samples, so '1 RTT' reads as within the first two samples"))
         rows.append(Headline("convergence to the fair share: DCTCP", "~50 ms", 25, 100, conv.get("dctcp"), " ms", "band 0.5-2x"))
+    if all(f"conv/{s}" in r for s in ("sab", "dctcp", "tcp")):
+        # Fig. 5 (§VI-A): "TCP probes the maximum of the buffer size per port and then decreases
+        # to about half of it. While both of DCTCP and SAB have small and stable queue length."
+        q = {s: backlogged_queue_kb(r[f"conv/{s}"]) for s in ("sab", "dctcp", "tcp")}
+        buffer_kb = int(BUFFER.removesuffix("KB"))
+        rows.append(Headline("Fig. 5: SAB mean queue / DCTCP's (both 'small and stable')", "~1", 0.5, 2.0,
+                             q["sab"][0] / q["dctcp"][0] if q["dctcp"][0] > 0 else float("nan"), "x",
+                             "while backlogged; a standing eps*B - CD queue many times DCTCP's is a miss"))
+        rows.append(Headline("Fig. 5: TCP peak queue / buffer ('probes the maximum')", "~1", 0.85, 1.0,
+                             q["tcp"][1] / buffer_kb, "x", f"{BUFFER} per port; 10 ms samples"))
     for s, paper in (("sab", (0.99, 0.99)), ("dctcp", (0.93, 0.95)), ("tcp", (0.99, 0.94))):
         if f"multi/{s}" in r:
             for port, p in zip(("R1->M", "R2->h5"), paper):
@@ -377,6 +406,10 @@ def headlines(r: dict, scale: str) -> list[Headline]:
                              "64 KB receive windows, as in the classic incast studies"))
         rows.append(Headline("incast: DCTCP degrades (goodput < 0.5 Gb/s) from N", "> 40", 41, None, n_dctcp, "",
                              "the paper's DCTCP 'gradually decreases' after 40; inf = never below 0.5 Gb/s here"))
+        # The shape the threshold above cannot check: "after 40 connections, its throughput
+        # gradually decreases" (§VI-B.4). A DCTCP that never degrades must not pass.
+        rows.append(Headline("incast: DCTCP goodput at the largest N / at N = 40", "< 1 (gradually decreases)", None, 0.9,
+                             degradation(r, "dctcp"), "x", "a 10 % fall at least"))
         rows.append(Headline("incast: SAB lowest goodput over N", "line rate", 0.9, None,
                              min(_g(r, f"incast/sab/{n}", "goodput_gbps") for n in ns), " Gb/s"))
         rows.append(Headline("incast: SAB drops over all N", "0", None, 0, sum(_g(r, f"incast/sab/{n}", "drops") for n in ns), ""))
