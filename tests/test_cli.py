@@ -118,3 +118,11 @@ def test_bench_reports_the_busiest_port_or_none_for_a_permutation():
     # The permutations (B4, B5) name no bottleneck; B2 reports its busiest port.
     assert BENCHMARKS["fattree-permutation"].bottleneck is None and BENCHMARKS["ndp-permutation"].bottleneck is None
     assert BENCHMARKS["leafspine-websearch"].bottleneck == "busiest"
+
+
+def test_b7_is_listed_but_runs_only_when_named():
+    from fabricsim.bench import BENCHMARKS
+
+    assert "leafspine-websearch-1m" in fabricsim("bench", "--list").stdout
+    assert not BENCHMARKS["leafspine-websearch-1m"].default
+    assert all(b.default for n, b in BENCHMARKS.items() if n != "leafspine-websearch-1m")

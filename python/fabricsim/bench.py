@@ -31,6 +31,8 @@ class Benchmark:
     #: of the run) or None for a permutation, which has no shared bottleneck.
     bottleneck: Optional[str]
     description: str
+    #: Part of a plain `fabricsim bench` (B7 runs for half an hour: only when named).
+    default: bool = True
 
 
 BENCHMARKS = {
@@ -53,6 +55,12 @@ BENCHMARKS = {
         "fattree-permutation.toml",
         None,
         "B4: htsim's DCTCP permutation: k = 12 fat tree (432 hosts), 10 Gb/s, 9000 B packets, K = 15, 210 ms simulated",
+    ),
+    "leafspine-websearch-1m": Benchmark(
+        "leafspine-websearch-1m.toml",
+        "busiest",
+        "B7: B2 with 1 000 000 web-search flows (PPT's 144-host leaf-spine, DCTCP, load 0.5): peak memory and flows/s; ~30 min, only when named",
+        default=False,
     ),
     "ndp-permutation": Benchmark(
         "ndp-permutation.toml",
@@ -134,6 +142,7 @@ def run_benchmark(name: str) -> dict:
         "slowest_flow_gbps": float(rates.min()) if len(long) else None,
         "trims": int(res.ports["trims"].sum()),
         "flows": len(res.flows),
+        "flows_per_s": len(res.flows) / s["engine_wall_s"],
         "flows_finished": int(done.sum()),
         "sim_time_s": s["sim_time_s"],
         "mean_slowdown": float(res.flows.loc[done, "slowdown"].astype(float).mean()) if done.any() else float("nan"),
@@ -174,7 +183,7 @@ def print_result(r: dict) -> None:
     per = r["rss_bytes_per_packet_in_flight"]
     per_s = f", {per:,.0f} B per packet in flight at the peak ({r['peak_packets_in_flight']:,})" if per else ""
     print(f"  peak RSS           {r['run_peak_rss_mib']:.1f} MiB for the run{per_s}; process {r['process_peak_rss_mib']:.1f} MiB")
-    line = f"  simulated          {r['sim_time_s']:.4f} s; {r['flows']} flows"
+    line = f"  simulated          {r['sim_time_s']:.4f} s; {r['flows']} flows ({r['flows_per_s']:,.0f} flows per wall s)"
     if r["flows_finished"]:
         line += f", {r['flows_finished']} finished, mean slowdown {r['mean_slowdown']:.3f}"
     print(line)
