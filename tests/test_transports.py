@@ -1,4 +1,4 @@
-"""NDP and Homa from the Python side: listed with their keys, runnable from scenarios, workloads
+"""NDP, Homa and Aeolus from the Python side: listed with their keys, runnable from scenarios, workloads
 and `compare`, with their own columns in the flow table."""
 
 import subprocess
@@ -32,7 +32,8 @@ def test_list_transports_prints_kinds_keys_and_defaults():
     p = subprocess.run([sys.executable, "-m", "fabricsim", "list", "transports"], capture_output=True, text=True, check=True)
     for s in ("ndp", "homa", "initial_window = 23", "rtt_bytes = 45000B", "overcommitment = 2"):
         assert s in p.stdout, s
-    assert set(fabricsim.transports()) == {"tcp", "ndp", "homa"}
+    assert "aeolus" in p.stdout
+    assert set(fabricsim.transports()) == {"tcp", "ndp", "homa", "aeolus"}
 
 
 def test_ndp_incast_trims_and_pulls_everything_back():
@@ -66,3 +67,38 @@ def test_homa_flow_without_size_is_a_one_line_error():
         assert "flows[0].size" in str(e) and "Homa" in str(e)
     else:
         raise AssertionError("a Homa flow needs a size")
+
+
+def test_aeolus_incast_drops_only_droppable_packets_and_reports_them():
+    # 12 x 100 KB into one host: 384 unscheduled packets for a 100-packet port with a 6 KB
+    # selective-dropping threshold (Aeolus §3.2): only droppable packets are lost, each resent once.
+    flows = [{"src": f"h{i}", "dst": "h0", "size": "100KB"} for i in range(1, 13)]
+    r = fabricsim.run(star({"kind": "aeolus"}, flows=flows, hosts=13,
+                           queue={"buffer": "100pkt", "queues": 8, "selective_drop": "6KB"}), progress=False)
+    f, q = r.flows, r.queues
+    assert (f["cc"] == "aeolus").all() and f["fct_s"].notna().all()
+    assert q["selective_drops"].sum() > 0 and q["selective_drops"].sum() == q["drops"].sum()
+    assert f["retransmits"].sum() == q["drops"].sum() and f["timeouts"].sum() == 0
+
+
+def test_bad_selective_drop_is_a_one_line_error():
+    for value, words in (("0KB", "admits no droppable packet"), ("lots", "not a buffer size")):
+        doc = star({"kind": "aeolus"}, flows=[{"src": "h1", "dst": "h0", "size": "10KB"}],
+                   queue={"buffer": "100pkt", "queues": 8, "selective_drop": value})
+        try:
+            fabricsim.validate(doc)
+        except fabricsim.ScenarioError as e:
+            lines = str(e).splitlines()
+            assert len(lines) == 2 and "queue.selective_drop" in lines[1] and words in lines[1], str(e)
+        else:
+            raise AssertionError(value)
+
+
+def test_aeolus_refuses_more_unscheduled_packets_than_it_tracks():
+    doc = star({"kind": "aeolus", "rtt_bytes": "200KB"}, flows=[{"src": "h1", "dst": "h0", "size": "10KB"}])
+    try:
+        fabricsim.validate(doc)
+    except fabricsim.ScenarioError as e:
+        assert "transport.rtt_bytes" in str(e) and "64 unscheduled packets" in str(e), str(e)
+    else:
+        raise AssertionError("200 KB is 139 packets")

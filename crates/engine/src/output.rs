@@ -113,6 +113,8 @@ pub struct QueueTable {
     pub drops: Vec<u64>,
     /// Arriving packets dropped while a lower-priority queue of the port held packets.
     pub drops_over_lower: Vec<u64>,
+    /// Droppable (Aeolus unscheduled) packets dropped by selective dropping; part of `drops`.
+    pub selective_drops: Vec<u64>,
     pub marks: Vec<u64>,
     pub trims: Vec<u64>,
     pub max_packets: Vec<u64>,
@@ -137,6 +139,7 @@ impl QueueTable {
                 t.enqueued.push(ps.tx_packets + p.queue.len_packets());
                 t.drops.push(ps.drops);
                 t.drops_over_lower.push(0);
+                t.selective_drops.push(0);
                 t.marks.push(ps.ecn_marks);
                 t.trims.push(0);
                 t.max_packets.push(ps.max_queue_packets);
@@ -154,6 +157,7 @@ impl QueueTable {
                 t.enqueued.push(s.enqueued);
                 t.drops.push(s.drops);
                 t.drops_over_lower.push(s.drops_over_lower);
+                t.selective_drops.push(s.selective_drops);
                 t.marks.push(s.marks);
                 t.trims.push(s.trims);
                 t.max_packets.push(s.max_packets);

@@ -70,6 +70,9 @@ pub struct Packet {
     /// Sent back to its sender by a switch whose header queue was full (NDP's return-to-sender);
     /// `src` and `dst` are swapped.
     pub bounced: bool,
+    /// May be dropped by a selective-dropping port above its threshold (Aeolus, Hu et al.
+    /// SIGCOMM 2020 §3.2: first-RTT unscheduled packets); never set by TCP.
+    pub droppable: bool,
     pub int: Int,
     /// Scheduling rank for rank-ordered ports (pFabric: remaining flow size; smaller = sooner).
     pub rank: u64,
@@ -84,7 +87,7 @@ pub struct Packet {
 impl Packet {
     /// A packet with the given addressing and header; class 0, Not-ECT, no telemetry, rank 0.
     pub fn new(flow: FlowId, src: NodeId, dst: NodeId, size: u32, kind: Kind, path_hash: u64, hdr: Header) -> Packet {
-        Packet { flow, src, dst, size, class: 0, kind, ecn: Ecn::NotEct, trimmed: false, bounced: false, int: Int::Off, rank: 0, path_hash, stamp: Time::ZERO, hdr }
+        Packet { flow, src, dst, size, class: 0, kind, ecn: Ecn::NotEct, trimmed: false, bounced: false, droppable: false, int: Int::Off, rank: 0, path_hash, stamp: Time::ZERO, hdr }
     }
 
     /// The TCP header (TCP's own packets).

@@ -84,6 +84,7 @@ impl Simulation {
         d.set_item("enqueued", &t.enqueued)?;
         d.set_item("drops", &t.drops)?;
         d.set_item("drops_over_lower", &t.drops_over_lower)?;
+        d.set_item("selective_drops", &t.selective_drops)?;
         d.set_item("marks", &t.marks)?;
         d.set_item("trims", &t.trims)?;
         d.set_item("max_packets", &t.max_packets)?;

@@ -48,9 +48,10 @@ INCAST_SCHEMES = ["ppt", "ndp", "homa", "aeolus", "dctcp"]
 KINDS = {"ndp", "homa", "aeolus"}
 #: The TCP transport key for the send-buffer capacity (§6.2: 2 GB for PPT and RC3; Fig. 27).
 SEND_BUFFER_KEY = "send_buffer"
-#: Extra switch-port keys Aeolus needs for selective dropping, beyond Homa's 8 priority queues
-#: (set when the Aeolus transport lands; the run reports it if the engine refuses the port).
-AEOLUS_QUEUE: dict = {}
+#: Extra switch-port keys Aeolus needs for selective dropping, beyond Homa's 8 priority queues.
+#: Neither PPT nor the Aeolus text we have gives the threshold; htsim's Aeolus queue defaults to
+#: 0.2 x the queue size, so 24 KB of the 120 KB port (fixed before any run; docs/REPRODUCTIONS.md).
+AEOLUS_QUEUE: dict = {"selective_drop": "24KB"}
 
 # ---- §6.2's setup ---------------------------------------------------------------------------------
 LEAVES, SPINES, HOSTS_PER_LEAF = 9, 4, 16

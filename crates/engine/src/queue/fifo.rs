@@ -15,6 +15,9 @@ pub struct QueueStats {
     /// Arriving packets dropped while a lower-priority queue of the port held packets (the
     /// drops Flash's Algorithm 1 avoids: Flash, Gao et al., Fig. 5); a subset of `drops`.
     pub drops_over_lower: u64,
+    /// Droppable packets (Aeolus's unscheduled ones) dropped by selective dropping; a subset of
+    /// `drops`.
+    pub selective_drops: u64,
     /// Packets given CE here.
     pub marks: u64,
     /// Data packets cut to a header here (NDP); they are counted where they were cut.

@@ -16,6 +16,9 @@
 //!   Algorithm 1); pFabric's drop of the lowest-priority packet (with its priority dequeue);
 //!   NDP's trimming of data packets to headers (optionally of the queue's tail packet, by a
 //!   coin, and returning headers that do not fit to their senders).
+//! - Selective dropping (`QueueSpec::selective_drop`, Aeolus, Hu et al. SIGCOMM 2020 §3.2): a
+//!   packet marked droppable is admitted only while the port's occupancy stays within a small
+//!   threshold; other packets see the whole buffer.
 //! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
 //!   at enqueue or dequeue; or RED ([`red`]).
 
@@ -125,6 +128,10 @@ pub struct QueueSpec {
     /// Shared-memory dynamic threshold α per class, when the port's switch shares its buffer.
     pub shared_alpha: Option<[f64; CLASSES]>,
     pub admission: Admission,
+    /// Aeolus's selective dropping (Hu et al., SIGCOMM 2020 §3.2): a droppable packet that would
+    /// take the port's occupancy (all its queues, the packet included) above this amount is
+    /// dropped; packets that are not droppable are admitted as usual.
+    pub selective_drop: Option<Amount>,
     pub marking: Marking,
     /// Host NICs only: transports stop handing data packets to the NIC while it holds this many
     /// packets (backpressure, no drop). `None` = no backpressure.
@@ -142,6 +149,7 @@ impl QueueSpec {
             sched: Sched::Strict,
             shared_alpha: None,
             admission: Admission::DropTail,
+            selective_drop: None,
             marking: Marking::None,
             send_limit: None,
         }
@@ -213,6 +221,7 @@ struct Multi {
     cur: usize,
     fresh: bool,
     admission: Admission,
+    selective_drop: Option<Amount>,
     marking: Marking,
     red: Vec<Red>,
     /// The switch's shared memory (index into the pools) and α per class.
@@ -228,7 +237,7 @@ impl PortQueue {
             (Some(p), Some(a)) => Some((p, a)),
             _ => None,
         };
-        if n == 1 && spec.admission == Admission::DropTail && spec.queue_limits[0].is_none() && shared.is_none() {
+        if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() {
             match spec.marking {
                 Marking::None => return PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: None },
                 Marking::Threshold { queue, port: None, at: MarkAt::Enqueue } => {
@@ -258,6 +267,7 @@ impl PortQueue {
             cur: 0,
             fresh: true,
             admission: spec.admission,
+            selective_drop: spec.selective_drop,
             marking: spec.marking,
             red,
             shared,
@@ -469,6 +479,12 @@ impl Multi {
     fn offer(&mut self, id: PacketId, occ: &mut Occupancy, env: &mut Env) -> Admit {
         let p = env.slab.get(id);
         let (class, mut size, kind, ecn, rank) = (p.class, p.size as u64, p.kind, p.ecn, p.rank);
+        if p.droppable && self.selective_drop.is_some_and(|k| k.exceeded_by(occ.pkts + 1, occ.bytes + size)) {
+            let qi = self.queue_of(class);
+            self.queues[qi].stats.drops += 1;
+            self.queues[qi].stats.selective_drops += 1;
+            return Admit::Dropped;
+        }
         let mut qi = self.queue_of(class);
         if matches!(self.admission, Admission::Trim { .. }) && env.slab.get(id).trimmed {
             // A header trimmed upstream travels in the header queue at every trimming hop (§3.1).

@@ -354,3 +354,45 @@ fn the_trim_coin_cuts_the_tail_packet_and_queues_the_arrival() {
     }
     assert!((900..1100).contains(&tails), "{tails} of 1998");
 }
+
+#[test]
+fn selective_dropping_keeps_droppable_packets_under_the_threshold() {
+    // Aeolus §3.2: threshold 3000 B on a 100-packet port with 2 strict queues. Droppable 1500 B
+    // packets fill the port to 3000 B and the third is dropped; packets that are not droppable
+    // still fill the buffer; a droppable one finds the port above the threshold and is dropped,
+    // even into the higher-priority queue.
+    let mut b = Bench::new();
+    let mut s = spec(2);
+    s.selective_drop = Some(Amount::Bytes(3000));
+    let mut q = PortQueue::new(&s, Rate::gbps(10), None);
+    let droppable = |b: &mut Bench, class: u8| {
+        let id = b.pkt(1, 1500, class, Ecn::NotEct);
+        b.slab.get_mut(id).droppable = true;
+        id
+    };
+    let d: Vec<_> = (0..3).map(|_| droppable(&mut b, 1)).collect();
+    assert_eq!(b.offer(&mut q, d[0]), OK);
+    assert_eq!(b.offer(&mut q, d[1]), OK);
+    assert_eq!(b.offer(&mut q, d[2]), Admit::Dropped, "4500 B would exceed 3000 B");
+    for _ in 0..5 {
+        let id = b.pkt(2, 1500, 1, Ecn::NotEct);
+        assert_eq!(b.offer(&mut q, id), OK, "scheduled packets see the whole buffer");
+    }
+    let hi = droppable(&mut b, 0);
+    assert_eq!(b.offer(&mut q, hi), Admit::Dropped);
+    let st: Vec<_> = q.queues().iter().map(|x| (x.stats.drops, x.stats.selective_drops, x.stats.enqueued)).collect();
+    assert_eq!(st, vec![(1, 1, 0), (1, 1, 7)]);
+    // Drained below the threshold again, a droppable packet is admitted.
+    for _ in 0..6 {
+        b.pop(&mut q).unwrap();
+    }
+    assert_eq!(q.len_bytes(), 1500);
+    let again = droppable(&mut b, 0);
+    assert_eq!(b.offer(&mut q, again), OK);
+    // Without the policy the flag means nothing.
+    let mut plain = PortQueue::new(&spec(2), Rate::gbps(10), None);
+    for _ in 0..4 {
+        let id = droppable(&mut b, 1);
+        assert_eq!(b.offer(&mut plain, id), OK);
+    }
+}

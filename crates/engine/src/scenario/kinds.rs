@@ -1,14 +1,15 @@
-//! Transport tables of the kinds that are not TCP (`kind = "ndp"`, `kind = "homa"`): their keys,
+//! Transport tables of the kinds that are not TCP (`kind = "ndp"`, `"homa"`, `"aeolus"`): their keys,
 //! ranges and defaults. TCP's keys are read in `parse.rs::tcp_config`.
 
 use super::reader::*;
 use crate::time::Time;
-use crate::transport::homa::{config::MAX_CUTOFFS, HomaConfig};
+use crate::transport::homa::config::{MAX_AEOLUS_UNSCHEDULED, MAX_CUTOFFS};
+use crate::transport::homa::HomaConfig;
 use crate::transport::ndp::NdpConfig;
 use crate::transport::TransportConfig;
 
 /// Transport kinds a `[transport]` table may name.
-pub const KINDS: &[&str] = &["tcp", "ndp", "homa"];
+pub const KINDS: &[&str] = &["tcp", "ndp", "homa", "aeolus"];
 
 /// A packet payload (`mss`) in 1..=65000 B.
 fn payload(t: &Table, key: &'static str, iss: &mut Issues) -> Option<u32> {
@@ -151,12 +152,20 @@ pub fn config(t: &Table, kind: &str, inherit: Option<TransportConfig>, iss: &mut
             };
             Some(TransportConfig::Ndp(ndp_config(t, base, iss)))
         }
-        "homa" => {
+        "homa" | "aeolus" => {
+            let aeolus = kind == "aeolus";
             let base = match inherit {
-                Some(TransportConfig::Homa(c)) => c,
-                _ => HomaConfig::default(),
+                Some(TransportConfig::Homa(c)) if c.aeolus == aeolus => c,
+                _ => HomaConfig { aeolus, ..HomaConfig::default() },
             };
-            Some(TransportConfig::Homa(homa_config(t, base, iss)))
+            let c = homa_config(t, base, iss);
+            if aeolus && c.unscheduled_packets() > MAX_AEOLUS_UNSCHEDULED {
+                iss.push(
+                    t.key_path("rtt_bytes"),
+                    format!("{} B is {} packets of {} B; Aeolus tracks at most {MAX_AEOLUS_UNSCHEDULED} unscheduled packets per message (lower rtt_bytes or raise mss)", c.rtt_bytes, c.unscheduled_packets(), c.mss),
+                );
+            }
+            Some(TransportConfig::Homa(c))
         }
         _ => None,
     }
@@ -168,6 +177,7 @@ pub fn default_of(name: &str) -> Option<TransportConfig> {
     match name {
         "ndp" => Some(TransportConfig::Ndp(NdpConfig::default())),
         "homa" => Some(TransportConfig::Homa(HomaConfig::default())),
+        "aeolus" => Some(TransportConfig::Homa(HomaConfig { aeolus: true, ..HomaConfig::default() })),
         _ => None,
     }
 }
@@ -205,6 +215,21 @@ pub const TRANSPORT_CATALOG: &[KindEntry] = &[
             ("scheduled_priorities", "overcommitment", "lowest levels used by scheduled packets; the rest are unscheduled (§3.4)"),
             ("unscheduled_cutoffs", "from the workload", "message sizes splitting the unscheduled levels so each carries equal unscheduled bytes (§3.4); listed flows without it use one level"),
             ("resend_interval", "1ms", "silence after which a receiver sends RESEND (§3.7); senders retransmit after twice it"),
+        ],
+    ),
+    (
+        "aeolus",
+        "Aeolus on Homa (Hu et al., SIGCOMM 2020): Homa whose unscheduled packets are droppable at switches with selective dropping ([queue] selective_drop), followed by a PROBE; the receiver has lost ones resent first as scheduled packets",
+        &[
+            ("mss", "1448B", "payload per data packet"),
+            ("header", "52B", "header bytes per data packet"),
+            ("control_size", "52B", "GRANT, RESEND, BUSY, ACK and PROBE size"),
+            ("rtt_bytes", "45000B", "unscheduled bytes per message, at most 64 packets (PPT §6.2: 45KB for Homa and Aeolus)"),
+            ("overcommitment", "2", "messages a receiver grants at once (PPT §6.2)"),
+            ("priorities", "8", "switch priority levels, as Homa"),
+            ("scheduled_priorities", "overcommitment", "lowest levels used by scheduled packets, as Homa"),
+            ("unscheduled_cutoffs", "from the workload", "as Homa"),
+            ("resend_interval", "1ms", "Homa's timeouts; Aeolus leaves scheduled losses to them (§3.3)"),
         ],
     ),
 ];

@@ -214,6 +214,19 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
         iss.push(q.key_path("trim_size"), "only applies to admission = \"trim\"");
     }
 
+    // Aeolus's selective dropping of droppable (first-RTT unscheduled) packets.
+    if let Some(v) = q.raw("selective_drop") {
+        if v.as_str() == Some("off") {
+            spec.selective_drop = None;
+        } else {
+            match as_amount(v) {
+                Ok(Amount::Packets(0) | Amount::Bytes(0)) => iss.push(q.key_path("selective_drop"), format!("{} admits no droppable packet at all; give a threshold such as \"24KB\" or \"off\"", show(v))),
+                Ok(a) => spec.selective_drop = Some(a),
+                Err(e) => iss.push(q.key_path("selective_drop"), e),
+            }
+        }
+    }
+
     // Marking.
     let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn", "red"]));
     let ks = per_queue(q, "ecn_threshold", n, iss, as_amount);

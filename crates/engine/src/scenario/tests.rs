@@ -576,6 +576,7 @@ fn the_transport_catalog_states_the_defaults() {
         let s = Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{kind}: {e}"));
         let want = match *kind {
             "ndp" => TransportConfig::Ndp(NdpConfig::default()),
+            "aeolus" => TransportConfig::Homa(HomaConfig { aeolus: true, ..HomaConfig::default() }),
             _ => TransportConfig::Homa(HomaConfig::default()),
         };
         assert_eq!(s.flows[0].cfg, want, "{kind}");

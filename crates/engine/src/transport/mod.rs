@@ -216,6 +216,7 @@ impl TransportConfig {
         match self {
             TransportConfig::Tcp(_) => "tcp",
             TransportConfig::Ndp(_) => "ndp",
+            TransportConfig::Homa(c) if c.aeolus => "aeolus",
             TransportConfig::Homa(_) => "homa",
         }
     }

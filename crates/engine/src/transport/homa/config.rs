@@ -7,6 +7,9 @@ use crate::workload::{Cdf, Sampling};
 /// Unscheduled priority levels at most (8 levels, at least one of them scheduled).
 pub const MAX_CUTOFFS: usize = 7;
 
+/// Unscheduled packets per message Aeolus can track (one bit each in PROBE-driven RESENDs).
+pub const MAX_AEOLUS_UNSCHEDULED: u64 = 64;
+
 /// Homa's parameters (scenario `[transport] kind = "homa"`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HomaConfig {
@@ -35,6 +38,10 @@ pub struct HomaConfig {
     /// again (RESEND, §3.7); a sender that hears nothing of a message for twice this long
     /// retransmits its first (or last) packet.
     pub resend_interval: Time,
+    /// Aeolus on top of Homa (Hu et al., SIGCOMM 2020 §3–4; `kind = "aeolus"`): first-RTT
+    /// unscheduled packets are sent droppable, a PROBE follows them, and the receiver has the
+    /// ones the PROBE shows lost resent at once as scheduled packets.
+    pub aeolus: bool,
 }
 
 impl Default for HomaConfig {
@@ -51,6 +58,7 @@ impl Default for HomaConfig {
             n_cutoffs: 0,
             cutoffs_given: false,
             resend_interval: Time::from_ms(1),
+            aeolus: false,
         }
     }
 }
@@ -58,6 +66,12 @@ impl Default for HomaConfig {
 impl HomaConfig {
     pub fn framing(&self) -> Framing {
         Framing { payload: self.mss, header: self.header, control: self.control, handshake: false, sprays: false }
+    }
+
+    /// Packets a message sends unscheduled at most (RTTbytes in whole packets). Aeolus tracks
+    /// them in one 64-bit set, so it needs this to be at most [`MAX_AEOLUS_UNSCHEDULED`].
+    pub fn unscheduled_packets(&self) -> u64 {
+        self.rtt_bytes.div_ceil(self.mss as u64)
     }
 
     /// Unscheduled levels: classes 0 .. unscheduled.

@@ -14,6 +14,12 @@
 //!   of its own goes first. The receiver ACKs a complete message (as Linux Homa does); the
 //!   message's completion time is that ACK's arrival at the sender, as for every transport here.
 //!
+//! - Aeolus (Hu et al., "Aeolus: A Building Block for Proactive Transport in Datacenters",
+//!   SIGCOMM 2020), `kind = "aeolus"`: Homa's unscheduled packets go out droppable at line rate
+//!   (§3.2, switches drop them above a small threshold: `[queue] selective_drop`); a PROBE
+//!   follows them and the receiver has the lost ones resent first as scheduled packets (§3.3,
+//!   [`receiver`]); scheduled losses are left to Homa's timeouts, as the paper says.
+//!
 //! Switches: strict-priority ports with `priorities` queues (class c → queue c).
 //! Not modelled: the RPC request/response pairing, incast optimisation, FIFO grants, cut-off
 //! updates at run time.
@@ -117,6 +123,26 @@ impl HomaFlow {
         host.arm_scan(now, out);
     }
 
+    /// Aeolus's PROBE: the unscheduled packets that have not arrived are lost.
+    fn receiver_probe(&mut self, now: Time, h: &HomaHeader, st: &mut Stacks, out: &mut Outbox) {
+        if self.received_all {
+            return;
+        }
+        let host = st.homa.at(self.ends.dst);
+        let slot = match self.inb {
+            Some(s) => s,
+            None => {
+                let s = host.inbound.add(self.ends, h.msg_len, h.unsched, &self.cfg, now);
+                self.inb = Some(s);
+                s
+            }
+        };
+        host.inbound.on_probe(slot, h.unsched, now);
+        host.inbound.schedule(now, &self.cfg, out);
+        self.stats.credits = host.inbound.grants(slot);
+        host.arm_scan(now, out);
+    }
+
     fn sender_control(&mut self, now: Time, h: &HomaHeader, st: &mut Stacks, out: &mut Outbox) {
         let host = st.homa.at(self.ends.src);
         let Some(slot) = self.out else { return };
@@ -126,7 +152,7 @@ impl HomaFlow {
         match h.kind {
             HomaKind::Grant => host.outbound.on_grant(slot, h, now),
             HomaKind::Resend => {
-                if host.outbound.on_resend(slot, h, now) {
+                if host.outbound.on_resend(slot, h, &self.cfg, now) {
                     out.packets.push(busy(&self.ends, &self.cfg));
                 }
             }
@@ -139,7 +165,7 @@ impl HomaFlow {
                 st.homa.at(self.ends.src).outbound.pump(&self.cfg, out);
                 return;
             }
-            HomaKind::Busy | HomaKind::Data => {}
+            HomaKind::Busy | HomaKind::Data | HomaKind::Probe => {}
         }
         self.sync_stats(st);
         st.homa.at(self.ends.src).outbound.pump(&self.cfg, out);
@@ -173,6 +199,7 @@ impl Transport for HomaFlow {
         let Header::Homa(h) = pkt.hdr else { return };
         match h.kind {
             HomaKind::Data => self.receiver_data(now, &h, st, out),
+            HomaKind::Probe => self.receiver_probe(now, &h, st, out),
             HomaKind::Busy => {
                 if let Some(s) = self.inb.filter(|_| !self.received_all) {
                     st.homa.at(self.ends.dst).inbound.on_busy(s, now);
@@ -207,7 +234,11 @@ impl Transport for HomaFlow {
         None
     }
     fn name(&self) -> &'static str {
-        "homa"
+        if self.cfg.aeolus {
+            "aeolus"
+        } else {
+            "homa"
+        }
     }
     fn framing(&self) -> Framing {
         self.cfg.framing()

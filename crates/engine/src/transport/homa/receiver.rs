@@ -5,6 +5,13 @@
 //! grants the first k (the overcommitment degree) so that each has RTTbytes granted but not yet
 //! received; the rank decides the scheduled priority (`HomaConfig::scheduled_class`). A message
 //! that has everything is ACKed and leaves the table, and the next ones are granted at once.
+//!
+//! Aeolus (Hu et al., SIGCOMM 2020 §3.3): a PROBE travels behind a message's unscheduled packets
+//! in the same FIFOs, so the unscheduled packets missing when it arrives are lost. They join the
+//! message's demand, and when the grant scheduler picks the message it asks for them first, by
+//! one RESEND naming them as a set, at the scheduled priority the message's rank gives. (Aeolus
+//! has the receiver answer a PROBE-ACK and the sender resend on its next credit; Homa's credits
+//! are the receiver's grants, so here the answer and the credit are the one RESEND.)
 
 use super::header::{HomaHeader, HomaKind};
 use super::HomaConfig;
@@ -26,6 +33,9 @@ struct InMsg {
     /// Packets received, one bit per packet (index = offset / mss).
     got: Vec<u64>,
     granted: u64,
+    /// Aeolus: unscheduled packets a PROBE found lost and not yet asked for again (bit k = the
+    /// packet at k·MSS).
+    lost: u64,
     /// Last DATA (or BUSY) for it, or the last RESEND sent.
     progress: Time,
     live: bool,
@@ -69,7 +79,7 @@ impl Inbound {
         let fresh = |mut got: Vec<u64>| {
             got.clear();
             got.resize(n.div_ceil(64), 0);
-            InMsg { ends, len, mss: cfg.mss as u64, received: 0, got, granted: unsched, progress: now, live: true, grants: 0 }
+            InMsg { ends, len, mss: cfg.mss as u64, received: 0, got, granted: unsched, lost: 0, progress: now, live: true, grants: 0 }
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -98,6 +108,9 @@ impl Inbound {
         let mut new_bytes = 0;
         if k < m.n_packets() && !m.has(k) {
             m.got[k / 64] |= 1 << (k % 64);
+            if k < 64 {
+                m.lost &= !(1 << k);
+            }
             new_bytes = h.len as u64;
             m.received += new_bytes;
         }
@@ -110,6 +123,19 @@ impl Inbound {
         Arrival { new_bytes, complete }
     }
 
+    /// Aeolus's PROBE for message `s`, whose first `unsched` bytes were sent unscheduled: every
+    /// unscheduled packet not here yet is lost (it would have arrived before the PROBE).
+    pub fn on_probe(&mut self, s: InSlot, unsched: u64, now: Time) {
+        let m = &mut self.msgs[s.0 as usize];
+        m.progress = now;
+        let n = (unsched.div_ceil(m.mss) as usize).min(m.n_packets()).min(64);
+        for k in 0..n {
+            if !m.has(k) {
+                m.lost |= 1 << k;
+            }
+        }
+    }
+
     pub fn on_busy(&mut self, s: InSlot, now: Time) {
         self.msgs[s.0 as usize].progress = now;
     }
@@ -119,8 +145,9 @@ impl Inbound {
         self.rank.clear();
         for &i in &self.live {
             let m = &self.msgs[i as usize];
-            if m.granted < m.len {
-                self.rank.push((m.len - m.granted, i));
+            if m.granted < m.len || m.lost != 0 {
+                // SRPT on what is left to grant, the lost unscheduled packets included.
+                self.rank.push((m.len - m.granted + m.lost.count_ones() as u64 * m.mss, i));
             }
         }
         self.rank.sort_unstable();
@@ -140,6 +167,16 @@ impl Inbound {
         for r in 0..n {
             let i = self.chosen[r];
             let m = &mut self.msgs[i as usize];
+            if m.lost != 0 {
+                // Aeolus: the lost unscheduled packets first, as scheduled packets (§3.3).
+                let mut h = HomaHeader::new(HomaKind::Resend);
+                h.mask = m.lost;
+                h.prio = cfg.scheduled_class(r, n);
+                out.packets.push(control(&m.ends, cfg, h));
+                m.lost = 0;
+                m.grants += 1;
+                m.progress = now;
+            }
             let target = (m.received + cfg.rtt_bytes).min(m.len);
             // Grant in whole packets (or to the end), as the data arrives.
             if target > m.granted && (target - m.granted >= mss || target == m.len) {

@@ -2,6 +2,10 @@
 //! unscheduled bytes at once and the rest as grants allow; the host transmits one packet at a
 //! time and always from the message with the fewest bytes left (SRBF), keeping the NIC queue at
 //! most one packet deep so that a shorter message never waits behind a longer one's burst.
+//!
+//! Aeolus (Hu et al., SIGCOMM 2020): first transmissions of unscheduled packets are droppable
+//! (§3.2), the last one is followed by a PROBE (§3.3), and unscheduled packets a RESEND names by
+//! set are sent again first, in the class the RESEND gives (scheduled packets, never droppable).
 
 use super::header::{HomaHeader, HomaKind};
 use super::HomaConfig;
@@ -27,6 +31,8 @@ pub struct OutMsg {
     grant_class: u8,
     /// A range to send again (RESEND, or the sender's own timeout).
     rtx: Option<(u64, u64)>,
+    /// Aeolus: unscheduled packets to send again (bit k = the packet at k·MSS), before `rtx`.
+    lost: u64,
     /// Last time the receiver said anything about it (GRANT, RESEND, BUSY) or it was created.
     heard: Time,
     heard_any: bool,
@@ -36,7 +42,7 @@ pub struct OutMsg {
 
 impl OutMsg {
     fn eligible(&self) -> bool {
-        self.live && (self.rtx.is_some() || self.sent < self.granted.min(self.len))
+        self.live && (self.lost != 0 || self.rtx.is_some() || self.sent < self.granted.min(self.len))
     }
     fn remaining(&self) -> u64 {
         self.len - self.sent
@@ -63,6 +69,7 @@ impl Outbound {
             granted: unsched,
             grant_class: cfg.priorities - 1,
             rtx: None,
+            lost: 0,
             heard: now,
             heard_any: false,
             live: true,
@@ -105,14 +112,21 @@ impl Outbound {
         m.stats.credits += 1;
     }
 
-    /// RESEND: queue the range (and treat it as granted). True: another message is ahead in
+    /// RESEND: queue the range (and treat it as granted), or with Aeolus's set the unscheduled
+    /// packets it names. True: another message is ahead in
     /// line, so the receiver should be told BUSY (§3.7).
-    pub fn on_resend(&mut self, s: OutSlot, h: &HomaHeader, now: Time) -> bool {
+    pub fn on_resend(&mut self, s: OutSlot, h: &HomaHeader, cfg: &HomaConfig, now: Time) -> bool {
         let m = &mut self.msgs[s.0 as usize];
         let (a, b) = (h.offset.min(m.len), (h.offset + h.len as u64).min(m.len));
         m.heard = now;
         m.heard_any = true;
-        if a < b {
+        if h.mask != 0 {
+            // Aeolus: the unscheduled packets the PROBE found missing (only ones sent).
+            let sent_packets = m.sent.div_ceil(cfg.mss as u64);
+            let sent = if sent_packets >= 64 { u64::MAX } else { (1u64 << sent_packets) - 1 };
+            m.lost |= h.mask & sent;
+            m.grant_class = h.prio;
+        } else if a < b {
             m.granted = m.granted.max(b);
             m.grant_class = h.prio;
             // Bytes never sent go out as new data; only sent ones are retransmitted.
@@ -142,16 +156,22 @@ impl Outbound {
         }
         let m = &mut self.msgs[i as usize];
         let mss = cfg.mss as u64;
-        let (offset, retx) = match m.rtx {
-            Some((a, b)) => {
-                let next = (a + mss).min(b);
-                m.rtx = if next < b { Some((next, b)) } else { None };
-                (a, true)
-            }
-            None => {
-                let a = m.sent;
-                m.sent = (a + mss).min(m.len);
-                (a, false)
+        let (offset, retx) = if m.lost != 0 {
+            let k = m.lost.trailing_zeros() as u64;
+            m.lost &= m.lost - 1;
+            (k * mss, true)
+        } else {
+            match m.rtx {
+                Some((a, b)) => {
+                    let next = (a + mss).min(b);
+                    m.rtx = if next < b { Some((next, b)) } else { None };
+                    (a, true)
+                }
+                None => {
+                    let a = m.sent;
+                    m.sent = (a + mss).min(m.len);
+                    (a, false)
+                }
             }
         };
         let payload = mss.min(m.len - offset);
@@ -162,8 +182,20 @@ impl Outbound {
         h.unsched = m.unsched;
         let e = m.ends;
         let mut p = Packet::new(e.flow, e.src, e.dst, (payload + cfg.header as u64) as u32, Kind::Data, e.hash_fwd, Header::Homa(h));
-        p.class = if offset < m.unsched { m.unsched_class } else { m.grant_class };
+        // Aeolus resends lost unscheduled packets as scheduled ones (§3.3), at the RESEND's class.
+        let unscheduled = offset < m.unsched && !(cfg.aeolus && retx);
+        p.class = if unscheduled { m.unsched_class } else { m.grant_class };
+        p.droppable = cfg.aeolus && unscheduled;
         out.packets.push(p);
+        if cfg.aeolus && !retx && offset + payload == m.unsched {
+            // The PROBE right behind the last unscheduled packet, through the same queues (§3.3).
+            let mut h = HomaHeader::new(HomaKind::Probe);
+            h.msg_len = m.len;
+            h.unsched = m.unsched;
+            let mut probe = Packet::new(e.flow, e.src, e.dst, cfg.control, Kind::Control, e.hash_fwd, Header::Homa(h));
+            probe.class = m.unsched_class;
+            out.packets.push(probe);
+        }
         m.stats.packets_sent += 1;
         m.stats.retransmits += retx as u64;
         out.budget -= 1;

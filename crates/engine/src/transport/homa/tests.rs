@@ -125,3 +125,142 @@ fn drops_are_recovered_by_resend() {
     println!("drops {drops} rtx {rtx} timeouts {} fcts {:?}", t.timeouts.iter().sum::<u64>(), t.fct_ps);
     assert!(drops > 0 && rtx >= drops, "{drops} drops, {rtx} retransmissions");
 }
+
+// ---- Aeolus (Hu et al., SIGCOMM 2020) on Homa ----------------------------------------------
+
+fn ends() -> crate::transport::Endpoints {
+    crate::transport::Endpoints { flow: FlowId(7), src: crate::ids::NodeId(1), dst: crate::ids::NodeId(0), hash_fwd: 11, hash_rev: 12 }
+}
+
+fn hh(p: &Packet) -> HomaHeader {
+    match p.hdr {
+        Header::Homa(h) => h,
+        _ => panic!("not Homa"),
+    }
+}
+
+fn aeolus_cfg() -> HomaConfig {
+    HomaConfig { aeolus: true, ..Default::default() }
+}
+
+#[test]
+fn aeolus_sends_unscheduled_packets_droppable_then_a_probe_then_what_a_resend_names() {
+    // A 5-packet message (all unscheduled): five droppable DATA packets at the unscheduled
+    // class, the PROBE right behind the fifth in the same class; a RESEND naming packets 2 and 4
+    // brings exactly those again, not droppable, at the RESEND's class (§3.2-3.3).
+    let cfg = aeolus_cfg();
+    let mut ob = Outbound::default();
+    let len = 5 * 1448;
+    let s = ob.add(ends(), len, &cfg, Time::ZERO);
+    let mut out = Outbox::default();
+    let mut sent = Vec::new();
+    for _ in 0..10 {
+        out.clear();
+        out.budget = 1;
+        out.nic_queued = 0;
+        ob.pump(&cfg, &mut out);
+        sent.extend(out.packets.iter().copied());
+    }
+    let kinds: Vec<_> = sent.iter().map(|p| (hh(p).kind, hh(p).offset, p.droppable, p.class)).collect();
+    let uc = cfg.unscheduled_class(len);
+    let want: Vec<_> = (0..5).map(|k| (HomaKind::Data, k * 1448, true, uc)).chain([(HomaKind::Probe, 0, false, uc)]).collect();
+    assert_eq!(kinds, want);
+    assert_eq!(sent[5].size, cfg.control);
+    assert_eq!((hh(&sent[5]).msg_len, hh(&sent[5]).unsched), (len, len));
+    let mut h = HomaHeader::new(HomaKind::Resend);
+    h.mask = 0b10100;
+    h.prio = 7;
+    ob.on_resend(s, &h, &cfg, Time::from_us(10));
+    let mut again = Vec::new();
+    for _ in 0..4 {
+        out.clear();
+        out.budget = 1;
+        out.nic_queued = 0;
+        ob.pump(&cfg, &mut out);
+        again.extend(out.packets.iter().map(|p| (hh(p).offset, p.droppable, p.class)));
+    }
+    assert_eq!(again, vec![(2 * 1448, false, 7), (4 * 1448, false, 7)]);
+    assert_eq!(ob.get(s).stats.retransmits, 2);
+}
+
+#[test]
+fn aeolus_receiver_asks_for_what_the_probe_shows_lost() {
+    // 10 unscheduled packets; 2 and 5 never arrive. The PROBE marks them lost, the scheduler asks
+    // for both in one RESEND at the scheduled class of a lone granted message (7), once.
+    let cfg = aeolus_cfg();
+    let mut ib = Inbound::default();
+    let len = 10 * 1448;
+    let s = ib.add(ends(), len, len, &cfg, Time::ZERO);
+    for k in (0..10u64).filter(|&k| k != 2 && k != 5) {
+        let mut h = HomaHeader::new(HomaKind::Data);
+        (h.offset, h.len, h.msg_len, h.unsched) = (k * 1448, 1448, len, len);
+        ib.on_data(s, &h, &cfg, Time::ZERO);
+    }
+    let mut out = Outbox::default();
+    ib.schedule(Time::ZERO, &cfg, &mut out);
+    assert!(out.packets.is_empty(), "no PROBE yet: nothing is known lost");
+    ib.on_probe(s, len, Time::from_us(1));
+    ib.schedule(Time::from_us(1), &cfg, &mut out);
+    let r: Vec<_> = out.packets.iter().map(|p| (hh(p).kind, hh(p).mask, hh(p).prio, p.src, p.dst)).collect();
+    assert_eq!(r, vec![(HomaKind::Resend, 0b100100, 7, crate::ids::NodeId(0), crate::ids::NodeId(1))]);
+    out.clear();
+    ib.schedule(Time::from_us(2), &cfg, &mut out);
+    assert!(out.packets.is_empty(), "asked once");
+}
+
+/// `n` senders each send `size` to h0 at time 0 through a `buffer` port; Aeolus ports drop
+/// droppable packets above `threshold`.
+fn incast(kind: &str, n: usize, size: &str, buffer: &str, threshold: &str) -> Simulator {
+    let mut flows = String::new();
+    for i in 1..=n {
+        flows += &format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h0\"\nsize = \"{size}\"\n");
+    }
+    let doc = homa_star(n + 1, buffer, "", &flows).replace("kind = \"homa\"", &format!("kind = \"{kind}\"")).replace("queues = 8\n", &format!("queues = 8\nselective_drop = \"{threshold}\"\n"));
+    run(&doc)
+}
+
+#[test]
+fn aeolus_lone_messages_finish_in_the_ideal_fct() {
+    for size in ["10KB", "500KB"] {
+        let doc = homa_star(2, "unlimited", "", &format!("[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = \"{size}\"")).replace("kind = \"homa\"", "kind = \"aeolus\"");
+        let sim = run(&doc.replace("queues = 8\n", "queues = 8\nselective_drop = \"6KB\"\n"));
+        let t = sim.flow_table();
+        let s = t.slowdown[0].expect("finished");
+        assert!((1.0..1.001).contains(&s), "{size}: slowdown {s}");
+        assert_eq!((t.retransmits[0], t.timeouts[0]), (0, 0));
+    }
+}
+
+#[test]
+fn aeolus_incast_loses_only_droppable_packets_and_recovers_them_without_timeouts() {
+    // 16 x 100 KB into one 10 Gb/s receiver, 100-packet port buffer: each message's 32
+    // unscheduled packets (45 KB) arrive together, 512 packets for a port that holds 100. Plain
+    // Homa loses unscheduled packets and waits for its 1 ms RESEND timeout; Aeolus drops them
+    // above its threshold (6 KB), recovers them from the PROBE's RESEND, and never loses a
+    // scheduled one (two granted messages keep at most 2 x 45 KB = 62 packets in flight).
+    let wire: u64 = 16 * (100_000 + 100_000u64.div_ceil(1448) * 52);
+    let optimum = crate::time::Rate::gbps(10).serialization(wire).0 as f64;
+    let mut a = incast("aeolus", 16, "100KB", "100pkt", "6KB");
+    let mut h = incast("homa", 16, "100KB", "100pkt", "6KB");
+    let (ta, th) = (a.flow_table(), h.flow_table());
+    for (name, t) in [("aeolus", &ta), ("homa", &th)] {
+        assert!(t.fct_ps.iter().all(|f| f.is_some()), "{name}: every message completes");
+        assert!(t.bytes_acked.iter().all(|&b| b == 100_000), "{name}");
+    }
+    let qa = a.queue_table();
+    let (drops, selective): (u64, u64) = (qa.drops.iter().sum(), qa.selective_drops.iter().sum());
+    let rtx: u64 = ta.retransmits.iter().sum();
+    let timeouts: u64 = ta.timeouts.iter().sum();
+    let last = |t: &crate::output::FlowTable| t.end_ps.iter().map(|e| e.unwrap()).max().unwrap() as f64;
+    println!("aeolus: drops {drops} selective {selective} rtx {rtx} timeouts {timeouts} last/optimum {:.3}; homa: drops {} timeouts {} last/optimum {:.3}",
+        last(&ta) / optimum, h.queue_table().drops.iter().sum::<u64>(), th.timeouts.iter().sum::<u64>(), last(&th) / optimum);
+    assert!(drops > 100, "the incast overflows: {drops} drops");
+    assert_eq!(drops, selective, "only droppable packets are lost");
+    assert_eq!(rtx, drops, "each lost packet is resent exactly once");
+    assert_eq!(timeouts, 0);
+    assert!(h.queue_table().drops.iter().sum::<u64>() > 0 && th.retransmits.iter().sum::<u64>() > 0);
+    // The receiver link stays busy: the last message ends within 2 % of all the bytes back to
+    // back (the first round trip included), while Homa waits for its 1 ms timeout.
+    assert!(last(&ta) < 1.02 * optimum, "aeolus last {} ps, optimum {optimum}", last(&ta));
+    assert!(last(&th) > last(&ta) + 0.5e9, "homa waits for its timeout");
+}
