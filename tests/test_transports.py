@@ -102,3 +102,21 @@ def test_aeolus_refuses_more_unscheduled_packets_than_it_tracks():
         assert "transport.rtt_bytes" in str(e) and "64 unscheduled packets" in str(e), str(e)
     else:
         raise AssertionError("200 KB is 139 packets")
+
+
+def test_host_rx_jitter_delays_handling_and_rejects_bad_values():
+    flows = [{"src": "h1", "dst": "h0", "size": "1000B", "start": f"{100 * i}us"} for i in range(50)]
+    doc = star({"cc": "newreno"}, flows=flows, hosts=2, queue={"buffer": "100pkt"})
+    base = fabricsim.run(doc, progress=False).flows["fct_s"]
+    doc["host"] = {"rx_jitter": "10us"}
+    jit = fabricsim.run(doc, progress=False).flows["fct_s"]
+    extra = (jit - base) * 1e6
+    assert extra.between(0, 20).all() and 6 < extra.mean() < 14   # two uniform [0, 10 us] delays
+    for bad in ("1s", "soon"):
+        doc["host"] = {"rx_jitter": bad}
+        try:
+            fabricsim.validate(doc)
+        except fabricsim.ScenarioError as e:
+            assert "host.rx_jitter" in str(e), str(e)
+        else:
+            raise AssertionError(bad)

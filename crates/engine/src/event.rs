@@ -37,6 +37,9 @@ pub enum Event {
     Arrive { port: PortId, pkt: PacketId },
     /// `port` finished serializing its packet and may start the next one.
     TxDone { port: PortId },
+    /// Host `node` hands packet `pkt`, received earlier, to its transport (receive processing
+    /// delay, `[host] rx_jitter`).
+    HostRx { node: NodeId, pkt: PacketId },
     /// A flow's sender starts.
     FlowStart { flow: FlowId },
     /// A flow's application stops writing (`[[flows]] stop`).
@@ -81,6 +84,9 @@ impl Event {
             Event::FlowStart { flow } => key(7, flow.0, 0),
             Event::Arrival { gen } => key(8, gen, 0),
             Event::IncastRound { app } => key(9, app, 0),
+            // After everything else at its picosecond: a delayed packet is handled as if it had
+            // arrived an instant later. (Rank 10 keeps every other kind's order unchanged.)
+            Event::HostRx { node, pkt } => key(10, node.0, pkt.0),
         }
     }
 }

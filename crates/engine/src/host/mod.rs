@@ -4,9 +4,12 @@
 //! may hand a data packet to its NIC only while the NIC queue holds fewer than `send_limit`
 //! packets; blocked senders are woken in the order they blocked as the NIC drains.
 //!
-//! Beside the NICs, [`Stacks`] holds the transports' per-host state (`stacks.rs`).
+//! Beside the NICs, [`Stacks`] holds the transports' per-host state (`stacks.rs`), and
+//! [`RxJitter`] the hosts' receive processing delays (`jitter.rs`, `[host] rx_jitter`).
 
+pub mod jitter;
 pub mod stacks;
+pub use jitter::{HostSpec, RxJitter};
 pub use stacks::{HostInfo, HostTimer, HostTimerId, PerHost, Stacks};
 
 use crate::ids::{FlowId, PortId};
@@ -28,6 +31,8 @@ pub struct Hosts {
     nics: Vec<Nic>,
     /// The transports' per-host state (Homa's schedulers, NDP's pull pacers).
     pub stacks: Stacks,
+    /// Receive processing delays, when the scenario asks for them.
+    pub rx_jitter: Option<Box<RxJitter>>,
 }
 
 impl Hosts {
@@ -39,7 +44,7 @@ impl Hosts {
             nics[2 * i].send_limit = l.queue_ab.send_limit;
             nics[2 * i + 1].send_limit = l.queue_ba.send_limit;
         }
-        Hosts { nics, stacks: Stacks::new(net) }
+        Hosts { nics, stacks: Stacks::new(net), rx_jitter: None }
     }
 
     /// Data packets a sender may still hand to NIC `port`, whose queue holds `queued` packets.

@@ -193,6 +193,8 @@ pub struct Scenario {
     pub stop_when_done: bool,
     /// SAB's switch parameters, when SAB runs (`[sab]`, or a profile with `cc = "sab"`).
     pub sab: Option<crate::switch::sab::SabSpec>,
+    /// The hosts' model (`[host]`): receive processing jitter.
+    pub host: crate::host::HostSpec,
 }
 
 impl Scenario {

@@ -122,6 +122,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
     let uses_sab = profiles.values().any(is_sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
+    let host = host_section(&t, &mut iss);
     t.finish(&mut iss);
     if let (Some(e), true) = (end, iss.is_empty()) {
         if e.0 > MAX_RESULT_PS {
@@ -144,7 +145,23 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if !iss.is_empty() {
         return Err(iss);
     }
-    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done, sab })
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done, sab, host })
+}
+
+/// `[host]`: the hosts' model. `rx_jitter`: largest receive processing delay (uniform, per host).
+fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
+    let mut h = crate::host::HostSpec::default();
+    if let Some(ht) = t.table("host", iss) {
+        if let Some(j) = ht.get("rx_jitter", iss, as_time) {
+            if j > Time::from_ms(100) {
+                iss.push(ht.key_path("rx_jitter"), format!("'{j}' is not a host processing delay; give up to 100ms (e.g. \"2us\"), or 0 for none"));
+            } else {
+                h.rx_jitter = j;
+            }
+        }
+        ht.finish(iss);
+    }
+    h
 }
 
 fn queue(t: &Table, key: &'static str, default_limit: Option<Amount>, send_limit: Option<u64>, max_packet: u64, shared: bool, iss: &mut Issues) -> QueueSpec {

@@ -170,6 +170,7 @@ impl Simulator {
             series: Series::default(),
             wall: std::time::Duration::ZERO,
         };
+        sim.hosts.rx_jitter = crate::host::RxJitter::new(&sc.host, sim.fabric.net.nodes.len(), seed).map(Box::new);
         if sim.fabric.rdcn.is_some() {
             sim.events.schedule(Time::ZERO, Event::Circuit);
         }
@@ -338,7 +339,7 @@ impl Simulator {
             Event::Arrive { port, pkt } => {
                 let mut cx = ctx!(self);
                 if let Some(p) = self.fabric.arrive(port, pkt, &mut cx) {
-                    self.deliver(p);
+                    self.received(p);
                 }
             }
             Event::TxDone { port } => {
@@ -373,6 +374,7 @@ impl Simulator {
                 }
                 self.inject(None);
             }
+            Event::HostRx { pkt, .. } => self.deliver(pkt),
             Event::Sample => self.sample(),
             Event::Arrival { gen } => self.arrival(gen as usize),
             Event::IncastRound { app } => self.incast_round(app as usize),
@@ -570,7 +572,7 @@ impl Simulator {
             }
             let mut cx = ctx!(self);
             if let Some(p) = self.fabric.at_node(from, id, &mut cx) {
-                self.deliver(p);
+                self.received(p);
             }
         }
         packets.clear();
@@ -587,7 +589,21 @@ impl Simulator {
         self.outbox.clear();
     }
 
-    /// A packet reached its destination host: its flow's transport handles it (with the
+    /// A packet reached its destination host: handled now, or after the host's receive
+    /// processing delay (`host::RxJitter`).
+    #[inline]
+    fn received(&mut self, id: PacketId) {
+        match self.hosts.rx_jitter.as_deref_mut() {
+            None => self.deliver(id),
+            Some(j) => {
+                let node = self.slab.get(id).dst;
+                let at = j.due(node, self.now);
+                self.events.schedule(at, Event::HostRx { node, pkt: id });
+            }
+        }
+    }
+
+    /// A packet is handed to its host's transport: its flow's transport handles it (with the
     /// telemetry it collected, if it asked for any).
     #[inline]
     fn deliver(&mut self, id: PacketId) {
