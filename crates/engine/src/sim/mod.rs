@@ -255,6 +255,9 @@ impl Simulator {
         let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
         let hops = self.fabric.net.next_hops(src, dst);
         let nic = hops[routing::pick(hops.len(), ends.hash_fwd, src)];
+        if let Some(paths) = self.fabric.paths.as_deref_mut() {
+            paths.add(&self.fabric.net, id, src, dst, ends.hash_fwd, ends.hash_rev);
+        }
         self.hosts.stacks.prepare(&cfg);
         let mut transport = cfg.build(ends, size);
         if cfg.seeds_rtt() {

@@ -20,6 +20,7 @@
 
 mod hybrid;
 mod segregated;
+pub mod paths;
 pub mod sab;
 pub mod telemetry;
 
@@ -66,6 +67,9 @@ pub struct Fabric {
     pub capture: Option<Box<crate::capture::Capture>>,
     /// Every transmission ends in a `TxDone` event (for tests: results must not change).
     pub(crate) eager_tx_done: bool,
+    /// Each flow's paths under per-flow ECMP (`None` with packet spraying or a hybrid network,
+    /// or when switched off for tests: results must not change).
+    pub paths: Option<Box<paths::FlowPaths>>,
     /// Scratch list of packets pushed out by an admission (reused).
     victims: Vec<PacketId>,
     pub packet_hops: u64,
@@ -103,19 +107,22 @@ impl Fabric {
             }
         }
         let eager_tx_done = false;
-        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        let paths = (sc.ecmp == Ecmp::FlowHash && rdcn.is_none()).then(Box::default);
+        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, paths, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
     /// caller delivers and frees it); otherwise it is forwarded (or dropped).
     #[inline]
     pub fn at_node(&mut self, node: NodeId, id: PacketId, cx: &mut Ctx) -> Option<PacketId> {
-        let (dst, path_hash) = {
-            let p = cx.slab.get(id);
-            (p.dst, p.path_hash)
-        };
+        let p = cx.slab.get(id);
+        let (dst, path_hash) = (p.dst, p.path_hash);
         if dst == node {
             return Some(id);
+        }
+        if let Some(port) = self.paths.as_deref().and_then(|f| f.egress(p, node)) {
+            self.enqueue(port, id, cx);
+            return None;
         }
         if let Some(r) = self.rdcn.as_deref() {
             if let Some(s) = r.tor_rack(node) {

@@ -186,10 +186,11 @@ fn per_queue_series_and_table_add_up_to_the_port() {
 }
 
 #[test]
-fn transmit_done_events_only_where_needed_change_no_result() {
+fn transmit_done_events_only_where_needed_and_flow_paths_change_no_result() {
     // A port schedules `TxDone` only when packets wait behind its transmission (or a host sender
     // waits for its NIC). Against one `TxDone` per packet, on scenarios that exercise every
     // discipline and transport: the same flows, ports and queues to the bit, fewer events.
+    // Likewise per-flow paths (`paths::FlowPaths`) against the routing table at every hop.
     let scenarios = [
         include_str!("../../../../scenarios/leafspine-websearch.toml"),
         include_str!("../../../../scenarios/flash-mixed.toml"),
@@ -217,13 +218,19 @@ fn transmit_done_events_only_where_needed_change_no_result() {
     for (i, doc) in extra.iter().enumerate() {
         let mut sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("scenario {i}: {e}"));
         sc.end = sc.end.min(Time::from_ps(3_000_000_000));
-        let mut runs = [true, false].map(|eager| {
+        let mut runs = [(true, true), (false, true), (false, false)].map(|(eager, paths)| {
             let mut sim = Simulator::new(&sc, None);
             sim.fabric.eager_tx_done = eager;
+            if !paths {
+                sim.fabric.paths = None;
+            }
             sim.run();
             sim
         });
-        let [a, b] = &mut runs;
+        let [a, b, c] = &mut runs;
+        assert_eq!(format!("{:?}", b.flow_table()), format!("{:?}", c.flow_table()), "scenario {i}: flows, paths");
+        assert_eq!(format!("{:?}", b.port_table()), format!("{:?}", c.port_table()), "scenario {i}: ports, paths");
+        assert_eq!(b.summary().packet_hops, c.summary().packet_hops, "scenario {i}");
         assert_eq!(format!("{:?}", a.flow_table()), format!("{:?}", b.flow_table()), "scenario {i}: flows");
         assert_eq!(format!("{:?}", a.port_table()), format!("{:?}", b.port_table()), "scenario {i}: ports");
         assert_eq!(format!("{:?}", a.queue_table()), format!("{:?}", b.queue_table()), "scenario {i}: queues");

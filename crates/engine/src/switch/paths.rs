@@ -1,0 +1,145 @@
+//! Per-flow paths: each flow's two paths (data and return), chosen once when the flow is
+//! created by the same per-flow ECMP hash the routing table would use hop by hop, so a switch
+//! finds a packet's egress port in a few bytes of the flow's path instead of in the routing
+//! table (a large table read once per hop, rarely in cache on big fabrics) — htsim carries a
+//! route with each packet for the same reason. The same choices: the paths are walked with
+//! `routing::pick` over the same next-hop sets, so results are identical (tested).
+//!
+//! A packet uses its flow's path only if it carries the flow's hash for its direction and that
+//! direction's source; anything else (sprayed packets, NDP's per-packet hashes, packets a switch
+//! returned to their sender) falls back to the table. Identical paths are stored once.
+
+use crate::ids::{FlowId, NodeId, PortId};
+use crate::network::Network;
+use crate::packet::Packet;
+use std::collections::HashMap;
+
+/// One hop of a path: at `node`, leave by `port`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Hop {
+    node: NodeId,
+    port: PortId,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct FlowPath {
+    hash_fwd: u64,
+    hash_rev: u64,
+    src: NodeId,
+    /// First hop of each path in `FlowPaths::hops`, and its length (0: no path).
+    fwd: u32,
+    rev: u32,
+    fwd_len: u8,
+    rev_len: u8,
+}
+
+/// Every flow's paths, by flow id.
+#[derive(Clone, Debug, Default)]
+pub struct FlowPaths {
+    flows: Vec<FlowPath>,
+    hops: Vec<Hop>,
+    /// Stored paths by a fingerprint of their hops (a hit is checked hop by hop).
+    interned: HashMap<u64, u32>,
+    scratch: Vec<Hop>,
+}
+
+impl FlowPaths {
+    /// Record flow `flow` (ids come in order) from `src` to `dst` with its two hashes.
+    pub fn add(&mut self, net: &Network, flow: FlowId, src: NodeId, dst: NodeId, hash_fwd: u64, hash_rev: u64) {
+        debug_assert_eq!(flow.idx(), self.flows.len());
+        let (fwd, fwd_len) = self.intern(net, src, dst, hash_fwd);
+        let (rev, rev_len) = self.intern(net, dst, src, hash_rev);
+        self.flows.push(FlowPath { hash_fwd, hash_rev, src, fwd, rev, fwd_len, rev_len });
+    }
+
+    fn intern(&mut self, net: &Network, from: NodeId, to: NodeId, hash: u64) -> (u32, u8) {
+        let Some(ports) = net.path(from, to, hash) else { return (0, 0) };
+        if ports.len() > u8::MAX as usize {
+            return (0, 0);
+        }
+        self.scratch.clear();
+        self.scratch.extend(ports.iter().map(|&port| Hop { node: net.ports[port.idx()].node, port }));
+        let key = self.scratch.iter().fold(self.scratch.len() as u64, |h, x| crate::rng::mix64(h ^ ((x.port.0 as u64) << 32 | x.node.0 as u64)));
+        let len = self.scratch.len();
+        if let Some(&s) = self.interned.get(&key) {
+            if self.hops.get(s as usize..s as usize + len) == Some(&self.scratch[..]) {
+                return (s, len as u8);
+            }
+        }
+        let s = self.hops.len() as u32;
+        self.hops.extend_from_slice(&self.scratch);
+        self.interned.entry(key).or_insert(s);
+        (s, len as u8)
+    }
+
+    /// The egress port at `node` of packet `p` on its flow's path, if it follows one.
+    #[inline]
+    pub fn egress(&self, p: &Packet, node: NodeId) -> Option<PortId> {
+        let f = self.flows.get(p.flow.idx())?;
+        let (start, len) = if p.path_hash == f.hash_fwd && p.src == f.src {
+            (f.fwd, f.fwd_len)
+        } else if p.path_hash == f.hash_rev && p.dst == f.src {
+            (f.rev, f.rev_len)
+        } else {
+            return None;
+        };
+        let hops = &self.hops[start as usize..start as usize + len as usize];
+        hops.iter().find(|h| h.node == node).map(|h| h.port)
+    }
+
+    /// Hops stored (distinct paths share their hops).
+    pub fn stored_hops(&self) -> usize {
+        self.hops.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::routing::pick;
+    use crate::packet::{Header, Kind, TcpHeader};
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn a_flow_path_gives_the_ports_the_table_picks_and_nothing_for_other_packets() {
+        let doc = "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"fat_tree\"\nk = 4\nlink = { rate = \"10Gbps\", delay = \"1us\" }\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n";
+        let net = crate::topology::build(&Scenario::from_toml(doc).unwrap().topology);
+        let mut paths = FlowPaths::default();
+        let hosts = net.hosts.clone();
+        let mut flows = Vec::new();
+        for i in 0..64u32 {
+            let (src, dst) = (hosts[(i as usize * 5) % 16], hosts[(i as usize * 7 + 3) % 16]);
+            if src == dst {
+                continue;
+            }
+            let (hf, hr) = (crate::rng::mix64(i as u64 + 1), crate::rng::mix64(i as u64 + 1000));
+            paths.add(&net, FlowId(flows.len() as u32), src, dst, hf, hr);
+            flows.push((src, dst, hf, hr));
+        }
+        let mut walked = 0;
+        for (f, &(src, dst, hf, hr)) in flows.iter().enumerate() {
+            for (from, to, hash) in [(src, dst, hf), (dst, src, hr)] {
+                // Walk hop by hop with the routing table and compare every egress port.
+                let pkt = Packet::new(FlowId(f as u32), from, to, 1500, Kind::Data, hash, Header::Tcp(TcpHeader::default()));
+                let mut at = from;
+                while at != to {
+                    let hops = net.next_hops(at, to);
+                    let want = hops[pick(hops.len(), hash, at)];
+                    assert_eq!(paths.egress(&pkt, at), Some(want), "flow {f} at {at:?}");
+                    at = net.ports[want.idx()].peer;
+                    walked += 1;
+                }
+                // Another hash (a sprayed packet), or the data hash going back (a packet
+                // returned to its sender), does not follow the flow's paths.
+                let mut other = pkt;
+                other.path_hash ^= 1;
+                assert_eq!(paths.egress(&other, from), None);
+            }
+            let bounced = Packet::new(FlowId(f as u32), dst, src, 64, Kind::Data, hf, Header::Tcp(TcpHeader::default()));
+            assert_eq!(paths.egress(&bounced, dst), None);
+        }
+        assert!(walked > 4 * flows.len());
+        // 16 hosts, 4 paths at most between two pods: far fewer distinct paths than flows.
+        assert!(paths.stored_hops() < walked, "{} hops stored for {walked} walked", paths.stored_hops());
+    }
+}
