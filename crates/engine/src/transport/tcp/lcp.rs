@@ -78,7 +78,7 @@ pub enum Design {
 }
 
 /// Counters for tests and the flow table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LcpStats {
     /// Loops opened (case 1 and case 2).
     pub opened: u64,
@@ -88,6 +88,11 @@ pub struct LcpStats {
     pub ece_acks: u64,
     /// Segments the normal loop skipped because this loop had them delivered.
     pub skipped: u64,
+    /// When the latest loop opened and its window I (packets).
+    pub last_open: Option<(Time, u64)>,
+    /// Loops closed by silence (§3.2), and by meeting the normal loop's data.
+    pub silenced: u64,
+    pub met: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -235,6 +240,7 @@ impl LowLoop {
         }
         self.open = true;
         self.stats.opened += 1;
+        self.stats.last_open = Some((now, window));
         let rtt = if rtt > Time::ZERO { rtt } else { self.base_rtt };
         match self.design {
             Design::Ppt { p, ewd, .. } => {
@@ -305,6 +311,7 @@ impl LowLoop {
             return None;
         }
         if self.low == 0 || self.low - 1 < hcp_nxt.max(self.floor) {
+            self.stats.met += 1;
             self.close();
             return None;
         }
@@ -374,6 +381,7 @@ impl LowLoop {
     /// The silence timer's event: closes the loop when it expired (§3.2).
     pub fn on_silence_timer(&mut self, now: Time, out: &mut Outbox) {
         if self.silence.fired(now, out) && self.open {
+            self.stats.silenced += 1;
             self.close();
         }
     }
