@@ -372,3 +372,106 @@ fn small_and_large_flow_scenarios_deliver_every_byte_once() {
         every_byte_once(&sim, &large);
     }
 }
+
+#[test]
+fn case_2_opens_with_half_minus_alpha_min_of_w_max() {
+    // Eq. (2): I = (1/2 − α_min)·W_max, floored to whole packets; nothing below one packet.
+    let low = super::lcp::LowLoop::new(super::lcp::Design::Ppt { p: super::cc::PptParams::from_knobs(&Knobs::default()), ewd: true, ecn: true });
+    assert_eq!(low.case2_window(0.1, 100), Some(40));
+    assert_eq!(low.case2_window(0.0, 100), Some(50), "at most half of W_max");
+    assert_eq!(low.case2_window(0.495, 100), None);
+    assert_eq!(low.case2_window(0.6, 100), None);
+}
+
+#[test]
+fn long_lived_flows_reopen_their_lcp_from_the_send_buffer_tail() {
+    // Eight long-lived flows into one receiver through a 300 KB send buffer: after start-up, α
+    // minima reopen loops (case 2) again and again, and every loop sends from una + send buffer.
+    let mut doc = star("ppt", &[], "send_buffer = \"300KB\"").replace("stop_when_done = true", "").replace("end = \"100ms\"", "end = \"20ms\"");
+    doc = doc.replace("hosts = 5", "hosts = 9");
+    for i in 1..=8 {
+        doc.push_str(&format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h0\"\n"));
+    }
+    let sim = run(&doc);
+    let mut opened = 0;
+    for i in 0..8 {
+        let c = tcp(&sim, i);
+        let low = c.sender.low.as_deref().unwrap();
+        assert!(low.identified, "300 KB first write > 100 KB");
+        opened += low.stats.opened;
+        // The window of a case-2 loop is at most half the flow's largest window.
+        if let (Some((_, w)), super::cc::Cc::Ppt(p)) = (low.stats.last_open, &c.sender.cc) {
+            assert!(w * 2 <= p.w_max() as u64 || w == low.bdp() - 10, "window {w}, W_max {}", p.w_max());
+        }
+    }
+    assert!(opened > 8, "case 2 reopened loops ({opened} openings)");
+}
+
+#[test]
+fn a_limited_send_buffer_moves_the_tail() {
+    // §4.1 / App. F: with a 64 KB send buffer the application has written only 64 KB beyond
+    // snd_una: the LCP's first packet is the last whole segment of it (segment 63 of 1000 B).
+    let mut cfg = TcpConfig { send_buffer: Some(64_000), ..TcpConfig::default() };
+    cfg.ppt.ident = false;
+    let (mut s, c) = ppt_sender(5_000_000, 74, cfg);
+    let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+    s.start(Time::ZERO, &c, &ends(), &mut out);
+    let lcp: Vec<u64> = out.packets.iter().filter(|p| p.tcp().lcp).map(|p| p.tcp().seq).collect();
+    assert_eq!(lcp, vec![63_000]);
+}
+
+#[test]
+fn rc3_sends_the_rest_of_the_flow_from_the_tail_in_growing_levels() {
+    // RC3: TCP's initial window from the head at class 0; the other 1990 segments at once from
+    // the tail down, segment s in level rc3_level(s): 10..110 class 1 (10·IW), 110..1110 class 2
+    // (100·IW), the rest class 3. Low-priority ACKs send nothing more.
+    let c = TcpConfig { mss: 1000, initial_cwnd: 10, cc: CcKind::Rc3, ecn: EcnMode::Dctcp, ..TcpConfig::default() };
+    let mut s = Sender::new(&c, Some(2_000_000), 0);
+    s.rtt.sample(Time::from_us(100));
+    let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+    s.start(Time::ZERO, &c, &ends(), &mut out);
+    let hcp: Vec<(u64, u8)> = out.packets.iter().filter(|p| !p.tcp().lcp).map(|p| (p.tcp().seq / 1000, p.class)).collect();
+    assert_eq!(hcp, (0..10).map(|s| (s, 0)).collect::<Vec<_>>());
+    let rlp: Vec<(u64, u8)> = out.packets.iter().filter(|p| p.tcp().lcp).map(|p| (p.tcp().seq / 1000, p.class)).collect();
+    assert_eq!(rlp.len(), 1990);
+    let expect: Vec<(u64, u8)> = (10..2000).rev().map(|s| (s, if s < 110 { 1 } else if s < 1110 { 2 } else { 3 })).collect();
+    assert_eq!(rlp, expect);
+    out.clear();
+    s.on_lp_ack(Time::from_us(100), &lp_ack(0, &[(1_999_000, 2_000_000)], false), &c, &ends(), &mut out);
+    assert!(out.packets.iter().all(|p| !p.tcp().lcp));
+    // The normal loop skips what the RLP delivered: ACK 10 000 with SACK of the top segment
+    // lets TCP send 10..30 but never 1999.
+    out.clear();
+    let mut h = TcpHeader { ack: 10_000, rwnd: u32::MAX, ..TcpHeader::default() };
+    h.sack[0] = (1_999_000, 2_000_000);
+    h.sack_count = 1;
+    s.on_ack(Time::from_us(100), &h, &c, &ends(), &mut out);
+    let sent: Vec<u64> = out.packets.iter().map(|p| p.tcp().seq / 1000).collect();
+    assert_eq!(sent, (10..30).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_normal_loop_skips_what_the_lcp_got_delivered_and_takes_the_jumping_ack() {
+    // 30 segments, IW 10, BDP 30 → LCP I = 20 at once (unidentified, ident off): it sends
+    // 29..10 paced; the receiver SACKs 20..30. The normal loop then sends 10..19 and skips
+    // 20..29; the ACK of everything (30 000) completes the flow although the normal loop sent
+    // only 20 segments (PPT §5: advancing snd_nxt with the ACK).
+    let mut cfg = TcpConfig::default();
+    cfg.ppt.ident = false;
+    let (mut s, c) = ppt_sender(30_000, 30, cfg);
+    let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+    s.start(Time::ZERO, &c, &ends(), &mut out);
+    out.clear();
+    let mut h = TcpHeader { ack: 10_000, rwnd: u32::MAX, ..TcpHeader::default() };
+    h.sack[0] = (20_000, 30_000);
+    h.sack_count = 1;
+    s.on_ack(Time::from_us(100), &h, &c, &ends(), &mut out);
+    let hcp: Vec<u64> = out.packets.iter().filter(|p| !p.tcp().lcp).map(|p| p.tcp().seq / 1000).collect();
+    assert_eq!(hcp, (10..20).collect::<Vec<_>>());
+    assert_eq!(s.scoreboard().nxt(), 30, "20..30 recorded as skipped");
+    assert_eq!(s.scoreboard().pipe(), 10, "skipped segments are not in flight");
+    out.clear();
+    s.on_ack(Time::from_us(200), &TcpHeader { ack: 30_000, rwnd: u32::MAX, ..TcpHeader::default() }, &c, &ends(), &mut out);
+    assert_eq!(s.completed_at(), Some(Time::from_us(200)));
+    assert_eq!(s.low.as_deref().unwrap().stats.skipped, 10);
+}
