@@ -155,6 +155,19 @@ impl LowLoop {
         self.open
     }
 
+    /// Does this loop ever send (PPT with `lcp = 0`, or on a connection written in pieces, only
+    /// tags)?
+    pub fn sends(&self) -> bool {
+        !matches!(self.design, Design::Ppt { p, .. } if !p.lcp)
+    }
+
+    /// The flow now ends before segment `end` (the application stopped): nothing above it.
+    pub fn truncate(&mut self, end: u64) {
+        self.low = self.low.min(end);
+        self.top = self.top.min(end);
+        self.floor = self.floor.min(end);
+    }
+
     /// The idle path: BDP = NIC rate × base RTT, in full segments on the wire.
     pub fn set_path(&mut self, p: &PathInfo) {
         let bytes = p.nic_rate.0 as f64 * p.base_rtt.secs_f64() / 8.0;

@@ -291,6 +291,9 @@ impl Sender {
         let end = self.layout.start(nxt) + self.layout.next_len(nxt, self.tcb.seg_size);
         let end = self.layout.written().map_or(end, |w| w.min(end));
         self.layout.truncate(end);
+        if let Some(low) = self.low.as_deref_mut() {
+            low.truncate(self.layout.seg_of(end, nxt));
+        }
         self.closed = true;
         self.tcb.flow_size = Some(end);
         if self.started_at.is_some() && self.completed_at.is_none() {
@@ -421,7 +424,7 @@ impl Sender {
     /// What an ACK (either loop's) says the receiver holds above the normal loop's next segment.
     fn note_reported(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
         let nxt = self.board.nxt();
-        let Some(low) = self.low.as_deref_mut() else { return };
+        let Some(low) = self.low.as_deref_mut().filter(|l| l.sends()) else { return };
         let ack_seg = self.layout.seg_of(h.ack, nxt);
         if ack_seg > nxt {
             low.note_delivered(nxt, ack_seg, nxt);
@@ -486,7 +489,7 @@ impl Sender {
         }
         let ack_seg = self.seg_of(h.ack);
         if ack_seg > self.board.nxt() {
-            if self.low.is_none() || !self.layout.written().is_some_and(|w| h.ack <= w) {
+            if !self.low.as_deref().is_some_and(LowLoop::sends) || !self.layout.written().is_some_and(|w| h.ack <= w) {
                 return; // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
             }
             // The low-priority loop delivered the bytes above: the normal loop skips them and
