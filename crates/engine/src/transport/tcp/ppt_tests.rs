@@ -142,12 +142,12 @@ fn drive_lcp(s: &mut Sender, c: &TcpConfig, out: &mut Outbox, until: Time, ece_f
                 sent.push(now);
                 lowest = lowest.min(p.tcp().seq);
                 lcp_seen += 1;
-                if lcp_seen % 2 == 0 {
+                if lcp_seen.is_multiple_of(2) {
                     pending_acks.push((now + rtt, lowest));
                 }
             }
         }
-        timers.extend(out.timers.drain(..));
+        timers.append(&mut out.timers);
         // Next event: an LP ACK or an LCP timer.
         let next_ack = pending_acks.iter().map(|a| a.0).min();
         let next_timer = timers.iter().filter(|t| t.1 == timers::LCP_PACE || t.1 == timers::LCP_SILENCE).map(|t| t.0).min();

@@ -489,7 +489,7 @@ impl Sender {
         }
         let ack_seg = self.seg_of(h.ack);
         if ack_seg > self.board.nxt() {
-            if !self.low.as_deref().is_some_and(LowLoop::sends) || !self.layout.written().is_some_and(|w| h.ack <= w) {
+            if !self.low.as_deref().is_some_and(LowLoop::sends) || self.layout.written().is_none_or(|w| h.ack > w) {
                 return; // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
             }
             // The low-priority loop delivered the bytes above: the normal loop skips them and
