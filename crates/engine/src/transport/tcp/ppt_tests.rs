@@ -475,3 +475,4 @@ fn the_normal_loop_skips_what_the_lcp_got_delivered_and_takes_the_jumping_ack() 
     assert_eq!(s.completed_at(), Some(Time::from_us(200)));
     assert_eq!(s.low.as_deref().unwrap().stats.skipped, 10);
 }
+
