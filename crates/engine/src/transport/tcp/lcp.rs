@@ -412,7 +412,7 @@ impl LowLoop {
                     thresholds.iter().position(|&t| self.sent_bytes <= t).unwrap_or(3) as u8
                 };
                 if lcp {
-                    hcp + LCP_CLASS_OFFSET
+                    (hcp + LCP_CLASS_OFFSET).min(crate::queue::CLASSES as u8 - 1)
                 } else {
                     hcp
                 }

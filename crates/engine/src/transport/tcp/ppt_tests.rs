@@ -293,6 +293,7 @@ fn tagging_follows_fig_6() {
     // Without scheduling (§6.3 Fig. 17): the connection's class and that class + 4.
     low.identified = true;
     assert_eq!((low.class(false, false, &th, 0, 0, 10), low.class(true, false, &th, 0, 0, 10)), (0, 4));
+    assert_eq!(low.class(true, false, &th, 6, 0, 10), 7, "the last class at most");
 }
 
 #[test]
