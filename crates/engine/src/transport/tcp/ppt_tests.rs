@@ -477,3 +477,27 @@ fn the_normal_loop_skips_what_the_lcp_got_delivered_and_takes_the_jumping_ack() 
     assert_eq!(s.low.as_deref().unwrap().stats.skipped, 10);
 }
 
+#[test]
+fn a_lost_final_ack_is_recovered_by_the_timeout() {
+    // The LCP delivered 20..30 and the HCP's 10..19 were acked, but the ACK of the whole flow
+    // was lost: only skipped segments are outstanding. The RTO resends the last one, whose
+    // duplicate the receiver answers with the ACK of everything.
+    let mut cfg = TcpConfig::default();
+    cfg.ppt.ident = false;
+    let (mut s, c) = ppt_sender(30_000, 30, cfg);
+    let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+    s.start(Time::ZERO, &c, &ends(), &mut out);
+    let mut h = TcpHeader { ack: 10_000, rwnd: u32::MAX, ..TcpHeader::default() };
+    h.sack[0] = (20_000, 30_000);
+    h.sack_count = 1;
+    s.on_ack(Time::from_us(100), &h, &c, &ends(), &mut out);
+    s.on_ack(Time::from_us(200), &TcpHeader { ack: 20_000, rwnd: u32::MAX, ..TcpHeader::default() }, &c, &ends(), &mut out);
+    assert_eq!((s.scoreboard().una(), s.scoreboard().nxt(), s.scoreboard().pipe()), (20, 30, 0));
+    out.clear();
+    let rto = s.rtt.rto();
+    s.on_rto_timer(Time::from_us(200) + rto, &c, &ends(), &mut out);
+    let resent: Vec<(u64, bool)> = out.packets.iter().map(|p| (p.tcp().seq, p.tcp().lcp)).collect();
+    assert_eq!(resent, vec![(29_000, false)]);
+    s.on_ack(Time::from_us(300) + rto, &TcpHeader { ack: 30_000, rwnd: u32::MAX, ..TcpHeader::default() }, &c, &ends(), &mut out);
+    assert!(s.completed_at().is_some());
+}

@@ -928,6 +928,16 @@ impl Sender {
             self.arm_rto(now, out);
             return;
         }
+        if self.board.lost_out() == 0 && self.low.as_deref().is_some_and(LowLoop::sends) {
+            // Only segments the low-priority loop delivered are outstanding and the ACK saying
+            // so was lost: resend the highest one, whose duplicate the receiver answers at once.
+            let last = self.board.nxt() - 1;
+            self.stats.retransmits += 1;
+            out.budget = out.budget.saturating_sub(1);
+            self.emit(now, last, true, cfg, ends, out);
+            self.arm_rto(now, out);
+            return;
+        }
         self.try_send(now, cfg, ends, out);
     }
 
