@@ -388,7 +388,7 @@ pub use self::ppt::PptParams;
 pub use self::rc3::Rc3Params;
 /// PPT's LCP constants (`cc/ppt.rs`).
 pub mod ppt_consts {
-    pub use super::ppt::{ALPHA_RTTS, IDENT_THRESHOLD, LCP_PER_ACK, SILENCE_RTTS};
+    pub use super::ppt::{marking_threshold, ALPHA_RTTS, IDENT_THRESHOLD, LAMBDA_HCP, LAMBDA_LCP, LCP_PER_ACK, SILENCE_RTTS};
 }
 
 #[cfg(test)]

@@ -27,6 +27,17 @@ pub const ALPHA_RTTS: f64 = 8.0;
 /// §3.2: "whenever two consecutive opportunistic data packets arrive at the receiver, the
 /// receiver sends one low-priority ACK back" (the exponential window decrease).
 pub const LCP_PER_ACK: f64 = 2.0;
+/// Eq. (3): the ports' marking threshold K = λ·C·RTT; λ = 0.17 for the high-priority queues (as
+/// DCTCP's analysis), 0.1 for the low-priority ones (§3.2). Switch settings, given here so a
+/// scenario builder can derive K from its links; §6.2 states the values it used (96 KB / 86 KB).
+pub const LAMBDA_HCP: f64 = 0.17;
+pub const LAMBDA_LCP: f64 = 0.1;
+
+/// K = λ·C·RTT in bytes for a link of `bps` and a base round trip of `rtt_s` seconds (eq. (3)).
+pub fn marking_threshold(lambda: f64, bps: f64, rtt_s: f64) -> f64 {
+    lambda * bps * rtt_s / 8.0
+}
+
 /// Longest α history kept (the `alpha_rtts` knob's maximum).
 pub const MAX_ALPHA_RTTS: usize = 32;
 
@@ -191,6 +202,13 @@ mod tests {
         assert_eq!(p.take_case2(), None, "taken once");
         // W_max counts windows from the first reduction on: cwnd 10 was seen with ssthresh set.
         assert_eq!(p.w_max(), 10);
+    }
+
+    #[test]
+    fn equation_3_marking_thresholds() {
+        // 40 Gb/s, 100 us: C·RTT = 500 KB; K = 85 KB (HCP), 50 KB (LCP).
+        assert!((marking_threshold(LAMBDA_HCP, 40e9, 100e-6) - 85_000.0).abs() < 1e-6);
+        assert!((marking_threshold(LAMBDA_LCP, 40e9, 100e-6) - 50_000.0).abs() < 1e-6);
     }
 
     #[test]
