@@ -321,6 +321,14 @@ fn identification_reads_the_first_write() {
         let hcp_class = out.packets.iter().find(|p| !p.tcp().lcp).unwrap().class;
         assert_eq!(hcp_class, if expect { 3 } else { 0 });
     }
+    // A long-lived flow without a send buffer writes without end: large, tagged P3, and with no
+    // tail there is no LCP.
+    let c = TcpConfig { mss: 1000, initial_cwnd: 10, cc: CcKind::Ppt, ecn: EcnMode::Dctcp, ..TcpConfig::default() };
+    let mut s = Sender::new(&c, None, 0);
+    let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+    s.start(Time::ZERO, &c, &ends(), &mut out);
+    assert!(s.low.as_deref().unwrap().identified && !s.low.as_deref().unwrap().sends());
+    assert!(out.packets.iter().all(|p| !p.tcp().lcp && p.class == 3));
 }
 
 #[test]

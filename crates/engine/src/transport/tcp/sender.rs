@@ -183,7 +183,9 @@ impl Sender {
     /// The low-priority loop a configuration asks for: PPT and RC3 on fixed segments of a flow
     /// whose data is known at the start (a flow of known size, or a send buffer bounding it).
     fn low_loop(cfg: &TcpConfig, closed: bool) -> Option<Box<LowLoop>> {
-        if cfg.cc.cuts_segments() || (!closed && cfg.send_buffer.is_none()) {
+        // An endless stream without a send buffer has no tail to send from.
+        let tail = closed || cfg.send_buffer.is_some();
+        if cfg.cc.cuts_segments() {
             return None;
         }
         let design = match cfg.cc {
@@ -192,9 +194,11 @@ impl Sender {
                 if !cfg.ppt.ident {
                     p.ident_threshold = u64::MAX;
                 }
+                // Without a tail PPT still tags its packets (§4.2), with no LCP.
+                p.lcp &= tail;
                 Design::Ppt { p, ewd: cfg.ppt.ewd, ecn: cfg.ppt.lcp_ecn }
             }
-            CcKind::Rc3 => {
+            CcKind::Rc3 if tail => {
                 let p = super::cc::Rc3Params::from_knobs(&cfg.cc_params);
                 Design::Rc3 { factor: p.factor, levels: p.levels }
             }
