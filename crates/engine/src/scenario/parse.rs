@@ -637,6 +637,19 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             }
         }
     }
+    if let Some(v) = t.raw("send_buffer") {
+        if v.as_str() == Some("unlimited") {
+            c.send_buffer = None;
+        } else {
+            match as_bytes(v) {
+                Ok(b) if b < c.mss as u64 => {
+                    iss.push(t.key_path("send_buffer"), format!("{} is smaller than one segment ({} B)", show(v), c.mss))
+                }
+                Ok(b) => c.send_buffer = Some(b),
+                Err(e) => iss.push(t.key_path("send_buffer"), format!("{e}; or \"unlimited\"")),
+            }
+        }
+    }
     if let Some(v) = t.get("rack", iss, as_bool) {
         c.rack = v;
     }

@@ -24,6 +24,10 @@ pub struct TcpHeader {
     /// Last segment of the data written so far (PSH): acknowledged at once, as the application's
     /// next request carries the ACK.
     pub psh: bool,
+    /// A low-priority loop's packet (PPT's LCP, RC3's RLP): on data, an opportunistic packet the
+    /// receiver acknowledges apart from the normal ones; on an ACK, a low-priority ACK (PPT §5:
+    /// the DSCP priority tells the loops apart).
+    pub lcp: bool,
     pub sack_count: u8,
     pub sack: [(u64, u64); MAX_SACK_BLOCKS],
 }

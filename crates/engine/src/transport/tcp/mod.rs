@@ -19,6 +19,7 @@ pub mod cc;
 mod closed;
 pub mod header;
 mod layout;
+pub mod lcp;
 pub mod priority;
 pub mod scheme;
 mod receiver;
@@ -51,6 +52,10 @@ pub mod timers {
     pub const PROBE: TimerId = TimerId(3);
     /// Sender RACK reordering timer (RFC 8985 §6.3).
     pub const REORDER: TimerId = TimerId(4);
+    /// Sender low-priority loop: the next paced opportunistic packet may leave (PPT §3.2).
+    pub const LCP_PACE: TimerId = TimerId(5);
+    /// Sender low-priority loop: no low-priority ACK for `silence_rtts` RTTs closes it (PPT §3.2).
+    pub const LCP_SILENCE: TimerId = TimerId(6);
 }
 
 /// How ECN is used on a connection.
@@ -77,12 +82,12 @@ impl CcKind {
     }
     /// Needs DCTCP's ECN (ECT on every packet, the receiver's two-state echo: RFC 8257 §3.2).
     pub fn uses_dctcp_ecn(self) -> bool {
-        matches!(self, CcKind::Dctcp | CcKind::D2tcp | CcKind::L2dct)
+        matches!(self, CcKind::Dctcp | CcKind::D2tcp | CcKind::L2dct | CcKind::Ppt | CcKind::Rc3)
     }
     /// The algorithm sizes its first window or its delay target from the idle path (HPCC: NIC
     /// rate × base RTT; Swift: the hop count).
     pub fn wants_path(self) -> bool {
-        matches!(self, CcKind::Hpcc | CcKind::Swift)
+        matches!(self, CcKind::Hpcc | CcKind::Swift | CcKind::Ppt | CcKind::Rc3)
     }
     /// The algorithm reads in-band telemetry: data packets must collect it (HPCC).
     pub fn needs_telemetry(self) -> bool {
@@ -96,6 +101,14 @@ impl CcKind {
 }
 
 impl TcpConfig {
+    /// Low-priority packets per low-priority ACK the receiver returns (PPT's EWD: 2; without EWD
+    /// and for RC3: 1).
+    pub fn lp_per_ack(&self) -> u32 {
+        match self.cc {
+            CcKind::Ppt if self.ppt.ewd => cc::PptParams::from_knobs(&self.cc_params).lcp_per_ack,
+            _ => 1,
+        }
+    }
     /// Packet sizes for the ideal FCT: MSS payload, header, ACK, and the handshake if any.
     pub fn framing(&self) -> super::Framing {
         super::Framing { payload: self.mss, header: self.header, control: self.ack_size, handshake: self.handshake, sprays: false }
@@ -163,6 +176,12 @@ pub struct TcpConfig {
     pub scheme: Option<&'static str>,
     /// Data packets collect in-band telemetry; the receiver echoes it in its ACKs.
     pub telemetry: bool,
+    /// Send buffer in bytes (`None` = unlimited): the data the application can have handed to
+    /// the connection beyond snd_una. Bounds what the sender may have out, and is what PPT's
+    /// identification reads (§4.1: the first write is min(flow size, send buffer)).
+    pub send_buffer: Option<u64>,
+    /// PPT's ablation switches (`lcp.rs`), read when `cc` is PPT.
+    pub ppt: lcp::PptSwitches,
     pub cc: CcKind,
 }
 
@@ -200,6 +219,8 @@ impl Default for TcpConfig {
             probe_after: 0,
             scheme: None,
             telemetry: false,
+            send_buffer: None,
+            ppt: lcp::PptSwitches { ewd: true, lcp_ecn: true, sched: true, ident: true },
             cc: CcKind::NewReno,
         }
     }
@@ -257,7 +278,11 @@ impl Transport for TcpConnection {
                     }
                     self.sender.int_fresh = true;
                 }
-                self.sender.on_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
+                if pkt.tcp().lcp {
+                    self.sender.on_lp_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
+                } else {
+                    self.sender.on_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
+                }
             }
             Kind::Syn => self.receiver.on_syn(now, &self.cfg, &self.ends, out),
             Kind::SynAck => self.sender.on_syn_ack(now, &self.cfg, &self.ends, out),
@@ -271,6 +296,8 @@ impl Transport for TcpConnection {
             timers::PACE => self.sender.on_pace_timer(now, &self.cfg, &self.ends, out),
             timers::PROBE => self.sender.on_probe_timer(now, &self.cfg, &self.ends, out),
             timers::REORDER => self.sender.on_reorder_timer(now, &self.cfg, &self.ends, out),
+            timers::LCP_PACE => self.sender.on_lcp_pace_timer(now, &self.cfg, &self.ends, out),
+            timers::LCP_SILENCE => self.sender.on_lcp_silence_timer(now, out),
             _ => debug_assert!(false, "TCP set no timer {timer:?}"),
         }
     }
@@ -319,6 +346,9 @@ impl Transport for TcpConnection {
     }
     fn set_path(&mut self, path: super::PathInfo) {
         cc::CongestionOps::path(&mut self.sender.cc, &path);
+        if let Some(low) = self.sender.low.as_deref_mut() {
+            low.set_path(&path);
+        }
     }
     fn window(&self) -> Option<f64> {
         Some(self.sender.tcb.cwnd as f64)
@@ -349,3 +379,5 @@ impl Transport for TcpConnection {
 mod tests;
 #[cfg(test)]
 mod hpcc_swift_tests;
+#[cfg(test)]
+mod ppt_tests;

@@ -37,11 +37,27 @@ pub struct Receiver {
     pub acks_sent: u64,
     /// SAB: the window field of the latest data packet (u64::MAX until one arrives).
     assigned: u64,
+    /// Low-priority loop (PPT §3.2, §5): its packets are acknowledged apart, one low-priority ACK
+    /// per `lp_per_ack` of them (2: EWD), echoing CE if any of them carried it; `lp_low` is the
+    /// lowest byte such a packet brought (the normal loop's gaps are the ones below it).
+    lp_per_ack: u32,
+    lp_pending: u32,
+    lp_ce: bool,
+    lp_low: u64,
+    /// Low-priority data packets received and low-priority ACKs sent.
+    pub lp_packets: u64,
+    pub lp_acks: u64,
 }
 
 impl Receiver {
-    pub fn new(_cfg: &TcpConfig, size: Option<u64>) -> Self {
+    pub fn new(cfg: &TcpConfig, size: Option<u64>) -> Self {
         Receiver {
+            lp_per_ack: cfg.lp_per_ack(),
+            lp_pending: 0,
+            lp_ce: false,
+            lp_low: u64::MAX,
+            lp_packets: 0,
+            lp_acks: 0,
             size,
             rcv_nxt: 0,
             trimmed: 0,
@@ -93,6 +109,10 @@ impl Receiver {
         }
         let h = pkt.tcp();
         let ce = pkt.ecn == Ecn::Ce;
+        if h.lcp {
+            self.on_lp_data(pkt, cfg, ends, out);
+            return;
+        }
         let mut immediate = false;
         match cfg.ecn {
             EcnMode::Dctcp => {
@@ -118,25 +138,17 @@ impl Receiver {
         }
 
         let (start, end) = (h.seq, h.seq + h.len as u64);
-        let had_gap = !self.ooo.is_empty();
-        if end <= self.rcv_nxt {
-            self.duplicate_segments += 1;
-            immediate = true;
-        } else if start <= self.rcv_nxt {
-            self.rcv_nxt = end;
-            while let Some(&(a, b)) = self.ooo.front() {
-                if a > self.rcv_nxt {
-                    break;
+        // Only the normal loop's gaps count: data a low-priority loop sent from the tail sits
+        // above them and must not change this loop's ACKs (PPT §5).
+        let had_gap = self.ooo.front().is_some_and(|&(a, _)| a < self.lp_low);
+        match self.take(start, end) {
+            Arrival::Duplicate => immediate = true,
+            Arrival::InOrder => {
+                if had_gap {
+                    immediate = true; // RFC 5681 §4.2: ACK at once when a gap is (partly) filled.
                 }
-                self.rcv_nxt = self.rcv_nxt.max(b);
-                self.ooo.pop_front();
             }
-            if had_gap {
-                immediate = true; // RFC 5681 §4.2: ACK at once when a gap is (partly) filled.
-            }
-        } else {
-            self.insert_ooo(start, end);
-            immediate = true; // Out of order: this is the duplicate ACK.
+            Arrival::OutOfOrder => immediate = true, // Out of order: this is the duplicate ACK.
         }
         if h.psh || self.size.is_some_and(|s| self.rcv_nxt >= s) {
             immediate = true; // The FIN segment, and the end of a written block, are acknowledged at once.
@@ -150,6 +162,53 @@ impl Receiver {
             self.send_ack(cfg, ends, out);
         } else if !self.delack.is_set() {
             self.delack.set(now + cfg.delack_timeout, out);
+        }
+    }
+
+    /// Put bytes `[start, end)` in place.
+    fn take(&mut self, start: u64, end: u64) -> Arrival {
+        if end <= self.rcv_nxt {
+            self.duplicate_segments += 1;
+            Arrival::Duplicate
+        } else if start <= self.rcv_nxt {
+            self.rcv_nxt = end;
+            while let Some(&(a, b)) = self.ooo.front() {
+                if a > self.rcv_nxt {
+                    break;
+                }
+                self.rcv_nxt = self.rcv_nxt.max(b);
+                self.ooo.pop_front();
+            }
+            Arrival::InOrder
+        } else {
+            self.insert_ooo(start, end);
+            Arrival::OutOfOrder
+        }
+    }
+
+    /// An opportunistic packet (PPT §5 "when receiving two consecutive opportunistic data packets,
+    /// we send an ACK packet back to the sender at low priority"; RC3: one per packet). The normal
+    /// loop's ACK state (pending count, CE state, delayed-ACK timer) is untouched.
+    fn on_lp_data(&mut self, pkt: &Packet, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let h = pkt.tcp();
+        self.lp_packets += 1;
+        self.lp_low = self.lp_low.min(h.seq);
+        self.take(h.seq, h.seq + h.len as u64);
+        self.lp_pending += 1;
+        self.lp_ce |= pkt.ecn == Ecn::Ce;
+        let complete = self.size.is_some_and(|s| self.rcv_nxt >= s);
+        if self.lp_pending >= self.lp_per_ack || complete {
+            let mut h = self.ack_header(cfg);
+            h.ece = self.lp_ce;
+            h.lcp = true;
+            let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
+            p.ecn = if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
+            // "at low priority": the class of the packet it answers.
+            p.class = pkt.class;
+            out.packets.push(p);
+            self.lp_pending = 0;
+            self.lp_ce = false;
+            self.lp_acks += 1;
         }
     }
 
@@ -190,25 +249,28 @@ impl Receiver {
         h.sack_count = n as u8;
     }
 
-    fn send_ack(&mut self, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+    /// An ACK's header: cumulative ACK, window, SACK blocks (ECE left clear).
+    fn ack_header(&self, cfg: &TcpConfig) -> TcpHeader {
         let window = match cfg.rcv_buffer {
             Some(b) => b.saturating_sub(self.buffered_out_of_order()),
             None => u64::MAX,
         }
         .min(self.assigned);
-        let mut h = TcpHeader {
-            ack: self.rcv_nxt,
-            ece: match cfg.ecn {
-                EcnMode::Off => false,
-                EcnMode::Classic => self.ece_latch,
-                EcnMode::Dctcp => self.ce_state,
-            },
-            ..TcpHeader::default()
-        };
+        let mut h = TcpHeader { ack: self.rcv_nxt, ..TcpHeader::default() };
         h.set_window(window);
         if cfg.sack {
             self.sack_blocks(&mut h);
         }
+        h
+    }
+
+    fn send_ack(&mut self, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let mut h = self.ack_header(cfg);
+        h.ece = match cfg.ecn {
+            EcnMode::Off => false,
+            EcnMode::Classic => self.ece_latch,
+            EcnMode::Dctcp => self.ce_state,
+        };
         let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
         p.ecn = if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
         p.class = cfg.class;
@@ -221,6 +283,13 @@ impl Receiver {
         self.pending = 0;
         self.delack.cancel();
     }
+}
+
+/// Where a data segment's bytes fell.
+enum Arrival {
+    Duplicate,
+    InOrder,
+    OutOfOrder,
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! To add one: a line in [`SCHEMES`].
 
 use super::cc::{CcKind, Knobs};
+use super::lcp::PptSwitches;
 use super::priority::{pias_thresholds, Priority};
 use super::{EcnMode, FixedRto, TcpConfig};
 use std::sync::LazyLock;
@@ -27,6 +28,7 @@ impl Scheme {
         c.ecn = if self.cc.uses_dctcp_ecn() { EcnMode::Dctcp } else { EcnMode::Off };
         c.priority = Priority::Fixed;
         c.rank_remaining = false;
+        c.ppt = PptSwitches::default();
         (self.apply)(&mut c);
         c.scheme = Some(self.name);
         c
@@ -106,6 +108,31 @@ pub const SCHEMES: &[Scheme] = &[
             c.fixed_rto = FixedRto::Rtts(PFABRIC_RTO_RTTS);
             c.probe_after = PFABRIC_PROBE_AFTER;
         },
+    },
+    // PPT's ablations (SIGCOMM 2024 §6.3, Figs. 15-18); `ppt` itself is the congestion control.
+    Scheme {
+        name: "ppt-no-lcp-ecn",
+        cc: CcKind::Ppt,
+        help: "PPT without ECN on the LCP (§6.3, Fig. 15): opportunistic packets Not-ECT, every low-priority ACK clocks a packet",
+        apply: |c| c.ppt.lcp_ecn = false,
+    },
+    Scheme {
+        name: "ppt-no-ewd",
+        cc: CcKind::Ppt,
+        help: "PPT without exponential window decrease (§6.3, Fig. 16): the LCP window at line rate, one low-priority ACK per packet",
+        apply: |c| c.ppt.ewd = false,
+    },
+    Scheme {
+        name: "ppt-no-sched",
+        cc: CcKind::Ppt,
+        help: "PPT without flow scheduling (§6.3, Fig. 17): every HCP packet in the connection's class, every LCP packet 4 classes lower",
+        apply: |c| c.ppt.sched = false,
+    },
+    Scheme {
+        name: "ppt-no-ident",
+        cc: CcKind::Ppt,
+        help: "PPT without buffer-aware identification (§6.3, Fig. 18): every flow starts unidentified at P0/P4",
+        apply: |c| c.ppt.ident = false,
     },
 ];
 

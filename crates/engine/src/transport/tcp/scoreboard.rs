@@ -12,6 +12,10 @@ const SACKED: u8 = 1;
 const LOST: u8 = 2;
 const RETRANS: u8 = 4;
 const EVER_RETRANS: u8 = 8;
+/// Delivered by a low-priority loop before the normal loop reached it (PPT §5, RC3): the normal
+/// loop skips it. Not in flight, never lost or resent, and no SACK evidence for loss detection or
+/// RACK (it was not sent by this loop).
+const SKIP: u8 = 16;
 
 /// The connection's delivery state when a segment was sent (draft-cheng-iccrg-delivery-rate-
 /// estimation §3.2: P.delivered, P.delivered_time, P.first_sent_time, P.is_app_limited).
@@ -35,6 +39,10 @@ pub struct AckedSegs {
     pub count: u64,
     /// Send time of the highest newly acked segment, if it was never retransmitted (Karn).
     pub rtt_sent: Option<Time>,
+    /// Of `count`, segments a low-priority loop had delivered (skipped by this loop), and whether
+    /// the highest acknowledged segment was one of them.
+    pub skipped: u64,
+    pub last_skipped: bool,
 }
 
 /// Per-segment state for segments `[una, nxt)`.
@@ -51,6 +59,7 @@ pub struct Scoreboard {
     sacked: u64,
     lost: u64,
     retrans: u64,
+    skipped: u64,
     /// Highest SACKed segment + 1 (0 if none above una).
     high_sacked: u64,
     /// The most recently sent segment among those delivered (acked or SACKed) so far: its
@@ -95,7 +104,7 @@ impl Scoreboard {
     /// RFC 6675 SetPipe(): unSACKed segments not deemed lost, plus retransmissions in flight.
     #[inline]
     pub fn pipe(&self) -> u64 {
-        self.packets_out() - self.sacked - self.lost + self.retrans
+        self.packets_out() - self.sacked - self.skipped - self.lost + self.retrans
     }
 
     fn at(&self, seg: u64) -> Option<&Seg> {
@@ -105,8 +114,9 @@ impl Scoreboard {
         seg.checked_sub(self.una).and_then(|i| self.segs.get_mut(i as usize))
     }
 
+    /// SACKed, or delivered by a low-priority loop (`push_skipped`).
     pub fn is_sacked(&self, seg: u64) -> bool {
-        self.at(seg).is_some_and(|s| s.flags & SACKED != 0)
+        self.at(seg).is_some_and(|s| s.flags & (SACKED | SKIP) != 0)
     }
     pub fn is_lost(&self, seg: u64) -> bool {
         self.at(seg).is_some_and(|s| s.flags & LOST != 0)
@@ -122,6 +132,16 @@ impl Scoreboard {
         if self.track_rate {
             self.tx.push_back(tx);
         }
+    }
+
+    /// Segment `nxt` was delivered by a low-priority loop: record it without sending it.
+    #[inline]
+    pub fn push_skipped(&mut self, now: Time, tx: TxState) {
+        self.segs.push_back(Seg { sent: now, flags: SKIP });
+        if self.track_rate {
+            self.tx.push_back(tx);
+        }
+        self.skipped += 1;
     }
 
     /// The newest delivered segment since the last call (see `newest_delivered`).
@@ -177,7 +197,7 @@ impl Scoreboard {
     /// Mark `seg` lost (unless SACKed or already lost). Returns whether it changed.
     pub fn mark_lost(&mut self, seg: u64) -> bool {
         let Some(s) = self.at_mut(seg) else { return false };
-        if s.flags & (SACKED | LOST) != 0 {
+        if s.flags & (SACKED | LOST | SKIP) != 0 {
             return false;
         }
         s.flags |= LOST;
@@ -200,11 +220,14 @@ impl Scoreboard {
             let seg = self.una;
             self.una += 1;
             out.count += 1;
-            if s.flags & SACKED == 0 {
+            out.last_skipped = s.flags & SKIP != 0;
+            if s.flags & SKIP != 0 {
+                out.skipped += 1;
+            } else if s.flags & SACKED == 0 {
                 self.note_delivered(seg, s.sent, tx, s.flags);
             }
             self.forget(s.flags);
-            if !self.timestamps {
+            if !self.timestamps && s.flags & SKIP == 0 {
                 out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
             }
         }
@@ -212,7 +235,9 @@ impl Scoreboard {
     }
 
     fn forget(&mut self, flags: u8) {
-        if flags & SACKED != 0 {
+        if flags & SKIP != 0 {
+            self.skipped -= 1;
+        } else if flags & SACKED != 0 {
             self.sacked -= 1;
         } else {
             if flags & LOST != 0 {
@@ -231,7 +256,7 @@ impl Scoreboard {
         let mut newly = 0;
         for seg in from..to {
             let s = self.at_mut(seg).unwrap();
-            if s.flags & SACKED != 0 {
+            if s.flags & (SACKED | SKIP) != 0 {
                 continue;
             }
             let f = s.flags;
@@ -269,6 +294,10 @@ impl Scoreboard {
         while seg > self.una {
             seg -= 1;
             let flags = self.at(seg).unwrap().flags;
+            if flags & SKIP != 0 {
+                above_sacked = false;
+                continue;
+            }
             if flags & SACKED != 0 {
                 if !above_sacked {
                     blocks += 1;
@@ -314,7 +343,7 @@ impl Scoreboard {
                 }
                 continue;
             }
-            if s.flags & SACKED != 0 || (s.flags & RETRANS == 0 && (!all || s.flags & LOST != 0)) {
+            if s.flags & (SACKED | SKIP) != 0 || (s.flags & RETRANS == 0 && (!all || s.flags & LOST != 0)) {
                 continue;
             }
             let deadline = s.sent + rack_rtt + reo_wnd;
@@ -340,7 +369,7 @@ impl Scoreboard {
     /// no retransmission is in flight any more.
     pub fn mark_all_lost(&mut self) {
         for s in self.segs.iter_mut() {
-            if s.flags & SACKED == 0 {
+            if s.flags & (SACKED | SKIP) == 0 {
                 if s.flags & LOST == 0 {
                     self.lost += 1;
                     self.lost_marks += 1;
@@ -360,7 +389,7 @@ impl Scoreboard {
         let start = from.max(self.una);
         (start..self.nxt()).find(|&seg| {
             let f = self.at(seg).unwrap().flags;
-            f & LOST != 0 && f & RETRANS == 0 && f & SACKED == 0
+            f & LOST != 0 && f & RETRANS == 0 && f & (SACKED | SKIP) == 0
         })
     }
 

@@ -7,7 +7,8 @@
 //! lost). Without SACK it is NewReno (RFC 6582, the "slow-but-steady" variant: the RTO timer is
 //! restarted on every partial ACK).
 
-use super::cc::{AckEvent, CaState, Cc, CongestionOps, CwndEvent, RateSample, Tcb};
+use super::cc::{AckEvent, CaState, Cc, CcKind, CongestionOps, CwndEvent, RateSample, Tcb};
+use super::lcp::{Design, LowLoop};
 use super::layout::Layout;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
@@ -92,6 +93,10 @@ pub struct Sender {
     /// Flash: the class of the current window, and the byte that starts the next window.
     class: u8,
     class_until: u64,
+    /// `TcpConfig::send_buffer` (u64::MAX = unlimited).
+    sndbuf: u64,
+    /// The low-priority loop (PPT's LCP, RC3's), boxed so other flows stay small (`lcp.rs`).
+    pub low: Option<Box<LowLoop>>,
     pub stats: SenderStats,
 }
 
@@ -169,8 +174,37 @@ impl Sender {
             probing: false,
             class: cfg.class,
             class_until: 0,
+            sndbuf: cfg.send_buffer.unwrap_or(u64::MAX),
+            low: Self::low_loop(cfg, closed),
             stats: SenderStats::default(),
         }
+    }
+
+    /// The low-priority loop a configuration asks for: PPT and RC3 on fixed segments of a flow
+    /// whose data is known at the start (a flow of known size, or a send buffer bounding it).
+    fn low_loop(cfg: &TcpConfig, closed: bool) -> Option<Box<LowLoop>> {
+        // An endless stream without a send buffer has no tail to send from.
+        let tail = closed || cfg.send_buffer.is_some();
+        if cfg.cc.cuts_segments() {
+            return None;
+        }
+        let design = match cfg.cc {
+            CcKind::Ppt => {
+                let mut p = super::cc::PptParams::from_knobs(&cfg.cc_params);
+                if !cfg.ppt.ident {
+                    p.ident_threshold = u64::MAX;
+                }
+                // Without a tail PPT still tags its packets (§4.2), with no LCP.
+                p.lcp &= tail;
+                Design::Ppt { p, ewd: cfg.ppt.ewd, ecn: cfg.ppt.lcp_ecn }
+            }
+            CcKind::Rc3 if tail => {
+                let p = super::cc::Rc3Params::from_knobs(&cfg.cc_params);
+                Design::Rc3 { factor: p.factor, levels: p.levels }
+            }
+            _ => return None,
+        };
+        Some(Box::new(LowLoop::new(design)))
     }
 
     pub fn state(&self) -> CaState {
@@ -231,13 +265,21 @@ impl Sender {
     #[inline]
     fn new_data_allowed(&self) -> bool {
         let nxt = self.board.nxt();
-        self.has_new_data() && self.seg_start(nxt) + self.layout.next_len(nxt, self.tcb.seg_size) <= self.tcb.snd_una.saturating_add(self.rwnd)
+        let end = self.seg_start(nxt) + self.layout.next_len(nxt, self.tcb.seg_size);
+        self.has_new_data() && end <= self.tcb.snd_una.saturating_add(self.rwnd) && end <= self.tcb.snd_una.saturating_add(self.sndbuf)
     }
 
     /// Keep the connection open after the data written so far (before it starts); `last` = that
     /// data is all there will be after all.
     pub fn keep_open(&mut self, last: bool) {
         debug_assert!(self.started_at.is_none());
+        // Written in pieces: no tail to send from (the tagging of PPT stays).
+        if let Some(low) = self.low.as_deref_mut() {
+            match &mut low.design {
+                Design::Ppt { p, .. } => p.lcp = false,
+                Design::Rc3 { .. } => self.low = None,
+            }
+        }
         self.layout = Layout::cut_as_sent(self.tcb.mss, self.layout.written());
         self.closed = last;
         if !last {
@@ -253,6 +295,9 @@ impl Sender {
         let end = self.layout.start(nxt) + self.layout.next_len(nxt, self.tcb.seg_size);
         let end = self.layout.written().map_or(end, |w| w.min(end));
         self.layout.truncate(end);
+        if let Some(low) = self.low.as_deref_mut() {
+            low.truncate(self.layout.seg_of(end, nxt));
+        }
         self.closed = true;
         self.tcb.flow_size = Some(end);
         if self.started_at.is_some() && self.completed_at.is_none() {
@@ -287,7 +332,126 @@ impl Sender {
         self.established = true;
         self.established_at = Some(now);
         self.cc.init(&mut self.tcb);
+        let case1 = self.identify(cfg);
         self.try_send(now, cfg, ends, out);
+        self.open_low(now, case1, cfg, ends, out);
+    }
+
+    /// PPT §4.1: the first write puts min(flow size, send buffer) bytes in the send buffer; above
+    /// the threshold the flow is large. Returns case 1's window if the loop opens at once.
+    fn identify(&mut self, cfg: &TcpConfig) -> Option<u64> {
+        let written = self.layout.written().unwrap_or(u64::MAX);
+        let first_write = written.min(cfg.send_buffer.unwrap_or(u64::MAX));
+        let rest = self.layout.written().map_or(u64::MAX, |w| self.layout.seg_of(w, 0));
+        self.low.as_deref_mut()?.on_start(first_write, cfg.initial_cwnd as u64, rest)
+    }
+
+    /// One past the last segment the send buffer holds now: the written data, at most
+    /// `send_buffer` bytes beyond snd_una (whole segments).
+    fn buffer_tail(&self, cfg: &TcpConfig) -> u64 {
+        let nxt = self.board.nxt();
+        let limit = cfg.send_buffer.map_or(u64::MAX, |b| self.tcb.snd_una.saturating_add(b));
+        match self.layout.written() {
+            Some(w) if w <= limit => self.layout.seg_of(w, nxt),
+            _ => limit / cfg.mss as u64,
+        }
+    }
+
+    /// Open a low-priority loop of `window` packets (if any) and let it send.
+    fn open_low(&mut self, now: Time, window: Option<u64>, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let Some(w) = window else { return };
+        let tail = self.buffer_tail(cfg);
+        let rtt = self.tcb.srtt.unwrap_or(Time::ZERO);
+        if let Some(low) = self.low.as_deref_mut() {
+            low.open(now, w, tail, rtt, out);
+        }
+        self.lcp_send(now, cfg, ends, out);
+    }
+
+    /// Send what the low-priority loop may: from the tail down, never below the normal loop's
+    /// next new segment.
+    fn lcp_send(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let Some(mut low) = self.low.take() else { return };
+        while low.is_open() {
+            let Some(seg) = low.next_seg(self.board.nxt()) else { break };
+            if out.budget == 0 {
+                out.blocked = true;
+                break;
+            }
+            if !low.take_permission(now, out) {
+                break;
+            }
+            let len = self.layout.len(seg);
+            let class = low.class(true, cfg.ppt.sched, &ppt_thresholds(cfg), cfg.class, seg, cfg.initial_cwnd as u64);
+            low.sent(seg, len);
+            out.budget -= 1;
+            self.stats.segments_sent += 1;
+            let ends_write = self.layout.ends_written(seg);
+            let mut p = Packet::new(
+                ends.flow,
+                ends.src,
+                ends.dst,
+                len as u32 + cfg.header,
+                Kind::Data,
+                ends.hash_fwd,
+                Header::Tcp(TcpHeader { seq: self.seg_start(seg), len: len as u32, fin: self.closed && ends_write, psh: ends_write, lcp: true, ..TcpHeader::default() }),
+            );
+            p.ecn = if low.ecn_capable() && cfg.ecn != EcnMode::Off { Ecn::Ect0 } else { Ecn::NotEct };
+            p.class = class;
+            out.packets.push(p);
+        }
+        self.low = Some(low);
+    }
+
+    /// A low-priority ACK (PPT §5 `tcp_ack_loops`): record what it reports delivered, keep the
+    /// loop alive, and send one opportunistic packet unless it carries ECE.
+    pub fn on_lp_ack(&mut self, now: Time, h: &TcpHeader, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        if self.completed_at.is_some() || self.low.is_none() {
+            return;
+        }
+        if self.layout.written().is_some_and(|w| h.ack >= w) {
+            // The receiver holds every byte: the flow is done, as any ACK of the end says.
+            let done = TcpHeader { ack: h.ack, rwnd: h.rwnd, ..TcpHeader::default() };
+            self.on_ack(now, &done, cfg, ends, out);
+            return;
+        }
+        self.tcb.now = now;
+        self.note_reported(h, cfg);
+        let rtt = self.tcb.srtt.unwrap_or(Time::ZERO);
+        let ece = h.ece && cfg.ecn != EcnMode::Off;
+        let low = self.low.as_deref_mut().expect("checked");
+        if low.on_lp_ack(now, ece, rtt, out) {
+            self.lcp_send(now, cfg, ends, out);
+        }
+    }
+
+    /// What an ACK (either loop's) says the receiver holds above the normal loop's next segment.
+    fn note_reported(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
+        let nxt = self.board.nxt();
+        let Some(low) = self.low.as_deref_mut().filter(|l| l.sends()) else { return };
+        let ack_seg = self.layout.seg_of(h.ack, nxt);
+        if ack_seg > nxt {
+            low.note_delivered(nxt, ack_seg, nxt);
+        }
+        if cfg.sack {
+            for &(a, b) in &h.sack[..h.sack_count as usize] {
+                low.note_delivered(self.layout.seg_of(a, nxt), self.layout.seg_of(b, nxt), nxt);
+            }
+        }
+    }
+
+    pub fn on_lcp_pace_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let Some(low) = self.low.as_deref_mut() else { return };
+        low.on_pace_timer();
+        if self.completed_at.is_none() {
+            self.lcp_send(now, cfg, ends, out);
+        }
+    }
+
+    pub fn on_lcp_silence_timer(&mut self, now: Time, out: &mut Outbox) {
+        if let Some(low) = self.low.as_deref_mut() {
+            low.on_silence_timer(now, out);
+        }
     }
 
     fn send_syn(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
@@ -317,7 +481,9 @@ impl Sender {
         self.tcb.srtt = self.rtt.srtt();
         self.rto.cancel();
         self.cc.init(&mut self.tcb);
+        let case1 = self.identify(cfg);
         self.try_send(now, cfg, ends, out);
+        self.open_low(now, case1, cfg, ends, out);
     }
 
     pub fn on_ack(&mut self, now: Time, h: &TcpHeader, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
@@ -327,7 +493,19 @@ impl Sender {
         }
         let ack_seg = self.seg_of(h.ack);
         if ack_seg > self.board.nxt() {
-            return; // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
+            if !self.low.as_deref().is_some_and(LowLoop::sends) || self.layout.written().is_none_or(|w| h.ack > w) {
+                return; // Acknowledges data never sent: ignore (RFC 9293 §3.10.7.4).
+            }
+            // The low-priority loop delivered the bytes above: the normal loop skips them and
+            // takes the ACK (PPT §5: "advancing the send queue's head and updating snd_nxt").
+            while self.board.nxt() < ack_seg {
+                let tx = self.tx_state(now);
+                self.board.push_skipped(now, tx);
+                if let Some(low) = self.low.as_deref_mut() {
+                    low.stats.skipped += 1;
+                }
+            }
+            self.tcb.snd_nxt = self.seg_start(ack_seg);
         }
         self.rwnd = h.window();
         self.tcb.rwnd = h.window();
@@ -336,7 +514,14 @@ impl Sender {
         let prior_rack = self.board.rack_point();
         self.board.set_ack_context(now, self.tcb.min_rtt);
         let acked = self.board.ack_to(ack_seg);
-        let acked_bytes = self.seg_start(ack_seg.max(prior_una)) - self.seg_start(prior_una);
+        let mut acked_bytes = self.seg_start(ack_seg.max(prior_una)) - self.seg_start(prior_una);
+        if acked.skipped > 0 {
+            // Bytes the other loop delivered are not this loop's: DCTCP's α and the window count
+            // only the normal loop's own packets.
+            let last = if acked.last_skipped { self.layout.len(ack_seg - 1) } else { cfg.mss as u64 };
+            acked_bytes = acked_bytes.saturating_sub((acked.skipped - 1) * cfg.mss as u64 + last);
+        }
+        let own_acked = (acked.count - acked.skipped) as u32;
         self.tcb.snd_una = self.seg_start(self.board.una());
 
         let mut newly_sacked = 0;
@@ -346,6 +531,7 @@ impl Sender {
             }
         }
         self.layout.release(self.board.una());
+        self.note_reported(h, cfg);
         self.tcb.now = now;
         let mut rtt_sample = None;
         if acked.count > 0 {
@@ -372,8 +558,8 @@ impl Sender {
         let rs = self.rate_sample(now, prior_delivered, rtt_sample);
         let cc_ece = if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() { h.ece } else { ece };
         self.cc.in_ack_event(&mut self.tcb, AckEvent { ece: cc_ece, acked_bytes });
-        if acked.count > 0 {
-            self.cc.pkts_acked(&mut self.tcb, acked.count as u32, rtt_sample);
+        if own_acked > 0 {
+            self.cc.pkts_acked(&mut self.tcb, own_acked, rtt_sample);
         }
 
         if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w) {
@@ -483,8 +669,8 @@ impl Sender {
                 }
             }
             self.cc.cong_control(&mut self.tcb, &rs);
-        } else if may_grow && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
-            self.cc.cong_avoid(&mut self.tcb, acked.count as u32);
+        } else if may_grow && own_acked > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
+            self.cc.cong_avoid(&mut self.tcb, own_acked);
             if std::mem::take(&mut self.tcb.request_cwr) && matches!(self.state, CaState::Open | CaState::Disorder) {
                 self.enter_cwr(); // a delay-based back-off (CDG)
             }
@@ -497,7 +683,26 @@ impl Sender {
             self.arm_rto(now, out);
         }
         self.try_send(now, cfg, ends, out);
+        if self.low.is_some() {
+            self.low_after_ack(now, own_acked, cfg, ends, out);
+        }
         self.schedule_probe(now, cfg, out);
+    }
+
+    /// The low-priority loop's openings on a normal ACK: case 1 of an identified flow (its 2nd
+    /// RTT), case 2 when DCTCP's α is at its recent minimum (PPT §3.1).
+    fn low_after_ack(&mut self, now: Time, own_acked: u32, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let low = self.low.as_deref_mut().expect("called with a loop");
+        let mut window = None;
+        if own_acked > 0 {
+            window = low.on_first_ack(cfg.initial_cwnd as u64);
+        }
+        if let Cc::Ppt(p) = &mut self.cc {
+            if let Some(alpha_min) = p.take_case2() {
+                window = window.or_else(|| low.case2_window(alpha_min, p.w_max()));
+            }
+        }
+        self.open_low(now, window, cfg, ends, out);
     }
 
     /// RACK_detect_loss (RFC 8985 §6.2) with reo_wnd = min RTT / 4; arms the reordering timer
@@ -727,6 +932,16 @@ impl Sender {
             self.arm_rto(now, out);
             return;
         }
+        if self.board.lost_out() == 0 && self.low.as_deref().is_some_and(LowLoop::sends) {
+            // Only segments the low-priority loop delivered are outstanding and the ACK saying
+            // so was lost: resend the highest one, whose duplicate the receiver answers at once.
+            let last = self.board.nxt() - 1;
+            self.stats.retransmits += 1;
+            out.budget = out.budget.saturating_sub(1);
+            self.emit(now, last, true, cfg, ends, out);
+            self.arm_rto(now, out);
+            return;
+        }
         self.try_send(now, cfg, ends, out);
     }
 
@@ -743,9 +958,12 @@ impl Sender {
     }
 
     /// The next segment NextSeg() (RFC 6675 §4, rules 1, 2 and 4) would send, if any.
-    fn next_segment(&mut self, cfg: &TcpConfig) -> Option<(u64, bool)> {
+    fn next_segment(&mut self, now: Time, cfg: &TcpConfig) -> Option<(u64, bool)> {
         if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
             return Some((seg, true));
+        }
+        if self.low.is_some() {
+            self.skip_delivered(now);
         }
         self.rxt_cursor = self.rxt_cursor.max(self.board.nxt());
         let nxt = self.board.nxt();
@@ -761,6 +979,22 @@ impl Sender {
             }
         }
         None
+    }
+
+    /// The normal loop's next new segments that the low-priority loop already got delivered are
+    /// skipped (recorded, not sent): no byte goes twice where one delivery is known.
+    fn skip_delivered(&mut self, now: Time) {
+        let Some(mut low) = self.low.take() else { return };
+        let before = self.board.nxt();
+        while self.layout.has_data_at(self.board.nxt()) && low.is_delivered(self.board.nxt()) {
+            let tx = self.tx_state(now);
+            self.board.push_skipped(now, tx);
+            low.stats.skipped += 1;
+        }
+        if self.board.nxt() != before {
+            self.tcb.snd_nxt = self.seg_start(self.board.nxt());
+        }
+        self.low = Some(low);
     }
 
     /// Send whatever the window, the receive window and the NIC allow: lost segments first, then
@@ -805,7 +1039,7 @@ impl Sender {
                     break;
                 }
             }
-            let Some((seg, retransmission)) = self.next_segment(cfg) else {
+            let Some((seg, retransmission)) = self.next_segment(now, cfg) else {
                 self.tcb.cwnd_limited = false;
                 // Nothing to send and not cwnd-limited: application-limited (draft-cheng §3.4).
                 self.app_limited = (self.board.delivered + self.board.packets_out()).max(1);
@@ -831,6 +1065,9 @@ impl Sender {
         }
         if self.board.packets_out() > 0 && !self.rto.is_set() {
             self.arm_rto(now, out);
+        }
+        if self.low.is_some() {
+            self.lcp_send(now, cfg, ends, out);
         }
     }
 
@@ -864,6 +1101,10 @@ impl Sender {
         );
         p.ecn = ecn;
         p.class = self.data_class(self.seg_start(seg), cfg);
+        if let Some(low) = self.low.as_deref_mut() {
+            p.class = low.class(false, cfg.ppt.sched, &ppt_thresholds(cfg), cfg.class, seg, cfg.initial_cwnd as u64);
+            low.sent_bytes += len as u64;
+        }
         if cfg.rank_remaining {
             // pFabric: the flow's remaining size from this packet on (long-lived flows: last).
             p.rank = self.tcb.flow_size.map_or(u64::MAX, |s| s.saturating_sub(self.seg_start(seg)));
@@ -903,6 +1144,20 @@ impl Sender {
         out.packets.push(p);
     }
 }
+
+/// PPT's demotion thresholds for unidentified flows (P0 → P1 → P2 → P3 by bytes sent, §4.1
+/// "PPT fall-back to PIAS"): the first three of the `pias_thresholds` set when the profile has
+/// one, else of PIAS's published web-search set for load 0.5 (the paper gives no values).
+#[inline]
+pub fn ppt_thresholds(cfg: &TcpConfig) -> [u64; 3] {
+    match cfg.priority {
+        Priority::Mlfq { thresholds: t, .. } => [t[0], t[1], t[2]],
+        _ => PPT_THRESHOLDS,
+    }
+}
+
+/// The first three of PIAS's web-search thresholds for load 0.5, bytes (`priority.rs`).
+pub const PPT_THRESHOLDS: [u64; 3] = [1059 * 1460, 1412 * 1460, 1643 * 1460];
 
 #[cfg(test)]
 mod tests {

@@ -45,14 +45,21 @@ pub struct Dctcp {
     window_end: u64,
     bytes_acked: u64,
     bytes_marked: u64,
+    /// α updates so far (one per observation window, about one RTT): PPT's LCP reads α once
+    /// per update.
+    rounds: u64,
 }
 
 impl Dctcp {
     pub fn new(p: DctcpParams) -> Dctcp {
-        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0 }
+        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0, rounds: 0 }
     }
     pub fn alpha(&self) -> f64 {
         self.alpha
+    }
+    /// How many times α has been updated (observation windows closed).
+    pub fn rounds(&self) -> u64 {
+        self.rounds
     }
     fn react_to_loss(tcb: &mut Tcb) {
         tcb.ssthresh = (tcb.cwnd / 2).max(2);
@@ -84,6 +91,7 @@ impl CongestionOps for Dctcp {
             self.window_end = tcb.snd_nxt;
             self.bytes_acked = 0;
             self.bytes_marked = 0;
+            self.rounds += 1;
         }
     }
     fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {

@@ -277,6 +277,8 @@ impl Cc {
             Cc::Dctcp(d) => Some(d.alpha()),
             Cc::D2tcp(d) => Some(d.alpha()),
             Cc::L2dct(d) => Some(d.alpha()),
+            Cc::Ppt(d) => Some(d.alpha()),
+            Cc::Rc3(d) => Some(d.alpha()),
             _ => None,
         }
     }
@@ -377,7 +379,16 @@ registry! {
     PFabric: pfabric::PFabric = ["pfabric-rc"], knobs pfabric::KNOBS, |seed, k| PFabric::with_knobs(k), "pFabric's minimal rate control: TCP growth capped at max_cwnd, timeouts only (SIGCOMM 2013 §4.2); use the 'pfabric' scheme";
     Hpcc: hpcc::Hpcc = ["hpcc"], knobs hpcc::KNOBS, |seed, k| Hpcc::with_knobs(k), "HPCC: window from the most loaded hop's INT-measured inflight, target eta 95 %, paced at W/T (SIGCOMM 2019 §3); telemetry on";
     Swift: swift::Swift = ["swift"], knobs swift::KNOBS, |seed, k| Swift::with_knobs(k), "Swift-like: AIMD on fabric delay vs a target scaled by hops and flow window, paced below 1 packet (SIGCOMM 2020 §3)";
+    Ppt: ppt::Ppt = ["ppt"], knobs ppt::KNOBS, |seed, k| Ppt::with_knobs(k), "PPT (SIGCOMM 2024): DCTCP loop + low-priority loop from the flow's tail (opened at start / at alpha_min, EWD, closed after 2 silent RTTs), mirror-symmetric P0-P3/P4-P7 tagging with buffer-aware identification";
+    Rc3: rc3::Rc3 = ["rc3"], knobs rc3::KNOBS, |seed, k| Rc3::with_knobs(k), "RC3 (NSDI 2014) as PPT ran it: DCTCP primary loop + recursive low-priority loop sending the rest of the flow from its tail at line rate once, in classes 1..levels of factor^i x IW packets";
     Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
+}
+
+pub use self::ppt::PptParams;
+pub use self::rc3::Rc3Params;
+/// PPT's LCP constants (`cc/ppt.rs`).
+pub mod ppt_consts {
+    pub use super::ppt::{marking_threshold, ALPHA_RTTS, IDENT_THRESHOLD, LAMBDA_HCP, LAMBDA_LCP, LCP_PER_ACK, SILENCE_RTTS};
 }
 
 #[cfg(test)]

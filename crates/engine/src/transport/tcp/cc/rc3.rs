@@ -1,0 +1,68 @@
+//! RC3's primary loop (Mittal, Sherry, Ratnasamy, Shenker, "Recursively Cautious Congestion
+//! Control", NSDI 2014) as PPT's evaluation runs it: "RC3 is originally designed for Internet and
+//! uses TCP for high-priority loop by default. To make a fair comparison in DCN environment, we
+//! use DCTCP for RC3's high priority control loop" (PPT §6.1). Every window decision is DCTCP's;
+//! the recursive low-priority loop is `transport/tcp/lcp.rs` (`Design::Rc3`), whose level sizes
+//! are this algorithm's knobs.
+
+use super::dctcp::DctcpParams;
+use super::{AckEvent, CaState, CongestionOps, CwndEvent, Dctcp, Knob, Knobs, Tcb};
+use crate::transport::tcp::lcp::{RC3_FACTOR, RC3_LEVELS};
+
+pub const KNOBS: &[Knob] = &[
+    Knob { name: "g", default: 1.0 / 16.0, min: 1e-6, max: 1.0, help: "DCTCP's α estimation gain (primary loop)" },
+    Knob { name: "initial_alpha", default: 1.0, min: 0.0, max: 1.0, help: "DCTCP's α at connection start" },
+    Knob { name: "level_factor", default: RC3_FACTOR as f64, min: 2.0, max: 1000.0, help: "level i carries factor^i x IW packets (RC3 §3; reference: 10)" },
+    Knob { name: "levels", default: RC3_LEVELS as f64, min: 1.0, max: 7.0, help: "low-priority levels (classes 1..levels)" },
+];
+
+/// The low-priority loop's level sizes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rc3Params {
+    pub factor: u64,
+    pub levels: u8,
+}
+
+impl Rc3Params {
+    pub fn from_knobs(k: &Knobs) -> Rc3Params {
+        Rc3Params { factor: k.get(KNOBS, 2).round() as u64, levels: k.get(KNOBS, 3).round().clamp(1.0, 7.0) as u8 }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Rc3 {
+    dctcp: Dctcp,
+}
+
+impl Rc3 {
+    pub fn with_knobs(k: &Knobs) -> Rc3 {
+        Rc3 { dctcp: Dctcp::new(DctcpParams { g: k.get(KNOBS, 0), initial_alpha: k.get(KNOBS, 1) }) }
+    }
+    pub fn alpha(&self) -> f64 {
+        self.dctcp.alpha()
+    }
+}
+
+impl CongestionOps for Rc3 {
+    fn name(&self) -> &'static str {
+        "rc3"
+    }
+    fn init(&mut self, tcb: &mut Tcb) {
+        self.dctcp.init(tcb)
+    }
+    fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        self.dctcp.ssthresh(tcb)
+    }
+    fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        self.dctcp.cong_avoid(tcb, acked)
+    }
+    fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
+        self.dctcp.in_ack_event(tcb, ev)
+    }
+    fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
+        self.dctcp.cwnd_event(tcb, ev)
+    }
+    fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
+        self.dctcp.set_state(tcb, s)
+    }
+}
