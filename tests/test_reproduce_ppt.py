@@ -15,7 +15,8 @@ def test_point_list_covers_the_papers_figures():
     assert len(names) == len(set(names))
     # Figs. 12, 13, 21: six schemes on three workloads; Figs. 15-18; Fig. 20; Fig. 23 (5 schemes x 4 N);
     # Fig. 24 (4 limits); Fig. 25; Fig. 26 (six schemes); Fig. 27 (4 send buffers).
-    assert len(names) == 3 * 6 + 4 + 2 + 4 * 5 + 4 + 2 + 6 + 4
+    # And PPT under the alternative reading of §3.2 on the three workloads.
+    assert len(names) == 3 * 6 + 4 + 2 + 4 * 5 + 4 + 2 + 6 + 4 + 3
     for wl in ("websearch", "datamining", "memcached"):
         assert [n for n in names if n.startswith(f"main/{wl}/")] == [f"main/{wl}/{s}" for s in ppt.SCHEMES]
     assert ppt.SCHEMES == ["ppt", "ndp", "aeolus", "homa", "rc3", "dctcp"]
@@ -197,3 +198,10 @@ def test_every_figure_renders_once_all_schemes_exist(tmp_path):
                             "fig25_pias_hpcc.png", "fig26_nonoversubscribed.png", "fig27_send_buffer.png", "fig20_utilization.png",
                             "fig23_incast.png"])
     assert set(ppt.runs_frame(r)["point"]) == set(r)
+
+
+def test_the_alternative_lcp_marking_reads_the_port_for_lcp_queues_only():
+    orig, alt = ppt.build("main/websearch/ppt", "reduced")["queue"], ppt.build("portk/websearch/ppt", "reduced")["queue"]
+    assert orig["ecn_threshold"] == ["96KB"] * 4 + ["86KB"] * 4 and "ecn_port_threshold" not in orig
+    assert alt["ecn_threshold"] == ["96KB"] * 4 + ["off"] * 4 and alt["ecn_port_threshold"] == ["off"] * 4 + ["86KB"] * 4
+    fabricsim.validate(ppt.build("portk/websearch/ppt", "reduced"))

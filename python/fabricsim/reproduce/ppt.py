@@ -148,10 +148,14 @@ def _kind_params(kind: str) -> list:
     return fabricsim.transports().get(kind, ("", []))[1]
 
 
-def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = BUFFER, rc3_fraction: Optional[float] = None) -> dict:
+def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = BUFFER, rc3_fraction: Optional[float] = None,
+          lcp_on_port: bool = False) -> dict:
     """Switch ports: 120 KB per port; 8 strict-priority queues. PPT (and its variants) mark HCP
-    queues (P0-P3) at 96 KB and LCP queues (P4-P7) at 86 KB; the other TCP schemes mark every
-    queue at DCTCP's 96 KB; Homa and Aeolus use drop-tail priority queues; NDP its trimming ports."""
+    queues (P0-P3) at 96 KB and LCP queues (P4-P7) at 86 KB, each on its own queue's length; with
+    `lcp_on_port` (the alternative reading of §3.2, chosen after the first results: see
+    docs/REPRODUCTIONS.md) LCP packets are marked on the port's buffer occupancy instead. The other
+    TCP schemes mark every queue at DCTCP's 96 KB; Homa and Aeolus use drop-tail priority queues
+    (Aeolus with selective dropping); NDP its trimming ports."""
     if scheme == "ndp":
         return {"buffer": buffer, "queues": 2, "classes": [0, 1], "queue_buffer": ["72KB", "8pkt"], "scheduler": "wrr",
                 "weights": [10, 1], "admission": "trim", "trim_size": "64B", "trim_tail": 0.5, "return_to_sender": True}
@@ -165,6 +169,9 @@ def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = 
         # DCTCP sends everything in class 0, so PPT's ports are DCTCP's (K = 96 KB on queue 0):
         # one scenario serves both (`fabricsim compare scenarios/ppt-websearch.toml --transports dctcp,ppt`).
         q["ecn_threshold"] = [k_hcp] * 4 + [k_lcp] * 4
+        if lcp_on_port:
+            q["ecn_threshold"] = [k_hcp] * 4 + ["off"] * 4
+            q["ecn_port_threshold"] = ["off"] * 4 + [k_lcp] * 4
     elif scheme == "hpcc":
         q["discipline"] = "droptail"  # HPCC reads INT, not ECN
     else:
@@ -190,7 +197,7 @@ def host_queue(scheme: str) -> Optional[dict]:
 
 def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host_rate: str = HOST_RATE,
              core_rate: str = CORE_RATE, rc3_fraction: Optional[float] = None, send_buffer: Optional[str] = None,
-             senders=None, seed: int = 1) -> dict:
+             senders=None, seed: int = 1, lcp_on_port: bool = False) -> dict:
     """The leaf-spine of §6.2 carrying `flows` flows of `workload` all-to-all at `load` under
     `scheme` (or many-to-one into h0 from `senders`)."""
     rtt_bytes = RTT_BYTES if host_rate == HOST_RATE else rtt_bytes_for(host_rate, core_rate)
@@ -204,7 +211,7 @@ def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host
         "simulation": {"end": "10s", "stop_when_done": True, "seed": seed},
         "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
                      "host_link": {"rate": host_rate, "delay": LINK_DELAY}, "core_link": {"rate": core_rate, "delay": LINK_DELAY}},
-        "queue": queue(scheme, rc3_fraction=rc3_fraction),
+        "queue": queue(scheme, rc3_fraction=rc3_fraction, lcp_on_port=lcp_on_port),
         "transport": transport(scheme, rtt_bytes=rtt_bytes, send_buffer=send_buffer),
         "workload": [wl],
     }
@@ -336,6 +343,9 @@ def point_list(scale: str) -> list[tuple[str, str]]:
     pts += [(f"others/websearch/{s}", s) for s in OTHERS]
     pts += [(f"nonover/websearch/{s}", s) for s in SCHEMES]
     pts += [(f"sndbuf/{b}", "ppt") for b in SEND_BUFFERS]
+    # The alternative reading of §3.2 (LCP marked on the port's buffer occupancy), beside the
+    # original: chosen after the first results, so both are run and shown.
+    pts += [(f"portk/{wl}/ppt", "ppt") for wl in WORKLOADS]
     return pts
 
 
@@ -358,6 +368,8 @@ def build(name: str, scale: str) -> dict:
         return scenario(parts[2], "websearch", n["websearch"], host_rate=NONOVER["host"], core_rate=NONOVER["core"])
     if kind == "sndbuf":
         return scenario("ppt", "websearch", n["websearch"], send_buffer=parts[1])
+    if kind == "portk":
+        return scenario("ppt", parts[1], n[parts[1]], lcp_on_port=True)
     raise KeyError(name)
 
 
@@ -411,6 +423,11 @@ def headlines(r: dict) -> list[Headline]:
     for wl, vals in paper_overall.items():
         for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], vals):
             value(f"{wl} overall avg FCT: PPT vs {names[s]} (lower by)", p, lower_by(r, f"main/{wl}/ppt", f"main/{wl}/{s}", "all_mean"))
+    # The same headlines under the alternative reading of §3.2 (LCP on port occupancy).
+    for wl, vals in paper_overall.items():
+        for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], vals):
+            value(f"{wl} overall avg FCT: PPT [LCP K on port] vs {names[s]} (lower by)", p,
+                  lower_by(r, f"portk/{wl}/ppt", f"main/{wl}/{s}", "all_mean"), "alternative reading, chosen after the first results")
     # §6.2: small flows, web search tail vs the proactive ones.
     for s, p in (("ndp", 32.0), ("homa", 35.8), ("aeolus", 29.2)):
         value(f"websearch small p99: PPT vs {names[s]} (lower by)", p, lower_by(r, "main/websearch/ppt", f"main/websearch/{s}", "small_p99"))

@@ -73,8 +73,9 @@ pub enum MarkAt {
 pub enum Marking {
     None,
     /// Step marking on the instantaneous occupancy: of the packet's queue (`queue[i]`) and/or of
-    /// the whole port (`port`); either threshold exceeded marks.
-    Threshold { queue: [Option<Amount>; MAX_QUEUES], port: Option<Amount>, at: MarkAt },
+    /// the whole port (`port[i]`, the threshold for packets of queue i); either threshold
+    /// exceeded marks.
+    Threshold { queue: [Option<Amount>; MAX_QUEUES], port: [Option<Amount>; MAX_QUEUES], at: MarkAt },
     /// RED on each queue's own length.
     Red(RedSpec),
 }
@@ -159,7 +160,7 @@ impl QueueSpec {
     pub fn ecn(limit: Option<Amount>, k: Amount) -> QueueSpec {
         let mut q = [None; MAX_QUEUES];
         q[0] = Some(k);
-        QueueSpec { marking: Marking::Threshold { queue: q, port: None, at: MarkAt::Enqueue }, ..QueueSpec::fifo(limit) }
+        QueueSpec { marking: Marking::Threshold { queue: q, port: [None; MAX_QUEUES], at: MarkAt::Enqueue }, ..QueueSpec::fifo(limit) }
     }
 }
 
@@ -240,7 +241,7 @@ impl PortQueue {
         if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() {
             match spec.marking {
                 Marking::None => return PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: None },
-                Marking::Threshold { queue, port: None, at: MarkAt::Enqueue } => {
+                Marking::Threshold { queue, port: [None, ..], at: MarkAt::Enqueue } => {
                     return PortQueue { fifo: VecDeque::new(), occ, mark_k: queue[0], multi: None }
                 }
                 _ => {}
@@ -397,9 +398,9 @@ impl Multi {
     /// Does step marking with per-queue thresholds `queue` and port threshold `port` find queue
     /// `qi` (or the whole port) above its threshold now?
     #[inline]
-    fn over(&self, occ: &Occupancy, qi: usize, queue: &[Option<Amount>; MAX_QUEUES], port: Option<Amount>) -> bool {
+    fn over(&self, occ: &Occupancy, qi: usize, queue: &[Option<Amount>; MAX_QUEUES], port: &[Option<Amount>; MAX_QUEUES]) -> bool {
         let q = &self.queues[qi];
-        queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes())) || port.is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes))
+        queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes())) || port[qi].is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes))
     }
 
     /// Could queue `qi` hold one more packet of `size` bytes?
@@ -494,7 +495,7 @@ impl Multi {
         let mut drop = false;
         match self.marking {
             Marking::None => {}
-            Marking::Threshold { queue, port, at: MarkAt::Enqueue } => marked = ecn != Ecn::NotEct && self.over(occ, qi, &queue, port),
+            Marking::Threshold { queue, port, at: MarkAt::Enqueue } => marked = ecn != Ecn::NotEct && self.over(occ, qi, &queue, &port),
             Marking::Threshold { .. } => {}
             Marking::Red(spec) => {
                 let q = &self.queues[qi];
@@ -640,7 +641,7 @@ impl Multi {
         }
         let mut marked = false;
         if let Marking::Threshold { queue, port, at: MarkAt::Dequeue } = self.marking {
-            let over = self.over(occ, qi, &queue, port);
+            let over = self.over(occ, qi, &queue, &port);
             let p = env.slab.get_mut(id);
             if over && p.ecn == Ecn::Ect0 {
                 p.ecn = Ecn::Ce;

@@ -83,7 +83,7 @@ fn dequeue_marking_looks_at_what_stays_behind() {
     // K = 1: of 4 queued packets the 1st and 2nd leave 3 and 2 behind (marked), the 3rd leaves 1.
     let mut b = Bench::new();
     let mut s = QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Packets(1));
-    s.marking = Marking::Threshold { queue: [Some(Amount::Packets(1)); MAX_QUEUES], port: None, at: MarkAt::Dequeue };
+    s.marking = Marking::Threshold { queue: [Some(Amount::Packets(1)); MAX_QUEUES], port: [None; MAX_QUEUES], at: MarkAt::Dequeue };
     let mut q = PortQueue::new(&s, Rate(1), None);
     for _ in 0..4 {
         let id = b.pkt(0, 1500, 0, Ecn::Ect0);
@@ -99,7 +99,7 @@ fn per_port_threshold_counts_every_queue() {
     // fourth finds 3 > 2 although its own queue holds 1.
     let mut b = Bench::new();
     let mut s = spec(2);
-    s.marking = Marking::Threshold { queue: [None; MAX_QUEUES], port: Some(Amount::Packets(2)), at: MarkAt::Enqueue };
+    s.marking = Marking::Threshold { queue: [None; MAX_QUEUES], port: [Some(Amount::Packets(2)); MAX_QUEUES], at: MarkAt::Enqueue };
     let mut q = PortQueue::new(&s, Rate(1), None);
     let classes = [1, 1, 1, 0];
     let marked: Vec<bool> = classes.iter().map(|&c| {
@@ -107,6 +107,32 @@ fn per_port_threshold_counts_every_queue() {
         matches!(b.offer(&mut q, id), Admit::Enqueued { marked: true, .. })
     }).collect();
     assert_eq!(marked, vec![false, false, false, true]);
+    // Port thresholds per queue (PPT §3.2 read as: low-priority packets marked on the port's
+    // buffer occupancy, high-priority ones on their own queue): queue 1 packets look at the
+    // port (K = 2 packets), queue 0 packets at their queue (K = 2) only.
+    let mut s = spec(2);
+    let mut port = [None; MAX_QUEUES];
+    port[1] = Some(Amount::Packets(2));
+    let mut queue = [None; MAX_QUEUES];
+    queue[0] = Some(Amount::Packets(2));
+    s.marking = Marking::Threshold { queue, port, at: MarkAt::Enqueue };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let classes = [0, 0, 0, 1, 0];
+    let marked: Vec<bool> = classes.iter().map(|&c| {
+        let id = b.pkt(0, 1500, c, Ecn::Ect0);
+        matches!(b.offer(&mut q, id), Admit::Enqueued { marked: true, .. })
+    }).collect();
+    // Queue 0 holds 3 (port 3) when the class-1 packet comes: 3 > 2 on the port marks it; the
+    // fifth (class 0) finds its queue at 3 > 2.
+    assert_eq!(marked, vec![false, false, false, true, true]);
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let marked: Vec<bool> = [1, 1, 1, 0, 0, 0].iter().map(|&c| {
+        let id = b.pkt(0, 1500, c, Ecn::Ect0);
+        matches!(b.offer(&mut q, id), Admit::Enqueued { marked: true, .. })
+    }).collect();
+    // Three class-1 packets: the third finds the port at 2 (not above); class-0 packets are not
+    // marked by the port's 3, 4, 5 (their queue holds 0, 1, 2).
+    assert_eq!(marked, vec![false, false, false, false, false, false]);
 }
 
 #[test]

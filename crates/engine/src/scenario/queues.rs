@@ -80,6 +80,14 @@ fn alpha(v: &Value) -> Result<f64, String> {
     }
 }
 
+/// A marking threshold, or `"off"` (no threshold for that queue).
+fn amount_or_off(v: &Value) -> Result<Option<Amount>, String> {
+    if v.as_str() == Some("off") {
+        return Ok(None);
+    }
+    as_amount(v).map(Some)
+}
+
 /// Read a queue table over a base spec.
 pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_buffer: bool, iss: &mut Issues) -> QueueSpec {
     let mut spec = base;
@@ -229,21 +237,25 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
 
     // Marking.
     let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn", "red"]));
-    let ks = per_queue(q, "ecn_threshold", n, iss, as_amount);
-    let kp = q.get("ecn_port_threshold", iss, as_amount);
+    let ks = per_queue(q, "ecn_threshold", n, iss, amount_or_off);
+    let kp = per_queue(q, "ecn_port_threshold", n, iss, amount_or_off);
     let at = match q.get("mark_at", iss, as_choice(&["enqueue", "dequeue"])).as_deref() {
         Some("dequeue") => MarkAt::Dequeue,
         _ => MarkAt::Enqueue,
     };
     for (i, k) in ks.iter().flatten().enumerate() {
-        if not_below(*k, spec.limit) || not_below(*k, spec.queue_limits[i]) {
+        if k.is_some_and(|k| not_below(k, spec.limit) || not_below(k, spec.queue_limits[i])) {
             let key = if matches!(q.raw("ecn_threshold"), Some(Value::Array(_))) { format!("{}[{i}]", q.key_path("ecn_threshold")) } else { q.key_path("ecn_threshold") };
             iss.push(key, "is not below the buffer size: no packet would ever be marked");
             break;
         }
     }
-    if kp.is_some_and(|k| not_below(k, spec.limit)) {
-        iss.push(q.key_path("ecn_port_threshold"), "is not below the buffer size: no packet would ever be marked");
+    for (i, k) in kp.iter().flatten().enumerate() {
+        if k.is_some_and(|k| not_below(k, spec.limit)) {
+            let key = if matches!(q.raw("ecn_port_threshold"), Some(Value::Array(_))) { format!("{}[{i}]", q.key_path("ecn_port_threshold")) } else { q.key_path("ecn_port_threshold") };
+            iss.push(key, "is not below the buffer size: no packet would ever be marked");
+            break;
+        }
     }
     match disc.as_deref() {
         Some("ecn") => {
@@ -252,13 +264,14 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
                     iss.push(q.key_path("ecn_threshold"), "missing; discipline = \"ecn\" needs a marking threshold such as '65pkt' (or ecn_port_threshold)");
                 }
             } else {
-                let mut queue = [None; MAX_QUEUES];
-                if let Some(ks) = &ks {
-                    for (i, k) in ks.iter().enumerate() {
-                        queue[i] = Some(*k);
-                    }
+                let (mut queue, mut port) = ([None; MAX_QUEUES], [None; MAX_QUEUES]);
+                for (i, k) in ks.iter().flatten().enumerate() {
+                    queue[i] = *k;
                 }
-                spec.marking = Marking::Threshold { queue, port: kp, at };
+                for (i, k) in kp.iter().flatten().enumerate() {
+                    port[i] = *k;
+                }
+                spec.marking = Marking::Threshold { queue, port, at };
             }
         }
         Some("red") => {

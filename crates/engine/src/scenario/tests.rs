@@ -313,7 +313,14 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_eq!(sp.sched, crate::queue::Sched::Drr { weights: [4, 3, 2, 1, 1, 1, 1, 1], quantum: 9000 });
     assert_eq!(sp.admission, crate::queue::Admission::PushOut);
     let crate::queue::Marking::Threshold { queue, port, at } = sp.marking else { panic!("{:?}", sp.marking) };
-    assert_eq!((queue[0], queue[1], port, at), (Some(Amount::Bytes(96_000)), Some(Amount::Bytes(86_000)), Some(Amount::Packets(65)), crate::queue::MarkAt::Dequeue));
+    assert_eq!((queue[0], queue[1], &port[..4], at), (Some(Amount::Bytes(96_000)), Some(Amount::Bytes(86_000)), &[Some(Amount::Packets(65)); 4][..], crate::queue::MarkAt::Dequeue));
+    // Per queue, with "off": PPT's reading of §3.2 (HCP queues on their own length, LCP queues on
+    // the port's buffer occupancy).
+    let doc = with("buffer = \"120KB\"\nqueues = 4\ndiscipline = \"ecn\"\necn_threshold = [\"96KB\", \"96KB\", \"off\", \"off\"]\necn_port_threshold = [\"off\", \"off\", \"86KB\", \"86KB\"]\n");
+    let sp = Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba;
+    let crate::queue::Marking::Threshold { queue, port, .. } = sp.marking else { panic!("{:?}", sp.marking) };
+    let (k96, k86) = (Some(Amount::Bytes(96_000)), Some(Amount::Bytes(86_000)));
+    assert_eq!((&queue[..4], &port[..4]), (&[k96, k96, None, None][..], &[None, None, k86, k86][..]));
     let red = with("discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", max_p = 0.1, weight = 0.5, gentle = false }\n");
     let crate::queue::Marking::Red(r) = Scenario::from_toml(&red).unwrap().topology.links[0].queue_ba.marking else { panic!() };
     assert_eq!((r.min_th, r.max_th, r.max_p, r.weight, r.gentle), (Amount::Packets(20), Amount::Packets(60), 0.1, 0.5, false));
