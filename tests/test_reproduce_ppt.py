@@ -205,3 +205,10 @@ def test_the_alternative_lcp_marking_reads_the_port_for_lcp_queues_only():
     assert orig["ecn_threshold"] == ["96KB"] * 4 + ["86KB"] * 4 and "ecn_port_threshold" not in orig
     assert alt["ecn_threshold"] == ["96KB"] * 4 + ["off"] * 4 and alt["ecn_port_threshold"] == ["off"] * 4 + ["86KB"] * 4
     fabricsim.validate(ppt.build("portk/websearch/ppt", "reduced"))
+
+
+def test_the_engine_takes_the_send_buffer_key_so_figure_27_runs():
+    ppt.send_buffer_supported.cache_clear()
+    assert ppt.send_buffer_supported()
+    assert not any(n.startswith("sndbuf/") for n in ppt.skipped("reduced"))
+    assert ppt.build("sndbuf/128KB", "reduced")["transport"]["send_buffer"] == "128KB"

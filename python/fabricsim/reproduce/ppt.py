@@ -110,7 +110,7 @@ def send_buffer_supported() -> bool:
     import fabricsim
 
     doc = {"simulation": {"end": "1ms"}, "topology": {"kind": "star", "hosts": 2, "link": {"rate": "1Gbps", "delay": "1us"}},
-           "transport": {SEND_BUFFER_KEY: SEND_BUFFER}}
+           "transport": {SEND_BUFFER_KEY: SEND_BUFFER}, "flows": [{"src": "h0", "dst": "h1", "size": "1KB"}]}
     try:
         fabricsim.validate(doc)
         return True
