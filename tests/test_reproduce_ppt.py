@@ -212,3 +212,10 @@ def test_the_engine_takes_the_send_buffer_key_so_figure_27_runs():
     assert ppt.send_buffer_supported()
     assert not any(n.startswith("sndbuf/") for n in ppt.skipped("reduced"))
     assert ppt.build("sndbuf/128KB", "reduced")["transport"]["send_buffer"] == "128KB"
+
+
+def test_rc3_with_a_limited_low_priority_buffer_is_a_valid_scenario():
+    for pct in (20, 40, 60, 80):
+        doc = ppt.build(f"rc3buf/{pct}", "reduced")
+        assert doc["queue"]["queue_buffer"][1] == f"{round(pct / 100 * 120_000)}B"
+        fabricsim.validate(doc)

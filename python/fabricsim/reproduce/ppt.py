@@ -179,6 +179,9 @@ def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = 
     if rc3_fraction is not None:
         lp = f"{round(rc3_fraction * _bytes(buffer))}B"
         q["queue_buffer"] = [buffer] + [lp] * (QUEUES - 1)
+        # A low-priority queue limited below K could never mark: "off" says so (same behaviour;
+        # the engine refuses a threshold that can never be reached).
+        q["ecn_threshold"] = [K_DCTCP] + ["off"] * (QUEUES - 1)
     return q
 
 
