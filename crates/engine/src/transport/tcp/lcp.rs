@@ -21,7 +21,7 @@
 //! - LCP packets are never retransmitted by this loop: a lost one is a hole the normal loop fills
 //!   when it gets there.
 //!
-//! RC3 (§3 of its paper, as summarized in reference/dc-transports.md §6): one loop at flow
+//! RC3 (§3 of its paper, as summarized in our reference notes; unconfirmed): one loop at flow
 //! start covering the rest of the flow at line rate, one low-priority ACK per packet, no
 //! window, never reopened; the class of a packet grows with its distance from the head.
 
@@ -40,8 +40,8 @@ pub const LARGE_CLASS: u8 = 3;
 pub const HALF: u8 = 4;
 
 /// RC3's level sizes: level i (class i, i ≥ 1) carries the next `RC3_FACTOR^i · IW` packets
-/// after TCP's initial window, the last level the rest (reference/dc-transports.md §6: "P1: the
-/// next 10·IW packets, P2: the next 100·IW, P3: the rest"; unconfirmed there, kept as knobs).
+/// after TCP's initial window, the last level the rest (as recalled in our reference notes: P1
+/// the next 10·IW packets, P2 the next 100·IW, P3 the rest; unconfirmed, so kept as knobs).
 pub const RC3_FACTOR: u64 = 10;
 pub const RC3_LEVELS: u8 = 3;
 
