@@ -14,9 +14,9 @@ def test_point_list_covers_the_papers_figures():
     names = [n for n, _ in ppt.point_list("reduced")]
     assert len(names) == len(set(names))
     # Figs. 12, 13, 21: six schemes on three workloads; Figs. 15-18; Fig. 20; Fig. 23 (5 schemes x 4 N);
-    # Fig. 24 (4 limits); Fig. 25; Fig. 26 (six schemes); Fig. 27 (4 send buffers).
-    # And PPT under the alternative reading of §3.2 on the three workloads.
-    assert len(names) == 3 * 6 + 4 + 2 + 4 * 5 + 4 + 2 + 6 + 4 + 3
+    # Fig. 24 (4 limits); Fig. 25; Fig. 14 (Swift, PPT on Swift, and its alternative reading); Fig. 26 (six schemes); Fig. 27
+    # (4 send buffers). And PPT under the alternative reading of §3.2 on the three workloads.
+    assert len(names) == 3 * 6 + 4 + 2 + 4 * 5 + 4 + 2 + 2 + 1 + 6 + 4 + 3
     for wl in ("websearch", "datamining", "memcached"):
         assert [n for n in names if n.startswith(f"main/{wl}/")] == [f"main/{wl}/{s}" for s in ppt.SCHEMES]
     assert ppt.SCHEMES == ["ppt", "ndp", "aeolus", "homa", "rc3", "dctcp"]
@@ -32,7 +32,7 @@ def test_unknown_schemes_are_left_out_with_a_reason(monkeypatch):
     assert "main/websearch/dctcp" not in skip and "incast/32/ndp" not in skip
     assert all(s in ppt.available() for n, s in ppt.point_list("reduced") if n not in skip)
     # Once the schemes exist nothing is left out (Fig. 27 needs the send-buffer key as well).
-    monkeypatch.setattr(ppt, "available", lambda: frozenset(ppt.SCHEMES + ppt.ABLATIONS + ppt.OTHERS))
+    monkeypatch.setattr(ppt, "available", lambda: frozenset(ppt.SCHEMES + ppt.ABLATIONS + ppt.OTHERS + ppt.DELAY_SCHEMES))
     monkeypatch.setattr(ppt, "send_buffer_supported", lambda: True)
     assert ppt.skipped("reduced") == {}
 
@@ -122,6 +122,18 @@ def test_other_experiments_build_their_variants():
     # Fig. 25: PIAS with DCTCP's threshold on every queue; HPCC without ECN.
     assert ppt.scenario("pias", "websearch", 10)["queue"]["ecn_threshold"] == "96KB"
     assert ppt.scenario("hpcc", "websearch", 10)["queue"]["discipline"] == "droptail"
+    # Fig. 14: "under web search workload at 0.5 load", Swift alone and PPT on Swift, on the same
+    # drop-tail priority ports (delay, not marks), PPT's send buffer for PPT's variant only.
+    for s in ppt.DELAY_SCHEMES:
+        d = ppt.build(f"delay/websearch/{s}", "reduced")
+        fabricsim.validate(d)
+        assert d["workload"][0]["cdf"] == "websearch" and d["workload"][0]["load"] == 0.5
+        assert d["queue"]["discipline"] == "droptail" and d["queue"]["queues"] == 8 and "ecn_threshold" not in d["queue"]
+        assert d["transport"]["cc"] == s
+    assert ppt.build("delay/websearch/ppt-swift", "reduced")["transport"]["send_buffer"] == "2GB"
+    alt = ppt.build("delaymark/websearch/ppt-swift", "reduced")
+    fabricsim.validate(alt)
+    assert alt["queue"]["discipline"] == "ecn" and alt["queue"]["ecn_threshold"] == ["off"] * 4 + ["86KB"] * 4
 
 
 def test_a_toy_end_to_end_run_with_two_schemes(tmp_path, monkeypatch, capsys):
@@ -146,7 +158,7 @@ def synthetic(ppt_factor: float) -> dict:
     r = {}
     for name, s in ppt.point_list("paper"):
         d = dict(base)
-        if s == "ppt":
+        if s in ("ppt", "ppt-swift"):
             d = {k: v * ppt_factor for k, v in d.items()}
         r[name] = d
     r["util/dctcp"] = {"min": 0.25, "mean": 0.43}
@@ -165,6 +177,10 @@ def test_bands_are_two_sided_and_report_misses():
     # The memcached "at least" bound is one-sided.
     assert far["memcached avg FCT: PPT vs the best other (lower by, min)"].passed is True
     assert rows["Fig. 20: DCTCP's lowest 100 us utilization"].ours == pytest.approx(25.0)
+    # Fig. 14: 16.7 % overall (band 11.7-21.7): band 8.35-25.05, so 40 % lower misses; small p99 72.1 % (band 36.05-108.15) passes.
+    assert rows["Fig. 14: PPT-Swift vs Swift, overall avg (lower by)"].passed is False
+    assert rows["Fig. 14: PPT-Swift vs Swift, small p99 (lower by)"].passed is True
+    assert far["Fig. 14: PPT-Swift vs Swift, small p99 (lower by)"].ours == pytest.approx(95.0)
     assert rows["Fig. 20: PPT's mean utilization above DCTCP's by"].ours == pytest.approx(100 * (0.50 / 0.43 - 1))
     assert rows["websearch shape: PPT has the lowest overall avg FCT (schemes beaten)"].passed
     worse = {h.name: h for h in ppt.headlines(synthetic(1.2))}
@@ -196,6 +212,7 @@ def test_every_figure_renders_once_all_schemes_exist(tmp_path):
     assert names == sorted(["fig12_websearch.png", "fig13_datamining.png", "fig21_memcached.png", "fig15_ppt-no-lcp-ecn.png",
                             "fig16_ppt-no-ewd.png", "fig17_ppt-no-sched.png", "fig18_ppt-no-ident.png", "fig24_rc3_buffer.png",
                             "fig25_pias_hpcc.png", "fig26_nonoversubscribed.png", "fig27_send_buffer.png", "fig20_utilization.png",
+                            "fig14_delay_based.png",
                             "fig23_incast.png"])
     assert set(ppt.runs_frame(r)["point"]) == set(r)
 

@@ -4,6 +4,8 @@
 Experiments (paper figure -> point prefix):
 - Figs. 12, 13, 21: web search, data mining and memcached (Homa W1) on the 1.4:1 leaf-spine,
   every scheme (`main/WORKLOAD/SCHEME`).
+- Fig. 14: PPT on the Swift-like delay transport against that transport alone, web search
+  (`delay/websearch/SCHEME`).
 - Figs. 15-18: PPT without LCP ECN, without EWD, without scheduling, without identification
   (`ablation/websearch/VARIANT`).
 - Fig. 20: bottleneck utilization of DCTCP and PPT, two senders into one 40 Gb/s receiver,
@@ -42,6 +44,8 @@ SCHEMES = ["ppt", "ndp", "aeolus", "homa", "rc3", "dctcp"]
 ABLATIONS = ["ppt-no-lcp-ecn", "ppt-no-ewd", "ppt-no-sched", "ppt-no-ident"]
 #: Fig. 25 (appendix D).
 OTHERS = ["pias", "hpcc"]
+#: Fig. 14 (§6.3): the Swift-like delay transport and PPT built on it, web search at load 0.5.
+DELAY_SCHEMES = ["swift", "ppt-swift"]
 #: Fig. 23: "We compare PPT with NDP, Homa, Aeolus and DCTCP" (RC3 left out by the paper).
 INCAST_SCHEMES = ["ppt", "ndp", "homa", "aeolus", "dctcp"]
 #: Schemes that are transport kinds (`kind = ...`); every other name is a TCP `cc`.
@@ -149,7 +153,7 @@ def _kind_params(kind: str) -> list:
 
 
 def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = BUFFER, rc3_fraction: Optional[float] = None,
-          lcp_on_port: bool = False) -> dict:
+          lcp_on_port: bool = False, lcp_marking: bool = False) -> dict:
     """Switch ports: 120 KB per port; 8 strict-priority queues. PPT (and its variants) mark HCP
     queues (P0-P3) at 96 KB and LCP queues (P4-P7) at 86 KB, each on its own queue's length; with
     `lcp_on_port` (the alternative reading of §3.2, chosen after the first results: see
@@ -165,15 +169,20 @@ def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = 
             q.update(AEOLUS_QUEUE)
         return q
     q = {"buffer": buffer, "queues": QUEUES, "scheduler": "strict", "discipline": "ecn"}
-    if scheme == "ppt" or scheme.startswith("ppt-") or scheme == "dctcp":
+    if scheme in DELAY_SCHEMES and lcp_marking:
+        # Fig. 14's alternative reading (chosen after the first results): PPT's LCP keeps its own
+        # ECN (86 KB on the LCP queues); the delay loop's queues stay unmarked.
+        q["ecn_threshold"] = ["off"] * 4 + [k_lcp] * 4
+    elif scheme in DELAY_SCHEMES or scheme == "hpcc":
+        # Swift reads delay and HPCC reads INT, not ECN: drop-tail priority queues.
+        q["discipline"] = "droptail"
+    elif scheme == "ppt" or scheme.startswith("ppt-") or scheme == "dctcp":
         # DCTCP sends everything in class 0, so PPT's ports are DCTCP's (K = 96 KB on queue 0):
         # one scenario serves both (`fabricsim compare scenarios/ppt-websearch.toml --transports dctcp,ppt`).
         q["ecn_threshold"] = [k_hcp] * 4 + [k_lcp] * 4
         if lcp_on_port:
             q["ecn_threshold"] = [k_hcp] * 4 + ["off"] * 4
             q["ecn_port_threshold"] = ["off"] * 4 + [k_lcp] * 4
-    elif scheme == "hpcc":
-        q["discipline"] = "droptail"  # HPCC reads INT, not ECN
     else:
         q["ecn_threshold"] = K_DCTCP
     if rc3_fraction is not None:
@@ -200,7 +209,7 @@ def host_queue(scheme: str) -> Optional[dict]:
 
 def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host_rate: str = HOST_RATE,
              core_rate: str = CORE_RATE, rc3_fraction: Optional[float] = None, send_buffer: Optional[str] = None,
-             senders=None, seed: int = 1, lcp_on_port: bool = False) -> dict:
+             senders=None, seed: int = 1, lcp_on_port: bool = False, lcp_marking: bool = False) -> dict:
     """The leaf-spine of §6.2 carrying `flows` flows of `workload` all-to-all at `load` under
     `scheme` (or many-to-one into h0 from `senders`)."""
     rtt_bytes = RTT_BYTES if host_rate == HOST_RATE else rtt_bytes_for(host_rate, core_rate)
@@ -214,7 +223,7 @@ def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host
         "simulation": {"end": "10s", "stop_when_done": True, "seed": seed},
         "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
                      "host_link": {"rate": host_rate, "delay": LINK_DELAY}, "core_link": {"rate": core_rate, "delay": LINK_DELAY}},
-        "queue": queue(scheme, rc3_fraction=rc3_fraction, lcp_on_port=lcp_on_port),
+        "queue": queue(scheme, rc3_fraction=rc3_fraction, lcp_on_port=lcp_on_port, lcp_marking=lcp_marking),
         "transport": transport(scheme, rtt_bytes=rtt_bytes, send_buffer=send_buffer),
         "workload": [wl],
     }
@@ -344,6 +353,10 @@ def point_list(scale: str) -> list[tuple[str, str]]:
     pts += [(f"incast/{n}/{s}", s) for n in INCAST_N for s in INCAST_SCHEMES]
     pts += [(f"rc3buf/{int(fr * 100)}", "rc3") for fr in RC3_FRACTIONS]
     pts += [(f"others/websearch/{s}", s) for s in OTHERS]
+    pts += [(f"delay/websearch/{s}", s) for s in DELAY_SCHEMES]
+    # Fig. 14 under the alternative reading (PPT's LCP with its ECN on the LCP queues), beside the
+    # original (drop-tail ports): chosen after the first results, so both are run and shown.
+    pts += [("delaymark/websearch/ppt-swift", "ppt-swift")]
     pts += [(f"nonover/websearch/{s}", s) for s in SCHEMES]
     pts += [(f"sndbuf/{b}", "ppt") for b in SEND_BUFFERS]
     # The alternative reading of §3.2 (LCP marked on the port's buffer occupancy), beside the
@@ -359,7 +372,7 @@ def build(name: str, scale: str) -> dict:
     kind = parts[0]
     if kind == "main":
         return scenario(parts[2], parts[1], n[parts[1]])
-    if kind in ("ablation", "others"):
+    if kind in ("ablation", "others", "delay"):
         return scenario(parts[2], "websearch", n["websearch"])
     if kind == "util":
         return util_scenario(parts[1], n["util_end"])
@@ -371,6 +384,8 @@ def build(name: str, scale: str) -> dict:
         return scenario(parts[2], "websearch", n["websearch"], host_rate=NONOVER["host"], core_rate=NONOVER["core"])
     if kind == "sndbuf":
         return scenario("ppt", "websearch", n["websearch"], send_buffer=parts[1])
+    if kind == "delaymark":
+        return scenario(parts[2], "websearch", n["websearch"], lcp_marking=True)
     if kind == "portk":
         return scenario("ppt", parts[1], n[parts[1]], lcp_on_port=True)
     raise KeyError(name)
@@ -450,6 +465,13 @@ def headlines(r: dict) -> list[Headline]:
     value("no EWD: overall FCT slower than PPT by", 26.0, -lower_by(r, "ablation/websearch/ppt-no-ewd", "main/websearch/ppt", "all_mean"))
     value("no scheduling: PPT's overall FCT lower by", 26.0, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-sched", "all_mean"))
     value("no identification: PPT's small p99 lower by", 31.9, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-ident", "small_p99"))
+    # §6.3, Fig. 14: PPT on the delay transport against the delay transport alone, web search.
+    for field, p, label in (("all_mean", 16.7, "overall avg"), ("small_mean", 56.5, "small avg"), ("small_p99", 72.1, "small p99"),
+                            ("large_mean", 11.0, "large avg")):
+        value(f"Fig. 14: PPT-Swift vs Swift, {label} (lower by)", p, lower_by(r, "delay/websearch/ppt-swift", "delay/websearch/swift", field),
+              "the LCP's opening window is ours (the paper gives none)")
+        value(f"Fig. 14: PPT-Swift [LCP marked at 86 KB] vs Swift, {label} (lower by)", p,
+              lower_by(r, "delaymark/websearch/ppt-swift", "delay/websearch/swift", field), "alternative reading, chosen after the first results")
     # Fig. 20: DCTCP's utilization drops to 25 %, PPT's stays around 50 %; PPT's mean 15 % higher.
     value("Fig. 20: DCTCP's lowest 100 us utilization", 25.0, 100 * _get(r, "util/dctcp", "min"),
           "the paper's curve read off the text ('can drop to 25%')")
@@ -557,6 +579,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
     for wl, fig_no in (("websearch", "12"), ("datamining", "13"), ("memcached", "21")):
         bars([(f"main/{wl}/{s}", s) for s in SCHEMES], f"fig{fig_no}_{wl}", f"Fig. {fig_no}: {wl}, load 0.5, 144 hosts at 40/100 Gb/s")
+    bars([(f"delay/websearch/{s}", s) for s in DELAY_SCHEMES] + [("delaymark/websearch/ppt-swift", "ppt-swift [LCP K]")], "fig14_delay_based", "Fig. 14: PPT on the Swift-like delay transport (web search)")
     for no, v in zip(("15", "16", "17", "18"), ABLATIONS):
         bars([("main/websearch/ppt", "ppt"), (f"ablation/websearch/{v}", v)], f"fig{no}_{v}", f"Fig. {no}: PPT vs {v} (web search)")
     bars([("main/websearch/ppt", "ppt")] + [(f"rc3buf/{int(f * 100)}", f"rc3 {int(f * 100)}%") for f in RC3_FRACTIONS],

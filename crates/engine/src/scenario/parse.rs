@@ -795,7 +795,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("cc_params"), format!("max_stage = {v} is not a whole number of additive steps (HPCC §3.3 uses 5)"));
         }
     }
-    if c.cc == CcKind::Swift {
+    if matches!(c.cc, CcKind::Swift | CcKind::PptSwift) {
         if let (Some(lo), Some(hi)) = (knob("fs_min_cwnd"), knob("fs_max_cwnd")) {
             if lo >= hi {
                 iss.push(t.key_path("cc_params"), format!("fs_min_cwnd = {lo} must be below fs_max_cwnd = {hi} (Swift §3.5)"));

@@ -72,7 +72,9 @@ pub enum Design {
     /// at line rate, one ACK per packet, §6.3 "sends opportunistic packets at line rate once the
     /// LCP loop is opened"); `ecn` = LCP packets are ECN-capable and ECE stops the loop's
     /// clock (off: Not-ECT, §6.3 "PPT w.o. LCP ECN").
-    Ppt { p: PptParams, ewd: bool, ecn: bool },
+    /// `on_delay`: the delay-based variant (Fig. 14, `cc/ppt_swift.rs`): no case 1; a loop opens
+    /// when the window's delay signal offers one (`delay_window`).
+    Ppt { p: PptParams, ewd: bool, ecn: bool, on_delay: bool },
     /// RC3 with `levels` low-priority levels of sizes factor^i · IW.
     Rc3 { factor: u64, levels: u8 },
 }
@@ -201,9 +203,9 @@ impl LowLoop {
     /// Returns whether a loop should open now (and with how many packets).
     pub fn on_start(&mut self, first_write: u64, iw: u64, rest_segments: u64) -> Option<u64> {
         match self.design {
-            Design::Ppt { p, .. } => {
+            Design::Ppt { p, on_delay, .. } => {
                 self.identified = first_write > p.ident_threshold;
-                if !p.lcp {
+                if !p.lcp || on_delay {
                     return None;
                 }
                 // §3.1 case 1: I = BDP − IW; identified flows wait for the 2nd RTT.
@@ -230,10 +232,19 @@ impl LowLoop {
     /// Case 2 (eq. (2)): I = (1/2 − α_min)·W_max, when no loop is open.
     pub fn case2_window(&self, alpha_min: f64, w_max: u32) -> Option<u64> {
         match self.design {
-            Design::Ppt { p, .. } if p.lcp && !self.open && !self.case1_at_first_ack => {
+            Design::Ppt { p, on_delay: false, .. } if p.lcp && !self.open && !self.case1_at_first_ack => {
                 let i = ((0.5 - alpha_min) * w_max as f64).floor();
                 (i >= 1.0).then_some(i as u64)
             }
+            _ => None,
+        }
+    }
+
+    /// The delay-based variant's opening (`cc/ppt_swift.rs`): `window` packets, when no loop is
+    /// open.
+    pub fn delay_window(&self, window: u64) -> Option<u64> {
+        match self.design {
+            Design::Ppt { p, on_delay: true, .. } if p.lcp && !self.open && window >= 1 => Some(window),
             _ => None,
         }
     }

@@ -87,7 +87,7 @@ impl CcKind {
     /// The algorithm sizes its first window or its delay target from the idle path (HPCC: NIC
     /// rate × base RTT; Swift: the hop count).
     pub fn wants_path(self) -> bool {
-        matches!(self, CcKind::Hpcc | CcKind::Swift | CcKind::Ppt | CcKind::Rc3)
+        matches!(self, CcKind::Hpcc | CcKind::Swift | CcKind::Ppt | CcKind::PptSwift | CcKind::Rc3)
     }
     /// The algorithm reads in-band telemetry: data packets must collect it (HPCC).
     pub fn needs_telemetry(self) -> bool {
@@ -96,7 +96,7 @@ impl CcKind {
     /// The algorithm wants one ACK per data packet (HPCC §3.2: every ACK echoes its packet's
     /// INT; Swift: the RTT sample is the fabric delay only without the delayed-ACK hold).
     pub fn acks_every_packet(self) -> bool {
-        matches!(self, CcKind::Hpcc | CcKind::Swift)
+        matches!(self, CcKind::Hpcc | CcKind::Swift | CcKind::PptSwift)
     }
 }
 
@@ -104,9 +104,18 @@ impl TcpConfig {
     /// Low-priority packets per low-priority ACK the receiver returns (PPT's EWD: 2; without EWD
     /// and for RC3: 1).
     pub fn lp_per_ack(&self) -> u32 {
-        match self.cc {
-            CcKind::Ppt if self.ppt.ewd => cc::PptParams::from_knobs(&self.cc_params).lcp_per_ack,
+        match self.ppt_params() {
+            Some(p) if self.ppt.ewd => p.lcp_per_ack,
             _ => 1,
+        }
+    }
+    /// PPT's low-priority-loop constants: from the knobs for `ppt`, PPT's defaults for
+    /// `ppt-swift` (its knobs are Swift's); `None` for other algorithms.
+    pub fn ppt_params(&self) -> Option<cc::PptParams> {
+        match self.cc {
+            CcKind::Ppt => Some(cc::PptParams::from_knobs(&self.cc_params)),
+            CcKind::PptSwift => Some(cc::PptParams::from_knobs(&cc::Knobs::default())),
+            _ => None,
         }
     }
     /// Packet sizes for the ideal FCT: MSS payload, header, ACK, and the handshake if any.
@@ -269,7 +278,7 @@ impl Transport for TcpConnection {
             return;
         }
         match pkt.kind {
-            Kind::Data => self.receiver.on_data(now, pkt, &self.cfg, &self.ends, out),
+            Kind::Data => self.receiver.on_data(now, pkt, &self.ends, out),
             Kind::Ack => {
                 if let Some(rec) = out.int_in.as_deref() {
                     match self.sender.int_echo.as_deref_mut() {
@@ -284,7 +293,7 @@ impl Transport for TcpConnection {
                     self.sender.on_ack(now, pkt.tcp(), &self.cfg, &self.ends, out)
                 }
             }
-            Kind::Syn => self.receiver.on_syn(now, &self.cfg, &self.ends, out),
+            Kind::Syn => self.receiver.on_syn(now, &self.ends, out),
             Kind::SynAck => self.sender.on_syn_ack(now, &self.cfg, &self.ends, out),
             Kind::Control => {}
         }
@@ -292,7 +301,7 @@ impl Transport for TcpConnection {
     fn on_timer(&mut self, now: Time, timer: TimerId, _: &mut Stacks, out: &mut Outbox) {
         match timer {
             timers::RTO => self.sender.on_rto_timer(now, &self.cfg, &self.ends, out),
-            timers::DELAYED_ACK => self.receiver.on_delack_timer(now, &self.cfg, &self.ends, out),
+            timers::DELAYED_ACK => self.receiver.on_delack_timer(now, &self.ends, out),
             timers::PACE => self.sender.on_pace_timer(now, &self.cfg, &self.ends, out),
             timers::PROBE => self.sender.on_probe_timer(now, &self.cfg, &self.ends, out),
             timers::REORDER => self.sender.on_reorder_timer(now, &self.cfg, &self.ends, out),

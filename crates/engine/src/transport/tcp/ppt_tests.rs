@@ -269,6 +269,7 @@ fn tagging_follows_fig_6() {
         p: super::cc::PptParams::from_knobs(&Knobs::default()),
         ewd: true,
         ecn: true,
+        on_delay: false,
     });
     let th = PPT_THRESHOLDS;
     let cases: &[(bool, u64, u8)] = &[
@@ -385,7 +386,7 @@ fn small_and_large_flow_scenarios_deliver_every_byte_once() {
 #[test]
 fn case_2_opens_with_half_minus_alpha_min_of_w_max() {
     // Eq. (2): I = (1/2 − α_min)·W_max, floored to whole packets; nothing below one packet.
-    let low = super::lcp::LowLoop::new(super::lcp::Design::Ppt { p: super::cc::PptParams::from_knobs(&Knobs::default()), ewd: true, ecn: true });
+    let low = super::lcp::LowLoop::new(super::lcp::Design::Ppt { p: super::cc::PptParams::from_knobs(&Knobs::default()), ewd: true, ecn: true, on_delay: false });
     assert_eq!(low.case2_window(0.1, 100), Some(40));
     assert_eq!(low.case2_window(0.0, 100), Some(50), "at most half of W_max");
     assert_eq!(low.case2_window(0.495, 100), None);
@@ -508,4 +509,56 @@ fn a_lost_final_ack_is_recovered_by_the_timeout() {
     assert_eq!(resent, vec![(29_000, false)]);
     s.on_ack(Time::from_us(300) + rto, &TcpHeader { ack: 30_000, rwnd: u32::MAX, ..TcpHeader::default() }, &c, &ends(), &mut out);
     assert!(s.completed_at().is_some());
+}
+
+/// The star with 2 µs wires and drop-tail strict-priority queues (Swift reads delay, not marks).
+fn swift_star(cc: &str, flows: &[(&str, u64)]) -> String {
+    star(cc, flows, "").replace("delay = \"10us\"", "delay = \"2us\"").replace("discipline = \"ecn\"\n", "").replace(
+        "ecn_threshold = [\"65pkt\", \"65pkt\", \"65pkt\", \"65pkt\", \"55pkt\", \"55pkt\", \"55pkt\", \"55pkt\"]\n",
+        "",
+    )
+}
+
+#[test]
+fn the_delay_variant_opens_its_lcp_at_the_first_ack_below_the_target_with_the_spare_window() {
+    // §6.3 (Fig. 14): the loop opens "whenever a flow's transmission delay falls below the target
+    // delay" — no case 1 at the start. The first ACK's delay is the idle RTT: four 2 µs wires, a
+    // 1500 B packet twice (1.2 µs) and its 52 B ACK twice (41.6 ns) = 10.4832 µs. Swift's target
+    // at cwnd 10 on a one-switch path: 25 + 1 + (α/√10 + β) µs with α = 50/(1/√0.1 − 1/√100),
+    // β = −α/10 → 29.5305 µs. Opening window ⌊10·(29.5305 − 10.4832)/10.4832⌋ = 18 packets.
+    let doc = swift_star("ppt-swift", &[("h1", 2_000_000)]);
+    let sc = crate::scenario::Scenario::from_toml(&doc).unwrap();
+    let mut sim = Simulator::new(&sc, None);
+    sim.keep_finished = true;
+    let rtt = Time(4 * 2_000_000 + 2 * 1_200_000 + 2 * 41_600);
+    sim.run_until(Time(rtt.0 - 1));
+    assert_eq!(tcp(&sim, 0).sender.low.as_deref().unwrap().stats.opened, 0, "nothing opens before an ACK");
+    sim.run_until(Time(rtt.0 + 1));
+    let low = tcp(&sim, 0).sender.low.as_deref().unwrap();
+    let alpha = 50.0 / (1.0 / 0.1f64.sqrt() - 0.1);
+    let target = 26.0 + alpha / 10f64.sqrt() - alpha / 10.0;
+    let want = (10.0 * (target - 10.4832) / 10.4832).floor() as u64;
+    assert_eq!(want, 18);
+    assert_eq!(low.stats.opened, 1);
+    assert_eq!(low.stats.last_open, Some((rtt, want)));
+    assert!(low.identified, "2 MB > 100 KB: tagged as large (P3 / P7)");
+    assert!(low.ecn_capable(), "the LCP keeps PPT's ECN although the delay loop has none");
+    sim.run();
+    let c = tcp(&sim, 0);
+    assert!(c.sender.low.as_deref().unwrap().stats.sent > 0);
+    assert_eq!(c.receiver.delivered(), 2_000_000);
+}
+
+#[test]
+fn the_delay_variant_delivers_every_byte_once_and_its_window_is_swifts_without_the_lcp() {
+    let sizes = [2_000_000u64, 3_000_000, 90_000, 700_000];
+    let flows: Vec<(&str, u64)> = ["h1", "h2", "h3", "h4"].iter().copied().zip(sizes).collect();
+    let sim = run(&swift_star("ppt-swift", &flows));
+    every_byte_once(&sim, &sizes);
+    let lcp: u64 = (0..4).map(|i| tcp(&sim, i).sender.low.as_deref().unwrap().stats.sent).sum();
+    assert!(lcp > 0, "the flows used their LCP");
+    // Same flows with Swift alone finish too, in a different time (the LCP carried data).
+    let swift = run(&swift_star("swift", &flows));
+    every_byte_once(&swift, &sizes);
+    assert_ne!(swift.flow_table().fct_ps, sim.flow_table().fct_ps);
 }

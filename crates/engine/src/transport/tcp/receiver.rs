@@ -9,9 +9,43 @@ use crate::time::Time;
 use crate::transport::{Endpoints, Outbox};
 use std::collections::VecDeque;
 
+/// What the receiver reads of its connection's configuration, copied in at construction so a
+/// closed connection (`closed.rs`) keeps these few bytes instead of the whole `TcpConfig`.
+#[derive(Clone, Copy, Debug)]
+struct AckConfig {
+    ack_size: u32,
+    class: u8,
+    ecn: EcnMode,
+    /// SAB: echo the window field of the data (`CcKind::sets_window_field`).
+    window_field: bool,
+    sack: bool,
+    delack_count: u32,
+    delack_timeout: Time,
+    rcv_buffer: Option<u64>,
+    /// Low-priority packets per low-priority ACK (PPT's EWD: 2; otherwise 1).
+    lp_per_ack: u32,
+}
+
+impl From<&TcpConfig> for AckConfig {
+    fn from(c: &TcpConfig) -> Self {
+        AckConfig {
+            ack_size: c.ack_size,
+            class: c.class,
+            ecn: c.ecn,
+            window_field: c.cc.sets_window_field(),
+            sack: c.sack,
+            delack_count: c.delack_count,
+            delack_timeout: c.delack_timeout,
+            rcv_buffer: c.rcv_buffer,
+            lp_per_ack: c.lp_per_ack(),
+        }
+    }
+}
+
 /// The receiving endpoint of a TCP flow.
 #[derive(Clone, Debug)]
 pub struct Receiver {
+    cfg: AckConfig,
     size: Option<u64>,
     rcv_nxt: u64,
     /// Disjoint, sorted byte ranges received above `rcv_nxt`.
@@ -40,7 +74,6 @@ pub struct Receiver {
     /// Low-priority loop (PPT §3.2, §5): its packets are acknowledged apart, one low-priority ACK
     /// per `lp_per_ack` of them (2: EWD), echoing CE if any of them carried it; `lp_low` is the
     /// lowest byte such a packet brought (the normal loop's gaps are the ones below it).
-    lp_per_ack: u32,
     lp_pending: u32,
     lp_ce: bool,
     lp_low: u64,
@@ -52,7 +85,7 @@ pub struct Receiver {
 impl Receiver {
     pub fn new(cfg: &TcpConfig, size: Option<u64>) -> Self {
         Receiver {
-            lp_per_ack: cfg.lp_per_ack(),
+            cfg: AckConfig::from(cfg),
             lp_pending: 0,
             lp_ce: false,
             lp_low: u64::MAX,
@@ -80,20 +113,26 @@ impl Receiver {
         self.rcv_nxt
     }
 
+    /// Give back the out-of-order buffer's spare capacity (a closed connection's receiver keeps
+    /// only what it holds).
+    pub fn shrink(&mut self) {
+        self.ooo.shrink_to_fit();
+    }
+
     /// Bytes held out of order.
     pub fn buffered_out_of_order(&self) -> u64 {
         self.ooo.iter().map(|(a, b)| b - a).sum()
     }
 
     /// A SYN: answer with a SYN-ACK at once (again for a resent SYN).
-    pub fn on_syn(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::SynAck, ends.hash_rev, Header::Tcp(TcpHeader::default()));
-        p.class = cfg.class;
+    pub fn on_syn(&mut self, now: Time, ends: &Endpoints, out: &mut Outbox) {
+        let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::SynAck, ends.hash_rev, Header::Tcp(TcpHeader::default()));
+        p.class = self.cfg.class;
         p.stamp = now;
         out.packets.push(p);
     }
 
-    pub fn on_data(&mut self, now: Time, pkt: &Packet, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+    pub fn on_data(&mut self, now: Time, pkt: &Packet, ends: &Endpoints, out: &mut Outbox) {
         if pkt.trimmed {
             // Only the header arrived: TCP has no use for it (no NACKs); the data is resent as
             // any lost segment is.
@@ -110,17 +149,17 @@ impl Receiver {
         let h = pkt.tcp();
         let ce = pkt.ecn == Ecn::Ce;
         if h.lcp {
-            self.on_lp_data(pkt, cfg, ends, out);
+            self.on_lp_data(pkt, ends, out);
             return;
         }
         let mut immediate = false;
-        match cfg.ecn {
+        match self.cfg.ecn {
             EcnMode::Dctcp => {
                 if ce != self.ce_state {
                     // RFC 8257 §3.2: flush a pending delayed ACK with the old CE state first, so
                     // the sender learns exactly which bytes were marked.
                     if self.pending > 0 {
-                        self.send_ack(cfg, ends, out);
+                        self.send_ack(ends, out);
                     }
                     self.ce_state = ce;
                     immediate = true;
@@ -153,15 +192,15 @@ impl Receiver {
         if h.psh || self.size.is_some_and(|s| self.rcv_nxt >= s) {
             immediate = true; // The FIN segment, and the end of a written block, are acknowledged at once.
         }
-        if cfg.cc.sets_window_field() {
+        if self.cfg.window_field {
             // SAB §IV-A.3: the ACK carries min(awnd, the window the switches left in the data).
             self.assigned = h.window();
         }
         self.pending += 1;
-        if immediate || self.pending >= cfg.delack_count {
-            self.send_ack(cfg, ends, out);
+        if immediate || self.pending >= self.cfg.delack_count {
+            self.send_ack(ends, out);
         } else if !self.delack.is_set() {
-            self.delack.set(now + cfg.delack_timeout, out);
+            self.delack.set(now + self.cfg.delack_timeout, out);
         }
     }
 
@@ -189,7 +228,7 @@ impl Receiver {
     /// An opportunistic packet (PPT §5 "when receiving two consecutive opportunistic data packets,
     /// we send an ACK packet back to the sender at low priority"; RC3: one per packet). The normal
     /// loop's ACK state (pending count, CE state, delayed-ACK timer) is untouched.
-    fn on_lp_data(&mut self, pkt: &Packet, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+    fn on_lp_data(&mut self, pkt: &Packet, ends: &Endpoints, out: &mut Outbox) {
         let h = pkt.tcp();
         self.lp_packets += 1;
         self.lp_low = self.lp_low.min(h.seq);
@@ -197,12 +236,12 @@ impl Receiver {
         self.lp_pending += 1;
         self.lp_ce |= pkt.ecn == Ecn::Ce;
         let complete = self.size.is_some_and(|s| self.rcv_nxt >= s);
-        if self.lp_pending >= self.lp_per_ack || complete {
-            let mut h = self.ack_header(cfg);
+        if self.lp_pending >= self.cfg.lp_per_ack || complete {
+            let mut h = self.ack_header();
             h.ece = self.lp_ce;
             h.lcp = true;
-            let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
-            p.ecn = if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
+            let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
+            p.ecn = if self.cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
             // "at low priority": the class of the packet it answers.
             p.class = pkt.class;
             out.packets.push(p);
@@ -212,9 +251,9 @@ impl Receiver {
         }
     }
 
-    pub fn on_delack_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+    pub fn on_delack_timer(&mut self, now: Time, ends: &Endpoints, out: &mut Outbox) {
         if self.delack.fired(now, out) && self.pending > 0 {
-            self.send_ack(cfg, ends, out);
+            self.send_ack(ends, out);
         }
     }
 
@@ -250,30 +289,30 @@ impl Receiver {
     }
 
     /// An ACK's header: cumulative ACK, window, SACK blocks (ECE left clear).
-    fn ack_header(&self, cfg: &TcpConfig) -> TcpHeader {
-        let window = match cfg.rcv_buffer {
+    fn ack_header(&self) -> TcpHeader {
+        let window = match self.cfg.rcv_buffer {
             Some(b) => b.saturating_sub(self.buffered_out_of_order()),
             None => u64::MAX,
         }
         .min(self.assigned);
         let mut h = TcpHeader { ack: self.rcv_nxt, ..TcpHeader::default() };
         h.set_window(window);
-        if cfg.sack {
+        if self.cfg.sack {
             self.sack_blocks(&mut h);
         }
         h
     }
 
-    fn send_ack(&mut self, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        let mut h = self.ack_header(cfg);
-        h.ece = match cfg.ecn {
+    fn send_ack(&mut self, ends: &Endpoints, out: &mut Outbox) {
+        let mut h = self.ack_header();
+        h.ece = match self.cfg.ecn {
             EcnMode::Off => false,
             EcnMode::Classic => self.ece_latch,
             EcnMode::Dctcp => self.ce_state,
         };
-        let mut p = Packet::new(ends.flow, ends.dst, ends.src, cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
-        p.ecn = if cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
-        p.class = cfg.class;
+        let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
+        p.ecn = if self.cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
+        p.class = self.cfg.class;
         if let Some(rec) = self.int_last.as_deref() {
             p.int = crate::packet::Int::Echo;
             out.int_out.push((out.packets.len() as u32, *rec));
@@ -316,16 +355,16 @@ mod tests {
         let cfg = TcpConfig::default();
         let mut r = Receiver::new(&cfg, None);
         let mut out = Outbox::default();
-        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &ends(), &mut out);
         assert!(out.packets.is_empty());
         assert_eq!(out.timers, vec![(Time::from_ms(200), timers::DELAYED_ACK)]);
-        r.on_data(Time(1), &data(1000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(1), &data(1000, 1000, Ecn::NotEct), &ends(), &mut out);
         assert_eq!(acks(&out), vec![(2000, false)]);
-        r.on_data(Time(2), &data(2000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(2), &data(2000, 1000, Ecn::NotEct), &ends(), &mut out);
         // The first timer is still pending (lazy): it fires early and re-arms for the new deadline.
-        r.on_delack_timer(Time::from_ms(200), &cfg, &ends(), &mut out);
+        r.on_delack_timer(Time::from_ms(200), &ends(), &mut out);
         assert_eq!(out.timers.last(), Some(&(Time::from_ms(200) + Time(2), timers::DELAYED_ACK)));
-        r.on_delack_timer(Time::from_ms(200) + Time(2), &cfg, &ends(), &mut out);
+        r.on_delack_timer(Time::from_ms(200) + Time(2), &ends(), &mut out);
         assert_eq!(acks(&out), vec![(2000, false), (3000, false)]);
     }
 
@@ -334,13 +373,13 @@ mod tests {
         let cfg = TcpConfig::default();
         let mut r = Receiver::new(&cfg, None);
         let mut out = Outbox::default();
-        r.on_data(Time(0), &data(1000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
-        r.on_data(Time(0), &data(3000, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(1000, 1000, Ecn::NotEct), &ends(), &mut out);
+        r.on_data(Time(0), &data(3000, 1000, Ecn::NotEct), &ends(), &mut out);
         let last = *out.packets.last().unwrap().tcp();
         assert_eq!(last.ack, 0);
         assert_eq!(&last.sack[..last.sack_count as usize], &[(3000, 4000), (1000, 2000)]);
         // Filling the first hole merges up to the next hole and ACKs at once.
-        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &ends(), &mut out);
         let last = *out.packets.last().unwrap().tcp();
         assert_eq!((last.ack, last.sack_count), (2000, 1));
     }
@@ -356,7 +395,7 @@ mod tests {
         let marks = [false, false, true, true, false];
         for (i, &m) in marks.iter().enumerate() {
             let e = if m { Ecn::Ce } else { Ecn::Ect0 };
-            r.on_data(Time(i as u64), &data(i as u64 * 1000, 1000, e), &cfg, &ends(), &mut out);
+            r.on_data(Time(i as u64), &data(i as u64 * 1000, 1000, e), &ends(), &mut out);
         }
         assert_eq!(acks(&out), vec![(2000, false), (3000, true), (4000, true), (5000, false)]);
     }
@@ -366,11 +405,11 @@ mod tests {
         let cfg = TcpConfig { ecn: EcnMode::Classic, delack_count: 1, ..Default::default() };
         let mut r = Receiver::new(&cfg, None);
         let mut out = Outbox::default();
-        r.on_data(Time(0), &data(0, 1000, Ecn::Ce), &cfg, &ends(), &mut out);
-        r.on_data(Time(0), &data(1000, 1000, Ecn::Ect0), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(0, 1000, Ecn::Ce), &ends(), &mut out);
+        r.on_data(Time(0), &data(1000, 1000, Ecn::Ect0), &ends(), &mut out);
         let mut cwr = data(2000, 1000, Ecn::Ect0);
         cwr.tcp_mut().cwr = true;
-        r.on_data(Time(0), &cwr, &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &cwr, &ends(), &mut out);
         assert_eq!(acks(&out), vec![(1000, true), (2000, true), (3000, false)]);
     }
 
@@ -379,9 +418,9 @@ mod tests {
         let cfg = TcpConfig::default();
         let mut r = Receiver::new(&cfg, Some(1500));
         let mut out = Outbox::default();
-        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
-        r.on_data(Time(0), &data(1000, 500, Ecn::NotEct), &cfg, &ends(), &mut out);
-        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &cfg, &ends(), &mut out);
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &ends(), &mut out);
+        r.on_data(Time(0), &data(1000, 500, Ecn::NotEct), &ends(), &mut out);
+        r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &ends(), &mut out);
         assert_eq!(acks(&out), vec![(1500, false), (1500, false)]);
         assert_eq!(r.duplicate_segments, 1);
     }

@@ -189,14 +189,17 @@ impl Sender {
             return None;
         }
         let design = match cfg.cc {
-            CcKind::Ppt => {
-                let mut p = super::cc::PptParams::from_knobs(&cfg.cc_params);
+            CcKind::Ppt | CcKind::PptSwift => {
+                let mut p = cfg.ppt_params().expect("PPT has its constants");
                 if !cfg.ppt.ident {
                     p.ident_threshold = u64::MAX;
                 }
                 // Without a tail PPT still tags its packets (§4.2), with no LCP.
                 p.lcp &= tail;
-                Design::Ppt { p, ewd: cfg.ppt.ewd, ecn: cfg.ppt.lcp_ecn }
+                // The delay variant's normal loop has no ECN; its LCP keeps PPT's own.
+                let on_delay = cfg.cc == CcKind::PptSwift;
+                let ecn = cfg.ppt.lcp_ecn && (cfg.ecn != EcnMode::Off || on_delay);
+                Design::Ppt { p, ewd: cfg.ppt.ewd, ecn, on_delay }
             }
             CcKind::Rc3 if tail => {
                 let p = super::cc::Rc3Params::from_knobs(&cfg.cc_params);
@@ -396,7 +399,7 @@ impl Sender {
                 ends.hash_fwd,
                 Header::Tcp(TcpHeader { seq: self.seg_start(seg), len: len as u32, fin: self.closed && ends_write, psh: ends_write, lcp: true, ..TcpHeader::default() }),
             );
-            p.ecn = if low.ecn_capable() && cfg.ecn != EcnMode::Off { Ecn::Ect0 } else { Ecn::NotEct };
+            p.ecn = if low.ecn_capable() { Ecn::Ect0 } else { Ecn::NotEct };
             p.class = class;
             out.packets.push(p);
         }
@@ -418,9 +421,9 @@ impl Sender {
         self.tcb.now = now;
         self.note_reported(h, cfg);
         let rtt = self.tcb.srtt.unwrap_or(Time::ZERO);
-        let ece = h.ece && cfg.ecn != EcnMode::Off;
+        // The LCP's own ECN (not the connection's: PPT on Swift has none for its normal loop).
         let low = self.low.as_deref_mut().expect("checked");
-        if low.on_lp_ack(now, ece, rtt, out) {
+        if low.on_lp_ack(now, h.ece, rtt, out) {
             self.lcp_send(now, cfg, ends, out);
         }
     }
@@ -690,17 +693,27 @@ impl Sender {
     }
 
     /// The low-priority loop's openings on a normal ACK: case 1 of an identified flow (its 2nd
-    /// RTT), case 2 when DCTCP's α is at its recent minimum (PPT §3.1).
+    /// RTT), case 2 when DCTCP's α is at its recent minimum (PPT §3.1), or the delay-based
+    /// variant's opening (§6.3, Fig. 14).
     fn low_after_ack(&mut self, now: Time, own_acked: u32, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         let low = self.low.as_deref_mut().expect("called with a loop");
         let mut window = None;
         if own_acked > 0 {
             window = low.on_first_ack(cfg.initial_cwnd as u64);
         }
-        if let Cc::Ppt(p) = &mut self.cc {
-            if let Some(alpha_min) = p.take_case2() {
-                window = window.or_else(|| low.case2_window(alpha_min, p.w_max()));
+        match &mut self.cc {
+            Cc::Ppt(p) => {
+                if let Some(alpha_min) = p.take_case2() {
+                    window = window.or_else(|| low.case2_window(alpha_min, p.w_max()));
+                }
             }
+            // Fig. 14's variant: whenever the delay is below the target.
+            Cc::PptSwift(p) => {
+                if let Some(i) = p.take_opening() {
+                    window = window.or_else(|| low.delay_window(i));
+                }
+            }
+            _ => {}
         }
         self.open_low(now, window, cfg, ends, out);
     }

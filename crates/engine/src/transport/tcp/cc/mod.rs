@@ -380,6 +380,7 @@ registry! {
     Hpcc: hpcc::Hpcc = ["hpcc"], knobs hpcc::KNOBS, |seed, k| Hpcc::with_knobs(k), "HPCC: window from the most loaded hop's INT-measured inflight, target eta 95 %, paced at W/T (SIGCOMM 2019 §3); telemetry on";
     Swift: swift::Swift = ["swift"], knobs swift::KNOBS, |seed, k| Swift::with_knobs(k), "Swift-like: AIMD on fabric delay vs a target scaled by hops and flow window, paced below 1 packet (SIGCOMM 2020 §3)";
     Ppt: ppt::Ppt = ["ppt"], knobs ppt::KNOBS, |seed, k| Ppt::with_knobs(k), "PPT (SIGCOMM 2024): DCTCP loop + low-priority loop from the flow's tail (opened at start / at alpha_min, EWD, closed after 2 silent RTTs), mirror-symmetric P0-P3/P4-P7 tagging with buffer-aware identification";
+    PptSwift: ppt_swift::PptSwift = ["ppt-swift"], knobs ppt_swift::KNOBS, |seed, k| PptSwift::with_knobs(k), "PPT on the Swift-like transport (SIGCOMM 2024 Fig. 14): Swift's window + a low-priority loop opened whenever the fabric delay is below the target (window: the spare up to the target), PPT's EWD, silence and tagging; Swift's knobs";
     Rc3: rc3::Rc3 = ["rc3"], knobs rc3::KNOBS, |seed, k| Rc3::with_knobs(k), "RC3 (NSDI 2014) as PPT ran it: DCTCP primary loop + recursive low-priority loop sending the rest of the flow from its tail at line rate once, in classes 1..levels of factor^i x IW packets";
     Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
 }
