@@ -178,3 +178,17 @@ def test_tiny_run_produces_the_tables(tmp_path):
     assert set(runs.point) == {f"compare/{p}" for p in A.SCHEMES}
     rows = A.headlines(r, "reduced")
     assert all(isinstance(h.ours, float) for h in rows[:3])
+
+
+def test_b6_is_the_fifty_rack_network_and_bench_reports_under_the_benchmarks_name(monkeypatch):
+    from fabricsim import bench
+
+    doc = bench.acceltor_50()
+    assert doc["topology"]["racks"] == 50 and len(doc["flows"]) == 196_000 and doc["simulation"]["end"] == "30ms"
+    assert bench.BENCHMARKS["acceltor-50"].build == "acceltor_50"
+    # The run's figures carry the benchmark's name (the bottleneck port's name once overwrote it).
+    monkeypatch.setitem(bench.BENCHMARKS, "tiny", bench.Benchmark("", "tor0->eps", "tiny", build="tiny"))
+    monkeypatch.setattr(bench, "tiny", lambda: A.scenario(racks=3, per_pair=2, weeks=2, warmup_weeks=0), raising=False)
+    r = bench.run_benchmark("tiny")
+    assert r["name"] == "tiny" and r["bottleneck"] == "tor0->eps" and 0 < r["circuit_utilization"] <= 1
+    bench.print_result({**r, "repeat": 1, "engine_wall_s_all": [r["engine_wall_s"]]})
