@@ -597,9 +597,5 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor",
     return {"runs": runs, "headlines": headline_frame(hl)}
 
 
-def paper_scale_seconds_note(racks: int = 50) -> str:
-    return f"{racks} racks: week {week_us(racks) / 1e3:.2f} ms, {weeks_in(racks)} weeks in {SIM_S:g} s"
-
-
 __all__ = ["scenario", "plan", "points", "headlines", "reproduce", "mice_workload_load", "week_us", "weeks_in", "capacity_mbps",
            "SCALES", "CCAS", "LOADS"]
