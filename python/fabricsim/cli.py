@@ -565,7 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
                                "  fabricsim reproduce retcp --only static/,resize/\n"
                                "  fabricsim reproduce sab --only incast/,eps/\n"
                                "  fabricsim reproduce flash --only main/mix/,fast/   # points: main/WORKLOAD/LOAD/SCHEME, fast/, queues/, diag/\n"
-                               "  fabricsim reproduce ppt --only main/websearch/,util/   # points: main/WORKLOAD/SCHEME, ablation/, delay/, delaymark/, util/, incast/, rc3buf/, others/, nonover/, sndbuf/, portk/\n\n"
+                               "  fabricsim reproduce ppt --only main/websearch/,util/   # points: main/WORKLOAD/SCHEME, ablation/, delay/, delaymark/, util/, incast/, rc3buf/, others/, nonover/, sndbuf/, portk/\n"
+                               "  fabricsim reproduce acceltor --only compare/,load/   # points: racks/N/SCHEME, compare/, bigbuf/, load/, margin/, queue/, cca/\n\n"
                                "The default (reduced) scale keeps every per-link parameter and runs shorter or fewer\n"
                                "experiments; --scale paper runs the paper's durations.",
                         formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -15,6 +15,7 @@ PAPERS = {
     "retcp": "reTCP + dynamic VOQ resizing on a reconfigurable datacenter network (Mukerjee et al., NSDI 2020)",
     "sab": "SAB: switches allocate buffer as windows; vs TCP, DCTCP, D2TCP (Zhang et al., IEEE JSAC 2014)",
     "flash": "Flash: congestion-aware priorities + L2DCT + push-out; vs DCTCP, L2DCT, PIAS, pFabric (Gao et al.)",
+    "acceltor": "AccelToR: accelerating TCP on circuit/packet hybrid ToRs; vs Blocking, Unblocking (Chen et al., IEEE/ACM ToN)",
     "ppt": "PPT: DCTCP plus a low-priority loop and buffer-aware scheduling; vs NDP, Aeolus, Homa, RC3, DCTCP (Suo et al.)",
 }
 
@@ -37,6 +38,10 @@ def reproduce(paper: str, **kwargs):
         from . import ppt
 
         return ppt.reproduce(**kwargs)
+    if paper == "acceltor":
+        from . import acceltor
+
+        return acceltor.reproduce(**kwargs)
     raise KeyError(f"no reproduction '{paper}'; available: {', '.join(PAPERS)}")
 
 

@@ -1,0 +1,601 @@
+"""Reproduction of Chen, Tian and Zhang, "AccelToR: Accelerating TCP for Circuit/Packet Hybrid Data
+Centers with Packet Scheduling" (IEEE/ACM ToN): Figs. 8-17 of §IV. Setup: §IV-B.
+
+Experiments (point keys; ``--only`` selects by prefix):
+- ``racks/N/SCHEME``: Fig. 8, the rack-count sweep at 50 % load (daily and weekly elephant
+  throughput with 10th/90th percentiles, optical occupancy, mice normalized FCT).
+- ``compare/SCHEME``: Figs. 9-12, the comparison network (50 racks in the paper): weekly
+  throughput distribution, estimated elephant FCTs, the aggregated cwnd of one pair's elephants
+  within its day, the mice FCT distribution.
+- ``bigbuf/X``: Fig. 13, Blocking with X times AccelToR's 1.8 MB of packet buffer.
+- ``load/L/SCHEME``: Fig. 14, the load sweep 10-95 %.
+- ``margin/on|off``: Fig. 15, 1 % loss inside the racks, with and without the safe margin.
+- ``queue/300|500``: Fig. 16, calendar queues of 300 KB (too small for 2^m·|F_i|) and 500 KB.
+- ``cca/CC/SCHEME``: Fig. 17, 16 TCP congestion controls.
+
+Every setup value and the sentence it comes from: docs/REPRODUCTIONS.md ("AccelToR"). Choices the
+paper leaves open are listed there too (hosts per rack, host links, delayed ACKs, how the reduced
+scale shrinks the network).
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+import pandas as pd
+
+from .common import FigureSaver, Headline, headline_frame, print_headlines, run_points
+
+SCHEMES = ["acceltor", "blocking", "unblocking"]
+LABEL = {"acceltor": "AccelToR", "blocking": "Blocking", "unblocking": "Unblocking"}
+
+#: §IV-H: NewReno (the default) and the 15 other ns-3 congestion controls.
+CCAS = ["newreno", "bic", "cubic", "highspeed", "htcp", "hybla", "reno", "scalable", "veno", "westwood",
+        "ledbat", "vegas", "illinois", "bbr", "yeah", "dctcp"]
+LOADS = [10, 30, 50, 70, 80, 90, 95]
+
+#: The paper's parameters (§IV-B unless noted).
+DAY_US, NIGHT_US = 240, 20
+EPS_GBPS, OCS_GBPS = 10, 80
+RTT_CIR_US, RTT_PKT_US = 55, 60
+PER_PAIR = 80                      # |F_i|
+LOAD = 50                          # % of the EPS uplink, Figs. 8-13, 15-17
+SIM_S = 5.0                        # "An experiment lasts 5 seconds."
+ECN_K_PKTS = 65                    # §IV-H: DCTCP's marking threshold at the EPS
+
+#: Choices the paper leaves open (docs/REPRODUCTIONS.md): two hosts per rack on 100 Gb/s, 1 us
+#: links, so no host link is ever the bottleneck of an 80 + 10 Gb/s rack.
+HOSTS, HOST_GBPS, HOST_DELAY_US = 2, 100, 1.0
+# Link delays that make the topology's base RTTs the paper's 60 us (packet network) and 55 us
+# (circuit) with 1500 B packets and 52 B ACKs (`fabricsim topology` prints 60.000 and 55.000).
+PACKET_DELAY_US, CIRCUIT_DELAY_US = 13.317, 25.298
+
+SCALES = {
+    # racks: Fig. 8's sweep; compare_racks: the network of Figs. 9-17 (50 in the paper); weeks
+    # measured after `warmup_weeks`; margin_weeks: Fig. 15's 70 weeks.
+    "reduced": {"racks": [8, 16, 24, 32], "rack_weeks": 6, "compare_racks": 8, "weeks": 20, "warmup_weeks": 2,
+                "margin_weeks": 70, "cca_weeks": 12, "bigbuf": [2, 5, 10]},
+    "paper": {"racks": [8, 16, 24, 32, 40, 48, 56, 64, 72], "rack_weeks": None, "compare_racks": 50, "weeks": None,
+              "warmup_weeks": 2, "margin_weeks": 70, "cca_weeks": None, "bigbuf": [2, 5, 10]},
+}
+
+
+def week_us(racks: int) -> float:
+    """§II-B: a week is N - 1 days and nights."""
+    return (racks - 1) * (DAY_US + NIGHT_US)
+
+
+def weeks_in(racks: int, seconds: float = SIM_S) -> int:
+    """Whole weeks in the paper's 5-second experiment (72 racks: 270)."""
+    return int(seconds * 1e6 // week_us(racks))
+
+
+def mice_workload_load(load_pct: float, hosts: int = HOSTS, host_gbps: float = HOST_GBPS) -> float:
+    """§IV-B: load = aggregated mice rate / EPS bandwidth. One workload per rack sends from the
+    rack's hosts to hosts of other racks (no intra-rack traffic), and a workload's `load` is a
+    fraction of its senders' host links, so the rack offers load x 10 Gb/s to its EPS uplink."""
+    return load_pct / 100 * EPS_GBPS / (hosts * host_gbps)
+
+
+def scenario(*, policy: str = "acceltor", racks: int = 8, per_pair: int = PER_PAIR, load_pct: float = LOAD,
+             cc: str = "newreno", weeks: int = 20, warmup_weeks: int = 2, queue_kb: Optional[int] = None,
+             safe_margin: bool = True, loss: float = 0.0, blocking_buffer_x: float = 1.0, cwnd_pair: bool = False,
+             hosts: int = HOSTS, seed: int = 1) -> dict:
+    """The §IV-B network as a scenario dict: `racks` racks on one EPS (10 Gb/s uplinks) and one
+    OCS (80 Gb/s), a strobe of 240 us days and 20 us nights, `per_pair` long-lived elephants per
+    ordered rack pair, web-search mice at `load_pct` % of each EPS uplink."""
+    wk = week_us(racks)
+    flows = []
+    for s in range(racks):
+        for d in range(racks):
+            if s != d:
+                for i in range(per_pair):
+                    flows.append({"src": f"h{s * hosts + i % hosts}", "dst": f"h{d * hosts + (i // hosts) % hosts}"})
+    workloads = []
+    if load_pct > 0:
+        for r in range(racks):
+            workloads.append({"name": "mice", "cdf": "websearch", "load": mice_workload_load(load_pct, hosts),
+                              "pattern": "all_to_all", "senders": [f"h{r * hosts + j}" for j in range(hosts)],
+                              "receivers": [f"h{x}" for x in range(racks * hosts) if x // hosts != r]})
+    tor: dict = {"policy": policy, "elephants": {"per_pair": per_pair}}
+    if policy == "acceltor":
+        acc: dict = {"hp": "150KB", "lp": "150KB", "queue": f"{queue_kb or 500}KB", "safe_margin": safe_margin}
+        if queue_kb is not None and queue_kb < 500:
+            acc["overflow"] = "lp"  # §IV-G: a packet for a full Q_i goes through the LP queue
+        tor["acceltor"] = acc
+    elif policy == "blocking":
+        tor["blocking"] = {"packet_queue": f"{round(300 * blocking_buffer_x)}KB",
+                           "circuit_pool": f"{round(1500 * blocking_buffer_x)}KB"}
+    else:
+        tor["unblocking"] = {"shared": "1.8MB"}
+    host_link = {"rate": f"{HOST_GBPS}Gbps", "delay": f"{HOST_DELAY_US}us"}
+    topo: dict = {"kind": "rdcn", "racks": racks, "hosts_per_rack": hosts, "host_link": host_link,
+                  "packet_link": {"rate": f"{EPS_GBPS}Gbps", "delay": f"{PACKET_DELAY_US}us"},
+                  "circuit_link": {"rate": f"{OCS_GBPS}Gbps", "delay": f"{CIRCUIT_DELAY_US}us"}}
+    if loss > 0:  # §IV-F: losses inside the destination rack: the ToR -> host links
+        topo["host_downlink"] = {**host_link, "loss_rate": loss}
+    tcp = {"cc": cc, "mss": 1448, "header": 52, "delayed_ack": 1, "timestamps": True}
+    queue: dict = {"buffer": "150KB"}
+    if cc == "dctcp":
+        queue.update({"discipline": "ecn", "ecn_threshold": f"{ECN_K_PKTS}pkt"})
+    output: dict = {"warmup": f"{warmup_weeks * wk}us"}
+    if cwnd_pair:  # Fig. 11: the cwnd of pair 0 -> 1's elephants (flows 0 .. per_pair - 1)
+        output.update({"sample_interval": "10us", "cwnd": list(range(per_pair))})
+    return {
+        "name": f"acceltor-{policy}-{racks}r-{cc}",
+        "simulation": {"end": f"{(warmup_weeks + weeks) * wk}us", "seed": seed},
+        "topology": topo,
+        "queue": queue,
+        "circuit": {"schedule": "strobe", "day": f"{DAY_US}us", "night": f"{NIGHT_US}us"},
+        "tor": tor,
+        "transport": tcp,
+        "output": output,
+        "workload": workloads,
+        "flows": flows,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# What each run contributes
+
+
+def extract(res, racks: int, warmup_weeks: int) -> dict:
+    """Per-run tables (elephant weeks, measured days, mice) and the figures the headlines need."""
+    c = res.circuit
+    wk_ps = week_us(racks) * 1e6
+    warm_ps = warmup_weeks * wk_ps
+    ew = c["elephant_weeks"].copy()
+    days = c["days"]
+    # The days table lists every day of every pair with traffic, the warm-up's included.
+    days = days[days.start_ps >= warm_ps].copy()
+    days["week"] = (days.start_ps // wk_ps).astype(int)
+    warm = warm_ps / 1e6
+    f = res.flows
+    mice = f[(f.workload == "mice") & f.measured & f.fct_s.notna()][["size", "fct_s", "ideal_fct_s", "slowdown"]].copy()
+    unfinished = int(((f.workload == "mice") & f.measured & f.fct_s.isna()).sum())
+    cases = c["cases"].iloc[0].to_dict() if "cases" in c else {}
+    out = {
+        "elephant_weeks": ew,
+        "days": days,
+        "mice": mice,
+        "occupancy": float(days["utilization"].mean()) if len(days) else float("nan"),
+        "weekly_mbps": ew["weekly_gbps"].to_numpy() * 1e3,
+        "daily_mbps": ew["daily_gbps"].to_numpy() * 1e3,
+        "idle_day_fraction": float((ew["circuit_bytes"] == 0).mean()) if len(ew) else float("nan"),
+        "mice_norm_fct": float(mice["slowdown"].mean()) if len(mice) else float("nan"),
+        "mice_unfinished": unfinished,
+        "cases": {k: int(v) for k, v in cases.items()},
+        "timeouts": int(f["timeouts"].sum()),
+        "wall_s": float(res.summary.get("wall_s", float("nan"))),
+        "packet_hops": int(res.summary.get("packet_hops", 0)),
+        "warmup_us": warm,
+    }
+    ts = res.timeseries if hasattr(res, "timeseries") else None
+    if ts is not None and len(ts):
+        fs = res.flow_series()
+        if "cwnd" in fs and fs["cwnd"].notna().any():
+            out["cwnd"] = fs.groupby("time_s")["cwnd"].sum().rename("cwnd").reset_index()
+    return out
+
+
+def fold_cwnd(cwnd: pd.DataFrame, racks: int, warmup_us: float) -> pd.DataFrame:
+    """Fig. 11: the aggregated cwnd of pair 0 -> 1's elephants against the time since its day
+    began (slot 0 of the strobe: night 0-20 us, day 20-260 us of each week), averaged over the
+    measured weeks."""
+    wk = week_us(racks)
+    t = cwnd["time_s"].to_numpy() * 1e6
+    keep = t >= warmup_us
+    off = (t[keep] % wk) - NIGHT_US
+    df = pd.DataFrame({"offset_us": np.round(off, 3), "cwnd": cwnd["cwnd"].to_numpy()[keep]})
+    df = df[(df.offset_us >= -100) & (df.offset_us <= DAY_US + 100)]
+    return df.groupby("offset_us", as_index=False)["cwnd"].mean()
+
+
+# ---------------------------------------------------------------------------------------------
+# The experiments
+
+
+def _x(racks: int, warmup_weeks: int):
+    return partial(extract, racks=racks, warmup_weeks=warmup_weeks)
+
+
+def plan(scale: str) -> list[tuple[str, dict]]:
+    """The experiments as (point key, keyword arguments of `scenario`), cheap to list: a paper-scale
+    scenario holds 196 000 elephant flows, so documents are built only for the selected points."""
+    sc = SCALES[scale]
+    ww = sc["warmup_weeks"]
+    out: list[tuple[str, dict]] = []
+    for n in sc["racks"]:
+        w = sc["rack_weeks"] or weeks_in(n) - ww
+        out += [(f"racks/{n}/{p}", dict(policy=p, racks=n, weeks=w)) for p in SCHEMES]
+    n = sc["compare_racks"]
+    w = sc["weeks"] or weeks_in(n) - ww
+    out += [(f"compare/{p}", dict(policy=p, racks=n, weeks=w, cwnd_pair=True)) for p in SCHEMES]
+    out += [(f"bigbuf/{x}", dict(policy="blocking", racks=n, weeks=w, blocking_buffer_x=x)) for x in sc["bigbuf"]]
+    out += [(f"load/{ld}/{p}", dict(policy=p, racks=n, load_pct=ld, weeks=w)) for ld in LOADS for p in SCHEMES]
+    out += [(f"margin/{tag}", dict(racks=n, weeks=sc["margin_weeks"], safe_margin=on, loss=0.01))
+            for tag, on in (("on", True), ("off", False))]
+    out += [(f"queue/{q}", dict(racks=n, weeks=w, queue_kb=q)) for q in (300, 500)]
+    cw = sc["cca_weeks"] or w
+    out += [(f"cca/{cc}/{p}", dict(policy=p, racks=n, cc=cc, weeks=cw)) for cc in CCAS for p in SCHEMES]
+    return [(k, {**kw, "warmup_weeks": ww}) for k, kw in out]
+
+
+def points(scale: str, only: Optional[list[str]] = None) -> list[tuple[str, dict, object]]:
+    """(key, scenario, extract) of the points whose key starts with one of `only` (all if None)."""
+    return [(k, scenario(**kw), _x(kw["racks"], kw["warmup_weeks"])) for k, kw in plan(scale)
+            if not only or any(k.startswith(o) for o in only)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper vs ours
+
+
+def _v(r: dict, key: str, field: str) -> float:
+    v = r.get(key, {}).get(field)
+    return float("nan") if v is None else float(v)
+
+
+def _pct(r: dict, key: str, field: str, q: float) -> float:
+    a = r.get(key, {}).get(field)
+    return float(np.percentile(a, q)) if a is not None and len(a) else float("nan")
+
+
+def capacity_mbps(racks: int, per_pair: int = PER_PAIR) -> float:
+    """The most one elephant can average over a week: its pair's circuit day plus a 1/(N-1) share
+    of the EPS uplink for the whole week, split over |F_i| elephants (Mb/s)."""
+    wk = week_us(racks)
+    bits = OCS_GBPS * 1e3 * DAY_US + EPS_GBPS * 1e3 * wk / (racks - 1)
+    return bits / wk / per_pair
+
+
+def headlines(r: dict, scale: str = "reduced") -> list[Headline]:
+    sc = SCALES[scale]
+    n = sc["compare_racks"]
+    occ = lambda k: 100 * _v(r, k, "occupancy")  # noqa: E731
+    fct = lambda k: _v(r, k, "mice_norm_fct")  # noqa: E731
+    at = f" ({n} racks)" if n != 50 else ""
+    rows = [
+        Headline(f"AccelToR optical occupancy, 50 % load{at}", "> 90 %", 90, 100, occ("compare/acceltor"), " %",
+                 "the paper states the bound (abstract, §IV-C)"),
+        Headline("occupancy AccelToR / Blocking", "8.24x", 6.2, 10.3, occ("compare/acceltor") / occ("compare/blocking"), "x",
+                 "+-25 %"),
+        Headline("occupancy AccelToR / Unblocking", "12.92x", 9.7, 16.2, occ("compare/acceltor") / occ("compare/unblocking"), "x",
+                 "+-25 %"),
+        Headline("mice norm. FCT: AccelToR vs Blocking", "+0.97 %", -1.0, 3.0,
+                 100 * (fct("compare/acceltor") / fct("compare/blocking") - 1), " %", "+-2 points"),
+        Headline("mice norm. FCT: AccelToR below Unblocking", "98.82 %", 96.0, 99.6,
+                 100 * (1 - fct("compare/acceltor") / fct("compare/unblocking")), " %",
+                 "Unblocking 85x AccelToR in the paper; band 25x-250x"),
+    ]
+    # Fig. 9: per-elephant weekly throughput; a week lasts N - 1 slots, so at another network size
+    # the per-flow figure is rescaled to 50 racks ((N - 1) / 49) before it meets the paper's range.
+    scale49 = (n - 1) / 49
+    med = _pct(r, "compare/acceltor", "weekly_mbps", 50) * scale49
+    rows.append(Headline("AccelToR weekly elephant throughput, median", "26.9-29.7 Mb/s", 26.9, 29.7, med, " Mb/s",
+                         f"paper's 'most flows' range; the most one of 80 elephants can average at 50 racks is "
+                         f"{capacity_mbps(50):.1f} Mb/s" + (f"; ours x {scale49:.3f} to 50 racks" if n != 50 else "")))
+    rows.append(Headline("Unblocking: elephants idle in their day", "~80 %", 70, 90,
+                         100 * _v(r, "compare/unblocking", "idle_day_fraction"), " %", "elephant-weeks with no circuit byte"))
+    rows.append(Headline("Blocking: elephants idle in their day", "~90 %", 80, 100,
+                         100 * _v(r, "compare/blocking", "idle_day_fraction"), " %", "Fig. 11's text: ~90 % send nothing"))
+    racks = [m for m in sc["racks"] if f"racks/{m}/acceltor" in r]
+    if len(racks) >= 2:
+        a = [occ(f"racks/{m}/acceltor") for m in racks]
+        b = [occ(f"racks/{m}/blocking") for m in racks]
+        rows.append(Headline(f"Fig. 8c: AccelToR occupancy, lowest over {racks[0]}-{racks[-1]} racks", "> 90 %", 90, 100, min(a), " %"))
+        rows.append(Headline("Fig. 8c: AccelToR occupancy spread over rack counts", "stable", 0, 10, max(a) - min(a), " pts",
+                             "'stable': max - min within 10 points"))
+        rows.append(Headline("Fig. 8c: Blocking occupancy, largest / smallest network", "decreases", 0, 0.9,
+                             b[-1] / b[0] if b[0] else float("nan"), "x", "a fall of at least 10 %"))
+    loads = [ld for ld in LOADS if f"load/{ld}/acceltor" in r]
+    if len(loads) >= 3:
+        lo = [occ(f"load/{ld}/acceltor") for ld in loads if ld <= 70]
+        rows.append(Headline("Fig. 14b: AccelToR occupancy at <= 70 % load, lowest", "> 90 %", 90, 100, min(lo), " %"))
+        if 95 in loads and 70 in loads:
+            rows.append(Headline("Fig. 14b: AccelToR occupancy 95 % / 70 % load", "drops", 0, 0.8,
+                                 occ("load/95/acceltor") / occ("load/70/acceltor"), "x", "'drops quickly': at least 20 % lower"))
+        thr = lambda ld, p: _pct(r, f"load/{ld}/{p}", "weekly_mbps", 50)  # noqa: E731
+        bl = [thr(ld, "blocking") for ld in loads]
+        rows.append(Headline("Fig. 14a: Blocking weekly throughput, max / min over loads", "unaffected", 1.0, 1.1,
+                             max(bl) / min(bl) if min(bl) > 0 else float("nan"), "x", "within 10 %"))
+        ub = [np.mean(r[f"load/{ld}/unblocking"]["weekly_mbps"]) for ld in loads]
+        rows.append(Headline("Fig. 14a: Unblocking mean weekly throughput, highest / lowest load", "degrades", 0, 0.9,
+                             ub[-1] / ub[0] if ub[0] else float("nan"), "x"))
+    if "margin/on" in r and "margin/off" in r:
+        last = lambda k: _last_weeks_occupancy(r[k], 10)  # noqa: E731
+        rows.append(Headline("Fig. 15: occupancy with the safe margin, last 10 weeks", "> 90 %", 90, 100, last("margin/on"), " %"))
+        rows.append(Headline("Fig. 15: occupancy without it, last 10 weeks", "~65 %", 55, 75, last("margin/off"), " %",
+                             "+-10 points"))
+    if "queue/300" in r and "queue/500" in r:
+        spread = lambda k: _pct(r, k, "weekly_mbps", 90) - _pct(r, k, "weekly_mbps", 10)  # noqa: E731
+        rows.append(Headline("Fig. 16: p90-p10 of weekly throughput, 300 KB / 500 KB", "larger", 1.05, None,
+                             spread("queue/300") / spread("queue/500") if spread("queue/500") else float("nan"), "x",
+                             "'a greater variance' (direction only)"))
+        rows.append(Headline("Fig. 16: occupancy 300 KB - 500 KB", "slightly lower", -10, 0, occ("queue/300") - occ("queue/500"),
+                             " pts", "'slightly reduced': 0 to 10 points lower"))
+    ccas = [cc for cc in CCAS if all(f"cca/{cc}/{p}" in r for p in SCHEMES)]
+    if ccas:
+        wins = sum(np.mean(r[f"cca/{cc}/acceltor"]["weekly_mbps"]) > max(np.mean(r[f"cca/{cc}/{p}"]["weekly_mbps"])
+                                                                       for p in ("blocking", "unblocking")) for cc in ccas)
+        rows.append(Headline(f"Fig. 17a: CCAs where AccelToR beats both (of {len(ccas)})", "all 16", len(ccas), len(ccas),
+                             float(wins), "", "mean weekly throughput"))
+        above = sum(occ(f"cca/{cc}/acceltor") > 90 for cc in ccas)
+        rows.append(Headline("Fig. 17b: CCAs with occupancy > 90 %", "most (>= 9)", 9, 16, float(above), "",
+                             "'most TCP variants': a majority of 16"))
+        if "cubic" in ccas:
+            rows.append(Headline("Fig. 17b: CUBIC occupancy", "53.1 %", 45, 61, occ("cca/cubic/acceltor"), " %", "+-8 points"))
+        if "bbr" in ccas:
+            rows.append(Headline("Fig. 17b: BBR occupancy", "76.0 %", 68, 84, occ("cca/bbr/acceltor"), " %", "+-8 points"))
+    return rows
+
+
+def _last_weeks_occupancy(d: dict, k: int) -> float:
+    per = weekly_occupancy(d)
+    return 100 * float(per["occupancy"].tail(k).mean()) if len(per) else float("nan")
+
+
+def weekly_occupancy(d: dict) -> pd.DataFrame:
+    """Mean optical occupancy of each week's days (Fig. 15's x-axis)."""
+    days = d["days"]
+    if not len(days):
+        return pd.DataFrame(columns=["week", "occupancy"])
+    return days.groupby("week", as_index=False)["utilization"].mean().rename(columns={"utilization": "occupancy"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables and figures
+
+
+def tables(r: dict, out: Path) -> list[Path]:
+    """Parquet: per-elephant per-week throughput (weekly and daily), optical occupancy per day,
+    mice normalized FCTs, the aggregated cwnd within a day, one row per point."""
+    written = []
+
+    def cat(field, fn):
+        parts = [d[field].assign(point=k) for k, d in sorted(r.items()) if isinstance(d.get(field), pd.DataFrame) and len(d[field])]
+        if parts:
+            p = out / fn
+            pd.concat(parts, ignore_index=True).to_parquet(p, index=False)
+            written.append(p)
+
+    cat("elephant_weeks", "elephant_throughput.parquet")
+    cat("days", "optical_occupancy.parquet")
+    cat("mice", "mice_fct.parquet")
+    folded = {}
+    for k, d in r.items():
+        if isinstance(d.get("cwnd"), pd.DataFrame):
+            n = _racks_of(k, d)
+            folded[k] = {"cwnd_day": fold_cwnd(d["cwnd"], n, d.get("warmup_us", 0.0))}
+    if folded:
+        parts = [v["cwnd_day"].assign(point=k) for k, v in sorted(folded.items())]
+        p = out / "cwnd_day.parquet"
+        pd.concat(parts, ignore_index=True).to_parquet(p, index=False)
+        written.append(p)
+    return written
+
+
+def _racks_of(key: str, d: dict) -> int:
+    ew = d.get("elephant_weeks")
+    if isinstance(ew, pd.DataFrame) and len(ew) and "src" in ew:
+        return int(max(ew["src"].max(), ew["dst"].max())) + 1
+    return 8
+
+
+def runs_frame(r: dict) -> pd.DataFrame:
+    rows = []
+    for k, d in sorted(r.items()):
+        w = d.get("weekly_mbps")
+        dl = d.get("daily_mbps")
+        rows.append({"point": k, "occupancy": d.get("occupancy"),
+                     "weekly_mbps_p10": np.percentile(w, 10) if w is not None and len(w) else np.nan,
+                     "weekly_mbps_p50": np.percentile(w, 50) if w is not None and len(w) else np.nan,
+                     "weekly_mbps_p90": np.percentile(w, 90) if w is not None and len(w) else np.nan,
+                     "daily_mbps_p10": np.percentile(dl, 10) if dl is not None and len(dl) else np.nan,
+                     "daily_mbps_p50": np.percentile(dl, 50) if dl is not None and len(dl) else np.nan,
+                     "daily_mbps_p90": np.percentile(dl, 90) if dl is not None and len(dl) else np.nan,
+                     "idle_day_fraction": d.get("idle_day_fraction"), "mice_norm_fct": d.get("mice_norm_fct"),
+                     "mice_unfinished": d.get("mice_unfinished"), "timeouts": d.get("timeouts"),
+                     "packet_hops": d.get("packet_hops"), "wall_s": d.get("wall_s"),
+                     **{f"case_{c}": v for c, v in d.get("cases", {}).items()}})
+    return pd.DataFrame(rows)
+
+
+def websearch_sizes(n: int, rng) -> np.ndarray:
+    """`n` flow sizes from the built-in web-search CDF, read piecewise linearly (the engine's
+    default `sampling`)."""
+    from .. import _engine
+
+    pts = [tuple(map(float, ln.split()[:2])) for ln in _engine.builtin_workload_text("websearch").splitlines()
+           if ln.strip() and not ln.lstrip().startswith("#")]
+    size, cum = np.array([p[0] for p in pts]), np.array([p[1] for p in pts])
+    return np.interp(rng.random(n), cum, size)
+
+
+def elephant_fct_estimate(weekly_mbps: np.ndarray, seed: int = 1, draws: int = 100_000) -> np.ndarray:
+    """Fig. 10: each elephant gets a size drawn from the 200 largest of `draws` web-search flows
+    and finishes in size / its weekly throughput (seconds; inf for an elephant that sent nothing)."""
+    rng = np.random.default_rng(seed)
+    top = np.sort(websearch_sizes(draws, rng))[-200:]
+    sizes = rng.choice(top, size=len(weekly_mbps))
+    with np.errstate(divide="ignore"):
+        return np.where(weekly_mbps > 0, sizes * 8 / (weekly_mbps * 1e6), np.inf)
+
+
+def figures(r: dict, out: Path, scale: str) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    save = FigureSaver(out)
+    sc = SCALES[scale]
+
+    def errbars(ax, xs, key_of, field, label, color):
+        med = [_pct(r, key_of(x), field, 50) for x in xs]
+        lo = [m - _pct(r, key_of(x), field, 10) for x, m in zip(xs, med)]
+        hi = [_pct(r, key_of(x), field, 90) - m for x, m in zip(xs, med)]
+        ax.errorbar(xs, med, yerr=[lo, hi], fmt="o-", capsize=3, label=label, color=color)
+
+    racks = [m for m in sc["racks"] if any(f"racks/{m}/{p}" in r for p in SCHEMES)]
+    if racks:
+        fig, axs = plt.subplots(1, 4, figsize=(16, 3.6))
+        for i, p in enumerate(SCHEMES):
+            errbars(axs[0], racks, lambda m: f"racks/{m}/{p}", "daily_mbps", LABEL[p], f"C{i}")
+            errbars(axs[1], racks, lambda m: f"racks/{m}/{p}", "weekly_mbps", LABEL[p], f"C{i}")
+            axs[2].plot(racks, [100 * _v(r, f"racks/{m}/{p}", "occupancy") for m in racks], "o-", label=LABEL[p], color=f"C{i}")
+            axs[3].plot(racks, [_v(r, f"racks/{m}/{p}", "mice_norm_fct") for m in racks], "o-", label=LABEL[p], color=f"C{i}")
+        for ax, yl in zip(axs, ["daily throughput (Mb/s)", "weekly throughput (Mb/s)", "optical occupancy (%)", "mice norm. FCT"]):
+            ax.set_xlabel("racks")
+            ax.set_ylabel(yl)
+            ax.grid(alpha=0.3)
+        axs[3].set_yscale("log")
+        axs[0].legend()
+        fig.suptitle("Fig. 8: rack-count sweep, 50 % load (median, error bars 10th-90th percentile)")
+        save(fig, "fig8_racks")
+
+    if all(f"compare/{p}" in r for p in SCHEMES):
+        fig, axs = plt.subplots(1, 3, figsize=(14, 3.8))
+        for i, p in enumerate(SCHEMES):
+            w = np.sort(r[f"compare/{p}"]["weekly_mbps"])
+            axs[0].plot(w, np.arange(1, len(w) + 1) / len(w), label=LABEL[p], color=f"C{i}")
+            e = np.sort(elephant_fct_estimate(r[f"compare/{p}"]["weekly_mbps"]))
+            axs[1].plot(e, np.arange(1, len(e) + 1) / len(e), label=LABEL[p], color=f"C{i}")
+            m = np.sort(r[f"compare/{p}"]["mice"]["slowdown"].to_numpy())
+            if len(m):
+                axs[2].plot(m, np.arange(1, len(m) + 1) / len(m), label=LABEL[p], color=f"C{i}")
+        axs[0].set_xlabel("weekly throughput (Mb/s)")
+        axs[1].set_xlabel("estimated elephant FCT (s)")
+        axs[1].set_xscale("log")
+        axs[2].set_xlabel("mice normalized FCT")
+        axs[2].set_xscale("log")
+        for ax, t in zip(axs, ["Fig. 9", "Fig. 10", "Fig. 12"]):
+            ax.set_ylabel("CDF")
+            ax.set_title(t)
+            ax.grid(alpha=0.3)
+            ax.legend()
+        save(fig, "fig9_10_12_compare")
+        fig, ax = plt.subplots(figsize=(6.5, 4))
+        for i, p in enumerate(SCHEMES):
+            d = r[f"compare/{p}"]
+            if isinstance(d.get("cwnd"), pd.DataFrame):
+                f = fold_cwnd(d["cwnd"], sc["compare_racks"], d.get("warmup_us", 0.0))
+                ax.plot(f.offset_us, f.cwnd, label=LABEL[p], color=f"C{i}")
+        ax.axvspan(0, DAY_US, color="tab:blue", alpha=0.1)
+        ax.set_xlabel("time since the pair's day began (us)")
+        ax.set_ylabel("aggregated cwnd of the pair's elephants (MSS)")
+        ax.set_title("Fig. 11: aggregated cwnd within a day")
+        ax.legend()
+        ax.grid(alpha=0.3)
+        save(fig, "fig11_cwnd")
+
+    xs = [x for x in sc["bigbuf"] if f"bigbuf/{x}" in r]
+    if xs and "compare/acceltor" in r and "compare/blocking" in r:
+        fig, axs = plt.subplots(1, 2, figsize=(10, 3.6))
+        keys = ["compare/blocking"] + [f"bigbuf/{x}" for x in xs]
+        labels = ["1x"] + [f"{x}x" for x in xs]
+        for j, field in enumerate(["daily_mbps", "weekly_mbps"]):
+            med = [_pct(r, k, field, 50) for k in keys]
+            axs[j].errorbar(range(len(keys)), med, yerr=[[m - _pct(r, k, field, 10) for k, m in zip(keys, med)],
+                                                          [_pct(r, k, field, 90) - m for k, m in zip(keys, med)]],
+                            fmt="o", capsize=3, label="Blocking")
+            axs[j].axhline(_pct(r, "compare/acceltor", field, 50), color="C0", ls="--", label="AccelToR (1.8 MB)")
+            axs[j].set_xticks(range(len(keys)), labels)
+            axs[j].set_xlabel("Blocking's packet buffer")
+            axs[j].set_ylabel(field.replace("_mbps", " throughput (Mb/s)"))
+            axs[j].legend()
+        fig.suptitle("Fig. 13: Blocking with larger buffers")
+        save(fig, "fig13_bigbuf")
+
+    loads = [ld for ld in LOADS if any(f"load/{ld}/{p}" in r for p in SCHEMES)]
+    if loads:
+        fig, axs = plt.subplots(1, 3, figsize=(14, 3.6))
+        for i, p in enumerate(SCHEMES):
+            errbars(axs[0], loads, lambda ld: f"load/{ld}/{p}", "weekly_mbps", LABEL[p], f"C{i}")
+            axs[1].plot(loads, [100 * _v(r, f"load/{ld}/{p}", "occupancy") for ld in loads], "o-", label=LABEL[p], color=f"C{i}")
+            axs[2].plot(loads, [_v(r, f"load/{ld}/{p}", "mice_norm_fct") for ld in loads], "o-", label=LABEL[p], color=f"C{i}")
+        for ax, yl in zip(axs, ["weekly throughput (Mb/s)", "optical occupancy (%)", "mice norm. FCT"]):
+            ax.set_xlabel("load on the packet network (%)")
+            ax.set_ylabel(yl)
+            ax.grid(alpha=0.3)
+        axs[2].set_yscale("log")
+        axs[0].legend()
+        fig.suptitle("Fig. 14: load sweep")
+        save(fig, "fig14_load")
+
+    if "margin/on" in r or "margin/off" in r:
+        fig, ax = plt.subplots(figsize=(6.5, 3.8))
+        for tag, lab in (("on", "with safe margin (K = 3)"), ("off", "without (K = 2)")):
+            if f"margin/{tag}" in r:
+                per = weekly_occupancy(r[f"margin/{tag}"])
+                ax.plot(per["week"], 100 * per["occupancy"], label=lab)
+        ax.set_xlabel("week")
+        ax.set_ylabel("optical occupancy (%)")
+        ax.set_ylim(0, 105)
+        ax.legend()
+        ax.grid(alpha=0.3)
+        ax.set_title("Fig. 15: 1 % loss inside the racks")
+        save(fig, "fig15_safe_margin")
+
+    if "queue/300" in r or "queue/500" in r:
+        fig, ax = plt.subplots(figsize=(6.5, 3.8))
+        for q in (300, 500):
+            if f"queue/{q}" in r:
+                w = np.sort(r[f"queue/{q}"]["weekly_mbps"])
+                ax.plot(w, np.arange(1, len(w) + 1) / len(w), label=f"B = {q} KB")
+        ax.set_xlabel("weekly throughput (Mb/s)")
+        ax.set_ylabel("CDF")
+        ax.legend()
+        ax.grid(alpha=0.3)
+        ax.set_title("Fig. 16: calendar queue size")
+        save(fig, "fig16_queue")
+
+    ccas = [cc for cc in CCAS if any(f"cca/{cc}/{p}" in r for p in SCHEMES)]
+    if ccas:
+        fig, axs = plt.subplots(2, 1, figsize=(12, 6.5))
+        x = np.arange(len(ccas))
+        for i, p in enumerate(SCHEMES):
+            med = [_pct(r, f"cca/{cc}/{p}", "weekly_mbps", 50) for cc in ccas]
+            lo = [m - _pct(r, f"cca/{cc}/{p}", "weekly_mbps", 10) for cc, m in zip(ccas, med)]
+            hi = [_pct(r, f"cca/{cc}/{p}", "weekly_mbps", 90) - m for cc, m in zip(ccas, med)]
+            axs[0].bar(x + (i - 1) * 0.27, med, 0.27, yerr=[lo, hi], capsize=2, label=LABEL[p], color=f"C{i}")
+        axs[0].set_xticks(x, ccas, rotation=30)
+        axs[0].set_ylabel("weekly throughput (Mb/s)")
+        axs[0].legend()
+        axs[1].bar(x, [100 * _v(r, f"cca/{cc}/acceltor", "occupancy") for cc in ccas], color="C0")
+        axs[1].axhline(90, color="k", ls=":")
+        axs[1].set_xticks(x, ccas, rotation=30)
+        axs[1].set_ylabel("AccelToR optical occupancy (%)")
+        fig.suptitle("Fig. 17: TCP congestion controls")
+        save(fig, "fig17_cca")
+    return save.written
+
+
+def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor", jobs: Optional[int] = None,
+              progress: bool = True, only: Optional[list[str]] = None) -> dict:
+    """Run the experiments, write runs.csv, headlines.csv, the Parquet tables and the figures;
+    print the paper-vs-ours table."""
+    if scale not in SCALES:
+        raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
+    out = Path(output)
+    out.mkdir(parents=True, exist_ok=True)
+    results = run_points(points(scale, only), out / "store", jobs=jobs, progress=progress, desc=f"acceltor-{scale}")
+    runs = runs_frame(results)
+    runs.to_csv(out / "runs.csv", index=False)
+    written = tables(results, out)
+    hl = headlines(results, scale)
+    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
+    figs = figures(results, out, scale)
+    n = SCALES[scale]["compare_racks"]
+    print_headlines(hl, f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours")
+    print(f"\nwrote {out}/runs.csv, headlines.csv, {len(written)} Parquet tables and {len(figs)} figures; every run is kept in "
+          f"{out}/store", file=sys.stderr)
+    return {"runs": runs, "headlines": headline_frame(hl)}
+
+
+__all__ = ["scenario", "plan", "points", "headlines", "reproduce", "mice_workload_load", "week_us", "weeks_in", "capacity_mbps",
+           "SCALES", "CCAS", "LOADS"]

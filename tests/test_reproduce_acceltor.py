@@ -1,0 +1,194 @@
+"""The AccelToR reproduction's pipeline (fabricsim reproduce acceltor): the scenarios carry the
+paper's setup (Chen et al., §IV-B), the bands are two-sided, misses are printed as such, and a
+tiny run yields every table. The reproduction itself is too long for the test suite."""
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import fabricsim
+from fabricsim.reproduce import PAPERS, acceltor as A
+from fabricsim.reproduce.common import Headline, headline_frame, print_headlines
+
+
+def tor_rows(doc) -> dict:
+    return dict(fabricsim.topology_summary(doc)["tor"])
+
+
+def test_registered():
+    assert "acceltor" in PAPERS
+
+
+def test_paper_scale_takes_every_setup_value_from_the_paper():
+    keys = [k for k, _ in A.plan("paper")]
+    # Fig. 8: 8 to 72 racks; the other figures at 50 racks (§IV-C to §IV-H).
+    assert sorted({int(k.split("/")[1]) for k in keys if k.startswith("racks/")}) == [8, 16, 24, 32, 40, 48, 56, 64, 72]
+    assert len({k.split("/")[1] for k in keys if k.startswith("cca/")}) == 16
+    pts = {k: doc for k, doc, _ in A.points("paper", only=["compare/", "cca/dctcp/acceltor", "cca/cubic/acceltor", "margin/", "queue/300"])}
+    doc = pts["compare/acceltor"]
+    t = doc["topology"]
+    assert t["racks"] == 50
+    # §IV-B: "the capacities of the uplinks connecting to the EPS and the OCS as 10 Gbit/s and 80 Gbit/s".
+    assert t["packet_link"]["rate"] == "10Gbps" and t["circuit_link"]["rate"] == "80Gbps"
+    # "tau_day = 240 us and tau_night = 20 us"; a strobe of N - 1 matchings (§II-B).
+    assert doc["circuit"] == {"schedule": "strobe", "day": "240us", "night": "20us"}
+    # "|F_i| = 80 largest flows as elephant flows": 80 long-lived flows per ordered rack pair.
+    assert doc["tor"]["elephants"]["per_pair"] == 80
+    assert len(doc["flows"]) == 50 * 49 * 80
+    # HP/LP 150 kB, B = 500 kB; NewReno.
+    assert doc["tor"]["acceltor"] == {"hp": "150KB", "lp": "150KB", "queue": "500KB", "safe_margin": True}
+    assert doc["transport"]["cc"] == "newreno"
+    # "An experiment lasts 5 seconds": 5 s / 12.74 ms = 392 whole weeks at 50 racks.
+    assert A.weeks_in(50) == 392 and doc["simulation"]["end"] == f"{392 * 12740}us"
+    # "suppose that the network has 72 racks, then each week lasts 18.46 ms, and 5 seconds contain 270 weeks".
+    assert A.week_us(72) == 18460 and A.weeks_in(72) == 270
+    # Blocking: 300 kB packet queue + 1.5 MB of per-destination queues; Unblocking: one 1.8 MB queue.
+    assert pts["compare/blocking"]["tor"]["blocking"] == {"packet_queue": "300KB", "circuit_pool": "1500KB"}
+    assert pts["compare/unblocking"]["tor"]["unblocking"] == {"shared": "1.8MB"}
+    # §IV-H: DCTCP marks at 65 packets at the EPS; the others do not mark.
+    assert pts["cca/dctcp/acceltor"]["queue"]["ecn_threshold"] == "65pkt"
+    assert "ecn_threshold" not in pts["cca/cubic/acceltor"]["queue"]
+    assert len(A.CCAS) == 16
+    # §IV-F: 1 % loss inside the racks; K = K_1 + 1 without the margin.
+    assert pts["margin/on"]["topology"]["host_downlink"]["loss_rate"] == 0.01
+    assert pts["margin/off"]["tor"]["acceltor"]["safe_margin"] is False
+    # §IV-G: 300 kB calendar queues, overflow through the LP queue.
+    assert pts["queue/300"]["tor"]["acceltor"]["queue"] == "300KB" and pts["queue/300"]["tor"]["acceltor"]["overflow"] == "lp"
+    # Fig. 14: 10 % to 95 % load.
+    assert min(A.LOADS) == 10 and max(A.LOADS) == 95
+
+
+def test_derived_values_match_the_papers():
+    # "the RTT of the optical circuit network is set as 55 us, and the RTT of the packet network
+    # is 60 us" -> n = floor(240 / 55) = 4, m = 2 (2 < 4 <= 4), K_1 = ceil(3 * 60 / 260) = 1,
+    # K = 3 ("we have m = 2 and use K = 3 queues"); eq. (6) at 50 racks: 12740 - 240 - 3 * 60.
+    rows = tor_rows(A.scenario(racks=50, per_pair=1, weeks=1, warmup_weeks=0))
+    assert rows["rtt_packet"] == "60.000 us" and rows["rtt_circuit"] == "55.000 us"
+    assert rows["m"].startswith("2 ") and rows["k1"].startswith("1 ") and rows["k"].startswith("3 ")
+    assert rows["rto_min"].startswith("12320.0")
+    assert tor_rows(A.scenario(racks=50, per_pair=1, weeks=1, warmup_weeks=0, safe_margin=False))["k"].startswith("2 ")
+    # Eq. (7) for Blocking: week - day.
+    assert tor_rows(A.scenario(policy="blocking", racks=50, per_pair=1, weeks=1, warmup_weeks=0))["rto_min"].startswith("12500.000")
+    # §III-F: 2^m x |F_i| = 4 x 80 packets of 1500 B = 480 kB <= B = 500 kB.
+    assert "= 480000 B fits" in tor_rows(A.scenario(racks=4, weeks=1, warmup_weeks=0))["queue"]
+
+
+def test_load_is_the_mice_rate_over_each_racks_eps_uplink():
+    # §IV-B: "load, which is defined as the ratio between the aggregated rate of the mice flows
+    # and the EPS bandwidth". Each rack's two 100 Gb/s hosts offer 2.5 % of their links, 5 Gb/s
+    # = 50 % of the rack's 10 Gb/s uplink, to hosts of other racks only.
+    doc = A.scenario(racks=4, per_pair=1, load_pct=50, weeks=1, warmup_weeks=0)
+    up = fabricsim.offered_load(doc)["uplink"][1]
+    assert up * A.HOSTS * A.HOST_GBPS / A.EPS_GBPS == pytest.approx(0.5)
+    for r, w in enumerate(doc["workload"]):
+        rack = lambda h: int(h[1:]) // A.HOSTS  # noqa: E731
+        assert {rack(h) for h in w["senders"]} == {r} and r not in {rack(h) for h in w["receivers"]}
+    assert A.scenario(racks=4, per_pair=1, load_pct=0, weeks=1, warmup_weeks=0)["workload"] == []
+
+
+def test_capacity_bound_by_hand():
+    # 50 racks: 80 Gb/s x 240 us = 19.2 Mb per day, plus 10 Gb/s x 12.74 ms / 49 = 2.6 Mb of EPS
+    # share, over 12.74 ms and 80 elephants: 21.39 Mb/s.
+    assert A.capacity_mbps(50) == pytest.approx((19.2e6 + 10e9 * 12.74e-3 / 49) / 12.74e-3 / 80 / 1e6)
+    assert 21.3 < A.capacity_mbps(50) < 21.5
+
+
+def fake(occ: dict, fct: dict, weekly=25.0) -> dict:
+    return {f"compare/{p}": {"occupancy": occ[p], "mice_norm_fct": fct[p], "weekly_mbps": np.full(10, weekly),
+                              "idle_day_fraction": 0.5} for p in A.SCHEMES}
+
+
+#: Headlines whose paper statement is a direction, not a value ("a greater variance").
+DIRECTION_ONLY = {"Fig. 16: p90-p10 of weekly throughput, 300 KB / 500 KB"}
+
+
+def test_bands_are_two_sided():
+    r = fake({"acceltor": 0.9, "blocking": 0.1, "unblocking": 0.07}, {"acceltor": 1.01, "blocking": 1.0, "unblocking": 80})
+    for n in (8, 16):
+        for p in A.SCHEMES:
+            r[f"racks/{n}/{p}"] = {"occupancy": 0.9, "weekly_mbps": np.ones(3)}
+    for ld in A.LOADS:
+        for p in A.SCHEMES:
+            r[f"load/{ld}/{p}"] = {"occupancy": 0.9, "weekly_mbps": np.ones(3)}
+    for q in (300, 500):
+        r[f"queue/{q}"] = {"occupancy": 0.9, "weekly_mbps": np.arange(10.0)}
+    rows = A.headlines(r, "paper")
+    assert len(rows) >= 15
+    for h in rows:
+        if h.name in DIRECTION_ONLY:
+            continue
+        assert h.low is not None and h.high is not None, h.name
+        assert h.low < h.high or h.name.startswith("Fig. 17a"), h.name
+
+
+def test_printer_reports_a_miss_honestly():
+    # AccelToR at 40 % occupancy (paper: > 90 %) and 2x Blocking (paper: 8.24x) are misses.
+    r = fake({"acceltor": 0.4, "blocking": 0.2, "unblocking": 0.03}, {"acceltor": 1.01, "blocking": 1.0, "unblocking": 80})
+    rows = A.headlines(r, "paper")
+    byname = {h.name: h for h in rows}
+    assert byname["AccelToR optical occupancy, 50 % load"].passed is False
+    assert byname["occupancy AccelToR / Blocking"].passed is False
+    assert byname["mice norm. FCT: AccelToR vs Blocking"].passed is True
+    buf = io.StringIO()
+    print_headlines(rows, "t", file=buf)
+    text = buf.getvalue()
+    line = next(ln for ln in text.splitlines() if ln.startswith("occupancy AccelToR / Blocking"))
+    assert line.rstrip().endswith("MISS") and "2x" in line
+    frame = headline_frame(rows)
+    assert (frame.loc[frame.headline == "AccelToR optical occupancy, 50 % load", "result"] == "MISS").all()
+    # Nothing measured is "n/a", never a pass.
+    assert Headline("x", "1", 0, 2, float("nan")).passed is None
+
+
+def test_weekly_throughput_is_rescaled_to_fifty_racks():
+    # A week of N racks lasts N - 1 slots, so per-flow throughput scales with 1/(N - 1): 8 racks'
+    # 196 Mb/s is 196 x 7/49 = 28 Mb/s at 50 racks.
+    r = fake({"acceltor": 0.9, "blocking": 0.1, "unblocking": 0.07}, {"acceltor": 1, "blocking": 1, "unblocking": 80}, weekly=196.0)
+    h = next(h for h in A.headlines(r, "reduced") if h.name.startswith("AccelToR weekly"))
+    assert h.ours == pytest.approx(28.0)
+
+
+def test_cwnd_is_folded_onto_the_day():
+    # 3 racks: week = 2 x 260 us; pair 0 -> 1's day starts 20 us into each week. Samples at
+    # 540 us (20 us into week 1's day) and at 1060 us (the same offset in week 2) average.
+    cw = pd.DataFrame({"time_s": [540e-6, 1060e-6, 100e-6], "cwnd": [10.0, 30.0, 999.0]})
+    f = A.fold_cwnd(cw, 3, warmup_us=520)
+    assert f.set_index("offset_us").loc[0.0, "cwnd"] == 20.0
+    assert 999.0 not in f.cwnd.values  # before the warm-up ended
+
+
+def test_tiny_run_produces_the_tables(tmp_path):
+    r = {}
+    for p in A.SCHEMES:
+        doc = A.scenario(policy=p, racks=3, per_pair=4, weeks=8, warmup_weeks=1, load_pct=90, cwnd_pair=True)
+        res = fabricsim.run(doc, progress=False)
+        r[f"compare/{p}"] = A.extract(res, 3, 1)
+    written = {p.name for p in A.tables(r, tmp_path)}
+    assert written == {"elephant_throughput.parquet", "optical_occupancy.parquet", "mice_fct.parquet", "cwnd_day.parquet"}
+    ew = pd.read_parquet(tmp_path / "elephant_throughput.parquet")
+    assert {"weekly_gbps", "daily_gbps", "point"} <= set(ew.columns)
+    assert len(ew) == 3 * (3 * 2 * 4 * 8)  # schemes x pairs x elephants x measured weeks
+    days = pd.read_parquet(tmp_path / "optical_occupancy.parquet")
+    assert (days.week >= 1).all() and days.utilization.between(0, 1).all()
+    cw = pd.read_parquet(tmp_path / "cwnd_day.parquet")
+    assert cw.offset_us.between(-100, 340).all() and (cw.cwnd >= 4).all()
+    runs = A.runs_frame(r)
+    assert set(runs.point) == {f"compare/{p}" for p in A.SCHEMES}
+    rows = A.headlines(r, "reduced")
+    assert all(isinstance(h.ours, float) for h in rows[:3])
+
+
+def test_b6_is_the_fifty_rack_network_and_bench_reports_under_the_benchmarks_name(monkeypatch):
+    from fabricsim import bench
+
+    doc = bench.acceltor_50()
+    assert doc["topology"]["racks"] == 50 and len(doc["flows"]) == 196_000 and doc["simulation"]["end"] == "30ms"
+    assert bench.BENCHMARKS["acceltor-50"].build == "acceltor_50"
+    # The run's figures carry the benchmark's name (the bottleneck port's name once overwrote it).
+    monkeypatch.setitem(bench.BENCHMARKS, "tiny", bench.Benchmark("", "tor0->eps", "tiny", build="tiny"))
+    monkeypatch.setattr(bench, "tiny", lambda: A.scenario(racks=3, per_pair=2, weeks=2, warmup_weeks=0), raising=False)
+    r = bench.run_benchmark("tiny")
+    assert r["name"] == "tiny" and r["bottleneck"] == "tor0->eps" and 0 < r["circuit_utilization"] <= 1
+    bench.print_result({**r, "repeat": 1, "engine_wall_s_all": [r["engine_wall_s"]]})
