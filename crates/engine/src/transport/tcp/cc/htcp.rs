@@ -4,7 +4,7 @@
 //! α = 2(1 − β)·α_raw; β = minRTT/maxRTT clamped to [0.5, 0.8] (adaptive backoff, only when
 //! minRTT > 10 ms and after the first event), else 0.5. Deviation: no bandwidth-switch test.
 
-use super::{add_fraction, slow_start, CongestionOps, Tcb};
+use super::{cong_avoid_alpha, slow_start, CongestionOps, Tcb};
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
@@ -77,8 +77,8 @@ impl CongestionOps for Htcp {
             return;
         }
         // Per ACKed segment cwnd += α/cwnd.
-        let inc = acked as f64 * self.alpha(tcb.now) / tcb.cwnd as f64;
-        add_fraction(tcb, &mut self.acc, inc);
+        let alpha = self.alpha(tcb.now);
+        cong_avoid_alpha(tcb, &mut self.acc, alpha, acked);
     }
     fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
         if let Some(r) = rtt {

@@ -3,7 +3,7 @@
 //! so a long-RTT flow grows as fast as a 25 ms one. ρ follows the smallest SRTT seen. Loss
 //! handling is Reno's. Deviation: the initial window is not raised to ρ (Linux does).
 
-use super::{add_fraction, reno_ssthresh, CongestionOps, Tcb};
+use super::{add_fraction, reno_cong_avoid, reno_ssthresh, CongestionOps, Tcb};
 use crate::time::Time;
 
 #[derive(Clone, Debug)]
@@ -53,6 +53,11 @@ impl CongestionOps for Hybla {
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
         self.update_rho(tcb);
+        if self.rho == 1.0 {
+            // ρ = 1 (RTT ≤ RTT0): +2^ρ − 1 = 1 per ACK and +ρ²/cwnd are Reno's rules; count them
+            // as Reno does, slow-start leftovers and integer counter included.
+            return reno_cong_avoid(tcb, acked);
+        }
         if !tcb.cwnd_limited {
             return;
         }

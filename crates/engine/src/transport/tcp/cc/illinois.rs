@@ -5,7 +5,7 @@
 //! β = β_min (1/8) for da ≤ dm/10, β_max (1/2) for da ≥ 0.8·dm, linear between. Below
 //! win_thresh = 15 segments α = 1, β = 1/2. Per ACK cwnd += α/cwnd; loss: ssthresh = (1 − β)·cwnd.
 
-use super::{add_fraction, slow_start, CaState, CongestionOps, Tcb};
+use super::{cong_avoid_alpha, slow_start, CaState, CongestionOps, Tcb};
 use crate::time::Time;
 
 pub const ALPHA_MIN: f64 = 0.3;
@@ -150,8 +150,9 @@ impl CongestionOps for Illinois {
         self.end_seq = tcb.snd_nxt;
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
-        let w = tcb.cwnd as f64;
-        ((w - w * self.beta) as u32).max(2)
+        // Linux rounds the decrease down: cwnd − ⌊β·cwnd⌋.
+        let w = tcb.cwnd;
+        (w - (w as f64 * self.beta) as u32).max(2)
     }
     fn pkts_acked(&mut self, _tcb: &mut Tcb, _acked: u32, rtt: Option<Time>) {
         if let Some(r) = rtt {
@@ -173,8 +174,8 @@ impl CongestionOps for Illinois {
             slow_start(tcb, acked);
             return;
         }
-        let inc = acked as f64 * self.alpha / tcb.cwnd as f64;
-        add_fraction(tcb, &mut self.acc, inc);
+        let alpha = self.alpha;
+        cong_avoid_alpha(tcb, &mut self.acc, alpha, acked);
     }
     fn set_state(&mut self, _tcb: &mut Tcb, s: CaState) {
         if s == CaState::Loss {
@@ -217,7 +218,7 @@ mod tests {
         i.beta = beta(&i.p, 90.0, 100.0);
         assert_eq!(i.ssthresh(&t), 50);
         i.beta = BETA_MIN;
-        assert_eq!(i.ssthresh(&t), 87);
+        assert_eq!(i.ssthresh(&t), 88); // 100 − ⌊12.5⌋
         i.update_params(10); // a 10-segment window
         assert_eq!(i.alpha_beta(), (1.0, 0.5), "small windows behave as Reno");
     }

@@ -226,6 +226,20 @@ pub fn add_fraction(tcb: &mut Tcb, acc: &mut f64, increase: f64) {
     tcb.cwnd = tcb.cwnd.saturating_add(whole as u32);
 }
 
+/// Grow by `alpha` segments per window: α/cwnd per ACKed segment, through the accumulator `acc`.
+/// At α = 1 that is Reno's rule, and it is counted with Reno's integer counter (`cong_avoid_ai`):
+/// summing 1/cwnd in floating point can fall just short of 1 after cwnd ACKs (ten times 0.1 is
+/// 0.999…), which would make an algorithm whose specification reduces to Reno lag it.
+pub fn cong_avoid_alpha(tcb: &mut Tcb, acc: &mut f64, alpha: f64, acked: u32) {
+    if alpha == 1.0 {
+        let w = tcb.cwnd;
+        cong_avoid_ai(tcb, w, acked);
+    } else {
+        let inc = acked as f64 * alpha / tcb.cwnd as f64;
+        add_fraction(tcb, acc, inc);
+    }
+}
+
 /// Vegas-style RTT bookkeeping (Linux tcp_vegas.c, reused by Veno and YeAH): the smallest RTT
 /// ever (BaseRTT, +1 µs so it is never zero) and the smallest and count of the current round.
 #[derive(Clone, Debug, Default)]
@@ -396,6 +410,9 @@ pub mod ppt_consts {
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
     Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None, rwnd: u64::MAX, seg_size: 1000 }
 }
+
+#[cfg(test)]
+mod variants_tests;
 
 #[cfg(test)]
 mod tests {
