@@ -55,6 +55,10 @@ pub struct ElephantSpec {
     /// An elephant whose counter has not moved for this long has left (and is replaced).
     pub idle: Time,
     pub selection: Selection,
+    /// Ordered rack pairs whose elephants get weekly rows (`ElephantWeeks`): all (`None`), or a
+    /// seeded random sample of this many — at 50 racks and 80 elephants a pair, every pair is
+    /// 196 000 rows a week, which a 5 s run cannot hold.
+    pub record_pairs: Option<usize>,
 }
 
 /// Where an elephant's packet goes (Algorithm 1; Case I, a mouse → the HP queue, is decided

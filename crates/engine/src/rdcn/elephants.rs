@@ -214,7 +214,7 @@ mod tests {
     use super::*;
 
     fn spec(selection: Selection) -> ElephantSpec {
-        ElephantSpec { per_pair: 2, heavy: 10_000, idle: Time::from_us(100), selection }
+        ElephantSpec { per_pair: 2, heavy: 10_000, idle: Time::from_us(100), selection, record_pairs: None }
     }
     fn f(i: usize) -> FlowId {
         FlowId::from_idx(i)

@@ -88,6 +88,24 @@ pub struct Segregated {
     pub elephants: Elephants,
     pub cases: Cases,
     pub weeks: ElephantWeeks,
+    /// Per ordered pair (src · racks + dst): does it get weekly rows (`ElephantSpec::record_pairs`)?
+    recorded: Vec<bool>,
+    racks: usize,
+}
+
+/// Which ordered rack pairs get weekly rows: all, or `n` of them drawn without replacement
+/// (a partial Fisher–Yates shuffle from a stream of the scenario's seed).
+fn recorded_pairs(racks: usize, n: Option<usize>, seed: u64) -> Vec<bool> {
+    let mut out = vec![false; racks * racks];
+    let mut pairs: Vec<usize> = (0..racks).flat_map(|s| (0..racks).filter(move |&d| d != s).map(move |d| s * racks + d)).collect();
+    let n = n.unwrap_or(pairs.len()).min(pairs.len());
+    let mut rng = crate::rng::Rng::stream(seed, 0x7265_636f_7264); // "record"
+    for i in 0..n {
+        let j = i + rng.below((pairs.len() - i) as u64) as usize;
+        pairs.swap(i, j);
+        out[pairs[i]] = true;
+    }
+    out
 }
 
 /// The three segregating designs' parameters, as carried in `TorPolicy`.
@@ -107,14 +125,15 @@ impl Segregated {
                 Design::Unblocking(_) => TorQueues::Unblocking { packet: Fifo::default(), circuit: Fifo::default() },
             })
             .collect();
-        Segregated { tors, elephants: Elephants::new(elephants, racks, seed), cases: Cases::default(), weeks: ElephantWeeks::default() }
+        let recorded = recorded_pairs(racks, elephants.record_pairs, seed);
+        Segregated { tors, elephants: Elephants::new(elephants, racks, seed), cases: Cases::default(), weeks: ElephantWeeks::default(), recorded, racks }
     }
 
     /// The week that started at `start` is over: one row per elephant if it is measured.
     pub fn end_week(&mut self, start: Time, measured: bool) {
-        let w = &mut self.weeks;
+        let (w, recorded, racks) = (&mut self.weeks, &self.recorded, self.racks);
         self.elephants.take_week(|s, d, f, b, c| {
-            if measured {
+            if measured && recorded[s * racks + d] {
                 w.src.push(s as u32);
                 w.dst.push(d as u32);
                 w.flow.push(f.0);
@@ -218,4 +237,38 @@ pub fn push_capped(q: &mut Fifo, cap: Amount, id: crate::ids::PacketId, size: u3
     q.push(id, size, now);
     q.stats.enqueued += 1;
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::recorded_pairs;
+
+    #[test]
+    fn recorded_pairs_are_a_seeded_sample_of_ordered_pairs() {
+        // 5 racks: 20 ordered pairs; all of them without a limit, never a rack to itself.
+        let all = recorded_pairs(5, None, 1);
+        assert_eq!(all.iter().filter(|&&b| b).count(), 20);
+        assert!((0..5).all(|r| !all[r * 5 + r]));
+        let a = recorded_pairs(5, Some(3), 1);
+        assert_eq!(a.iter().filter(|&&b| b).count(), 3);
+        assert!((0..5).all(|r| !a[r * 5 + r]));
+        assert_eq!(a, recorded_pairs(5, Some(3), 1), "same seed, same pairs");
+        // Over seeds every pair is drawn at some point, about 3/20 of the time each.
+        let mut hits = [0u32; 25];
+        for seed in 0..2000 {
+            for (i, b) in recorded_pairs(5, Some(3), seed).into_iter().enumerate() {
+                hits[i] += b as u32;
+            }
+        }
+        for s in 0..5 {
+            for d in 0..5 {
+                let h = hits[s * 5 + d];
+                if s == d {
+                    assert_eq!(h, 0);
+                } else {
+                    assert!((240..=360).contains(&h), "pair {s}->{d} drawn {h} times of 2000 (expected 300)");
+                }
+            }
+        }
+    }
 }

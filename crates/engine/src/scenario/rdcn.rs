@@ -369,8 +369,15 @@ fn segregated(
         if idle == Time::ZERO {
             iss.push(e.key_path("idle"), "'0' is not a positive duration");
         }
+        let n = l.racks;
+        let pairs = (n * n.saturating_sub(1)) as u64;
+        let record_pairs = e.get("record_pairs", iss, as_positive);
+        if let Some(r) = record_pairs.filter(|&r| r > pairs) {
+            iss.push(e.key_path("record_pairs"), format!("{r} exceeds the {n} × {} = {pairs} ordered rack pairs", n.saturating_sub(1)));
+        }
         e.finish(iss);
         ElephantSpec {
+            record_pairs: record_pairs.filter(|&r| r < pairs).map(|r| r as usize),
             per_pair: per_pair.min(1 << 20) as usize,
             heavy,
             idle,
