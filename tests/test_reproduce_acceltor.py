@@ -192,3 +192,17 @@ def test_b6_is_the_fifty_rack_network_and_bench_reports_under_the_benchmarks_nam
     r = bench.run_benchmark("tiny")
     assert r["name"] == "tiny" and r["bottleneck"] == "tor0->eps" and 0 < r["circuit_utilization"] <= 1
     bench.print_result({**r, "repeat": 1, "engine_wall_s_all": [r["engine_wall_s"]]})
+
+
+def test_paper_scale_records_weekly_rows_for_a_sample_of_pairs_only():
+    # 50 racks x 80 elephants is 196 000 weekly rows a week: paper scale keeps 100 pairs' rows.
+    from fabricsim.reproduce import acceltor as acc
+
+    paper = dict(acc.plan("paper"))
+    assert paper["compare/acceltor"]["racks"] == 50 and paper["compare/acceltor"]["record_pairs"] == acc.RECORD_PAIRS == 100
+    assert all("record_pairs" not in kw for _, kw in acc.plan("reduced"))
+    doc = acc.scenario(racks=8, weeks=1, record_pairs=100)  # 56 pairs: all of them, no key
+    assert "record_pairs" not in doc["tor"]["elephants"]
+    doc = acc.scenario(racks=8, weeks=1, record_pairs=5)
+    assert doc["tor"]["elephants"]["record_pairs"] == 5
+    fabricsim.validate(doc)
