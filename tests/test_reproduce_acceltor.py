@@ -201,6 +201,8 @@ def test_paper_scale_records_weekly_rows_for_a_sample_of_pairs_only():
     paper = dict(acc.plan("paper"))
     assert paper["compare/acceltor"]["racks"] == 50 and paper["compare/acceltor"]["record_pairs"] == acc.RECORD_PAIRS == 100
     assert all("record_pairs" not in kw for _, kw in acc.plan("reduced"))
+    # Fig. 11's 10 us cwnd samples over 5 s would not fit: only the reduced comparison traces them.
+    assert not paper["compare/acceltor"]["cwnd_pair"] and dict(acc.plan("reduced"))["compare/acceltor"]["cwnd_pair"]
     doc = acc.scenario(racks=8, weeks=1, record_pairs=100)  # 56 pairs: all of them, no key
     assert "record_pairs" not in doc["tor"]["elephants"]
     doc = acc.scenario(racks=8, weeks=1, record_pairs=5)
