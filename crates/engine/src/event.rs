@@ -1,4 +1,4 @@
-//! The event list: binary heaps of (time, tie key, event).
+//! The event list: binary heaps of (time, tie key, event), and for packet events a timing wheel.
 //!
 //! Two events due at the same picosecond are ordered by a key derived from the event itself
 //! ([`Event::tie_key`]): first by kind (samples observe the instant before anything changes it,
@@ -117,11 +117,51 @@ impl Ord for Entry {
     }
 }
 
+/// A packet event (`Arrive`, `TxDone`) as the packet queues hold it: its time and tie key only,
+/// 16 bytes. The key holds the whole event (`Event::tie_key`: rank, port, packet), so nothing
+/// else is stored; half the size of an [`Entry`], which matters because these queues hold
+/// thousands of events whose nodes are touched in time order, not memory order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PEntry {
+    time: Time,
+    key: u64,
+}
+
+impl PEntry {
+    #[inline]
+    fn new(time: Time, key: u64) -> PEntry {
+        PEntry { time, key }
+    }
+    /// The event the key encodes (ranks 2 and 3 of `Event::tie_key`).
+    #[inline]
+    fn event(&self) -> Event {
+        let port = PortId((self.key >> 28) as u32);
+        if self.key >> 60 == 2 {
+            Event::Arrive { port, pkt: PacketId((self.key & ((1 << 28) - 1)) as u32) }
+        } else {
+            debug_assert_eq!(self.key >> 60, 3);
+            Event::TxDone { port }
+        }
+    }
+}
+
+impl PartialOrd for PEntry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for PEntry {
+    // Reversed, as `Entry`: the earliest (time, key) on top of a max-heap.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.time.cmp(&self.time).then_with(|| o.key.cmp(&self.key))
+    }
+}
+
 const NIL: u32 = u32::MAX;
 
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    entry: Entry,
+    entry: PEntry,
     next: u32,
 }
 
@@ -174,7 +214,7 @@ impl Default for Wheel {
 impl Wheel {
     /// Take `e` if it falls inside the wheel's horizon; give it back otherwise.
     #[inline]
-    fn insert(&mut self, e: Entry) -> Result<(), Entry> {
+    fn insert(&mut self, e: PEntry) -> Result<(), PEntry> {
         let slot = e.time.0 >> SHIFT;
         debug_assert!(slot >= self.cursor, "an event scheduled before the wheel's cursor");
         if slot >= self.cursor + BUCKETS as u64 {
@@ -260,13 +300,13 @@ impl Wheel {
     }
 
     #[inline]
-    fn peek(&mut self) -> Option<&Entry> {
+    fn peek(&mut self) -> Option<&PEntry> {
         let (_, n, _) = self.find_min()?;
         Some(&self.nodes[n as usize].entry)
     }
 
     #[inline]
-    fn pop(&mut self) -> Option<Entry> {
+    fn pop(&mut self) -> Option<PEntry> {
         let (b, n, prev) = self.find_min()?;
         self.cached = None;
         let node = self.nodes[n as usize];
@@ -304,10 +344,10 @@ const WHEEL_EXIT: usize = 256;
 #[derive(Debug, Default)]
 pub struct EventQueue {
     /// Packet events while few are pending.
-    heap: BinaryHeap<Entry>,
+    heap: BinaryHeap<PEntry>,
     /// Packet events while many are pending (`use_wheel`), and those beyond its horizon.
     wheel: Wheel,
-    far: BinaryHeap<Entry>,
+    far: BinaryHeap<PEntry>,
     use_wheel: bool,
     /// Time of the last event popped (nothing is scheduled before it).
     last: Time,
@@ -322,9 +362,10 @@ impl EventQueue {
 
     #[inline]
     pub fn schedule(&mut self, time: Time, event: Event) {
-        let e = Entry { time, key: event.tie_key(), event };
+        let key = event.tie_key();
         match event {
             Event::Arrive { .. } | Event::TxDone { .. } => {
+                let e = PEntry::new(time, key);
                 if self.use_wheel {
                     self.wheel_insert(e);
                 } else {
@@ -334,12 +375,12 @@ impl EventQueue {
                     }
                 }
             }
-            _ => self.timers.push(e),
+            _ => self.timers.push(Entry { time, key, event }),
         }
     }
 
     #[inline(never)]
-    fn wheel_insert(&mut self, e: Entry) {
+    fn wheel_insert(&mut self, e: PEntry) {
         if let Err(e) = self.wheel.insert(e) {
             self.far.push(e);
         }
@@ -394,23 +435,23 @@ impl EventQueue {
 
     #[inline]
     fn take(&mut self, source: u8) -> (Time, Event) {
-        let e = match source {
-            0 => self.wheel.pop(),
-            1 => self.far.pop(),
-            2 => self.timers.pop(),
-            _ => self.heap.pop(),
+        let (time, event) = match source {
+            0 => self.wheel.pop().map(|e| (e.time, e.event())),
+            1 => self.far.pop().map(|e| (e.time, e.event())),
+            2 => self.timers.pop().map(|e| (e.time, e.event)),
+            _ => self.heap.pop().map(|e| (e.time, e.event())),
         }
         .expect("the head's source holds it");
         self.popped += 1;
         // Nothing can be scheduled before the event being processed.
-        self.last = e.time;
+        self.last = time;
         if self.use_wheel {
-            self.wheel.advance(e.time);
+            self.wheel.advance(time);
             if self.wheel.len + self.far.len() < WHEEL_EXIT {
                 self.to_heap();
             }
         }
-        (e.time, e.event)
+        (time, event)
     }
 
     /// Time of the earliest pending event.
@@ -440,17 +481,22 @@ impl EventQueue {
                     false
                 }
                 (Some(p), Some(t)) => {
-                    let first = if (p.time, p.key) < (t.time, t.key) { p } else { t };
-                    if first.time > limit {
+                    let packet_first = (p.time, p.key) < (t.time, t.key);
+                    if (if packet_first { p.time } else { t.time }) > limit {
                         return None;
                     }
-                    std::ptr::eq(first, p)
+                    packet_first
                 }
             };
-            let e = if from_packets { self.heap.pop() } else { self.timers.pop() }.expect("peeked");
+            let (time, event) = if from_packets {
+                self.heap.pop().map(|e| (e.time, e.event()))
+            } else {
+                self.timers.pop().map(|e| (e.time, e.event))
+            }
+            .expect("peeked");
             self.popped += 1;
-            self.last = e.time;
-            return Some((e.time, e.event));
+            self.last = time;
+            return Some((time, event));
         }
         let (src, t) = self.head()?;
         if t > limit {
@@ -477,6 +523,22 @@ impl EventQueue {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    #[test]
+    fn packet_entries_are_compact_and_decode_to_their_event() {
+        // The packet queues keep (time, key) only: a wheel node is 24 bytes, not 40.
+        assert_eq!(std::mem::size_of::<PEntry>(), 16);
+        assert_eq!(std::mem::size_of::<Node>(), 24);
+        for ev in [
+            Event::Arrive { port: PortId(0), pkt: PacketId(0) },
+            Event::Arrive { port: PortId(u32::MAX), pkt: PacketId((1 << 28) - 1) },
+            Event::Arrive { port: PortId(123_456), pkt: PacketId(98_765) },
+            Event::TxDone { port: PortId(0) },
+            Event::TxDone { port: PortId(u32::MAX) },
+        ] {
+            assert_eq!(PEntry::new(Time(5), ev.tie_key()).event(), ev);
+        }
+    }
 
     #[test]
     fn wheel_pops_exactly_like_one_heap() {
