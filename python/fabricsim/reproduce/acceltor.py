@@ -453,22 +453,29 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         hi = [_pct(r, key_of(x), field, 90) - m for x, m in zip(xs, med)]
         ax.errorbar(xs, med, yerr=[lo, hi], fmt="o-", capsize=3, label=label, color=color)
 
-    racks = [m for m in sc["racks"] if any(f"racks/{m}/{p}" in r for p in SCHEMES)]
-    if racks:
-        fig, axs = plt.subplots(1, 4, figsize=(16, 3.6))
+    def sweep(xs, key_of, throughputs, xlabel, title, name):
+        """One figure per sweep: throughput percentiles per `throughputs` field, then optical
+        occupancy and mice normalized FCT, a line per scheme against `xs`."""
+        panels = [(f, f"{f.split('_')[0]} throughput (Mb/s)") for f in throughputs]
+        fig, axs = plt.subplots(1, len(panels) + 2, figsize=(4 * len(panels) + 8, 3.6))
         for i, p in enumerate(SCHEMES):
-            errbars(axs[0], racks, lambda m: f"racks/{m}/{p}", "daily_mbps", LABEL[p], f"C{i}")
-            errbars(axs[1], racks, lambda m: f"racks/{m}/{p}", "weekly_mbps", LABEL[p], f"C{i}")
-            axs[2].plot(racks, [100 * _v(r, f"racks/{m}/{p}", "occupancy") for m in racks], "o-", label=LABEL[p], color=f"C{i}")
-            axs[3].plot(racks, [_v(r, f"racks/{m}/{p}", "mice_norm_fct") for m in racks], "o-", label=LABEL[p], color=f"C{i}")
-        for ax, yl in zip(axs, ["daily throughput (Mb/s)", "weekly throughput (Mb/s)", "optical occupancy (%)", "mice norm. FCT"]):
-            ax.set_xlabel("racks")
+            for ax, (field, _) in zip(axs, panels):
+                errbars(ax, xs, lambda x: key_of(x, p), field, LABEL[p], f"C{i}")
+            axs[-2].plot(xs, [100 * _v(r, key_of(x, p), "occupancy") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
+            axs[-1].plot(xs, [_v(r, key_of(x, p), "mice_norm_fct") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
+        for ax, yl in zip(axs, [y for _, y in panels] + ["optical occupancy (%)", "mice norm. FCT"]):
+            ax.set_xlabel(xlabel)
             ax.set_ylabel(yl)
             ax.grid(alpha=0.3)
-        axs[3].set_yscale("log")
+        axs[-1].set_yscale("log")
         axs[0].legend()
-        fig.suptitle("Fig. 8: rack-count sweep, 50 % load (median, error bars 10th-90th percentile)")
-        save(fig, "fig8_racks")
+        fig.suptitle(title)
+        save(fig, name)
+
+    racks = [m for m in sc["racks"] if any(f"racks/{m}/{p}" in r for p in SCHEMES)]
+    if racks:
+        sweep(racks, lambda m, p: f"racks/{m}/{p}", ["daily_mbps", "weekly_mbps"], "racks",
+              "Fig. 8: rack-count sweep, 50 % load (median, error bars 10th-90th percentile)", "fig8_racks")
 
     if all(f"compare/{p}" in r for p in SCHEMES):
         fig, axs = plt.subplots(1, 3, figsize=(14, 3.8))
@@ -526,19 +533,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
 
     loads = [ld for ld in LOADS if any(f"load/{ld}/{p}" in r for p in SCHEMES)]
     if loads:
-        fig, axs = plt.subplots(1, 3, figsize=(14, 3.6))
-        for i, p in enumerate(SCHEMES):
-            errbars(axs[0], loads, lambda ld: f"load/{ld}/{p}", "weekly_mbps", LABEL[p], f"C{i}")
-            axs[1].plot(loads, [100 * _v(r, f"load/{ld}/{p}", "occupancy") for ld in loads], "o-", label=LABEL[p], color=f"C{i}")
-            axs[2].plot(loads, [_v(r, f"load/{ld}/{p}", "mice_norm_fct") for ld in loads], "o-", label=LABEL[p], color=f"C{i}")
-        for ax, yl in zip(axs, ["weekly throughput (Mb/s)", "optical occupancy (%)", "mice norm. FCT"]):
-            ax.set_xlabel("load on the packet network (%)")
-            ax.set_ylabel(yl)
-            ax.grid(alpha=0.3)
-        axs[2].set_yscale("log")
-        axs[0].legend()
-        fig.suptitle("Fig. 14: load sweep")
-        save(fig, "fig14_load")
+        sweep(loads, lambda ld, p: f"load/{ld}/{p}", ["weekly_mbps"], "load on the packet network (%)", "Fig. 14: load sweep",
+              "fig14_load")
 
     if "margin/on" in r or "margin/off" in r:
         fig, ax = plt.subplots(figsize=(6.5, 3.8))
