@@ -120,3 +120,32 @@ def test_host_rx_jitter_delays_handling_and_rejects_bad_values():
             assert "host.rx_jitter" in str(e), str(e)
         else:
             raise AssertionError(bad)
+
+
+def test_host_stack_sets_linux_defaults_for_every_scheme_and_is_listed():
+    # 20 us wires: a 4-segment flow takes 2 round trips (~170 us) with 2.6.38's initial window of
+    # 3 and 1 (~85 us) with IW 10, for NewReno and DCTCP alike.
+    flows = [{"src": "h1", "dst": "h0", "size": str(4 * 1448)}, {"src": "h2", "dst": "h0", "size": str(4 * 1448), "transport": "d"}]
+    doc = star({"cc": "newreno"}, flows=flows, hosts=3)
+    doc["topology"]["link"]["delay"] = "20us"
+    doc["transports"] = {"d": {"cc": "dctcp"}}
+    fct = {}
+    for stack in ("linux-2.6.38", "linux-4.15"):
+        doc["host"] = {"stack": stack}
+        f = fabricsim.run(doc, progress=False).flows
+        fct[stack] = f["fct_s"].to_numpy() * 1e6
+    rtt = 4 * 20 + 2 * 1.2 + 2 * 0.0416   # us: four wires, a data segment and an ACK per hop
+    assert ((fct["linux-4.15"] > rtt) & (fct["linux-4.15"] < rtt + 10)).all(), fct
+    # The 4th segment waits a round trip (less the serializations it no longer queues behind).
+    extra = fct["linux-2.6.38"] - fct["linux-4.15"]
+    assert ((extra > rtt - 10) & (extra < rtt)).all(), fct
+    doc["host"] = {"stack": "linux-4.51"}
+    try:
+        fabricsim.validate(doc)
+    except fabricsim.ScenarioError as e:
+        assert "host.stack: 'linux-4.51' is not known; did you mean 'linux-4.15'?" in str(e), str(e)
+    else:
+        raise AssertionError("unknown stack accepted")
+    p = subprocess.run([sys.executable, "-m", "fabricsim", "list", "stacks"], capture_output=True, text=True, check=True)
+    for s in ("linux-2.6.38", "initial window 3", "linux-4.15", "RACK on"):
+        assert s in p.stdout, s

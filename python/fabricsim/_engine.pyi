@@ -25,6 +25,9 @@ def congestion_controls() -> list[tuple[str, str]]:
 def transport_kinds() -> list[tuple[str, str, list[tuple[str, str, str]]]]:
     """(kind, description, [(key, default, meaning)]) of every transport kind (tcp, ndp, homa)."""
 
+def host_stacks() -> list[tuple[str, str]]:
+    """(name, what it sets at MSS 1448) of every Linux stack `[host] stack` accepts."""
+
 def cc_knobs(name: str) -> list[tuple[str, float, float, float, str]]:
     """(name, default, min, max, meaning) of a congestion control's (or scheme's) cc_params knobs."""
 

@@ -371,6 +371,13 @@ def cmd_list(a) -> int:
                   "probe_after (docs/CONGESTION_CONTROL.md, docs/SCENARIOS.md)")
         else:
             print("\n(--params shows each algorithm's cc_params knobs and defaults)")
+    elif a.what == "stacks":
+        from . import _engine
+
+        for name, desc in _engine.host_stacks():
+            print(f"{name:<13} {desc}")
+        print("\n([host] stack = \"NAME\" sets these as the defaults of every TCP profile; keys in [transport] win. "
+              "docs/SCENARIOS.md \"[host]\")")
     elif a.what == "transports":
         from . import transports
 
@@ -524,11 +531,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_set(tp)
     tp.set_defaults(func=cmd_topology)
 
-    ls = sub.add_parser("list", help="list congestion controls, transports or built-in workloads",
+    ls = sub.add_parser("list", help="list congestion controls, transports, host stacks or built-in workloads",
                         description="List what scenarios can name: 'cc' (cc = \"...\" in [transport]), "
-                                    "'transports' (kind = \"...\" in [transport], with their keys) or "
+                                    "'transports' (kind = \"...\" in [transport], with their keys), "
+                                    "'stacks' (stack = \"...\" in [host]: Linux kernels' TCP defaults) or "
                                     "'workloads' (cdf = \"...\" in [[workload]]).")
-    ls.add_argument("what", choices=["cc", "congestion-controls", "transports", "workloads"])
+    ls.add_argument("what", choices=["cc", "congestion-controls", "transports", "stacks", "workloads"])
     ls.add_argument("--params", action="store_true", help="with cc: also each algorithm's cc_params knobs and defaults")
     ls.set_defaults(func=cmd_list)
 

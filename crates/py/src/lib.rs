@@ -389,6 +389,12 @@ fn cc_knobs(name: &str) -> Vec<(&'static str, f64, f64, f64, &'static str)> {
 }
 
 /// Names of the built-in flow-size distributions.
+/// (name, what it sets) of every host stack `[host] stack` accepts.
+#[pyfunction]
+fn host_stacks() -> Vec<(&'static str, String)> {
+    fabricsim_engine::host::linux::STACKS.iter().map(|&(n, k)| (n, k.summary(1448))).collect()
+}
+
 #[pyfunction]
 fn builtin_workloads() -> Vec<&'static str> {
     fabricsim_engine::workload::builtin::names()
@@ -409,6 +415,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(transport_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(host_stacks, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workload_text, m)?)?;
     m.add_class::<Simulation>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -10,19 +10,13 @@
 //! (interrupt coalescing, scheduling) never answer in constant time. Off by default, so runs
 //! without it are unchanged.
 
+use super::HostSpec;
 use crate::ids::NodeId;
 use crate::rng::Rng;
 use crate::time::Time;
 
 /// Random streams of hosts' processing delays (stream numbers disjoint from the switch's).
 const HOST_STREAM: u64 = 3 << 40;
-
-/// The `[host]` section.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HostSpec {
-    /// Largest receive processing delay; zero = none.
-    pub rx_jitter: Time,
-}
 
 /// Per-host state of the receive delay.
 #[derive(Clone, Debug)]
@@ -60,7 +54,7 @@ mod tests {
 
     #[test]
     fn delays_are_uniform_bounded_and_keep_arrival_order() {
-        let mut j = RxJitter::new(&HostSpec { rx_jitter: Time::from_us(10) }, 2, 1).unwrap();
+        let mut j = RxJitter::new(&HostSpec { rx_jitter: Time::from_us(10), ..Default::default() }, 2, 1).unwrap();
         // Packets 100 µs apart never wait for each other: the delays are the draws. Their mean
         // is 5 µs (uniform on [0, 10 µs]; standard error 2.89 µs / √10 000 = 0.03 µs).
         let n = 10_000u64;

@@ -4,15 +4,28 @@
 //! may hand a data packet to its NIC only while the NIC queue holds fewer than `send_limit`
 //! packets; blocked senders are woken in the order they blocked as the NIC drains.
 //!
-//! Beside the NICs, [`Stacks`] holds the transports' per-host state (`stacks.rs`), and
-//! [`RxJitter`] the hosts' receive processing delays (`jitter.rs`, `[host] rx_jitter`).
+//! Beside the NICs, [`Stacks`] holds the transports' per-host state (`stacks.rs`),
+//! [`RxJitter`] the hosts' receive processing delays (`jitter.rs`, `[host] rx_jitter`), and
+//! `linux.rs` the TCP defaults of the Linux kernels a scenario can name (`[host] stack`).
 
 pub mod jitter;
+pub mod linux;
 pub mod stacks;
-pub use jitter::{HostSpec, RxJitter};
+pub use jitter::RxJitter;
 pub use stacks::{HostInfo, HostTimer, HostTimerId, PerHost, Stacks};
 
 use crate::ids::{FlowId, PortId};
+use crate::time::Time;
+
+/// The `[host]` section: the hosts' model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostSpec {
+    /// Largest receive processing delay; zero = none.
+    pub rx_jitter: Time,
+    /// The Linux kernel whose TCP defaults every TCP profile starts from; `None`: the engine's
+    /// own defaults.
+    pub stack: Option<linux::Kernel>,
+}
 use crate::network::Network;
 use crate::scenario::TopologySpec;
 

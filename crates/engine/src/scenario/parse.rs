@@ -76,8 +76,11 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
         None => iss.push("simulation", "missing; add [simulation] with end = \"1s\""),
     }
 
-    // Transports first: the largest packet decides whether a buffer can hold one packet.
-    let mut profiles = transports(&t, &mut iss);
+    // The hosts' stack first: it sets the defaults of every TCP profile.
+    let host = host_section(&t, &mut iss);
+    let tcp_base = host.stack.map_or_else(TcpConfig::default, |k| k.tcp_defaults(TcpConfig::default()));
+    // Transports next: the largest packet decides whether a buffer can hold one packet.
+    let mut profiles = transports(&t, tcp_base, &mut iss);
     let max_packet = profiles.values().map(|p| p.framing()).map(|f| (f.payload + f.header) as u64).max().unwrap_or(1500);
 
     let shared_buffer = switch_section(&t, max_packet, &mut iss);
@@ -122,7 +125,6 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
     let uses_sab = profiles.values().any(is_sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
-    let host = host_section(&t, &mut iss);
     t.finish(&mut iss);
     if let (Some(e), true) = (end, iss.is_empty()) {
         if e.0 > MAX_RESULT_PS {
@@ -148,10 +150,15 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done, sab, host })
 }
 
-/// `[host]`: the hosts' model. `rx_jitter`: largest receive processing delay (uniform, per host).
+/// `[host]`: the hosts' model. `rx_jitter`: largest receive processing delay (uniform, per host);
+/// `stack`: the Linux kernel whose TCP defaults every TCP profile starts from.
 fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
+    use crate::host::linux::{Kernel, STACK_NAMES};
     let mut h = crate::host::HostSpec::default();
     if let Some(ht) = t.table("host", iss) {
+        if let Some(name) = ht.get("stack", iss, as_choice(STACK_NAMES)) {
+            h.stack = Kernel::from_name(&name);
+        }
         if let Some(j) = ht.get("rx_jitter", iss, as_time) {
             if j > Time::from_ms(100) {
                 iss.push(ht.key_path("rx_jitter"), format!("'{j}' is not a host processing delay; give up to 100ms (e.g. \"2us\"), or 0 for none"));
@@ -508,14 +515,14 @@ fn fabric_links(t: &Table, iss: &mut Issues) -> (Option<LinkParams>, Option<Link
 /// The transport profiles: "default" from [transport], one per [transports.NAME]. A table's
 /// `kind` picks the transport (TCP unless said); a named profile of the same kind as
 /// [transport] inherits its settings.
-fn transports(t: &Table, iss: &mut Issues) -> BTreeMap<String, TransportConfig> {
+fn transports(t: &Table, tcp_base: TcpConfig, iss: &mut Issues) -> BTreeMap<String, TransportConfig> {
     let mut out = BTreeMap::new();
     let one = |tt: &Table, inherit: Option<(TransportConfig, Option<bool>)>, iss: &mut Issues| -> (TransportConfig, Option<bool>) {
         let kind = super::kinds::kind_of(tt, iss).or_else(|| inherit.map(|(c, _)| c.kind().to_string())).unwrap_or_else(|| "tcp".into());
         if kind == "tcp" {
             let (base, ecn) = match inherit {
                 Some((TransportConfig::Tcp(c), ecn)) => (c, ecn),
-                _ => (TcpConfig::default(), None),
+                _ => (tcp_base, None),
             };
             let (c, e) = tcp_config(tt, base, ecn, iss);
             (TransportConfig::Tcp(c), e)
@@ -526,7 +533,7 @@ fn transports(t: &Table, iss: &mut Issues) -> BTreeMap<String, TransportConfig> 
     };
     let (base, base_ecn) = match t.table("transport", iss) {
         Some(tt) => one(&tt, None, iss),
-        None => (TransportConfig::Tcp(TcpConfig::default()), None),
+        None => (TransportConfig::Tcp(tcp_base), None),
     };
     out.insert("default".to_string(), base);
     if let Some(named) = t.table("transports", iss) {
@@ -559,6 +566,13 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("mss"), format!("{v} B is not a usable segment size (1 to 65000 bytes)"));
         } else {
             c.mss = v as u32;
+        }
+    }
+    // A stack's initial window depends on the MSS (2.6.38's RFC 3390 table): follow a new MSS
+    // unless a table already set the window.
+    if let Some(k) = c.stack {
+        if c.mss != base.mss && c.initial_cwnd == k.initial_cwnd(base.mss) {
+            c.initial_cwnd = k.initial_cwnd(c.mss);
         }
     }
     if let Some(v) = t.get("header", iss, as_bytes) {
@@ -619,6 +633,10 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if let Some(v) = t.get("delayed_ack_timeout", iss, as_time) {
         c.delack_timeout = v;
+    }
+    if let Some(v) = t.get("quickack", iss, as_bool) {
+        // Linux's quick-ACK mode, with the windows of the hosts' kernel (4.15's without one).
+        c.quickack = v.then(|| c.stack.unwrap_or(crate::host::linux::Kernel::V4_15));
     }
     if let Some(v) = t.get("sack", iss, as_bool) {
         c.sack = v;

@@ -589,3 +589,40 @@ fn the_transport_catalog_states_the_defaults() {
         assert_eq!(s.flows[0].cfg, want, "{kind}");
     }
 }
+
+#[test]
+fn a_host_stack_sets_every_tcp_profiles_defaults_and_tables_override_them() {
+    use crate::host::linux::Kernel;
+    // GOOD's [transport] sets min_rto = 10ms; its named profile inherits it.
+    let doc = format!("{GOOD}\n[host]\nstack = \"linux-2.6.38\"\n");
+    let sc = Scenario::from_toml(&doc).unwrap();
+    for f in &sc.flows {
+        let c = f.cfg.tcp().unwrap();
+        assert_eq!((c.initial_cwnd, c.quickack, c.stack), (3, Some(Kernel::V2_6_38), Some(Kernel::V2_6_38)));
+        assert_eq!((c.rto.min, c.rto.initial, c.delack_timeout), (Time::from_ms(10), Time::from_ms(3000), Time::from_ms(40)));
+        assert!(c.timestamps && !c.tlp && !c.rack);
+    }
+    assert_eq!(sc.host.stack, Some(Kernel::V2_6_38));
+    // 2.6.38's window follows the MSS (RFC 3390: 2 segments above 1460 B) unless a key sets it;
+    // quickack = false keeps the rest of the stack.
+    let doc = doc.replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\ncc = \"newreno\"\nmss = 8960\nquickack = false\n[transports.iw]\nmss = 8960\ninitial_cwnd = 4")
+        + "[[flows]]\nsrc = \"h1\"\ndst = \"h2\"\nsize = \"1MB\"\ntransport = \"iw\"\n";
+    let sc = Scenario::from_toml(&doc).unwrap();
+    let reno = sc.flows[1].cfg.tcp().unwrap();
+    assert_eq!((reno.initial_cwnd, reno.quickack, reno.rto.initial), (2, None, Time::from_ms(3000)));
+    assert_eq!(sc.flows[2].cfg.tcp().unwrap().initial_cwnd, 4);
+    // 4.15: IW10, TLP and RACK; without a stack the engine's defaults are untouched.
+    let sc = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"linux-4.15\"\n")).unwrap();
+    let c = sc.flows[0].cfg.tcp().unwrap();
+    assert_eq!((c.initial_cwnd, c.tlp, c.rack, c.rto.initial), (10, true, true, Time::from_ms(1000)));
+    let plain = Scenario::from_toml(GOOD).unwrap();
+    let c = plain.flows[0].cfg.tcp().unwrap();
+    assert_eq!((c.quickack, c.delack_timeout, c.timestamps), (None, Time::from_ms(200), false));
+}
+
+#[test]
+fn an_unknown_host_stack_is_named_with_the_choices() {
+    let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"linux-4.51\"\n")).unwrap_err().to_string();
+    assert!(e.contains("host.stack: 'linux-4.51' is not known; did you mean 'linux-4.15'?"), "{e}");
+    assert!(e.contains("linux-2.6.38, linux-3.18, linux-4.15"), "{e}");
+}

@@ -22,6 +22,7 @@ mod layout;
 pub mod lcp;
 pub mod priority;
 pub mod scheme;
+pub mod quickack;
 mod receiver;
 mod rtt;
 mod scoreboard;
@@ -34,6 +35,7 @@ pub use scoreboard::Scoreboard;
 pub use sender::{Sender, SenderStats};
 
 use super::{Endpoints, FlowStats, Outbox, Transport};
+use crate::host::linux::Kernel;
 use crate::host::Stacks;
 use crate::transport::timer::TimerId;
 use crate::packet::{Kind, Packet};
@@ -191,6 +193,11 @@ pub struct TcpConfig {
     pub send_buffer: Option<u64>,
     /// PPT's ablation switches (`lcp.rs`), read when `cc` is PPT.
     pub ppt: lcp::PptSwitches,
+    /// The Linux kernel whose defaults the profile started from (`[host] stack`), if any.
+    pub stack: Option<Kernel>,
+    /// Linux quick-ACK mode with this kernel's receive windows (`quickack.rs`); `None`: ACK every
+    /// `delack_count` segments from the first.
+    pub quickack: Option<Kernel>,
     pub cc: CcKind,
 }
 
@@ -230,6 +237,8 @@ impl Default for TcpConfig {
             telemetry: false,
             send_buffer: None,
             ppt: lcp::PptSwitches { ewd: true, lcp_ecn: true, sched: true, ident: true },
+            stack: None,
+            quickack: None,
             cc: CcKind::NewReno,
         }
     }

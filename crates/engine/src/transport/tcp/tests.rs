@@ -702,3 +702,28 @@ fn knobs_change_the_algorithms_rules() {
     };
     assert!(q("cc_params = { md_shift = 1 }") < q(""));
 }
+
+#[test]
+fn a_linux_2_6_38_host_starts_with_3_segments_and_quick_acks() {
+    // [host] stack = "linux-2.6.38": IW 3 (RFC 3390 at MSS 1448), so 3 + 6 + 12 + 24 = 45
+    // segments take 4 rounds and the 46th a 5th (every ACK alone here: the window grows from
+    // 14 480 to 65 535 B over the first 18 segments and the credits cover the next 4, after which
+    // the windows come as pairs; growth per segment ACKed keeps the doubling).
+    let rtt = 400_000_000u64 + 2 * 1_200_000 + 2 * 41_600;
+    let strip = |d: String| d.replace("initial_cwnd = 10\ndelayed_ack = 1\nmin_rto = \"10ms\"\n", "");
+    for (segs, rounds) in [(3u64, 1u64), (45, 4), (46, 5)] {
+        let doc = strip(long_path(&(segs * 1448).to_string(), "")) + "[host]\nstack = \"linux-2.6.38\"\n";
+        let sim = run(&doc);
+        let c = tcp(&sim, 0);
+        assert_eq!(c.cfg.initial_cwnd, 3);
+        let fct = sim.flow_table().fct_ps[0].unwrap();
+        assert!(fct >= rounds * rtt && fct < rounds * rtt + 100_000_000, "{segs} segments: FCT {fct} ps is not {rounds} rounds of {rtt} ps");
+    }
+    // 100 segments: 18 growth segments + 4 credits ACKed alone, then 78 in pairs (the last,
+    // the FIN, at once either way): 22 + 39 = 61 ACKs.
+    let sim = run(&(strip(long_path(&(100 * 1448).to_string(), "")) + "[host]\nstack = \"linux-2.6.38\"\n"));
+    assert_eq!(tcp(&sim, 0).receiver.acks_sent, 61);
+    // The engine's own defaults: IW 10 and an ACK per 2 segments from the start: 50 ACKs.
+    let sim = run(&strip(long_path(&(100 * 1448).to_string(), "")));
+    assert_eq!(tcp(&sim, 0).receiver.acks_sent, 50);
+}
