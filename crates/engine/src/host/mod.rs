@@ -18,13 +18,22 @@ use crate::ids::{FlowId, PortId};
 use crate::time::Time;
 
 /// The `[host]` section: the hosts' model.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostSpec {
     /// Largest receive processing delay; zero = none.
     pub rx_jitter: Time,
     /// The Linux kernel whose TCP defaults every TCP profile starts from; `None`: the engine's
     /// own defaults.
     pub stack: Option<linux::Kernel>,
+    /// Time dilation factor: the network runs this many times slower than the hosts' kernels
+    /// (Etalon's TDF); 1 = none. See `TcpConfig::dilate`.
+    pub time_dilation: u32,
+}
+
+impl Default for HostSpec {
+    fn default() -> Self {
+        HostSpec { rx_jitter: Time::ZERO, stack: None, time_dilation: 1 }
+    }
 }
 use crate::network::Network;
 use crate::scenario::TopologySpec;

@@ -81,6 +81,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let tcp_base = host.stack.map_or_else(TcpConfig::default, |k| k.tcp_defaults(TcpConfig::default()));
     // Transports next: the largest packet decides whether a buffer can hold one packet.
     let mut profiles = transports(&t, tcp_base, &mut iss);
+    if host.time_dilation > 1 {
+        dilate(&mut profiles, host.time_dilation, &mut iss);
+    }
     let max_packet = profiles.values().map(|p| p.framing()).map(|f| (f.payload + f.header) as u64).max().unwrap_or(1500);
 
     let shared_buffer = switch_section(&t, max_packet, &mut iss);
@@ -150,6 +153,23 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done, sab, host })
 }
 
+/// `[host] time_dilation`: every TCP profile's kernel timers shrink and its congestion control
+/// runs on the kernel's clock (`TcpConfig::dilate`). Other transports have no kernel model, and
+/// the algorithms that read the path's rates and delays or in-band telemetry (HPCC, Swift) would
+/// mix the two clocks: both are refused.
+fn dilate(profiles: &mut BTreeMap<String, TransportConfig>, k: u32, iss: &mut Issues) {
+    for (name, p) in profiles.iter_mut() {
+        let path = if name == "default" { "transport".to_string() } else { format!("transports.{name}") };
+        match p {
+            TransportConfig::Tcp(c) if matches!(c.cc, CcKind::Hpcc | CcKind::Swift | CcKind::PptSwift) => {
+                iss.push(format!("{path}.cc"), format!("{} reads the path's rates and delays, which time dilation (host.time_dilation = {k}) does not model; remove one", c.cc.name()));
+            }
+            TransportConfig::Tcp(c) => *c = c.dilate(k),
+            other => iss.push(format!("{path}.kind"), format!("'{}' has no kernel to dilate: host.time_dilation applies to TCP only", other.kind())),
+        }
+    }
+}
+
 /// `[host]`: the hosts' model. `rx_jitter`: largest receive processing delay (uniform, per host);
 /// `stack`: the Linux kernel whose TCP defaults every TCP profile starts from.
 fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
@@ -158,6 +178,13 @@ fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
     if let Some(ht) = t.table("host", iss) {
         if let Some(name) = ht.get("stack", iss, as_choice(STACK_NAMES)) {
             h.stack = Kernel::from_name(&name);
+        }
+        if let Some(k) = ht.get("time_dilation", iss, as_positive) {
+            if k > 1000 {
+                iss.push(ht.key_path("time_dilation"), format!("{k} is not a time dilation factor; give 1 (none) to 1000 (Etalon uses 20)"));
+            } else {
+                h.time_dilation = k as u32;
+            }
         }
         if let Some(j) = ht.get("rx_jitter", iss, as_time) {
             if j > Time::from_ms(100) {

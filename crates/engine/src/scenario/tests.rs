@@ -626,3 +626,19 @@ fn an_unknown_host_stack_is_named_with_the_choices() {
     assert!(e.contains("host.stack: 'linux-4.51' is not known; did you mean 'linux-4.15'?"), "{e}");
     assert!(e.contains("linux-2.6.38, linux-3.18, linux-4.15"), "{e}");
 }
+
+#[test]
+fn time_dilation_divides_every_tcp_profiles_timers_and_is_checked() {
+    let doc = format!("{GOOD}\n[host]\nstack = \"linux-4.15\"\ntime_dilation = 20\n");
+    let sc = Scenario::from_toml(&doc).unwrap();
+    for f in &sc.flows {
+        let c = f.cfg.tcp().unwrap();
+        // GOOD's min_rto = 10ms is the kernel's setting: 0.5 ms of the network's time.
+        assert_eq!((c.rto.min, c.delack_timeout, c.tlp_min, c.time_dilation), (Time::from_us(500), Time::from_ms(2), Time::from_us(500), 20));
+    }
+    let bad = format!("{GOOD}\n[host]\ntime_dilation = 0\n");
+    assert!(Scenario::from_toml(&bad).unwrap_err().to_string().contains("host.time_dilation"));
+    let bad = GOOD.replace("cc = \"newreno\"", "cc = \"swift\"") + "\n[host]\ntime_dilation = 20\n";
+    let e = Scenario::from_toml(&bad).unwrap_err().to_string();
+    assert!(e.contains("transports.reno.cc: swift reads the path's rates and delays"), "{e}");
+}

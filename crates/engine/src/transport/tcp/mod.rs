@@ -103,6 +103,27 @@ impl CcKind {
 }
 
 impl TcpConfig {
+    /// This profile on hosts whose kernels run `k` times faster than the network (time
+    /// dilation, reTCP NSDI 2020 §4.3: Etalon's LibVT dilates the applications' clocks, not the
+    /// kernel's): every timer constant of the kernel — minimum, maximum and initial RTO, a fixed
+    /// RTO, the delayed-ACK timer, the tail-loss-probe floor — lasts `k` times less in the
+    /// network's time; RTT-based timers need nothing, they follow the measured RTT.
+    pub fn dilate(self, k: u32) -> TcpConfig {
+        let mut c = self;
+        let k = k.max(1);
+        let d = |t: Time| Time(t.0 / k as u64);
+        c.rto.min = d(c.rto.min);
+        c.rto.max = d(c.rto.max);
+        c.rto.initial = d(c.rto.initial);
+        c.delack_timeout = d(c.delack_timeout);
+        c.tlp_min = d(c.tlp_min);
+        if let FixedRto::Time(t) = c.fixed_rto {
+            c.fixed_rto = FixedRto::Time(d(t));
+        }
+        c.time_dilation = c.time_dilation.max(1) * k;
+        c
+    }
+
     /// Low-priority packets per low-priority ACK the receiver returns (PPT's EWD: 2; without EWD
     /// and for RC3: 1).
     pub fn lp_per_ack(&self) -> u32 {
@@ -198,6 +219,10 @@ pub struct TcpConfig {
     /// Linux quick-ACK mode with this kernel's receive windows (`quickack.rs`); `None`: ACK every
     /// `delack_count` segments from the first.
     pub quickack: Option<Kernel>,
+    /// How many times slower the network runs than the hosts' kernels (`[host] time_dilation`):
+    /// the congestion control runs on the kernel's clock (`Sender::cc_call`). 1 = no dilation.
+    /// The timer constants are divided by it when the scenario is read (`TcpConfig::dilate`).
+    pub time_dilation: u32,
     pub cc: CcKind,
 }
 
@@ -239,6 +264,7 @@ impl Default for TcpConfig {
             ppt: lcp::PptSwitches { ewd: true, lcp_ecn: true, sched: true, ident: true },
             stack: None,
             quickack: None,
+            time_dilation: 1,
             cc: CcKind::NewReno,
         }
     }

@@ -97,10 +97,45 @@ pub struct Sender {
     sndbuf: u64,
     /// The low-priority loop (PPT's LCP, RC3's), boxed so other flows stay small (`lcp.rs`).
     pub low: Option<Box<LowLoop>>,
+    /// The kernel's clock over the simulation's (`TcpConfig::time_dilation`; 1 = the same).
+    dilation: u32,
     pub stats: SenderStats,
 }
 
 impl Sender {
+    /// Run a congestion-control hook on the kernel's clock. Under time dilation (`[host]
+    /// time_dilation`, Etalon: reTCP NSDI 2020 §4.3) the hosts' kernels keep real time while the
+    /// emulated network runs `dilation` times slower, so the algorithm sees every time (now,
+    /// SRTT, minimum RTT, deadline) that many times longer and rates that many times lower, and
+    /// its own constants (CUBIC's HyStart thresholds, BBR's 10 s and 200 ms, ...) keep their
+    /// kernel meaning. RTT samples and rate samples are scaled where they are passed.
+    #[inline]
+    fn cc_call<R>(&mut self, f: impl FnOnce(&mut Cc, &mut Tcb) -> R) -> R {
+        if self.dilation == 1 {
+            return f(&mut self.cc, &mut self.tcb);
+        }
+        let k = self.dilation as u64;
+        let t = &mut self.tcb;
+        let saved = (t.now, t.srtt, t.min_rtt, t.deadline);
+        let up = |x: Time| Time(x.0.saturating_mul(k));
+        t.now = up(t.now);
+        t.srtt = t.srtt.map(up);
+        t.min_rtt = t.min_rtt.map(up);
+        t.deadline = t.deadline.map(up);
+        t.pacing_rate = t.pacing_rate.map(|r| r / k as f64);
+        let r = f(&mut self.cc, &mut self.tcb);
+        let t = &mut self.tcb;
+        (t.now, t.srtt, t.min_rtt, t.deadline) = saved;
+        t.pacing_rate = t.pacing_rate.map(|r| r * k as f64);
+        r
+    }
+
+    /// A time of the simulation on the kernel's clock (see `cc_call`).
+    #[inline]
+    fn kernel_time(&self, x: Time) -> Time {
+        Time(x.0.saturating_mul(self.dilation as u64))
+    }
+
     /// A sender for `size` bytes (`None` = long-lived); `seed` feeds randomized congestion
     /// controls.
     pub fn new(cfg: &TcpConfig, size: Option<u64>, seed: u64) -> Self {
@@ -115,6 +150,7 @@ impl Sender {
         board.track_rate = cc.owns_cwnd();
         board.timestamps = cfg.timestamps;
         Sender {
+            dilation: cfg.time_dilation.max(1),
             int_echo: None,
             int_fresh: false,
             layout,
@@ -334,7 +370,7 @@ impl Sender {
         }
         self.established = true;
         self.established_at = Some(now);
-        self.cc.init(&mut self.tcb);
+        self.cc_call(|cc, t| cc.init(t));
         let case1 = self.identify(cfg);
         self.try_send(now, cfg, ends, out);
         self.open_low(now, case1, cfg, ends, out);
@@ -483,7 +519,7 @@ impl Sender {
         }
         self.tcb.srtt = self.rtt.srtt();
         self.rto.cancel();
-        self.cc.init(&mut self.tcb);
+        self.cc_call(|cc, t| cc.init(t));
         let case1 = self.identify(cfg);
         self.try_send(now, cfg, ends, out);
         self.open_low(now, case1, cfg, ends, out);
@@ -560,9 +596,10 @@ impl Sender {
         self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
         let rs = self.rate_sample(now, prior_delivered, rtt_sample);
         let cc_ece = if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() { h.ece } else { ece };
-        self.cc.in_ack_event(&mut self.tcb, AckEvent { ece: cc_ece, acked_bytes });
+        self.cc_call(|cc, t| cc.in_ack_event(t, AckEvent { ece: cc_ece, acked_bytes }));
         if own_acked > 0 {
-            self.cc.pkts_acked(&mut self.tcb, own_acked, rtt_sample);
+            let rtt_k = rtt_sample.map(|r| self.kernel_time(r));
+            self.cc_call(|cc, t| cc.pkts_acked(t, own_acked, rtt_k));
         }
 
         if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w) {
@@ -585,7 +622,7 @@ impl Sender {
                     self.tcb.cwnd = self.tcb.ssthresh.min(flight + 1);
                 }
                 // Linux tcp_end_cwnd_reduction raises COMPLETE_CWR after Recovery too.
-                self.cc.cwnd_event(&mut self.tcb, CwndEvent::CompleteCwr);
+                self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::CompleteCwr));
                 self.state = CaState::Open;
                 may_grow = false;
             }
@@ -603,7 +640,7 @@ impl Sender {
             }
             CaState::Loss | CaState::Cwr if una >= self.recovery_point => {
                 if self.state == CaState::Cwr {
-                    self.cc.cwnd_event(&mut self.tcb, CwndEvent::CompleteCwr);
+                    self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::CompleteCwr));
                 }
                 self.state = CaState::Open;
             }
@@ -632,7 +669,7 @@ impl Sender {
             if una >= end {
                 self.tlp_high = None;
                 if was_retrans && matches!(self.state, CaState::Open | CaState::Disorder) && una > prior_una {
-                    self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
+                    self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
                     self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
                     self.tcb.cwnd_cnt = 0;
                     self.stats.tlp_recoveries += 1;
@@ -671,9 +708,11 @@ impl Sender {
                     self.cc.on_int(&mut self.tcb, rec);
                 }
             }
-            self.cc.cong_control(&mut self.tcb, &rs);
+            let k = self.dilation as u64;
+            let rs = RateSample { interval: Time(rs.interval.0.saturating_mul(k)), rtt: rs.rtt.map(|r| Time(r.0.saturating_mul(k))), ..rs };
+            self.cc_call(|cc, t| cc.cong_control(t, &rs));
         } else if may_grow && own_acked > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
-            self.cc.cong_avoid(&mut self.tcb, own_acked);
+            self.cc_call(|cc, t| cc.cong_avoid(t, own_acked));
             if std::mem::take(&mut self.tcb.request_cwr) && matches!(self.state, CaState::Open | CaState::Disorder) {
                 self.enter_cwr(); // a delay-based back-off (CDG)
             }
@@ -858,21 +897,21 @@ impl Sender {
     /// Linux `tcp_enter_cwr`: ssthresh from the congestion control, cwnd reduced to it, until
     /// the data outstanding now is acknowledged.
     fn enter_cwr(&mut self) {
-        self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
+        self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
         if !self.cc.owns_cwnd() {
             self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
         }
         self.state = CaState::Cwr;
-        self.cc.set_state(&mut self.tcb, CaState::Cwr);
+        self.cc_call(|cc, t| cc.set_state(t, CaState::Cwr));
         self.recovery_point = self.board.nxt();
     }
 
     fn enter_recovery(&mut self, cfg: &TcpConfig) {
         if self.state != CaState::Cwr {
-            self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
+            self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
         }
         self.state = CaState::Recovery;
-        self.cc.set_state(&mut self.tcb, CaState::Recovery);
+        self.cc_call(|cc, t| cc.set_state(t, CaState::Recovery));
         self.recovery_point = self.board.nxt();
         self.stats.fast_recoveries += 1;
         let una = self.board.una();
@@ -921,13 +960,13 @@ impl Sender {
             || una >= self.recovery_point
             || (self.state == CaState::Loss && self.rtt.backoffs() == 0);
         if fresh {
-            self.tcb.ssthresh = self.cc.ssthresh(&self.tcb);
-            self.cc.cwnd_event(&mut self.tcb, CwndEvent::Loss);
+            self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
+            self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
         }
         self.tcb.cwnd = 1;
         self.tcb.cwnd_cnt = 0;
         self.state = CaState::Loss;
-        self.cc.set_state(&mut self.tcb, CaState::Loss);
+        self.cc_call(|cc, t| cc.set_state(t, CaState::Loss));
         self.recovery_point = self.board.nxt();
         self.board.mark_all_lost();
         self.rack.cancel();
@@ -1404,5 +1443,29 @@ mod tests {
         s.on_ack(Time::from_us(160), &ack(0, &[]), &c, &ends(), &mut out);
         assert_eq!(seqs(&out), vec![0]);
         assert_eq!(out.packets[0].tcp().len, 1000);
+    }
+
+    #[test]
+    fn under_time_dilation_the_congestion_control_reads_the_kernels_clock() {
+        // TDF 20: 100 ms of the network are 2 s of the kernel; an SRTT of 50 us is 1 ms; a
+        // pacing rate the algorithm sets to 1000 segments per kernel second is 20 000 per
+        // network second; everything is the network's again after the hook.
+        let c = TcpConfig { time_dilation: 20, ..cfg(true) };
+        let mut s = Sender::new(&c, Some(100_000), 1);
+        s.tcb.now = Time::from_ms(100);
+        s.tcb.srtt = Some(Time::from_us(50));
+        s.tcb.pacing_rate = Some(40_000.0);
+        let seen = s.cc_call(|_, t| {
+            let seen = (t.now, t.srtt, t.pacing_rate);
+            t.pacing_rate = Some(1000.0);
+            seen
+        });
+        assert_eq!(seen, (Time::from_ms(2000), Some(Time::from_ms(1)), Some(2000.0)));
+        assert_eq!((s.tcb.now, s.tcb.srtt, s.tcb.pacing_rate), (Time::from_ms(100), Some(Time::from_us(50)), Some(20_000.0)));
+        // Times handed to a hook (RTT samples) are scaled the same way.
+        assert_eq!(s.kernel_time(Time::from_ms(100)), Time::from_ms(2000));
+        // The kernel's timers shrink by the same factor.
+        let d = TcpConfig::default().dilate(20);
+        assert_eq!((d.rto.min, d.rto.initial, d.rto.max, d.delack_timeout, d.tlp_min), (Time::from_ms(10), Time::from_ms(50), Time::from_ms(3000), Time::from_ms(10), Time::from_us(500)));
     }
 }

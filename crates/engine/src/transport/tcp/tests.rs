@@ -727,3 +727,63 @@ fn a_linux_2_6_38_host_starts_with_3_segments_and_quick_acks() {
     let sim = run(&strip(long_path(&(100 * 1448).to_string(), "")));
     assert_eq!(tcp(&sim, 0).receiver.acks_sent, 50);
 }
+
+/// Three senders into one 20-packet port, on a network `k` times slower than `fast` (rates / k,
+/// delays and start times x k), with `[host] time_dilation = tdf`.
+fn dilation_case(cc: &str, k: u64, tdf: u32) -> String {
+    let rate = 10_000 / k; // Mb/s
+    let mut doc = format!(
+        r#"
+[simulation]
+end = "{end}ms"
+stop_when_done = true
+[topology]
+kind = "star"
+hosts = 4
+link = {{ rate = "{rate}Mbps", delay = "{d}ns" }}
+[queue]
+buffer = "{buf}"
+[host]
+stack = "linux-4.15"
+time_dilation = {tdf}
+[transport]
+cc = "{cc}"
+"#,
+        end = 2_000 * k,
+        d = 5_000 * k,
+        buf = "8pkt",
+    );
+    for (i, src) in ["h1", "h2", "h3"].iter().enumerate() {
+        doc.push_str(&format!("[[flows]]\nsrc = \"{src}\"\ndst = \"h0\"\nsize = \"300KB\"\nstart = \"{}ns\"\n", 10_000 * k * i as u64));
+    }
+    doc
+}
+
+#[test]
+fn time_dilation_is_a_change_of_units() {
+    // Etalon (reTCP §4.3): a 0.5 Gb/s network with 100 us links run by real kernels is emulated
+    // as 10 Gb/s with 5 us links under a dilation factor of 20. So the dilated scenario must be
+    // the slow one with every time divided by 20 — flow completion times, retransmissions and
+    // timeouts alike — for loss-based, delay-sensing and rate-based algorithms.
+    for cc in ["cubic", "newreno", "bbr", "htcp"] {
+        let slow = run(&dilation_case(cc, 20, 1));
+        let emulated = run(&dilation_case(cc, 1, 20));
+        let (a, b) = (emulated.flow_table(), slow.flow_table());
+        for i in 0..3 {
+            let (fa, fb) = (a.fct_ps[i].unwrap(), b.fct_ps[i].unwrap());
+            let err = (fa as f64 * 20.0 - fb as f64).abs() / fb as f64;
+            assert!(err < 1e-6, "{cc} flow {i}: {fa} ps x 20 vs {fb} ps");
+            let (sa, sb) = (&tcp(&emulated, i).sender.stats, &tcp(&slow, i).sender.stats);
+            assert_eq!((sa.retransmits, sa.timeouts), (sb.retransmits, sb.timeouts), "{cc} flow {i}");
+        }
+        let drops: u64 = (0..3).map(|i| tcp(&slow, i).sender.stats.retransmits).sum();
+        let timeouts: u64 = (0..3).map(|i| tcp(&slow, i).sender.stats.timeouts).sum();
+        assert!(drops > 0, "{cc}: the case must lose packets to exercise the timers");
+        assert!(cc != "bbr" || timeouts > 0, "BBR's case must time out");
+    }
+    // Without dilation the emulated network keeps the kernel's 200 ms minimum RTO in its own
+    // time: BBR's timeouts last 20 times longer.
+    let plain = run(&dilation_case("bbr", 1, 1));
+    let dilated = run(&dilation_case("bbr", 1, 20));
+    assert_ne!(plain.flow_table().fct_ps, dilated.flow_table().fct_ps);
+}
