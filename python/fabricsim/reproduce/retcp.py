@@ -4,9 +4,11 @@
 day-length sweep (Fig. 3). Setup: the paper's §4.4-4.5.
 
 Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
-- Etalon runs Linux hosts under 20x time dilation, so kernel timers shrink 20x in emulated time:
-  the 200 ms minimum RTO becomes 10 ms, the 40 ms delayed-ACK timer 2 ms and the 10 ms floor of
-  the tail loss probe 0.5 ms (Ubuntu 18.04 kernels run RACK and TLP).
+- Hosts: Ubuntu 18.04's Linux 4.15 (`[host] stack = "linux-4.15"`: IW10, RACK, TLP, quick-ACK,
+  delayed ACK) under Etalon's 20x time dilation (`[host] time_dilation = 20`): LibVT dilates the
+  applications' clocks, not the kernel's, so kernel timers shrink 20x in emulated time (the 200 ms
+  minimum RTO becomes 10 ms, the 40 ms delayed-ACK timer 2 ms, the 10 ms TLP floor 0.5 ms) and
+  the congestion controls run on the kernel's clock.
 - Host links. Etalon's hosts are containers whose egress is shaped to 10 Gb/s by tc; packets then
   cross a 40 Gb/s NIC that time dilation makes 800 Gb/s, and the receive side is not shaped. The
   paper's own BDP arithmetic (§6.1: 35-40 packets must be queued for the circuit) ignores host
@@ -47,6 +49,9 @@ SCALES = {
 #: Host links (module docstring): Etalon's effective host path, or a physical 10 Gb/s link.
 HOST_MODELS = {"etalon": {"rate": "800Gbps", "delay": "0us"}, "physical": {"rate": "10Gbps", "delay": "1us"}}
 
+#: The hosts (§3.2 "17 TCP variants pre-installed on Ubuntu 18.04"; §4.3 "We use a TDF of 20x").
+HOST_STACK, TIME_DILATION = "linux-4.15", 20
+
 #: The paper's parameters (§4.4-4.5, §5.2, §6).
 RACKS, HOSTS, FLOWS = 25, 16, 16
 DAY_US, NIGHT_US = 180, 20
@@ -70,7 +75,7 @@ def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows
     if cc == "dctcp":  # Etalon's DCTCP marking (§6.2): 10 packets with 16-packet VOQs, 31 with 50
         tor["ecn_threshold"] = {"small": "10pkt", "large": "31pkt"} if resize else f"{max(1, round(voq * 10 / 16))}pkt"
     end_us = (warmup_weeks + weeks) * week_us
-    tcp = {"cc": cc, "mss": "8960B", "min_rto": "10ms", "delayed_ack_timeout": "2ms", "tlp_min": "500us"}
+    tcp = {"cc": cc, "mss": "8960B"}
     doc = {
         "name": f"retcp-{cc}",
         "simulation": {"end": f"{end_us}us" if flow_bytes is None else "120s", "stop_when_done": flow_bytes is not None},
@@ -83,6 +88,7 @@ def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows
         "circuit": {"schedule": "strobe", "day": f"{day_us}us", "night": f"{night_us}us",
                     "view_before": f"{min(view_before_us, week_us)}us"},
         "tor": tor,
+        "host": {"stack": HOST_STACK, "time_dilation": TIME_DILATION},
         "output": {"warmup": f"{warmup_weeks * week_us}us"},
         "transports": {"tcp": tcp},
         "flows": [{"src": f"h{i}", "dst": f"h{hosts + i}", "transport": "tcp", **({"size": flow_bytes} if flow_bytes else {})}
