@@ -122,7 +122,8 @@ impl CongestionOps for Lp {
         }
     }
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
-        if s != CaState::Open {
+        // Disorder (duplicate ACKs, no reduction yet) is no reaction: only a reduction mutes.
+        if matches!(s, CaState::Cwr | CaState::Recovery | CaState::Loss) {
             self.last_reaction = Some(tcb.now); // a loss (or ECN) reduction: the RTT after it is its
         }
     }
@@ -223,5 +224,15 @@ mod tests {
         // s restarted after the muted RTT: the first fresh sample above 115 µs is the indication.
         assert_eq!(feed(&mut lp, &mut t, Time::from_ms(1) + Time::from_us(200), 190, 10), Some(1));
         assert_eq!(t.cwnd, 32, "the first early reduction halves");
+    }
+
+    #[test]
+    fn disorder_is_not_a_reaction() {
+        // Duplicate ACKs alone reduce nothing, so they must not mute the next RTT's indications:
+        // the delay that would be the first indication (two samples of 190 us) still is.
+        let (mut lp, mut t) = calibrated();
+        t.now = Time::from_ms(1);
+        lp.set_state(&mut t, CaState::Disorder);
+        assert_eq!(feed(&mut lp, &mut t, Time::from_ms(1) + Time::from_us(10), 190, 10), Some(2));
     }
 }
