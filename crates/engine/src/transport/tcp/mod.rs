@@ -9,11 +9,13 @@
 //!
 //! Also: RACK and tail loss probes (RFC 8985), an optional SYN / SYN-ACK handshake, and segments
 //! cut as they are sent (SAB's sub-MSS segments, persistent connections written in pieces: see
-//! `layout`).
+//! `layout`), Linux's receiver quick-ACK mode (`quickack`), and the kernel clock of time dilation
+//! (`Sender::cc_call`).
 //!
 //! Not modelled: ECN negotiation (set by configuration), the FIN exchange (the last data segment
-//! carries FIN), timestamps, PRR (cwnd is set to ssthresh on entering recovery, as RFC 6675 §5
-//! says), F-RTO and undo, Nagle, slow start after idle, SACK option bytes on the wire.
+//! carries FIN), timestamp option bytes (the RTT samples they give are: `timestamps`), PRR (cwnd
+//! is set to ssthresh on entering recovery, as RFC 6675 §5 says), F-RTO and undo, Nagle, slow
+//! start after idle, SACK option bytes on the wire.
 
 pub mod cc;
 mod closed;
