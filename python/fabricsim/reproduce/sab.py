@@ -44,6 +44,9 @@ Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
   loads 0.01 / 0.05 / 0.3 of the host links; queries and short messages carry 10 ms/KB deadlines.
 - ns-2 runs: 1000 B packets (960 B payload + 40 B header), NewReno without SACK, initial window
   2 (ns-2's default), minimum RTO 200 ms.
+- Figs. 23-24: the benchmark mix's workloads and loads, §VI-A's ns-2 buffer rule per link rate
+  (300 KB at 1 Gb/s, 545 KB at 10 Gb/s), epsilon 1/2, DCTCP marking at 32 KB on every port.
+- Proposition 2: 100 senders, half at 100 us and half at 300 us base RTT, 1 KB packets.
 """
 
 from __future__ import annotations
