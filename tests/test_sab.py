@@ -99,3 +99,121 @@ def test_sab_queue_and_dctcp_incast_shapes_are_scored():
     flat = rows(40.0, dctcp_curve=(0.95, 0.95, 0.95))
     assert flat["incast: DCTCP degrades (goodput < 0.5 Gb/s) from N"].passed
     assert flat["incast: DCTCP goodput at the largest N / at N = 40"].passed is False
+
+
+def test_fig4_joining_flow_is_read_from_the_200_ms_window():
+    # 10 ms samples (sample end times); the second flow starts at 0.25 s. Hand-made series: 0.3 Gb/s
+    # in the sample ending 10 ms after its start, 0.45 Gb/s (90 % of 0.5) in the one ending at
+    # 20 ms, a peak of 0.65 Gb/s at 70 ms: an overshoot of 50 ms.
+    gap = 0.25
+    t = [gap + 0.01 * k for k in range(-3, 25)]
+    b = [0.0] * 3 + [0.1, 0.3, 0.45, 0.5, 0.55, 0.6, 0.62, 0.65, 0.6] + [0.5] * 16
+    d = {"time_s": t, "gbps_h2": b}
+    ms, g = sab.fig4_series(d, gap)
+    assert len(ms) == 20 and ms[0] == pytest.approx(10) and ms[-1] == pytest.approx(200)
+    assert sab.overshoot_ms(d, gap) == pytest.approx(50)
+    assert sab.settled_deviation_gbps(d, gap) == pytest.approx(0.15)  # the peak; the first sample is skipped
+    # Never above 1.1 x the fair share: no overshoot; never at 90 %: undefined.
+    assert sab.overshoot_ms({"time_s": t, "gbps_h2": [min(x, 0.52) for x in b]}, gap) == 0.0
+    assert sab.overshoot_ms({"time_s": t, "gbps_h2": [0.2] * len(t)}, gap) != sab.overshoot_ms({"time_s": t, "gbps_h2": [0.2] * len(t)}, gap)
+    flat = {"time_s": t, "gbps_h2": [0.5] * len(t), "queue_kb": []}
+    swing = {"time_s": t, "gbps_h2": [0.9, 0.1] * (len(t) // 2), "queue_kb": []}
+    assert sab.mean_deviation_gbps(flat, gap) == 0.0 and sab.mean_deviation_gbps(swing, gap) == pytest.approx(0.4)
+    rows = {h.name: h for h in sab.headlines({"conv/sab": flat, "conv/dctcp": d, "conv/tcp": swing}, "reduced")}
+    assert rows["Fig. 4: DCTCP keeps rising past the fair share for"].passed
+    assert rows["Fig. 4: SAB joining flow, largest distance from 0.5 Gb/s after 10 ms"].passed
+    assert rows["Fig. 4: joining flow's mean distance from 0.5 Gb/s, TCP / DCTCP"].passed
+    rows = {h.name: h for h in sab.headlines({"conv/sab": swing, "conv/dctcp": swing, "conv/tcp": flat}, "reduced")}
+    assert rows["Fig. 4: DCTCP keeps rising past the fair share for"].ours == 0.0  # highest at the first reach
+    assert rows["Fig. 4: SAB joining flow, largest distance from 0.5 Gb/s after 10 ms"].passed is False
+    assert rows["Fig. 4: joining flow's mean distance from 0.5 Gb/s, TCP / DCTCP"].ours == 0.0
+
+
+def test_fig7_fig8_spread_and_long_to_short_ratio():
+    assert sab.jain([1, 1, 1, 1]) == pytest.approx(1.0) and sab.jain([1, 0, 0, 0]) == pytest.approx(0.25)
+
+    def multi(L, S, F):
+        port = {"gbps": 1.0, "drops": 0, "mean_queue_kb": 0.0}
+        return {"gbps_L": L, "gbps_S": S, "gbps_F": F, "R1->M": port, "R2->h5": port}
+
+    r = {"multi/sab": multi([0.04] * 5, [0.08] * 10, [0.06] * 15), "multi/dctcp": multi([0.05] * 5, [0.07, 0.09] * 5, [0.06] * 15),
+         "multi/tcp": multi([0.01] * 5, [0.2, 0.05] * 5, [0.06] * 15)}
+    rows = {h.name: h for h in sab.headlines(r, "reduced")}
+    spread = rows["Fig. 7: per-flow spread at R1 (max - min), TCP / larger of SAB's and DCTCP's"]
+    assert spread.ours == pytest.approx((0.2 - 0.01) / (0.09 - 0.05)) and spread.passed
+    assert rows["Fig. 8: SAB slowest L flow / fastest F flow at R2"].ours == pytest.approx(0.04 / 0.06)
+    r["multi/sab"]["gbps_F"][3] = 0.1  # one F flow 2.5x the slowest L flow: "more than half" fails
+    assert {h.name: h for h in sab.headlines(r, "reduced")}["Fig. 8: SAB slowest L flow / fastest F flow at R2"].passed is False
+
+
+def test_outcast_group_sizes_are_scored_over_every_size():
+    def oc(short, long_, drops=0):
+        return {"short_mean_gbps": short, "long_mean_gbps": long_, "drops": drops}
+
+    r = {}
+    for nf, nl in sab.OUTCAST_SIZES:
+        r[f"outcast/tcp/{nf}v{nl}"] = oc(0.02, 0.09)
+        r[f"outcast/sab/{nf}v{nl}"] = oc(0.09, 0.088)
+    names = {h.name: h for h in sab.headlines(r, "reduced")}
+    tcp = next(h for n, h in names.items() if n.startswith("outcast") and "TCP short / long" in n)
+    assert "2v2" not in tcp.name, "equal groups are no outcast setting"
+    assert tcp.passed and tcp.ours == pytest.approx(0.02 / 0.09)
+    r["outcast/tcp/2v6"] = oc(0.5, 0.0)  # the long flows locked out: inverse of the paper's victim
+    r["outcast/sab/1v10"] = oc(0.09, 0.088, drops=3)
+    names = {h.name: h for h in sab.headlines(r, "reduced")}
+    assert next(h for n, h in names.items() if "TCP short / long" in n).passed is False
+    assert next(h for n, h in names.items() if n.startswith("outcast 1v10") and n.endswith("SAB drops")).passed is False
+
+
+def test_large_topology_headlines_follow_the_text_of_fig23_fig24():
+    def run(mean, p999, p9999, bg_mean, bg_p95):
+        return {"query_mean_ms": mean, "query_p99.9_ms": p999, "query_p99.99_ms": p9999, "bg_mean_ms": bg_mean, "bg_p95_ms": bg_p95}
+
+    # The paper's picture: SAB 0.01 ms faster than D2TCP, 0.02 than DCTCP; D2TCP's p99.9 below
+    # SAB's but its p99.99 far above; SAB's p99.99 close to its p99.9; TCP times out.
+    r = {"large/sab": run(0.30, 1.0, 1.1, 50, 110), "large/d2tcp": run(0.31, 0.9, 3.0, 50, 100),
+         "large/dctcp": run(0.32, 1.2, 1.3, 50, 100), "large/tcp": run(0.5, 5.0, 210, 70, 140)}
+    rows = sab.large_headlines(r)
+    assert len(rows) == 8 and all(h.passed for h in rows), [(h.name, h.ours) for h in rows if not h.passed]
+    assert rows[0].ours == pytest.approx(-0.01) and rows[1].ours == pytest.approx(-0.02)
+    # Half a millisecond faster on average than the others (the paper: 0.01-0.02 ms), and a p99.9
+    # below D2TCP's: misses.
+    r["large/sab"] = run(0.30 - 0.49, 0.8, 0.85, 50, 110)
+    assert [h.passed for h in sab.large_headlines(r)][:3] == [False, False, False]
+    assert sab.large_headlines({"large/sab": r["large/sab"]}) == []
+
+
+def test_prop2_bound_is_the_papers_example_and_is_scored():
+    # §IV-C: C = 1 Gb/s, D = 100/300 us, B = 512 KB give eta_max = (512 + 12.5 - 37.5)/(512 + 12.5 + 37.5).
+    eta = sab.prop2_eta_max()
+    assert eta == pytest.approx(487 / 562) and round(eta, 4) == 0.8665
+    eps = sab.prop2_epsilon()
+    # At eta_max both ends of eq. (3) meet: (1 + eta) CD_max / B = (1 - eta)(B + CD_min) / B.
+    assert eps == pytest.approx((1 - eta) * (512 + 12.5) / 512)
+
+    def p(util, drops):
+        return {"utilization": util, "drops": drops}
+
+    r = {f"prop2/{e:+g}": p(1.0, 0) for e in sab.PROP2_ERRORS}
+    for e in (-0.95, -0.9, -0.88):
+        r[f"prop2/{e:+g}"] = p(1.0, 100)
+    rows = {h.name.split(" (")[0]: h for h in sab.prop2_headlines(r)}
+    assert rows["Prop. 2: lowest utilization, |count error| <= eta_max"].passed
+    assert rows["Prop. 2: drops, |count error| <= eta_max"].passed
+    assert rows["Prop. 2: smallest under-count error with losses"].ours == pytest.approx(0.88)
+    r["prop2/-0.8665"] = p(1.0, 5)  # a loss inside the bound breaks both
+    rows = {h.name.split(" (")[0]: h for h in sab.prop2_headlines(r)}
+    assert rows["Prop. 2: drops, |count error| <= eta_max"].passed is False
+    assert rows["Prop. 2: smallest under-count error with losses"].passed is False
+
+
+def test_prop2_run_at_the_bound_queues_the_window_sum_less_the_pipe():
+    # N_hat = 100 x (1 - 0.8665) = 13.35 -> each window floor(eps B / 13.35) = 5243 B = 5 segments
+    # of 960 B; 100 flows x 5 x 1000 B on the wire = 500 KB, less the 12.5-37.5 KB in flight
+    # (CD_min..CD_max), is queued: below B = 512 KB, so nothing is lost. An under-count of 0.95
+    # gives 14 segments each, 1.4 MB: losses.
+    res = fabricsim.run(sab.prop2_point(-0.8665, 0.05), progress=False)
+    out = sab.extract_prop2(res)
+    assert out["drops"] == 0 and out["utilization"] > 0.99 and out["sab_peak_flows"] == 100
+    assert 500 - 37.5 - 1 <= out["mean_queue_kb"] <= 500 - 12.5
+    assert sab.extract_prop2(fabricsim.run(sab.prop2_point(-0.95, 0.05), progress=False))["drops"] > 0

@@ -3,14 +3,23 @@ Data Center Networks" (IEEE JSAC 32(1), 2014): SAB against TCP NewReno (SACK), D
 Setup: the paper's §V-A and §VI (Zhang et al., IEEE JSAC 2014).
 
 Experiments (paper figure -> point prefix):
-- Fig. 3-5 convergence: senders join a 1 Gb/s bottleneck one after another (`conv/`).
-- Fig. 6-8, Table I: two bottlenecks, Ns = 10, Nl = 5, Nf = 15 (`multi/`).
+- Fig. 3-5 convergence: senders join a 1 Gb/s bottleneck one after another (`conv/`); Fig. 4 is
+  the first 200 ms of the second flow in the same runs.
+- Fig. 6-8, Table I: two bottlenecks, Ns = 10, Nl = 5, Nf = 15 (`multi/`); Figs. 7-8 are the
+  per-flow throughputs at R1 and R2 in the same runs.
 - Fig. 9: short flows of 1-20 KB behind 30 long-lived flows (`delay/`).
 - Fig. 10-11: incast of 256 KB blocks vs the number of senders (`incast/`).
-- Fig. 12-13, 15: outcast, Nf = 2 short-RTT flows against Nl = 10 long-RTT flows (`outcast/`).
+- Fig. 12-13, 15: outcast, Nf = 2 short-RTT flows against Nl = 10 long-RTT flows (`outcast/SCHEME`),
+  and the other group sizes of §V-B.5's "series of experiments" (`outcast/SCHEME/NFvNL`).
 - Fig. 16-18: the DCTCP-paper traffic mix with deadlines of 10 ms per KB (`mix/`).
 - Fig. 19-20: ns-2, 1000 long flows, 1-100 Gb/s (`capacity/`).
 - Fig. 21: ns-2, epsilon sweep, 100 senders, B = 128 KB (`eps/`).
+- Figs. 23-24: ns-2, the DCTCP-paper mix on 20 racks of 20 servers, 1 Gb/s in a rack, 10 Gb/s
+  rack uplinks (`large/`; 4 racks reduced).
+- Proposition 2 (eq. (4)): a flow-count error eta on §IV-C's example, C = 1 Gb/s, D = 100 and
+  300 us, B = 512 KB, at the epsilon of eq. (3) that tolerates eta_max (`prop2/`).
+
+Not reproduced: Fig. 22 (needs a per-flow application rate limit) and Fig. 14's testbed itself.
 
 Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
 - Testbed hosts run Linux 2.6.38: initial window 3 (IW10 came in 2.6.39), minimum RTO 200 ms,
@@ -35,6 +44,9 @@ Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
   loads 0.01 / 0.05 / 0.3 of the host links; queries and short messages carry 10 ms/KB deadlines.
 - ns-2 runs: 1000 B packets (960 B payload + 40 B header), NewReno without SACK, initial window
   2 (ns-2's default), minimum RTO 200 ms.
+- Figs. 23-24: the benchmark mix's workloads and loads, §VI-A's ns-2 buffer rule per link rate
+  (300 KB at 1 Gb/s, 545 KB at 10 Gb/s), epsilon 1/2, DCTCP marking at 32 KB on every port.
+- Proposition 2: 100 senders, half at 100 us and half at 300 us base RTT, 1 KB packets.
 """
 
 from __future__ import annotations
@@ -61,10 +73,16 @@ EPSILONS = [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0]
 
 SCALES = {
     "reduced": {"conv_gap_s": 0.25, "multi_s": 0.5, "delay_warmup_s": 0.2, "delay_reps": 5, "incast_rounds": 5,
-                "outcast_s": 3.0, "mix_s": 2.0, "capacity_s": 0.3, "eps_s": 0.1},
+                "outcast_s": 3.0, "mix_s": 2.0, "capacity_s": 0.3, "eps_s": 0.1, "large_racks": 4, "large_s": 0.6,
+                "prop2_s": 0.1},
     "paper": {"conv_gap_s": 1.0, "multi_s": 5.0, "delay_warmup_s": 10.0, "delay_reps": 20, "incast_rounds": 20,
-              "outcast_s": 10.0, "mix_s": 10.0, "capacity_s": 2.0, "eps_s": 1.0},
+              "outcast_s": 10.0, "mix_s": 10.0, "capacity_s": 2.0, "eps_s": 1.0, "large_racks": 20, "large_s": 1.0,
+              "prop2_s": 1.0},
 }
+#: Outcast group sizes (Nf short-RTT, Nl long-RTT flows) besides Fig. 13's 2 vs 10: §V-B.5 "We
+#: conduct series of experiments with different N_f and N_l [...] TCP indeed suffers the Outcast
+#: problem when N_l is several times of N_f" (the sizes themselves are not given).
+OUTCAST_SIZES = [(1, 10), (2, 6), (2, 2)]
 
 
 def transport(scheme: str, *, ns2: bool = False) -> dict:
@@ -138,6 +156,46 @@ def convergence_time_ms(d: dict, gap_s: float, joiner: str = "h2", reach: float 
     return float((t[hit[0]] - gap_s) * 1e3) if len(hit) else float("nan")
 
 
+#: Fig. 4: "we magnify the throughput curve of 200 milliseconds from the start of flow 2".
+FIG4_WINDOW_S = 0.2
+
+
+def fig4_series(d: dict, gap_s: float, joiner: str = "h2") -> tuple[np.ndarray, np.ndarray]:
+    """The joining flow's 10 ms throughput samples in the 200 ms after it starts: (ms since its
+    start at the end of each sample, Gb/s)."""
+    t = np.array(d["time_s"], dtype=float)
+    b = np.array(d.get(f"gbps_{joiner}", [np.nan] * len(t)), dtype=float)
+    sel = (t > gap_s + 1e-9) & (t <= gap_s + FIG4_WINDOW_S + 1e-9)
+    return (t[sel] - gap_s) * 1e3, b[sel]
+
+
+def overshoot_ms(d: dict, gap_s: float, fair: float = 0.5, reach: float = 0.9, above: float = 1.1) -> float:
+    """Fig. 4, DCTCP: "the throughput continually increases for a long time (about 50 ms) instead of
+    staying at the ideal value after arriving at it". Time from the first sample at `reach` of the
+    fair share to the highest sample of the 200 ms window; 0 when no sample exceeds the fair share
+    by `above` (no overshoot); NaN when the flow never reaches the fair share."""
+    t, b = fig4_series(d, gap_s)
+    hit = np.where(b >= reach * fair)[0]
+    if not len(hit):
+        return float("nan")
+    peak = int(hit[0] + np.argmax(b[hit[0]:]))
+    return float(t[peak] - t[hit[0]]) if b[peak] > above * fair else 0.0
+
+
+def settled_deviation_gbps(d: dict, gap_s: float, fair: float = 0.5) -> float:
+    """Fig. 4, SAB: "the SAB flow immediately converges to the expected throughput": the largest
+    distance of a 10 ms sample from the fair share after the first sample of the 200 ms window."""
+    _, b = fig4_series(d, gap_s)
+    return float(np.max(np.abs(b[1:] - fair))) if len(b) > 1 else float("nan")
+
+
+def mean_deviation_gbps(d: dict, gap_s: float, fair: float = 0.5) -> float:
+    """The joining flow's mean distance from the fair share over the 200 ms window of Fig. 4: the
+    longer a flow takes to converge (or the more it swings), the larger."""
+    _, b = fig4_series(d, gap_s)
+    return float(np.mean(np.abs(b - fair))) if len(b) else float("nan")
+
+
 def multi_bottleneck(scheme: str, end_s: float, ns: int = 10, nl: int = 5, nf: int = 15) -> dict:
     links = [("h1", "R1"), ("h2", "R1"), ("R1", "M"), ("M", "h3"), ("M", "R2"), ("h4", "R2"), ("R2", "h5")]
     topo = {"kind": "explicit", "hosts": ["h1", "h2", "h3", "h4", "h5"], "switches": ["R1", "M", "R2"],
@@ -160,6 +218,22 @@ def extract_ports(res, ports: list[str]) -> dict:
     out["flow_dst"] = list(f["dst"])
     out["flow_src"] = list(f["src"])
     out["timeouts"] = int(f["timeouts"].sum())
+    return out
+
+
+def jain(x) -> float:
+    """Jain's fairness index (Σx)² / (n·Σx²): 1 when all equal, 1/n when one flow has everything."""
+    x = np.asarray(x, dtype=float)
+    return float(x.sum() ** 2 / (len(x) * (x ** 2).sum())) if len(x) and (x ** 2).sum() > 0 else float("nan")
+
+
+def extract_multi(res) -> dict:
+    """Table I's port throughputs plus Figs. 7-8's per-flow throughputs: L (h1 -> h5) crosses R1 and
+    R2, S (h2 -> h3) only R1, F (h4 -> h5) only R2."""
+    out = extract_ports(res, ["R1->M", "R2->h5"])
+    g = {k: [x for x, src in zip(out["flow_gbps"], out["flow_src"]) if src == h] for k, h in (("L", "h1"), ("S", "h2"), ("F", "h4"))}
+    out.update({f"gbps_{k}": v for k, v in g.items()})
+    out["jain_R1"], out["jain_R2"] = jain(g["L"] + g["S"]), jain(g["L"] + g["F"])
     return out
 
 
@@ -211,7 +285,8 @@ def outcast(scheme: str, end_s: float, nf: int = 2, nl: int = 10) -> dict:
     links = [{"a": "hs", "b": "R", **LINK}, {"a": "h0", "b": "R", **LINK}, {"a": "S2", "b": "R", **LINK}]
     links += [{"a": f"hl{i}", "b": "S2", **LINK} for i in range(nl)]
     topo = {"kind": "explicit", "hosts": hosts, "switches": ["R", "S2"], "links": links}
-    doc = base(f"sab-outcast-{scheme}", scheme, end_s, topo)
+    name = f"sab-outcast-{scheme}" if (nf, nl) == (2, 10) else f"sab-outcast-{scheme}-{nf}v{nl}"
+    doc = base(name, scheme, end_s, topo)
     doc["flows"] = [{"src": "hs", "dst": "h0"}] * nf + [{"src": f"hl{i}", "dst": "h0"} for i in range(nl)]
     # Every long flow has its own host, so its NIC's byte counter is its throughput; the short
     # flows share hs. Measured after half the run: all connections are open by then (a SYN lost
@@ -312,14 +387,97 @@ def eps_queue_kb(eps: float, n: int = 100, header: float = 40.0) -> float:
     return (eps * 128_000 + n * header - 1e9 / 8 * 100e-6) / 1e3
 
 
+def ns2_buffer_bytes(gbps: float) -> int:
+    """§VI-A's ns-2 buffer per port, B = (300C + 3000)/11 KB with C in Gb/s (300 KB at 1 Gb/s)."""
+    return round((300 * gbps + 3000) / 11 * 1000)
+
+
+def large(scheme: str, end_s: float, racks: int, hosts_per_rack: int = 20) -> dict:
+    """Figs. 23-24 (§VI-D): "20 racks, each rack has 20 servers. The capacity of each link within a
+    rack is 1 Gbps. The capacity of one link between a rack switch and the core switch is 10 Gbps",
+    running the testbed's mix (`mix`). Buffers follow §VI-A's ns-2 rule per link rate."""
+    hosts = [f"h{i}" for i in range(racks * hosts_per_rack)]
+    links = []
+    for r in range(racks):
+        for j in range(hosts_per_rack):
+            links.append({"a": hosts[r * hosts_per_rack + j], "b": f"tor{r}", **LINK,
+                          "queue": queue(scheme, f"{ns2_buffer_bytes(1)}B")})
+        links.append({"a": f"tor{r}", "b": "core", "rate": "10Gbps", "delay": LINK["delay"],
+                      "queue": queue(scheme, f"{ns2_buffer_bytes(10)}B")})
+    topo = {"kind": "explicit", "hosts": hosts, "switches": [f"tor{r}" for r in range(racks)] + ["core"], "links": links}
+    doc = base(f"sab-large-{scheme}-{racks}", scheme, end_s, topo, ns2=True, buffer=f"{ns2_buffer_bytes(1)}B")
+    doc["output"] = {"warmup": "100ms", "cooldown": "200ms"}
+    doc["workload"] = mix(scheme, end_s)["workload"]
+    return doc
+
+
+def extract_large(res) -> dict:
+    """Fig. 23: query completion times (mean and tail); Fig. 24: background flows'."""
+    f = res.flows[res.flows["measured"]]
+    q = f[f.workload == "query"]["fct_s"].astype(float)
+    bg = f[f.workload == "background"]["fct_s"].astype(float)
+    out = {"queries": int(q.notna().sum()), "query_unfinished": int(q.isna().sum()), "query_mean_ms": q.mean() * 1e3,
+           "background": int(bg.notna().sum()), "bg_unfinished": int(bg.isna().sum()), "bg_mean_ms": bg.mean() * 1e3,
+           "timeouts": int(f["timeouts"].sum()), "deadline_miss": res.summary.get("deadline_miss_fraction"),
+           "drops": int(res.ports["drops"].sum())}
+    for p in (99, 99.9, 99.99):
+        out[f"query_p{p:g}_ms"] = q.quantile(p / 100) * 1e3
+    for p in (95, 99):
+        out[f"bg_p{p:g}_ms"] = bg.quantile(p / 100) * 1e3
+    return out
+
+
+#: Proposition 2 on §IV-C's example: "if C=1 Gbps, D_max=300 us, D_min=100 us, B=512 KB, then
+#: CD_min=12.5 KB, CD_max=37.5 KB. Therefore, we have eta_max = 0.8665".
+PROP2 = {"C": 1e9 / 8, "d_min": 100e-6, "d_max": 300e-6, "B": 512_000, "flows": 100}
+
+
+def prop2_eta_max(C: float = PROP2["C"], d_min: float = PROP2["d_min"], d_max: float = PROP2["d_max"],
+                  B: float = PROP2["B"]) -> float:
+    """Eq. (4): the largest flow-count error SAB tolerates, (B + CD_min − CD_max)/(B + CD_min + CD_max)."""
+    return (B + C * d_min - C * d_max) / (B + C * d_min + C * d_max)
+
+
+def prop2_epsilon() -> float:
+    """The one ε eq. (3) allows at η = η_max: (1 + η_max)·CD_max/B (= (1 − η_max)(B + CD_min)/B)."""
+    return (1 + prop2_eta_max()) * PROP2["C"] * PROP2["d_max"] / PROP2["B"]
+
+
+#: Count errors (N̂ = N(1 + error)): inside ±η_max, at it, and past it on both sides.
+PROP2_ERRORS = [-0.95, -0.9, -0.88, -round(prop2_eta_max(), 4), -0.5, 0.0, 0.5, round(prop2_eta_max(), 4), 2.0, 5.0]
+
+
+def prop2_point(err: float, end_s: float) -> dict:
+    """Half the senders at 100 µs base RTT (25 µs links), half at 300 µs (125 µs sender links), all to
+    h0 through one switch with B = 512 KB; 1 KB packets (§VI's ns-2 setting), started over the first
+    20 % of the run, measured from 30 %."""
+    n = PROP2["flows"]
+    hosts = [f"h{i}" for i in range(n + 1)]
+    links = [{"a": "h0", "b": "s0", **LINK}]
+    links += [{"a": h, "b": "s0", "rate": LINK["rate"], "delay": "25us" if i <= n // 2 else "125us"} for i, h in enumerate(hosts) if i]
+    topo = {"kind": "explicit", "hosts": hosts, "switches": ["s0"], "links": links}
+    doc = base(f"sab-prop2-{err}", "sab", end_s, topo, ns2=True, epsilon=prop2_epsilon())
+    doc["sab"]["count_error"] = err
+    staggered(doc, n, end_s)
+    return doc
+
+
+def extract_prop2(res) -> dict:
+    out = extract_bottleneck(res)
+    out["sab_peak_flows"] = int(res.port("s0->h0")["sab_peak_flows"])
+    return out
+
+
 def points(scale: str) -> list[tuple[str, dict, object]]:
     sc = SCALES[scale]
     pts = []
     for s in SCHEMES:
         pts.append((f"conv/{s}", convergence(s, sc["conv_gap_s"]), extract_convergence))
-        pts.append((f"multi/{s}", multi_bottleneck(s, sc["multi_s"]), lambda r: extract_ports(r, ["R1->M", "R2->h5"])))
+        pts.append((f"multi/{s}", multi_bottleneck(s, sc["multi_s"]), extract_multi))
         pts.append((f"delay/{s}", short_delay(s, DELAY_SIZES_KB[scale], sc["delay_reps"], sc["delay_warmup_s"]), extract_short))
         pts.append((f"outcast/{s}", outcast(s, sc["outcast_s"]), extract_outcast))
+        for nf, nl in OUTCAST_SIZES:
+            pts.append((f"outcast/{s}/{nf}v{nl}", outcast(s, sc["outcast_s"], nf, nl), extract_outcast))
         for n in INCAST_N[scale]:
             pts.append((f"incast/{s}/{n}", incast(s, n, sc["incast_rounds"]), extract_incast))
     for s in MIX_SCHEMES:
@@ -337,6 +495,10 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
             pts.append((f"capacity/{s}/{c}", capacity(s, c, sc["capacity_s"]), extract_bottleneck))
     for e in EPSILONS:
         pts.append((f"eps/{e}", eps_point(e, sc["eps_s"]), extract_bottleneck))
+    for s in MIX_SCHEMES:
+        pts.append((f"large/{s}", large(s, sc["large_s"], sc["large_racks"]), extract_large))
+    for e in PROP2_ERRORS:
+        pts.append((f"prop2/{e:+g}", prop2_point(e, sc["prop2_s"]), extract_prop2))
     return pts
 
 
@@ -383,6 +545,22 @@ def headlines(r: dict, scale: str) -> list[Headline]:
         rows.append(Headline("convergence to the fair share: SAB", "~1 RTT", None, 20, conv.get("sab"), " ms",
                              "10 ms samples, so '1 RTT' reads as within the first two samples"))
         rows.append(Headline("convergence to the fair share: DCTCP", "~50 ms", 25, 100, conv.get("dctcp"), " ms", "band 0.5-2x"))
+    gap = sc["conv_gap_s"]
+    if "conv/dctcp" in r:
+        rows.append(Headline("Fig. 4: DCTCP keeps rising past the fair share for", "~50 ms", 25, 100,
+                             overshoot_ms(r["conv/dctcp"], gap), " ms",
+                             "from reaching 90 % of 0.5 Gb/s to its highest 10 ms sample in the 200 ms window; "
+                             "0 = never above 0.55 Gb/s; band 0.5-2x"))
+    if "conv/sab" in r:
+        rows.append(Headline("Fig. 4: SAB joining flow, largest distance from 0.5 Gb/s after 10 ms", "~0 (immediate)", None, 0.05,
+                             settled_deviation_gbps(r["conv/sab"], gap), " Gb/s",
+                             "10 ms samples 2-20 of the 200 ms window; band: 10 % of the fair share (relative)"))
+    if "conv/tcp" in r and "conv/dctcp" in r:
+        dev = {s: mean_deviation_gbps(r[f"conv/{s}"], gap) for s in ("tcp", "dctcp")}
+        rows.append(Headline("Fig. 4: joining flow's mean distance from 0.5 Gb/s, TCP / DCTCP", "> 1 ('quite slowly')", 1.0, None,
+                             dev["tcp"] / dev["dctcp"] if dev["dctcp"] > 0 else float("inf"), "x",
+                             "the 20 samples of the 200 ms window; TCP's slow-start burst can touch 0.5 Gb/s early, so the "
+                             "first-reach time does not tell slow convergence"))
     if all(f"conv/{s}" in r for s in ("sab", "dctcp", "tcp")):
         # Fig. 5 (§VI-A): "TCP probes the maximum of the buffer size per port and then decreases
         # to about half of it. While both of DCTCP and SAB have small and stable queue length."
@@ -399,6 +577,19 @@ def headlines(r: dict, scale: str) -> list[Headline]:
                 v = r[f"multi/{s}"][port]["gbps"]
                 rows.append(Headline(f"Table I {s.upper()} aggregate at {port.split('->')[0]}", f"{p} Gb/s", p - 0.03, p + 0.03, v,
                                      " Gb/s", "wire throughput of the bottleneck port; band +-0.03"))
+    if all(f"multi/{s}" in r for s in SCHEMES):
+        # Fig. 7: "the throughput difference of two TCP flows is larger than that in SAB and DCTCP".
+        spread = {s: max(r[f"multi/{s}"]["gbps_L"] + r[f"multi/{s}"]["gbps_S"]) - min(r[f"multi/{s}"]["gbps_L"] + r[f"multi/{s}"]["gbps_S"])
+                  for s in SCHEMES}
+        other = max(spread["sab"], spread["dctcp"])
+        rows.append(Headline("Fig. 7: per-flow spread at R1 (max - min), TCP / larger of SAB's and DCTCP's", "> 1", 1.0, None,
+                             spread["tcp"] / other if other > 0 else float("inf"), "x",
+                             "the 5 L and 10 S flows, throughput over the whole run"))
+    if "multi/sab" in r:
+        # Fig. 8: "each long flow achieves more than half of throughput of each short flow".
+        d = r["multi/sab"]
+        rows.append(Headline("Fig. 8: SAB slowest L flow / fastest F flow at R2", "> 0.5", 0.5, None,
+                             min(d["gbps_L"]) / max(d["gbps_F"]), "x", "the paper's bound: an L/F RTT ratio below 2"))
     n_tcp, n_dctcp = collapse_n(r, "tcp"), collapse_n(r, "dctcp")
     ns = sorted(int(k.split("/")[2]) for k in r if k.startswith("incast/sab/"))
     if ns:
@@ -413,14 +604,26 @@ def headlines(r: dict, scale: str) -> list[Headline]:
         rows.append(Headline("incast: SAB lowest goodput over N", "line rate", 0.9, None,
                              min(_g(r, f"incast/sab/{n}", "goodput_gbps") for n in ns), " Gb/s"))
         rows.append(Headline("incast: SAB drops over all N", "0", None, 0, sum(_g(r, f"incast/sab/{n}", "drops") for n in ns), ""))
-    if "outcast/tcp" in r:
-        def ratio(s):
-            short, long_ = _g(r, f"outcast/{s}", "short_mean_gbps"), _g(r, f"outcast/{s}", "long_mean_gbps")
-            return short / long_ if long_ > 0 else float("inf")
+    def ratio(s, size=""):
+        key = f"outcast/{s}" + (f"/{size}" if size else "")
+        short, long_ = _g(r, key, "short_mean_gbps"), _g(r, key, "long_mean_gbps")
+        return short / long_ if long_ > 0 else float("inf")
 
+    if "outcast/tcp" in r:
         rows.append(Headline("outcast: TCP short-RTT / long-RTT flow throughput", "< 1 (inverse RTT bias)", None, 0.95, ratio("tcp"), "x"))
         rows.append(Headline("outcast: SAB short / long flow throughput", ">= 1 (fair, RTT bias only)", 0.95, None, ratio("sab"), "x"))
         rows.append(Headline("outcast: SAB drops", "0", None, 0, _g(r, "outcast/sab", "drops"), ""))
+    sizes = [f"{nf}v{nl}" for nf, nl in OUTCAST_SIZES]
+    several = [f"{nf}v{nl}" for nf, nl in OUTCAST_SIZES if nl >= 3 * nf]
+    if all(f"outcast/tcp/{z}" in r for z in several) and several:
+        rows.append(Headline(f"outcast {', '.join(several)}: TCP short / long, largest", "< 1 (Nl several times Nf)", None, 0.95,
+                             max(ratio("tcp", z) for z in several), "x", "§V-B.5: 'TCP indeed suffers the Outcast problem "
+                             "when N_l is several times of N_f'; several = 3x or more"))
+    if all(f"outcast/sab/{z}" in r for z in sizes):
+        rows.append(Headline(f"outcast {', '.join(sizes)}: SAB short / long, lowest", ">= 1 (fair)", 0.95, None,
+                             min(ratio("sab", z) for z in sizes), "x"))
+        rows.append(Headline(f"outcast {', '.join(sizes)}: SAB drops", "0", None, 0,
+                             sum(_g(r, f"outcast/sab/{z}", "drops") for z in sizes), ""))
     if "delay/sab" in r:
         mean = lambda s: float(np.nanmean(r[f"delay/{s}"]["data_ms"]))  # noqa: E731
         note = "mean over 1-20 KB, after connection setup (whole FCTs, SYN included, in runs.csv)"
@@ -450,6 +653,65 @@ def headlines(r: dict, scale: str) -> list[Headline]:
         errs = [abs(_g(r, f"eps/{e}", "mean_queue_kb") - eps_queue_kb(e)) / eps_queue_kb(e) for e in EPSILONS if 0.2 <= e < 0.9]
         rows.append(Headline("eps sweep: queue vs eps*B - CD (0.2 <= eps < 0.9), worst error", "~0", None, 0.15, max(errs), "",
                              "relative; eps*B - CD plus the 40 B header of each sender's one sub-MSS segment (100 x 40 B)"))
+    rows += large_headlines(r)
+    rows += prop2_headlines(r)
+    return rows
+
+
+def large_headlines(r: dict) -> list[Headline]:
+    """Figs. 23-24 (§VI-D), from the text: SAB's mean query time 0.01 ms below D2TCP's and 0.02 ms
+    below DCTCP's; "the 99.9th percentile tail latency in D2TCP is smaller than in SAB"; "the
+    99.99th percentile tail latency in D2TCP is much larger than its 99.9th"; "the 99.99th
+    percentile tail latency in SAB is almost the same as its 99.9th"; TCP's tail "quite high"
+    (a 2 KB query recovers a loss only by a 200 ms timeout); background flows: "The 95th percentile
+    tail latency of SAB is a little larger than D2TCP and DCTCP", "TCP performs worst"."""
+    if not all(f"large/{s}" in r for s in MIX_SCHEMES):
+        return []
+    g = lambda s, f: _g(r, f"large/{s}", f)  # noqa: E731
+    rows = [
+        Headline("Fig. 23: SAB mean query FCT - D2TCP's", "-0.01 ms", -0.03, 0.0, g("sab", "query_mean_ms") - g("d2tcp", "query_mean_ms"),
+                 " ms", "+-0.02 ms around the paper's value, capped at 0 (SAB faster)"),
+        Headline("Fig. 23: SAB mean query FCT - DCTCP's", "-0.02 ms", -0.04, 0.0, g("sab", "query_mean_ms") - g("dctcp", "query_mean_ms"),
+                 " ms", "+-0.02 ms, capped at 0"),
+        Headline("Fig. 23: D2TCP query p99.9 / SAB's", "< 1", None, 1.0, g("d2tcp", "query_p99.9_ms") / g("sab", "query_p99.9_ms"), "x"),
+        Headline("Fig. 23: D2TCP query p99.99 / its p99.9", ">> 1 ('much larger')", 2.0, None,
+                 g("d2tcp", "query_p99.99_ms") / g("d2tcp", "query_p99.9_ms"), "x", "'much larger' read as 2x or more"),
+        Headline("Fig. 23: SAB query p99.99 / its p99.9", "~1 ('almost the same')", 1.0, 1.2,
+                 g("sab", "query_p99.99_ms") / g("sab", "query_p99.9_ms"), "x", "band +20 % (relative)"),
+        Headline("Fig. 23: TCP query p99.99 FCT", ">= 200 ms (a timeout)", 200, None, g("tcp", "query_p99.99_ms"), " ms",
+                 "RTO_min = 200 ms"),
+        Headline("Fig. 24: SAB background p95 FCT / lower of D2TCP's and DCTCP's", "a little > 1", 1.0, 1.5,
+                 g("sab", "bg_p95_ms") / min(g("d2tcp", "bg_p95_ms"), g("dctcp", "bg_p95_ms")), "x", "'a little' read as up to +50 % (relative)"),
+        Headline("Fig. 24: TCP background mean FCT / highest other", "> 1 (TCP worst)", 1.0, None,
+                 g("tcp", "bg_mean_ms") / max(g(s, "bg_mean_ms") for s in MIX_SCHEMES if s != "tcp"), "x"),
+    ]
+    return rows
+
+
+def prop2_headlines(r: dict) -> list[Headline]:
+    """Proposition 2 / eq. (4) on §IV-C's example: SAB is lossless and fills the link for every
+    count error within η_max; "SAB does not lose packets unless the estimation error exceeds
+    η_max". An under-count (N̂ < N) enlarges every window and loses packets past η_max; an
+    over-count shrinks them, and the bound (CD_max on the window sum) is only sufficient there
+    with mixed RTTs."""
+    errs = sorted(float(k.split("/")[1]) for k in r if k.startswith("prop2/"))
+    if not errs:
+        return []
+    eta = prop2_eta_max()
+    g = lambda e, f: _g(r, f"prop2/{e:+g}", f)  # noqa: E731
+    inside = [e for e in errs if abs(e) <= eta]
+    under = [e for e in errs if e < 0]
+    lossy = [-e for e in under if g(e, "drops") > 0]
+    rows = [
+        Headline(f"Prop. 2: lowest utilization, |count error| <= eta_max ({len(inside)} runs)", "full", 0.99, None,
+                 min(g(e, "utilization") for e in inside), "",
+                 f"eps = {prop2_epsilon():.4f} from eq. (3); C = 1 Gb/s, D = 100/300 us, B = 512 KB, 100 flows"),
+        Headline(f"Prop. 2: drops, |count error| <= eta_max", "0", None, 0, sum(g(e, "drops") for e in inside), ""),
+        Headline("Prop. 2: smallest under-count error with losses", f"> eta_max = {eta:.4f}", eta, 0.95,
+                 min(lossy) if lossy else float("inf"), "",
+                 f"over the errors run ({', '.join(f'{-e:g}' for e in sorted(under, reverse=True))}); band: above eta_max, "
+                 "within 10 % (relative) of it"),
+    ]
     return rows
 
 
@@ -480,6 +742,21 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
             axes[1][j].set_xlabel("time (s)")
         save(fig, "fig3_fig5_convergence")
 
+    if conv:
+        gap = SCALES[scale]["conv_gap_s"]
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for s in conv:
+            t, b = fig4_series(r[f"conv/{s}"], gap)
+            ax.plot(t, b, "o-", ms=3, label=s.upper())
+        ax.axhline(0.5, color="k", ls="--", lw=1, label="fair share")
+        ax.set_xlim(0, FIG4_WINDOW_S * 1e3)
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("time since flow 2 started (ms)")
+        ax.set_ylabel("throughput of flow 2 (Gb/s, 10 ms samples)")
+        ax.set_title("Fig. 4: a long-lived flow exists; the second flow joins")
+        ax.legend(fontsize=8)
+        save(fig, "fig4_joining_flow")
+
     inc = [s for s in SCHEMES if any(k.startswith(f"incast/{s}/") for k in r)]
     if inc:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
@@ -503,7 +780,9 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
             for s in multi:
                 d = r[f"multi/{s}"]
                 sel = [g for g, dd, src in zip(d["flow_gbps"], d["flow_dst"], d["flow_src"]) if dd == dst or (src == "h1")]
-                axes[k].plot(range(1, len(sel) + 1), sel, "o-", label=s.upper())
+                j = d.get("jain_R1" if dst == "h3" else "jain_R2")
+                axes[k].plot(range(1, len(sel) + 1), sel, "o-",
+                             label=s.upper() + (f" (Jain {j:.2f})" if j is not None else ""))
             axes[k].set_title(title)
             axes[k].set_xlabel("flow")
             axes[k].set_ylabel("throughput (Gb/s)")
@@ -535,6 +814,20 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         losses = ", ".join(f"{s.upper()} {_g(r, f'outcast/{s}', 'losses_per_flow_s'):.2f}" for s in out_s)
         ax.text(0.01, 0.97, f"Fig. 15, lost packets per flow per s: {losses}", transform=ax.transAxes, va="top", fontsize=8)
         save(fig, "fig13_fig15_outcast")
+
+    sizes = [(nf, nl) for nf, nl in OUTCAST_SIZES if any(f"outcast/{s}/{nf}v{nl}" in r for s in SCHEMES)]
+    if sizes:
+        fig, axes = plt.subplots(1, len(sizes), figsize=(4.5 * len(sizes), 3.6), squeeze=False)
+        for ax, (nf, nl) in zip(axes[0], sizes):
+            present = [s for s in SCHEMES if f"outcast/{s}/{nf}v{nl}" in r]
+            for i, s in enumerate(present):
+                g = r[f"outcast/{s}/{nf}v{nl}"]["flow_gbps"]
+                ax.bar([x + 0.27 * (i - 1) for x in range(1, len(g) + 1)], g, 0.27, label=s.upper())
+            ax.set_xlabel(f"flow (1-{nf}: short RTT, others: long RTT)" if nf > 1 else "flow (1: short RTT, others: long RTT)")
+            ax.set_ylabel("throughput (Gb/s)")
+            ax.set_title(f"outcast, Nf = {nf}, Nl = {nl}")
+            ax.legend(fontsize=7)
+        save(fig, "fig13_outcast_group_sizes")
 
     mixes = [s for s in MIX_SCHEMES if f"mix/{s}" in r]
     if mixes:
@@ -590,6 +883,45 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         ax.set_title("Fig. 21: impact of epsilon (100 senders, B = 128 KB)")
         ax2.legend(loc="lower right", fontsize=8)
         save(fig, "fig21_epsilon")
+
+    large_s = [s for s in MIX_SCHEMES if f"large/{s}" in r]
+    if large_s:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 3.8))
+        qk = ["query_mean_ms", "query_p99_ms", "query_p99.9_ms", "query_p99.99_ms"]
+        bk = ["bg_mean_ms", "bg_p95_ms", "bg_p99_ms"]
+        for i, s in enumerate(large_s):
+            a1.bar(np.arange(len(qk)) + 0.2 * (i - 1.5), [_g(r, f"large/{s}", k) for k in qk], 0.2, label=s.upper())
+            a2.bar(np.arange(len(bk)) + 0.2 * (i - 1.5), [_g(r, f"large/{s}", k) for k in bk], 0.2, label=s.upper())
+        racks = SCALES[scale]["large_racks"]
+        a1.set_xticks(np.arange(len(qk)), ["mean", "99th", "99.9th", "99.99th"])
+        a1.set_yscale("log")
+        a1.set_ylabel("query completion time (ms)")
+        a1.set_title(f"Fig. 23: queries, {racks} racks x 20 servers")
+        a1.legend(fontsize=7)
+        a2.set_xticks(np.arange(len(bk)), ["mean", "95th", "99th"])
+        a2.set_yscale("log")
+        a2.set_ylabel("background completion time (ms)")
+        a2.set_title("Fig. 24: background flows")
+        save(fig, "fig23_fig24_large")
+
+    errs = sorted(float(k.split("/")[1]) for k in r if k.startswith("prop2/"))
+    if errs:
+        eta = prop2_eta_max()
+        fig, ax = plt.subplots(figsize=(6.5, 4))
+        ax2 = ax.twinx()
+        x = [1 + e for e in errs]
+        ax.plot(x, [_g(r, f"prop2/{e:+g}", "utilization") for e in errs], "o-", label="utilization")
+        ax2.plot(x, [_g(r, f"prop2/{e:+g}", "drops") for e in errs], "s-", color="C3", label="drops")
+        for v in (1 - eta, 1 + eta):
+            ax.axvline(v, color="k", ls="--", lw=1)
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("estimated / true flow count, N_hat/N (dashed: 1 -+ eta_max, eq. (4))")
+        ax.set_ylabel("bottleneck utilization")
+        ax2.set_ylabel("drops")
+        ax2.legend(loc="lower left", fontsize=8)
+        ax.set_title(f"Prop. 2: eps = {prop2_epsilon():.3f}, D = 100/300 us, B = 512 KB, 100 flows")
+        save(fig, "prop2_count_error")
     return save.written
 
 
