@@ -85,14 +85,20 @@ SCALES = {
 OUTCAST_SIZES = [(1, 10), (2, 6), (2, 2)]
 
 
+#: The testbed's hosts (§V-A: "We implemented the end host part of SAB in Linux kernel 2.6.38.3";
+#: "TCP NewReno (with SACK) is implemented in the kernel 2.6.38.3"): `[host] stack` gives every
+#: scheme that kernel's defaults (IW 3, 200 ms minimum RTO, delayed ACK with a 40 ms timer and
+#: quick-ACK, SACK, timestamps, no RACK or TLP).
+HOST_STACK = "linux-2.6.38"
+
+
 def transport(scheme: str, *, ns2: bool = False) -> dict:
-    """Linux 2.6.38 (testbed) or ns-2 endpoints for a scheme."""
+    """The transport table of a scheme: on the testbed's Linux hosts (`host()`), or ns-2's agents."""
     if ns2:
         t = {"mss": "960B", "header": "40B", "ack_size": "40B", "initial_cwnd": 2, "min_rto": "200ms", "delayed_ack": 1,
              "sack": False, "rack": False, "tlp": False, "handshake": True}
     else:
-        t = {"initial_cwnd": 3, "min_rto": "200ms", "delayed_ack": 2, "delayed_ack_timeout": "40ms", "sack": True,
-             "rack": False, "tlp": False, "handshake": True}
+        t = {"handshake": True}
     t["cc"] = {"tcp": "newreno"}.get(scheme, scheme)
     if scheme == "sab":
         t["delayed_ack"] = 1
@@ -119,6 +125,8 @@ def base(name: str, scheme: str, end_s: float, topology: dict, *, ns2: bool = Fa
         "queue": queue(scheme, buffer),
         "transport": transport(scheme, ns2=ns2),
     }
+    if not ns2:
+        doc["host"] = {"stack": HOST_STACK}
     if scheme == "sab":
         doc["sab"] = {"epsilon": epsilon}
     return doc
