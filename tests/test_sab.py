@@ -217,3 +217,22 @@ def test_prop2_run_at_the_bound_queues_the_window_sum_less_the_pipe():
     assert out["drops"] == 0 and out["utilization"] > 0.99 and out["sab_peak_flows"] == 100
     assert 500 - 37.5 - 1 <= out["mean_queue_kb"] <= 500 - 12.5
     assert sab.extract_prop2(fabricsim.run(sab.prop2_point(-0.95, 0.05), progress=False))["drops"] > 0
+
+
+def test_fig22_rate_limit_is_applied_to_set_l_and_scored_by_shape():
+    doc = sab.rate_limited(True, 0.5)
+    limited = [f for f in doc["flows"] if f.get("transport") == "limited"]
+    assert len(limited) == 200 and all(f["src"] == "h1" for f in limited)
+    assert doc["transports"]["limited"]["app_rate"] == "750000bps"   # 150 Mb/s over 200 flows
+    assert "transports" not in sab.rate_limited(False, 0.5)
+
+    def run(L, S, F, payload=None):
+        return {"L_mbps": L, "S_mbps": S, "F_mbps": F, "R1_mbps": S + L, "R2_mbps": F + L, "L_payload_mbps": payload or L}
+
+    paper = {"ratelimit/off": run(270, 720, 720), "ratelimit/on": run(160, 840, 840, 150)}
+    assert all(h.passed for h in sab.ratelimit_headlines(paper))
+    # S and F that do not take what L gives up: every value band could pass, the shape cannot.
+    flat = {"ratelimit/off": run(270, 730, 730), "ratelimit/on": run(160, 730, 730, 150)}
+    rows = {h.name: h for h in sab.ratelimit_headlines(flat)}
+    assert rows["Fig. 22: S and F with L limited / without (lower)"].passed is False
+    assert rows["Fig. 22: R1 and R2 with L limited, lower / 1 Gb/s"].passed is False

@@ -74,10 +74,10 @@ EPSILONS = [0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0]
 SCALES = {
     "reduced": {"conv_gap_s": 0.25, "multi_s": 0.5, "delay_warmup_s": 0.2, "delay_reps": 5, "incast_rounds": 5,
                 "outcast_s": 3.0, "mix_s": 2.0, "capacity_s": 0.3, "eps_s": 0.1, "large_racks": 4, "large_s": 0.6,
-                "prop2_s": 0.1},
+                "prop2_s": 0.1, "ratelimit_s": 0.5},
     "paper": {"conv_gap_s": 1.0, "multi_s": 5.0, "delay_warmup_s": 10.0, "delay_reps": 20, "incast_rounds": 20,
               "outcast_s": 10.0, "mix_s": 10.0, "capacity_s": 2.0, "eps_s": 1.0, "large_racks": 20, "large_s": 1.0,
-              "prop2_s": 1.0},
+              "prop2_s": 1.0, "ratelimit_s": 5.0},
 }
 #: Outcast group sizes (Nf short-RTT, Nl long-RTT flows) besides Fig. 13's 2 vs 10: §V-B.5 "We
 #: conduct series of experiments with different N_f and N_l [...] TCP indeed suffers the Outcast
@@ -476,6 +476,58 @@ def extract_prop2(res) -> dict:
     return out
 
 
+#: Fig. 22 (§VI-B "Impact of Rate Limitation"): "We let N_s = 300, N_l = 200, N_f = 200" on Fig. 6's
+#: topology, and "rate limitation of 150 Mbps on the long flow set L" (the caption says F; the text
+#: and its numbers, L falling from 270 to 150 Mbps, say L).
+RATELIMIT_SETS = (300, 200, 200)
+RATELIMIT_L_MBPS = 150
+
+
+def rate_limited(limit: bool, end_s: float) -> dict:
+    """Fig. 22: Fig. 6's chain with N_s = 300, N_l = 200, N_f = 200 SAB flows — a simulation, so
+    ns-2's agents and §VI-A's ns-2 buffer (300 KB at 1 Gb/s), ε = 1/2 as on the testbed — with the
+    set L's applications writing 150 Mb/s in all (0.75 Mb/s each) or as fast as they can. Flows
+    start evenly over the first 20 % (as every ns-2 run here) and are measured from 30 % on."""
+    ns, nl, nf = RATELIMIT_SETS
+    doc = multi_bottleneck("sab", end_s, ns=ns, nl=nl, nf=nf)
+    buf = f"{ns2_buffer_bytes(1)}B"
+    doc["transport"] = transport("sab", ns2=True)
+    doc["queue"] = queue("sab", buf)
+    doc.pop("host", None)
+    doc["name"] = f"sab-ratelimit-{'on' if limit else 'off'}"
+    if limit:
+        doc["transports"] = {"limited": {"app_rate": f"{RATELIMIT_L_MBPS * 1e6 / nl:.0f}bps"}}
+    flows = doc["flows"]
+    for i, f in enumerate(flows):
+        f = dict(f, start=f"{0.2 * end_s * i / len(flows):.6f}s")
+        if limit and f["src"] == "h1":
+            f["transport"] = "limited"
+        flows[i] = f
+    doc["output"] = {"sample_interval": "1ms", "queues": ["M->R2", "M->h3", "R2->h5", "R1->M"], "warmup": f"{0.3 * end_s:.6f}s"}
+    return doc
+
+
+def extract_ratelimit(res) -> dict:
+    """Each set's throughput after the warm-up, from the ports only it (or it and one other) uses:
+    L alone crosses M->R2, S alone M->h3; F is R2->h5 less L."""
+    ts = res.timeseries
+    t = res.summary["sim_time_s"]
+    ts = ts[(ts.metric == "tx_bytes") & (ts.time_s >= 0.3 * t - 1e-9)]
+
+    def mbps(port: str) -> float:
+        x = ts[ts.target == port].sort_values("time_s")
+        return float((x.value.iloc[-1] - x.value.iloc[0]) * 8 / (x.time_s.iloc[-1] - x.time_s.iloc[0]) / 1e6)
+
+    l_, s_ = mbps("M->R2"), mbps("M->h3")
+    r1, r2 = mbps("R1->M"), mbps("R2->h5")
+    f = res.flows
+    lf = f[f.src == "h1"]
+    # The application's rate is in payload bytes: L's goodput over each flow's life.
+    l_payload = float((lf.bytes_acked * 8 / (t - lf.start_s)).sum() / 1e6)
+    return {"L_mbps": l_, "S_mbps": s_, "F_mbps": r2 - l_, "R1_mbps": r1, "R2_mbps": r2, "L_payload_mbps": l_payload,
+            "drops": int(res.ports["drops"].sum())}
+
+
 def points(scale: str) -> list[tuple[str, dict, object]]:
     sc = SCALES[scale]
     pts = []
@@ -507,6 +559,8 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
         pts.append((f"large/{s}", large(s, sc["large_s"], sc["large_racks"]), extract_large))
     for e in PROP2_ERRORS:
         pts.append((f"prop2/{e:+g}", prop2_point(e, sc["prop2_s"]), extract_prop2))
+    for on in (False, True):
+        pts.append((f"ratelimit/{'on' if on else 'off'}", rate_limited(on, sc["ratelimit_s"]), extract_ratelimit))
     return pts
 
 
@@ -663,6 +717,40 @@ def headlines(r: dict, scale: str) -> list[Headline]:
                              "relative; eps*B - CD plus the 40 B header of each sender's one sub-MSS segment (100 x 40 B)"))
     rows += large_headlines(r)
     rows += prop2_headlines(r)
+    rows += ratelimit_headlines(r)
+    return rows
+
+
+def ratelimit_headlines(r: dict) -> list[Headline]:
+    """Fig. 22: "without rate limitation, the long flows can obtain about 270 Mbps bandwidth. Flow
+    sets S and F take about 720 Mbps"; with 150 Mb/s on L, "S and F accordingly increase their
+    throughput to about 840 Mbps, that is, the bottleneck links at the switches R_1 and R_2 are
+    still fully utilized". Bands +-15 % (relative) of the paper's values; full reads as >= 0.97.
+    Set throughputs are wire bytes on the ports each set crosses (the paper does not say whether
+    its throughput counts headers)."""
+    if "ratelimit/off" not in r or "ratelimit/on" not in r:
+        return []
+    off, on = r["ratelimit/off"], r["ratelimit/on"]
+    b = lambda v: (0.85 * v, 1.15 * v)  # noqa: E731
+    rows = [
+        Headline("Fig. 22: set L without a limit", "~270 Mb/s", *b(270), off["L_mbps"], " Mb/s", "+-15 % (relative)"),
+        Headline("Fig. 22: sets S and F without a limit (lower)", "~720 Mb/s", *b(720), min(off["S_mbps"], off["F_mbps"]), " Mb/s",
+                 "+-15 % (relative)"),
+        Headline("Fig. 22: sets S and F without a limit (higher)", "~720 Mb/s", *b(720), max(off["S_mbps"], off["F_mbps"]), " Mb/s",
+                 "+-15 % (relative)"),
+        Headline("Fig. 22: set L's goodput limited to 150 Mb/s", "150 Mb/s", *b(150), on["L_payload_mbps"], " Mb/s",
+                 "the limit as the applications apply it (payload); on the wire L carries its sub-MSS segments' headers too"),
+        Headline("Fig. 22: S and F with L limited (lower)", "~840 Mb/s", *b(840), min(on["S_mbps"], on["F_mbps"]), " Mb/s",
+                 "+-15 % (relative)"),
+        Headline("Fig. 22: S and F with L limited (higher)", "~840 Mb/s", *b(840), max(on["S_mbps"], on["F_mbps"]), " Mb/s",
+                 "+-15 % (relative)"),
+        # The shape: S and F gain what L gives up (840 / 720 in the paper); +-0.08 keeps a set that
+        # does not move (ratio 1) a miss while the per-value bands above cannot.
+        Headline("Fig. 22: S and F with L limited / without (lower)", "~1.17x", 1.09, 1.25,
+                 min(on["S_mbps"] / off["S_mbps"], on["F_mbps"] / off["F_mbps"]), "x", "840 / 720; +-0.08"),
+        Headline("Fig. 22: R1 and R2 with L limited, lower / 1 Gb/s", "full", 0.97, 1.02,
+                 min(on["R1_mbps"], on["R2_mbps"]) / 1e3, "", "'still fully utilized'; wire bytes over 1 ms samples"),
+    ]
     return rows
 
 
@@ -930,6 +1018,18 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         ax2.legend(loc="lower left", fontsize=8)
         ax.set_title(f"Prop. 2: eps = {prop2_epsilon():.3f}, D = 100/300 us, B = 512 KB, 100 flows")
         save(fig, "prop2_count_error")
+
+    if "ratelimit/off" in r and "ratelimit/on" in r:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        sets = ["S", "L", "F"]
+        x = np.arange(len(sets))
+        for k, (key, label) in enumerate((("off", "no limit"), ("on", f"L limited to {RATELIMIT_L_MBPS} Mb/s"))):
+            ax.bar(x + (k - 0.5) * 0.38, [r[f"ratelimit/{key}"][f"{n}_mbps"] for n in sets], 0.38, label=label)
+        ax.set_xticks(x, [f"set {n}" for n in sets])
+        ax.set_ylabel("throughput on the wire (Mb/s)")
+        ax.set_title("Fig. 22: N_s = 300, N_l = 200, N_f = 200 SAB flows")
+        ax.legend(fontsize=8)
+        save(fig, "fig22_rate_limit")
     return save.written
 
 

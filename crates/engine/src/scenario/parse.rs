@@ -661,6 +661,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("delayed_ack_timeout", iss, as_time) {
         c.delack_timeout = v;
     }
+    if let Some(r) = t.get("app_rate", iss, as_rate) {
+        c.app_rate = Some(r);
+    }
     if let Some(v) = t.get("quickack", iss, as_bool) {
         // Linux's quick-ACK mode, with the windows of the hosts' kernel (4.15's without one).
         c.quickack = v.then(|| c.stack.unwrap_or(crate::host::linux::Kernel::V4_15));

@@ -216,6 +216,10 @@ pub struct TcpConfig {
     pub send_buffer: Option<u64>,
     /// PPT's ablation switches (`lcp.rs`), read when `cc` is PPT.
     pub ppt: lcp::PptSwitches,
+    /// The application's rate (`app_rate`): it hands the connection data at this rate from the
+    /// flow's start (rate × elapsed bytes written), so a new segment waits for its last byte;
+    /// `None`: all data is there at the start. Retransmissions never wait.
+    pub app_rate: Option<crate::time::Rate>,
     /// The Linux kernel whose defaults the profile started from (`[host] stack`), if any.
     pub stack: Option<Kernel>,
     /// Linux quick-ACK mode with this kernel's receive windows (`quickack.rs`); `None`: ACK every
@@ -264,6 +268,7 @@ impl Default for TcpConfig {
             telemetry: false,
             send_buffer: None,
             ppt: lcp::PptSwitches { ewd: true, lcp_ecn: true, sched: true, ident: true },
+            app_rate: None,
             stack: None,
             quickack: None,
             time_dilation: 1,

@@ -99,6 +99,10 @@ pub struct Sender {
     pub low: Option<Box<LowLoop>>,
     /// The kernel's clock over the simulation's (`TcpConfig::time_dilation`; 1 = the same).
     dilation: u32,
+    /// `TcpConfig::app_rate`, and when the application will have written the next new segment
+    /// (set while new data waits for it).
+    app_rate: Option<crate::time::Rate>,
+    app_wait: Option<Time>,
     pub stats: SenderStats,
 }
 
@@ -151,6 +155,8 @@ impl Sender {
         board.timestamps = cfg.timestamps;
         Sender {
             dilation: cfg.time_dilation.max(1),
+            app_rate: cfg.app_rate,
+            app_wait: None,
             int_echo: None,
             int_fresh: false,
             layout,
@@ -1011,6 +1017,7 @@ impl Sender {
 
     /// The next segment NextSeg() (RFC 6675 §4, rules 1, 2 and 4) would send, if any.
     fn next_segment(&mut self, now: Time, cfg: &TcpConfig) -> Option<(u64, bool)> {
+        self.app_wait = None;
         if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
             return Some((seg, true));
         }
@@ -1020,7 +1027,10 @@ impl Sender {
         self.rxt_cursor = self.rxt_cursor.max(self.board.nxt());
         let nxt = self.board.nxt();
         if self.new_data_allowed() {
-            return Some((nxt, false));
+            match self.app_ready_at(nxt) {
+                Some(t) if t > now => self.app_wait = Some(t),
+                _ => return Some((nxt, false)),
+            }
         }
         if cfg.sack && self.state == CaState::Recovery && self.rescue_rxt.is_none_or(|r| self.board.una() > r) {
             if let Some(seg) = self.board.highest_unsacked() {
@@ -1031,6 +1041,14 @@ impl Sender {
             }
         }
         None
+    }
+
+    /// When an application writing at `app_rate` from the flow's start has written all of
+    /// segment `seg` (`None`: no rate, the data is all there).
+    fn app_ready_at(&self, seg: u64) -> Option<Time> {
+        let (rate, start) = (self.app_rate?, self.started_at?);
+        let end = self.seg_start(seg) + self.layout.next_len(seg, self.tcb.seg_size);
+        Some(start + rate.serialization(end))
     }
 
     /// The normal loop's next new segments that the low-priority loop already got delivered are
@@ -1092,6 +1110,10 @@ impl Sender {
                 }
             }
             let Some((seg, retransmission)) = self.next_segment(now, cfg) else {
+                if let Some(t) = self.app_wait.take() {
+                    // The application has not written the next segment yet: come back then.
+                    self.pace.arm(t, out);
+                }
                 self.tcb.cwnd_limited = false;
                 // Nothing to send and not cwnd-limited: application-limited (draft-cheng §3.4).
                 self.app_limited = (self.board.delivered + self.board.packets_out()).max(1);

@@ -787,3 +787,21 @@ fn time_dilation_is_a_change_of_units() {
     let dilated = run(&dilation_case("bbr", 1, 20));
     assert_ne!(plain.flow_table().fct_ps, dilated.flow_table().fct_ps);
 }
+
+#[test]
+fn an_application_rate_spaces_new_data_and_bounds_the_fct() {
+    // 100 segments written at 100 Mb/s: the last byte (144 800 B) is written 11.584 ms after the
+    // start; its segment leaves then and its ACK is back one idle RTT (402.5 us) later at most.
+    let doc = long_path(&(100 * 1448).to_string(), "app_rate = \"100Mbps\"");
+    let sim = run(&doc);
+    let fct = sim.flow_table().fct_ps[0].unwrap();
+    let write = 144_800u64 * 8 * 10_000; // ps at 100 Mb/s
+    let rtt = 400_000_000u64 + 2 * 1_200_000 + 2 * 41_600;
+    assert!(fct >= write && fct <= write + rtt, "FCT {fct} ps vs writing {write} ps + RTT {rtt} ps");
+    let c = tcp(&sim, 0);
+    assert_eq!((c.sender.stats.segments_sent, c.sender.stats.retransmits), (100, 0));
+    // Faster than the window allows, the rate does not bind: the FCT is the unlimited one.
+    let free = run(&long_path(&(100 * 1448).to_string(), "")).flow_table().fct_ps[0].unwrap();
+    let fast = run(&long_path(&(100 * 1448).to_string(), "app_rate = \"1000Gbps\"")).flow_table().fct_ps[0].unwrap();
+    assert!(fast >= free && fast < free + 2_000_000, "{fast} vs {free}");
+}
