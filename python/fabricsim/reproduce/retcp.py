@@ -1,7 +1,8 @@
 """Reproduction of Mukerjee et al., "Adapting TCP for Reconfigurable Datacenter Networks"
 (NSDI 2020): static VOQ sizes (Fig. 8), dynamic VOQ resizing (Fig. 9), reTCP with resizing
-(Fig. 11), reTCP alone, the TCP variants with static and resized VOQs (Figs. 4, 10) and the
-day-length sweep (Fig. 3). Setup: the paper's §4.4-4.5.
+(Fig. 11), reTCP alone per VOQ size (§6.3), the TCP variants with static and resized VOQs
+(Figs. 4a/4b, 10), the day-length sweep (Fig. 3), the motivation's old and modern schedules on 8
+racks (Figs. 2a/2b, §3.1) and the 3-rack schedule of §7. Setup: the paper's §4.4-4.5.
 
 Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
 - Hosts: Ubuntu 18.04's Linux 4.15 (`[host] stack = "linux-4.15"`: IW10, RACK, TLP, quick-ACK,
@@ -39,11 +40,24 @@ TAU_RESIZE = list(range(0, 3001, 300))
 TAU_RETCP = list(range(0, 301, 50))
 FIG3_DAYS_US = [10, 30, 100, 300, 1000, 3000, 10000]
 FIG3_QUEUES = [8, 16, 32, 64, 128]
+#: Fig. 2 (§3.1): "an 8-rack schedule with 1 ms nights and 9 ms days" (2a) and "a modern schedule
+#: with 20 us nights and 180 us days" (2b), CUBIC, 16 flows rack 1 -> rack 2, 16-packet VOQs.
+#: Values: (day us, night us, view_before us: where the one-week window opens ahead of the day).
+FIG2 = {"2a": (9000, 1000, 30000), "2b": (180, 20, 700)}
+FIG2_RACKS = 8
+#: §7: "the time between circuits for a 3-rack cluster with a strobe schedule (week length =
+#: 400 us) is 220 us"; resizing windows up to (and short of) those 220 us.
+TAU_3RACK = [0, 50, 100, 150, 200]
+#: Fig. 4b's reading: BBR and NV "falling behind" CUBIC, the rest "slightly better".
+FIG4B_BEHIND = ["bbr", "nv"]
 
 SCALES = {
     # weeks measured after the warm-up; Fig. 3 bytes in total over its 10 flows
-    "reduced": {"weeks": 300, "warmup_weeks": 10, "fig3_bytes": 2.5e9, "variant_weeks": 150},
-    "paper": {"weeks": 3000, "warmup_weeks": 20, "fig3_bytes": 25e9, "variant_weeks": 3000},
+    # fig2a_weeks: Fig. 2a's 70 ms weeks (8 racks x 10 ms); rack3_weeks: §7's 400 us weeks
+    "reduced": {"weeks": 300, "warmup_weeks": 10, "fig3_bytes": 2.5e9, "variant_weeks": 150,
+                "fig2a_weeks": 12, "fig2a_warmup": 1, "rack3_weeks": 1000},
+    "paper": {"weeks": 3000, "warmup_weeks": 20, "fig3_bytes": 25e9, "variant_weeks": 3000,
+              "fig2a_weeks": 100, "fig2a_warmup": 2, "rack3_weeks": 3000},
 }
 
 #: Host links (module docstring): Etalon's effective host path, or a physical 10 Gb/s link.
@@ -143,6 +157,18 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
     for cc in VARIANTS:
         pts.append((f"variant-static/{cc}", scenario(cc=cc, voq=SMALL, weeks=vw, warmup_weeks=ww), extract_circuit))
         pts.append((f"variant-resize/{cc}", scenario(cc=cc, resize=(SMALL, LARGE, 1200), weeks=vw, warmup_weeks=ww), extract_circuit))
+    for fig, (day, night, before) in FIG2.items():
+        fw, fww = (sc["fig2a_weeks"], sc["fig2a_warmup"]) if fig == "2a" else (w, ww)
+        pts.append((f"fig2/{fig}", scenario(racks=FIG2_RACKS, day_us=day, night_us=night, voq=SMALL, weeks=fw, warmup_weeks=fww,
+                                            view_before_us=before), extract_circuit))
+    w3 = sc["rack3_weeks"]
+    for q in (SMALL, LARGE):
+        pts.append((f"3rack/static/{q}", scenario(racks=3, voq=q, weeks=w3, warmup_weeks=ww, view_before_us=220), extract_circuit))
+    for tau in TAU_3RACK:
+        pts.append((f"3rack/resize/{tau}", scenario(racks=3, resize=(SMALL, LARGE, tau), weeks=w3, warmup_weeks=ww, view_before_us=220),
+                    extract_circuit))
+        pts.append((f"3rack/retcp-resize/{tau}", scenario(racks=3, cc="retcp", resize=(SMALL, LARGE, tau), feedback="resize", weeks=w3,
+                                                          warmup_weeks=ww, view_before_us=220), extract_circuit))
     per_flow = int(sc["fig3_bytes"] / 10)
     for day in FIG3_DAYS_US:
         for q in FIG3_QUEUES:
@@ -165,6 +191,52 @@ def plateau_tau(r: dict, prefix: str, taus: list[int], within: float = 2.0) -> O
         return None
     top = max(u for _, u in pts)
     return float(next(t for t, u in pts if u >= top - within))
+
+
+def seq_frame(r: dict, key: str) -> Optional[pd.DataFrame]:
+    """The week-folded view of a point (one week of bins, offsets relative to the pair's day),
+    or None when the point was not run."""
+    s = r.get(key, {}).get("seq")
+    if not s or not s.get("offset_us"):
+        return None
+    return pd.DataFrame(s)
+
+
+def week_vs_optimal(r: dict, key: str) -> float:
+    """Bytes delivered over the one-week window / what the optimal line delivers in it (Fig. 2:
+    "TCP roughly keeps up with the optimal throughput")."""
+    df = seq_frame(r, key)
+    if df is None or not df["optimal_bytes"].iloc[-1] > 0:
+        return float("nan")
+    return float(df["expected_bytes"].iloc[-1] / df["optimal_bytes"].iloc[-1])
+
+
+def day_voq(r: dict, key: str, day_us: float, skip_us: float = 0.0) -> tuple[float, float]:
+    """(mean VOQ length over the day's bins from `skip_us` on, fraction of those bins whose mean
+    VOQ length is below one packet)."""
+    df = seq_frame(r, key)
+    if df is None:
+        return float("nan"), float("nan")
+    d = df[(df.offset_us >= skip_us) & (df.offset_us < day_us)]
+    if d.empty:
+        return float("nan"), float("nan")
+    return float(d["voq_packets"].mean()), float((d["voq_packets"] < 1).mean())
+
+
+def week_bytes(r: dict, key: str) -> float:
+    df = seq_frame(r, key)
+    return float("nan") if df is None else float(df["expected_bytes"].iloc[-1])
+
+
+def p50_rise_tau(r: dict, prefix: str, taus: list[int], rise: float = 0.10) -> Optional[float]:
+    """The first tau whose median latency exceeds the tau = taus[0] median by more than `rise`
+    (relative); inf when none does; None when fewer than 3 points of the sweep were run."""
+    pts = [(t, _get(r, f"{prefix}/{t}", "p50_us")) for t in taus if f"{prefix}/{t}" in r]
+    pts = [(t, v) for t, v in pts if v == v]
+    if len(pts) < 3 or pts[0][0] != taus[0]:
+        return None
+    base = pts[0][1]
+    return float(next((t for t, v in pts if v > (1 + rise) * base), float("inf")))
 
 
 def headlines(r: dict) -> list[Headline]:
@@ -198,6 +270,76 @@ def headlines(r: dict) -> list[Headline]:
         gain = sum(u(f"retcp-static/{q}") - u(f"static/{q}") for q in static_sizes) / len(static_sizes)
         rows.append(Headline("reTCP alone, static VOQs: mean gain", "+2.65 pts", 0, 6, gain, " pts",
                              "sign and size; band ours: 0 to +6 points"))
+    # reTCP alone per VOQ size (§6.3): "an average improvement of 2.65% across the static buffer
+    # capacities in Figure 8a. An improvement of 6% with 32-packet buffers is the most significant.
+    # For 64 and 128-packet queues, both static buffers and reTCP achieve full utilization."
+    # "%" read as points (the mean of six gains that are 0 at 64 and 128 packets).
+    gains = {q: u(f"retcp-static/{q}") - u(f"static/{q}") for q in static_sizes}
+    if 32 in gains:
+        rows.append(Headline("reTCP alone, 32-pkt VOQs: gain", "+6 pts", 3, 9, gains[32], " pts",
+                             "'%' read as points; +-3 points (ours)"))
+    for q in (4, 8, 16):
+        if q in gains:
+            rows.append(Headline(f"reTCP alone, {q}-pkt VOQs: gain", "< +6 pts", 0, 6, gains[q], " pts",
+                                 "below 32 packets' gain, 'the most significant'; not a loss"))
+    for q in (64, 128):
+        if f"retcp-static/{q}" in r:
+            rows.append(Headline(f"reTCP alone, {q}-pkt VOQs: utilization", "~ full", 90, None, u(f"retcp-static/{q}"), " %",
+                                 "'full' read as >= 90 %"))
+    if len(gains) == len(VOQ_SIZES):
+        best = max(gains, key=lambda q: gains[q])
+        rows.append(Headline("reTCP alone: VOQ size with the largest gain", "32 pkts", 32, 32, float(best), " pkts",
+                             "shape: the gain peaks at 32 packets"))
+    rise = p50_rise_tau(r, "resize", TAU_RESIZE)
+    if rise is not None:
+        # §6.1: "Median latency does not increase until tau = 2700 us; we omit the results".
+        rows.append(Headline("Fig. 9: first tau where median latency rises", "2700 us", 2400, 3000, rise, " us",
+                             "first tau whose p50 exceeds tau = 0's by > 10 %; one sweep step either side"))
+    # Figs. 2a/2b (§3.1), 8 racks, CUBIC, 16-packet VOQs.
+    if "fig2/2a" in r:
+        mean_voq, empty = day_voq(r, "fig2/2a", FIG2["2a"][0])
+        rows += [
+            Headline("Fig. 2a (9 ms days): circuit utilization", "~ full", 90, None, u("fig2/2a"), " %",
+                     "'roughly keeps up with the optimal ... saturating the link' read as >= 90 %"),
+            Headline("Fig. 2a: week delivered / optimal", "~ 1", 0.9, 1.0, week_vs_optimal(r, "fig2/2a"), "",
+                     "the curve against the optimal line over one week; >= 0.9 (ours)"),
+            Headline("Fig. 2a: mean VOQ during the day", "~ 8 pkts", 6, 10, mean_voq, " pkts", "'approximately 8'; +-25 % (ours)"),
+            Headline("Fig. 2a: day bins with an empty VOQ", "brief", None, 5, 100 * empty, " %",
+                     "'never empty except for a brief moment when the days begin': <= 5 % of the day (ours)"),
+        ]
+    if "fig2/2b" in r:
+        mean_voq, _ = day_voq(r, "fig2/2b", FIG2["2b"][0], skip_us=20)
+        rows += [
+            Headline("Fig. 2b (180 us days): circuit utilization", "<= 55 %", None, 55, u("fig2/2b"), " %",
+                     "§3.2.4: the same experiment with 17 variants 'does not exceed 55%'"),
+            Headline("Fig. 2b: mean VOQ during the day after 20 us", "empty", None, 1, mean_voq, " pkts",
+                     "'the VOQs drain immediately ... stay empty throughout the day': <= 1 packet after the drain"),
+        ]
+    # Fig. 4b (§3.2.4): "Most perform slightly better than CUBIC, with BBR and NV falling behind".
+    wb = {cc: week_bytes(r, f"variant-static/{cc}") for cc in VARIANTS if f"variant-static/{cc}" in r}
+    if "cubic" in wb and wb["cubic"] > 0:
+        for cc in FIG4B_BEHIND:
+            if cc in wb:
+                rows.append(Headline(f"Fig. 4b: {cc.upper()} week bytes vs CUBIC", "behind", None, 0.95, wb[cc] / wb["cubic"], "x",
+                                     "'falling behind' read as >= 5 % fewer bytes (ours)"))
+        others = sorted(wb[cc] / wb["cubic"] for cc in wb if cc not in FIG4B_BEHIND + ["cubic"])
+        if others:
+            med = others[len(others) // 2] if len(others) % 2 else (others[len(others) // 2 - 1] + others[len(others) // 2]) / 2
+            rows.append(Headline("Fig. 4b: other variants, median vs CUBIC", "slightly >", 1.0, 1.15, med, "x",
+                                 "'most perform slightly better': median of the other 14 in 1.00-1.15 (ours)"))
+    # §7: "the time between circuits for a 3-rack cluster with a strobe schedule (week length = 400
+    # us) is 220 us ... as the prebuffer start time approaches the end of the previous circuit, the
+    # residual high sending rate quickly fills the VOQs, causing the network to enter a mode similar
+    # to using large static buffers, with high tail latency. reTCP ameliorates this problem."
+    if all(k in r for k in ("3rack/resize/200", f"3rack/static/{LARGE}")):
+        rows.append(Headline("§7, 3 racks: resize tau 200 us p99 vs static 50 pkts", "similar", 0.8, 1.25,
+                             p99("3rack/resize/200") / p99(f"3rack/static/{LARGE}"), "x", "'similar' read as +-20-25 % (ours)"))
+    if all(k in r for k in ("3rack/resize/200", "3rack/retcp-resize/150")):
+        rows.append(Headline("§7, 3 racks: reTCP + resize 150 us p99 vs resize 200 us", "lower", None, 0.9,
+                             p99("3rack/retcp-resize/150") / p99("3rack/resize/200"), "x",
+                             "'reTCP ameliorates this problem' read as >= 10 % lower (ours)"))
+        rows.append(Headline("§7, 3 racks: reTCP + resize 150 us utilization vs resize 200 us", "not lower", -5, None,
+                             u("3rack/retcp-resize/150") - u("3rack/resize/200"), " pts", "at most 5 points below (ours)"))
     vs = [u(f"variant-static/{cc}") for cc in VARIANTS if f"variant-static/{cc}" in r]
     vr = {cc: u(f"variant-resize/{cc}") for cc in VARIANTS if f"variant-resize/{cc}" in r}
     if vs:
@@ -258,8 +400,7 @@ def figures(r: dict, out: Path) -> list[Path]:
         fig.suptitle(title)
         save(fig, name)
 
-    def seq(keys, labels, name, title, xmin=-3300, xmax=400):
-        fig, ax = plt.subplots(figsize=(7, 4.2))
+    def draw_seq(ax, keys, labels, xmin, xmax, day=DAY_US, styles=None):
         ax2 = ax.twinx()
         drawn = False
         for i, (k, lab) in enumerate(zip(keys, labels)):
@@ -269,17 +410,24 @@ def figures(r: dict, out: Path) -> list[Path]:
             df = pd.DataFrame(s)
             df = df[(df.offset_us >= xmin) & (df.offset_us <= xmax)]
             base = df["expected_bytes"].iloc[0]
-            ax.plot(df.offset_us, (df.expected_bytes - base) / 1e6, color=f"C{i}", label=lab)
-            ax2.plot(df.offset_us, df.voq_packets, color=f"C{i}", ls=":", lw=1)
+            st = dict((styles or {}).get(k, {}))
+            color = st.pop("color", f"C{i % 10}")
+            ax.plot(df.offset_us, (df.expected_bytes - base) / 1e6, color=color, label=lab, **st)
+            ax2.plot(df.offset_us, df.voq_packets, color=color, ls=":", lw=1)
             if not drawn:
                 ax.plot(df.offset_us, (df.optimal_bytes - df.optimal_bytes.iloc[0]) / 1e6, "k-", lw=2, alpha=0.4, label="optimal")
                 ax.plot(df.offset_us, (df.packet_only_bytes - df.packet_only_bytes.iloc[0]) / 1e6, "k--", lw=1, label="packet only")
                 drawn = True
-        ax.axvspan(0, DAY_US, color="tab:blue", alpha=0.12)
+        ax.axvspan(0, day, color="tab:blue", alpha=0.12)
         ax.set_xlabel("time relative to the circuit day (us)")
         ax.set_ylabel("expected bytes delivered (MB)")
         ax2.set_ylabel("mean VOQ length (packets, dotted)")
-        ax.legend(fontsize=8, loc="upper left")
+        if drawn:
+            ax.legend(fontsize=8, loc="upper left")
+
+    def seq(keys, labels, name, title, xmin=-3300, xmax=400):
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        draw_seq(ax, keys, labels, xmin, xmax)
         ax.set_title(title)
         save(fig, name)
 
@@ -303,6 +451,57 @@ def figures(r: dict, out: Path) -> list[Path]:
     ax.legend()
     ax.grid(axis="y", alpha=0.3)
     save(fig, "fig4_fig10_variants")
+
+    # Figs. 2a/2b: one week of each schedule around rack 0 -> 1's day.
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.2))
+    for ax, fig_id in zip(axes, FIG2):
+        day, night, before = FIG2[fig_id]
+        week = (FIG2_RACKS - 1) * (day + night)
+        draw_seq(ax, [f"fig2/{fig_id}"], ["CUBIC, 16-pkt VOQs"], -before, week - before, day=day)
+        ax.set_title(f"Fig. {fig_id}: {FIG2_RACKS} racks, {day / 1000:g} ms days, {night / 1000:g} ms nights")
+    save(fig, "fig2_seq")
+
+    # Fig. 4b: the variants' week around the day, static 16-packet VOQs.
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    tab = plt.get_cmap("tab20")
+    styles = {f"variant-static/{cc}": {"color": tab(i % 20), **({"lw": 2.5} if cc in ["cubic"] + FIG4B_BEHIND else {"lw": 0.8, "alpha": 0.7})}
+              for i, cc in enumerate(VARIANTS)}
+    draw_seq(ax, [f"variant-static/{cc}" for cc in VARIANTS], VARIANTS, -3300, 1500, styles=styles)
+    ax.legend(fontsize=6, loc="upper left", ncol=2)
+    ax.set_title("Fig. 4b: TCP variants, static 16-pkt VOQs (thick: CUBIC, BBR, NV)")
+    save(fig, "fig4b_seq")
+
+    # reTCP alone per static VOQ size (§6.3; the paper omits the graph).
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    gains = [100 * (_get(r, f"retcp-static/{q}", "utilization") - _get(r, f"static/{q}", "utilization")) for q in VOQ_SIZES]
+    ax.bar([str(q) for q in VOQ_SIZES], gains, label="ours")
+    ax.plot(["32"], [6], "r*", ms=12, label="paper: +6 at 32 (largest)")
+    ax.axhline(2.65, color="k", ls="--", lw=1, label="paper: mean +2.65")
+    ax.axhline(sum(g for g in gains if g == g) / max(1, sum(g == g for g in gains)), color="C0", ls=":", lw=1, label="ours: mean")
+    ax.set_xlabel("static VOQ size (packets)")
+    ax.set_ylabel("reTCP - CUBIC utilization (points)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_title("reTCP alone vs static VOQs (§6.3)")
+    save(fig, "retcp_static_gain")
+
+    # §7: three racks, 400 us weeks, 220 us between a pair's days.
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
+    for prefix, lab, mk in (("3rack/resize", "resize (CUBIC)", "o-"), ("3rack/retcp-resize", "reTCP + resize", "s-")):
+        a1.plot(TAU_3RACK, [100 * _get(r, f"{prefix}/{t}", "utilization") for t in TAU_3RACK], mk, label=lab)
+        a2.plot(TAU_3RACK, [_get(r, f"{prefix}/{t}", "p99_us") for t in TAU_3RACK], mk, label=lab)
+    for q, ls in ((SMALL, ":"), (LARGE, "--")):
+        a1.axhline(100 * _get(r, f"3rack/static/{q}", "utilization"), color="gray", ls=ls, label=f"static {q} pkts")
+        a2.axhline(_get(r, f"3rack/static/{q}", "p99_us"), color="gray", ls=ls, label=f"static {q} pkts")
+    a1.set_ylim(0, 105)
+    a1.set_ylabel("circuit utilization (%)")
+    a2.set_ylabel("p99 latency through the ToRs (us)")
+    for a in (a1, a2):
+        a.set_xlabel("tau (us); a pair's days are 220 us apart")
+        a.grid(alpha=0.3)
+        a.legend(fontsize=8)
+    fig.suptitle("§7: 3-rack strobe (400 us weeks)")
+    save(fig, "sec7_three_racks")
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for q in FIG3_QUEUES:
