@@ -10,13 +10,16 @@ Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
   applications' clocks, not the kernel's, so kernel timers shrink 20x in emulated time (the 200 ms
   minimum RTO becomes 10 ms, the 40 ms delayed-ACK timer 2 ms, the 10 ms TLP floor 0.5 ms) and
   the congestion controls run on the kernel's clock.
-- Host links. Etalon's hosts are containers whose egress is shaped to 10 Gb/s by tc; packets then
-  cross a 40 Gb/s NIC that time dilation makes 800 Gb/s, and the receive side is not shaped. The
-  paper's own BDP arithmetic (§6.1: 35-40 packets must be queued for the circuit) ignores host
-  links. We model them as the emulator moves packets: 800 Gb/s, no propagation ("etalon" host
-  model, the default). A 10 Gb/s, 1 us store-and-forward host link each way ("physical") adds
-  ~15 us to every round trip; the reproduction also runs its key points that way and reports
-  them as a sensitivity table (utilization drops markedly).
+- Host links. §4.1: "tc [49] controls link bandwidths between the containers and the virtual
+  switch, emulating a host-to-ToR link"; §4.3: "Each per-container link (i.e., each intra-rack link
+  between the ToR and a host) is limited to 10 Gb/s (0.5 Gb/s)". Etalon's own setup script applies
+  `tc ... netem rate` (10/TDF Gb/s) to each container's data interface, i.e. to what the container
+  sends; packets then cross a 40 Gb/s NIC that dilation makes 800 Gb/s, and nothing shapes what
+  the containers receive. So: 800 Gb/s host links, no propagation, with each host's egress at
+  10 Gb/s (`[host] egress_rate`; "etalon", the default). Until 2026-11-25 the reproduction left
+  the egress unshaped ("unshaped": the emulator's raw path), chosen after the 10 Gb/s version
+  missed; both are run, with a 10 Gb/s, 1 us link each way ("physical"), and printed as a
+  sensitivity table.
 - MSS 8960 B (9000 B MTU minus 40 B of IP/TCP headers); packets are 9012 B with our 52 B headers.
 - Fig. 3 is a simulation in the paper with few details: we use 3 racks (the paper's testbed, where
   the circuit can carry most of the traffic), 10 CUBIC flows, nights = day/9 (90 % uptime) and
@@ -60,8 +63,15 @@ SCALES = {
               "fig2a_weeks": 100, "fig2a_warmup": 2, "rack3_weeks": 3000},
 }
 
-#: Host links (module docstring): Etalon's effective host path, or a physical 10 Gb/s link.
-HOST_MODELS = {"etalon": {"rate": "800Gbps", "delay": "0us"}, "physical": {"rate": "10Gbps", "delay": "1us"}}
+#: Host links (module docstring): Etalon's host path (800 Gb/s links, each host's egress at 10 Gb/s
+#: as tc's netem sets it), the same without the egress limit, or a physical 10 Gb/s link each way.
+HOST_MODELS = {
+    "etalon": ({"rate": "800Gbps", "delay": "0us"}, "10Gbps"),
+    "unshaped": ({"rate": "800Gbps", "delay": "0us"}, None),
+    "physical": ({"rate": "10Gbps", "delay": "1us"}, None),
+}
+#: The alternatives run beside the default for the key points.
+HOST_ALTERNATIVES = ["unshaped", "physical"]
 
 #: The hosts (§3.2 "17 TCP variants pre-installed on Ubuntu 18.04"; §4.3 "We use a TDF of 20x").
 HOST_STACK, TIME_DILATION = "linux-4.15", 20
@@ -95,14 +105,15 @@ def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows
         "simulation": {"end": f"{end_us}us" if flow_bytes is None else "120s", "stop_when_done": flow_bytes is not None},
         "topology": {
             "kind": "rdcn", "racks": racks, "hosts_per_rack": hosts,
-            "host_link": HOST_MODELS[hosts_model],
+            "host_link": HOST_MODELS[hosts_model][0],
             "packet_link": {"rate": "10Gbps", "delay": f"{packet_delay_us}us"},
             "circuit_link": {"rate": "80Gbps", "delay": "30us"},
         },
         "circuit": {"schedule": "strobe", "day": f"{day_us}us", "night": f"{night_us}us",
                     "view_before": f"{min(view_before_us, week_us)}us"},
         "tor": tor,
-        "host": {"stack": HOST_STACK, "time_dilation": TIME_DILATION},
+        "host": {"stack": HOST_STACK, "time_dilation": TIME_DILATION,
+                 **({"egress_rate": HOST_MODELS[hosts_model][1]} if HOST_MODELS[hosts_model][1] else {})},
         "output": {"warmup": f"{warmup_weeks * week_us}us"},
         "transports": {"tcp": tcp},
         "flows": [{"src": f"h{i}", "dst": f"h{hosts + i}", "transport": "tcp", **({"size": flow_bytes} if flow_bytes else {})}
@@ -152,7 +163,8 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
                     extract_circuit))
     for key, kw in (("static/16", dict(voq=SMALL)), ("static/32", dict(voq=32)), ("resize/1800", dict(resize=(SMALL, LARGE, 1800))),
                     ("retcp-resize/150", dict(cc="retcp", resize=(SMALL, LARGE, 150), feedback="resize"))):
-        pts.append((f"physical/{key}", scenario(weeks=w, warmup_weeks=ww, hosts_model="physical", **kw), extract_circuit))
+        for m in HOST_ALTERNATIVES:
+            pts.append((f"{m}/{key}", scenario(weeks=w, warmup_weeks=ww, hosts_model=m, **kw), extract_circuit))
     vw = sc["variant_weeks"]
     for cc in VARIANTS:
         pts.append((f"variant-static/{cc}", scenario(cc=cc, voq=SMALL, weeks=vw, warmup_weeks=ww), extract_circuit))
@@ -531,13 +543,16 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
     headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out)
     print_headlines(hl, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours")
-    phys = [(k.removeprefix("physical/"), d) for k, d in sorted(results.items()) if k.startswith("physical/")]
-    if phys:
-        print("\nsensitivity: 10 Gb/s, 1 us host links each way instead of Etalon's host path", file=sys.stdout)
-        for k, d in phys:
-            base = results.get(k, {})
-            print(f"  {k:<20} utilization {100 * (d['utilization'] or 0):5.1f} % (etalon hosts {100 * (base.get('utilization') or 0):5.1f} %),"
-                  f" p99 {d['p99_us'] or 0:6.1f} us", file=sys.stdout)
+    titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",
+              "physical": "10 Gb/s, 1 us host links each way"}
+    for m in HOST_ALTERNATIVES:
+        alt = [(k.removeprefix(f"{m}/"), d) for k, d in sorted(results.items()) if k.startswith(f"{m}/")]
+        if alt:
+            print(f"\nsensitivity: {titles[m]} instead of Etalon's host path", file=sys.stdout)
+            for k, d in alt:
+                base = results.get(k, {})
+                print(f"  {k:<20} utilization {100 * (d['utilization'] or 0):5.1f} % (etalon hosts {100 * (base.get('utilization') or 0):5.1f} %),"
+                      f" p99 {d['p99_us'] or 0:6.1f} us", file=sys.stdout)
     print(f"\nwrote {out}/runs.csv, headlines.csv, seq_view.parquet and {len(figs)} figures; every run is kept in "
           f"{out}/store (a sweep store: fabricsim report {out}/store)", file=sys.stderr)
     return {"runs": runs, "headlines": headline_frame(hl)}

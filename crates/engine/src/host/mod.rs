@@ -28,11 +28,15 @@ pub struct HostSpec {
     /// Time dilation factor: the network runs this many times slower than the hosts' kernels
     /// (Etalon's TDF); 1 = none. See `TcpConfig::dilate`.
     pub time_dilation: u32,
+    /// Each host's egress limited to this rate (`tc qdisc ... netem rate`, as Etalon sets each
+    /// container's): the host's side of its links serializes at it; the switch's side keeps the
+    /// link's rate. `None`: the links' rates.
+    pub egress_rate: Option<crate::time::Rate>,
 }
 
 impl Default for HostSpec {
     fn default() -> Self {
-        HostSpec { rx_jitter: Time::ZERO, stack: None, time_dilation: 1 }
+        HostSpec { rx_jitter: Time::ZERO, stack: None, time_dilation: 1, egress_rate: None }
     }
 }
 use crate::network::Network;

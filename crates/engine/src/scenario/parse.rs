@@ -115,6 +115,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     }
     if let Some(topo) = topo.as_mut() {
         topo.shared_buffer = shared_buffer;
+        if let Some(r) = host.egress_rate {
+            limit_host_egress(topo, r);
+        }
     }
     let net = topo.as_ref().map(topology::build);
     // Flows are checked against the node names even when the links had problems.
@@ -170,6 +173,23 @@ fn dilate(profiles: &mut BTreeMap<String, TransportConfig>, k: u32, iss: &mut Is
     }
 }
 
+/// `[host] egress_rate`: the host → switch direction of every host link serializes at most at
+/// `r` (Etalon's `tc ... netem rate` on each container, which delays each packet by its
+/// serialization at that rate before the NIC); the switch → host direction keeps its rate.
+fn limit_host_egress(topo: &mut TopologySpec, r: Rate) {
+    let is_host: Vec<bool> = topo.nodes.iter().map(|n| n.is_host).collect();
+    for l in &mut topo.links {
+        let back = l.reverse.unwrap_or((l.rate, l.delay));
+        if is_host[l.a] {
+            l.reverse = Some(back);
+            l.rate = l.rate.min(r);
+        }
+        if is_host[l.b] {
+            l.reverse = Some((back.0.min(r), back.1));
+        }
+    }
+}
+
 /// `[host]`: the hosts' model. `rx_jitter`: largest receive processing delay (uniform, per host);
 /// `stack`: the Linux kernel whose TCP defaults every TCP profile starts from.
 fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
@@ -178,6 +198,9 @@ fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
     if let Some(ht) = t.table("host", iss) {
         if let Some(name) = ht.get("stack", iss, as_choice(STACK_NAMES)) {
             h.stack = Kernel::from_name(&name);
+        }
+        if let Some(r) = ht.get("egress_rate", iss, as_rate) {
+            h.egress_rate = Some(r);
         }
         if let Some(k) = ht.get("time_dilation", iss, as_positive) {
             if k > 1000 {

@@ -642,3 +642,48 @@ fn time_dilation_divides_every_tcp_profiles_timers_and_is_checked() {
     let e = Scenario::from_toml(&bad).unwrap_err().to_string();
     assert!(e.contains("transports.reno.cc: swift reads the path's rates and delays"), "{e}");
 }
+
+#[test]
+fn host_egress_rate_limits_only_the_hosts_side_of_their_links() {
+    use crate::time::Rate;
+    let sc = Scenario::from_toml(&format!("{GOOD}\n[host]\negress_rate = \"1Gbps\"\n")).unwrap();
+    let net = crate::topology::build(&sc.topology);
+    let rate = |name: &str| net.ports.iter().find(|p| p.name == name).unwrap().rate;
+    assert_eq!((rate("h1->s0"), rate("s0->h1")), (Rate::gbps(1), Rate::gbps(10)));
+    // Etalon's host path: 10 Gb/s out of each container (tc netem rate), 800 Gb/s back in.
+    let doc = r#"
+[simulation]
+end = "1ms"
+[topology]
+kind = "rdcn"
+racks = 2
+hosts_per_rack = 2
+host_link = { rate = "800Gbps", delay = "0us" }
+packet_link = { rate = "10Gbps", delay = "5us" }
+circuit_link = { rate = "80Gbps", delay = "30us" }
+[circuit]
+schedule = "strobe"
+day = "180us"
+night = "20us"
+[tor]
+policy = "etalon"
+voq = "16pkt"
+[host]
+egress_rate = "10Gbps"
+[[flows]]
+src = "h0"
+dst = "h2"
+"#;
+    let net = crate::topology::build(&Scenario::from_toml(doc).unwrap().topology);
+    let hosts_ports = net.ports.iter().filter(|p| net.node(p.node).kind == crate::network::NodeKind::Host).count();
+    assert_eq!(hosts_ports, 4);
+    for p in &net.ports {
+        let host_side = net.node(p.node).kind == crate::network::NodeKind::Host;
+        let peer_host = net.node(p.peer).kind == crate::network::NodeKind::Host;
+        if host_side {
+            assert_eq!(p.rate, Rate::gbps(10), "{}", p.name);
+        } else if peer_host {
+            assert_eq!(p.rate, Rate::gbps(800), "{}", p.name);
+        }
+    }
+}
