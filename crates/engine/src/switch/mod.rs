@@ -281,7 +281,7 @@ impl Fabric {
         // event was scheduled — with half the packet events on lightly queued fabrics.
         p.tx_pending = self.eager_tx_done || p.tx_done_always || !p.queue.is_empty() || p.watched;
         if p.tx_pending {
-            cx.events.schedule(now + ser, Event::TxDone { port });
+            cx.events.schedule_ahead(now + ser, Event::TxDone { port });
         }
         let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
         p.stats.tx_packets += 1;
@@ -301,7 +301,7 @@ impl Fabric {
             cx.slab.free(id);
         } else {
             let delay = p.delay;
-            cx.events.schedule(now + ser + delay, Event::Arrive { port, pkt: id });
+            cx.events.schedule_ahead(now + ser + delay, Event::Arrive { port, pkt: id });
         }
     }
 
