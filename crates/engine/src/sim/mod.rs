@@ -348,7 +348,9 @@ impl Simulator {
             Event::TxDone { port } => {
                 let mut cx = ctx!(self);
                 self.fabric.tx_done(port, &mut cx);
-                if self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
+                // `watched` (in the port just handled) is set exactly while the NIC has waiters,
+                // so the host table is read only for ports with senders waiting.
+                if self.fabric.net.ports[port.idx()].watched && self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
                     self.wake_senders(port);
                 }
             }

@@ -70,6 +70,9 @@ pub struct Fabric {
     /// Each flow's paths under per-flow ECMP (`None` with packet spraying or a hybrid network,
     /// or when switched off for tests: results must not change).
     pub paths: Option<Box<paths::FlowPaths>>,
+    /// Each port's peer node (`Port::peer`), apart: an arrival reads 4 bytes from a 4-byte-per-port
+    /// table that stays in cache instead of a cache line of the sending port.
+    peers: Vec<NodeId>,
     /// Scratch list of packets pushed out by an admission (reused).
     victims: Vec<PacketId>,
     pub packet_hops: u64,
@@ -108,7 +111,8 @@ impl Fabric {
         }
         let eager_tx_done = false;
         let paths = (sc.ecmp == Ecmp::FlowHash && rdcn.is_none()).then(Box::default);
-        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, paths, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        let peers = net.ports.iter().map(|p| p.peer).collect();
+        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, paths, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -159,7 +163,7 @@ impl Fabric {
                 self.hybrid_arrival(role, id, cx);
             }
         }
-        let node = self.net.ports[port.idx()].peer;
+        let node = self.peers[port.idx()];
         self.at_node(node, id, cx)
     }
 
