@@ -264,11 +264,17 @@ impl Fabric {
     /// Stage 4: put packet `id` on the wire of `port` (idle).
     #[inline]
     pub fn start_tx(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
-        let now = cx.now;
         let pkt = cx.slab.get(id);
-        let size = pkt.size as u64;
+        self.send(port, id, pkt.size, pkt.int == Int::Collect, cx);
+    }
+
+    /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known.
+    #[inline]
+    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, cx: &mut Ctx) {
+        let now = cx.now;
+        let size = size as u64;
         let p = &mut self.net.ports[port.idx()];
-        if pkt.int == Int::Collect {
+        if collect {
             let hop = IntHop { port, time: now, queue_bytes: p.queue.len_bytes(), tx_bytes: p.stats.tx_bytes, rate: p.rate };
             self.telemetry.record(id, hop);
         }
@@ -316,17 +322,17 @@ impl Fabric {
         p.busy = false;
         p.tx_pending = false;
         p.note_queue(cx.now);
-        let next = if p.queue.counted_by_port() {
-            p.queue.pop_fifo(cx.slab)
+        if p.queue.counted_by_port() {
+            if let Some(q) = p.queue.pop_fifo() {
+                debug_assert!({ let k = cx.slab.get(q.id); (k.size, k.int == Int::Collect) == (q.size, q.collect) });
+                self.send(port, q.id, q.size, q.collect, cx);
+            }
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
-            p.queue.pop(&mut env).map(|(id, marked)| {
+            if let Some((next, marked)) = p.queue.pop(&mut env) {
                 p.stats.ecn_marks += marked as u64;
-                id
-            })
-        };
-        if let Some(next) = next {
-            self.start_tx(port, next, cx);
+                self.start_tx(port, next, cx);
+            }
         }
         if self.rdcn.is_some() {
             self.hybrid_tx_done(port, cx);
