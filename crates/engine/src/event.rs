@@ -433,6 +433,12 @@ impl Lanes {
         Some(best)
     }
 
+    /// The event at the head of lane `i`, if any.
+    #[inline]
+    fn head_of(&self, i: usize) -> Option<Event> {
+        self.rings.get(i)?.front().map(|e| e.event())
+    }
+
     #[inline]
     fn pop(&mut self, i: usize) -> PEntry {
         let ring = &mut self.rings[i];
@@ -450,7 +456,7 @@ const WHEEL_ENTER: usize = 2048;
 const WHEEL_EXIT: usize = 256;
 
 /// Pending events in (time, tie key) order.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct EventQueue {
     /// Packet events a fixed offset ahead (most of them).
     lanes: Lanes,
@@ -460,15 +466,40 @@ pub struct EventQueue {
     wheel: Wheel,
     far: BinaryHeap<PEntry>,
     use_wheel: bool,
+    /// The lane the last event came from (`usize::MAX`: none).
+    last_lane: usize,
     /// Time of the last event popped (nothing is scheduled before it).
     last: Time,
     timers: BinaryHeap<Entry>,
     popped: u64,
 }
 
+impl Default for EventQueue {
+    fn default() -> Self {
+        EventQueue {
+            lanes: Lanes::default(),
+            heap: BinaryHeap::new(),
+            wheel: Wheel::default(),
+            far: BinaryHeap::new(),
+            use_wheel: false,
+            last_lane: usize::MAX,
+            last: Time::ZERO,
+            timers: BinaryHeap::new(),
+            popped: 0,
+        }
+    }
+}
+
 impl EventQueue {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A packet event likely to come up soon: the new head of the lane the last event came from
+    /// (for prefetching what it will touch; any answer is correct).
+    #[inline]
+    pub fn upcoming(&self) -> Option<Event> {
+        self.lanes.head_of(self.last_lane)
     }
 
     #[inline]
@@ -569,7 +600,10 @@ impl EventQueue {
             1 => self.far.pop().map(|e| (e.time, e.event())),
             2 => self.timers.pop().map(|e| (e.time, e.event)),
             3 => self.heap.pop().map(|e| (e.time, e.event())),
-            i => Some(self.lanes.pop(i - 4)).map(|e| (e.time, e.event())),
+            i => {
+                self.last_lane = i - 4;
+                Some(self.lanes.pop(i - 4)).map(|e| (e.time, e.event()))
+            }
         }
         .expect("the head's source holds it");
         self.popped += 1;

@@ -229,6 +229,14 @@ impl Fabric {
         }
     }
 
+    /// Start loading the transmitter state of `port` (a hint for an upcoming `TxDone`).
+    #[inline]
+    pub fn prefetch_port(&self, port: PortId) {
+        if let Some(p) = self.net.ports.get(port.idx()) {
+            crate::packet::prefetch(&p.busy as *const bool as *const u8);
+        }
+    }
+
     /// A sender on this host waits for `port` (its NIC) to finish a packet: every transmission
     /// ends in a `TxDone` until no one waits (the simulator clears `watched`), including the one
     /// on the wire now.
