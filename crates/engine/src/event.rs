@@ -14,14 +14,19 @@
 //! order is total.
 //!
 //! Packet events (`Arrive`, `TxDone`) are many and short-lived: they fall due within a link's
-//! serialization plus propagation time. While few are pending they sit in a binary heap (small
+//! serialization plus propagation time. Those scheduled a fixed offset ahead of the current
+//! event — the transmit stage's arrival and transmit-done, i.e. nearly all — go to FIFO lanes,
+//! one per offset ([`Lanes`], `EventQueue::schedule_ahead`), which stay sorted by construction.
+//! The others (a transmit-done scheduled when a packet starts waiting behind a transmission
+//! already under way, ties a lane cannot place) go where all packet events went before the
+//! lanes: while few are pending they sit in a binary heap (small
 //! enough for L1); once thousands are, they move to a timing wheel ([`Wheel`]): 65 536 buckets of
 //! 1.024 ns covering the next 67 µs, with a two-level occupancy bitmap, so scheduling and popping
 //! cost O(1) instead of a large heap's O(log n) cache misses (45 % of the run time of the fat-tree
 //! benchmark), and back when the count falls. Packet events beyond the wheel's horizon (long links) and everything else
 //! (timers, arrivals, flow starts, samples — rare per packet but long-lived: a stale delayed-ACK
-//! timer can sit for 200 ms) go to binary heaps. `pop` takes the smallest (time, key) of the three
-//! heads, so the order is exactly that of a single heap.
+//! timer can sit for 200 ms) go to binary heaps. `pop` takes the smallest (time, key) of the
+//! lanes' and the heaps' (or wheel's) heads, so the order is exactly that of a single heap.
 
 use crate::host::HostTimerId;
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
