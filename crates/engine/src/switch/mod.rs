@@ -233,7 +233,10 @@ impl Fabric {
     #[inline]
     pub fn prefetch_port(&self, port: PortId) {
         if let Some(p) = self.net.ports.get(port.idx()) {
-            crate::packet::prefetch(&p.busy as *const bool as *const u8);
+            let at = p as *const crate::network::Port as *const u8;
+            for line in 0..crate::network::Port::HOT_LINES {
+                crate::packet::prefetch(at.wrapping_add(64 * line));
+            }
         }
     }
 
