@@ -14,21 +14,26 @@
 //! order is total.
 //!
 //! Packet events (`Arrive`, `TxDone`) are many and short-lived: they fall due within a link's
-//! serialization plus propagation time. While few are pending they sit in a binary heap (small
+//! serialization plus propagation time. Those scheduled a fixed offset ahead of the current
+//! event — the transmit stage's arrival and transmit-done, i.e. nearly all — go to FIFO lanes,
+//! one per offset ([`Lanes`], `EventQueue::schedule_ahead`), which stay sorted by construction.
+//! The others (a transmit-done scheduled when a packet starts waiting behind a transmission
+//! already under way, ties a lane cannot place) go where all packet events went before the
+//! lanes: while few are pending they sit in a binary heap (small
 //! enough for L1); once thousands are, they move to a timing wheel ([`Wheel`]): 65 536 buckets of
 //! 1.024 ns covering the next 67 µs, with a two-level occupancy bitmap, so scheduling and popping
 //! cost O(1) instead of a large heap's O(log n) cache misses (45 % of the run time of the fat-tree
 //! benchmark), and back when the count falls. Packet events beyond the wheel's horizon (long links) and everything else
 //! (timers, arrivals, flow starts, samples — rare per packet but long-lived: a stale delayed-ACK
-//! timer can sit for 200 ms) go to binary heaps. `pop` takes the smallest (time, key) of the three
-//! heads, so the order is exactly that of a single heap.
+//! timer can sit for 200 ms) go to binary heaps. `pop` takes the smallest (time, key) of the
+//! lanes' and the heaps' (or wheel's) heads, so the order is exactly that of a single heap.
 
 use crate::host::HostTimerId;
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::transport::timer::TimerId;
 use crate::time::Time;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// Everything that can happen. Small and `Copy`: events carry indices, never data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,6 +339,121 @@ impl Wheel {
     }
 }
 
+/// Sorted runs of packet events, one per *offset*: the time between the event being processed
+/// and the event scheduled. Most packet events are scheduled a fixed time ahead — an arrival one
+/// serialization plus one propagation delay after its transmission starts, a transmitter freed
+/// one serialization later — and a fabric has few distinct such offsets (B4's: data and ACK
+/// sizes, each for arrivals and for freed transmitters). Events scheduled with one offset from a
+/// clock that never goes back come in time order, so each lane is a FIFO: scheduling appends at
+/// its tail and the earliest event is at the head of one of a few lanes. Appending and popping
+/// touch the ends of a few ring buffers — cache lines in use anyway — where the timing wheel
+/// touched a bucket and a node scattered over 256 KiB and more for every event.
+///
+/// Order is kept exactly: an event goes into a lane only if it sorts after the lane's tail, or
+/// shortly before it at the same picosecond (ties are ordered by key, so a tie is inserted at
+/// its place among the last few entries); anything else, and offsets beyond the lanes in use,
+/// goes to the heap or wheel as before. `pop` takes the smallest (time, key) over all of them.
+#[derive(Debug, Default)]
+struct Lanes {
+    /// Offset of each lane (ps); a lane whose ring is empty may be given another offset.
+    offsets: Vec<u64>,
+    /// (time, key) of each lane's head as one number (`order`), `u128::MAX` when empty.
+    heads: Vec<u128>,
+    rings: Vec<VecDeque<PEntry>>,
+    len: usize,
+}
+
+/// Lanes at most (distinct offsets served at once); more offsets fall back to the heap/wheel.
+const MAX_LANES: usize = 16;
+/// How far back from a lane's tail a tie may be inserted.
+const MAX_TIE_SCAN: usize = 8;
+
+/// (time, key) as one number with the same order.
+#[inline]
+fn order(time: Time, key: u64) -> u128 {
+    (time.0 as u128) << 64 | key as u128
+}
+
+impl Lanes {
+    /// Take `e`, scheduled `offset` after the current time, if a lane can hold it in order.
+    #[inline]
+    fn insert(&mut self, offset: u64, e: PEntry) -> Result<(), PEntry> {
+        let i = match self.offsets.iter().position(|&o| o == offset) {
+            Some(i) => i,
+            None => match self.rings.iter().position(|r| r.is_empty()) {
+                Some(i) => {
+                    self.offsets[i] = offset;
+                    i
+                }
+                None if self.rings.len() < MAX_LANES => {
+                    self.offsets.push(offset);
+                    self.heads.push(u128::MAX);
+                    self.rings.push(VecDeque::new());
+                    self.rings.len() - 1
+                }
+                None => return Err(e),
+            },
+        };
+        let ring = &mut self.rings[i];
+        let o = order(e.time, e.key);
+        match ring.back() {
+            None => {
+                ring.push_back(e);
+                self.heads[i] = o;
+            }
+            Some(t) if order(t.time, t.key) < o => ring.push_back(e),
+            Some(t) if t.time == e.time => {
+                // A tie at the tail's picosecond with a smaller key: its place among the last few.
+                let n = ring.len();
+                let mut at = n - 1;
+                while at > 0 && n - at < MAX_TIE_SCAN && order(ring[at - 1].time, ring[at - 1].key) > o {
+                    at -= 1;
+                }
+                if at > 0 && order(ring[at - 1].time, ring[at - 1].key) > o {
+                    return Err(e);
+                }
+                ring.insert(at, e);
+                if at == 0 {
+                    self.heads[i] = o;
+                }
+            }
+            Some(_) => return Err(e),
+        }
+        self.len += 1;
+        Ok(())
+    }
+
+    /// The lane with the earliest head, and that head's (time, key) as `order` gives it.
+    #[inline]
+    fn min(&self) -> Option<(usize, u128)> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = (0, self.heads[0]);
+        for (i, &h) in self.heads.iter().enumerate().skip(1) {
+            if h < best.1 {
+                best = (i, h);
+            }
+        }
+        Some(best)
+    }
+
+    /// The event at the head of lane `i`, if any.
+    #[inline]
+    fn head_of(&self, i: usize) -> Option<Event> {
+        self.rings.get(i)?.front().map(|e| e.event())
+    }
+
+    #[inline]
+    fn pop(&mut self, i: usize) -> PEntry {
+        let ring = &mut self.rings[i];
+        let e = ring.pop_front().expect("a lane's head exists");
+        self.heads[i] = ring.front().map_or(u128::MAX, |h| order(h.time, h.key));
+        self.len -= 1;
+        e
+    }
+}
+
 /// Packet events go to the wheel once this many are pending in the heap, and back to the heap
 /// when fewer than `WHEEL_EXIT` remain: a small heap lives in L1 and beats the wheel's scattered
 /// bucket array (B1: 50-400 pending), a large one does not (B4: thousands).
@@ -341,23 +461,50 @@ const WHEEL_ENTER: usize = 2048;
 const WHEEL_EXIT: usize = 256;
 
 /// Pending events in (time, tie key) order.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct EventQueue {
-    /// Packet events while few are pending.
+    /// Packet events a fixed offset ahead (most of them).
+    lanes: Lanes,
+    /// Other packet events while few are pending.
     heap: BinaryHeap<PEntry>,
     /// Packet events while many are pending (`use_wheel`), and those beyond its horizon.
     wheel: Wheel,
     far: BinaryHeap<PEntry>,
     use_wheel: bool,
+    /// The lane the last event came from (`usize::MAX`: none).
+    last_lane: usize,
     /// Time of the last event popped (nothing is scheduled before it).
     last: Time,
     timers: BinaryHeap<Entry>,
     popped: u64,
 }
 
+impl Default for EventQueue {
+    fn default() -> Self {
+        EventQueue {
+            lanes: Lanes::default(),
+            heap: BinaryHeap::new(),
+            wheel: Wheel::default(),
+            far: BinaryHeap::new(),
+            use_wheel: false,
+            last_lane: usize::MAX,
+            last: Time::ZERO,
+            timers: BinaryHeap::new(),
+            popped: 0,
+        }
+    }
+}
+
 impl EventQueue {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A packet event likely to come up soon: the new head of the lane the last event came from
+    /// (for prefetching what it will touch; any answer is correct).
+    #[inline]
+    pub fn upcoming(&self) -> Option<Event> {
+        self.lanes.head_of(self.last_lane)
     }
 
     #[inline]
@@ -377,6 +524,21 @@ impl EventQueue {
             }
             _ => self.timers.push(Entry { time, key, event }),
         }
+    }
+
+    /// Schedule a packet event (`Arrive`, `TxDone`) due a fixed offset after the event being
+    /// processed — a serialization time, or one plus a propagation delay — so that it goes to the
+    /// lane of that offset ([`Lanes`]). Any other event, or one the lanes cannot hold in order,
+    /// is scheduled as by [`schedule`](Self::schedule); the order is the same either way.
+    #[inline]
+    pub fn schedule_ahead(&mut self, time: Time, event: Event) {
+        debug_assert!(matches!(event, Event::Arrive { .. } | Event::TxDone { .. }));
+        if let Some(offset) = time.0.checked_sub(self.last.0) {
+            if self.lanes.insert(offset, PEntry::new(time, event.tie_key())).is_ok() {
+                return;
+            }
+        }
+        self.schedule(time, event);
     }
 
     #[inline(never)]
@@ -410,36 +572,43 @@ impl EventQueue {
         self.heap = BinaryHeap::from(v);
     }
 
-    /// Where the earliest event is (0 = wheel, 1 = far packet heap, 2 = timers, 3 = packet heap)
-    /// and when it is due.
+    /// Where the earliest event is (0 = wheel, 1 = far packet heap, 2 = timers, 3 = packet heap,
+    /// 4 + i = lane i) and when it is due.
     #[inline]
-    fn head(&mut self) -> Option<(u8, Time)> {
-        let mut best = if self.use_wheel {
-            let mut b = self.wheel.peek().map(|e| (0u8, e.time, e.key));
-            if let Some(e) = self.far.peek() {
-                if b.is_none_or(|(_, t, s)| (e.time, e.key) < (t, s)) {
-                    b = Some((1, e.time, e.key));
-                }
+    fn head(&mut self) -> Option<(usize, Time)> {
+        let mut best = self.lanes.min().map(|(i, o)| (4 + i, o));
+        let mut consider = |src: usize, o: u128| {
+            if best.is_none_or(|(_, b)| o < b) {
+                best = Some((src, o));
             }
-            b
-        } else {
-            self.heap.peek().map(|e| (3u8, e.time, e.key))
         };
-        if let Some(e) = self.timers.peek() {
-            if best.is_none_or(|(_, t, s)| (e.time, e.key) < (t, s)) {
-                best = Some((2, e.time, e.key));
+        if self.use_wheel {
+            if let Some(e) = self.wheel.peek() {
+                consider(0, order(e.time, e.key));
             }
+            if let Some(e) = self.far.peek() {
+                consider(1, order(e.time, e.key));
+            }
+        } else if let Some(e) = self.heap.peek() {
+            consider(3, order(e.time, e.key));
         }
-        best.map(|(i, t, _)| (i, t))
+        if let Some(e) = self.timers.peek() {
+            consider(2, order(e.time, e.key));
+        }
+        best.map(|(i, o)| (i, Time((o >> 64) as u64)))
     }
 
     #[inline]
-    fn take(&mut self, source: u8) -> (Time, Event) {
+    fn take(&mut self, source: usize) -> (Time, Event) {
         let (time, event) = match source {
             0 => self.wheel.pop().map(|e| (e.time, e.event())),
             1 => self.far.pop().map(|e| (e.time, e.event())),
             2 => self.timers.pop().map(|e| (e.time, e.event)),
-            _ => self.heap.pop().map(|e| (e.time, e.event())),
+            3 => self.heap.pop().map(|e| (e.time, e.event())),
+            i => {
+                self.last_lane = i - 4;
+                Some(self.lanes.pop(i - 4)).map(|e| (e.time, e.event()))
+            }
         }
         .expect("the head's source holds it");
         self.popped += 1;
@@ -469,35 +638,6 @@ impl EventQueue {
     /// Pop the earliest event if it is due at or before `limit`.
     #[inline]
     pub fn pop_until(&mut self, limit: Time) -> Option<(Time, Event)> {
-        if !self.use_wheel {
-            // Few packet events: two heaps, the common case kept as lean as a single heap.
-            let from_packets = match (self.heap.peek(), self.timers.peek()) {
-                (None, None) => return None,
-                (Some(p), None) => p.time <= limit || return None,
-                (None, Some(t)) => {
-                    if t.time > limit {
-                        return None;
-                    }
-                    false
-                }
-                (Some(p), Some(t)) => {
-                    let packet_first = (p.time, p.key) < (t.time, t.key);
-                    if (if packet_first { p.time } else { t.time }) > limit {
-                        return None;
-                    }
-                    packet_first
-                }
-            };
-            let (time, event) = if from_packets {
-                self.heap.pop().map(|e| (e.time, e.event()))
-            } else {
-                self.timers.pop().map(|e| (e.time, e.event))
-            }
-            .expect("peeked");
-            self.popped += 1;
-            self.last = time;
-            return Some((time, event));
-        }
         let (src, t) = self.head()?;
         if t > limit {
             return None;
@@ -511,7 +651,7 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() + self.wheel.len + self.far.len() + self.timers.len()
+        self.lanes.len + self.heap.len() + self.wheel.len + self.far.len() + self.timers.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -555,7 +695,10 @@ mod tests {
         for step in 0..200_000u32 {
             let push_bias = if (step / 20_000) % 2 == 0 { 70 } else { 35 };
             if rng.below(100) < push_bias || reference.is_empty() {
-                let dt = match rng.below(10) {
+                let dt = match rng.below(14) {
+                    // A few fixed offsets, as a fabric's serialization and propagation times
+                    // give them (the lanes), many at one picosecond.
+                    10..=13 => [0, 51_200, 7_200_000, 8_200_000][rng.below(4) as usize],
                     0 => 0,
                     1..=6 => rng.below(20_000_000),                 // within 20 µs
                     7 => rng.below(3) * 1024,                        // exact slot boundaries
@@ -566,9 +709,14 @@ mod tests {
                 let event = if rng.below(4) == 0 {
                     Event::Timer { flow: FlowId(step), timer: TimerId(0) }
                 } else {
-                    Event::Arrive { port: PortId(step), pkt: PacketId(0) }
+                    // Ports in random order, so that ties reach a lane out of key order.
+                    Event::Arrive { port: PortId(rng.below(1 << 20) as u32), pkt: PacketId(step) }
                 };
-                q.schedule(t, event);
+                if matches!(event, Event::Arrive { .. }) && rng.below(2) == 0 {
+                    q.schedule_ahead(t, event);
+                } else {
+                    q.schedule(t, event);
+                }
                 reference.push(Entry { time: t, key: event.tie_key(), event });
             } else {
                 let want = reference.pop().unwrap();
@@ -591,6 +739,50 @@ mod tests {
             assert_eq!(q.pop().unwrap(), (want.time, want.event));
         }
         assert!(q.is_empty() && q.pop().is_none());
+    }
+
+    #[test]
+    fn lanes_keep_exact_order_through_ties_and_fallbacks() {
+        // Hand-built: offsets 100 and 300 from a clock at 0, then at 50. Ties at one picosecond
+        // arrive out of key order; one tie further back than a lane will search, and an event
+        // earlier than its lane's tail, must fall back to the heap and still pop in order.
+        let mut q = EventQueue::new();
+        let a = |port: u32, t: u64| (Time(t), Event::Arrive { port: PortId(port), pkt: PacketId(0) });
+        let mut want = Vec::new();
+        for port in [5, 3, 9, 1] {
+            // Offset 100 at time 0: all due at 100, scheduled with falling and rising keys.
+            let (t, e) = a(port, 100);
+            q.schedule_ahead(t, e);
+            want.push((t, e));
+        }
+        for port in 10..30 {
+            let (t, e) = a(port, 300);
+            q.schedule_ahead(t, e);
+            want.push((t, e));
+        }
+        // A tie at 300 with the smallest key: 20 entries back, beyond the lane's tie search.
+        let (t, e) = a(0, 300);
+        q.schedule_ahead(t, e);
+        want.push((t, e));
+        assert_eq!(q.lanes.len, 24);
+        assert_eq!(q.len(), 25);
+        // Pop up to 50 (nothing due), then the clock moves to 100 with the first pop.
+        assert_eq!(q.pop_until(Time(50)), None);
+        let first = q.pop().unwrap();
+        assert_eq!(first, a(1, 100));
+        // Offset 100 from 100 = 200: in order in its lane (tail at 100).
+        let (t, e) = a(2, 200);
+        q.schedule_ahead(t, e);
+        want.push((t, e));
+        // Offset 50 from 100 = 150, a new lane.
+        let (t, e) = a(4, 150);
+        q.schedule_ahead(t, e);
+        want.push((t, e));
+        want.sort_by_key(|&(t, e)| (t, e.tie_key()));
+        let mut got = vec![first];
+        got.extend(std::iter::from_fn(|| q.pop()));
+        assert_eq!(got, want);
+        assert!(q.is_empty());
     }
 
     #[test]

@@ -5,11 +5,24 @@ use crate::queue::PortQueue;
 use crate::rng::Rng;
 use crate::time::{Rate, Time};
 
-/// Counters a port keeps for the per-port output table.
+/// Counters a port keeps for the per-port output table. Laid out by hand: the fields the
+/// transmit path updates for every packet first (two cache lines), the rare ones last.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct PortStats {
-    pub tx_packets: u64,
+    /// When the packet being serialized ends (may be after the run ends).
+    pub busy_until: Time,
+    pub last_change: Time,
     pub tx_bytes: u64,
+    /// Time the transmitter spent serializing (counted whole when a packet starts).
+    pub busy_time: Time,
+    pub tx_packets: u64,
+    pub ecn_marks: u64,
+    pub max_queue_packets: u64,
+    pub max_queue_bytes: u64,
+    /// Time integral of the queue length (packet·ps and byte·ps), for time averages.
+    pub queue_area_packets: u128,
+    pub queue_area_bytes: u128,
     /// Dropped at admission (buffer full, RED) or pushed out later.
     pub drops: u64,
     /// Data packets cut to a header (trimming queues).
@@ -18,39 +31,15 @@ pub struct PortStats {
     pub bounces: u64,
     /// Lost on the wire (random loss).
     pub wire_losses: u64,
-    pub ecn_marks: u64,
-    pub max_queue_packets: u64,
-    pub max_queue_bytes: u64,
-    /// Time integral of the queue length (packet·ps and byte·ps), for time averages.
-    pub queue_area_packets: u128,
-    pub queue_area_bytes: u128,
-    pub last_change: Time,
-    /// Time the transmitter spent serializing (counted whole when a packet starts).
-    pub busy_time: Time,
-    /// When the packet being serialized ends (may be after the run ends).
-    pub busy_until: Time,
 }
 
-/// One direction of a link.
+/// One direction of a link. Laid out by hand and aligned to a cache line: what the transmit
+/// path reads and writes for every packet (flags, wire, queue, hot counters) fills the first
+/// four lines ([`Port::HOT_LINES`]), which the event loop prefetches ahead of a transmit-done;
+/// the name, random stream and rare counters come after.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Port {
-    /// "a->b".
-    pub name: String,
-    pub node: NodeId,
-    pub peer: NodeId,
-    pub rate: Rate,
-    pub delay: Time,
-    /// Probability that a packet serialized onto this wire is lost (0 = lossless).
-    pub loss_rate: f64,
-    pub queue: PortQueue,
-    /// The port's own random stream (random loss, RED): per port, so what one port draws never
-    /// shifts another's.
-    pub rng: Rng,
-    /// Indices (0-based, in serialization order) of packets this wire loses on purpose — the
-    /// `[[faults]]` of a scenario, like ns-3's ReceiveListErrorModel. Sorted ascending.
-    pub drop_list: Vec<u64>,
-    /// Next entry of `drop_list` to match.
-    pub drop_next: usize,
     /// A packet is being serialized (or was, until `stats.busy_until`, when no `TxDone` was
     /// needed: see `tx_pending`).
     pub busy: bool,
@@ -61,10 +50,30 @@ pub struct Port {
     pub watched: bool,
     /// Every packet of this port ends in a `TxDone` (hybrid ports that pull VOQs then).
     pub tx_done_always: bool,
+    pub node: NodeId,
+    pub peer: NodeId,
+    pub rate: Rate,
+    pub delay: Time,
+    /// Probability that a packet serialized onto this wire is lost (0 = lossless).
+    pub loss_rate: f64,
+    /// Next entry of `drop_list` to match.
+    pub drop_next: usize,
+    /// Indices (0-based, in serialization order) of packets this wire loses on purpose — the
+    /// `[[faults]]` of a scenario, like ns-3's ReceiveListErrorModel. Sorted ascending.
+    pub drop_list: Vec<u64>,
+    pub queue: PortQueue,
     pub stats: PortStats,
+    /// The port's own random stream (random loss, RED): per port, so what one port draws never
+    /// shifts another's.
+    pub rng: Rng,
+    /// "a->b".
+    pub name: String,
 }
 
 impl Port {
+    /// Cache lines from the start of a port that the transmit path touches for every packet.
+    pub const HOT_LINES: usize = 4;
+
     /// Should the packet about to be serialized (number `stats.tx_packets`) be lost on purpose?
     #[inline]
     pub fn scheduled_drop(&mut self) -> bool {
@@ -89,5 +98,31 @@ impl Port {
         let s = &mut self.stats;
         s.max_queue_packets = s.max_queue_packets.max(self.queue.len_packets());
         s.max_queue_bytes = s.max_queue_bytes.max(self.queue.len_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::offset_of;
+
+    #[test]
+    fn the_per_packet_fields_are_in_the_hot_lines() {
+        let hot = Port::HOT_LINES * 64;
+        let s = offset_of!(Port, stats);
+        for end in [
+            offset_of!(Port, busy) + 1,
+            offset_of!(Port, rate) + 8,
+            offset_of!(Port, delay) + 8,
+            offset_of!(Port, loss_rate) + 8,
+            offset_of!(Port, drop_list) + std::mem::size_of::<Vec<u64>>(),
+            offset_of!(Port, queue) + std::mem::size_of::<PortQueue>(),
+            s + offset_of!(PortStats, busy_until) + 8,
+            s + offset_of!(PortStats, max_queue_bytes) + 8,
+            s + offset_of!(PortStats, queue_area_bytes) + 16,
+        ] {
+            assert!(end <= hot, "field ends at {end}, past the {hot} hot bytes");
+        }
+        assert_eq!(std::mem::align_of::<Port>(), 64);
     }
 }

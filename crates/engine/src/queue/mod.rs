@@ -204,11 +204,20 @@ impl Occupancy {
 /// and its counters are the port's own. Everything else lives behind `multi`.
 #[derive(Clone, Debug)]
 pub struct PortQueue {
-    fifo: VecDeque<PacketId>,
+    fifo: VecDeque<Queued>,
     occ: Occupancy,
     /// The simple port's step-marking threshold.
     mark_k: Option<Amount>,
     multi: Option<Box<Multi>>,
+}
+
+/// A packet waiting in the simple port's FIFO, with what its transmission needs of it (wire size,
+/// telemetry request): the packet's own slot, cold after its wait, is not read to send it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queued {
+    pub id: PacketId,
+    pub size: u32,
+    pub collect: bool,
 }
 
 /// A port with several queues, or any admission, marking or buffer beyond the simple port's.
@@ -361,7 +370,7 @@ impl PortQueue {
                 p.ecn = Ecn::Ce;
             }
         }
-        self.fifo.push_back(id);
+        self.fifo.push_back(Queued { id, size: p.size, collect: p.int == crate::packet::Int::Collect });
         self.occ.pkts += 1;
         self.occ.bytes += size;
         Admit::Enqueued { marked, trimmed: false }
@@ -369,11 +378,11 @@ impl PortQueue {
 
     /// `pop` for the simple port (`counted_by_port`): the head, if any.
     #[inline]
-    pub fn pop_fifo(&mut self, slab: &PacketSlab) -> Option<PacketId> {
-        let id = self.fifo.pop_front()?;
+    pub fn pop_fifo(&mut self) -> Option<Queued> {
+        let q = self.fifo.pop_front()?;
         self.occ.pkts -= 1;
-        self.occ.bytes -= slab.get(id).size as u64;
-        Some(id)
+        self.occ.bytes -= q.size as u64;
+        Some(q)
     }
 
     /// Take the next packet to transmit, if any; `true` = it was marked on dequeue.
@@ -383,7 +392,7 @@ impl PortQueue {
             return None;
         }
         match self.multi.as_deref_mut() {
-            None => self.pop_fifo(env.slab).map(|id| (id, false)),
+            None => self.pop_fifo().map(|q| (q.id, false)),
             Some(m) => Some(m.pop(&mut self.occ, env)),
         }
     }

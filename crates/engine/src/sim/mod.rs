@@ -323,6 +323,12 @@ impl Simulator {
         // `end` may move earlier during the loop (stop_when_done).
         while let Some((t, ev)) = self.events.pop_until(until.min(self.end)) {
             debug_assert!(t >= self.now, "time went backwards");
+            // Start loading what an upcoming packet event will touch while this one runs.
+            match self.events.upcoming() {
+                Some(Event::Arrive { pkt, .. }) => self.slab.prefetch(pkt),
+                Some(Event::TxDone { port }) => self.fabric.prefetch_port(port),
+                _ => {}
+            }
             self.now = t;
             self.now_key = ev.tie_key();
             self.dispatch(ev);
@@ -348,7 +354,9 @@ impl Simulator {
             Event::TxDone { port } => {
                 let mut cx = ctx!(self);
                 self.fabric.tx_done(port, &mut cx);
-                if self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
+                // `watched` (in the port just handled) is set exactly while the NIC has waiters,
+                // so the host table is read only for ports with senders waiting.
+                if self.fabric.net.ports[port.idx()].watched && self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
                     self.wake_senders(port);
                 }
             }

@@ -70,6 +70,9 @@ pub struct Fabric {
     /// Each flow's paths under per-flow ECMP (`None` with packet spraying or a hybrid network,
     /// or when switched off for tests: results must not change).
     pub paths: Option<Box<paths::FlowPaths>>,
+    /// Each port's peer node (`Port::peer`), apart: an arrival reads 4 bytes from a 4-byte-per-port
+    /// table that stays in cache instead of a cache line of the sending port.
+    peers: Vec<NodeId>,
     /// Scratch list of packets pushed out by an admission (reused).
     victims: Vec<PacketId>,
     pub packet_hops: u64,
@@ -108,7 +111,8 @@ impl Fabric {
         }
         let eager_tx_done = false;
         let paths = (sc.ecmp == Ecmp::FlowHash && rdcn.is_none()).then(Box::default);
-        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, paths, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        let peers = net.ports.iter().map(|p| p.peer).collect();
+        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, paths, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -159,7 +163,7 @@ impl Fabric {
                 self.hybrid_arrival(role, id, cx);
             }
         }
-        let node = self.net.ports[port.idx()].peer;
+        let node = self.peers[port.idx()];
         self.at_node(node, id, cx)
     }
 
@@ -225,6 +229,17 @@ impl Fabric {
         }
     }
 
+    /// Start loading the transmitter state of `port` (a hint for an upcoming `TxDone`).
+    #[inline]
+    pub fn prefetch_port(&self, port: PortId) {
+        if let Some(p) = self.net.ports.get(port.idx()) {
+            let at = p as *const crate::network::Port as *const u8;
+            for line in 0..crate::network::Port::HOT_LINES {
+                crate::packet::prefetch(at.wrapping_add(64 * line));
+            }
+        }
+    }
+
     /// A sender on this host waits for `port` (its NIC) to finish a packet: every transmission
     /// ends in a `TxDone` until no one waits (the simulator clears `watched`), including the one
     /// on the wire now.
@@ -260,11 +275,17 @@ impl Fabric {
     /// Stage 4: put packet `id` on the wire of `port` (idle).
     #[inline]
     pub fn start_tx(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
-        let now = cx.now;
         let pkt = cx.slab.get(id);
-        let size = pkt.size as u64;
+        self.send(port, id, pkt.size, pkt.int == Int::Collect, cx);
+    }
+
+    /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known.
+    #[inline]
+    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, cx: &mut Ctx) {
+        let now = cx.now;
+        let size = size as u64;
         let p = &mut self.net.ports[port.idx()];
-        if pkt.int == Int::Collect {
+        if collect {
             let hop = IntHop { port, time: now, queue_bytes: p.queue.len_bytes(), tx_bytes: p.stats.tx_bytes, rate: p.rate };
             self.telemetry.record(id, hop);
         }
@@ -281,7 +302,7 @@ impl Fabric {
         // event was scheduled — with half the packet events on lightly queued fabrics.
         p.tx_pending = self.eager_tx_done || p.tx_done_always || !p.queue.is_empty() || p.watched;
         if p.tx_pending {
-            cx.events.schedule(now + ser, Event::TxDone { port });
+            cx.events.schedule_ahead(now + ser, Event::TxDone { port });
         }
         let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
         p.stats.tx_packets += 1;
@@ -301,7 +322,7 @@ impl Fabric {
             cx.slab.free(id);
         } else {
             let delay = p.delay;
-            cx.events.schedule(now + ser + delay, Event::Arrive { port, pkt: id });
+            cx.events.schedule_ahead(now + ser + delay, Event::Arrive { port, pkt: id });
         }
     }
 
@@ -312,17 +333,17 @@ impl Fabric {
         p.busy = false;
         p.tx_pending = false;
         p.note_queue(cx.now);
-        let next = if p.queue.counted_by_port() {
-            p.queue.pop_fifo(cx.slab)
+        if p.queue.counted_by_port() {
+            if let Some(q) = p.queue.pop_fifo() {
+                debug_assert!({ let k = cx.slab.get(q.id); (k.size, k.int == Int::Collect) == (q.size, q.collect) });
+                self.send(port, q.id, q.size, q.collect, cx);
+            }
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
-            p.queue.pop(&mut env).map(|(id, marked)| {
+            if let Some((next, marked)) = p.queue.pop(&mut env) {
                 p.stats.ecn_marks += marked as u64;
-                id
-            })
-        };
-        if let Some(next) = next {
-            self.start_tx(port, next, cx);
+                self.start_tx(port, next, cx);
+            }
         }
         if self.rdcn.is_some() {
             self.hybrid_tx_done(port, cx);
