@@ -190,8 +190,9 @@ fn limit_host_egress(topo: &mut TopologySpec, r: Rate) {
     }
 }
 
-/// `[host]`: the hosts' model. `rx_jitter`: largest receive processing delay (uniform, per host);
-/// `stack`: the Linux kernel whose TCP defaults every TCP profile starts from.
+/// `[host]`: the hosts' model. `stack`: the Linux kernel whose TCP defaults every TCP profile
+/// starts from; `egress_rate`: each host's egress limit; `time_dilation`: the emulator's factor;
+/// `rx_jitter`: largest receive processing delay (uniform, per host).
 fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
     use crate::host::linux::{Kernel, STACK_NAMES};
     let mut h = crate::host::HostSpec::default();
