@@ -58,14 +58,9 @@ impl QuickAck {
         }
     }
 
-    /// A segment carrying only bytes already received.
-    pub fn on_duplicate(&mut self) {
-        self.rcv_ssthresh = self.rcv_ssthresh.max(self.init);
-        self.enter();
-    }
-
-    /// A CE mark on a classic-ECN connection that is not echoing ECE yet.
-    pub fn on_first_ce(&mut self) {
+    /// `tcp_enter_quickack_mode`: a segment carrying only bytes already received, or a CE mark
+    /// on a classic-ECN connection that is not echoing ECE yet.
+    pub fn enter_mode(&mut self) {
         self.rcv_ssthresh = self.rcv_ssthresh.max(self.init);
         self.enter();
     }
@@ -150,10 +145,10 @@ mod tests {
             q.on_ack_sent();
         }
         assert!(!q.active());
-        q.on_duplicate();
+        q.enter_mode(); // a duplicate
         assert_eq!(q.quick, 5);
         q.quick = 0;
-        q.on_first_ce();
+        q.enter_mode(); // a first CE
         assert_eq!(q.quick, 5);
         // Tiny segments (< 128 B) do not grow the window.
         let mut t = QuickAck::new(QuickAckConfig { init_rcv_wnd: 14_480, window_clamp: 93_760 }, 1448);

@@ -179,7 +179,7 @@ impl Receiver {
                     if !self.ece_latch {
                         // Linux tcp_ecn_check_ce: the sender may have a tiny window; don't delay.
                         if let Some(q) = self.quick.as_mut() {
-                            q.on_first_ce();
+                            q.enter_mode();
                         }
                     }
                     self.ece_latch = true;
@@ -204,7 +204,7 @@ impl Receiver {
         }
         if let Some(q) = self.quick.as_mut() {
             match arrival {
-                Arrival::Duplicate => q.on_duplicate(),
+                Arrival::Duplicate => q.enter_mode(),
                 Arrival::InOrder => q.on_in_order(h.len),
                 Arrival::OutOfOrder => {}
             }

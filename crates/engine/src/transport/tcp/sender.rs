@@ -99,10 +99,6 @@ pub struct Sender {
     pub low: Option<Box<LowLoop>>,
     /// The kernel's clock over the simulation's (`TcpConfig::time_dilation`; 1 = the same).
     dilation: u32,
-    /// `TcpConfig::app_rate`, and when the application will have written the next new segment
-    /// (set while new data waits for it).
-    app_rate: Option<crate::time::Rate>,
-    app_wait: Option<Time>,
     pub stats: SenderStats,
 }
 
@@ -155,8 +151,6 @@ impl Sender {
         board.timestamps = cfg.timestamps;
         Sender {
             dilation: cfg.time_dilation.max(1),
-            app_rate: cfg.app_rate,
-            app_wait: None,
             int_echo: None,
             int_fresh: false,
             layout,
@@ -714,8 +708,7 @@ impl Sender {
                     self.cc.on_int(&mut self.tcb, rec);
                 }
             }
-            let k = self.dilation as u64;
-            let rs = RateSample { interval: Time(rs.interval.0.saturating_mul(k)), rtt: rs.rtt.map(|r| Time(r.0.saturating_mul(k))), ..rs };
+            let rs = RateSample { interval: self.kernel_time(rs.interval), rtt: rs.rtt.map(|r| self.kernel_time(r)), ..rs };
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
         } else if may_grow && own_acked > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
             self.cc_call(|cc, t| cc.cong_avoid(t, own_acked));
@@ -1017,7 +1010,6 @@ impl Sender {
 
     /// The next segment NextSeg() (RFC 6675 §4, rules 1, 2 and 4) would send, if any.
     fn next_segment(&mut self, now: Time, cfg: &TcpConfig) -> Option<(u64, bool)> {
-        self.app_wait = None;
         if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
             return Some((seg, true));
         }
@@ -1027,9 +1019,8 @@ impl Sender {
         self.rxt_cursor = self.rxt_cursor.max(self.board.nxt());
         let nxt = self.board.nxt();
         if self.new_data_allowed() {
-            match self.app_ready_at(nxt) {
-                Some(t) if t > now => self.app_wait = Some(t),
-                _ => return Some((nxt, false)),
+            if !self.app_ready_at(nxt, cfg).is_some_and(|t| t > now) {
+                return Some((nxt, false));
             }
         }
         if cfg.sack && self.state == CaState::Recovery && self.rescue_rxt.is_none_or(|r| self.board.una() > r) {
@@ -1045,8 +1036,8 @@ impl Sender {
 
     /// When an application writing at `app_rate` from the flow's start has written all of
     /// segment `seg` (`None`: no rate, the data is all there).
-    fn app_ready_at(&self, seg: u64) -> Option<Time> {
-        let (rate, start) = (self.app_rate?, self.started_at?);
+    fn app_ready_at(&self, seg: u64, cfg: &TcpConfig) -> Option<Time> {
+        let (rate, start) = (cfg.app_rate?, self.started_at?);
         let end = self.seg_start(seg) + self.layout.next_len(seg, self.tcb.seg_size);
         Some(start + rate.serialization(end))
     }
@@ -1110,7 +1101,8 @@ impl Sender {
                 }
             }
             let Some((seg, retransmission)) = self.next_segment(now, cfg) else {
-                if let Some(t) = self.app_wait.take() {
+                let nxt = self.board.nxt();
+                if let Some(t) = self.app_ready_at(nxt, cfg).filter(|&t| t > now && self.new_data_allowed()) {
                     // The application has not written the next segment yet: come back then.
                     self.pace.arm(t, out);
                 }
