@@ -208,3 +208,10 @@ def test_paper_scale_records_weekly_rows_for_a_sample_of_pairs_only():
     doc = acc.scenario(racks=8, weeks=1, record_pairs=5)
     assert doc["tor"]["elephants"]["record_pairs"] == 5
     fabricsim.validate(doc)
+
+
+def test_printer_says_so_when_no_headline_was_scored():
+    # `fabricsim reproduce PAPER --only PREFIX` may run only points that no headline reads.
+    buf = io.StringIO()
+    print_headlines([], "t", file=buf)
+    assert "no headline scored" in buf.getvalue()

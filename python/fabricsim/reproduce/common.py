@@ -49,6 +49,10 @@ def headline_frame(rows: list[Headline]) -> pd.DataFrame:
 
 def print_headlines(rows: list[Headline], title: str, file=sys.stdout) -> None:
     print(f"\n{title}\n", file=file)
+    if not rows:
+        # `--only` may select points that no headline scores.
+        print("(no headline scored by the points run)", file=file)
+        return
     w = max(len(h.name) for h in rows)
     print(f"{'headline':<{w}}  {'paper':>14}  {'band':>14}  {'ours':>10}  result", file=file)
     for h in rows:
