@@ -61,6 +61,9 @@ pub enum Event {
     IncastRound { app: u32 },
     /// The circuit switch of a hybrid network reaches a day or night boundary.
     Circuit,
+    /// The host-egress shaper of `port` releases its burst to the port and forms the next
+    /// (`network::shaper`).
+    Release { port: PortId },
 }
 
 impl Event {
@@ -68,8 +71,8 @@ impl Event {
     /// entity the event concerns (32 bits), then a 28-bit detail (the packet of an arrival, the
     /// timer of a flow or host). Unique among pending events: a port serializes one packet at a
     /// time, so two arrivals behind one port are at least one serialization time apart (and carry
-    /// different packets anyway); a port has at most one `TxDone` and a lazy timer at most one
-    /// pending event; flows start and stop once. Packet ids stay below 2^28 (that many packets
+    /// different packets anyway); a port has at most one `TxDone`, a shaper at most one `Release`
+    /// and a lazy timer at most one pending event; flows start and stop once. Packet ids stay below 2^28 (that many packets
     /// in flight would need 34 GB of slab).
     #[inline]
     pub fn tie_key(&self) -> u64 {
@@ -92,6 +95,8 @@ impl Event {
             // After everything else at its picosecond: a delayed packet is handled as if it had
             // arrived an instant later. (Rank 10 keeps every other kind's order unchanged.)
             Event::HostRx { node, pkt } => key(10, node.0, pkt.0),
+            // Last of all: a shaper forms its burst from everything handed to it at this instant.
+            Event::Release { port } => key(11, port.0, 0),
         }
     }
 }

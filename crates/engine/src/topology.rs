@@ -26,6 +26,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         tx_pending: false,
         watched: false,
         tx_done_always: false,
+        shaped: false,
         stats: PortStats::default(),
     }
 }

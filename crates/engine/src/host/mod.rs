@@ -32,11 +32,15 @@ pub struct HostSpec {
     /// container's): the host's side of its links serializes at it; the switch's side keeps the
     /// link's rate. `None`: the links' rates.
     pub egress_rate: Option<crate::time::Rate>,
+    /// With `egress_rate`: netem's shaping of segmentation-offload batches of up to this many
+    /// bytes (`network::shaper`) instead of per-packet serialization at the egress rate; the
+    /// host's side of its links keeps the link's rate. `None`: per packet.
+    pub egress_burst: Option<u64>,
 }
 
 impl Default for HostSpec {
     fn default() -> Self {
-        HostSpec { rx_jitter: Time::ZERO, stack: None, time_dilation: 1, egress_rate: None }
+        HostSpec { rx_jitter: Time::ZERO, stack: None, time_dilation: 1, egress_rate: None, egress_burst: None }
     }
 }
 use crate::network::Network;

@@ -7,6 +7,7 @@
 
 pub mod port;
 pub mod routing;
+pub mod shaper;
 
 pub use port::{Port, PortStats};
 pub use routing::{Ecmp, Routes};

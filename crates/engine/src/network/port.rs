@@ -50,6 +50,8 @@ pub struct Port {
     pub watched: bool,
     /// Every packet of this port ends in a `TxDone` (hybrid ports that pull VOQs then).
     pub tx_done_always: bool,
+    /// Packets pass a host-egress shaper before this port's queue (`shaper.rs`).
+    pub shaped: bool,
     pub node: NodeId,
     pub peer: NodeId,
     pub rate: Rate,
@@ -112,6 +114,7 @@ mod tests {
         let s = offset_of!(Port, stats);
         for end in [
             offset_of!(Port, busy) + 1,
+            offset_of!(Port, shaped) + 1,
             offset_of!(Port, rate) + 8,
             offset_of!(Port, delay) + 8,
             offset_of!(Port, loss_rate) + 8,

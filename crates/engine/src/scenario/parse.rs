@@ -115,7 +115,8 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     }
     if let Some(topo) = topo.as_mut() {
         topo.shared_buffer = shared_buffer;
-        if let Some(r) = host.egress_rate {
+        // With bursts the host ports keep their links' rate: the shapers do the limiting.
+        if let (Some(r), None) = (host.egress_rate, host.egress_burst) {
             limit_host_egress(topo, r);
         }
     }
@@ -191,7 +192,8 @@ fn limit_host_egress(topo: &mut TopologySpec, r: Rate) {
 }
 
 /// `[host]`: the hosts' model. `stack`: the Linux kernel whose TCP defaults every TCP profile
-/// starts from; `egress_rate`: each host's egress limit; `time_dilation`: the emulator's factor;
+/// starts from; `egress_rate`: each host's egress limit; `egress_burst`: that limit applied to
+/// offload batches of up to this size (`network::shaper`); `time_dilation`: the emulator's factor;
 /// `rx_jitter`: largest receive processing delay (uniform, per host).
 fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
     use crate::host::linux::{Kernel, STACK_NAMES};
@@ -202,6 +204,19 @@ fn host_section(t: &Table, iss: &mut Issues) -> crate::host::HostSpec {
         }
         if let Some(r) = ht.get("egress_rate", iss, as_rate) {
             h.egress_rate = Some(r);
+        }
+        if let Some(b) = ht.get("egress_burst", iss, as_bytes) {
+            let (key, v) = (ht.key_path("egress_burst"), ht.raw("egress_burst").map_or_else(String::new, show));
+            let max = crate::network::shaper::MAX_BURST;
+            if b == 0 {
+                iss.push(key, format!("{v} is not a burst size; give the largest offload batch in bytes, e.g. \"64KB\" (Linux's GSO limit)"));
+            } else if b > max {
+                iss.push(key, format!("{v} ({b} B) is not an offload batch; give at most {max} B (Linux batches up to 64 KB)"));
+            } else if ht.raw("egress_rate").is_none() {
+                iss.push(key, format!("{v} needs host.egress_rate, the rate its bursts are shaped to (e.g. egress_rate = \"10Gbps\")"));
+            } else {
+                h.egress_burst = Some(b);
+            }
         }
         if let Some(k) = ht.get("time_dilation", iss, as_positive) {
             if k > 1000 {

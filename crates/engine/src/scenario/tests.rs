@@ -687,3 +687,30 @@ dst = "h2"
         }
     }
 }
+
+#[test]
+fn host_egress_bursts_keep_the_links_rate_and_are_checked() {
+    use crate::time::Rate;
+    let sc = Scenario::from_toml(&format!("{GOOD}\n[host]\negress_rate = \"1Gbps\"\negress_burst = \"64KB\"\n")).unwrap();
+    assert_eq!((sc.host.egress_rate, sc.host.egress_burst), (Some(Rate::gbps(1)), Some(64_000)));
+    let net = crate::topology::build(&sc.topology);
+    let rate = |name: &str| net.ports.iter().find(|p| p.name == name).unwrap().rate;
+    assert_eq!((rate("h1->s0"), rate("s0->h1")), (Rate::gbps(10), Rate::gbps(10)), "the shaper limits, not the link");
+    let sim = crate::Simulator::new(&sc, None);
+    let shaped: Vec<_> = sim.fabric.net.ports.iter().filter(|p| p.shaped).map(|p| p.name.as_str()).collect();
+    assert_eq!(shaped, ["h0->s0", "h1->s0", "h2->s0"]);
+    let p = sim.fabric.net.port_by_name("h1->s0").unwrap();
+    assert_eq!(sim.fabric.egress_rate(p), Rate::gbps(1));
+    for (host, message) in [
+        ("egress_burst = \"64KB\"", "host.egress_burst: '64KB' needs host.egress_rate"),
+        ("egress_rate = \"10Gbps\"\negress_burst = \"0B\"", "host.egress_burst: '0B' is not a burst size"),
+        ("egress_rate = \"10Gbps\"\negress_burst = 0", "host.egress_burst: 0 is not a burst size"),
+        ("egress_rate = \"10Gbps\"\negress_burst = \"2MB\"", "host.egress_burst: '2MB' (2000000 B) is not an offload batch"),
+        ("egress_rate = \"10Gbps\"\negress_burst = -5", "host.egress_burst"),
+        ("egress_rate = \"10Gbps\"\negress_burst = \"7pkt\"", "host.egress_burst: '7pkt' is not a size"),
+    ] {
+        let e = Scenario::from_toml(&format!("{GOOD}\n[host]\n{host}\n")).unwrap_err().to_string();
+        assert!(e.contains(message), "{host}: {e}");
+        assert_eq!(e.lines().filter(|l| l.contains("egress_burst")).count(), 1, "{e}");
+    }
+}

@@ -241,10 +241,9 @@ impl Simulator {
         }
     }
 
-    /// Sum of a host's link rates.
+    /// Sum of a host's egress rates (its links', or its shapers' when lower).
     fn host_rate(&self, h: NodeId) -> u64 {
-        let net = &self.fabric.net;
-        net.node(h).ports.iter().map(|&p| net.ports[p.idx()].rate.bps()).sum()
+        self.fabric.net.node(h).ports.iter().map(|&p| self.fabric.egress_rate(p).bps()).sum()
     }
 
     /// Create a flow; it starts at `start` (now or later).
@@ -271,7 +270,7 @@ impl Simulator {
             let fwd = self.hops(src, dst, ends.hash_fwd);
             let there = fwd.iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(data) + d);
             let back = self.hops(dst, src, ends.hash_rev).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d);
-            let nic_rate = self.fabric.net.ports[nic.idx()].rate;
+            let nic_rate = self.fabric.egress_rate(nic);
             transport.set_path(crate::transport::PathInfo { nic_rate, base_rtt: there + back, switches: fwd.len().saturating_sub(1) as u32, segment: data as u32 });
         }
         self.flows.push(Flow { transport, ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
@@ -375,7 +374,7 @@ impl Simulator {
                 // Host state sends through the host's (first) NIC.
                 if let Some(&nic) = self.fabric.net.node(node).ports.first() {
                     self.outbox.budget = self.nic_budget(nic);
-                    self.outbox.nic_queued = self.fabric.net.ports[nic.idx()].queue.len_packets();
+                    self.outbox.nic_queued = self.fabric.nic_queued(nic);
                 }
                 self.hosts.stacks.on_timer(self.now, node, timer, &mut self.outbox);
                 if self.outbox.blocked {
@@ -392,6 +391,17 @@ impl Simulator {
             Event::Circuit => {
                 let mut cx = ctx!(self);
                 self.fabric.reconfigure(&mut cx);
+            }
+            Event::Release { port } => {
+                // The burst leaves the shaper; a sender blocked on this NIC may refill it before
+                // the next burst forms (it forms from what waits at the end of the instant).
+                let mut cx = ctx!(self);
+                self.fabric.release(port, &mut cx);
+                if self.fabric.net.ports[port.idx()].watched && self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
+                    self.wake_senders(port);
+                }
+                let mut cx = ctx!(self);
+                self.fabric.form_burst(port, &mut cx);
             }
         }
     }
@@ -514,7 +524,7 @@ impl Simulator {
     fn prepare_outbox(&mut self, flow: FlowId) {
         let nic = self.flows[flow.idx()].nic;
         self.outbox.budget = self.nic_budget(nic);
-        self.outbox.nic_queued = self.fabric.net.ports[nic.idx()].queue.len_packets();
+        self.outbox.nic_queued = self.fabric.nic_queued(nic);
     }
 
     /// Register `flow` to be woken when its NIC has room (once).
@@ -532,7 +542,7 @@ impl Simulator {
     /// Data packets a sender may still hand to NIC `port`.
     #[inline]
     fn nic_budget(&self, port: PortId) -> u64 {
-        self.hosts.budget(port, self.fabric.net.ports[port.idx()].queue.len_packets())
+        self.hosts.budget(port, self.fabric.nic_queued(port))
     }
 
     /// Inject what a transport produced, and set its timers.
@@ -705,13 +715,14 @@ impl Simulator {
         }
     }
 
-    /// Hop list (rate, delay) of the path a flow-hashed packet takes.
+    /// Hop list (rate, delay) of the path a flow-hashed packet takes; a shaped host port counts
+    /// at its egress rate.
     fn hops(&self, src: NodeId, dst: NodeId, hash: u64) -> Vec<(crate::time::Rate, Time)> {
         self.fabric.net
             .path(src, dst, hash)
             .unwrap_or_default()
             .iter()
-            .map(|p| (self.fabric.net.ports[p.idx()].rate, self.fabric.net.ports[p.idx()].delay))
+            .map(|&p| (self.fabric.egress_rate(p), self.fabric.net.ports[p.idx()].delay))
             .collect()
     }
 

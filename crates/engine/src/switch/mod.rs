@@ -26,6 +26,7 @@ pub mod telemetry;
 
 use crate::event::{Event, EventQueue};
 use crate::ids::{NodeId, PacketId, PortId};
+use crate::network::shaper::Shapers;
 use crate::network::{routing, Ecmp, Network};
 use crate::packet::{Int, PacketSlab};
 use crate::queue::{Admit, Env, SharedPool};
@@ -65,6 +66,8 @@ pub struct Fabric {
     pub telemetry: Telemetry,
     /// The pcap tap (`[output.pcap]`), if capturing: one `Option` test per transmission otherwise.
     pub capture: Option<Box<crate::capture::Capture>>,
+    /// The host-egress shapers (`[host] egress_burst`), if any; their ports have `Port::shaped`.
+    pub shapers: Option<Box<Shapers>>,
     /// Every transmission ends in a `TxDone` event (for tests: results must not change).
     pub(crate) eager_tx_done: bool,
     /// Each flow's paths under per-flow ECMP (`None` with packet spraying or a hybrid network,
@@ -109,10 +112,20 @@ impl Fabric {
                 p.tx_done_always = *role != crate::rdcn::Role::Plain;
             }
         }
+        let shapers = match (sc.host.egress_rate, sc.host.egress_burst) {
+            (Some(rate), Some(burst)) => {
+                let s = Shapers::hosts(&net, rate, burst);
+                for (i, p) in net.ports.iter_mut().enumerate() {
+                    p.shaped = s.shapes(PortId::from_idx(i));
+                }
+                Some(Box::new(s))
+            }
+            _ => None,
+        };
         let eager_tx_done = false;
         let paths = (sc.ecmp == Ecmp::FlowHash && rdcn.is_none()).then(Box::default);
         let peers = net.ports.iter().map(|p| p.peer).collect();
-        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, eager_tx_done, paths, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -168,12 +181,22 @@ impl Fabric {
     }
 
     /// Stages 2 and 3: egress features, then admission to the port's queues (or straight to the
-    /// transmitter when it is idle).
+    /// transmitter when it is idle). A shaped host port's packets wait in its shaper first.
     #[inline]
     pub fn enqueue(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
         }
+        if self.net.ports[port.idx()].shaped {
+            self.shape(port, id, cx);
+            return;
+        }
+        self.admit(port, id, cx);
+    }
+
+    /// Stage 3: admission to the port's queues, or straight to the transmitter when it is idle.
+    #[inline]
+    fn admit(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
         let p = &mut self.net.ports[port.idx()];
         if p.busy && !p.tx_pending && Self::finished(p.stats.busy_until, port, cx) {
             // The transmission ended unobserved (no `TxDone`: nothing was waiting).
@@ -227,6 +250,49 @@ impl Fabric {
         if let Some(node) = bounce {
             self.reroute(node, id, cx);
         }
+    }
+
+    /// A packet for a shaped host port waits in its shaper; an idle shaper forms its burst at the
+    /// end of this instant (not inlined: the rare path stays out of `enqueue`).
+    #[inline(never)]
+    fn shape(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
+        let p = cx.slab.get(id);
+        let s = self.shapers.as_deref_mut().expect("a shaped port has a shaper").of(port);
+        if s.hold(id, p.size, p.flow, p.kind == crate::packet::Kind::Data) {
+            cx.events.schedule(cx.now, Event::Release { port });
+        }
+    }
+
+    /// The shaper of `port` releases the burst due now: its packets enter the port (stage 3), the
+    /// first straight onto the wire if it is free, the rest back to back behind it. The caller
+    /// then lets blocked senders refill and calls [`form_burst`](Self::form_burst).
+    pub fn release(&mut self, port: PortId, cx: &mut Ctx) {
+        while let Some(id) = self.shapers.as_deref_mut().and_then(|s| s.of(port).next_released()) {
+            self.admit(port, id, cx);
+        }
+    }
+
+    /// The shaper of `port` forms its next burst from the packets waiting, and schedules its
+    /// release.
+    pub fn form_burst(&mut self, port: PortId, cx: &mut Ctx) {
+        if let Some(at) = self.shapers.as_deref_mut().and_then(|s| s.of(port).form(cx.now)) {
+            cx.events.schedule(at, Event::Release { port });
+        }
+    }
+
+    /// Packets a host has handed to NIC `port` that have not started on its wire: the port's
+    /// queue and, for a shaped port, its shaper (the NIC's backpressure counts both).
+    #[inline]
+    pub fn nic_queued(&self, port: PortId) -> u64 {
+        let held = self.shapers.as_deref().and_then(|s| s.get(port)).map_or(0, |s| s.held());
+        self.net.ports[port.idx()].queue.len_packets() + held
+    }
+
+    /// The rate at which `port` can carry traffic in the long run: its link's, or its shaper's
+    /// when lower (for ideal completion times and the rates transports are told).
+    pub fn egress_rate(&self, port: PortId) -> crate::time::Rate {
+        let link = self.net.ports[port.idx()].rate;
+        self.shapers.as_deref().and_then(|s| s.get(port)).map_or(link, |s| link.min(s.rate))
     }
 
     /// Start loading the transmitter state of `port` (a hint for an upcoming `TxDone`).

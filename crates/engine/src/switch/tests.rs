@@ -239,3 +239,105 @@ fn transmit_done_events_only_where_needed_and_flow_paths_change_no_result() {
         assert!(sb.events < sa.events, "scenario {i}: {} events with a TxDone per packet, {} without", sa.events, sb.events);
     }
 }
+
+// Host-egress shaping with offload bursts (`[host] egress_burst`, network/shaper.rs).
+
+/// h0 -> h1 through s0 on 800 Gb/s links with `delay`; TCP with 8960 B segments in 9012 B
+/// packets; `host` lines for `[host]`, `flow` the flow's extra lines.
+fn shaped_star(delay: &str, host: &str, flow: &str) -> String {
+    format!(
+        "[simulation]\nend = \"50ms\"\n[topology]\nkind = \"star\"\nhosts = 2\nlink = {{ rate = \"800Gbps\", delay = \"{delay}\" }}\n\
+         [transport]\nmss = 8960\nheader = 52\n[host]\n{host}\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n{flow}\n"
+    )
+}
+
+/// Packets h0's port has put on its wire, and segments h1 has received, by `t` (ps).
+fn shaped_at(sim: &mut Simulator, t: u64) -> (u64, u64) {
+    sim.run_until(Time::from_ps(t));
+    let p = sim.fabric.net.port_by_name("h0->s0").unwrap();
+    (sim.fabric.net.ports[p.idx()].stats.tx_packets, tcp(sim, 0).receiver.delivered() / 8960)
+}
+
+#[test]
+fn offload_bursts_leave_at_the_egress_rate_per_burst_and_back_to_back_at_the_link_rate() {
+    // TCP's initial window hands 10 packets of 9012 B to h0's NIC at t = 0. 64 KB bursts hold 7
+    // (63 084 B; 8 would be 72 096 B). Burst 1 is released at 7 × 9012 × 8 / 10e9 s =
+    // 50.4672 µs, its packets start one 800 Gb/s serialization (9012 × 8 / 800e9 s = 90.12 ns)
+    // apart; burst 2 (3 packets) forms at that release and is released at
+    // (7 + 3) × 9012 × 8 / 10e9 s = 72.096 µs.
+    let (r1, r2, ser, d) = (50_467_200u64, 72_096_000u64, 90_120u64, 1_000_000u64);
+    assert_eq!((7 * 9012 * 8 * 100, 10 * 9012 * 8 * 100, 9012 * 8 * 1000 / 800), (r1, r2, ser), "ps at 10 and 800 Gb/s");
+    let doc = shaped_star("1us", "egress_rate = \"10Gbps\"\negress_burst = \"64KB\"", "size = 89600");
+    let mut sim = Simulator::new(&Scenario::from_toml(&doc).unwrap(), None);
+    sim.keep_finished = true;
+    assert_eq!(shaped_at(&mut sim, r1 - 1).0, 0, "nothing leaves before the release");
+    for k in 0..7 {
+        assert_eq!(shaped_at(&mut sim, r1 + k * ser).0, k + 1, "burst 1, packet {}", k + 1);
+        if k < 6 {
+            assert_eq!(shaped_at(&mut sim, r1 + (k + 1) * ser - 1).0, k + 1);
+        }
+    }
+    assert_eq!(shaped_at(&mut sim, r2 - 1).0, 7, "burst 2 waits for its release");
+    for k in 0..3 {
+        assert_eq!(shaped_at(&mut sim, r2 + k * ser).0, 8 + k);
+    }
+    // Store-and-forward through s0, whose port to h1 is never busy when a packet arrives: packet
+    // j of a burst released at r reaches h1 at r + (j + 2) × 90.12 ns + 2 µs.
+    let mut sim = Simulator::new(&Scenario::from_toml(&doc).unwrap(), None);
+    sim.keep_finished = true;
+    for (r, first, n) in [(r1, 0, 7), (r2, 7, 3)] {
+        for j in 0..n {
+            let at = r + (j + 2) * ser + 2 * d;
+            assert_eq!(shaped_at(&mut sim, at - 1).1, first + j, "packet {} just before", first + j + 1);
+            assert_eq!(shaped_at(&mut sim, at).1, first + j + 1, "packet {} arrives", first + j + 1);
+        }
+    }
+    sim.run();
+    assert!(sim.conservation().holds());
+}
+
+#[test]
+fn one_packet_bursts_are_per_packet_shaping_one_link_serialization_later() {
+    // Plain egress_rate: h0's port serializes at 10 Gb/s, packet k (of 10 queued at t = 0) is
+    // at s0 at k × 7.2096 µs + 1 µs and at h1 (800 Gb/s on) 90.12 ns + 1 µs later. With bursts
+    // of one packet the shaper releases packet k at k × 7.2096 µs and the port then serializes
+    // it at 800 Gb/s: every arrival exactly one 90.12 ns serialization later.
+    let (ser10, ser, d) = (7_209_600u64, 90_120u64, 1_000_000u64);
+    let plain = shaped_star("1us", "egress_rate = \"10Gbps\"", "size = 89600");
+    let burst1 = shaped_star("1us", "egress_rate = \"10Gbps\"\negress_burst = \"1B\"", "size = 89600");
+    let mut a = Simulator::new(&Scenario::from_toml(&plain).unwrap(), None);
+    let mut b = Simulator::new(&Scenario::from_toml(&burst1).unwrap(), None);
+    a.keep_finished = true;
+    b.keep_finished = true;
+    for k in 1..=10u64 {
+        let at = k * ser10 + d + ser + d;
+        assert_eq!(shaped_at(&mut a, at - 1).1, k - 1, "per packet: segment {k} just before");
+        assert_eq!(shaped_at(&mut a, at).1, k, "per packet: segment {k}");
+        assert_eq!(shaped_at(&mut b, at + ser - 1).1, k - 1, "1-packet bursts: segment {k} just before");
+        assert_eq!(shaped_at(&mut b, at + ser).1, k, "1-packet bursts: segment {k}");
+    }
+}
+
+#[test]
+fn offload_bursts_carry_the_egress_rate_in_the_long_run_and_blocked_senders_keep_up() {
+    // A long-lived flow keeps h0's NIC backlogged (it blocks at the NIC's send limit). Once it
+    // is, burst k is released at t0 + C_k / 10 Gb/s (C_k: bytes of bursts 1..k), so by time t the
+    // wire has carried 10 Gb/s × (t − t0) less at most the burst due next and the part of the
+    // last one still to start: over 20 ms, 25 000 000 B within two bursts (128 000 B), whatever
+    // the send limit (with 3 packets the bursts are smaller, the rate the same).
+    for send_limit in ["100pkt", "3pkt"] {
+        let doc = shaped_star("1us", "egress_rate = \"10Gbps\"\negress_burst = \"64KB\"", "")
+            .replace("[host]", &format!("[host_queue]\nsend_limit = \"{send_limit}\"\n[host]"));
+        let mut sim = Simulator::new(&Scenario::from_toml(&doc).unwrap(), None);
+        let p = sim.fabric.net.port_by_name("h0->s0").unwrap();
+        let bytes = |sim: &mut Simulator, ms: u64| {
+            sim.run_until(Time::from_ms(ms));
+            sim.fabric.net.ports[p.idx()].stats.tx_bytes as i64
+        };
+        let b1 = bytes(&mut sim, 2);
+        let b2 = bytes(&mut sim, 22);
+        assert!((b2 - b1 - 25_000_000).abs() <= 128_000, "send limit {send_limit}: {} B in 20 ms", b2 - b1);
+        let limit = if send_limit == "3pkt" { 3 } else { 100 };
+        assert!(sim.fabric.nic_queued(p) <= limit, "the NIC holds at most the send limit");
+    }
+}
