@@ -19,7 +19,13 @@ Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
   10 Gb/s (`[host] egress_rate`; "etalon", the default). Until 2026-11-25 the reproduction left
   the egress unshaped ("unshaped": the emulator's raw path), chosen after the 10 Gb/s version
   missed; both are run, with a 10 Gb/s, 1 us link each way ("physical"), and printed as a
-  sensitivity table.
+  sensitivity table. So is "etalon-gso" (added 2026-11-26, after the default was chosen): the
+  same 10 Gb/s egress applied the way netem applies it with segmentation offload on (Etalon's
+  tune.sh leaves TSO/GSO at the kernel's default, on) - per batch of up to 64 KB, whose packets
+  then leave back to back at the link's 800 Gb/s (`[host] egress_burst`); and "etalon-40g",
+  "etalon-40g-gso" (added the same day): the 40/TDF Gb/s that Etalon's etc/python_config.py has set
+  for the containers' data interfaces since its commit e6e94f9 (2019-07-26), before the paper's
+  graphs were made, where the paper's text says 10 Gb/s.
 - MSS 8960 B (9000 B MTU minus 40 B of IP/TCP headers); packets are 9012 B with our 52 B headers.
 - Fig. 3 is a simulation in the paper with few details: we use 3 racks (the paper's testbed, where
   the circuit can carry most of the traffic), 10 CUBIC flows, nights = day/9 (90 % uptime) and
@@ -64,14 +70,20 @@ SCALES = {
 }
 
 #: Host links (module docstring): Etalon's host path (800 Gb/s links, each host's egress at 10 Gb/s
-#: as tc's netem sets it), the same without the egress limit, or a physical 10 Gb/s link each way.
+#: as tc's netem sets it), the same without the egress limit, or a physical 10 Gb/s link each way;
+#: "etalon-gso" shapes the egress per offload batch of up to 64 KB (7 packets of 9012 B, as Linux
+#: 4.15's 65 536 B GSO limit less headers holds 7 segments of 8960 B) instead of per packet.
+#: Values: (host link, egress rate, egress burst).
 HOST_MODELS = {
-    "etalon": ({"rate": "800Gbps", "delay": "0us"}, "10Gbps"),
-    "unshaped": ({"rate": "800Gbps", "delay": "0us"}, None),
-    "physical": ({"rate": "10Gbps", "delay": "1us"}, None),
+    "etalon": ({"rate": "800Gbps", "delay": "0us"}, "10Gbps", None),
+    "unshaped": ({"rate": "800Gbps", "delay": "0us"}, None, None),
+    "physical": ({"rate": "10Gbps", "delay": "1us"}, None, None),
+    "etalon-gso": ({"rate": "800Gbps", "delay": "0us"}, "10Gbps", "64KB"),
+    "etalon-40g": ({"rate": "800Gbps", "delay": "0us"}, "40Gbps", None),
+    "etalon-40g-gso": ({"rate": "800Gbps", "delay": "0us"}, "40Gbps", "64KB"),
 }
 #: The alternatives run beside the default for the key points.
-HOST_ALTERNATIVES = ["unshaped", "physical"]
+HOST_ALTERNATIVES = ["unshaped", "physical", "etalon-gso", "etalon-40g", "etalon-40g-gso"]
 
 #: The hosts (§3.2 "17 TCP variants pre-installed on Ubuntu 18.04"; §4.3 "We use a TDF of 20x").
 HOST_STACK, TIME_DILATION = "linux-4.15", 20
@@ -80,6 +92,12 @@ HOST_STACK, TIME_DILATION = "linux-4.15", 20
 RACKS, HOSTS, FLOWS = 25, 16, 16
 DAY_US, NIGHT_US = 180, 20
 SMALL, LARGE = 16, 50
+
+
+def host_egress(model: str) -> dict:
+    """The `[host]` keys of a host model's egress: none, a rate, or a rate with offload bursts."""
+    _, rate, burst = HOST_MODELS[model]
+    return {**({"egress_rate": rate} if rate else {}), **({"egress_burst": burst} if burst else {})}
 
 
 def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows: int = FLOWS,
@@ -112,8 +130,7 @@ def scenario(*, cc: str = "cubic", racks: int = RACKS, hosts: int = HOSTS, flows
         "circuit": {"schedule": "strobe", "day": f"{day_us}us", "night": f"{night_us}us",
                     "view_before": f"{min(view_before_us, week_us)}us"},
         "tor": tor,
-        "host": {"stack": HOST_STACK, "time_dilation": TIME_DILATION,
-                 **({"egress_rate": HOST_MODELS[hosts_model][1]} if HOST_MODELS[hosts_model][1] else {})},
+        "host": {"stack": HOST_STACK, "time_dilation": TIME_DILATION, **host_egress(hosts_model)},
         "output": {"warmup": f"{warmup_weeks * week_us}us"},
         "transports": {"tcp": tcp},
         "flows": [{"src": f"h{i}", "dst": f"h{hosts + i}", "transport": "tcp", **({"size": flow_bytes} if flow_bytes else {})}
@@ -544,7 +561,10 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
     figs = figures(results, out)
     print_headlines(hl, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours")
     titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",
-              "physical": "10 Gb/s, 1 us host links each way"}
+              "physical": "10 Gb/s, 1 us host links each way",
+              "etalon-gso": "the 10 Gb/s egress limit per 64 KB offload burst (netem with TSO/GSO), packets back to back at 800 Gb/s",
+              "etalon-40g": "a 40 Gb/s egress limit (Etalon's python_config.py since 2019-07-26), per packet",
+              "etalon-40g-gso": "a 40 Gb/s egress limit per 64 KB offload burst"}
     for m in HOST_ALTERNATIVES:
         alt = [(k.removeprefix(f"{m}/"), d) for k, d in sorted(results.items()) if k.startswith(f"{m}/")]
         if alt:
