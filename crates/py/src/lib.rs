@@ -111,7 +111,17 @@ impl Simulation {
         d.set_item("bytes", &t.bytes)?;
         d.set_item("utilization", &t.utilization)?;
         d.set_item("data", &t.data)?;
+        d.set_item("wire_start_ps", &t.wire_start_ps)?;
+        d.set_item("wire_end_ps", &t.wire_end_ps)?;
         out.set_item("days", d)?;
+        let t = r.uplink_table();
+        let d = PyDict::new(py);
+        d.set_item("rack", &t.rack)?;
+        d.set_item("night_bytes", &t.night_bytes)?;
+        d.set_item("night_ps", &t.night_ps)?;
+        d.set_item("day_bytes", &t.day_bytes)?;
+        d.set_item("day_ps", &t.day_ps)?;
+        out.set_item("uplinks", d)?;
         let t = r.voq_table(self.sim.now());
         let d = PyDict::new(py);
         d.set_item("src", &t.src)?;
