@@ -97,7 +97,7 @@ impl Simulation {
     fn timeseries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         series_dict(py, &self.sim.series, &self.sim)
     }
-    /// Hybrid-network tables (days, voqs, seq_view, latency: dicts of columns, plus the mean
+    /// Hybrid-network tables (days, uplinks, voqs, seq_view, latency: dicts of columns, plus the mean
     /// circuit utilization after the warm-up), or None for a packet-only fabric.
     fn circuit<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(r) = self.sim.fabric.rdcn.as_deref() else { return Ok(None) };

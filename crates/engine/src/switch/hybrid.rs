@@ -1,6 +1,10 @@
 //! The simulator's side of hybrid circuit/packet networks (model in `crate::rdcn`): admission to
 //! the source ToR's VOQs, pulls by the packet uplink and the circuit lanes, the circuit switch's
 //! day/night events, and the measurements taken as packets leave the hybrid network.
+//!
+//! The ACK bypass (`[tor] ack_bypass`, Mukerjee et al. §4's validation of Table 1) is not here:
+//! it takes a pure ACK for another rack at its sending host, in `Fabric::at_node`, and schedules
+//! its arrival at the destination host through `Rdcn::host_down`, so that nothing here sees it.
 
 use super::{Ctx, Fabric};
 use crate::event::Event;
