@@ -191,7 +191,7 @@ impl Fabric {
                     let lane = &self.net.ports[r.lanes[pi].idx()];
                     let bytes = lane.stats.tx_bytes - b0;
                     let cap = rate.bytes_in(length).max(1);
-                    let wire = (bytes > 0).then(|| (r.wire_first[pi], lane.stats.busy_until));
+                    let wire = (bytes > 0 && r.wire_first[pi] != Time::MAX).then(|| (r.wire_first[pi], lane.stats.busy_until));
                     r.days.push(CircuitDay { src: s, dst: d, start: r.day_start, length, bytes, utilization: bytes as f64 / cap as f64, data: r.voqs[pi].data, wire });
                 }
             }
@@ -560,5 +560,25 @@ header = 52
         assert!(close((u.day_bytes[0] + u.night_bytes[0] - 4.0 * 3_456.0) * 8.0 / (4.0 * 200e-6), 10e9));
         // Racks 1 and 2 send nothing (rack 1's ACKs take the bypass).
         assert_eq!((u.night_bytes[1], u.day_bytes[1], u.night_bytes[2], u.day_bytes[2]), (0.0, 0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn every_day_that_carried_bytes_has_its_span_on_the_wire_inside_the_day() {
+        // Under Etalon's VOQs and a segregating design (whose lanes are pulled elsewhere): a day
+        // with bytes has a span, inside the day, at least one packet long; a day without has none.
+        let flows: String = (0..4).map(|i| format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h{}\"\n", 4 + i)).collect();
+        for tor in ["voq = \"64pkt\"", "policy = \"unblocking\""] {
+            let sim = run(&hybrid(3, 4, "10Gbps", STROBE, tor, &flows, "3ms"));
+            let r = sim.fabric.rdcn.as_deref().unwrap();
+            let one = r.spec.circuit_rate.serialization(52);
+            let busy = r.days.iter().filter(|d| d.bytes > 100_000).count();
+            assert!(busy >= 5, "{tor}: {busy} days carried more than 100 KB");
+            for d in &r.days {
+                match d.wire {
+                    Some((a, b)) => assert!(d.bytes > 0 && d.start <= a && a < b && a + one <= b && b <= d.start + d.length, "{tor}: {d:?}"),
+                    None => assert_eq!(d.bytes, 0, "{tor}: {d:?}"),
+                }
+            }
+        }
     }
 }
