@@ -35,7 +35,7 @@ def test_hybrid_run_gives_circuit_tables_and_they_survive_parquet(tmp_path):
     assert pair["weeks"].iloc[0] >= 29
     res.save(tmp_path / "r")
     back = fabricsim.Results.load(tmp_path / "r")
-    assert set(back.circuit) == {"days", "voqs", "seq_view", "latency"}
+    assert set(back.circuit) == {"days", "voqs", "seq_view", "latency", "uplinks"}
     assert back.circuit["days"].equals(res.circuit["days"])
 
 

@@ -68,7 +68,7 @@ class Simulation:
     def timeseries(self) -> dict[str, list[Any]]:
         """Samples in long format: time_ps, metric, target, value."""
     def circuit(self) -> Optional[dict[str, Any]]:
-        """Hybrid networks: days, voqs, seq_view, latency (dicts of columns) and utilization;
+        """Hybrid networks: days, uplinks, voqs, seq_view, latency (dicts of columns) and utilization;
         None for a packet-only fabric."""
     def capture(self) -> Optional[dict[str, Any]]:
         """Packets recorded for pcap traces ([output.pcap]) as columns (time_ps, arrive_ps,

@@ -97,12 +97,21 @@ def _circuit_frames(c: dict | None) -> dict[str, pd.DataFrame]:
     days = pd.DataFrame(c["days"])
     days["start_s"] = days["start_ps"] / PS
     days["length_s"] = days["length_ps"] / PS
+    for col in ("wire_start_ps", "wire_end_ps"):
+        if col in days:
+            days[col] = days[col].astype("Int64")  # nullable: a day the lane sent nothing in
     seq = pd.DataFrame(c["seq_view"])
     seq["offset_us"] = seq["offset_ps"] / 1e6
     lat = pd.DataFrame(c["latency"])
     for col in ("mean_us", "p50_us", "p99_us", "p999_us"):
         lat[col] = lat[col].astype("Float64")
     out = {"days": days, "voqs": pd.DataFrame(c["voqs"]), "seq_view": seq, "latency": lat}
+    if "uplinks" in c:
+        up = pd.DataFrame(c["uplinks"])
+        # Bits serialized over the phase's length: the packet network's bandwidth per ToR.
+        up["night_gbps"] = up["night_bytes"] * 8 / (up["night_ps"] / PS) / 1e9
+        up["day_gbps"] = up["day_bytes"] * 8 / (up["day_ps"] / PS) / 1e9
+        out["uplinks"] = up
     if "tor_queues" in c:
         # Segregating ToRs (AccelToR, Blocking, Unblocking).
         out["tor_queues"] = pd.DataFrame(c["tor_queues"])
@@ -143,7 +152,12 @@ class Results:
                 trims, max/mean occupancy in packets and bytes): the per-class view of ports
     circuit:    hybrid networks only (kind = "rdcn"), else empty: frames
                   days     one row per circuit day of a rack pair with traffic (src, dst, start_s,
-                           length_s, bytes, utilization = bytes / (circuit rate x day))
+                           length_s, bytes, utilization = bytes / (circuit rate x day),
+                           wire_start_ps / wire_end_ps: the lane's first transmission start and
+                           last transmission end in the day, the day as seen on the wire)
+                  uplinks  one row per ToR packet uplink: bytes serialized during the nights and
+                           the days that began after the warm-up (pro rata across boundaries),
+                           their total length (night_ps, day_ps), night_gbps and day_gbps
                   voqs     one row per used VOQ (enqueued, drops, ecn_marks, max/mean packets)
                   seq_view the week-folded view around the pair's day: offset_us (0 = day start),
                            bytes per bin and expected_bytes (cumulative, mean over weeks),

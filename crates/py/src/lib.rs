@@ -97,7 +97,7 @@ impl Simulation {
     fn timeseries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         series_dict(py, &self.sim.series, &self.sim)
     }
-    /// Hybrid-network tables (days, voqs, seq_view, latency: dicts of columns, plus the mean
+    /// Hybrid-network tables (days, uplinks, voqs, seq_view, latency: dicts of columns, plus the mean
     /// circuit utilization after the warm-up), or None for a packet-only fabric.
     fn circuit<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(r) = self.sim.fabric.rdcn.as_deref() else { return Ok(None) };
@@ -111,7 +111,17 @@ impl Simulation {
         d.set_item("bytes", &t.bytes)?;
         d.set_item("utilization", &t.utilization)?;
         d.set_item("data", &t.data)?;
+        d.set_item("wire_start_ps", &t.wire_start_ps)?;
+        d.set_item("wire_end_ps", &t.wire_end_ps)?;
         out.set_item("days", d)?;
+        let t = r.uplink_table();
+        let d = PyDict::new(py);
+        d.set_item("rack", &t.rack)?;
+        d.set_item("night_bytes", &t.night_bytes)?;
+        d.set_item("night_ps", &t.night_ps)?;
+        d.set_item("day_bytes", &t.day_bytes)?;
+        d.set_item("day_ps", &t.day_ps)?;
+        out.set_item("uplinks", d)?;
         let t = r.voq_table(self.sim.now());
         let d = PyDict::new(py);
         d.set_item("src", &t.src)?;

@@ -55,6 +55,10 @@ pub struct RdcnSpec {
     /// The RTO_min the scenario gave every TCP transport for the ToR design (AccelToR eq. (6),
     /// Blocking eq. (7)), if it did.
     pub host_rto_min: Option<Time>,
+    /// ACK bypass (`[tor] ack_bypass`, Mukerjee et al. §4.4, the validation of Table 1): a pure
+    /// ACK from a host to a host of another rack is delivered this long after it is sent, without
+    /// entering its host's NIC, a VOQ, either switch or any link. `None`: ACKs cross the network.
+    pub ack_bypass: Option<Time>,
 }
 
 impl RdcnSpec {
@@ -108,6 +112,20 @@ pub struct Rdcn {
     /// The queues and elephant selection of a segregating ToR design (AccelToR, Blocking,
     /// Unblocking); `None` under Etalon, whose state is `voqs`.
     pub seg: Option<Box<Segregated>>,
+    /// With the ACK bypass: per host, the port from its ToR down to it (a bypassed ACK "arrives"
+    /// through it without having crossed it). Empty otherwise.
+    pub host_down: Vec<PortId>,
+    /// First transmission start on each pair's lane during the running day (`Time::MAX`: none
+    /// yet), for the day's span on the wire (`CircuitDay::wire`).
+    pub wire_first: Vec<Time>,
+    /// Per ToR packet uplink: bytes serialized by the last circuit boundary (`Event::Circuit`),
+    /// and, after the warm-up, bytes serialized and time spent during nights and during days.
+    pub uplink_mark: Vec<f64>,
+    pub uplink_night: Vec<(f64, Time)>,
+    pub uplink_day: Vec<(f64, Time)>,
+    /// When the running phase began, and whether it is a day.
+    pub phase_start: Time,
+    pub phase_day: bool,
 }
 
 impl Rdcn {
@@ -133,6 +151,10 @@ impl Rdcn {
             role[uplink[r].idx()] = Role::Uplink(r as Rack);
             role[eps_down[r].idx()] = Role::EpsDown(r as Rack);
         }
+        let host_down = match spec.ack_bypass {
+            Some(_) => (0..n * spec.hosts_per_rack).map(|h| find(tor(h / spec.hosts_per_rack), NodeId::from_idx(h))).collect(),
+            None => Vec::new(),
+        };
         Rdcn {
             spec: spec.clone(),
             racks: n,
@@ -153,6 +175,13 @@ impl Rdcn {
             views: vec![None; n * n],
             warmup,
             seg: spec.policy.design().map(|(d, e)| Box::new(Segregated::new(d, *e, n, seed))),
+            host_down,
+            wire_first: vec![Time::MAX; n * n],
+            uplink_mark: vec![0.0; n],
+            uplink_night: vec![(0.0, Time::ZERO); n],
+            uplink_day: vec![(0.0, Time::ZERO); n],
+            phase_start: Time::ZERO,
+            phase_day: false,
         }
     }
 
@@ -160,6 +189,12 @@ impl Rdcn {
     #[inline]
     pub fn rack_of_host(&self, h: NodeId) -> Rack {
         (h.idx() / self.spec.hosts_per_rack) as Rack
+    }
+
+    /// Is `node` a host (hosts come first in the layout)?
+    #[inline]
+    pub fn is_host(&self, node: NodeId) -> bool {
+        node.idx() < self.racks * self.spec.hosts_per_rack
     }
 
     /// Rack of a ToR node, if `node` is a ToR.

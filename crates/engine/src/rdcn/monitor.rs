@@ -99,6 +99,9 @@ pub struct CircuitDay {
     pub utilization: f64,
     /// The pair's VOQ has carried data packets (not only ACKs) by the day's end.
     pub data: bool,
+    /// The day as seen on the wire: start of the lane's first transmission and end of its last
+    /// (`None` when the lane sent nothing).
+    pub wire: Option<(Time, Time)>,
 }
 
 /// The week-folded view of one pair: bytes leaving the hybrid network and the VOQ length, in

@@ -14,6 +14,21 @@ pub struct DayTable {
     pub bytes: Vec<u64>,
     pub utilization: Vec<f64>,
     pub data: Vec<bool>,
+    /// The day on the wire: the lane's first transmission start and last transmission end.
+    pub wire_start_ps: Vec<Option<u64>>,
+    pub wire_end_ps: Vec<Option<u64>>,
+}
+
+/// One row per ToR packet uplink: bytes it serialized (pro rata: a packet on the wire at a
+/// circuit boundary counts on both sides in proportion) during the nights and during the days
+/// that began after the warm-up, and those nights' and days' total length.
+#[derive(Clone, Debug, Default)]
+pub struct UplinkTable {
+    pub rack: Vec<u32>,
+    pub night_bytes: Vec<f64>,
+    pub night_ps: Vec<u64>,
+    pub day_bytes: Vec<f64>,
+    pub day_ps: Vec<u64>,
 }
 
 /// One row per VOQ that saw traffic.
@@ -68,6 +83,20 @@ impl Rdcn {
             t.bytes.push(d.bytes);
             t.utilization.push(d.utilization);
             t.data.push(d.data);
+            t.wire_start_ps.push(d.wire.map(|w| w.0 .0));
+            t.wire_end_ps.push(d.wire.map(|w| w.1 .0));
+        }
+        t
+    }
+
+    pub fn uplink_table(&self) -> UplinkTable {
+        let mut t = UplinkTable::default();
+        for s in 0..self.racks {
+            t.rack.push(s as u32);
+            t.night_bytes.push(self.uplink_night[s].0);
+            t.night_ps.push(self.uplink_night[s].1 .0);
+            t.day_bytes.push(self.uplink_day[s].0);
+            t.day_ps.push(self.uplink_day[s].1 .0);
         }
         t
     }

@@ -31,6 +31,14 @@ pub(super) fn sections(
                 iss.push(key, "only applies to a hybrid network: set [topology] kind = \"rdcn\"");
             }
         }
+        // The bypass by name: it is the [tor] key most likely to be tried on another topology.
+        if let Some(Value::Object(m)) = t.raw("tor") {
+            for key in ["ack_bypass", "ack_bypass_delay"] {
+                if let Some(v) = m.get(key) {
+                    iss.push(format!("tor.{key}"), format!("{} only applies to a hybrid network (ACKs diverted around its ToRs and switches): set [topology] kind = \"rdcn\"", show(v)));
+                }
+            }
+        }
         return None;
     }
     // A day must carry at least one packet: the largest one's serialization on the circuit.
@@ -46,6 +54,7 @@ pub(super) fn sections(
         }
     };
     let tor_table = t.table("tor", iss);
+    let ack_bypass = tor_table.as_ref().and_then(|tt| bypass(tt, iss));
     let is_etalon = tor_table.as_ref().is_none_or(|tt| matches!(tt.raw("policy").and_then(|v| v.as_str()), None | Some("etalon")));
     // Etalon's keys are checked even when the schedule has problems; the segregating designs
     // derive their values from the schedule, so they are read once it is valid.
@@ -66,6 +75,11 @@ pub(super) fn sections(
         _ => etalon,
     };
     let policy = policy?;
+    if let (Some(_), mode @ (Feedback::Circuit | Feedback::Resize)) = (ack_bypass, policy.feedback_mode()) {
+        let fb = if mode == Feedback::Circuit { "circuit" } else { "resize" };
+        iss.push("tor.ack_bypass", format!("true conflicts with feedback = \"{fb}\": bypassed ACKs never reach the ToR that would mark them; turn one off"));
+        return None;
+    }
     let view_before = view_before.unwrap_or(Time(plan.week().0 / 2));
     Some(RdcnSpec {
         racks: l.racks,
@@ -77,7 +91,43 @@ pub(super) fn sections(
         view_bin,
         view_before,
         host_rto_min,
+        ack_bypass,
     })
+}
+
+/// `ack_bypass = true` and `ack_bypass_delay` (default 0) in [tor]: the delay of a bypassed ACK,
+/// or `None` when the bypass is off.
+fn bypass(t: &Table, iss: &mut Issues) -> Option<Time> {
+    let on = match t.raw("ack_bypass").map(as_bool) {
+        None => false,
+        Some(Ok(b)) => b,
+        Some(Err(e)) => {
+            t.raw("ack_bypass_delay");
+            iss.push(t.key_path("ack_bypass"), e);
+            return None;
+        }
+    };
+    let delay = match t.raw("ack_bypass_delay") {
+        None => Time::ZERO,
+        Some(Value::String(v)) if v.trim_start().starts_with('-') => {
+            iss.push(t.key_path("ack_bypass_delay"), format!("'{v}' is negative; a bypassed ACK arrives a duration >= 0 after it is sent, e.g. '0us' or '2us'"));
+            return None;
+        }
+        Some(v) => match as_time(v) {
+            Ok(d) => d,
+            Err(e) => {
+                iss.push(t.key_path("ack_bypass_delay"), e);
+                return None;
+            }
+        },
+    };
+    if !on {
+        if let Some(v) = t.raw("ack_bypass_delay") {
+            iss.push(t.key_path("ack_bypass_delay"), format!("{} only applies with ack_bypass = true", show(v)));
+        }
+        return None;
+    }
+    Some(delay)
 }
 
 /// Refuse a day no packet fits in; true when the day is long enough (or unknown).

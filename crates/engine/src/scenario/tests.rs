@@ -714,3 +714,60 @@ fn host_egress_bursts_keep_the_links_rate_and_are_checked() {
         assert_eq!(e.lines().filter(|l| l.contains("egress_burst")).count(), 1, "{e}");
     }
 }
+
+#[test]
+fn ack_bypass_is_read_and_its_mistakes_named_with_their_value() {
+    let rdcn = |tor: &str| {
+        format!(
+            r#"
+[simulation]
+end = "1ms"
+[topology]
+kind = "rdcn"
+racks = 2
+hosts_per_rack = 1
+host_link = {{ rate = "10Gbps", delay = "1us" }}
+packet_link = {{ rate = "10Gbps", delay = "1us" }}
+circuit_link = {{ rate = "80Gbps", delay = "1us" }}
+[circuit]
+schedule = "strobe"
+day = "180us"
+night = "20us"
+[tor]
+{tor}
+[[flows]]
+src = "h0"
+dst = "h1"
+size = "10KB"
+"#
+        )
+    };
+    let bypass = |tor: &str| Scenario::from_toml(&rdcn(tor)).unwrap_or_else(|e| panic!("{e}")).topology.rdcn.unwrap().ack_bypass;
+    assert_eq!(bypass("voq = \"16pkt\""), None, "off by default");
+    assert_eq!(bypass("ack_bypass = false"), None);
+    assert_eq!(bypass("ack_bypass = true"), Some(Time::ZERO), "instant by default");
+    assert_eq!(bypass("ack_bypass = true\nack_bypass_delay = \"2.5us\""), Some(Time::from_ns(2500)));
+    // The bypass is at the hosts: every ToR design takes it.
+    assert_eq!(bypass("policy = \"blocking\"\nack_bypass = true"), Some(Time::ZERO));
+    let one = |tor: &str, path: &str, words: &[&str]| {
+        let iss = Scenario::from_toml(&rdcn(tor)).unwrap_err().0;
+        let i = iss.iter().find(|i| i.path == path).unwrap_or_else(|| panic!("nothing at {path}: {iss:?}"));
+        for w in words {
+            assert!(i.message.contains(w), "{path}: '{}' lacks '{w}'", i.message);
+        }
+        assert!(!i.to_string().contains('\n'));
+    };
+    one("ack_bypass = true\nack_bypass_delay = \"-1us\"", "tor.ack_bypass_delay", &["'-1us' is negative"]);
+    one("ack_bypass = true\nack_bypass_delay = \"5\"", "tor.ack_bypass_delay", &["'5' has no unit"]);
+    one("ack_bypass = true\nack_bypass_delay = 5", "tor.ack_bypass_delay", &["5 has no unit"]);
+    one("ack_bypass_delay = \"2us\"", "tor.ack_bypass_delay", &["'2us' only applies with ack_bypass = true"]);
+    one("ack_bypass = \"yes\"", "tor.ack_bypass", &["'yes' is not true or false"]);
+    one("ack_bypass = true\nfeedback = \"circuit\"", "tor.ack_bypass", &["conflicts with feedback = \"circuit\""]);
+    one("ack_bypass = true\nresize = { small = \"16pkt\", large = \"50pkt\", tau = \"100us\" }\nfeedback = \"resize\"", "tor.ack_bypass", &["feedback = \"resize\""]);
+    // On a topology without ToRs the key is named with its value.
+    let iss = Scenario::from_toml(&format!("{GOOD}\n[tor]\nack_bypass = true\nack_bypass_delay = \"1us\"\n")).unwrap_err().0;
+    for (path, v) in [("tor.ack_bypass", "true only applies to a hybrid network"), ("tor.ack_bypass_delay", "'1us' only applies to a hybrid network")] {
+        let i = iss.iter().find(|i| i.path == path).unwrap_or_else(|| panic!("nothing at {path}: {iss:?}"));
+        assert!(i.message.contains(v) && i.message.contains("kind = \"rdcn\""), "{}", i.message);
+    }
+}

@@ -1,6 +1,10 @@
 //! The simulator's side of hybrid circuit/packet networks (model in `crate::rdcn`): admission to
 //! the source ToR's VOQs, pulls by the packet uplink and the circuit lanes, the circuit switch's
 //! day/night events, and the measurements taken as packets leave the hybrid network.
+//!
+//! The ACK bypass (`[tor] ack_bypass`, Mukerjee et al. §4's validation of Table 1) is not here:
+//! it takes a pure ACK for another rack at its sending host, in `Fabric::at_node`, and schedules
+//! its arrival at the destination host through `Rdcn::host_down`, so that nothing here sees it.
 
 use super::{Ctx, Fabric};
 use crate::event::Event;
@@ -17,6 +21,13 @@ use crate::time::Time;
 fn eps_room(p: &Port, inflight: (u64, u64), size: u64) -> bool {
     let (n, b) = (p.queue.len_packets() + inflight.0 + 1, p.queue.len_bytes() + inflight.1 + size);
     p.queue.limit().is_none_or(|l| !l.exceeded_by(n, b))
+}
+
+/// Bytes port `p` has serialized by `now`: those it started, less what of the packet on its wire
+/// is still to go.
+fn serialized(p: &Port, now: Time) -> f64 {
+    let left = if p.stats.busy_until > now { (p.stats.busy_until - now).0 as f64 * p.rate.bps() as f64 / 8e12 } else { 0.0 };
+    p.stats.tx_bytes as f64 - left
 }
 
 impl Fabric {
@@ -125,8 +136,12 @@ impl Fabric {
             return;
         }
         let id = Self::voq_pop(r, pi, size, now);
+        if r.wire_first[pi] == Time::MAX {
+            r.wire_first[pi] = now;
+        }
         self.start_tx(lane, id, cx);
     }
+
 
     /// The circuit switch reaches a boundary: a day starts (open its rows, start the lanes) or a
     /// night starts (close the day's rows; pairs change packet-path eligibility, so wake the
@@ -139,12 +154,28 @@ impl Fabric {
         let r = self.rdcn.as_deref_mut().unwrap();
         let phase = r.spec.plan.phase(now);
         let n = r.racks;
+        // The packet uplinks' bytes over the phase that ends now, if it began after the warm-up.
+        let count = now > r.phase_start && r.phase_start >= r.warmup;
+        let span = now - r.phase_start;
+        for s in 0..n {
+            let mark = serialized(&self.net.ports[r.uplink[s].idx()], now);
+            if count {
+                let acc = if r.phase_day { &mut r.uplink_day[s] } else { &mut r.uplink_night[s] };
+                acc.0 += mark - r.uplink_mark[s];
+                acc.1 = acc.1 + span;
+            }
+            r.uplink_mark[s] = mark;
+        }
+        r.phase_start = now;
+        r.phase_day = phase.day;
         if phase.day {
             r.day_start = now;
             r.day_open.clear();
             for s in 0..n {
                 if let Some(d) = r.spec.plan.slots()[phase.slot].matching[s] {
-                    let lane = r.lanes[r.pair(s as Rack, d)];
+                    let pi = r.pair(s as Rack, d);
+                    let lane = r.lanes[pi];
+                    r.wire_first[pi] = Time::MAX;
                     r.day_open.push((s as Rack, d, self.net.ports[lane.idx()].stats.tx_bytes));
                 }
             }
@@ -157,9 +188,11 @@ impl Fabric {
             for &(s, d, b0) in &r.day_open {
                 let pi = r.pair(s, d);
                 if r.voqs[pi].used {
-                    let bytes = self.net.ports[r.lanes[pi].idx()].stats.tx_bytes - b0;
+                    let lane = &self.net.ports[r.lanes[pi].idx()];
+                    let bytes = lane.stats.tx_bytes - b0;
                     let cap = rate.bytes_in(length).max(1);
-                    r.days.push(CircuitDay { src: s, dst: d, start: r.day_start, length, bytes, utilization: bytes as f64 / cap as f64, data: r.voqs[pi].data });
+                    let wire = (bytes > 0 && r.wire_first[pi] != Time::MAX).then(|| (r.wire_first[pi], lane.stats.busy_until));
+                    r.days.push(CircuitDay { src: s, dst: d, start: r.day_start, length, bytes, utilization: bytes as f64 / cap as f64, data: r.voqs[pi].data, wire });
                 }
             }
             r.day_open.clear();
@@ -436,5 +469,116 @@ header = 52
         assert_eq!(ports.drops.iter().sum::<u64>(), 0);
         assert_eq!(sim.conservation().dropped, 0);
         assert!(ports.max_queue_packets[eps] <= 2);
+    }
+
+    #[test]
+    fn a_bypassed_ack_reaches_its_sender_when_the_data_arrives_plus_the_delay() {
+        // The first test's packet, with the ACK bypass: the data still reaches h2 at 16.8 µs by
+        // the packet switch, and its ACK — which went round pair (2, 0)'s night and circuit,
+        // reaching h0 at 51.0468 µs — now reaches h0 at 16.8 µs + delay, having entered no NIC,
+        // VOQ, switch or link.
+        for (tor, at_ps) in [("ack_bypass = true", 16_800_000), ("ack_bypass = true\nack_bypass_delay = \"3us\"", 19_800_000)] {
+            let doc = hybrid(3, 1, "10Gbps", STROBE, &format!("voq = \"16pkt\"\n{tor}"), "[[flows]]\nsrc = \"h0\"\ndst = \"h2\"\nsize = 1448", "1ms");
+            let sc = Scenario::from_toml(&doc).unwrap();
+            let mut sim = Simulator::new(&sc, None);
+            sim.run_until(Time::from_ps(16_800_000 - 1));
+            assert_eq!(tcp(&sim, 0).receiver.delivered(), 0);
+            if at_ps > 16_800_000 {
+                sim.run_until(Time::from_ps(16_800_000));
+                assert_eq!(tcp(&sim, 0).receiver.delivered(), 1448);
+            }
+            sim.run();
+            assert_eq!(sim.flow_table().fct_ps[0], Some(at_ps), "{tor}");
+            let r = sim.fabric.rdcn.as_deref().unwrap();
+            assert!(!r.voqs[r.pair(2, 0)].used, "no ACK entered VOQ (2, 0)");
+            assert!(r.days.iter().all(|d| (d.src, d.dst) != (2, 0)));
+            let ports = sim.port_table();
+            let mut sent: Vec<(&str, u64)> = (0..ports.tx_packets.len()).filter(|&i| ports.tx_packets[i] > 0).map(|i| (ports.name[i].as_str(), ports.tx_packets[i])).collect();
+            sent.sort();
+            assert_eq!(sent, [("eps->tor2", 1), ("h0->tor0", 1), ("tor0->eps", 1), ("tor2->h2", 1)], "only the data packet crossed ports");
+            assert!(sim.conservation().holds());
+        }
+    }
+
+    #[test]
+    fn with_the_bypass_acks_never_queue_anywhere() {
+        // A long flow each way between racks 0 and 1 and one from rack 0 to rack 2, with and
+        // without the bypass: with it, the receivers' NICs send nothing and the reverse pairs'
+        // VOQs are never used; without it the ACKs are counted there.
+        let flows = "[[flows]]\nsrc = \"h0\"\ndst = \"h2\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h4\"\n[[flows]]\nsrc = \"h3\"\ndst = \"h5\"\n";
+        for bypass in [false, true] {
+            let doc = hybrid(3, 2, "10Gbps", STROBE, &format!("voq = \"16pkt\"\nack_bypass = {bypass}"), flows, "3ms");
+            let mut sim = run(&doc);
+            let ports = sim.port_table();
+            let tx = |name: &str| ports.tx_packets[ports.find(name).unwrap()];
+            // h2 and h4 (racks 1 and 2) only receive; h5 (rack 2) only receives.
+            let acks = tx("h2->tor1") + tx("h4->tor2") + tx("h5->tor2");
+            let r = sim.fabric.rdcn.as_deref().unwrap();
+            let ack_voqs = [(1, 0), (2, 0), (2, 1)].iter().filter(|&&(s, d)| r.voqs[r.pair(s, d)].used).count();
+            if bypass {
+                assert_eq!((acks, ack_voqs), (0, 0));
+            } else {
+                assert!(acks > 1000 && ack_voqs == 3, "{acks} {ack_voqs}");
+            }
+            // The flows ran: a few MB each.
+            assert!(sim.flow_table().bytes_acked.iter().all(|&b| b > 1_000_000), "{:?}", sim.flow_table().bytes_acked);
+            assert!(sim.conservation().holds());
+        }
+    }
+
+    #[test]
+    fn one_backlogged_flow_with_the_bypass_gets_the_packet_rate_while_its_path_is_open_and_the_circuit_rate_in_its_days() {
+        // 3 racks, one host each at 100 Gb/s, one flow h0 → h1 with a 1000-segment initial window
+        // into a VOQ that never fills: VOQ (0, 1) stays backlogged. Week = 400 µs: night [0, 20),
+        // day [20, 200) with 0→1; night [200, 220), day [220, 400) with 0→2. Pair (0, 1)'s packet
+        // path is closed over its night and day [0, 200) and open over [200, 400).
+        // 9052 B packets: 0.9052 µs at 80 Gb/s, 7.2416 µs at 10 Gb/s.
+        // - Each day of (0, 1) carries ⌊180 / 0.9052⌋ = 198 packets, the first starting at the day
+        //   start and the last ending at 198 · 0.9052 = 179.2296 µs into the day.
+        // - The packet uplink starts 28 packets at 200 + k · 7.2416 µs (k = 0…27) and is idle
+        //   otherwise: the last ends at 402.7648 µs, 2.7648 µs into the next week's night. Per
+        //   week, nights carry 25 000 B (all of [200, 220) at 10 Gb/s) + 3456 B (the tail) and days
+        //   225 000 B (all of [220, 400) at 10 Gb/s); the day [20, 200) carries nothing.
+        let doc = hybrid(3, 1, "100Gbps", STROBE, "voq = \"100000pkt\"\nack_bypass = true", "[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n", "2ms")
+            .replace("mss = 1448", "mss = 9000\ninitial_cwnd = 1000")
+            .replace("[transport]", "[output]\nwarmup = \"400us\"\n[transport]");
+        let sim = run(&doc);
+        let r = sim.fabric.rdcn.as_deref().unwrap();
+        let days: Vec<_> = r.days.iter().filter(|d| (d.src, d.dst) == (0, 1) && d.start >= Time::from_us(400)).collect();
+        assert_eq!(days.len(), 4);
+        for d in &days {
+            assert_eq!(d.bytes, 198 * 9052, "day at {:?}", d.start);
+            assert_eq!(d.wire, Some((d.start, d.start + Time::from_ps(179_229_600))), "day at {:?}", d.start);
+        }
+        // Weeks 1–4 (the phases that start after the 400 µs warm-up and end by 2 ms).
+        let u = r.uplink_table();
+        assert_eq!((u.night_ps[0], u.day_ps[0]), (Time::from_us(8 * 20).0, Time::from_us(8 * 180).0));
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * b;
+        assert!(close(u.night_bytes[0], 4.0 * (25_000.0 + 3_456.0)), "{}", u.night_bytes[0]);
+        assert!(close(u.day_bytes[0], 4.0 * 225_000.0), "{}", u.day_bytes[0]);
+        // The open packet path at the packet rate: 250 000 B per 200 µs is 10 Gb/s.
+        assert!(close((u.day_bytes[0] + u.night_bytes[0] - 4.0 * 3_456.0) * 8.0 / (4.0 * 200e-6), 10e9));
+        // Racks 1 and 2 send nothing (rack 1's ACKs take the bypass).
+        assert_eq!((u.night_bytes[1], u.day_bytes[1], u.night_bytes[2], u.day_bytes[2]), (0.0, 0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn every_day_that_carried_bytes_has_its_span_on_the_wire_inside_the_day() {
+        // Under Etalon's VOQs and a segregating design (whose lanes are pulled elsewhere): a day
+        // with bytes has a span, inside the day, at least one packet long; a day without has none.
+        let flows: String = (0..4).map(|i| format!("[[flows]]\nsrc = \"h{i}\"\ndst = \"h{}\"\n", 4 + i)).collect();
+        for tor in ["voq = \"64pkt\"", "policy = \"unblocking\""] {
+            let sim = run(&hybrid(3, 4, "10Gbps", STROBE, tor, &flows, "3ms"));
+            let r = sim.fabric.rdcn.as_deref().unwrap();
+            let one = r.spec.circuit_rate.serialization(52);
+            let busy = r.days.iter().filter(|d| d.bytes > 100_000).count();
+            assert!(busy >= 5, "{tor}: {busy} days carried more than 100 KB");
+            for d in &r.days {
+                match d.wire {
+                    Some((a, b)) => assert!(d.bytes > 0 && d.start <= a && a < b && a + one <= b && b <= d.start + d.length, "{tor}: {d:?}"),
+                    None => assert_eq!(d.bytes, 0, "{tor}: {d:?}"),
+                }
+            }
+        }
     }
 }

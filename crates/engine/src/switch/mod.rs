@@ -148,6 +148,13 @@ impl Fabric {
                     self.tor_ingress(s, d, id, cx);
                     return None;
                 }
+            } else if let Some(delay) = r.spec.ack_bypass {
+                // The ACK bypass (`hybrid.rs`): a pure ACK a host sends to another rack.
+                if cx.slab.get(id).kind == crate::packet::Kind::Ack && r.is_host(node) && r.rack_of_host(node) != r.rack_of_host(dst) {
+                    let port = r.host_down[dst.idx()];
+                    cx.events.schedule(cx.now + delay, Event::Arrive { port, pkt: id });
+                    return None;
+                }
             }
         }
         let hops = self.net.next_hops(node, dst);

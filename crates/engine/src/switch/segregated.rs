@@ -222,6 +222,10 @@ impl Fabric {
                 circuit.remove(0, size, now);
             }
         }
+        let pi = r.pair(s, d);
+        if r.wire_first[pi] == Time::MAX {
+            r.wire_first[pi] = now;
+        }
         self.start_tx(lane, head, cx);
     }
 
