@@ -27,6 +27,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         watched: false,
         tx_done_always: false,
         shaped: false,
+        held: 0,
         stats: PortStats::default(),
     }
 }

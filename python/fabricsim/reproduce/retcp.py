@@ -14,10 +14,11 @@ Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
   the congestion controls run on the kernel's clock.
 - Host links. §4.1: "tc [49] controls link bandwidths between the containers and the virtual
   switch, emulating a host-to-ToR link"; §4.3: "Each per-container link (i.e., each intra-rack link
-  between the ToR and a host) is limited to 10 Gb/s (0.5 Gb/s)". Etalon's own setup script applies
-  `tc ... netem rate` (10/TDF Gb/s) to each container's data interface, i.e. to what the container
-  sends; packets then cross a 40 Gb/s NIC that dilation makes 800 Gb/s, and nothing shapes what
-  the containers receive. So: 800 Gb/s host links, no propagation, with each host's egress at
+  between the ToR and a host) is limited to 10 Gb/s (0.5 Gb/s)". Etalon's setup scripts apply
+  `tc ... netem rate` to each container's data interface, i.e. to what the container sends: 10/TDF
+  Gb/s as the text says until the repository's commit e6e94f9 (2019-07-26), 40/TDF Gb/s since;
+  packets then cross a 40 Gb/s NIC that dilation makes 800 Gb/s, and nothing shapes what the
+  containers receive. So: 800 Gb/s host links, no propagation, with each host's egress at
   10 Gb/s (`[host] egress_rate`; "etalon", the default). Until 2026-11-25 the reproduction left
   the egress unshaped ("unshaped": the emulator's raw path), chosen after the 10 Gb/s version
   missed; both are run, with a 10 Gb/s, 1 us link each way ("physical"), and printed as a

@@ -68,6 +68,9 @@ pub struct Port {
     /// The port's own random stream (random loss, RED): per port, so what one port draws never
     /// shifts another's.
     pub rng: Rng,
+    /// Packets waiting in this port's shaper (`shaper.rs`), which the NIC's backpressure counts
+    /// with the queue's; 0 on unshaped ports. Kept here so that counting costs no branch.
+    pub held: u32,
     /// "a->b".
     pub name: String,
 }

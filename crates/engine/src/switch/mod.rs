@@ -194,17 +194,12 @@ impl Fabric {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
         }
-        if self.net.ports[port.idx()].shaped {
+        let p = &mut self.net.ports[port.idx()];
+        if p.shaped {
+            // One flag test in the port's first cache line for every other port.
             self.shape(port, id, cx);
             return;
         }
-        self.admit(port, id, cx);
-    }
-
-    /// Stage 3: admission to the port's queues, or straight to the transmitter when it is idle.
-    #[inline]
-    fn admit(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
-        let p = &mut self.net.ports[port.idx()];
         if p.busy && !p.tx_pending && Self::finished(p.stats.busy_until, port, cx) {
             // The transmission ended unobserved (no `TxDone`: nothing was waiting).
             p.busy = false;
@@ -268,15 +263,25 @@ impl Fabric {
         if s.hold(id, p.size, p.flow, p.kind == crate::packet::Kind::Data) {
             cx.events.schedule(cx.now, Event::Release { port });
         }
+        self.net.ports[port.idx()].held += 1;
     }
 
     /// The shaper of `port` releases the burst due now: its packets enter the port (stage 3), the
     /// first straight onto the wire if it is free, the rest back to back behind it. The caller
     /// then lets blocked senders refill and calls [`form_burst`](Self::form_burst).
     pub fn release(&mut self, port: PortId, cx: &mut Ctx) {
+        // The packets go through `enqueue` again, past the shaper (its flag cleared meanwhile)
+        // and past SAB's egress stage, which saw them on their way in. One admission code path
+        // keeps the compiler's inlining of the hot one as it was.
+        let sab = self.sab.take();
+        self.net.ports[port.idx()].shaped = false;
         while let Some(id) = self.shapers.as_deref_mut().and_then(|s| s.of(port).next_released()) {
-            self.admit(port, id, cx);
+            self.net.ports[port.idx()].held -= 1;
+            self.enqueue(port, id, cx);
         }
+        self.net.ports[port.idx()].shaped = true;
+        self.sab = sab;
+        debug_assert_eq!(self.net.ports[port.idx()].held as u64, self.shapers.as_deref().and_then(|s| s.get(port)).map_or(0, |s| s.held()));
     }
 
     /// The shaper of `port` forms its next burst from the packets waiting, and schedules its
@@ -291,8 +296,8 @@ impl Fabric {
     /// queue and, for a shaped port, its shaper (the NIC's backpressure counts both).
     #[inline]
     pub fn nic_queued(&self, port: PortId) -> u64 {
-        let held = self.shapers.as_deref().and_then(|s| s.get(port)).map_or(0, |s| s.held());
-        self.net.ports[port.idx()].queue.len_packets() + held
+        let p = &self.net.ports[port.idx()];
+        p.queue.len_packets() + p.held as u64
     }
 
     /// The rate at which `port` can carry traffic in the long run: its link's, or its shaper's

@@ -341,3 +341,55 @@ fn offload_bursts_carry_the_egress_rate_in_the_long_run_and_blocked_senders_keep
         assert!(sim.fabric.nic_queued(p) <= limit, "the NIC holds at most the send limit");
     }
 }
+
+#[test]
+fn offload_bursts_in_a_hybrid_network_keep_each_host_under_its_egress_rate() {
+    // Etalon's host path with 64 KB bursts, 4 CUBIC flows rack 0 -> rack 1 under time dilation
+    // (debug assertions check the shapers' counts on every release). No host can have put more
+    // than 10 Gb/s × t plus one burst on its wire by t, and packets are conserved.
+    let doc = r#"
+[simulation]
+end = "5ms"
+[topology]
+kind = "rdcn"
+racks = 2
+hosts_per_rack = 4
+host_link = { rate = "800Gbps", delay = "0us" }
+packet_link = { rate = "10Gbps", delay = "5us" }
+circuit_link = { rate = "80Gbps", delay = "30us" }
+[circuit]
+schedule = "strobe"
+day = "180us"
+night = "20us"
+[tor]
+policy = "etalon"
+voq = "16pkt"
+[host]
+stack = "linux-4.15"
+time_dilation = 20
+egress_rate = "10Gbps"
+egress_burst = "64KB"
+[transport]
+cc = "cubic"
+mss = 8960
+[[flows]]
+src = "h0"
+dst = "h4"
+[[flows]]
+src = "h1"
+dst = "h5"
+[[flows]]
+src = "h2"
+dst = "h6"
+[[flows]]
+src = "h3"
+dst = "h7"
+"#;
+    let sim = run(doc);
+    let mut busiest = 0;
+    for p in sim.fabric.net.ports.iter().filter(|p| p.shaped) {
+        assert!(p.stats.tx_bytes <= 10_000_000_000 / 8 * 5 / 1000 + 64_000, "{}: {} B in 5 ms", p.name, p.stats.tx_bytes);
+        busiest = busiest.max(p.stats.tx_bytes);
+    }
+    assert!(busiest > 1_000_000, "the senders did send ({busiest} B)");
+}
