@@ -390,11 +390,11 @@ size_range = ["1MB", "100KB"]
     assert!(i.message.contains("is reversed") && i.message.contains("write ['100KB', '1MB']"), "{}", i.message);
 }
 
-#[test]
-fn circuit_days_must_fit_a_packet() {
-    let rdcn = |circuit: &str| {
-        format!(
-            r#"
+/// A two-rack hybrid network of one host each with a 10 KB flow across it, given its `[circuit]`
+/// and `[tor]` sections.
+fn two_rack_rdcn(circuit: &str, tor: &str) -> String {
+    format!(
+        r#"
 [simulation]
 end = "1ms"
 [topology]
@@ -406,13 +406,19 @@ packet_link = {{ rate = "10Gbps", delay = "1us" }}
 circuit_link = {{ rate = "80Gbps", delay = "1us" }}
 [circuit]
 {circuit}
+[tor]
+{tor}
 [[flows]]
 src = "h0"
 dst = "h1"
 size = "10KB"
 "#
-        )
-    };
+    )
+}
+
+#[test]
+fn circuit_days_must_fit_a_packet() {
+    let rdcn = |circuit: &str| two_rack_rdcn(circuit, "");
     // 1500 B at 80 Gb/s is 150 ns.
     for (circuit, path) in [
         ("schedule = \"strobe\"\nday = \"1ps\"\nnight = \"20us\"", "circuit.day"),
@@ -717,31 +723,7 @@ fn host_egress_bursts_keep_the_links_rate_and_are_checked() {
 
 #[test]
 fn ack_bypass_is_read_and_its_mistakes_named_with_their_value() {
-    let rdcn = |tor: &str| {
-        format!(
-            r#"
-[simulation]
-end = "1ms"
-[topology]
-kind = "rdcn"
-racks = 2
-hosts_per_rack = 1
-host_link = {{ rate = "10Gbps", delay = "1us" }}
-packet_link = {{ rate = "10Gbps", delay = "1us" }}
-circuit_link = {{ rate = "80Gbps", delay = "1us" }}
-[circuit]
-schedule = "strobe"
-day = "180us"
-night = "20us"
-[tor]
-{tor}
-[[flows]]
-src = "h0"
-dst = "h1"
-size = "10KB"
-"#
-        )
-    };
+    let rdcn = |tor: &str| two_rack_rdcn("schedule = \"strobe\"\nday = \"180us\"\nnight = \"20us\"", tor);
     let bypass = |tor: &str| Scenario::from_toml(&rdcn(tor)).unwrap_or_else(|e| panic!("{e}")).topology.rdcn.unwrap().ack_bypass;
     assert_eq!(bypass("voq = \"16pkt\""), None, "off by default");
     assert_eq!(bypass("ack_bypass = false"), None);
