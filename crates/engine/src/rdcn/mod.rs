@@ -191,6 +191,15 @@ impl Rdcn {
         (h.idx() / self.spec.hosts_per_rack) as Rack
     }
 
+    /// Note that pair `pi`'s lane starts a transmission at `now` (the day's span on the wire
+    /// begins at its first).
+    #[inline]
+    pub fn note_lane_tx(&mut self, pi: usize, now: Time) {
+        if self.wire_first[pi] == Time::MAX {
+            self.wire_first[pi] = now;
+        }
+    }
+
     /// Is `node` a host (hosts come first in the layout)?
     #[inline]
     pub fn is_host(&self, node: NodeId) -> bool {

@@ -353,11 +353,7 @@ impl Simulator {
             Event::TxDone { port } => {
                 let mut cx = ctx!(self);
                 self.fabric.tx_done(port, &mut cx);
-                // `watched` (in the port just handled) is set exactly while the NIC has waiters,
-                // so the host table is read only for ports with senders waiting.
-                if self.fabric.net.ports[port.idx()].watched && self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
-                    self.wake_senders(port);
-                }
+                self.wake_if_room(port);
             }
             Event::FlowStart { flow } => {
                 self.prepare_outbox(flow);
@@ -397,9 +393,7 @@ impl Simulator {
                 // the next burst forms (it forms from what waits at the end of the instant).
                 let mut cx = ctx!(self);
                 self.fabric.release(port, &mut cx);
-                if self.fabric.net.ports[port.idx()].watched && self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
-                    self.wake_senders(port);
-                }
+                self.wake_if_room(port);
                 let mut cx = ctx!(self);
                 self.fabric.form_burst(port, &mut cx);
             }
@@ -536,6 +530,16 @@ impl Simulator {
             self.hosts.nic_mut(nic).waiters.push(flow);
             let mut cx = ctx!(self);
             self.fabric.watch(nic, &mut cx);
+        }
+    }
+
+    /// Wake the senders waiting for NIC `port` if it has room now. `watched` (in the port just
+    /// handled) is set exactly while the NIC has waiters, so the host table is read only for
+    /// ports with senders waiting.
+    #[inline]
+    fn wake_if_room(&mut self, port: PortId) {
+        if self.fabric.net.ports[port.idx()].watched && self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
+            self.wake_senders(port);
         }
     }
 

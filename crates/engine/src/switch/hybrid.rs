@@ -136,9 +136,7 @@ impl Fabric {
             return;
         }
         let id = Self::voq_pop(r, pi, size, now);
-        if r.wire_first[pi] == Time::MAX {
-            r.wire_first[pi] = now;
-        }
+        r.note_lane_tx(pi, now);
         self.start_tx(lane, id, cx);
     }
 

@@ -223,9 +223,7 @@ impl Fabric {
             }
         }
         let pi = r.pair(s, d);
-        if r.wire_first[pi] == Time::MAX {
-            r.wire_first[pi] = now;
-        }
+        r.note_lane_tx(pi, now);
         self.start_tx(lane, head, cx);
     }
 
