@@ -37,6 +37,7 @@ Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
 
 from __future__ import annotations
 
+import statistics
 import sys
 from functools import partial
 from pathlib import Path
@@ -381,15 +382,15 @@ def headlines(r: dict) -> list[Headline]:
         rows.append(Headline("Fig. 9: tau where resizing reaches its plateau", "1800 us", 1500, 2100, plateau, " us",
                              "first tau within 2 points of the curve's maximum; one sweep step (300 us) either side"))
     static_sizes = [q for q in VOQ_SIZES if f"retcp-static/{q}" in r and f"static/{q}" in r]
-    if static_sizes:
-        gain = sum(u(f"retcp-static/{q}") - u(f"static/{q}") for q in static_sizes) / len(static_sizes)
+    gains = {q: u(f"retcp-static/{q}") - u(f"static/{q}") for q in static_sizes}
+    if gains:
+        gain = sum(gains.values()) / len(gains)
         rows.append(Headline("reTCP alone, static VOQs: mean gain", "+2.65 pts", 0, 6, gain, " pts",
                              "sign and size; band ours: 0 to +6 points"))
     # reTCP alone per VOQ size (§6.3): "an average improvement of 2.65% across the static buffer
     # capacities in Figure 8a. An improvement of 6% with 32-packet buffers is the most significant.
     # For 64 and 128-packet queues, both static buffers and reTCP achieve full utilization."
     # "%" read as points (the mean of six gains that are 0 at 64 and 128 packets).
-    gains = {q: u(f"retcp-static/{q}") - u(f"static/{q}") for q in static_sizes}
     if 32 in gains:
         rows.append(Headline("reTCP alone, 32-pkt VOQs: gain", "+6 pts", 3, 9, gains[32], " pts",
                              "'%' read as points; +-3 points (ours)"))
@@ -439,7 +440,7 @@ def headlines(r: dict) -> list[Headline]:
                                      "'falling behind' read as >= 5 % fewer bytes (ours)"))
         others = sorted(wb[cc] / wb["cubic"] for cc in wb if cc not in FIG4B_BEHIND + ["cubic"])
         if others:
-            med = others[len(others) // 2] if len(others) % 2 else (others[len(others) // 2 - 1] + others[len(others) // 2]) / 2
+            med = statistics.median(others)
             rows.append(Headline("Fig. 4b: other variants, median vs CUBIC", "slightly >", 1.0, 1.15, med, "x",
                                  "'most perform slightly better': median of the other 14 in 1.00-1.15 (ours)"))
     # §7: "the time between circuits for a 3-rack cluster with a strobe schedule (week length = 400
