@@ -7,6 +7,7 @@
 
 pub mod kinds;
 mod parse;
+pub mod limits;
 mod queues;
 mod rdcn;
 pub mod reader;

@@ -25,8 +25,6 @@ fn as_count(v: &Value) -> Result<u64, String> {
 /// The longest time results can hold: signed 64-bit picoseconds.
 pub const MAX_RESULT_PS: u64 = i64::MAX as u64;
 
-/// Forwarding entries (nodes × hosts) the flat routing table may hold.
-pub const MAX_ROUTE_ENTRIES: u64 = 50_000_000;
 /// Host NICs push back on their transports at 100 queued packets (ns-3's device queue).
 pub const DEFAULT_SEND_LIMIT: u64 = 100;
 
@@ -120,10 +118,13 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
             limit_host_egress(topo, r);
         }
     }
-    let net = topo.as_ref().map(topology::build);
+    // Validation needs names and reachability, not the forwarding tables (the simulator builds
+    // those): on a large fabric they are most of the set-up's time and memory.
+    let net = topo.as_ref().map(topology::build_unrouted);
+    let reach = topo.as_ref().map(topology::Reach::new);
     // Flows are checked against the node names even when the links had problems.
     let traffic = t.has("workload") || t.has("incast");
-    let flows = flows(&t, &nodes, net.as_ref(), &profiles, end, traffic, &mut iss);
+    let flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, &mut iss);
     let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
     let voqs = topo.as_ref().and_then(|t| t.rdcn.as_ref()).map_or(0, |r| (r.racks * r.racks.saturating_sub(1)) as u64);
@@ -540,22 +541,16 @@ fn topology_spec(
         }
     }
     t.finish(iss);
-    let n_hosts = nodes.iter().filter(|n| n.is_host).count() as u64;
-    if (nodes.len() as u64).saturating_mul(n_hosts) > MAX_ROUTE_ENTRIES {
-        iss.push(
-            t.key_path("kind"),
-            format!(
-                "{} nodes x {n_hosts} hosts needs {} forwarding entries; the flat routing table is limited to {MAX_ROUTE_ENTRIES} (about 400 MB)",
-                nodes.len(),
-                nodes.len() as u64 * n_hosts
-            ),
-        );
-        return (vec![], None);
-    }
     if iss.0.len() > ok_before || nodes.is_empty() {
         return (nodes, None);
     }
-    (nodes.clone(), Some(TopologySpec { kind, nodes, links, oversubscription, bisection_bps, rdcn: None, shared_buffer: None }))
+    let spec = TopologySpec { kind, nodes, links, oversubscription, bisection_bps, rdcn: None, shared_buffer: None };
+    // Refused before anything is built, and only when it cannot fit this machine.
+    if let Some(why) = super::limits::Footprint::of(&spec).refusal(super::limits::machine_memory()) {
+        iss.push(t.key_path("kind"), why);
+        return (vec![], None);
+    }
+    (spec.nodes.clone(), Some(spec))
 }
 
 /// Host links and switch-to-switch links of a generated fabric: `host_link` and `core_link`, or
@@ -896,7 +891,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
 fn flows(
     t: &Table,
     nodes: &[NodeSpec],
-    net: Option<&crate::network::Network>,
+    reach: Option<&topology::Reach>,
     profiles: &BTreeMap<String, TransportConfig>,
     end: Option<Time>,
     traffic: bool,
@@ -990,7 +985,7 @@ fn flows(
                 iss.push(f.key_path("dst"), format!("'{}' is also the source; a flow needs two different hosts", nodes[d].name));
                 continue;
             }
-            if net.is_some_and(|net| net.next_hops(crate::ids::NodeId::from_idx(s), crate::ids::NodeId::from_idx(d)).is_empty()) {
+            if reach.is_some_and(|r| !r.reaches(s, d)) {
                 iss.push(f.key_path("dst"), format!("'{}' cannot be reached from '{}': no path through switches", nodes[d].name, nodes[s].name));
                 continue;
             }
