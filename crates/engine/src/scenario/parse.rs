@@ -910,6 +910,8 @@ fn flows(
         }
     };
     let host_names: Vec<&str> = nodes.iter().filter(|n| n.is_host).map(|n| n.name.as_str()).collect();
+    // By name, once: a search per flow made a permutation on a large fabric quadratic.
+    let by_name: std::collections::HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), i)).collect();
     let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let path = format!("flows[{i}]");
@@ -923,7 +925,7 @@ fn flows(
             if nodes.is_empty() {
                 return None; // the topology itself is broken and already reported
             }
-            match nodes.iter().position(|n| n.name == s) {
+            match by_name.get(s.as_str()).copied() {
                 Some(p) if nodes[p].is_host => Some(p),
                 Some(_) => {
                     iss.push(f.key_path(key), format!("'{s}' is a switch; flows run between hosts"));
