@@ -7,6 +7,7 @@ as `error: ...` and exits non-zero; the Python API raises them with the same mes
                               or does not belong to one run
       SweepError              a sweep store belongs to another sweep, or another writer holds it
       MissingFileError        an input file does not exist (also a FileNotFoundError)
+      UsageError              an argument of a command or function is out of range
 
 All but MissingFileError are ValueErrors too, so `except ValueError` keeps working.
 """
@@ -44,3 +45,8 @@ class SweepError(FabricsimError, ValueError):
 
 class MissingFileError(FabricsimError, FileNotFoundError):
     """An input file (scenario, sweep, CDF) does not exist."""
+
+
+class UsageError(FabricsimError, ValueError):
+    """An argument of a command or an API function is out of range (a repeat count of 0, an
+    --only prefix that selects nothing)."""

@@ -208,6 +208,10 @@ def run_sweep(sweep: Sweep, output: str | os.PathLike, *, executor: str = "local
     SweepError unless `overwrite` (which empties the store first); a second writer at the same
     time is refused too (the store is locked for the whole call).
     """
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        from ..errors import UsageError
+
+        raise UsageError(f"workers {workers!r} is not a count of processes; give 1 or more (or None for all cores)")
     points = sweep.points()
     # Absolute: Dask workers may run elsewhere, with another working directory.
     store = Store(Path(output).resolve())
@@ -250,14 +254,21 @@ def _run_locked(sweep, points, store, executor, workers, scheduler, client, prog
     except KeyboardInterrupt:
         result.interrupted = True
     finally:
-        if in_main:
-            signal.signal(signal.SIGTERM, old_term)
-        bar.close()
-        result.wall_s = time.perf_counter() - t0
-        status.update({k: "done" for k in result.done})
-        status.update({k: "failed" for k in result.failed})
-        store.write_manifest(points, status)
-        store.combined()
+        # A second Ctrl-C while the manifest and the table are written would leave a traceback
+        # and a store whose manifest lags its runs: these few writes finish first.
+        old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
+        try:
+            if in_main:
+                signal.signal(signal.SIGTERM, old_term)
+            bar.close()
+            result.wall_s = time.perf_counter() - t0
+            status.update({k: "done" for k in result.done})
+            status.update({k: "failed" for k in result.failed})
+            store.write_manifest(points, status)
+            store.combined()
+        finally:
+            if in_main:
+                signal.signal(signal.SIGINT, old_int)
     return result
 
 
