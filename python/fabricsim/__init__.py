@@ -17,8 +17,8 @@ matrices), fabricsim.pcap (packet traces), fabricsim.analysis, fabricsim.plots.
 
 from ._engine import __version__
 from .compare import compare
-from .errors import FabricsimError, MissingFileError, ResultsError, SweepError
-from .scenario import ScenarioError, load_scenario, validate
+from .errors import FabricsimError, MissingFileError, ResultsError, ScenarioWarning, SweepError
+from .scenario import ScenarioError, load_scenario, scenario_warnings, validate
 
 # The modules that need pandas load on first use: the CLI starts (and a Ctrl-C while it starts
 # is caught) before they are needed.
@@ -37,8 +37,8 @@ def __getattr__(name: str):
     globals()[name] = value
     return value
 
-__all__ = ["run", "compare", "congestion_controls", "cc_params", "transports", "workloads", "validate", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
-           "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
+__all__ = ["run", "compare", "congestion_controls", "cc_params", "transports", "workloads", "validate", "scenario_warnings", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
+           "ScenarioWarning", "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
            "analysis", "pcap", "traffic", "__version__"]
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from . import __version__
-from .errors import FabricsimError, ScenarioError
+from .errors import FabricsimError, ScenarioError, ScenarioWarning
 
 EPILOG_RUN = """\
 examples:
@@ -240,6 +241,15 @@ def print_offered_load(doc, file=sys.stdout) -> None:
                   "and flows will not finish; lower the load, or say in the scenario that overload is intended", file=file)
 
 
+def print_warnings(doc) -> None:
+    """One `warning: KEY: message` line on stderr per setting that runs but is probably not what
+    was meant."""
+    from .scenario import scenario_warnings
+
+    for path, msg in scenario_warnings(doc):
+        print(f"warning: {path}: {msg}", file=sys.stderr)
+
+
 def cmd_validate(a) -> int:
     from .scenario import validate
 
@@ -247,6 +257,7 @@ def cmd_validate(a) -> int:
     flows = doc.get("flows", [])
     print(f"{a.scenario}: valid ({len(flows)} flow{'s' if len(flows) != 1 else ''}, "
           f"topology {doc['topology'].get('kind')}, end {doc['simulation'].get('end')})")
+    print_warnings(doc)
     print_offered_load(doc)
     return 0
 
@@ -414,6 +425,12 @@ def cmd_sweep(a) -> int:
     out = a.output or f"sweeps/{sweep.name}"
     n = len(sweep.points())
     print(f"sweep '{sweep.name}': {n} runs into {out} ({a.executor} executor)", file=sys.stderr)
+    if n:
+        try:
+            # Once, for the first point: its workers keep theirs to themselves.
+            print_warnings(sweep.points()[0].scenario)
+        except ScenarioError:
+            pass  # a bad point is recorded as failed, with its error, while the others run
     r = run_sweep(sweep, out, executor=a.executor, workers=a.workers, scheduler=a.scheduler,
                   progress=not a.no_progress, retry_failed=not a.no_retry, overwrite=a.overwrite)
     print(f"{len(r.done)} run(s) done now, {r.skipped} already in the store, {len(r.failed)} failed, "
@@ -632,6 +649,13 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    if issubclass(category, ScenarioWarning):
+        print(f"warning: {message}", file=sys.stderr)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
 def main(argv=None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
@@ -639,9 +663,14 @@ def main(argv=None) -> int:
         parser.print_help()
         return 2
     try:
-        return a.func(a)
+        with warnings.catch_warnings():
+            # A ScenarioWarning (from `run`) as one line, each time, like the errors.
+            warnings.simplefilter("always", ScenarioWarning)
+            warnings.showwarning = _show_warning
+            return a.func(a)
     except ScenarioError as e:
-        print(f"error: {e}", file=sys.stderr)
+        # One problem on one line; several as a list under a heading.
+        print(f"error: {e.one_line() if len(e.issues) == 1 else e}", file=sys.stderr)
         return 2
     except (FabricsimError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)

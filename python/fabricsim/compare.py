@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
 from .errors import ScenarioError
-from .scenario import ScenarioLike, load_scenario
+from .scenario import ScenarioLike, load_scenario, validate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -122,16 +122,18 @@ def compare(
     transports, loads = check_axes(transports, loads)
     base = load_scenario(scenario, overrides)
     check_loads_apply(base, loads)
-    c = Comparison(bins=bins)
+    docs = {}
     for load in (loads or [None]):
         doc = base if load is None else with_load(base, load)
         for t in transports:
             d = with_transport(doc, t)
             d["name"] = f"{base.get('name', 'scenario')} [{t}{'' if load is None else f' @ {load}'}]"
-            r = run(d, seed=seed, progress=progress)
-            if r.summary.get("interrupted"):
-                raise KeyboardInterrupt  # a cut-short run is not one side of a comparison
-            c.runs[(t, load)] = r
+            validate(d)  # every variant before the first run: a bad last one must not cost the others' time
+            docs[(t, load)] = d
+    c = Comparison(bins=bins)
+    for key, d in docs.items():
+        # A cut-short run is not one side of a comparison: Ctrl-C ends the whole of it.
+        c.runs[key] = run(d, seed=seed, progress=progress, on_interrupt="raise")
     return c
 
 

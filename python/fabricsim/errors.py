@@ -10,6 +10,9 @@ as `error: ...` and exits non-zero; the Python API raises them with the same mes
       UsageError              an argument of a command or function is out of range
 
 All but MissingFileError are ValueErrors too, so `except ValueError` keeps working.
+
+ScenarioWarning (a UserWarning) is issued by `run` for settings that run but are probably not
+what was meant; `fabricsim.scenario_warnings` lists them without running.
 """
 
 from __future__ import annotations
@@ -50,3 +53,8 @@ class MissingFileError(FabricsimError, FileNotFoundError):
 class UsageError(FabricsimError, ValueError):
     """An argument of a command or an API function is out of range (a repeat count of 0, an
     --only prefix that selects nothing)."""
+
+
+class ScenarioWarning(UserWarning):
+    """A scenario runs, but probably not as meant (Homa over fewer queues than its priority
+    levels, DCTCP where no port marks ECN, ...); the message names the key to change."""

@@ -226,3 +226,18 @@ def validate(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
         source = str(scenario) if not isinstance(scenario, Mapping) else "scenario"
         raise ScenarioError(issues, source)
     return doc
+
+
+def scenario_warnings(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """Validate, then list what runs but is probably not what was meant, as (key path, message):
+    transports over ports that lack what they need (Homa with fewer queues than its priority
+    levels, PPT/RC3/Flash/PIAS over one queue, pFabric without its admission), DCTCP-family
+    profiles where no port marks ECN, a shared buffer no port draws on. `fabricsim validate` and
+    `fabricsim run` print them; `run` also issues each as a ScenarioWarning.
+
+    Example::
+
+        >>> fabricsim.scenario_warnings({..., "transport": {"kind": "homa"}})   # doctest: +SKIP
+        [('queue.queues', "transport 'default' is Homa with 8 priority levels, but every switch port (2) has fewer queues, ...")]
+    """
+    return [tuple(w) for w in _engine.scenario_warnings(to_json(validate(scenario, overrides)))]

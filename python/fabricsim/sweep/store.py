@@ -79,9 +79,7 @@ def execute_point(out: str, key: str, scenario: dict, params: dict) -> dict:
     out_dir = Path(out)
     t0 = time.perf_counter()
     try:
-        res = run(scenario, progress=False)
-        if res.summary.get("interrupted"):
-            raise KeyboardInterrupt  # partial results are not a finished run
+        res = run(scenario, progress=False, on_interrupt="raise")  # partial results are not a finished run
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{key}-", dir=out_dir / "runs"))
         res.write_files(tmp)
         (tmp / "params.json").write_text(json.dumps(params, sort_keys=True, default=str) + "\n")
