@@ -282,9 +282,7 @@ def _fmt_table(wide) -> str:
 
 
 def cmd_compare(a) -> int:
-    from .compare import compare, write
-
-    from .compare import check_axes, check_loads_apply
+    from .compare import check_axes, check_loads_apply, compare, write
     from .scenario import load_scenario
 
     try:

@@ -45,9 +45,10 @@ _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 #: of a plain CSV flow list).
 MAX_IMPORT_BYTES = 100_000_000
 #: All [[import]]s together may bring at most this many flows. Files are read row by row and
-#: stop at the first row past the limit, so reading never holds more than this many flows; a
-#: scenario of 10^6 imported flows peaks at about 1.2 GB in `validate` and `run` (each flow is a
-#: table in Python, then in the engine's parser, then a flow with its transport settings).
+#: stop at the first row past the limit, so reading never holds more than this many flows. Each
+#: imported flow costs about 2 KB at the peak of `validate` and `run` (a table in Python, then in
+#: the engine's reader, then a flow with its transport settings: 2 x 10^5 flows peaked at 0.49 GB
+#: RSS), so a scenario at the ceiling needs about 2 GB.
 MAX_IMPORT_FLOWS = 1_000_000
 
 

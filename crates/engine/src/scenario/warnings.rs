@@ -167,3 +167,54 @@ pub(super) fn warnings(s: &Scenario) -> Vec<Issue> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Scenario;
+
+    /// A 3-host star with `queue` as its [queue] table, `transport` as [transport] and one flow.
+    fn star(queue: &str, transport: &str) -> Result<Scenario, super::super::Issues> {
+        Scenario::from_toml(&format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 3\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+             [queue]\n{queue}\n[transport]\n{transport}\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = \"20KB\"\n"
+        ))
+    }
+
+    fn keys(s: &Scenario) -> Vec<String> {
+        s.warnings().into_iter().map(|i| i.path).collect()
+    }
+
+    #[test]
+    fn ndp_needs_trimming_ports() {
+        let e = star("buffer = \"100pkt\"", "kind = \"ndp\"").unwrap_err();
+        assert_eq!(e.0.len(), 1);
+        assert_eq!(e.0[0].path, "queue.admission");
+        assert!(e.0[0].message.contains("every switch port (3) has admission = \"droptail\""), "{}", e.0[0].message);
+        let ok = star("queues = 2\nclasses = [0, 1]\nadmission = \"trim\"", "kind = \"ndp\"").unwrap();
+        assert!(keys(&ok).is_empty());
+    }
+
+    #[test]
+    fn homa_levels_against_the_ports_queues() {
+        let one = star("buffer = \"100pkt\"", "kind = \"homa\"").unwrap();
+        assert_eq!(keys(&one), ["queue.queues"]);
+        assert!(one.warnings()[0].message.contains("Homa with 8 priority levels"));
+        assert!(keys(&star("queues = 8", "kind = \"homa\"").unwrap()).is_empty());
+        // Four levels fit four queues; five do not.
+        assert!(keys(&star("queues = 4", "kind = \"homa\"\npriorities = 4").unwrap()).is_empty());
+        assert_eq!(keys(&star("queues = 4", "kind = \"homa\"\npriorities = 5").unwrap()), ["queue.queues"]);
+    }
+
+    #[test]
+    fn dctcp_without_marking_and_an_unused_shared_buffer() {
+        assert_eq!(keys(&star("buffer = \"100pkt\"", "cc = \"dctcp\"").unwrap()), ["queue.discipline"]);
+        assert!(keys(&star("discipline = \"ecn\"\necn_threshold = \"20pkt\"", "cc = \"dctcp\"").unwrap()).is_empty());
+        assert!(keys(&star("buffer = \"100pkt\"", "cc = \"cubic\"").unwrap()).is_empty());
+        let shared = Scenario::from_toml(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 2\nlink = { rate = \"10Gbps\", delay = \"1us\" }\n\
+             [switch]\nshared_buffer = \"200pkt\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = \"20KB\"\n",
+        )
+        .unwrap();
+        assert_eq!(keys(&shared), ["switch.shared_buffer"]);
+    }
+}
