@@ -140,7 +140,7 @@ def test_a_toy_end_to_end_run_with_two_schemes(tmp_path, monkeypatch, capsys):
     # 40 web-search flows per main run, only DCTCP and Homa, only the web-search points.
     monkeypatch.setitem(ppt.SCALES, "reduced", dict(ppt.SCALES["reduced"], websearch=40))
     monkeypatch.setattr(ppt, "available", lambda: frozenset({"dctcp", "homa"}))
-    out = ppt.reproduce(output=tmp_path / "o", jobs=1, progress=False, only=["main/websearch/"])
+    out = ppt.reproduce(output=tmp_path / "o", jobs=1, progress=False, only=["main/websearch/"], model="text")
     runs = out["runs"]
     assert sorted(runs["point"]) == ["main/websearch/dctcp", "main/websearch/homa"]
     assert (runs["unfinished"] == 0).all() and (runs["flows"] == 40).all()

@@ -479,7 +479,8 @@ def cmd_reproduce(a) -> int:
         print(f"error: no reproduction '{a.paper}'; available: {', '.join(PAPERS)}", file=sys.stderr)
         return 2
     only = check_only(a.paper, a.scale, a.only) if a.only is not None else None
-    reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only)
+    reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only,
+              model=a.model, one_change=a.one_change)
     return 0
 
 
@@ -620,6 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
                         epilog="examples:\n  fabricsim reproduce list\n  fabricsim reproduce retcp\n"
                                "  fabricsim reproduce retcp --scale paper -o out/retcp --jobs 2\n"
                                "  fabricsim reproduce retcp --only static/,resize/\n"
+                               "  fabricsim reproduce flash --model artifact --one-change --only main/mix/\n"
                                "  fabricsim reproduce sab --only incast/,eps/\n"
                                "  fabricsim reproduce flash --only main/mix/,fast/   # points: main/WORKLOAD/LOAD/SCHEME, fast/, queues/, diag/\n"
                                "  fabricsim reproduce ppt --only main/websearch/,util/   # points: main/WORKLOAD/SCHEME, ablation/, delay/, delaymark/, util/, incast/, rc3buf/, others/, nonover/, sndbuf/, portk/\n"
@@ -632,6 +634,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("-o", "--output", metavar="DIR", help="output directory (default: reproduce-<paper>)")
     rp.add_argument("--jobs", type=_positive, metavar="N", help="parallel runs (default: all cores)")
     rp.add_argument("--only", metavar="PREFIXES", help="run only points whose key starts with one of these (comma-separated)")
+    rp.add_argument("--model", choices=["text", "artifact", "both"], default="both",
+                    help="text: every choice from the paper's text; artifact: as the authors ran it (the text model plus "
+                         "the behaviours of their public simulator code, each named and cited); both: side by side (default)")
+    rp.add_argument("--one-change", action="store_true",
+                    help="also run the central claims' points once per single artifact change and write one_change.csv: "
+                         "which detail decides each claim")
     rp.add_argument("--no-progress", action="store_true", help="no progress bar")
     rp.set_defaults(func=cmd_reproduce)
 

@@ -28,7 +28,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import FigureSaver, Headline, headline_frame, print_headlines, run_points
+from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
 
 SCHEMES = ["acceltor", "blocking", "unblocking"]
 LABEL = {"acceltor": "AccelToR", "blocking": "Blocking", "unblocking": "Unblocking"}
@@ -235,6 +235,15 @@ def plan(scale: str) -> list[tuple[str, dict]]:
     # 196 000 rows a week, 26 GB over 5 s); the days and occupancy still cover every pair.
     extra = {"record_pairs": sc["record_pairs"]} if sc.get("record_pairs") else {}
     return [(k, {**kw, "warmup_weeks": ww, **extra}) for k, kw in out]
+
+
+#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
+#: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
+ARTIFACT: list[Change] = []
+#: The central claims (headline names) and the points they read; `--one-change` runs those points
+#: once per single change.
+CENTRAL: list[str] = []
+CENTRAL_POINTS: list[str] = []
 
 
 def points(scale: str, only: Optional[list[str]] = None) -> list[tuple[str, dict, object]]:
@@ -585,25 +594,26 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor", jobs: Optional[int] = None,
-              progress: bool = True, only: Optional[list[str]] = None) -> dict:
-    """Run the experiments, write runs.csv, headlines.csv, the Parquet tables and the figures;
-    print the paper-vs-ours table."""
-    if scale not in SCALES:
-        raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
-    out = Path(output)
-    out.mkdir(parents=True, exist_ok=True)
-    results = run_points(points(scale, only), out / "store", jobs=jobs, progress=progress, desc=f"acceltor-{scale}")
-    runs = runs_frame(results)
+              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False) -> dict:
+    """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
+    one_change.csv), the Parquet tables and the figures (the artifact model's in artifact/); print
+    the paper-vs-ours table."""
+    out, sets = run_models("acceltor", scale, SCALES, lambda s: points(s, only), output, jobs, progress, None, model, ARTIFACT,
+                           CENTRAL_POINTS if one_change else ())
+    results = sets.get("text", sets.get("artifact", {}))
+    runs = runs_by_model(sets, runs_frame)
     runs.to_csv(out / "runs.csv", index=False)
     written = tables(results, out)
-    hl = headlines(results, scale)
-    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out, scale)
+    if "text" in sets and "artifact" in sets:
+        (out / "artifact").mkdir(exist_ok=True)
+        figs += figures(sets["artifact"], out / "artifact", scale)
     n = SCALES[scale]["compare_racks"]
-    print_headlines(hl, f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours")
+    hl, _ = finish_models(out, sets, lambda r: headlines(r, scale),
+                          f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", ARTIFACT, CENTRAL)
     print(f"\nwrote {out}/runs.csv, headlines.csv, {len(written)} Parquet tables and {len(figs)} figures; every run is kept in "
           f"{out}/store", file=sys.stderr)
-    return {"runs": runs, "headlines": headline_frame(hl)}
+    return {"runs": runs, "headlines": hl}
 
 
 __all__ = ["scenario", "plan", "points", "headlines", "reproduce", "mice_workload_load", "week_us", "weeks_in", "capacity_mbps",

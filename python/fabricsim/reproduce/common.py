@@ -1,5 +1,17 @@
 """Shared pieces of the reproductions: running their points through the sweep runner (resumable
-store, process pool, progress bar) and the "paper vs ours" table."""
+store, process pool, progress bar), the "paper vs ours" table, and the two model columns.
+
+Two models of each paper (``--model text|artifact|both``):
+
+- ``text``: every setup choice from the paper's text (and, where it is silent, our documented
+  defaults). This is the column the reproductions have always printed.
+- ``artifact``: "as the authors ran it": the text model with each behaviour of the authors'
+  public simulator code (or its lineage's) that the text does not state, applied as a named
+  :class:`Change`. A change is adopted because the code does it, never because it passes.
+
+``--one-change`` adds, for the paper's central claims, one run set per single change applied to the
+text model, so a reader sees which detail decides each claim (``one_change.csv``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +19,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 import pandas as pd
 
@@ -40,6 +52,50 @@ class Headline:
         return (self.low is None or self.ours >= self.low) and (self.high is None or self.ours <= self.high)
 
 
+MODELS = ("text", "artifact", "both")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One behaviour of the authors' code that their paper's text does not state.
+
+    `name` is a short key (``l2dct-ns2``), `what` one line saying what it does, `source` the
+    repository, file and function it models (or the simulator default it stands for), and
+    `apply(point, doc)` returns the scenario of point `point` with the change made (a new dict,
+    `doc` untouched; the same dict back when the change does not concern that point)."""
+
+    name: str
+    what: str
+    source: str
+    apply: Callable[[str, dict], dict]
+
+
+def artifact_scenario(changes: Sequence[Change], point: str, doc: dict) -> dict:
+    """The artifact model of one point: every change applied in order."""
+    for c in changes:
+        doc = c.apply(point, doc)
+    return doc
+
+
+def model_points(points: list, model: str, changes: Sequence[Change]) -> dict[str, list]:
+    """The run sets of a model choice: {"text": points, "artifact": points with every change}."""
+    if model not in MODELS:
+        raise ValueError(f"model '{model}' is not one of {', '.join(MODELS)}")
+    sets: dict[str, list] = {}
+    if model in ("text", "both"):
+        sets["text"] = points
+    if model in ("artifact", "both"):
+        sets["artifact"] = [(n, artifact_scenario(changes, n, d), x) for n, d, x in points]
+    return sets
+
+
+def one_change_points(points: list, changes: Sequence[Change], prefixes: Sequence[str]) -> dict[str, list]:
+    """For the points under `prefixes` (those the central claims read): one set per change,
+    that change alone applied to the text model."""
+    sel = [p for p in points if any(p[0].startswith(o) for o in prefixes)]
+    return {c.name: [(n, c.apply(n, d), x) for n, d, x in sel] for c in changes}
+
+
 def headline_frame(rows: list[Headline]) -> pd.DataFrame:
     return pd.DataFrame(
         [{"headline": h.name, "paper": h.paper, "band": h.band, "ours": h.ours, "unit": h.unit,
@@ -47,7 +103,95 @@ def headline_frame(rows: list[Headline]) -> pd.DataFrame:
     )
 
 
-def print_headlines(rows: list[Headline], title: str, file=sys.stdout) -> None:
+def _result(h: Optional[Headline]) -> str:
+    return "n/a" if h is None else {True: "pass", False: "MISS", None: "n/a"}[h.passed]
+
+
+def models_frame(models: dict[str, list[Headline]]) -> pd.DataFrame:
+    """headlines.csv: with one model, :func:`headline_frame`; with both, the text model's columns
+    followed by the artifact model's value and result (rows matched by name)."""
+    if set(models) != {"text", "artifact"}:
+        return headline_frame(next(iter(models.values())))
+    df = headline_frame(models["text"])
+    art = {h.name: h for h in models["artifact"]}
+    df.insert(df.columns.get_loc("result") + 1, "ours_artifact", [getattr(art.get(n), "ours", None) for n in df["headline"]])
+    df.insert(df.columns.get_loc("ours_artifact") + 1, "result_artifact", [_result(art.get(n)) for n in df["headline"]])
+    return df
+
+
+def verdict_counts(rows: list[Headline]) -> str:
+    """"N pass, M MISS of T" (n/a rows counted in T only)."""
+    p = sum(h.passed is True for h in rows)
+    m = sum(h.passed is False for h in rows)
+    return f"{p} pass, {m} MISS of {len(rows)}"
+
+
+def print_models(models: dict[str, list[Headline]], title: str, file=None) -> None:
+    """The "paper vs ours" table; with both models, the text and artifact values side by side."""
+    if set(models) != {"text", "artifact"}:
+        (model, rows), = models.items()
+        print_headlines(rows, f"{title} [{model} model]" if model != "text" else title, file=file)
+        return
+    text, art = models["text"], {h.name: h for h in models["artifact"]}
+    print(f"\n{title}\n", file=file)
+    print(f"text model: {verdict_counts(text)}; as the authors ran it (artifact): {verdict_counts(models['artifact'])}\n", file=file)
+    if not text:
+        print("(no headline scored by the points run)", file=file)
+        return
+    w = max(len(h.name) for h in text)
+
+    def fmt(h: Optional[Headline]) -> str:
+        return "-" if h is None or h.ours is None or h.ours != h.ours else f"{h.ours:.3g}{h.unit}"
+
+    print(f"{'headline':<{w}}  {'paper':>14}  {'band':>14}  {'text':>10}  {'':4}  {'artifact':>10}  {'':4}", file=file)
+    for h in text:
+        a = art.get(h.name)
+        print(f"{h.name:<{w}}  {h.paper:>14}  {h.band:>14}  {fmt(h):>10}  {_result(h):4}  {fmt(a):>10}  {_result(a):4}", file=file)
+        if h.note:
+            print(f"{'':<{w}}    text: {h.note}", file=file)
+        if a is not None and a.note and a.note != h.note:
+            print(f"{'':<{w}}    artifact: {a.note}", file=file)
+
+
+def print_changes(changes: Sequence[Change], file=None) -> None:
+    """What the artifact model changes, each with the code it models."""
+    if not changes:
+        return
+    print("\nthe artifact model (as the authors ran it) = the text model plus:", file=file)
+    for c in changes:
+        print(f"  {c.name}: {c.what}\n      source: {c.source}", file=file)
+
+
+def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], per_change: dict[str, list[Headline]],
+                     changes: Sequence[Change]) -> pd.DataFrame:
+    """one_change.csv: for each central headline, its value and result in the text model, with each
+    single change, and in the artifact model (all changes)."""
+    rows = []
+    cols = [("text model", base.get("text")), *((f"+ {c.name} only", per_change.get(c.name)) for c in changes),
+            ("artifact model (all changes)", base.get("artifact"))]
+    for name in central:
+        for label, hl in cols:
+            if hl is None:
+                continue
+            h = next((x for x in hl if x.name == name), None)
+            if h is not None:
+                rows.append({"headline": name, "model": label, "paper": h.paper, "band": h.band, "ours": h.ours,
+                             "unit": h.unit, "result": _result(h)})
+    return pd.DataFrame(rows, columns=["headline", "model", "paper", "band", "ours", "unit", "result"])
+
+
+def print_one_change(df: pd.DataFrame, file=None) -> None:
+    if not len(df):
+        return
+    print("\none change at a time (central claims): which detail decides each", file=file)
+    for name, g in df.groupby("headline", sort=False):
+        print(f"\n  {name} (paper {g['paper'].iloc[0]}, band {g['band'].iloc[0]})", file=file)
+        for _, r in g.iterrows():
+            v = "-" if r["ours"] is None or r["ours"] != r["ours"] else f"{r['ours']:.3g}{r['unit']}"
+            print(f"    {r['model']:<40} {v:>10}  {r['result']}", file=file)
+
+
+def print_headlines(rows: list[Headline], title: str, file=None) -> None:
     print(f"\n{title}\n", file=file)
     if not rows:
         # `--only` may select points that no headline scores.
@@ -90,14 +234,80 @@ def run_selected(paper: str, scale: str, scales: dict, points: Callable[[str], l
                  jobs: Optional[int], progress: bool, only: Optional[list[str]]) -> tuple[Path, dict[str, dict]]:
     """The common start of a reproduction: check the scale, make the output directory, keep the
     points whose key starts with one of `only`, run them; returns (output dir, results)."""
+    out, sets = run_models(paper, scale, scales, points, output, jobs, progress, only)
+    return out, sets["text"]
+
+
+def run_models(paper: str, scale: str, scales: dict, points: Callable[[str], list], output: str | Path,
+               jobs: Optional[int], progress: bool, only: Optional[list[str]], model: str = "text",
+               changes: Sequence[Change] = (), one_change: Sequence[str] = ()) -> tuple[Path, dict[str, dict[str, dict]]]:
+    """:func:`run_selected` for several models at once: the text model, the artifact model
+    (`changes` applied), and with `one_change` (point prefixes the central claims read) one set per
+    single change. All runs go through one sweep (one progress bar; a scenario shared by two sets
+    runs once). Returns (output dir, {set name: {point: extract}}), set names "text", "artifact"
+    and each change's name."""
     if scale not in scales:
         raise ValueError(f"scale '{scale}' is not one of {', '.join(scales)}")
+    if model not in MODELS:
+        raise ValueError(f"model '{model}' is not one of {', '.join(MODELS)}")
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     pts = points(scale)
     if only:
         pts = [p for p in pts if any(p[0].startswith(o) for o in only)]
-    return out, run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}")
+    sets = model_points(pts, model, changes)
+    if one_change:
+        for name, s in one_change_points(pts, changes, one_change).items():
+            sets[name] = s
+    if list(sets) == ["text"]:
+        return out, {"text": run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}")}
+    tagged = [(f"{k}::{n}", d, x) for k, s in sets.items() for n, d, x in s]
+    got = run_points(tagged, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}")
+    res: dict[str, dict[str, dict]] = {k: {} for k in sets}
+    for key, v in got.items():
+        k, n = key.split("::", 1)
+        res[k][n] = v
+    return out, res
+
+
+def runs_by_model(sets: dict[str, dict[str, dict]], frame: Callable[[dict[str, dict]], pd.DataFrame]) -> pd.DataFrame:
+    """runs.csv: one model's runs as `frame` makes them; with both models, both, under a leading
+    "model" column."""
+    ms = [m for m in ("text", "artifact") if m in sets]
+    if len(ms) == 1:
+        return frame(sets[ms[0]])
+    parts = []
+    for m in ms:
+        f = frame(sets[m])
+        f.insert(0, "model", m)
+        parts.append(f)
+    return pd.concat(parts, ignore_index=True)
+
+
+def finish_models(out: Path, sets: dict[str, dict[str, dict]], headlines: Callable[[dict[str, dict]], list[Headline]],
+                  title: str, changes: Sequence[Change], central: Sequence[str]) -> tuple[pd.DataFrame, dict[str, list[Headline]]]:
+    """The end every reproduction shares: score each model's runs, write headlines.csv and print
+    both columns with what the artifact model changes; where single-change sets ran, write
+    one_change.csv and print it. Returns (headlines frame, {model: headlines})."""
+    models = {m: headlines(sets[m]) for m in ("text", "artifact") if m in sets}
+    df = write_models(out, models, title, changes)
+    singles = {c.name: headlines(sets[c.name]) for c in changes if c.name in sets}
+    if singles:
+        oc = one_change_frame(central, models, singles, changes)
+        oc.to_csv(out / "one_change.csv", index=False)
+        print_one_change(oc)
+    return df, models
+
+
+def write_models(out: Path, models: dict[str, list[Headline]], title: str, changes: Sequence[Change] = ()) -> pd.DataFrame:
+    """Write headlines.csv (both columns when both models ran) and print the table, then what the
+    artifact model changes."""
+    df = models_frame(models)
+    df.to_csv(out / "headlines.csv", index=False)
+    print_models(models, title)
+    if "artifact" in models:
+        print_changes(changes)
+    return df
 
 
 class FigureSaver:

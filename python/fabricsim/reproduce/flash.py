@@ -16,7 +16,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
+from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
 
 #: §4.1 and Table 1.
 LEAVES, SPINES, HOSTS_PER_LEAF = 12, 12, 12
@@ -329,6 +329,15 @@ def figures(r: dict, out: Path) -> list[Path]:
     return save.written
 
 
+#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md "Flash"): behaviours of the
+#: authors' ns-2 lineage that the text does not state, each applied to the text model's scenarios.
+ARTIFACT: list[Change] = []
+#: The central claims (headline names) and the points they read; `--one-change` runs those points
+#: once per single change.
+CENTRAL = ["mix overall FCT: Flash vs PIAS", "mix overall FCT: Flash vs DCTCP (lower by)"]
+CENTRAL_POINTS = ["main/mix/"]
+
+
 def runs_frame(results: dict) -> pd.DataFrame:
     rows = []
     for k, d in sorted(results.items()):
@@ -340,15 +349,20 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jobs: Optional[int] = None,
-              progress: bool = True, only: Optional[list[str]] = None) -> dict:
-    """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
-    out, results = run_selected("flash", scale, SCALES, points, output, jobs, progress, only)
-    runs = runs_frame(results)
+              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False) -> dict:
+    """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
+    one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
+    out, sets = run_models("flash", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+                           CENTRAL_POINTS if one_change else ())
+    results = sets.get("text", sets.get("artifact", {}))
+    runs = runs_by_model(sets, runs_frame)
     runs.to_csv(out / "runs.csv", index=False)
-    hl = headlines(results)
-    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out)
-    print_headlines(hl, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)")
+    if "text" in sets and "artifact" in sets:
+        (out / "artifact").mkdir(exist_ok=True)
+        figs += figures(sets["artifact"], out / "artifact")
+    hl, _ = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
+                          ARTIFACT, CENTRAL)
     diag = [(load, results.get(f"diag/mix/{load}/{FLASH_ON_DCTCP}"), results.get(f"main/mix/{load}/pias"),
              results.get(f"main/mix/{load}/flash")) for load in LOADS]
     if any(d for _, d, _, _ in diag):
@@ -364,4 +378,4 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jo
     import sys
 
     print(f"\nwrote {out}/runs.csv, headlines.csv and {len(figs)} figures; every run is kept in {out}/store", file=sys.stderr)
-    return {"runs": runs, "headlines": headline_frame(hl)}
+    return {"runs": runs, "headlines": hl}

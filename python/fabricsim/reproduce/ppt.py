@@ -35,7 +35,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
+from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
 
 # ---- scheme names (the one place to adjust them) -------------------------------------------------
 #: Figs. 12, 13, 21, 26: PPT against the proactive transports and the reactive ones.
@@ -403,6 +403,15 @@ def skipped(scale: str) -> dict[str, str]:
     return out
 
 
+#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
+#: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
+ARTIFACT: list[Change] = []
+#: The central claims (headline names) and the points they read; `--one-change` runs those points
+#: once per single change.
+CENTRAL: list[str] = []
+CENTRAL_POINTS: list[str] = []
+
+
 def points(scale: str) -> list:
     skip = skipped(scale)
     return [(name, build(name, scale), extract_util if name.startswith("util/") else extract)
@@ -623,9 +632,10 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs: Optional[int] = None,
-              progress: bool = True, only: Optional[list[str]] = None) -> dict:
-    """Run the experiments the engine has schemes for; write runs.csv, headlines.csv, fct_*.csv and
-    the figures; print the per-scheme tables and "paper vs ours"."""
+              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False) -> dict:
+    """Run the experiments the engine has schemes for, in the text and/or artifact model; write
+    runs.csv, headlines.csv (and one_change.csv), fct_*.csv and the figures (the artifact model's
+    in artifact/); print the per-scheme tables and "paper vs ours"."""
     if scale not in SCALES:
         raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
     skip = {k: v for k, v in skipped(scale).items() if not only or any(k.startswith(o) for o in only)}
@@ -635,8 +645,10 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
               (f"; schemes not in this engine (fabricsim list cc / list transports): {', '.join(gone)}" if gone else "") +
               ("" if send_buffer_supported() else f"; TCP has no '{SEND_BUFFER_KEY}' key: Fig. 27 is left out and PPT/RC3 "
                                                 "run without §6.2's 2 GB send buffer"), file=sys.stderr)
-    out, results = run_selected("ppt", scale, SCALES, points, output, jobs, progress, only)
-    runs = runs_frame(results)
+    out, sets = run_models("ppt", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+                           CENTRAL_POINTS if one_change else ())
+    results = sets.get("text", sets.get("artifact", {}))
+    runs = runs_by_model(sets, runs_frame)
     runs.to_csv(out / "runs.csv", index=False)
     print(f"\nPPT (Suo et al., SIGCOMM 2024), scale = {scale}: FCTs per scheme (ms; small <= 100 KB, large > 100 KB)")
     for prefix, schemes in [(f"main/{wl}", SCHEMES) for wl in WORKLOADS] + [("ablation/websearch", ABLATIONS),
@@ -650,10 +662,12 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
     if len(inc.columns):
         inc.to_csv(out / "fct_incast.csv")
         print("\nincast (Fig. 23), overall avg FCT (ms):\n" + inc.to_string(float_format=lambda x: f"{x:.3f}"))
-    hl = headlines(results)
-    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out)
-    print_headlines(hl, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)")
+    if "text" in sets and "artifact" in sets:
+        (out / "artifact").mkdir(exist_ok=True)
+        figs += figures(sets["artifact"], out / "artifact")
+    hl, _ = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
+                          ARTIFACT, CENTRAL)
     missing = sorted({s for _, s in point_list(scale) if not has(s)})
     if missing:
         print(f"\nnot in this engine (their rows are n/a): {', '.join(missing)}")
@@ -669,4 +683,4 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
     if unfinished:
         print(f"\nnote: {unfinished} flows did not finish in their runs and are left out of the FCTs")
     print(f"\nwrote {out}/runs.csv, headlines.csv and {len(figs)} figures; every run is kept in {out}/store", file=sys.stderr)
-    return {"runs": runs, "headlines": headline_frame(hl), "skipped": skip}
+    return {"runs": runs, "headlines": hl, "skipped": skip}

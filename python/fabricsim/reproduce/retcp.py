@@ -45,7 +45,7 @@ from typing import Optional
 
 import pandas as pd
 
-from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
+from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
             "scalable", "vegas", "veno", "westwood", "yeah"]
@@ -243,6 +243,15 @@ def extract_fct(res) -> dict:
     done = f["fct_s"].notna().all()
     return {"transfer_s": float(f["end_s"].max()) if done else float("nan"), "finished": bool(done),
             "timeouts": int(f["timeouts"].sum())}
+
+
+#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
+#: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
+ARTIFACT: list[Change] = []
+#: The central claims (headline names) and the points they read; `--one-change` runs those points
+#: once per single change.
+CENTRAL: list[str] = []
+CENTRAL_POINTS: list[str] = []
 
 
 def points(scale: str) -> list[tuple[str, dict, object]]:
@@ -655,20 +664,28 @@ def figures(r: dict, out: Path) -> list[Path]:
     return save.written
 
 
+def runs_frame(results: dict) -> pd.DataFrame:
+    return pd.DataFrame([{"point": k, **{f: v for f, v in d.items() if f != "seq"}} for k, d in sorted(results.items())])
+
+
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
-              progress: bool = True, only: Optional[list[str]] = None) -> dict:
-    """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
-    out, results = run_selected("retcp", scale, SCALES, points, output, jobs, progress, only)
-    rows = [{"point": k, **{f: v for f, v in d.items() if f != "seq"}} for k, d in sorted(results.items())]
-    runs = pd.DataFrame(rows)
+              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False) -> dict:
+    """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
+    one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
+    out, sets = run_models("retcp", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+                           CENTRAL_POINTS if one_change else ())
+    results = sets.get("text", sets.get("artifact", {}))
+    runs = runs_by_model(sets, runs_frame)
     runs.to_csv(out / "runs.csv", index=False)
     seq = [pd.DataFrame(d["seq"]).assign(point=k) for k, d in results.items() if d.get("seq")]
     if seq:
         pd.concat(seq).to_parquet(out / "seq_view.parquet", index=False)
-    hl = headlines(results)
-    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out)
-    print_headlines(hl, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours")
+    if "text" in sets and "artifact" in sets:
+        (out / "artifact").mkdir(exist_ok=True)
+        figs += figures(sets["artifact"], out / "artifact")
+    hl, _ = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
+                          ARTIFACT, CENTRAL)
     titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",
               "physical": "10 Gb/s, 1 us host links each way",
               "etalon-gso": "the 10 Gb/s egress limit per 64 KB offload burst (netem with TSO/GSO), packets back to back at 800 Gb/s",
@@ -691,4 +708,4 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
                   f"  ({TABLE1_SENSITIVITY.get(k, 'scored')})", file=sys.stdout)
     print(f"\nwrote {out}/runs.csv, headlines.csv, seq_view.parquet and {len(figs)} figures; every run is kept in "
           f"{out}/store (a sweep store: fabricsim report {out}/store)", file=sys.stderr)
-    return {"runs": runs, "headlines": headline_frame(hl)}
+    return {"runs": runs, "headlines": hl}

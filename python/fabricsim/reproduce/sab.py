@@ -66,7 +66,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import FigureSaver, Headline, headline_frame, print_headlines, run_selected
+from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
 
 SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
 MIX_SCHEMES = ["sab", "tcp", "dctcp", "d2tcp"]
@@ -608,6 +608,15 @@ def extract_ratelimit(res) -> dict:
     l_payload = float((lf.bytes_acked * 8 / (t - lf.start_s)).sum() / 1e6)
     return {"L_mbps": l_, "S_mbps": s_, "F_mbps": r2 - l_, "R1_mbps": r1, "R2_mbps": r2, "L_payload_mbps": l_payload,
             "drops": int(res.ports["drops"].sum())}
+
+
+#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
+#: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
+ARTIFACT: list[Change] = []
+#: The central claims (headline names) and the points they read; `--one-change` runs those points
+#: once per single change.
+CENTRAL: list[str] = []
+CENTRAL_POINTS: list[str] = []
 
 
 def points(scale: str) -> list[tuple[str, dict, object]]:
@@ -1266,10 +1275,7 @@ def print_rate_sensitivity(r: dict, scale: str, file=sys.stdout) -> None:
     print(t.to_string(index=False, float_format=lambda v: f"{v:.3g}"), file=file)
 
 
-def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs: Optional[int] = None,
-              progress: bool = True, only: Optional[list[str]] = None) -> dict:
-    """Run the experiments, write runs.csv, headlines.csv and the figures; print the table."""
-    out, results = run_selected("sab", scale, SCALES, points, output, jobs, progress, only)
+def runs_frame(results: dict) -> pd.DataFrame:
     flat = []
     for k, d in sorted(results.items()):
         row = {"point": k}
@@ -1279,12 +1285,24 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs
             elif not isinstance(v, list):
                 row[f] = v
         flat.append(row)
-    runs = pd.DataFrame(flat)
+    return pd.DataFrame(flat)
+
+
+def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs: Optional[int] = None,
+              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False) -> dict:
+    """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
+    one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
+    out, sets = run_models("sab", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+                           CENTRAL_POINTS if one_change else ())
+    results = sets.get("text", sets.get("artifact", {}))
+    runs = runs_by_model(sets, runs_frame)
     runs.to_csv(out / "runs.csv", index=False)
-    hl = headlines(results, scale)
-    headline_frame(hl).to_csv(out / "headlines.csv", index=False)
     figs = figures(results, out, scale)
-    print_headlines(hl, f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours")
+    if "text" in sets and "artifact" in sets:
+        (out / "artifact").mkdir(exist_ok=True)
+        figs += figures(sets["artifact"], out / "artifact", scale)
+    hl, _ = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
+                          ARTIFACT, CENTRAL)
     print_rate_sensitivity(results, scale)
     sens = {k: d for k, d in results.items() if k.startswith(("sensitivity/delay/", "sensitivity/mix/"))}
     if sens:
@@ -1302,4 +1320,4 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs
                       f"DCTCP {dc.get('query_mean_ms', float('nan')):.2f} / {dc.get('query_p999_ms', float('nan')):.2f} ms)")
     print(f"\nwrote {out}/runs.csv, headlines.csv and {len(figs)} figures; every run is kept in {out}/store "
           f"(a sweep store: fabricsim report {out}/store)", file=sys.stderr)
-    return {"runs": runs, "headlines": headline_frame(hl)}
+    return {"runs": runs, "headlines": hl}

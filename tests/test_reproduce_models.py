@@ -1,0 +1,95 @@
+"""The two model columns of the reproductions (text / artifact) and the one-change table, on a toy
+"paper" of two tiny runs whose outcome is known by hand."""
+
+import copy
+
+import pytest
+
+from fabricsim.reproduce import common
+from fabricsim.reproduce.common import Change, Headline
+
+# One 150 KB flow over one 10 Gb/s hop pair (two 1 us links): its FCT is set by the bottleneck
+# rate, so halving the rate (the "slow-links" change) must roughly double it.
+BASE = {
+    "name": "toy",
+    "simulation": {"end": "50ms", "stop_when_done": True, "seed": 1},
+    "topology": {"kind": "star", "hosts": 2, "link": {"rate": "10Gbps", "delay": "1us"}},
+    "transport": {"cc": "newreno", "initial_cwnd": 200},
+    "flows": [{"src": "h1", "dst": "h0", "size": "150KB"}],
+}
+
+
+def _fct(res) -> dict:
+    return {"fct": float(res.flows["fct_s"].iloc[0])}
+
+
+def _points(scale):
+    return [("a/one", copy.deepcopy(BASE), _fct), ("b/other", {**copy.deepcopy(BASE), "name": "toy-b"}, _fct)]
+
+
+def _slow(point, doc):
+    if not point.startswith("a/"):
+        return doc
+    d = copy.deepcopy(doc)
+    d["topology"]["link"]["rate"] = "5Gbps"
+    return d
+
+
+def _tagged(point, doc):
+    d = copy.deepcopy(doc)
+    d["name"] = doc["name"] + "-x"  # changes the scenario (and its hash) but not the outcome
+    return d
+
+
+CHANGES = [Change("slow-links", "links at half the rate", "a toy", _slow),
+           Change("renamed", "another name", "a toy", _tagged)]
+
+
+def _headlines(r):
+    v = r.get("a/one", {}).get("fct")
+    # Paper value: the FCT at 10 Gb/s, 150 KB / 10 Gb/s = 120 us plus a few us of RTTs and headers.
+    return [Headline("toy FCT", "~125 us", 120e-6, 140e-6, v, "s"), Headline("other", "-", 0, None, r.get("b/other", {}).get("fct"))]
+
+
+def test_text_model_alone_is_the_old_single_column(tmp_path):
+    out, sets = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "text", CHANGES)
+    assert list(sets) == ["text"]
+    df = common.models_frame({"text": _headlines(sets["text"])})
+    assert list(df.columns) == ["headline", "paper", "band", "ours", "unit", "result", "note"]
+    assert df["result"].tolist() == ["pass", "pass"]
+
+
+def test_both_models_side_by_side_and_one_change(tmp_path, capsys):
+    out, sets = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "both", CHANGES,
+                                  one_change=["a/"])
+    assert set(sets) == {"text", "artifact", "slow-links", "renamed"}
+    t, a = sets["text"]["a/one"]["fct"], sets["artifact"]["a/one"]["fct"]
+    # Serialization dominates: 150 KB at 5 Gb/s takes 120 us more than at 10 Gb/s.
+    assert 110e-6 < a - t < 140e-6
+    assert sets["artifact"]["b/other"] == sets["text"]["b/other"]  # the change does not concern b/
+    assert sets["renamed"]["a/one"] == sets["text"]["a/one"]
+    assert set(sets["slow-links"]) == {"a/one"}  # one-change sets hold only the central points
+    df, models = common.finish_models(out, sets, _headlines, "toy paper", CHANGES, ["toy FCT"])
+    assert df["result"].tolist()[0] == "pass" and df["result_artifact"].tolist()[0] == "MISS"
+    assert list(df.columns)[:8] == ["headline", "paper", "band", "ours", "unit", "result", "ours_artifact", "result_artifact"]
+    oc = (tmp_path / "one_change.csv").read_text().splitlines()
+    assert oc[0] == "headline,model,paper,band,ours,unit,result"
+    assert [line.split(",")[1] for line in oc[1:]] == ["text model", "+ slow-links only", "+ renamed only", "artifact model (all changes)"]
+    assert [line.split(",")[-1] for line in oc[1:]] == ["pass", "MISS", "pass", "MISS"]
+    text = capsys.readouterr().out
+    assert "text model: 2 pass, 0 MISS of 2; as the authors ran it (artifact): 1 pass, 1 MISS of 2" in text
+    assert "slow-links: links at half the rate" in text and "source: a toy" in text
+
+
+def test_runs_by_model_adds_the_model_column():
+    sets = {"text": {"p": {"x": 1}}, "artifact": {"p": {"x": 2}}}
+    import pandas as pd
+
+    f = common.runs_by_model(sets, lambda r: pd.DataFrame([{"point": k, **v} for k, v in r.items()]))
+    assert f.to_dict("records") == [{"model": "text", "point": "p", "x": 1}, {"model": "artifact", "point": "p", "x": 2}]
+    assert list(common.runs_by_model({"text": sets["text"]}, lambda r: pd.DataFrame([{"point": "p"}])).columns) == ["point"]
+
+
+def test_a_bad_model_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="model 'paper' is not one of text, artifact, both"):
+        common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "paper", CHANGES)
