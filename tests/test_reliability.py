@@ -637,22 +637,23 @@ def test_damaged_sweep_definition_and_manifest_are_called_damaged(tmp_path, caps
     assert run_sweep(s, out, workers=1, progress=False, overwrite=True).done  # --overwrite replaces it
 
 
-def test_htsim_connections_with_the_same_id_are_refused(tmp_path):
-    cm = tmp_path / "m.cm"
-    cm.write_text("Nodes 2\nConnections 2\n0->1 id 7 start 0 size 1000\n1->0 id 7 start 0 size 1000\n")
+def import_refused(tmp_path, name, text, match):
+    """Importing a file `name` holding `text` into the small scenario fails with `match`."""
+    (tmp_path / name).write_text(text)
     d = small()
-    d["import"] = [{"file": str(cm)}]
-    with pytest.raises(ScenarioError, match=r"m.cm line 4: id: 7 is already the id of the connection on line 3"):
+    d["import"] = [{"file": str(tmp_path / name)}]
+    with pytest.raises(ScenarioError, match=match):
         fabricsim.validate(d)
+
+
+def test_htsim_connections_with_the_same_id_are_refused(tmp_path):
+    import_refused(tmp_path, "m.cm", "Nodes 2\nConnections 2\n0->1 id 7 start 0 size 1000\n1->0 id 7 start 0 size 1000\n",
+                   r"m.cm line 4: id: 7 is already the id of the connection on line 3")
 
 
 def test_a_csv_quote_left_open_is_reported_where_it_opened(tmp_path):
-    f = tmp_path / "f.csv"
-    f.write_text('src,dst,size,start\nh1,h0,100,0us\nh1,h0,"200,1us\nh1,h0,300,2us\n')
-    d = small()
-    d["import"] = [{"file": str(f)}]
-    with pytest.raises(ScenarioError, match=r"f.csv line 3: a quote \(\"\) opened on this line is not closed; the field runs on to line 4"):
-        fabricsim.validate(d)
+    import_refused(tmp_path, "f.csv", 'src,dst,size,start\nh1,h0,100,0us\nh1,h0,"200,1us\nh1,h0,300,2us\n',
+                   r"f.csv line 3: a quote \(\"\) opened on this line is not closed; the field runs on to line 4")
 
 
 def test_huge_imports_are_refused_up_front_by_size_and_by_rows(tmp_path, monkeypatch):
@@ -753,4 +754,10 @@ def test_ctrl_c_at_several_points_prints_one_line_and_leaves_stores_resumable(tm
     assert "interrupted at" in err and (tmp_path / "r" / "summary.json").exists()
     code, out, err = _interrupt(["compare", "long.toml", "--transports", "cubic,newreno", "-o", tmp_path / "c", "--no-progress"],
                                 tmp_path, lambda: time.sleep(3) or True)
+    _one_interrupted_line(code, err)
+    # bench (its runs are child processes) and reproduce (a sweep underneath).
+    code, out, err = _interrupt(["bench", "B1"], tmp_path, lambda: time.sleep(3) or True)
+    _one_interrupted_line(code, err)
+    code, out, err = _interrupt(["reproduce", "retcp", "--only", "static/", "-o", tmp_path / "rp", "--no-progress", "--jobs", "2"],
+                                tmp_path, lambda: (tmp_path / "rp" / "store" / "manifest.json").exists())
     _one_interrupted_line(code, err)
