@@ -220,14 +220,18 @@ def _csv_rows(p: Path, bad: _Problems, limit: int):
             columns = [c.strip() for c in (reader.fieldnames or [])]
             _check_columns(columns, p.name, bad)
             bad.raise_any()
-            n, first_line = 0, reader.line_num + 1
+            n = 0
             for raw in reader:
-                where, first_line = f"{p.name} line {first_line}", reader.line_num + 1
-                if any(isinstance(v, str) and ("\n" in v or "\r" in v) for v in raw.values()):
-                    # No flow-list field holds a line break: a quote opened here was never closed
-                    # and the reader took the following lines as part of this field.
-                    raise ScenarioError([(where, "a quote (\") opened on this line is not closed; the field runs on "
-                                                 f"to line {reader.line_num}")], str(p))
+                where = f"{p.name} line {reader.line_num}"
+                fields = [v for v in raw.values() if isinstance(v, str)]
+                breaks = sum(v.count("\n") for v in fields)
+                if breaks:
+                    # No flow-list field holds a line break: a quote was never closed and the
+                    # reader took the following lines as part of its field (the last line's
+                    # break too, when the file ends inside it).
+                    opened = reader.line_num - breaks + any(v.endswith("\n") for v in fields)
+                    raise ScenarioError([(f"{p.name} line {opened}", "a quote (\") opened on this line is not closed; the field "
+                                                                     f"runs on to line {reader.line_num}")], str(p))
                 if all(not (v or "").strip() for v in raw.values() if isinstance(v, str)) or (raw.get(reader.fieldnames[0]) or "").lstrip().startswith("#"):
                     continue
                 if None in raw:
