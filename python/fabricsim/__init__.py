@@ -37,6 +37,7 @@ def __getattr__(name: str):
     globals()[name] = value
     return value
 
+
 __all__ = ["run", "compare", "congestion_controls", "cc_params", "transports", "workloads", "validate", "scenario_warnings", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
            "ScenarioWarning", "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
            "analysis", "pcap", "traffic", "__version__"]

@@ -10,7 +10,7 @@ from typing import Iterable, Optional
 
 from . import _engine
 from .results import Results
-from .errors import ScenarioError, ScenarioWarning
+from .errors import ScenarioError, ScenarioWarning, UsageError
 from .scenario import MAX_INT, ScenarioLike, to_json, validate
 
 
@@ -47,7 +47,7 @@ def run(
     """
     check_seed(seed)
     if on_interrupt not in ("return", "raise"):
-        raise ValueError(f"on_interrupt={on_interrupt!r} is not 'return' or 'raise'")
+        raise UsageError(f"on_interrupt={on_interrupt!r} is not 'return' or 'raise'")
     doc = validate(scenario, overrides)
     try:
         sim = _engine.Simulation(to_json(doc), seed)

@@ -48,7 +48,8 @@ fn switch_ports(s: &Scenario) -> Vec<(String, &QueueSpec)> {
     out
 }
 
-/// "s0->h0, s0->h1 and 2 more" out of the ports that fail a test, or None when none does.
+/// The ports that fail a test, for a message ("every switch port (4)", "port s0->h1", "3 ports
+/// (s0->h0, s0->h1, ...)"), or None when none does.
 fn offenders(ports: &[(String, &QueueSpec)], bad: impl Fn(&QueueSpec) -> bool) -> Option<String> {
     let names: Vec<&str> = ports.iter().filter(|(_, q)| bad(q)).map(|(n, _)| n.as_str()).collect();
     match names.len() {
