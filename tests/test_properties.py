@@ -1,5 +1,6 @@
 """Property-based tests: random small scenarios across topologies, transports, queue settings and
-workloads, each run and checked against invariants that hold for every run (issue 22).
+workloads, each run and checked against invariants that hold for every run (issue 22; NDP, Homa
+and PPT over the ports they need and multi-queue host NICs since issue 34).
 
 Hypothesis is derandomized (a fixed seed), so the examples are the same on every run; a failure
 prints the scenario as a dict ready to paste into a regression test.
@@ -166,6 +167,10 @@ def check_invariants(doc, res):
         assert (sw["max_queue_bytes"] <= nbytes).all(), where
     assert all(math.isfinite(x) for x in p["mean_queue_packets"]), where
     assert s["sim_time_s"] <= s["end_s"] + 1e-12, where
+    # Bytes accounted: a port sent no more than its busy time carries at its rate (a packet on
+    # the wire at the end counts in part; 8 bits for the rounding of that part).
+    assert (p["tx_bytes"] * 8 <= p["utilization"] * p["rate_bps"] * s["sim_time_s"] + 8).all(), \
+        (p[["port", "tx_bytes", "utilization", "rate_bps"]], where)
 
 
 @settings(max_examples=400, deadline=None, derandomize=True, database=None,
@@ -210,6 +215,59 @@ def test_random_ndp_and_homa_scenarios_keep_the_invariants(doc):
         fabricsim.validate(doc)
     except fabricsim.ScenarioError:
         return
+    a = guarded_run(doc)
+    check_invariants(doc, a)
+    b = guarded_run(doc)
+    assert a.flows.equals(b.flows) and a.ports.equals(b.ports), f"same seed, different results: {doc!r}"
+
+
+@st.composite
+def host_egress(draw):
+    """A host NIC with several queues (control and data apart, or a scheduler over classes)."""
+    n = draw(st.integers(2, 8))
+    q = {"queues": n, "scheduler": draw(st.sampled_from(["strict", "drr", "wrr"]))}
+    if q["scheduler"] != "strict":
+        q["weights"] = draw(st.lists(st.integers(1, 10), min_size=n, max_size=n))
+    return q
+
+
+@st.composite
+def priority_transports(draw):
+    """The random topologies and traffic with a transport over the ports it needs (issue 34):
+    NDP over trimming ports, Homa over as many strict-priority queues as its levels, PPT over
+    eight marking queues; host NICs with several queues."""
+    doc = draw(scenarios())
+    doc.pop("switch", None)
+    kind = draw(st.sampled_from(["ndp", "homa", "ppt"]))
+    buffer = draw(st.sampled_from(["30pkt", "100pkt", "150KB"]))
+    if kind == "ndp":
+        doc["transport"] = {"kind": "ndp", "mss": draw(st.sampled_from(["1448B", "4000B"])),
+                            "initial_window": draw(st.integers(1, 30)), "rto": draw(st.sampled_from(["100us", "1ms"]))}
+        doc["queue"] = {"buffer": buffer, "queues": 2, "classes": [0, 1], "queue_buffer": [buffer, "8pkt"], "admission": "trim",
+                        "scheduler": "wrr", "weights": [10, 1], "trim_tail": draw(st.sampled_from([0, 0.5])),
+                        "return_to_sender": draw(st.booleans())}
+        doc["host_queue"] = {"queues": 2, "classes": [0, 1]}
+    elif kind == "homa":
+        levels = draw(st.integers(2, 8))
+        doc["transport"] = {"kind": "homa", "priorities": levels, "rtt_bytes": draw(st.sampled_from(["3KB", "20KB", "45KB"])),
+                            "overcommitment": draw(st.integers(1, min(4, levels - 1)))}
+        doc["queue"] = {"buffer": buffer, "queues": levels}
+        for f in doc.get("flows", []):
+            f.setdefault("size", 5000)  # Homa carries messages
+    else:
+        doc["transport"] = {"cc": "ppt", "min_rto": "1ms"}
+        doc["queue"] = {"buffer": buffer, "queues": 8, "discipline": "ecn", "ecn_threshold": "10pkt" if buffer.endswith("pkt") else "20KB"}
+    if kind != "ndp" and draw(st.booleans()):
+        doc["host_queue"] = draw(host_egress())
+    return doc
+
+
+@settings(max_examples=120, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(priority_transports())
+def test_random_transports_over_the_ports_they_need_keep_the_invariants(doc):
+    # These setups are what the transports need: valid and without a warning, so every example runs.
+    assert fabricsim.scenario_warnings(doc) == [], doc
     a = guarded_run(doc)
     check_invariants(doc, a)
     b = guarded_run(doc)

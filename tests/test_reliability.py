@@ -3,6 +3,7 @@ the key, each damaged or mixed results directory is refused on load, and what ru
 
 import copy
 import json
+import os
 import shutil
 
 import pandas as pd
@@ -463,3 +464,300 @@ def test_a_tampered_file_list_is_refused(tmp_path):
         (tmp_path / "r" / "summary.json").write_text(json.dumps({**s, "files": files}))
         with pytest.raises(ResultsError, match="file list"):
             Results.load(tmp_path / "r")
+
+
+# -- issue 34: contradictory setups, huge imports, the CLI's last internal errors -------------
+
+def warned(doc):
+    """{key: message} of the scenario's warnings (it must be valid)."""
+    return dict(fabricsim.scenario_warnings(doc))
+
+
+def star8(transport, queue, hosts=3):
+    return {"simulation": {"end": "1ms"}, "topology": {"kind": "star", "hosts": hosts, "link": {"rate": "10Gbps", "delay": "1us"}},
+            "queue": queue, "transport": transport, "flows": [{"src": "h1", "dst": "h0", "size": "20KB"}]}
+
+
+NDP_PORTS = {"buffer": "unlimited", "queues": 2, "classes": [0, 1], "queue_buffer": ["72KB", "8pkt"], "admission": "trim"}
+
+
+def test_ndp_over_ports_that_do_not_trim_is_refused_with_the_keys_to_add(tmp_path, capsys):
+    msg = refused(star8({"kind": "ndp"}, {"buffer": "100pkt"}), "queue.admission")
+    assert "transport 'default' is NDP" in msg and "every switch port (3)" in msg and 'admission = "droptail"' in msg
+    assert 'admission = "trim"' in msg and "queues = 2" in msg
+    # One link's own queue table that does not trim is enough to refuse.
+    d = star8({"kind": "ndp"}, NDP_PORTS)
+    d["topology"] = {"kind": "explicit", "hosts": ["a", "b"], "switches": ["s"],
+                     "links": [{"a": "a", "b": "s", "rate": "10Gbps", "delay": "1us"},
+                               {"a": "s", "b": "b", "rate": "10Gbps", "delay": "1us", "queue": {"admission": "droptail"}}]}
+    d["flows"] = [{"src": "a", "dst": "b", "size": "20KB"}]
+    assert "port s->b has" in refused(d, "queue.admission")
+    # Trimming ports: valid, and no warning.
+    assert warned(star8({"kind": "ndp"}, NDP_PORTS)) == {}
+    # The CLI: exit 2, one line, before anything runs.
+    code, _, err = cli(capsys, "run", write_toml(tmp_path / "ndp.toml", SMALL_TOML + '[transport]\nkind = "ndp"\n'), "-o", tmp_path / "o")
+    assert code == 2 and "queue.admission: transport 'default' is NDP" in one_error_line(err)
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("transport, queue, key, words", [
+    ({"kind": "homa"}, {"buffer": "100pkt"}, "queue.queues", ["Homa with 8 priority levels", "queues = 8"]),
+    ({"kind": "homa", "priorities": 4}, {"buffer": "100pkt", "queues": 2}, "queue.queues", ["Homa with 4 priority levels"]),
+    ({"cc": "ppt"}, {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"}, "queue.queues", ["is PPT", "one queue"]),
+    ({"cc": "flash"}, {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"}, "queue.queues", ["is Flash", "one queue"]),
+    ({"cc": "pfabric"}, {"buffer": "100pkt"}, "queue.admission", ["is pFabric", 'admission = "pfabric"']),
+    ({"cc": "dctcp"}, {"buffer": "100pkt"}, "queue.discipline", ["(dctcp) reacts to ECN marks", 'discipline = "ecn"']),
+])
+def test_setups_that_run_but_contradict_their_transport_are_warned(transport, queue, key, words):
+    w = warned(star8(transport, queue))
+    assert list(w) == [key] and all(x in w[key] for x in words), w
+
+
+@pytest.mark.parametrize("transport, queue", [
+    ({"kind": "homa"}, {"buffer": "100pkt", "queues": 8}),
+    ({"kind": "homa", "priorities": 4}, {"buffer": "100pkt", "queues": 4}),
+    ({"cc": "ppt"}, {"buffer": "100pkt", "queues": 8, "discipline": "ecn", "ecn_threshold": "20pkt"}),
+    ({"cc": "flash"}, {"buffer": "100pkt", "queues": 8, "admission": "pushout", "discipline": "ecn", "ecn_port_threshold": "20pkt"}),
+    ({"cc": "pfabric"}, {"buffer": "24pkt", "admission": "pfabric"}),
+    ({"cc": "dctcp"}, {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"}),
+    ({"cc": "cubic"}, {"buffer": "100pkt"}),
+])
+def test_the_same_transports_over_the_ports_they_need_are_not_warned(transport, queue):
+    assert warned(star8(transport, queue)) == {}
+
+
+def test_a_shared_buffer_no_port_draws_on_is_warned_and_run_prints_warnings(tmp_path, capsys):
+    d = star8({"cc": "cubic"}, {"buffer": "100pkt"})
+    d["switch"] = {"shared_buffer": "200pkt"}
+    assert "no port's queue table sets alpha" in warned(d)["switch.shared_buffer"]
+    d["queue"]["alpha"] = 1
+    assert warned(d) == {}
+    # validate and run print one line per warning, naming the key; the Python API warns too.
+    p = write_toml(tmp_path / "homa.toml", SMALL_TOML + '[transport]\nkind = "homa"\n')
+    code, out, err = cli(capsys, "validate", p)
+    assert code == 0 and [ln[:22] for ln in err.splitlines()] == ["warning: queue.queues:"]
+    code, out, err = cli(capsys, "run", p, "-o", tmp_path / "out", "--no-progress", "-q")
+    assert code == 0 and [ln[:22] for ln in err.splitlines()] == ["warning: queue.queues:"]
+    with pytest.warns(fabricsim.ScenarioWarning, match=r"queue\.queues: transport 'default' is Homa"):
+        fabricsim.run(p, progress=False)
+
+
+def test_a_buffer_without_a_unit_is_refused_for_the_unit():
+    for value in ("150000", "100"):
+        d = small()
+        d["queue"] = {"buffer": value}
+        msg = refused(d, "queue.buffer")
+        assert f"'{value}' has no unit" in msg and f"'{value}pkt'" in msg and "smaller than one packet" not in msg
+    d["queue"] = {"buffer": "150000B"}
+    fabricsim.validate(d)
+
+
+def test_compare_loads_without_a_workload_and_empty_transports_are_refused(tmp_path, capsys):
+    p = write_toml(tmp_path / "s.toml", SMALL_TOML)
+    out = tmp_path / "cmp"
+    code, _, err = cli(capsys, "compare", p, "--transports", "dctcp", "--loads", "0.5", "-o", out)
+    line = one_error_line(err)
+    assert code == 2 and "loads: 0.5 sets the load of the [[workload]]s, but the scenario has none" in line
+    code, _, err = cli(capsys, "compare", p, "--transports", "", "-o", out)
+    assert code == 2 and "--transports: '' names no transport" in one_error_line(err)
+    code, _, err = cli(capsys, "compare", p, "--transports", "dctcp", "--loads", "0", "-o", out)
+    assert code == 2 and "0.0 is not a load" in one_error_line(err)
+    assert not out.exists(), "nothing written before the checks"
+    with pytest.raises(ScenarioError, match="names no transport"):
+        fabricsim.compare(small(), [])
+
+
+def test_reproduce_only_and_jobs_are_checked_before_running(tmp_path, capsys):
+    out = tmp_path / "rep"
+    code, _, err = cli(capsys, "reproduce", "retcp", "--only", "static/,nonexist/", "-o", out)
+    line = one_error_line(err)
+    assert code == 2 and "'nonexist/' selects no point of retcp" in line and "static/" in line.split("start with")[1]
+    assert not out.exists()
+    with pytest.raises(SystemExit) as e:
+        main(["reproduce", "retcp", "--jobs", "0", "-o", str(out)])
+    assert e.value.code == 2 and "0 is not a count" in capsys.readouterr().err
+
+
+def test_bench_and_sweep_arguments_are_checked_before_running(tmp_path, capsys, monkeypatch):
+    import fabricsim.bench as B
+
+    monkeypatch.setattr(B, "measure", lambda *a, **k: pytest.fail("benchmarked before checking the arguments"))
+    for argv in (["bench", "--repeat", "0"], ["sweep", "x.toml", "--workers", "-3"]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2 and "is not a count; give 1 or more" in capsys.readouterr().err
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if not os.access(locked, os.W_OK):  # root may write anyway
+            code, _, err = cli(capsys, "bench", "B1", "--json", locked / "b.json")
+            assert code == 2 and "--json" in one_error_line(err) and "cannot be written" in err
+    finally:
+        locked.chmod(0o700)
+    code, _, err = cli(capsys, "bench", "B1", "--json", tmp_path / "no" / "such" / "dir" / "b.json")
+    assert code == 2 and "cannot be written: No such file or directory" in one_error_line(err)
+    code, _, err = cli(capsys, "bench", "--json", tmp_path, "B1")
+    assert code == 2 and "is a directory" in one_error_line(err)
+    # The short names of README and docs/PERFORMANCE.md are accepted.
+    assert B.resolve("B4") == "fattree-permutation" and B.resolve("b1") == "dctcp-16to1" and B.resolve("B9") is None
+    code, _, err = cli(capsys, "bench", "B9")
+    assert code == 2 and "unknown benchmark(s) B9; known: B1 dctcp-16to1" in one_error_line(err)
+    with pytest.raises(fabricsim.FabricsimError, match="workers -3"):
+        run_sweep(Sweep(small(), axes={"seed": [1]}), tmp_path / "st", workers=-3, progress=False)
+
+
+def test_overrides_must_be_a_list_of_strings():
+    with pytest.raises(ScenarioError, match=r"'simulation.end=2ms' is one string; pass a list"):
+        fabricsim.validate(small(), "simulation.end=2ms")
+    with pytest.raises(ScenarioError, match=r"overrides\[0\]: 1 is not a 'KEY=VALUE' string"):
+        fabricsim.run(small(), overrides=[1, 2])
+
+
+def test_the_no_overwrite_refusal_names_an_option_that_exists(tmp_path, capsys):
+    p = write_toml(tmp_path / "s.toml", SMALL_TOML)
+    assert cli(capsys, "run", p, "-o", tmp_path / "o", "-q", "--no-progress")[0] == 0
+    code, _, err = cli(capsys, "run", p, "-o", tmp_path / "o", "--no-overwrite")
+    line = one_error_line(err)
+    assert code == 2 and "without --no-overwrite" in line and "run --overwrite" not in line
+
+
+def test_damaged_sweep_definition_and_manifest_are_called_damaged(tmp_path, capsys):
+    out = tmp_path / "store"
+    s = Sweep(small(), axes={"seed": [1]})
+    run_sweep(s, out, workers=1, progress=False)
+    manifest = out / "manifest.json"
+    manifest.write_text(manifest.read_text()[:20])
+    code, _, err = cli(capsys, "report", out)
+    assert code == 2 and "manifest.json' is damaged" in one_error_line(err) and "rewrites it" in err
+    (out / "sweep.json").write_text('{"name": "x", "ax')
+    with pytest.raises(SweepError, match=r"its sweep.json is damaged \(truncated or not JSON") as e:
+        run_sweep(s, out, workers=1, progress=False)
+    assert "older" not in str(e.value)
+    assert run_sweep(s, out, workers=1, progress=False, overwrite=True).done  # --overwrite replaces it
+
+
+def import_refused(tmp_path, name, text, match):
+    """Importing a file `name` holding `text` into the small scenario fails with `match`."""
+    (tmp_path / name).write_text(text)
+    d = small()
+    d["import"] = [{"file": str(tmp_path / name)}]
+    with pytest.raises(ScenarioError, match=match):
+        fabricsim.validate(d)
+
+
+def test_htsim_connections_with_the_same_id_are_refused(tmp_path):
+    import_refused(tmp_path, "m.cm", "Nodes 2\nConnections 2\n0->1 id 7 start 0 size 1000\n1->0 id 7 start 0 size 1000\n",
+                   r"m.cm line 4: id: 7 is already the id of the connection on line 3")
+
+
+def test_a_csv_quote_left_open_is_reported_where_it_opened(tmp_path):
+    import_refused(tmp_path, "f.csv", 'src,dst,size,start\nh1,h0,100,0us\nh1,h0,"200,1us\nh1,h0,300,2us\n',
+                   r"f.csv line 3: a quote \(\"\) opened on this line is not closed; the field runs on to line 4")
+
+
+def test_huge_imports_are_refused_up_front_by_size_and_by_rows(tmp_path, monkeypatch):
+    import fabricsim.traffic as T
+
+    # 175 MB (a sparse file: nothing is written): refused from its size, before any read.
+    big = tmp_path / "big.csv"
+    with open(big, "wb") as fh:
+        fh.truncate(175_000_000)
+    monkeypatch.setattr(T, "_csv_rows", lambda *a: pytest.fail("read a file above the ceiling"))
+    d = small()
+    d["import"] = [{"file": str(big)}]
+    with pytest.raises(ScenarioError, match=r"the file is 175\.0 MB, above the 100 MB an imported file may have"):
+        fabricsim.validate(d)
+    monkeypatch.undo()
+    # Rows: the reader stops at the first row past the limit, counting earlier imports.
+    monkeypatch.setattr(T, "MAX_IMPORT_FLOWS", 3)
+    f = tmp_path / "f.csv"
+    f.write_text("src,dst,size,start\n" + "h1,h0,100,0us\n" * 2)
+    d["import"] = [{"file": str(f)}, {"file": str(f)}]
+    with pytest.raises(ScenarioError, match=r"f.csv line 3: more than 1 flows \(2 came before this file\)"):
+        fabricsim.validate(d)
+    pq = tmp_path / "f.parquet"
+    pd.DataFrame({"src": ["h1"] * 4, "dst": ["h0"] * 4, "size": [100] * 4, "start": ["0us"] * 4}).to_parquet(pq)
+    d["import"] = [{"file": str(pq)}]
+    with pytest.raises(ScenarioError, match=r"f.parquet \(4 rows\): more than 3 flows"):
+        fabricsim.validate(d)
+    d["import"] = [{"file": str(f)}]
+    assert len(fabricsim.validate(d)["flows"]) == 3  # the listed flow and two rows
+
+
+def test_tx_bytes_count_only_what_was_serialized_before_the_end():
+    # As the utilization test above: h0's NIC sends 1500 B packets back to back at 1 Gb/s from
+    # t = 0, so by 1 ms it has serialized 125 000 B (the packet on the wire at the end counts in
+    # part); the switch port starts 12 us later, so 0.988 ms x 1 Gb/s = 123 500 B.
+    d = {"simulation": {"end": "1ms"}, "topology": {"kind": "star", "hosts": 2, "link": {"rate": "1Gbps", "delay": "0us"}},
+         "queue": {"buffer": "8pkt"}, "transport": {"cc": "bic"}, "flows": [{"src": "h0", "dst": "h1"}]}
+    p = fabricsim.run(d).ports.set_index("port")
+    assert p.loc["h0->s0", "tx_bytes"] == 125_000
+    assert p.loc["s0->h1", "tx_bytes"] == 123_500
+    assert (p["tx_bytes"] * 8 <= p["rate_bps"] * 1e-3 * p["utilization"] + 8).all()
+
+
+# -- Ctrl-C ------------------------------------------------------------------------------------
+
+def _interrupt(args, cwd, ready, timeout=120):
+    """Start `fabricsim ARGS` in its own process group, wait until `ready()` holds, then send
+    SIGINT to the whole group (as a terminal's Ctrl-C does); returns (exit code, stdout, stderr)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "fabricsim", *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + timeout
+    while not ready() and p.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    if p.poll() is None:
+        os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=timeout)
+    return p.returncode, out, err
+
+
+def _one_interrupted_line(code, err):
+    assert code == 130, err
+    assert "Traceback" not in err and "Exception ignored" not in err and "KeyboardInterrupt" not in err, err
+    assert len([ln for ln in err.splitlines() if ln.startswith("interrupted")]) <= 1, err
+
+
+def test_ctrl_c_at_several_points_prints_one_line_and_leaves_stores_resumable(tmp_path):
+    import time
+
+    # Long-lived flows: a run of 5 simulated seconds takes about a wall second, 600 s minutes.
+    long_lived = SMALL_TOML.replace('size = "20KB"\n', "")
+    (tmp_path / "base.toml").write_text(long_lived.replace('end = "1ms"', 'end = "5s"'))
+    (tmp_path / "long.toml").write_text(long_lived.replace('end = "1ms"', 'end = "600s"'))
+    (tmp_path / "sw.toml").write_text('name = "sig"\nbase = "base.toml"\n[axes]\nseed = [1, 2, 3, 4]\n')
+    st = tmp_path / "st"
+    t0 = time.time()
+    # 1. While the CLI starts (before any store exists).
+    code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2"], tmp_path, lambda: time.time() > t0 + 1.0)
+    _one_interrupted_line(code, err + out)
+    # 2. With the store prepared and runs in flight; 3. after a run has finished.
+    for ready in (lambda: (st / "manifest.json").exists(),
+                  lambda: any((st / "runs").glob("*/row.json")) if (st / "runs").exists() else False):
+        code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2", "--no-progress"], tmp_path, ready)
+        _one_interrupted_line(code, err)
+        assert "interrupted: finished runs are kept" in out
+        json.loads((st / "manifest.json").read_text())  # whole
+    # The same command completes the rest.
+    code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2", "--no-progress"], tmp_path, lambda: False)
+    assert code == 0 and len(list((st / "runs").glob("*/row.json"))) == 4, err
+    # run and compare: in the simulation.
+    code, out, err = _interrupt(["run", "long.toml", "-o", tmp_path / "r", "--no-progress", "-q"], tmp_path,
+                                lambda: time.sleep(3) or True)
+    _one_interrupted_line(code, err)
+    assert "interrupted at" in err and (tmp_path / "r" / "summary.json").exists()
+    code, out, err = _interrupt(["compare", "long.toml", "--transports", "cubic,newreno", "-o", tmp_path / "c", "--no-progress"],
+                                tmp_path, lambda: time.sleep(3) or True)
+    _one_interrupted_line(code, err)
+    # bench (its runs are child processes) and reproduce (a sweep underneath).
+    code, out, err = _interrupt(["bench", "B4"], tmp_path, lambda: time.sleep(3) or True)  # B1 may be over by then
+    _one_interrupted_line(code, err)
+    code, out, err = _interrupt(["reproduce", "retcp", "--only", "static/", "-o", tmp_path / "rp", "--no-progress", "--jobs", "2"],
+                                tmp_path, lambda: (tmp_path / "rp" / "store" / "manifest.json").exists())
+    _one_interrupted_line(code, err)

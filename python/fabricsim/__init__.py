@@ -15,16 +15,31 @@ Also: fabricsim.offered_load (load sanity), fabricsim.traffic (flow lists, htsim
 matrices), fabricsim.pcap (packet traces), fabricsim.analysis, fabricsim.plots.
 """
 
-from . import analysis, pcap, traffic
 from ._engine import __version__
 from .compare import compare
-from .errors import FabricsimError, MissingFileError, ResultsError, SweepError
-from .results import Results
-from .runner import run
-from .scenario import ScenarioError, load_scenario, validate
+from .errors import FabricsimError, MissingFileError, ResultsError, ScenarioWarning, SweepError
+from .scenario import ScenarioError, load_scenario, scenario_warnings, validate
 
-__all__ = ["run", "compare", "congestion_controls", "cc_params", "transports", "workloads", "validate", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
-           "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
+# The modules that need pandas load on first use: the CLI starts (and a Ctrl-C while it starts
+# is caught) before they are needed.
+_LAZY = {"analysis": ("analysis", None), "pcap": ("pcap", None), "traffic": ("traffic", None),
+         "Results": ("results", "Results"), "run": ("runner", "run")}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'fabricsim' has no attribute {name!r}")
+    import importlib
+
+    module, attr = _LAZY[name]
+    m = importlib.import_module(f".{module}", __name__)
+    value = m if attr is None else getattr(m, attr)
+    globals()[name] = value
+    return value
+
+
+__all__ = ["run", "compare", "congestion_controls", "cc_params", "transports", "workloads", "validate", "scenario_warnings", "load_scenario", "topology_summary", "offered_load", "Results", "ScenarioError",
+           "ScenarioWarning", "FabricsimError", "ResultsError", "SweepError", "MissingFileError",
            "analysis", "pcap", "traffic", "__version__"]
 
 

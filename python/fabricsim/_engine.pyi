@@ -11,6 +11,10 @@ __version__: str
 def validate(json: str) -> list[tuple[str, str]]:
     """Problems in a JSON scenario as (key path, message); empty if it is valid."""
 
+def scenario_warnings(json: str) -> list[tuple[str, str]]:
+    """What in a valid JSON scenario runs but is probably not what was meant, as (key path,
+    message); empty when there is nothing, or when the scenario is not valid."""
+
 def topology_summary(json: str) -> dict[str, Any]:
     """kind, hosts, switches, links, paths_min/mean/max, diameter_hops, oversubscription,
     bisection_bps, host_capacity_bps."""
@@ -54,6 +58,9 @@ class Simulation:
     def events(self) -> int: ...
     @property
     def goodput_bytes(self) -> int: ...
+    @property
+    def warnings(self) -> list[tuple[str, str]]:
+        """The scenario's warnings (key path, message), as scenario_warnings gives them."""
     def flows(self) -> dict[str, list[Any]]:
         """Per-flow records (id, src, dst, transport, workload, measured, cc, size, start_ps,
         end_ps, fct_ps, ideal_fct_ps, slowdown, bytes_acked, setup_ps, segments_sent,

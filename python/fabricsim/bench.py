@@ -226,11 +226,44 @@ def print_result(r: dict) -> None:
         print(f"  Jain index         {r['jain']:.4f} (bytes acknowledged per flow)")
 
 
+def resolve(name: str) -> Optional[str]:
+    """A benchmark's key from its key or its short name in README and docs/PERFORMANCE.md
+    ("B4", "b4"), or None."""
+    if name in BENCHMARKS:
+        return name
+    return next((k for k, b in BENCHMARKS.items() if b.description.split(":")[0].lower() == name.lower()), None)
+
+
+def check_json_path(json_path: str) -> None:
+    """Refuse, before an hour of benchmarks, a --json file that cannot be written."""
+    from .errors import ResultsError
+
+    p = Path(json_path)
+    if p.is_dir():
+        raise ResultsError(f"--json '{p}' is a directory; give a file name")
+    existed = p.exists()
+    try:
+        with open(p, "a"):
+            pass
+    except OSError as e:
+        raise ResultsError(f"--json '{p}' cannot be written: {e.strerror or e}") from None
+    if not existed:
+        p.unlink()
+
+
 def run_benchmarks(names: list[str], repeat: int = 1, json_path: Optional[str] = None) -> int:
-    unknown = [n for n in names if n not in BENCHMARKS]
+    from .errors import UsageError
+
+    keys = [resolve(n) for n in names]
+    unknown = [n for n, k in zip(names, keys) if k is None]
     if unknown:
-        print(f"error: unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
-        return 2
+        short = ", ".join(f"{b.description.split(':')[0]} {k}" for k, b in BENCHMARKS.items())
+        raise UsageError(f"unknown benchmark(s) {', '.join(unknown)}; known: {short}")
+    if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+        raise UsageError(f"repeat {repeat!r} is not a count of runs; give 1 or more")
+    if json_path and json_path != "-":
+        check_json_path(json_path)
+    names = keys
     results = []
     for n in names:
         r = measure(n, repeat)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from pathlib import Path
 
 from . import __version__
-from .errors import FabricsimError, ScenarioError
+from .errors import FabricsimError, ScenarioError, ScenarioWarning
 
 EPILOG_RUN = """\
 examples:
@@ -240,6 +241,15 @@ def print_offered_load(doc, file=sys.stdout) -> None:
                   "and flows will not finish; lower the load, or say in the scenario that overload is intended", file=file)
 
 
+def print_warnings(doc) -> None:
+    """One `warning: KEY: message` line on stderr per setting that runs but is probably not what
+    was meant."""
+    from .scenario import scenario_warnings
+
+    for path, msg in scenario_warnings(doc):
+        print(f"warning: {path}: {msg}", file=sys.stderr)
+
+
 def cmd_validate(a) -> int:
     from .scenario import validate
 
@@ -247,6 +257,7 @@ def cmd_validate(a) -> int:
     flows = doc.get("flows", [])
     print(f"{a.scenario}: valid ({len(flows)} flow{'s' if len(flows) != 1 else ''}, "
           f"topology {doc['topology'].get('kind')}, end {doc['simulation'].get('end')})")
+    print_warnings(doc)
     print_offered_load(doc)
     return 0
 
@@ -271,17 +282,22 @@ def _fmt_table(wide) -> str:
 
 
 def cmd_compare(a) -> int:
-    from .compare import compare, write
+    from .compare import check_axes, check_loads_apply, compare, write
+    from .scenario import load_scenario
 
-    transports = [t.strip() for t in a.transports.split(",") if t.strip()]
     try:
         loads = [float(x) for x in a.loads.split(",")] if a.loads else None
     except ValueError:
         raise ScenarioError([("--loads", f"'{a.loads}' is not a comma-separated list of numbers such as 0.3,0.5")], "compare") from None
+    transports = [t.strip() for t in a.transports.split(",") if t.strip()]
+    if not transports:
+        raise ScenarioError([("--transports", f"'{a.transports}' names no transport; give a comma-separated list such as dctcp,newreno")], "compare")
+    transports, loads = check_axes(transports, loads)
+    doc = load_scenario(a.scenario, a.set or ())
+    check_loads_apply(doc, loads)
     out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
     _check_output_root(out)  # before simulating
-    c = compare(a.scenario, transports, loads=loads, seed=a.seed, overrides=a.set or (),
-                progress=False if a.no_progress else None)
+    c = compare(doc, transports, loads=loads, seed=a.seed, progress=False if a.no_progress else None)
     written = write(c, out)
     for load in (loads or [None]):
         runs = {t: r for (t, l), r in c.runs.items() if l == load}
@@ -407,6 +423,12 @@ def cmd_sweep(a) -> int:
     out = a.output or f"sweeps/{sweep.name}"
     n = len(sweep.points())
     print(f"sweep '{sweep.name}': {n} runs into {out} ({a.executor} executor)", file=sys.stderr)
+    if n:
+        try:
+            # Once, for the first point: its workers keep theirs to themselves.
+            print_warnings(sweep.points()[0].scenario)
+        except ScenarioError:
+            pass  # a bad point is recorded as failed, with its error, while the others run
     r = run_sweep(sweep, out, executor=a.executor, workers=a.workers, scheduler=a.scheduler,
                   progress=not a.no_progress, retry_failed=not a.no_retry, overwrite=a.overwrite)
     print(f"{len(r.done)} run(s) done now, {r.skipped} already in the store, {len(r.failed)} failed, "
@@ -429,6 +451,23 @@ def cmd_report(a) -> int:
     return 0
 
 
+def check_only(paper: str, scale: str, only: str) -> list[str]:
+    """--only's prefixes, each of which must select at least one of the paper's points: a typo
+    would otherwise run nothing (or less than asked) and still print the whole table."""
+    import importlib
+
+    from .errors import UsageError
+
+    prefixes = [o.strip() for o in only.split(",") if o.strip()]
+    names = [name for name, _, _ in importlib.import_module(f"fabricsim.reproduce.{paper}").points(scale)]
+    unmatched = [o for o in prefixes if not any(n.startswith(o) for n in names)]
+    if not prefixes or unmatched:
+        groups = ", ".join(dict.fromkeys(n.split("/")[0] + "/" for n in names))
+        raise UsageError(f"--only '{only}': {', '.join(repr(o) for o in unmatched) or 'nothing'} selects no point of {paper} "
+                         f"at scale {scale}; points start with {groups}")
+    return prefixes
+
+
 def cmd_reproduce(a) -> int:
     from .reproduce import PAPERS, reproduce
 
@@ -439,7 +478,7 @@ def cmd_reproduce(a) -> int:
     if a.paper not in PAPERS:
         print(f"error: no reproduction '{a.paper}'; available: {', '.join(PAPERS)}", file=sys.stderr)
         return 2
-    only = a.only.split(",") if a.only else None
+    only = check_only(a.paper, a.scale, a.only) if a.only is not None else None
     reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only,
               model=a.model, one_change=a.one_change)
     return 0
@@ -452,6 +491,16 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
     if not 0 <= v < 2**64:
         raise argparse.ArgumentTypeError(f"{v} is out of range; seeds are 0 .. 2^64 - 1 = {2**64 - 1}")
+    return v
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{v} is not a count; give 1 or more")
     return v
 
 
@@ -550,7 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
     sw.add_argument("sweep", help="sweep TOML file")
     sw.add_argument("-o", "--output", metavar="DIR", help="store directory (default: sweeps/<name>)")
     sw.add_argument("--executor", choices=["local", "dask"], default="local", help="local process pool (default) or Dask distributed")
-    sw.add_argument("--workers", type=int, metavar="N", help="worker processes (local pool or Dask LocalCluster; default: all cores)")
+    sw.add_argument("--workers", type=_positive, metavar="N", help="worker processes (local pool or Dask LocalCluster; default: all cores)")
     sw.add_argument("--scheduler", metavar="ADDR", help="an existing Dask scheduler, e.g. tcp://10.0.0.5:8786")
     sw.add_argument("--no-retry", action="store_true", help="do not retry points that failed before")
     sw.add_argument("--overwrite", action="store_true",
@@ -583,7 +632,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("paper", nargs="?", help="which paper ('list' to see them)")
     rp.add_argument("--scale", choices=["reduced", "paper"], default="reduced", help="experiment size (default: reduced)")
     rp.add_argument("-o", "--output", metavar="DIR", help="output directory (default: reproduce-<paper>)")
-    rp.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: all cores)")
+    rp.add_argument("--jobs", type=_positive, metavar="N", help="parallel runs (default: all cores)")
     rp.add_argument("--only", metavar="PREFIXES", help="run only points whose key starts with one of these (comma-separated)")
     rp.add_argument("--model", choices=["text", "artifact", "both"], default="both",
                     help="text: every choice from the paper's text; artifact: as the authors ran it (the text model plus "
@@ -598,12 +647,19 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Run named benchmark scenarios with the installed (release) engine and "
                                    "print wall time, events/s, packet-hops/s, peak memory and the "
                                    "network figures to compare with other simulators.")
-    b.add_argument("names", nargs="*", help="benchmarks to run (default: all but B7, the half-hour million-flow run; see --list)")
+    b.add_argument("names", nargs="*", help="benchmarks to run, by name or B1..B7 (default: all but B7, the half-hour million-flow run; see --list)")
     b.add_argument("--list", action="store_true", help="list the benchmarks")
-    b.add_argument("--repeat", type=int, default=1, metavar="N", help="runs per benchmark, each in a fresh process; wall time is the median")
+    b.add_argument("--repeat", type=_positive, default=1, metavar="N", help="runs per benchmark, each in a fresh process; wall time is the median")
     b.add_argument("--json", metavar="FILE", help="also write the figures as JSON ('-' for standard output)")
     b.set_defaults(func=cmd_bench)
     return p
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    if issubclass(category, ScenarioWarning):
+        print(f"warning: {message}", file=sys.stderr)
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def main(argv=None) -> int:
@@ -613,9 +669,14 @@ def main(argv=None) -> int:
         parser.print_help()
         return 2
     try:
-        return a.func(a)
+        with warnings.catch_warnings():
+            # A ScenarioWarning (from `run`) as one line, each time, like the errors.
+            warnings.simplefilter("always", ScenarioWarning)
+            warnings.showwarning = _show_warning
+            return a.func(a)
     except ScenarioError as e:
-        print(f"error: {e}", file=sys.stderr)
+        # One problem on one line; several as a list under a heading.
+        print(f"error: {e.one_line() if len(e.issues) == 1 else e}", file=sys.stderr)
         return 2
     except (FabricsimError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
@@ -623,7 +684,13 @@ def main(argv=None) -> int:
     except OSError as e:  # a disk full, a permission denied: the system's words, with the path
         print(f"error: {e.strerror or e}{f': {e.filename}' if e.filename else ''}", file=sys.stderr)
         return 2
-    except (KeyboardInterrupt, SystemExit):
+    except KeyboardInterrupt:
+        # Ctrl-C outside a simulation (validating, saving, between runs): stores are written
+        # atomically, so what is on disk is whole and the same command resumes.
+        kept = "finished runs are kept and the same command resumes" if a.command in ("sweep", "reproduce") else "nothing more was written"
+        print(f"interrupted: {kept}", file=sys.stderr)
+        return 130
+    except SystemExit:
         raise
     except BaseException as e:  # noqa: BLE001 - a bug (engine panics are BaseExceptions): one line, traceback on request
         if os.environ.get("FABRICSIM_TRACEBACK"):

@@ -5,14 +5,16 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
-import pandas as pd
+from .errors import ScenarioError
+from .scenario import ScenarioLike, load_scenario, validate
 
-from . import analysis
-from .results import Results
-from .runner import run
-from .scenario import ScenarioLike, load_scenario
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas and the runner are imported where used: `fabricsim` itself (and so the CLI, which a
+# Ctrl-C may interrupt while it starts) loads in a fraction of the time without them.
 
 TRAFFIC_KEYS = ("flows", "workload", "incast")
 
@@ -43,13 +45,17 @@ class Comparison:
     """Runs keyed by (transport, load) — load is None without a load axis."""
 
     runs: dict = field(default_factory=dict)
-    bins: Sequence[float] = analysis.DEFAULT_BINS
+    bins: Optional[Sequence[float]] = None  # None: analysis.DEFAULT_BINS
 
     def stats(self) -> pd.DataFrame:
         """Long table: scheme, load, size_bin and the FCT statistics."""
+        import pandas as pd
+
+        from . import analysis
+
         frames = []
         for (t, load), r in self.runs.items():
-            s = analysis.fct_stats(r.flows, self.bins)
+            s = analysis.fct_stats(r.flows, self._bins())
             s.insert(0, "scheme", t)
             s.insert(1, "load", load)
             s["unfinished"] = analysis.unfinished_count(r.flows)
@@ -60,7 +66,36 @@ class Comparison:
     def table(self, load: Optional[float] = None) -> pd.DataFrame:
         """Side by side for one load (the only one if there is no load axis)."""
         runs = {t: r for (t, l), r in self.runs.items() if l == load}
-        return analysis.compare_table(runs, self.bins)
+        from . import analysis
+
+        return analysis.compare_table(runs, self._bins())
+
+    def _bins(self) -> Sequence[float]:
+        from . import analysis
+
+        return analysis.DEFAULT_BINS if self.bins is None else self.bins
+
+
+def check_axes(transports: Iterable[str], loads: Optional[Iterable[float]]) -> tuple[list[str], Optional[list[float]]]:
+    """The transports and loads of a comparison as lists, or a ScenarioError naming the bad one."""
+    transports = [transports] if isinstance(transports, str) else list(transports)
+    if not transports or not all(isinstance(t, str) and t.strip() for t in transports):
+        raise ScenarioError([("transports", f"{transports!r} names no transport; give profile or congestion-control "
+                                            "names such as dctcp,newreno")], "compare")
+    loads = list(loads) if loads is not None else None
+    for x in loads or []:
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x < float("inf"):
+            raise ScenarioError([("loads", f"{x!r} is not a load; give numbers above 0 such as 0.3,0.5")], "compare")
+    return transports, loads
+
+
+def check_loads_apply(doc: dict, loads: Optional[list[float]]) -> None:
+    """Only [[workload]]s have a load: listed flows and incasts would run unchanged under a table
+    that claims a load."""
+    if loads and not doc.get("workload"):
+        raise ScenarioError([("loads", f"{','.join(f'{x:g}' for x in loads)} sets the load of the [[workload]]s, but the "
+                                       "scenario has none (its flows and incasts have no load to scale); drop --loads "
+                                       "or add a [[workload]]")], "compare")
 
 
 def compare(
@@ -71,29 +106,40 @@ def compare(
     seed: Optional[int] = None,
     overrides: Iterable[str] = (),
     progress: Optional[bool] = None,
-    bins: Sequence[float] = analysis.DEFAULT_BINS,
+    bins: Optional[Sequence[float]] = None,
 ) -> Comparison:
     """Run the scenario once per transport (and per load, if given) with the same seed.
+
+    bins: flow-size bin edges of the tables (default analysis.DEFAULT_BINS).
 
     Example::
 
         >>> c = fabricsim.compare("scenarios/flash-mixed.toml", ["dctcp", "pias", "flash"], loads=[0.5])   # doctest: +SKIP
         >>> c.table(0.5)                     # FCT statistics per size bin, side by side   # doctest: +SKIP
     """
+    from .runner import run
+
+    transports, loads = check_axes(transports, loads)
     base = load_scenario(scenario, overrides)
-    c = Comparison(bins=bins)
-    for load in (list(loads) if loads else [None]):
+    check_loads_apply(base, loads)
+    docs = {}
+    for load in (loads or [None]):
         doc = base if load is None else with_load(base, load)
         for t in transports:
             d = with_transport(doc, t)
             d["name"] = f"{base.get('name', 'scenario')} [{t}{'' if load is None else f' @ {load}'}]"
-            c.runs[(t, load)] = run(d, seed=seed, progress=progress)
+            validate(d)  # every variant before the first run: a bad last one must not cost the others' time
+            docs[(t, load)] = d
+    c = Comparison(bins=bins)
+    for key, d in docs.items():
+        # A cut-short run is not one side of a comparison: Ctrl-C ends the whole of it.
+        c.runs[key] = run(d, seed=seed, progress=progress, on_interrupt="raise")
     return c
 
 
 def write(c: Comparison, outdir: Path) -> list[Path]:
     """Results per run, the statistics table (CSV) and the figures."""
-    from . import plots
+    from . import analysis, plots
 
     outdir = Path(outdir)
     written = []

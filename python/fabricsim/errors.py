@@ -7,8 +7,12 @@ as `error: ...` and exits non-zero; the Python API raises them with the same mes
                               or does not belong to one run
       SweepError              a sweep store belongs to another sweep, or another writer holds it
       MissingFileError        an input file does not exist (also a FileNotFoundError)
+      UsageError              an argument of a command or function is out of range
 
 All but MissingFileError are ValueErrors too, so `except ValueError` keeps working.
+
+ScenarioWarning (a UserWarning) is issued by `run` for settings that run but are probably not
+what was meant; `fabricsim.scenario_warnings` lists them without running.
 """
 
 from __future__ import annotations
@@ -44,3 +48,13 @@ class SweepError(FabricsimError, ValueError):
 
 class MissingFileError(FabricsimError, FileNotFoundError):
     """An input file (scenario, sweep, CDF) does not exist."""
+
+
+class UsageError(FabricsimError, ValueError):
+    """An argument of a command or an API function is out of range (a repeat count of 0, an
+    --only prefix that selects nothing)."""
+
+
+class ScenarioWarning(UserWarning):
+    """A scenario runs, but probably not as meant (Homa over fewer queues than its priority
+    levels, DCTCP where no port marks ECN, ...); the message names the key to change."""

@@ -38,7 +38,7 @@ def check_output_dir(directory: str | Path, overwrite: bool = True) -> Path:
                                f"{', ...' if len(entries) > 3 else ''}); choose another -o or empty it")
         if entries and not overwrite:
             raise ResultsError(f"output '{d}' holds the results of an earlier run; choose another -o, or allow replacing it "
-                               "(fabricsim run --overwrite; Results.save(..., overwrite=True))")
+                               "(fabricsim run without --no-overwrite; Results.save(..., overwrite=True))")
     parent = d.absolute().parent
     try:
         parent.mkdir(parents=True, exist_ok=True)

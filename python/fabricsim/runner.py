@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from typing import Iterable, Optional
 
 from . import _engine
 from .results import Results
-from .errors import ScenarioError
+from .errors import ScenarioError, ScenarioWarning, UsageError
 from .scenario import MAX_INT, ScenarioLike, to_json, validate
 
 
@@ -30,12 +31,14 @@ def run(
     seed: Optional[int] = None,
     overrides: Iterable[str] = (),
     progress: Optional[bool] = None,
+    on_interrupt: str = "return",
 ) -> Results:
     """Validate and run a scenario (TOML path or dict); returns Results.
 
     seed overrides [simulation].seed; overrides are "dotted.key=value" strings as on the CLI.
     progress: show a bar on stderr (default: when stderr is a terminal). On KeyboardInterrupt the
-    run stops and the results so far come back with summary["interrupted"] = True.
+    run stops and the results so far come back with summary["interrupted"] = True, or, with
+    on_interrupt="raise", the KeyboardInterrupt goes on to the caller (no results, no message).
 
     Example::
 
@@ -43,11 +46,15 @@ def run(
         >>> res.flows[["id", "size", "fct_s", "slowdown"]]   # doctest: +SKIP
     """
     check_seed(seed)
+    if on_interrupt not in ("return", "raise"):
+        raise UsageError(f"on_interrupt={on_interrupt!r} is not 'return' or 'raise'")
     doc = validate(scenario, overrides)
     try:
         sim = _engine.Simulation(to_json(doc), seed)
     except ValueError as e:  # validated above, so only a mismatch between the two would land here
         raise ScenarioError([("", str(e))], "scenario") from None
+    for path, msg in sim.warnings:
+        warnings.warn(f"{path}: {msg}", ScenarioWarning, stacklevel=2)
     if progress is None:
         progress = sys.stderr.isatty()
     bar = None
@@ -70,6 +77,8 @@ def run(
                 bar.n = sim.now_ps / 1e12
                 bar.refresh()
     except KeyboardInterrupt:
+        if on_interrupt == "raise":
+            raise
         interrupted = True
     finally:
         if bar is not None:

@@ -68,6 +68,24 @@ def apply_override(doc: dict, assignment: str) -> None:
     set_key(doc, key, _parse_value(value))
 
 
+def check_overrides(overrides: Any) -> list[str]:
+    """Overrides as a list of "KEY=VALUE" strings, or a ScenarioError: a lone string would
+    otherwise be taken character by character."""
+    if isinstance(overrides, (str, bytes)):
+        raise ScenarioError([("overrides", f"{overrides!r} is one string; pass a list of 'KEY=VALUE' strings, "
+                                           f"e.g. [{overrides!r}]")], "overrides")
+    if overrides is None:
+        return []
+    try:
+        items = list(overrides)
+    except TypeError:
+        raise ScenarioError([("overrides", f"{overrides!r} is not a list of 'KEY=VALUE' strings")], "overrides") from None
+    for i, o in enumerate(items):
+        if not isinstance(o, str):
+            raise ScenarioError([(f"overrides[{i}]", f"{o!r} is not a 'KEY=VALUE' string such as 'simulation.end=10ms'")], "overrides")
+    return items
+
+
 def _resolve_paths(doc: dict, base: Path) -> None:
     """User CDF files are relative to the scenario file, not to the working directory."""
     for w in doc.get("workload", []) or []:
@@ -178,7 +196,7 @@ def _load(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> tuple[dict, 
         doc = read_toml(path)
         _resolve_paths(doc, path.parent)
         base = path.parent
-    for o in overrides:
+    for o in check_overrides(overrides):
         apply_override(doc, o)
     origins = expand_imports(doc, base)
     return doc, origins
@@ -208,3 +226,18 @@ def validate(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
         source = str(scenario) if not isinstance(scenario, Mapping) else "scenario"
         raise ScenarioError(issues, source)
     return doc
+
+
+def scenario_warnings(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """Validate, then list what runs but is probably not what was meant, as (key path, message):
+    transports over ports that lack what they need (Homa with fewer queues than its priority
+    levels, PPT/RC3/Flash/PIAS over one queue, pFabric without its admission), DCTCP-family
+    profiles where no port marks ECN, a shared buffer no port draws on. `fabricsim validate` and
+    `fabricsim run` print them; `run` also issues each as a ScenarioWarning.
+
+    Example::
+
+        >>> fabricsim.scenario_warnings({..., "transport": {"kind": "homa"}})   # doctest: +SKIP
+        [('queue.queues', "transport 'default' is Homa with 8 priority levels, but every switch port (2) has fewer queues, ...")]
+    """
+    return [tuple(w) for w in _engine.scenario_warnings(to_json(validate(scenario, overrides)))]

@@ -41,6 +41,16 @@ UNITS = ("s", "ms", "us", "ns", "ps")
 FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".cm": "htsim", ".tm": "htsim"}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
+#: An imported file above this size is refused before it is read (100 MB: about 5 million rows
+#: of a plain CSV flow list).
+MAX_IMPORT_BYTES = 100_000_000
+#: All [[import]]s together may bring at most this many flows. Files are read row by row and
+#: stop at the first row past the limit, so reading never holds more than this many flows. Each
+#: imported flow costs about 2 KB at the peak of `validate` and `run` (a table in Python, then in
+#: the engine's reader, then a flow with its transport settings: 2 x 10^5 flows peaked at 0.49 GB
+#: RSS), so a scenario at the ceiling needs about 2 GB.
+MAX_IMPORT_FLOWS = 1_000_000
+
 
 class Origin(str):
     """Where an imported flow came from: "flows.csv line 3"."""
@@ -157,8 +167,24 @@ def _check_columns(columns: list[str], source: str, bad: _Problems) -> None:
             bad.add(f"{source} header", c, "missing column" + (" (or start_s, start_us, ...)" if c == "start" else ""))
 
 
+def _check_size(p: Path) -> None:
+    """Refuse a file above MAX_IMPORT_BYTES before reading a byte of it."""
+    size = p.stat().st_size
+    if size > MAX_IMPORT_BYTES:
+        raise ScenarioError([("", f"the file is {size / 1e6:,.1f} MB, above the {MAX_IMPORT_BYTES / 1e6:g} MB an imported file may "
+                                  f"have (fabricsim.traffic.MAX_IMPORT_BYTES, at most {MAX_IMPORT_FLOWS:,} flows in all); "
+                                  "describe the traffic with a [[workload]], or split it into several scenarios")], str(p))
+
+
+def _too_many(p: Path, where: str, limit: int) -> ScenarioError:
+    return ScenarioError([(where, f"more than {limit:,} flows"
+                                  + (f" ({MAX_IMPORT_FLOWS - limit:,} came before this file)" if limit < MAX_IMPORT_FLOWS else "")
+                                  + f"; the [[import]]s of a scenario may bring {MAX_IMPORT_FLOWS:,} "
+                                  "(fabricsim.traffic.MAX_IMPORT_FLOWS); describe the traffic with a [[workload]]")], str(p))
+
+
 def read_flow_list(path: str | Path, format: Optional[str] = None, hosts: Optional[list[str]] = None,
-                   transport: Optional[str] = None) -> tuple[list[dict], list[Origin]]:
+                   transport: Optional[str] = None, limit: int = MAX_IMPORT_FLOWS) -> tuple[list[dict], list[Origin]]:
     """Read a CSV or Parquet flow list into ``[[flows]]`` tables and where each came from.
 
     Example::
@@ -171,52 +197,78 @@ def read_flow_list(path: str | Path, format: Optional[str] = None, hosts: Option
     fmt = format or FORMATS.get(p.suffix.lower())
     if not p.exists():
         raise MissingFileError(f"no flow list at '{p}'")
-    bad = _Problems(str(p))
-    rows: list[tuple[str, dict]] = []
-    if fmt == "csv":
-        try:
-            with open(p, newline="", encoding="utf-8-sig") as f:
-                reader = csv.DictReader(f)
-                columns = [c.strip() for c in (reader.fieldnames or [])]
-                _check_columns(columns, p.name, bad)
-                bad.raise_any()
-                for raw in reader:
-                    if all(not (v or "").strip() for v in raw.values() if isinstance(v, str)) or (raw.get(reader.fieldnames[0]) or "").lstrip().startswith("#"):
-                        continue
-                    where = f"{p.name} line {reader.line_num}"
-                    if None in raw:
-                        bad.add(where, "", f"has {len(columns) + len(raw[None])} fields, the header {len(columns)}")
-                        continue
-                    rows.append((where, {k.strip(): (v or "") for k, v in raw.items()}))
-        except UnicodeDecodeError as e:
-            raise ScenarioError([("", f"not UTF-8 text (byte {e.start}); save it as UTF-8")], str(p)) from None
-        except csv.Error as e:
-            raise ScenarioError([("", f"not a CSV file: {e}")], str(p)) from None
-    elif fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        try:
-            table = pq.read_table(p)
-        except Exception as e:  # noqa: BLE001 - ArrowInvalid, OSError: not Parquet
-            raise ScenarioError([("", f"not a Parquet file ({type(e).__name__}: {str(e).splitlines()[0][:120]})")], str(p)) from None
-        _check_columns(table.column_names, p.name, bad)
-        bad.raise_any()
-        for i, raw in enumerate(table.to_pylist()):
-            rows.append((f"{p.name} row {i + 1}", {k: "" if v is None else v for k, v in raw.items()}))
-    elif fmt == "htsim":
-        return read_htsim(p, hosts=hosts, transport=transport)
-    else:
+    if fmt not in ("csv", "parquet", "htsim"):
         raise ScenarioError([("format", f"'{format or p.suffix}' is not a flow-list format; use csv, parquet or htsim")], str(p))
+    if fmt == "htsim":
+        return read_htsim(p, hosts=hosts, transport=transport, limit=limit)
+    _check_size(p)
+    bad = _Problems(str(p))
     flows, origins = [], []
-    for where, row in rows:
-        fl = _row_to_flow(row, where, hosts, transport, bad)
-        flows.append(fl)
+    # Rows are turned into flows as they are read: the file is never held whole.
+    for where, row in (_csv_rows if fmt == "csv" else _parquet_rows)(p, bad, limit):
+        flows.append(_row_to_flow(row, where, hosts, transport, bad))
         origins.append(Origin(where))
     bad.raise_any()
     return flows, origins
 
 
-def read_htsim(path: str | Path, hosts: Optional[list[str]] = None, transport: Optional[str] = None) -> tuple[list[dict], list[Origin]]:
+def _csv_rows(p: Path, bad: _Problems, limit: int):
+    """(where, row) of each data line of a CSV flow list, read line by line."""
+    try:
+        with open(p, newline="", encoding="utf-8-sig") as f:
+            reader = csv.DictReader(f)
+            columns = [c.strip() for c in (reader.fieldnames or [])]
+            _check_columns(columns, p.name, bad)
+            bad.raise_any()
+            n = 0
+            for raw in reader:
+                where = f"{p.name} line {reader.line_num}"
+                fields = [v for v in raw.values() if isinstance(v, str)]
+                breaks = sum(v.count("\n") for v in fields)
+                if breaks:
+                    # No flow-list field holds a line break: a quote was never closed and the
+                    # reader took the following lines as part of its field (the last line's
+                    # break too, when the file ends inside it).
+                    opened = reader.line_num - breaks + any(v.endswith("\n") for v in fields)
+                    raise ScenarioError([(f"{p.name} line {opened}", "a quote (\") opened on this line is not closed; the field "
+                                                                     f"runs on to line {reader.line_num}")], str(p))
+                if all(not (v or "").strip() for v in raw.values() if isinstance(v, str)) or (raw.get(reader.fieldnames[0]) or "").lstrip().startswith("#"):
+                    continue
+                if None in raw:
+                    bad.add(where, "", f"has {len(columns) + len(raw[None])} fields, the header {len(columns)}")
+                    continue
+                n += 1
+                if n > limit:
+                    raise _too_many(p, where, limit)
+                yield where, {k.strip(): (v or "") for k, v in raw.items()}
+    except UnicodeDecodeError as e:
+        raise ScenarioError([("", f"not UTF-8 text (byte {e.start}); save it as UTF-8")], str(p)) from None
+    except csv.Error as e:
+        raise ScenarioError([("", f"not a CSV file: {e}")], str(p)) from None
+
+
+def _parquet_rows(p: Path, bad: _Problems, limit: int):
+    """(where, row) of each row of a Parquet flow list, read a batch at a time; the row count is
+    checked from the file's metadata before any row is read."""
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(p)
+    except Exception as e:  # noqa: BLE001 - ArrowInvalid, OSError: not Parquet
+        raise ScenarioError([("", f"not a Parquet file ({type(e).__name__}: {str(e).splitlines()[0][:120]})")], str(p)) from None
+    _check_columns(pf.schema_arrow.names, p.name, bad)
+    bad.raise_any()
+    if pf.metadata.num_rows > limit:
+        raise _too_many(p, f"{p.name} ({pf.metadata.num_rows:,} rows)", limit)
+    i = 0
+    for batch in pf.iter_batches(batch_size=65536):
+        for raw in batch.to_pylist():
+            i += 1
+            yield f"{p.name} row {i}", {k: "" if v is None else v for k, v in raw.items()}
+
+
+def read_htsim(path: str | Path, hosts: Optional[list[str]] = None, transport: Optional[str] = None,
+               limit: int = MAX_IMPORT_FLOWS) -> tuple[list[dict], list[Origin]]:
     """Read an htsim connection matrix into ``[[flows]]`` tables (module docstring).
 
     Example::
@@ -228,13 +280,19 @@ def read_htsim(path: str | Path, hosts: Optional[list[str]] = None, transport: O
     p = Path(path)
     if not p.exists():
         raise MissingFileError(f"no connection matrix at '{p}'")
+    _check_size(p)
+    try:
+        with open(p, encoding="utf-8") as f:
+            return _read_htsim_lines(p, f, hosts, transport, limit)
+    except UnicodeDecodeError as e:
+        raise ScenarioError([("", f"not UTF-8 text (byte {e.start})")], str(p)) from None
+
+
+def _read_htsim_lines(p: Path, lines, hosts, transport, limit) -> tuple[list[dict], list[Origin]]:
     bad = _Problems(str(p))
     header: dict[str, int] = {}
     flows, origins = [], []
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError as e:
-        raise ScenarioError([("", f"not UTF-8 text (byte {e.start})")], str(p)) from None
+    ids: dict[str, str] = {}  # id -> the line that gave it
     for n, line in enumerate(lines, 1):
         tok = line.split()
         where = f"{p.name} line {n}"
@@ -284,6 +342,12 @@ def read_htsim(path: str | Path, hosts: Optional[list[str]] = None, transport: O
             elif key == "id":
                 if not value.isdigit() or int(value) == 0:
                     bad.add(where, key, f"'{value}' is not a flow id (a whole number > 0)")
+                elif str(int(value)) in ids:
+                    # htsim keys its connections by id (triggers and logs name them): a second
+                    # connection with the same id is a mistake in the file, not a second flow.
+                    bad.add(where, key, f"{value} is already the id of the connection on {ids[str(int(value))]}; ids must be unique")
+                else:
+                    ids[str(int(value))] = f"line {n}"
             elif key in ("trigger", "send_done_trigger", "recv_done_trigger"):
                 bad.add(where, key, "htsim triggers have no fabricsim equivalent")
             else:
@@ -292,6 +356,8 @@ def read_htsim(path: str | Path, hosts: Optional[list[str]] = None, transport: O
             bad.add(where, "start", "missing; htsim needs a start time (picoseconds) per connection")
         if transport:
             flow["transport"] = transport
+        if len(flows) == limit:
+            raise _too_many(p, where, limit)
         flows.append(flow)
         origins.append(Origin(where))
     if "Connections" in header and header["Connections"] != len(flows):
@@ -340,7 +406,7 @@ def expand_imports(doc: dict, base: Optional[Path] = None) -> list[Optional[Orig
             fp = base / fp
         if fmt is None and fp.suffix.lower() not in FORMATS:
             raise ScenarioError([(f"{path}.format", f"cannot tell the format of '{fp.name}'; set format = \"csv\", \"parquet\" or \"htsim\"")])
-        got, where = read_flow_list(fp, fmt, hosts, imp.get("transport"))
+        got, where = read_flow_list(fp, fmt, hosts, imp.get("transport"), limit=MAX_IMPORT_FLOWS - len(new))
         new += got
         origins += where
     if flows is None:

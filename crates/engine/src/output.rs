@@ -52,6 +52,7 @@ pub struct PortTable {
     pub peer: Vec<String>,
     pub rate_bps: Vec<u64>,
     pub tx_packets: Vec<u64>,
+    /// Bytes serialized by the table's time (a packet still on the wire counts in part).
     pub tx_bytes: Vec<u64>,
     pub drops: Vec<u64>,
     pub wire_losses: Vec<u64>,
@@ -83,8 +84,14 @@ impl PortTable {
             t.node.push(net.node(p.node).name.clone());
             t.peer.push(net.node(p.peer).name.clone());
             t.rate_bps.push(p.rate.bps());
+            // A packet still on the wire at `duration` counts only the part serialized so far
+            // (here, once per port, not on the per-packet path): its unsent tail is the rest of
+            // its serialization time at the port's rate, rounded up, so tx_bytes never exceeds
+            // what the rate carries in `duration`.
+            let ahead = s.busy_until.0.saturating_sub(duration.0);
+            let unsent = (p.rate.bps() as u128 * ahead as u128).div_ceil(8 * Time::S as u128) as u64;
             t.tx_packets.push(s.tx_packets);
-            t.tx_bytes.push(s.tx_bytes);
+            t.tx_bytes.push(s.tx_bytes.saturating_sub(unsent));
             t.drops.push(s.drops);
             t.wire_losses.push(s.wire_losses);
             t.ecn_marks.push(s.ecn_marks);
@@ -94,8 +101,6 @@ impl PortTable {
             t.max_queue_bytes.push(s.max_queue_bytes);
             t.mean_queue_packets.push(s.queue_area_packets as f64 / d);
             t.mean_queue_bytes.push(s.queue_area_bytes as f64 / d);
-            // A packet still on the wire at `duration` counts only the part serialized so far.
-            let ahead = s.busy_until.0.saturating_sub(duration.0);
             t.utilization.push(s.busy_time.0.saturating_sub(ahead) as f64 / d);
         }
         t

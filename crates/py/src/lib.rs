@@ -16,10 +16,26 @@ fn validate(json: &str) -> Vec<(String, String)> {
     }
 }
 
+/// The warnings of a valid scenario given as JSON (key path, message); empty when it is not
+/// valid (`validate` reports that).
+#[pyfunction]
+fn scenario_warnings(json: &str) -> Vec<(String, String)> {
+    match Scenario::from_json(json) {
+        Ok(sc) => issues(sc.warnings()),
+        Err(_) => vec![],
+    }
+}
+
+fn issues(v: Vec<fabricsim_engine::Issue>) -> Vec<(String, String)> {
+    v.into_iter().map(|i| (i.path, i.message)).collect()
+}
+
 /// One simulation. Build with a JSON scenario; advance with `run_until`.
 #[pyclass(module = "fabricsim._engine")]
 struct Simulation {
     sim: Simulator,
+    /// The scenario's warnings, found while it was read (`Scenario::warnings`).
+    warnings: Vec<(String, String)>,
 }
 
 #[pymethods]
@@ -28,7 +44,13 @@ impl Simulation {
     #[pyo3(signature = (json, seed=None))]
     fn new(json: &str, seed: Option<u64>) -> PyResult<Self> {
         let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(Simulation { sim: Simulator::new(&sc, seed) })
+        Ok(Simulation { sim: Simulator::new(&sc, seed), warnings: issues(sc.warnings()) })
+    }
+
+    /// The scenario's warnings: (key path, message).
+    #[getter]
+    fn warnings(&self) -> Vec<(String, String)> {
+        self.warnings.clone()
     }
 
     /// Process events up to `until_ps` (picoseconds), without holding the GIL.
@@ -419,6 +441,7 @@ fn builtin_workload_text(name: &str) -> PyResult<&'static str> {
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_warnings, m)?)?;
     m.add_function(wrap_pyfunction!(topology_summary, m)?)?;
     m.add_function(wrap_pyfunction!(offered_load, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;

@@ -40,6 +40,14 @@ def _worker_signals(parent: int) -> None:
     # run is never stored either way.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by _local while forking; ignored now
+    # The sweep prints the first point's scenario warnings once; a copy per run is noise.
+    import warnings
+
+    from ..errors import ScenarioWarning
+
+    warnings.simplefilter("ignore", ScenarioWarning)
     die_with_parent(parent)
 
 
@@ -94,9 +102,16 @@ class _Progress:
 def _local(out: str, todo: list[Point], workers: int, progress: _Progress, result: SweepRun) -> None:
     pending = list(todo)
     while pending:
-        ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals, initargs=(os.getpid(),))
+        # Ctrl-C is held back while the workers are forked: one arriving inside a fork's handlers
+        # (logging's) would be printed as "Exception ignored" and lost. Held, it is raised when
+        # the mask is restored, with the pool in hand to stop.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+        ex = None
         try:
+            ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals, initargs=(os.getpid(),))
             futs = {ex.submit(execute_point, out, p.key, p.scenario, p.params): p for p in pending}
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             pending = []
             live = set(futs)
             while live:
@@ -117,7 +132,10 @@ def _local(out: str, todo: list[Point], workers: int, progress: _Progress, resul
                         live = set()
                         break
         except BaseException:
-            _stop_pool(ex)
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+            if ex is not None:
+                _stop_pool(ex)
             raise
         ex.shutdown(wait=True)
 
@@ -208,6 +226,10 @@ def run_sweep(sweep: Sweep, output: str | os.PathLike, *, executor: str = "local
     SweepError unless `overwrite` (which empties the store first); a second writer at the same
     time is refused too (the store is locked for the whole call).
     """
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        from ..errors import UsageError
+
+        raise UsageError(f"workers {workers!r} is not a count of processes; give 1 or more (or None for all cores)")
     points = sweep.points()
     # Absolute: Dask workers may run elsewhere, with another working directory.
     store = Store(Path(output).resolve())
@@ -250,14 +272,21 @@ def _run_locked(sweep, points, store, executor, workers, scheduler, client, prog
     except KeyboardInterrupt:
         result.interrupted = True
     finally:
-        if in_main:
-            signal.signal(signal.SIGTERM, old_term)
-        bar.close()
-        result.wall_s = time.perf_counter() - t0
-        status.update({k: "done" for k in result.done})
-        status.update({k: "failed" for k in result.failed})
-        store.write_manifest(points, status)
-        store.combined()
+        # A second Ctrl-C while the manifest and the table are written would leave a traceback
+        # and a store whose manifest lags its runs: these few writes finish first.
+        old_int = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
+        try:
+            if in_main:
+                signal.signal(signal.SIGTERM, old_term)
+            bar.close()
+            result.wall_s = time.perf_counter() - t0
+            status.update({k: "done" for k in result.done})
+            status.update({k: "failed" for k in result.failed})
+            store.write_manifest(points, status)
+            store.combined()
+        finally:
+            if in_main:
+                signal.signal(signal.SIGINT, old_int)
     return result
 
 

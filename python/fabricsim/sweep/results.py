@@ -63,4 +63,8 @@ def load(directory: str | Path) -> SweepResults:
         raise MissingFileError(f"{d} is not a sweep store (no sweep.json)")
     store = Store(d)
     definition = _read_json(d / "sweep.json")
+    if (d / "manifest.json").exists():
+        # Written at the start and the end of every invocation: damage means the store was cut
+        # short mid-write, and what it lists as pending or failed cannot be trusted.
+        _read_json(d / "manifest.json", "; running the sweep again into this store rewrites it")
     return SweepResults(d, store.combined(), definition, store.failed())

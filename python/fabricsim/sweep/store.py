@@ -43,11 +43,11 @@ def write_json_atomic(path: Path, obj: Any) -> None:
     os.replace(tmp, path)
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: Path, hint: str = "") -> Any:
     try:
         return json.loads(path.read_text())
     except (ValueError, UnicodeDecodeError) as e:
-        raise ResultsError(f"'{path}' is damaged ({type(e).__name__}: {str(e)[:100]})") from None
+        raise ResultsError(f"'{path}' is damaged ({type(e).__name__}: {str(e)[:100]}){hint}") from None
 
 
 def run_stats(res) -> dict:
@@ -79,9 +79,7 @@ def execute_point(out: str, key: str, scenario: dict, params: dict) -> dict:
     out_dir = Path(out)
     t0 = time.perf_counter()
     try:
-        res = run(scenario, progress=False)
-        if res.summary.get("interrupted"):
-            raise KeyboardInterrupt  # partial results are not a finished run
+        res = run(scenario, progress=False, on_interrupt="raise")  # partial results are not a finished run
         tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{key}-", dir=out_dir / "runs"))
         res.write_files(tmp)
         (tmp / "params.json").write_text(json.dumps(params, sort_keys=True, default=str) + "\n")
@@ -159,11 +157,12 @@ class Store:
         if sweep_json.exists():
             try:
                 old = json.loads(sweep_json.read_text())
-            except ValueError:
-                old = {}
-            mismatch = self._mismatch(old, definition)
+                mismatch = self._mismatch(old, definition) if isinstance(old, dict) else "its sweep.json is not a sweep definition"
+            except (ValueError, UnicodeDecodeError) as e:
+                # Cut short by a full disk or a kill: which sweep it held cannot be told.
+                mismatch = f"its sweep.json is damaged (truncated or not JSON: {type(e).__name__}: {str(e)[:80]})"
             if mismatch and not overwrite:
-                raise SweepError(f"sweep store '{self.dir}' holds another sweep: {mismatch}; start a new store with "
+                raise SweepError(f"sweep store '{self.dir}' cannot be resumed: {mismatch}; start a new store with "
                                  "-o NEW_DIR, or replace this one with --overwrite (run_sweep(..., overwrite=True))")
             if mismatch:
                 self.clear()

@@ -13,6 +13,7 @@ mod rdcn;
 pub mod reader;
 #[cfg(test)]
 mod tests;
+mod warnings;
 
 pub use reader::{Issue, Issues};
 
@@ -225,6 +226,18 @@ impl Scenario {
     }
 
     pub fn from_value(v: &serde_json::Value) -> Result<Scenario, Issues> {
-        parse::scenario(v)
+        let s = parse::scenario(v)?;
+        let contradictions = warnings::errors(&s);
+        if !contradictions.is_empty() {
+            return Err(Issues(contradictions));
+        }
+        Ok(s)
+    }
+
+    /// Settings that run but are probably not what was meant (Homa over fewer queues than its
+    /// priority levels, DCTCP where no port marks, ...): one issue per finding, naming the key
+    /// to change. `validate` and `run` print them; nothing here stops a run.
+    pub fn warnings(&self) -> Vec<Issue> {
+        warnings::warnings(self)
     }
 }

@@ -293,6 +293,10 @@ pub fn as_amount(v: &Value) -> Result<Amount, String> {
                     .map_err(|_| format!("'{s}' is not a packet count; write e.g. '250pkt'"));
             }
         }
+        if !t.is_empty() && t.parse::<f64>().is_ok() {
+            // A bare number could be packets or bytes; guessing either is wrong half the time.
+            return Err(format!("'{s}' has no unit; write packets as '{t}pkt' or bytes as '{t}B' (or '{t}KB')"));
+        }
         return parse_bytes(s)
             .map(Amount::Bytes)
             .map_err(|_| format!("'{s}' is not a buffer size; write packets as '250pkt' or bytes as '375KB'"));
@@ -345,5 +349,10 @@ mod tests {
         assert_eq!(as_amount(&Value::from("65 packets")), Ok(Amount::Packets(65)));
         assert_eq!(as_amount(&Value::from("375KB")), Ok(Amount::Bytes(375_000)));
         assert!(as_amount(&Value::from(250)).is_err());
+        // A quoted bare number is refused for the missing unit, not read as bytes.
+        for s in ["150000", "100", " 1.5 "] {
+            let e = as_amount(&Value::from(s)).unwrap_err();
+            assert!(e.contains("has no unit") && e.contains("pkt") && e.contains("B'"), "{e}");
+        }
     }
 }

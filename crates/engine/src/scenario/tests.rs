@@ -530,7 +530,9 @@ fn a_flow_priority_sets_its_class() {
 fn ndp_and_homa_transport_tables() {
     use crate::transport::{homa::HomaConfig, ndp::NdpConfig};
     // kind = "ndp" with keys; a named profile inherits the kind and settings of [transport].
+    // NDP needs trimming ports (scenario/warnings.rs).
     let doc = GOOD
+        .replace("[queue]\n", "[queue]\nqueues = 2\nadmission = \"trim\"\n")
         .replace("cc = \"dctcp\"\nmin_rto = \"10ms\"", "kind = \"ndp\"\ninitial_window = 30\npull_rate = 0.5")
         .replace("[transports.reno]\ncc = \"newreno\"", "[transports.reno]\nrto = \"2ms\"\n[transports.h]\nkind = \"homa\"\nrtt_bytes = \"9.7KB\"\novercommitment = 4");
     let s = Scenario::from_toml(&doc).unwrap();
@@ -594,6 +596,8 @@ fn the_transport_catalog_states_the_defaults() {
             .map(|(k, v, _)| if v.parse::<f64>().is_ok() { format!("{k} = {v}\n") } else { format!("{k} = \"{v}\"\n") })
             .collect();
         let doc = GOOD.replace("cc = \"dctcp\"\nmin_rto = \"10ms\"", &format!("kind = \"{kind}\"\n{keys}")).replace("[transports.reno]\ncc = \"newreno\"\n", "").replace("transport = \"reno\"", "size = \"1MB\"");
+        // NDP needs trimming ports (scenario/warnings.rs); Homa's queues only draw a warning.
+        let doc = if *kind == "ndp" { doc.replace("[queue]\n", "[queue]\nqueues = 2\nadmission = \"trim\"\n") } else { doc };
         let s = Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{kind}: {e}"));
         let want = match *kind {
             "ndp" => TransportConfig::Ndp(NdpConfig::default()),

@@ -1,0 +1,221 @@
+//! Transports and switch ports that contradict each other: every key is valid on its own, but
+//! together they cannot mean anything (an error), or probably not what was meant (a warning).
+//!
+//! Read from the validated `Scenario`, so per-link queue tables, profiles named by flows,
+//! workloads and incasts, and the schemes' own settings are all seen as the run will use them.
+//! Only the profiles that some traffic uses are checked.
+//!
+//! - Error: NDP over switch ports that do not trim (a full queue drops its data and NDP, which
+//!   has no loss recovery but its RTO, runs on timeouts).
+//! - Warnings: Homa over fewer queues than its priority levels; PPT, RC3, Flash or PIAS over
+//!   one-queue ports; pFabric over ports without its admission; a DCTCP-family profile where no
+//!   switch port marks ECN; `[switch] shared_buffer` that no port's `alpha` draws on.
+
+use super::reader::Issue;
+use super::Scenario;
+use crate::queue::{Admission, Marking, QueueSpec};
+use crate::transport::tcp::priority::Priority;
+use crate::transport::tcp::{CcKind, EcnMode, TcpConfig};
+use crate::transport::TransportConfig;
+
+/// Every transport profile some flow, workload or incast uses, by name, first use first.
+fn used_profiles(s: &Scenario) -> Vec<(&str, &TransportConfig)> {
+    let mut out: Vec<(&str, &TransportConfig)> = Vec::new();
+    let all = s.flows.iter().map(|f| (f.transport.as_str(), &f.cfg))
+        .chain(s.workloads.iter().map(|w| (w.transport.as_str(), &w.cfg)))
+        .chain(s.incasts.iter().map(|i| (i.transport.as_str(), &i.cfg)));
+    for (name, cfg) in all {
+        if !out.iter().any(|(n, _)| *n == name) {
+            out.push((name, cfg));
+        }
+    }
+    out
+}
+
+/// The egress queues of every switch port, with the port's name.
+fn switch_ports(s: &Scenario) -> Vec<(String, &QueueSpec)> {
+    let t = &s.topology;
+    let mut out = Vec::new();
+    for l in &t.links {
+        let (a, b) = (&t.nodes[l.a], &t.nodes[l.b]);
+        if !a.is_host {
+            out.push((format!("{}->{}", a.name, b.name), &l.queue_ab));
+        }
+        if !b.is_host {
+            out.push((format!("{}->{}", b.name, a.name), &l.queue_ba));
+        }
+    }
+    out
+}
+
+/// The ports that fail a test, for a message ("every switch port (4)", "port s0->h1", "3 ports
+/// (s0->h0, s0->h1, ...)"), or None when none does.
+fn offenders(ports: &[(String, &QueueSpec)], bad: impl Fn(&QueueSpec) -> bool) -> Option<String> {
+    let names: Vec<&str> = ports.iter().filter(|(_, q)| bad(q)).map(|(n, _)| n.as_str()).collect();
+    match names.len() {
+        0 => None,
+        n if n == ports.len() => Some(format!("every switch port ({n})")),
+        1 => Some(format!("port {}", names[0])),
+        n => Some(format!("{} ports ({}{})", n, names[..2].join(", "), if n > 2 { ", ..." } else { "" })),
+    }
+}
+
+fn admission_name(a: Admission) -> &'static str {
+    match a {
+        Admission::DropTail => "droptail",
+        Admission::PushOut => "pushout",
+        Admission::PFabric => "pfabric",
+        Admission::Trim { .. } => "trim",
+    }
+}
+
+/// Setups that cannot mean anything: refused with the keys to add.
+pub(super) fn errors(s: &Scenario) -> Vec<Issue> {
+    let ports = switch_ports(s);
+    let mut out = Vec::new();
+    for (name, cfg) in used_profiles(s) {
+        if let TransportConfig::Ndp(_) = cfg {
+            let untrimmed = |q: &QueueSpec| !matches!(q.admission, Admission::Trim { .. });
+            if let Some(which) = offenders(&ports, untrimmed) {
+                let first = ports.iter().find(|(_, q)| untrimmed(q)).map(|(_, q)| admission_name(q.admission)).unwrap_or("droptail");
+                out.push(Issue {
+                    path: "queue.admission".into(),
+                    message: format!(
+                        "transport '{name}' is NDP, which needs switch ports that trim, but {which} has admission = \"{first}\": \
+                         a full queue drops NDP's data and it runs on timeouts; add to [queue] queues = 2, classes = [0, 1], \
+                         admission = \"trim\" (and [host_queue] queues = 2, classes = [0, 1])"
+                    ),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// What a TCP profile needs of the ports, if anything beyond one FIFO.
+enum Needs {
+    /// Several strict-priority queues (the scheme tags classes).
+    Queues(&'static str),
+    /// pFabric's admission and priority dequeue.
+    PFabric,
+}
+
+fn tcp_needs(c: &TcpConfig) -> Option<Needs> {
+    if c.scheme == Some("pfabric") || c.cc == CcKind::PFabric {
+        return Some(Needs::PFabric);
+    }
+    match (c.cc, c.priority) {
+        (CcKind::Ppt | CcKind::PptSwift, _) => Some(Needs::Queues("PPT")),
+        (CcKind::Rc3, _) => Some(Needs::Queues("RC3")),
+        (_, Priority::Flash { .. }) => Some(Needs::Queues("Flash")),
+        (_, Priority::Mlfq { .. }) => Some(Needs::Queues("PIAS")),
+        _ => None,
+    }
+}
+
+/// Setups that run but are probably not what was meant.
+pub(super) fn warnings(s: &Scenario) -> Vec<Issue> {
+    let ports = switch_ports(s);
+    let mut out = Vec::new();
+    let mut warn = |path: &str, message: String| out.push(Issue { path: path.into(), message });
+    let marks = ports.iter().any(|(_, q)| !matches!(q.marking, Marking::None));
+    for (name, cfg) in used_profiles(s) {
+        match cfg {
+            TransportConfig::Homa(h) => {
+                let levels = h.priorities;
+                if let Some(which) = offenders(&ports, |q| q.queues < levels) {
+                    let what = if h.aeolus { "Aeolus (on Homa)" } else { "Homa" };
+                    warn("queue.queues", format!(
+                        "transport '{name}' is {what} with {levels} priority levels, but {which} has fewer queues, so its \
+                         levels share a FIFO; set [queue] queues = {levels} (or the transport's priorities to the ports' queues)"
+                    ));
+                }
+            }
+            TransportConfig::Tcp(c) => {
+                match tcp_needs(c) {
+                    Some(Needs::Queues(scheme)) => {
+                        if let Some(which) = offenders(&ports, |q| q.queues == 1) {
+                            warn("queue.queues", format!(
+                                "transport '{name}' is {scheme}, which tags packets with priority classes, but {which} has one \
+                                 queue, so the classes share a FIFO; set [queue] queues = 8 (strict priority)"
+                            ));
+                        }
+                    }
+                    Some(Needs::PFabric) => {
+                        if let Some(which) = offenders(&ports, |q| q.admission != Admission::PFabric) {
+                            warn("queue.admission", format!(
+                                "transport '{name}' is pFabric, whose ports send the smallest remaining size first and drop \
+                                 the largest, but {which} does not (admission is not \"pfabric\"); set [queue] admission = \"pfabric\""
+                            ));
+                        }
+                    }
+                    None => {}
+                }
+                if c.ecn == EcnMode::Dctcp && !marks && s.topology.rdcn.is_none() {
+                    warn("queue.discipline", format!(
+                        "transport '{name}' ({}) reacts to ECN marks, but no switch port marks, so it behaves as Reno on \
+                         drops; set [queue] discipline = \"ecn\" and ecn_threshold (e.g. \"65pkt\")",
+                        c.scheme.unwrap_or(c.cc.name())
+                    ));
+                }
+            }
+            TransportConfig::Ndp(_) => {}
+        }
+    }
+    if s.topology.shared_buffer.is_some() && ports.iter().all(|(_, q)| q.shared_alpha.is_none()) {
+        warn("switch.shared_buffer", "is set, but no port's queue table sets alpha, so no port draws on it and every \
+              port keeps its own buffer; add alpha (e.g. alpha = 1) to [queue]".into());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Scenario;
+
+    /// A 3-host star with `queue` as its [queue] table, `transport` as [transport] and one flow.
+    fn star(queue: &str, transport: &str) -> Result<Scenario, super::super::Issues> {
+        Scenario::from_toml(&format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 3\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+             [queue]\n{queue}\n[transport]\n{transport}\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = \"20KB\"\n"
+        ))
+    }
+
+    fn keys(s: &Scenario) -> Vec<String> {
+        s.warnings().into_iter().map(|i| i.path).collect()
+    }
+
+    #[test]
+    fn ndp_needs_trimming_ports() {
+        let e = star("buffer = \"100pkt\"", "kind = \"ndp\"").unwrap_err();
+        assert_eq!(e.0.len(), 1);
+        assert_eq!(e.0[0].path, "queue.admission");
+        assert!(e.0[0].message.contains("every switch port (3) has admission = \"droptail\""), "{}", e.0[0].message);
+        let ok = star("queues = 2\nclasses = [0, 1]\nadmission = \"trim\"", "kind = \"ndp\"").unwrap();
+        assert!(keys(&ok).is_empty());
+    }
+
+    #[test]
+    fn homa_levels_against_the_ports_queues() {
+        let one = star("buffer = \"100pkt\"", "kind = \"homa\"").unwrap();
+        assert_eq!(keys(&one), ["queue.queues"]);
+        assert!(one.warnings()[0].message.contains("Homa with 8 priority levels"));
+        assert!(keys(&star("queues = 8", "kind = \"homa\"").unwrap()).is_empty());
+        // Four levels fit four queues; five do not.
+        assert!(keys(&star("queues = 4", "kind = \"homa\"\npriorities = 4").unwrap()).is_empty());
+        assert_eq!(keys(&star("queues = 4", "kind = \"homa\"\npriorities = 5").unwrap()), ["queue.queues"]);
+    }
+
+    #[test]
+    fn dctcp_without_marking_and_an_unused_shared_buffer() {
+        assert_eq!(keys(&star("buffer = \"100pkt\"", "cc = \"dctcp\"").unwrap()), ["queue.discipline"]);
+        assert!(keys(&star("discipline = \"ecn\"\necn_threshold = \"20pkt\"", "cc = \"dctcp\"").unwrap()).is_empty());
+        assert!(keys(&star("buffer = \"100pkt\"", "cc = \"cubic\"").unwrap()).is_empty());
+        let shared = Scenario::from_toml(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 2\nlink = { rate = \"10Gbps\", delay = \"1us\" }\n\
+             [switch]\nshared_buffer = \"200pkt\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = \"20KB\"\n",
+        )
+        .unwrap();
+        assert_eq!(keys(&shared), ["switch.shared_buffer"]);
+    }
+}
