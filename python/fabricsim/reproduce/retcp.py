@@ -319,20 +319,15 @@ def _change_fake_strobe(point: str, doc: dict) -> dict:
     return fake_strobe(doc) if point.startswith(NSDI2020_POINTS) else doc
 
 
-def _change_egress(point: str, doc: dict) -> dict:
-    if not _etalon_host(point) or doc["host"].get("egress_rate") is None:
-        return doc
-    d = copy.deepcopy(doc)
-    d["host"]["egress_rate"] = ETALON_EGRESS
-    return d
-
-
-def _change_gso(point: str, doc: dict) -> dict:
-    if not _etalon_host(point) or doc["host"].get("egress_rate") is None:
-        return doc
-    d = copy.deepcopy(doc)
-    d["host"]["egress_burst"] = ETALON_GSO_BURST
-    return d
+def _host_key(key: str, value: str):
+    """A change setting `[host] key = value` on the points whose hosts are Etalon's shaped path."""
+    def apply(point: str, doc: dict) -> dict:
+        if not _etalon_host(point) or doc["host"].get("egress_rate") is None:
+            return doc
+        d = copy.deepcopy(doc)
+        d["host"][key] = value
+        return d
+    return apply
 
 
 def _change_ece_advance(point: str, doc: dict) -> dict:
@@ -357,10 +352,10 @@ ARTIFACT: list[Change] = [
            "experiments/click_common.py setFakeStrobeSchedule, etc/python_config.py NUM_RACKS = 3", _change_fake_strobe),
     Change("egress-40g", "each container's egress at 40 Gb/s (the text: 10 Gb/s)",
            "mukerjee/etalon@3063d45 etc/python_config.py DATA_RATE_Gbps_TDF = 40. / TDF, applied by experiments/common.py launch (TC netem rate)",
-           _change_egress),
+           _host_key("egress_rate", ETALON_EGRESS)),
     Change("netem-gso", "netem shapes 64 KB offload batches (TSO/GSO left on), not packets",
            "mukerjee/etalon@3063d45 bin/tune.sh (no ethtool -K: offloads at the kernel default, on); Linux 4.15 sch_netem.c netem_enqueue",
-           _change_gso),
+           _host_key("egress_burst", ETALON_GSO_BURST)),
     Change("ece-advance", "reTCP on static VOQs: ECE from 600 us before the day (the text: while the circuit is up)",
            "mukerjee/etalon@3063d45 experiments/click_common.py setConfig (in_advance 12000 under TDF); "
            "ccanel/click-etalon elements/standard/run_schedule.cc RunSchedule::execute_schedule (ECE map looks in_advance ahead)",
