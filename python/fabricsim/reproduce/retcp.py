@@ -33,6 +33,10 @@ Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
 - Fig. 3 is a simulation in the paper with few details: we use 3 racks (the paper's testbed, where
   the circuit can carry most of the traffic), 10 CUBIC flows, nights = day/9 (90 % uptime) and
   14 us packet links so the packet-path RTT is the stated 60 us.
+
+The artifact model (`ARTIFACT`, `--model artifact`; docs/reproductions/retcp.md) applies what
+Etalon's scripts did when the paper's graphs were made: 3 racks faking the 25-rack strobe, 40 Gb/s
+container egress shaped per GSO batch, and reTCP's ECE 600 us ahead on static VOQs.
 """
 
 from __future__ import annotations

@@ -55,6 +55,10 @@ Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
 - Figs. 23-24: the benchmark mix's workloads and loads, §VI-A's ns-2 buffer rule per link rate
   (300 KB at 1 Gb/s, 545 KB at 10 Gb/s), epsilon 1/2, DCTCP marking at 32 KB on every port.
 - Proposition 2: 100 senders, half at 100 us and half at 300 us base RTT, 1 KB packets.
+
+The artifact model (`ARTIFACT`, `--model artifact`; docs/reproductions/sab.md): no authors' code
+is public, so the testbed keeps its text and the ns-2 points take ns-2.35's Agent/TCP defaults
+(window_ 20 packets, rtxcur_init_ 3 s).
 """
 
 from __future__ import annotations
