@@ -74,6 +74,19 @@ BENCHMARKS = {
         build="acceltor_50",
         circuit_metric="optical occupancy",
     ),
+    "fattree-k32": Benchmark(
+        "",
+        None,
+        "B8: B4's permutation at scale: k = 32 fat tree (8 192 hosts, 1 280 switches), 5 ms simulated; set-up time and memory per host",
+        build="fattree_k32",
+    ),
+    "fattree-k48": Benchmark(
+        "",
+        None,
+        "B8 (k = 48): B4's permutation on a k = 48 fat tree (27 648 hosts, 2 880 switches), 5 ms simulated; only when named",
+        default=False,
+        build="fattree_k48",
+    ),
     "ndp-permutation": Benchmark(
         "ndp-permutation.toml",
         None,
@@ -91,6 +104,37 @@ def acceltor_50() -> dict:
     doc["name"] = "acceltor-50"
     doc["simulation"]["end"] = "30ms"
     return doc
+
+
+def fattree_permutation(k: int, end: str = "5ms") -> dict:
+    """B4's scenario (fattree-permutation.toml: links, buffers, marking, DCTCP settings) on a k-ary
+    fat tree with a seeded derangement of its k^3/4 hosts drawn as B4's own was
+    (random.Random(hosts), shuffled until no host is its own partner)."""
+    import random
+
+    from .scenario import load_scenario
+
+    doc = load_scenario(HERE / "fattree-permutation.toml")
+    n = k**3 // 4
+    rng = random.Random(n)
+    while True:
+        perm = list(range(n))
+        rng.shuffle(perm)
+        if all(i != p for i, p in enumerate(perm)):
+            break
+    doc["name"] = f"fattree-permutation-k{k}"
+    doc["simulation"]["end"] = end
+    doc["topology"]["k"] = k
+    doc["flows"] = [{"src": f"h{i}", "dst": f"h{p}"} for i, p in enumerate(perm)]
+    return doc
+
+
+def fattree_k32() -> dict:
+    return fattree_permutation(32)
+
+
+def fattree_k48() -> dict:
+    return fattree_permutation(48)
 
 
 def jain(x: list[float]) -> float:
@@ -141,6 +185,10 @@ def run_benchmark(name: str) -> dict:
         "packet_hops": s["packet_hops"],
         "packet_hops_per_s": s["packet_hops"] / s["engine_wall_s"],
         "sim_s_per_wall_s": s["sim_time_s"] / s["engine_wall_s"],
+        # Reading, validating and building (routes, paths, flows) before the first event.
+        "setup_wall_s": s.get("setup_wall_s"),
+        # Hosts that send or receive (all of them in a permutation), for memory per host.
+        "hosts": len(set(res.flows["src"]) | set(res.flows["dst"])),
         "process_peak_rss_mib": peak_rss,
         "run_peak_rss_mib": grow,
         "peak_packets_in_flight": peak_pkts,
@@ -206,6 +254,11 @@ def print_result(r: dict) -> None:
     per = r["rss_bytes_per_packet_in_flight"]
     per_s = f", {per:,.0f} B per packet in flight at the peak ({r['peak_packets_in_flight']:,})" if per else ""
     print(f"  peak RSS           {r['run_peak_rss_mib']:.1f} MiB for the run{per_s}; process {r['process_peak_rss_mib']:.1f} MiB")
+    if r.get("setup_wall_s") is not None:
+        total = r["setup_wall_s"] + r["engine_wall_s"]
+        print(f"  set-up             {r['setup_wall_s']:.3f} s reading, validating and building before the first event "
+              f"({100 * r['setup_wall_s'] / total:.1f} % of set-up + simulation); {r['run_peak_rss_mib'] * 1024 / max(r['hosts'], 1):.1f} KiB of "
+              f"peak RSS per host ({r['hosts']:,} hosts with traffic)")
     line = f"  simulated          {r['sim_time_s']:.4f} s; {r['flows']} flows ({r['flows_per_s']:,.0f} flows per wall s)"
     if r["flows_finished"]:
         line += f", {r['flows_finished']} finished, mean slowdown {r['mean_slowdown']:.3f}"
