@@ -2,6 +2,7 @@
 "paper" of two tiny runs whose outcome is known by hand."""
 
 import copy
+import json
 
 import pytest
 
@@ -93,3 +94,20 @@ def test_runs_by_model_adds_the_model_column():
 def test_a_bad_model_is_refused(tmp_path):
     with pytest.raises(ValueError, match="model 'paper' is not one of text, artifact, both"):
         common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "paper", CHANGES)
+
+
+def test_a_dask_local_cluster_gives_the_same_results_bit_for_bit(tmp_path):
+    pytest.importorskip("distributed")
+    _, local = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path / "l", 1, False, None, "both", CHANGES)
+    _, dask = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path / "d", 2, False, None, "both", CHANGES,
+                                dask="local")
+    assert dask == local
+    # The runs themselves, not just the extracts: each stored row is the same, wall times and the
+    # process's memory aside.
+    def rows(d):
+        out = {}
+        for p in (d / "store" / "runs").glob("*/row.json"):
+            out[p.parent.name] = {k: v for k, v in json.loads(p.read_text()).items() if "wall" not in k and k != "peak_rss_bytes"}
+        return out
+
+    assert rows(tmp_path / "d") == rows(tmp_path / "l") and len(rows(tmp_path / "l")) == 4

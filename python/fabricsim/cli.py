@@ -479,8 +479,9 @@ def cmd_reproduce(a) -> int:
         print(f"error: no reproduction '{a.paper}'; available: {', '.join(PAPERS)}", file=sys.stderr)
         return 2
     only = check_only(a.paper, a.scale, a.only) if a.only is not None else None
+    where = {"dask": a.dask} if a.dask else {}
     reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only,
-              model=a.model, one_change=a.one_change)
+              model=a.model, one_change=a.one_change, **where)
     return 0
 
 
@@ -622,6 +623,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "  fabricsim reproduce retcp --scale paper -o out/retcp --jobs 2\n"
                                "  fabricsim reproduce retcp --only static/,resize/\n"
                                "  fabricsim reproduce flash --model artifact --one-change --only main/mix/\n"
+                               "  fabricsim reproduce sab --scale paper --dask tcp://head:8786 -o /shared/sab\n"
                                "  fabricsim reproduce sab --only incast/,eps/\n"
                                "  fabricsim reproduce flash --only main/mix/,fast/   # points: main/WORKLOAD/LOAD/SCHEME, fast/, queues/, diag/\n"
                                "  fabricsim reproduce ppt --only main/websearch/,util/   # points: main/WORKLOAD/SCHEME, ablation/, delay/, delaymark/, util/, incast/, rc3buf/, others/, nonover/, sndbuf/, portk/\n"
@@ -637,6 +639,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--model", choices=["text", "artifact", "both"], default="both",
                     help="text: every choice from the paper's text; artifact: as the authors ran it (the text model plus "
                          "the behaviours of their public simulator code, each named and cited); both: side by side (default)")
+    rp.add_argument("--dask", metavar="ADDRESS",
+                    help="run the points on a Dask cluster: a scheduler's address (tcp://head:8786; its workers must see "
+                         "the output directory at the same path) or 'local' for a LocalCluster of --jobs workers "
+                         "(docs/SWEEPS.md, 'Reproductions on a cluster')")
     rp.add_argument("--one-change", action="store_true",
                     help="also run the central claims' points once per single artifact change and write one_change.csv: "
                          "which detail decides each claim")
