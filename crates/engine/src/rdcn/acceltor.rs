@@ -98,9 +98,10 @@ pub enum Acceleration {
     /// The authors' ns-3 ToR (`Ipv4EpsRouting::RouteInput`, strategy `cwndbased` that the
     /// `warmup` scratch setups select): after a Case IV drop, the first `warmup` packets of the
     /// flow take LP (`2·warmup` if it sent fewer than `double_below` packets between its previous
-    /// drop and this one), the next one goes to Q_i, and the rest take LP until its day; a full
-    /// Q_i sends the packet through LP.
-    Count { warmup: u32, double_below: u32 },
+    /// drop and this one), the next one goes to Q_i, and the rest take LP until its day
+    /// (`then_calendar`: the rest go to Q_i too — not what their code does, but what the paper's
+    /// "buffer the last window" reads as); a full Q_i sends the packet through LP.
+    Count { warmup: u32, double_below: u32, then_calendar: bool },
 }
 
 /// Per-elephant state of the authors' ToR rules (the fields of their `Flow` class that
@@ -212,9 +213,9 @@ impl AccelTor {
         let d = match self.acceleration {
             _ if ahead == 0 => Decision::Today,
             Acceleration::Time => self.decide(ahead, day_start, now),
-            Acceleration::Count { warmup, .. } => {
+            Acceleration::Count { warmup, then_calendar, .. } => {
                 // `RouteInput`: a full Q_i, or one already holding a packet of the flow → LP.
-                if f.enqueued || !room() {
+                if f.enqueued && !then_calendar || !room() {
                     return Decision::Accelerate;
                 }
                 if f.sent < warmup << f.doubled as u32 {
@@ -322,7 +323,7 @@ mod tests {
     #[test]
     fn count_acceleration_sends_the_warm_up_by_lp_one_packet_to_q_i_and_doubles_after_a_short_run() {
         // RDCNSimulate `RouteInput` (`cwndbased`) by hand: warm-up 4, doubled below 25 packets.
-        let a = authors(CaseIv::Drop, Acceleration::Count { warmup: 4, double_below: 25 });
+        let a = authors(CaseIv::Drop, Acceleration::Count { warmup: 4, double_below: 25, then_calendar: false });
         let mut f = FlowState::default();
         let t = us(0);
         let run = |f: &mut FlowState, ahead: usize, n: usize, room: bool| -> Vec<Decision> {
@@ -344,6 +345,11 @@ mod tests {
         run(&mut f, 0, 30, true);
         assert_eq!(run(&mut f, 4, 2, true), vec![Drop, Drop]);
         assert_eq!(run(&mut f, 2, 6, true), vec![Accelerate, Accelerate, Accelerate, Accelerate, Buffer(2), Accelerate]);
+        // `then_calendar`: everything after the warm-up is buffered.
+        let b = authors(CaseIv::Drop, Acceleration::Count { warmup: 4, double_below: 25, then_calendar: true });
+        let mut f = FlowState::default();
+        let got: Vec<_> = (0..7).map(|_| b.decide_flow(&mut f, 1, us(1000), t, || true)).collect();
+        assert_eq!(got, vec![Accelerate, Accelerate, Accelerate, Accelerate, Buffer(1), Buffer(1), Buffer(1)]);
     }
 
     #[test]

@@ -514,10 +514,11 @@ fn segregated(
                     if warmup > 1 << 20 {
                         iss.push(a.key_path("warmup"), format!("{warmup} packets is beyond any window; use at most 1048576"));
                     }
-                    Acceleration::Count { warmup: warmup.min(1 << 20) as u32, double_below: below.min(u32::MAX as u64) as u32 }
+                    let then_calendar = a.get("after_warmup", iss, as_choice(&["one", "all"])).as_deref() == Some("all");
+                    Acceleration::Count { warmup: warmup.min(1 << 20) as u32, double_below: below.min(u32::MAX as u64) as u32, then_calendar }
                 }
                 _ => {
-                    for k in ["warmup", "warmup_double_below"] {
+                    for k in ["warmup", "warmup_double_below", "after_warmup"] {
                         if a.has(k) {
                             iss.push(a.key_path(k), "only applies to acceleration = \"count\"");
                         }

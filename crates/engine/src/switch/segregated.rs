@@ -454,6 +454,13 @@ initial_cwnd = 4
         let c = rdcn(&sim).seg.as_deref().unwrap().cases;
         assert_eq!((c.today, c.accelerated, c.buffered), (4, 3, 1));
         assert_eq!(uplink_tx(&sim, 0), 3);
+        // after_warmup = "all": LP, LP, Q_1, Q_1.
+        let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\", acceleration = \"count\", warmup = 2, after_warmup = \"all\" }";
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2], "0us"), "1ms")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(10));
+        assert_eq!(calendar(&sim), vec![4, 2, 0]);
+        assert_eq!(uplink_tx(&sim, 0), 2);
         // Algorithm 1's timing instead: 280 µs − 1.12 µs ≥ RTT_pkt, all four accelerated.
         let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\" }";
         let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2], "0us"), "1ms")).unwrap();
@@ -625,6 +632,7 @@ initial_cwnd = 4
             ("policy = \"acceltor\"\nacceltor = { warmup = 4 }", "tor.acceltor.warmup", "only applies to acceleration = \"count\""),
             ("policy = \"acceltor\"\nacceltor = { acceleration = \"count\", warmup = 0 }", "tor.acceltor.warmup", ""),
             ("policy = \"acceltor\"\nacceltor = { warmup_double_below = 25 }", "tor.acceltor.warmup_double_below", "only applies"),
+            ("policy = \"acceltor\"\nacceltor = { acceleration = \"count\", after_warmup = \"some\" }", "tor.acceltor.after_warmup", "some"),
             ("policy = \"acceltor\"\nacceltor = { kk = 3 }", "tor.acceltor.kk", "unknown key"),
             ("policy = \"blocking\"\nelephants = { selection = \"oracle\", width = 10 }", "tor.elephants.width", "only applies to selection = \"sketch\""),
             ("policy = \"unblocking\"\nelephants = { per_pair = 0 }", "tor.elephants.per_pair", ""),
