@@ -150,3 +150,15 @@ def test_bad_authors_rule_keys_stop_the_cli_before_the_run(tmp_path, sets, msg):
                          capture_output=True, text=True)
     assert out.returncode == 2 and msg in out.stderr, out.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_topology_prints_the_case_4_and_acceleration_rules():
+    def topo(*sets):
+        args = [a for s in sets for a in ("--set", s)]
+        return subprocess.run([sys.executable, "-m", "fabricsim", "topology", str(SMALL), *args], capture_output=True, text=True, check=True).stdout
+    out = topo()
+    assert "case4            drop every packet (Algorithm 1)" in out
+    assert "acceleration     LP while >= RTT_pkt before the day (Algorithm 1)" in out
+    out = topo("tor.acceltor.case4=window", "tor.acceltor.acceleration=count")
+    assert "case4            drop for 520.000 us after a flow's first drop, then LP (the authors' ns-3 ToR)" in out
+    assert "acceleration     count: 4 packets by LP (8 after a run under 25), then one packet to Q_i and LP until the day" in out

@@ -300,7 +300,8 @@ mod tests {
         let room = || true;
         // A new elephant (lostflag = true): Case IV packets take LP, nothing is dropped.
         assert_eq!(a.decide_flow(&mut f, 5, us(5000), us(0), room), Decision::Fallback);
-        // Case IV is 3 or more days ahead. Its day comes within K: 2 days ahead, 900 µs ≥ RTT_pkt before it → III-A.
+        // Its day comes within K (Case IV is 3 or more days ahead): 2 days ahead, 900 µs ≥
+        // RTT_pkt before it → III-A.
         assert_eq!(a.decide_flow(&mut f, 2, us(1000), us(100), room), Decision::Accelerate);
         assert_eq!(a.decide_flow(&mut f, 0, us(1000), us(900), room), Decision::Today);
         // After the day: dropped from the first Case IV packet (1300 µs) up to 1820 µs excluded…

@@ -218,6 +218,19 @@ pub fn describe(spec: &super::RdcnSpec, max_packet: u64) -> Vec<(&'static str, S
             out.push(("queue", format!("B = {} each; 2^m x |F_i| = {} packets = {} B {}", amt(a.queue), need, need * max_packet, if fits { "fits" } else { "does not fit" })));
             out.push(("overflow", if a.overflow_to_lp { "a full Q_i sends through LP (§IV-G)" } else { "a full Q_i drops" }.to_string()));
             out.push(("hp_lp", format!("{} / {}", amt(a.hp), amt(a.lp))));
+            use super::acceltor::{Acceleration, CaseIv};
+            out.push(("case4", match a.case4 {
+                CaseIv::Drop => "drop every packet (Algorithm 1)".to_string(),
+                CaseIv::Window(w) => format!("drop for {} after a flow's first drop, then LP (the authors' ns-3 ToR)", us(w)),
+            }));
+            out.push(("acceleration", match a.acceleration {
+                Acceleration::Time => "LP while >= RTT_pkt before the day (Algorithm 1)".to_string(),
+                Acceleration::Count { warmup, double_below, then_calendar } => format!(
+                    "count: {warmup} packets by LP ({} after a run under {double_below}), then {} (the authors' ns-3 ToR)",
+                    2 * warmup,
+                    if then_calendar { "Q_i" } else { "one packet to Q_i and LP until the day" }
+                ),
+            }));
         }
         Design::Blocking(b) => {
             out.push(("policy", "blocking".to_string()));

@@ -45,9 +45,13 @@ impl Fabric {
             (Design::Accel(a), TorQueues::Accel { hp, lp, calendar }) => {
                 let ahead = if elephant { plan.days_ahead(s, d, now) } else { None };
                 // Algorithm 1, or the authors' per-flow rules (`case4`, `acceleration`).
-                let mut decide = |i: usize, day_start: Time, calendar: &crate::rdcn::calendar::Calendar| match seg.elephants.state_mut(s as usize, d as usize, flow) {
-                    Some(f) if a.per_flow() => a.decide_flow(f, i, day_start, now, || calendar.has_room(i, size)),
-                    _ => a.decide(i, day_start, now),
+                let mut decide = |i: usize, day_start: Time, calendar: &crate::rdcn::calendar::Calendar| {
+                    if a.per_flow() {
+                        if let Some(f) = seg.elephants.state_mut(s as usize, d as usize, flow) {
+                            return a.decide_flow(f, i, day_start, now, || calendar.has_room(i, size));
+                        }
+                    }
+                    a.decide(i, day_start, now)
                 };
                 match ahead {
                     // Case I (and elephants of a pair that never gets a circuit).
