@@ -274,6 +274,7 @@ mod tests {
         assert_eq!(k1(5, us(60), us(240), us(20)), 2);
     }
 
+    /// §IV-B's parameters (K = 3, RTT_pkt 60 µs) with the given Case IV and acceleration rules.
     fn authors(case4: CaseIv, acceleration: Acceleration) -> AccelTor {
         AccelTor {
             hp: Amount::Bytes(150_000),
@@ -355,20 +356,7 @@ mod tests {
 
     #[test]
     fn algorithm_1_cases() {
-        let a = AccelTor {
-            hp: Amount::Bytes(150_000),
-            lp: Amount::Bytes(150_000),
-            queue: Amount::Bytes(500_000),
-            rtt_pkt: us(60),
-            rtt_cir: us(55),
-            m: 2,
-            k1: 1,
-            k: 3,
-            rto_min: us(0),
-            overflow_to_lp: false,
-            case4: CaseIv::Drop,
-            acceleration: Acceleration::Time,
-        };
+        let a = authors(CaseIv::Drop, Acceleration::Time);
         let day = us(1000);
         assert_eq!(a.decide(0, us(990), day), Decision::Today);
         // Case III: the switch from III-A to III-B is exactly RTT_pkt before the day.

@@ -430,15 +430,22 @@ initial_cwnd = 4
         assert_eq!(sim.conservation().dropped, 4);
     }
 
+    /// The 4-rack scenario with `tor` and one flow from h0 to each of `dsts` starting at 0, run
+    /// until `until` µs.
+    fn sim_until(tor: &str, dsts: &[usize], end: &str, until: u64) -> Simulator {
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(dsts, "0us"), end)).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(until));
+        sim
+    }
+
     #[test]
     fn with_a_drop_window_new_elephants_take_lp_instead_of_case_4_drops() {
         // As `case_4_drops_packets_k_or_more_days_away` (K = 2), with the authors' Case IV: the
         // rack-3 elephant is new (never had a calendar queue), so its 4 packets take LP — the
         // uplink starts them at 1.12, 2.32, 3.52, 4.72 µs — and none is dropped.
         let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 2, rto_min = \"transport\", case4 = \"window\" }";
-        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2, 3], "0us"), "1ms")).unwrap();
-        let mut sim = Simulator::new(&sc, None);
-        sim.run_until(Time::from_us(19));
+        let sim = sim_until(tor, &[1, 2, 3], "1ms", 19);
         assert_eq!(calendar(&sim), vec![4, 4]);
         let c = rdcn(&sim).seg.as_deref().unwrap().cases;
         assert_eq!((c.today, c.buffered, c.case4_drops, c.case4_lp), (4, 4, 0, 4));
@@ -451,25 +458,19 @@ initial_cwnd = 4
         // warm-up 2: the rack-2 window (day 1 ahead at 1.12 µs) goes LP, LP, Q_1, LP — by count,
         // whatever the time to the day; the rack-1 window (today) fills Q_0 as before.
         let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\", acceleration = \"count\", warmup = 2 }";
-        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2], "0us"), "1ms")).unwrap();
-        let mut sim = Simulator::new(&sc, None);
-        sim.run_until(Time::from_us(10));
+        let sim = sim_until(tor, &[1, 2], "1ms", 10);
         assert_eq!(calendar(&sim), vec![4, 1, 0]);
         let c = rdcn(&sim).seg.as_deref().unwrap().cases;
         assert_eq!((c.today, c.accelerated, c.buffered), (4, 3, 1));
         assert_eq!(uplink_tx(&sim, 0), 3);
         // after_warmup = "all": LP, LP, Q_1, Q_1.
         let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\", acceleration = \"count\", warmup = 2, after_warmup = \"all\" }";
-        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2], "0us"), "1ms")).unwrap();
-        let mut sim = Simulator::new(&sc, None);
-        sim.run_until(Time::from_us(10));
+        let sim = sim_until(tor, &[1, 2], "1ms", 10);
         assert_eq!(calendar(&sim), vec![4, 2, 0]);
         assert_eq!(uplink_tx(&sim, 0), 2);
         // Algorithm 1's timing instead: 280 µs − 1.12 µs ≥ RTT_pkt, all four accelerated.
         let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\" }";
-        let sc = Scenario::from_toml(&doc(tor, &flows_to(&[1, 2], "0us"), "1ms")).unwrap();
-        let mut sim = Simulator::new(&sc, None);
-        sim.run_until(Time::from_us(10));
+        let sim = sim_until(tor, &[1, 2], "1ms", 10);
         assert_eq!(calendar(&sim), vec![4, 0, 0]);
         assert_eq!(uplink_tx(&sim, 0), 4);
     }
@@ -519,10 +520,7 @@ initial_cwnd = 4
         // Three one-window flows (4 × 1500 B), K = 2: rack 3's window is dropped by Case IV
         // (its retransmission waits for the 200 ms RTO): week 0 row 0 → 3 has 6000 B sent and
         // none delivered; the other two have 6000 B of each.
-        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 2, rto_min = \"transport\" }";
-        let flows: String = [1, 2, 3].iter().map(|d| format!("[[flows]]\nsrc = \"h0\"\ndst = \"h{d}\"\nsize = 5792\n")).collect();
-        let sc = Scenario::from_toml(&doc(tor, &flows, "1ms")).unwrap();
-        let mut sim = Simulator::new(&sc, None);
+        let mut sim = one_window_each(2, "1ms");
         sim.run_until(Time::from_us(781));
         let w = &rdcn(&sim).seg.as_deref().unwrap().weeks;
         let mut rows: Vec<_> = (0..w.flow.len()).map(|i| (w.dst[i], w.bytes[i], w.circuit_bytes[i], w.sent_bytes[i])).collect();
@@ -679,14 +677,19 @@ initial_cwnd = 4
         }
     }
 
+    /// Three one-window flows (4 × 1500 B) from h0 to racks 1, 2, 3 under AccelToR with K
+    /// calendar queues and RTT_pkt = 1 ms (no acceleration: everything within K is buffered).
+    fn one_window_each(k: u32, end: &str) -> Simulator {
+        let tor = format!("policy = \"acceltor\"\nacceltor = {{ rtt_packet = \"1ms\", k = {k}, rto_min = \"transport\" }}");
+        let flows: String = [1, 2, 3].iter().map(|d| format!("[[flows]]\nsrc = \"h0\"\ndst = \"h{d}\"\nsize = 5792\n")).collect();
+        Simulator::new(&Scenario::from_toml(&doc(&tor, &flows, end)).unwrap(), None)
+    }
+
     #[test]
     fn one_row_per_elephant_and_week_with_its_bytes() {
         // Three one-window flows (4 × 1500 B) from rack 0, buffered as in the rotation test:
         // each crosses its circuit in week 0 ([0, 780) µs), nothing after.
-        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 3, rto_min = \"transport\" }";
-        let flows: String = [1, 2, 3].iter().map(|d| format!("[[flows]]\nsrc = \"h0\"\ndst = \"h{d}\"\nsize = 5792\n")).collect();
-        let sc = Scenario::from_toml(&doc(tor, &flows, "2ms")).unwrap();
-        let mut sim = Simulator::new(&sc, None);
+        let mut sim = one_window_each(3, "2ms");
         sim.run_until(Time::from_us(779));
         assert!(rdcn(&sim).seg.as_deref().unwrap().weeks.flow.is_empty());
         sim.run_until(Time::from_us(781));
