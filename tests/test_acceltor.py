@@ -114,3 +114,51 @@ def test_weekly_rows_for_a_sample_of_rack_pairs_change_nothing_else():
     doc["tor"]["elephants"]["record_pairs"] = 57
     with pytest.raises(fabricsim.ScenarioError, match=r"tor.elephants.record_pairs.*57 exceeds the 8 × 7 = 56 ordered rack pairs"):
         fabricsim.validate(doc)
+
+
+def test_the_authors_tor_rules_take_the_packet_network_instead_of_dropping():
+    # case4 = "window": no elephant packet is dropped in Case IV before it ever used the calendar
+    # (new elephants start on LP), so over one week some Case IV packets go LP; acceleration =
+    # "count" sends a flow's warm-up by LP. Algorithm 1 as written (the defaults) has neither.
+    text = fabricsim.run(short("acceltor", "2ms"), progress=False).circuit["cases"].iloc[0]
+    doc = short("acceltor", "2ms")
+    doc["tor"]["acceltor"] = {"case4": "window", "acceleration": "count"}
+    auth = fabricsim.run(doc, progress=False).circuit["cases"].iloc[0]
+    assert text["case4_lp"] == 0 and text["case4_drops"] > 0
+    assert auth["case4_lp"] > 0 and auth["case4_drops"] < text["case4_drops"]
+
+
+def test_sent_bytes_are_at_least_the_delivered_ones_and_count_the_drops():
+    # sent_bytes counts what entered the source ToR; bytes what left the hybrid network (the same
+    # packets a week later at most, minus drops), so over the run sent >= delivered and Case IV
+    # drops make the difference positive.
+    r = fabricsim.run(short("acceltor", "4ms"), progress=False)
+    ew = r.circuit["elephant_weeks"]
+    assert ew["sent_bytes"].sum() > ew["bytes"].sum() > 0
+    assert (ew["weekly_sent_gbps"] * ew["week_ps"] / 1e12 * 1e9 / 8 - ew["sent_bytes"]).abs().max() < 1e-3
+
+
+@pytest.mark.parametrize("sets, msg", [
+    (["tor.acceltor.case4=always"], "tor.acceltor.case4"),
+    (["tor.acceltor.case4_window=520us"], 'tor.acceltor.case4_window: only applies to case4 = "window"'),
+    (["tor.acceltor.acceleration=count", "tor.acceltor.warmup=0"], "tor.acceltor.warmup"),
+    (["tor.acceltor.warmup=4"], 'tor.acceltor.warmup: only applies to acceleration = "count"'),
+])
+def test_bad_authors_rule_keys_stop_the_cli_before_the_run(tmp_path, sets, msg):
+    args = [a for s in sets for a in ("--set", s)]
+    out = subprocess.run([sys.executable, "-m", "fabricsim", "run", str(SMALL), *args, "-o", str(tmp_path / "o")],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and msg in out.stderr, out.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_topology_prints_the_case_4_and_acceleration_rules():
+    def topo(*sets):
+        args = [a for s in sets for a in ("--set", s)]
+        return subprocess.run([sys.executable, "-m", "fabricsim", "topology", str(SMALL), *args], capture_output=True, text=True, check=True).stdout
+    out = topo()
+    assert "case4            drop every packet (Algorithm 1)" in out
+    assert "acceleration     LP while >= RTT_pkt before the day (Algorithm 1)" in out
+    out = topo("tor.acceltor.case4=window", "tor.acceltor.acceleration=count")
+    assert "case4            drop for 520.000 us after a flow's first drop, then LP (the authors' ns-3 ToR)" in out
+    assert "acceleration     count: 4 packets by LP (8 after a run under 25), then one packet to Q_i and LP until the day" in out

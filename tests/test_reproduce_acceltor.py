@@ -215,3 +215,42 @@ def test_printer_says_so_when_no_headline_was_scored():
     buf = io.StringIO()
     print_headlines([], "t", file=buf)
     assert "no headline scored" in buf.getvalue()
+
+
+def test_artifact_changes_copy_the_scenario_and_touch_only_their_schemes():
+    import copy
+    from fabricsim.reproduce.common import artifact_scenario
+    for policy in A.SCHEMES:
+        doc = A.scenario(policy=policy, racks=4, weeks=1)
+        before = copy.deepcopy(doc)
+        for c in A.ARTIFACT:
+            new = c.apply(f"compare/{policy}", doc)
+            assert doc == before, c.name
+            if c.name in ("case4-window", "count-acceleration") and policy != "acceltor":
+                assert new is doc, c.name
+            else:
+                assert new is not doc and new != doc, c.name
+        art = artifact_scenario(A.ARTIFACT, f"compare/{policy}", doc)
+        assert art["transport"]["tlp"] is False and art["transport"]["initial_cwnd"] == 1
+        assert art["topology"]["packet_link"]["rate"] == "50Gbps"
+        fabricsim.validate(art)
+    assert len({c.name for c in A.ARTIFACT}) == len(A.ARTIFACT)
+
+
+def test_staggered_starts_follow_the_authors_start_plan():
+    # scratch-FTwarmup.cc: 50 racks, source 0, destinations 6, 7, ..., 49, 1, ..., 5; the j-th
+    # starts at 20 + 260 j us.
+    assert A.stagger_start_us(0, 6, 50) == 20
+    assert A.stagger_start_us(0, 7, 50) == 280
+    assert A.stagger_start_us(0, 49, 50) == 20 + 260 * 43
+    assert A.stagger_start_us(0, 1, 50) == 20 + 260 * 44
+    assert A.stagger_start_us(0, 5, 50) == 20 + 260 * 48
+    # 8 racks, source 3: 1, 2, 4, 5, 6, 7, 0 -> rack 0 is the last (j = 6).
+    assert A.stagger_start_us(3, 1, 8) == 20 and A.stagger_start_us(3, 0, 8) == 20 + 260 * 6
+
+
+def test_central_names_are_headlines_at_each_scale():
+    for scale in ("reduced", "paper"):
+        names = {h.name for h in A.headlines({}, scale)}
+        assert set(A.central(scale)) <= names, scale
+    assert A.CENTRAL_POINTS == ["compare/"]

@@ -121,6 +121,10 @@ def _circuit_frames(c: dict | None) -> dict[str, pd.DataFrame]:
         # AccelToR §IV-B: weekly throughput over the whole week, daily over the pair's day.
         ew["weekly_gbps"] = ew["bytes"] * 8 / (ew["week_ps"] / PS) / 1e9
         ew["daily_gbps"] = ew["circuit_bytes"] * 8 / (ew["day_ps"] / PS) / 1e9
+        # What the sender put on the wire over the week (the AccelToR authors' "throughput");
+        # results saved before the column existed have none.
+        if "sent_bytes" in ew:
+            ew["weekly_sent_gbps"] = ew["sent_bytes"] * 8 / (ew["week_ps"] / PS) / 1e9
         out["elephant_weeks"] = ew
     return out
 
@@ -167,11 +171,13 @@ class Results:
                   tor_queues     one row per ToR queue (tor, queue: hp, lp, calendar<i> (physical),
                                  packet, circuit<d>, circuit; enqueued, drops, max/mean occupancy)
                   cases          one row: packets by Algorithm 1's case (mice, today, accelerated,
-                                 buffered, case4_drops, overflow_lp), elephant_packet, full_drops,
+                                 buffered, case4_drops, case4_lp, overflow_lp), elephant_packet, full_drops,
                                  stale_drops, and elephants promoted / departed
                   elephant_weeks one row per elephant and measured week: bytes that left the
-                                 hybrid network, circuit_bytes (in its pair's day), weekly_gbps
-                                 (bytes over the week), daily_gbps (circuit bytes over the day)
+                                 hybrid network, circuit_bytes (in its pair's day), sent_bytes
+                                 (entered the source ToR: all the sender sent, dropped or not),
+                                 weekly_gbps (bytes over the week), daily_gbps (circuit bytes
+                                 over the day), weekly_sent_gbps (sent_bytes over the week)
                 The days table's utilization is the optical link occupancy of each circuit day.
                 The summary then also holds circuit_utilization (mean over days after warm-up)
                 and latency_p50_us / latency_p99_us / latency_p999_us.

@@ -206,6 +206,7 @@ impl Simulation {
                 ("accelerated", c.accelerated),
                 ("buffered", c.buffered),
                 ("case4_drops", c.case4_drops),
+                ("case4_lp", c.case4_lp),
                 ("overflow_lp", c.overflow_lp),
                 ("elephant_packet", c.elephant_packet),
                 ("full_drops", c.full_drops),
@@ -225,6 +226,7 @@ impl Simulation {
             d.set_item("week_start_ps", &w.week_start_ps)?;
             d.set_item("bytes", &w.bytes)?;
             d.set_item("circuit_bytes", &w.circuit_bytes)?;
+            d.set_item("sent_bytes", &w.sent_bytes)?;
             d.set_item("week_ps", vec![r.spec.plan.week().0; w.flow.len()])?;
             d.set_item("day_ps", vec![slot.day.0; w.flow.len()])?;
             out.set_item("elephant_weeks", d)?;

@@ -20,6 +20,7 @@ scale shrinks the network).
 
 from __future__ import annotations
 
+import copy
 import sys
 from functools import partial
 from pathlib import Path
@@ -170,6 +171,7 @@ def extract(res, racks: int, warmup_weeks: int) -> dict:
         "mice": mice,
         "occupancy": float(days["utilization"].mean()) if len(days) else float("nan"),
         "weekly_mbps": ew["weekly_gbps"].to_numpy() * 1e3,
+        "weekly_sent_mbps": ew["weekly_sent_gbps"].to_numpy() * 1e3 if "weekly_sent_gbps" in ew else np.array([]),
         "daily_mbps": ew["daily_gbps"].to_numpy() * 1e3,
         "idle_day_fraction": float((ew["circuit_bytes"] == 0).mean()) if len(ew) else float("nan"),
         "mice_norm_fct": float(mice["slowdown"].mean()) if len(mice) else float("nan"),
@@ -237,13 +239,125 @@ def plan(scale: str) -> list[tuple[str, dict]]:
     return [(k, {**kw, "warmup_weeks": ww, **extra}) for k, kw in out]
 
 
-#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
-#: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
-ARTIFACT: list[Change] = []
-#: The central claims (headline names) and the points they read; `--one-change` runs those points
-#: once per single change.
-CENTRAL: list[str] = []
-CENTRAL_POINTS: list[str] = []
+# ---------------------------------------------------------------------------------------------
+# The artifact model: the authors' ns-3 code, github.com/HPCC724/RDCNSimulate (the paper's
+# footnote 2; an ns-3.38 `ocs` module). Its 50-rack AccelToR setup is scratch/scratch-FTwarmup.cc
+# (strategy "warmup" = `cwndbased`); the ToR is src/ocs/model/Ipv4EpsRouting.{h,cc}, the EPS
+# src/ocs/helper/FatTreeHelper.cc. docs/reproductions/acceltor.md has the reading in full.
+
+REPO = "github.com/HPCC724/RDCNSimulate"
+#: Ipv4EpsRouting.h: a flow is an elephant once its Count-Min count (one per packet) exceeds 150;
+#: our sketch counts data bytes, so 151 full 1500 B packets.
+AUTHORS_HEAVY_PKTS = 150
+#: Ipv4EpsRouting.h `EraseFlow`: a flow silent for 0.000520 × 50 s is forgotten.
+AUTHORS_IDLE_US = 520 * 50
+#: FatTreeHelper(10) in scratch-FTwarmup.cc: a k = 10 fat tree, so each ToR (edge switch) has
+#: k/2 = 5 uplinks of 10 Gb/s (per-packet random ECMP), each port with 150 kB per priority queue.
+FAT_TREE_UPLINKS = 5
+#: scratch-FTwarmup.cc: each destination's 80 elephants start 260 us after the previous
+#: destination's, the first at 20 us, destinations taken from rack 6 (relative to the source) on.
+STAGGER_FIRST_US, STAGGER_STEP_US, STAGGER_FIRST_OFFSET = 20, DAY_US + NIGHT_US, 6
+
+
+def _edit(doc: dict, *, policies=SCHEMES, fn) -> dict:
+    """A deep copy of `doc` changed by `fn(copy)`, or `doc` itself for the ToR policies not in
+    `policies`."""
+    if doc["tor"]["policy"] not in policies:
+        return doc
+    new = copy.deepcopy(doc)
+    fn(new)
+    return new
+
+
+def _tcp(**keys):
+    return lambda point, doc: _edit(doc, fn=lambda d: d["transport"].update(keys))
+
+
+def _acceltor(**keys):
+    return lambda point, doc: _edit(doc, policies=("acceltor",), fn=lambda d: d["tor"]["acceltor"].update(keys))
+
+
+def _elephants(**keys):
+    return lambda point, doc: _edit(doc, fn=lambda d: d["tor"]["elephants"].update(keys))
+
+
+def _fat_tree(point: str, doc: dict) -> dict:
+    def f(d):
+        d["topology"]["packet_link"]["rate"] = f"{FAT_TREE_UPLINKS * EPS_GBPS}Gbps"
+        if d["tor"]["policy"] == "acceltor":
+            d["tor"]["acceltor"].update(hp=f"{FAT_TREE_UPLINKS * 150}KB", lp=f"{FAT_TREE_UPLINKS * 150}KB")
+    return _edit(doc, fn=f)
+
+
+def stagger_start_us(src: int, dst: int, racks: int) -> float:
+    """scratch-FTwarmup.cc's start plan: the source's destinations in the order rack src + 6,
+    src + 7, … (mod N, skipping the source), the j-th starting at 20 + 260·j us."""
+    order = [(src + STAGGER_FIRST_OFFSET + k) % racks for k in range(racks)]
+    j = [d for d in order if d != src].index(dst)
+    return STAGGER_FIRST_US + STAGGER_STEP_US * j
+
+
+def _staggered(point: str, doc: dict) -> dict:
+    def f(d):
+        n, hosts = d["topology"]["racks"], d["topology"]["hosts_per_rack"]
+        for fl in d["flows"]:
+            s, t = int(fl["src"][1:]) // hosts, int(fl["dst"][1:]) // hosts
+            fl["start"] = f"{stagger_start_us(s, t, n)}us"
+    return _edit(doc, fn=f)
+
+
+#: The artifact model ("as the authors ran it", docs/reproductions/acceltor.md): behaviours of the
+#: authors' code that the text does not state, each applied to the text model's scenarios.
+ARTIFACT: list[Change] = [
+    Change("no-tlp-rack", "TCP without tail-loss probes and without RACK (tlp = rack = false)",
+           "ns-3 default: ns-3.38 TcpSocketBase (TcpNewReno, scratch-FTwarmup.cc) has neither TLP nor RACK",
+           _tcp(tlp=False, rack=False)),
+    Change("iw1", "initial window of 1 segment (initial_cwnd = 1)",
+           f"{REPO} scratch/scratch-FTwarmup.cc main: Config::SetDefault TcpSocket::InitialCwnd 1",
+           _tcp(initial_cwnd=1)),
+    Change("segment-1458", "1458 B segments with 42 B of headers (IPv4 20 + TCP 20, no timestamp option, PPP 2): "
+           "mss = 1458, header = ack_size = 42",
+           f"{REPO} scratch/scratch-FTwarmup.cc main: TcpSocket::SegmentSize 1458, TcpSocketBase::Timestamp false",
+           _tcp(mss=1458, header=42, ack_size=42)),
+    Change("case4-window", "Case IV drops a flow only for 520 us after its first drop, then its packets take LP until its "
+           "day is within K days; a new elephant starts on LP ([tor.acceltor] case4 = \"window\")",
+           f"{REPO} src/ocs/model/Ipv4EpsRouting.cc Ipv4EpsRouting::RouteInput (q_idx out of range: lostflag, "
+           "droptime + 0.000520) and Ipv4EpsRouting.h Flow::DropPacket (lostflag = true at construction)",
+           _acceltor(case4="window")),
+    Change("count-acceleration", "acceleration by packet count: after a Case IV drop the first 4 packets take LP (8 if the "
+           "flow sent < 25 in its last run), the next goes to Q_i, the rest LP until the day ([tor.acceltor] "
+           "acceleration = \"count\")",
+           f"{REPO} src/ocs/model/Ipv4EpsRouting.cc RouteInput (cwndbased branch), Ipv4EpsRouting.h Flow::DropPacket "
+           "(sentp_thresh 25), src/ocs/helper/FatTreeHelper.cc EPSRouteInstall (SetSSthresh(4))",
+           _acceltor(acceleration="count")),
+    Change("elephant-150pkt", f"a flow is an elephant past {AUTHORS_HEAVY_PKTS} packets in the Count-Min sketch "
+           f"([tor.elephants] heavy = {AUTHORS_HEAVY_PKTS + 1} x 1500 B)",
+           f"{REPO} src/ocs/model/Ipv4EpsRouting.h (elephantthresh = 150; Count_MinSketch::Insert_and_Get adds 1 a packet)",
+           _elephants(heavy=f"{(AUTHORS_HEAVY_PKTS + 1) * 1500}B")),
+    Change("forget-idle-26ms", "an elephant silent for 26 ms is forgotten ([tor.elephants] idle = \"26ms\")",
+           f"{REPO} src/ocs/model/Ipv4EpsRouting.h Ipv4EpsRouting::EraseFlow (0.000520*50 s), called at each night by BeginConfig",
+           _elephants(idle=f"{AUTHORS_IDLE_US}us")),
+    Change("eps-fat-tree", f"the packet network is a k = 10 fat tree: {FAT_TREE_UPLINKS} ECMP uplinks of {EPS_GBPS} Gb/s per "
+           f"ToR, modelled as one {FAT_TREE_UPLINKS * EPS_GBPS} Gb/s uplink with {FAT_TREE_UPLINKS} x 150 KB HP and LP "
+           "(mice keep their 5 Gb/s; per-packet ECMP reordering not modelled)",
+           f"{REPO} src/ocs/helper/FatTreeHelper.cc FatTreeHelper::Create (edge-aggregation Prio2Device links 10Gbps, "
+           "150kB queues) with FatTreeHelper(10) and RandomEcmpRouting in scratch/scratch-FTwarmup.cc",
+           _fat_tree),
+    Change("staggered-starts", "each source's elephants start per destination, 260 us apart from 20 us on, instead of all at t = 0",
+           f"{REPO} scratch/scratch-FTwarmup.cc main (starttime 0.000020, addperu 0.000260 per LongFlowPlan)",
+           _staggered),
+]
+#: The central claims (headline names, the first without its reduced-scale "(N racks)" suffix:
+#: `central`) and the points they read; `--one-change` runs those points once per single change.
+OCCUPANCY = "AccelToR optical occupancy, 50 % load"
+CENTRAL: list[str] = [OCCUPANCY, "occupancy AccelToR / Blocking", "occupancy AccelToR / Unblocking"]
+CENTRAL_POINTS: list[str] = ["compare/"]
+
+
+def central(scale: str) -> list[str]:
+    """CENTRAL as the headlines of `scale` name them."""
+    n = SCALES[scale]["compare_racks"]
+    return [f"{c} ({n} racks)" if c == OCCUPANCY and n != 50 else c for c in CENTRAL]
 
 
 def points(scale: str, only: Optional[list[str]] = None) -> list[tuple[str, dict, object]]:
@@ -281,7 +395,7 @@ def headlines(r: dict, scale: str = "reduced") -> list[Headline]:
     fct = lambda k: _v(r, k, "mice_norm_fct")  # noqa: E731
     at = f" ({n} racks)" if n != 50 else ""
     rows = [
-        Headline(f"AccelToR optical occupancy, 50 % load{at}", "> 90 %", 90, 100, occ("compare/acceltor"), " %",
+        Headline(f"{OCCUPANCY}{at}", "> 90 %", 90, 100, occ("compare/acceltor"), " %",
                  "the paper states the bound (abstract, §IV-C)"),
         Headline("occupancy AccelToR / Blocking", "8.24x", 6.2, 10.3, occ("compare/acceltor") / occ("compare/blocking"), "x",
                  "+-25 %"),
@@ -300,6 +414,11 @@ def headlines(r: dict, scale: str = "reduced") -> list[Headline]:
     rows.append(Headline("AccelToR weekly elephant throughput, median", "26.9-29.7 Mb/s", 26.9, 29.7, med, " Mb/s",
                          f"paper's 'most flows' range; the most one of 80 elephants can average at 50 racks is "
                          f"{capacity_mbps(50):.1f} Mb/s" + (f"; ours x {scale49:.3f} to 50 racks" if n != 50 else "")))
+    sent = _pct(r, "compare/acceltor", "weekly_sent_mbps", 50) * scale49
+    rows.append(Headline("AccelToR weekly elephant throughput, median, as the authors count it", "26.9-29.7 Mb/s", 26.9, 29.7,
+                         sent, " Mb/s", "data the sender put on the wire, dropped packets included (RDCNSimulate "
+                         "analyze/FlowThroughput_V2.py on a pcap at the sending hosts)"
+                         + (f"; ours x {scale49:.3f} to 50 racks" if n != 50 else "")))
     rows.append(Headline("Unblocking: elephants idle in their day", "~80 %", 70, 90,
                          100 * _v(r, "compare/unblocking", "idle_day_fraction"), " %", "elephant-weeks with no circuit byte"))
     rows.append(Headline("Blocking: elephants idle in their day", "~90 %", 80, 100,
@@ -412,10 +531,12 @@ def runs_frame(r: dict) -> pd.DataFrame:
     for k, d in sorted(r.items()):
         w = d.get("weekly_mbps")
         dl = d.get("daily_mbps")
+        ws = d.get("weekly_sent_mbps")
         rows.append({"point": k, "occupancy": d.get("occupancy"),
                      "weekly_mbps_p10": np.percentile(w, 10) if w is not None and len(w) else np.nan,
                      "weekly_mbps_p50": np.percentile(w, 50) if w is not None and len(w) else np.nan,
                      "weekly_mbps_p90": np.percentile(w, 90) if w is not None and len(w) else np.nan,
+                     "weekly_sent_mbps_p50": np.percentile(ws, 50) if ws is not None and len(ws) else np.nan,
                      "daily_mbps_p10": np.percentile(dl, 10) if dl is not None and len(dl) else np.nan,
                      "daily_mbps_p50": np.percentile(dl, 50) if dl is not None and len(dl) else np.nan,
                      "daily_mbps_p90": np.percentile(dl, 90) if dl is not None and len(dl) else np.nan,
@@ -610,7 +731,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor",
         figs += figures(sets["artifact"], out / "artifact", scale)
     n = SCALES[scale]["compare_racks"]
     hl, _ = finish_models(out, sets, lambda r: headlines(r, scale),
-                          f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", ARTIFACT, CENTRAL)
+                          f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", ARTIFACT, central(scale))
     print(f"\nwrote {out}/runs.csv, headlines.csv, {len(written)} Parquet tables and {len(figs)} figures; every run is kept in "
           f"{out}/store", file=sys.stderr)
     return {"runs": runs, "headlines": hl}

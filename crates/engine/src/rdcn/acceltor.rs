@@ -73,6 +73,74 @@ pub enum Decision {
     Buffer(usize),
     /// Case IV: its day is K or more days away → drop.
     Drop,
+    /// Case IV past its drop window (`CaseIv::Window`): → LP queue.
+    Fallback,
+}
+
+/// What Case IV does with an elephant packet whose day is K or more days away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaseIv {
+    /// Algorithm 1 as written: drop it, every time.
+    Drop,
+    /// The authors' ns-3 ToR (github.com/HPCC724/RDCNSimulate, `src/ocs/model/Ipv4EpsRouting.cc`,
+    /// `Ipv4EpsRouting::RouteInput`, and `Flow::DropPacket` in `Ipv4EpsRouting.h`): drop only
+    /// until this long after the flow's first drop since it last used the calendar; after that,
+    /// and for an elephant that has not yet had a calendar queue, its packets take the LP queue
+    /// until its destination is again within K days.
+    Window(Time),
+}
+
+/// How Subcase III chooses between acceleration (LP) and buffering (Q_i).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acceleration {
+    /// Algorithm 1: LP while at least RTT_pkt remains before the day (III-A), then Q_i (III-B).
+    Time,
+    /// The authors' ns-3 ToR (`Ipv4EpsRouting::RouteInput`, strategy `cwndbased` that the
+    /// `warmup` scratch setups select): after a Case IV drop, the first `warmup` packets of the
+    /// flow take LP (`2·warmup` if it sent fewer than `double_below` packets between its previous
+    /// drop and this one), the next one goes to Q_i, and the rest take LP until its day
+    /// (`then_calendar`: the rest go to Q_i too — not what their code does, but what the paper's
+    /// "buffer the last window" reads as); a full Q_i sends the packet through LP.
+    Count { warmup: u32, double_below: u32, then_calendar: bool },
+}
+
+/// Per-elephant state of the authors' ToR rules (the fields of their `Flow` class that
+/// `RouteInput` reads): used only with `CaseIv::Window` or `Acceleration::Count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowState {
+    /// Packets sent through LP by the warm-up count or to the calendar since the last drop.
+    sent: u32,
+    /// `sent` when the last drop ended a run of them.
+    prev_sent: u32,
+    /// The warm-up threshold is doubled (the flow sent fewer than `double_below` packets).
+    doubled: bool,
+    /// The first Case IV drop since the flow last entered the calendar.
+    drop_time: Option<Time>,
+    /// Case IV packets take LP (their `lostflag`; true for a new elephant).
+    lost: bool,
+    /// A packet of the flow waits in a future day's Q_i (reset by a drop).
+    enqueued: bool,
+}
+
+impl Default for FlowState {
+    fn default() -> FlowState {
+        // `Flow`'s constructor: lostflag = true, droptime = 0, sentp = 0; `enqueued` is left
+        // uninitialized there; false (fresh memory) is taken here.
+        FlowState { sent: 0, prev_sent: 0, doubled: false, drop_time: None, lost: true, enqueued: false }
+    }
+}
+
+impl FlowState {
+    /// `Flow::DropPacket`: a Case IV drop.
+    fn dropped(&mut self, now: Time, double_below: u32) {
+        self.enqueued = false;
+        if self.sent != 0 {
+            self.prev_sent = self.sent;
+            self.drop_time = Some(now);
+        }
+        self.doubled = self.prev_sent < double_below;
+        self.sent = 0;
+    }
 }
 
 /// AccelToR's parameters (§III, §IV-B), with the derived values resolved.
@@ -92,6 +160,8 @@ pub struct AccelTor {
     pub rto_min: Time,
     /// §IV-G: a packet for a full Q_i goes to the LP queue instead of being dropped.
     pub overflow_to_lp: bool,
+    pub case4: CaseIv,
+    pub acceleration: Acceleration,
 }
 
 impl AccelTor {
@@ -110,6 +180,57 @@ impl AccelTor {
         } else {
             Decision::Drop
         }
+    }
+
+    /// Do the placements need per-flow state (`decide_flow`)?
+    #[inline]
+    pub fn per_flow(&self) -> bool {
+        self.case4 != CaseIv::Drop || self.acceleration != Acceleration::Time
+    }
+
+    /// `decide` with the authors' per-flow rules (`case4`, `acceleration`) and the flow's state
+    /// `f`; `room()` says whether Q_ahead can take the packet.
+    #[inline]
+    pub fn decide_flow(&self, f: &mut FlowState, ahead: usize, day_start: Time, now: Time, room: impl FnOnce() -> bool) -> Decision {
+        let double_below = match self.acceleration {
+            Acceleration::Count { double_below, .. } => double_below,
+            Acceleration::Time => 0,
+        };
+        if ahead >= self.k as usize {
+            if let CaseIv::Window(w) = self.case4 {
+                if f.lost {
+                    return Decision::Fallback;
+                }
+                if f.drop_time.is_some_and(|t| now >= t + w) {
+                    f.lost = true;
+                    return Decision::Fallback;
+                }
+            }
+            f.dropped(now, double_below);
+            return Decision::Drop;
+        }
+        f.lost = false;
+        let d = match self.acceleration {
+            _ if ahead == 0 => Decision::Today,
+            Acceleration::Time => self.decide(ahead, day_start, now),
+            Acceleration::Count { warmup, then_calendar, .. } => {
+                // `RouteInput`: a full Q_i, or one already holding a packet of the flow → LP.
+                if f.enqueued && !then_calendar || !room() {
+                    return Decision::Accelerate;
+                }
+                if f.sent < warmup << f.doubled as u32 {
+                    f.sent += 1;
+                    return Decision::Accelerate;
+                }
+                f.enqueued = true;
+                Decision::Buffer(ahead)
+            }
+        };
+        if d != Decision::Accelerate {
+            f.sent += 1;
+            f.drop_time = None;
+        }
+        d
     }
 }
 
@@ -153,9 +274,9 @@ mod tests {
         assert_eq!(k1(5, us(60), us(240), us(20)), 2);
     }
 
-    #[test]
-    fn algorithm_1_cases() {
-        let a = AccelTor {
+    /// §IV-B's parameters (K = 3, RTT_pkt 60 µs) with the given Case IV and acceleration rules.
+    fn authors(case4: CaseIv, acceleration: Acceleration) -> AccelTor {
+        AccelTor {
             hp: Amount::Bytes(150_000),
             lp: Amount::Bytes(150_000),
             queue: Amount::Bytes(500_000),
@@ -166,7 +287,76 @@ mod tests {
             k: 3,
             rto_min: us(0),
             overflow_to_lp: false,
+            case4,
+            acceleration,
+        }
+    }
+
+    #[test]
+    fn case_4_drops_only_within_its_window_then_falls_back_to_lp() {
+        // RDCNSimulate `RouteInput` by hand, K = 3, window 520 µs, Algorithm 1's timing.
+        let a = authors(CaseIv::Window(us(520)), Acceleration::Time);
+        assert!(a.per_flow());
+        let mut f = FlowState::default();
+        let room = || true;
+        // A new elephant (lostflag = true): Case IV packets take LP, nothing is dropped.
+        assert_eq!(a.decide_flow(&mut f, 5, us(5000), us(0), room), Decision::Fallback);
+        // Its day comes within K (Case IV is 3 or more days ahead): 2 days ahead, 900 µs ≥
+        // RTT_pkt before it → III-A.
+        assert_eq!(a.decide_flow(&mut f, 2, us(1000), us(100), room), Decision::Accelerate);
+        assert_eq!(a.decide_flow(&mut f, 0, us(1000), us(900), room), Decision::Today);
+        // After the day: dropped from the first Case IV packet (1300 µs) up to 1820 µs excluded…
+        assert_eq!(a.decide_flow(&mut f, 3, us(9000), us(1300), room), Decision::Drop);
+        assert_eq!(a.decide_flow(&mut f, 3, us(9000), us(1819), room), Decision::Drop);
+        // …then LP, and LP it stays while the day is K or more days away.
+        assert_eq!(a.decide_flow(&mut f, 3, us(9000), us(1820), room), Decision::Fallback);
+        assert_eq!(a.decide_flow(&mut f, 9, us(9000), us(5000), room), Decision::Fallback);
+        // Back within K: Algorithm 1 again; the next Case IV run drops anew for 520 µs.
+        assert_eq!(a.decide_flow(&mut f, 1, us(9000), us(8999), room), Decision::Buffer(1));
+        assert_eq!(a.decide_flow(&mut f, 3, us(20_000), us(9500), room), Decision::Drop);
+        assert_eq!(a.decide_flow(&mut f, 3, us(20_000), us(10_019), room), Decision::Drop);
+        assert_eq!(a.decide_flow(&mut f, 3, us(20_000), us(10_020), room), Decision::Fallback);
+        // Algorithm 1 as written drops every Case IV packet, new elephants included.
+        let text = authors(CaseIv::Drop, Acceleration::Time);
+        assert!(!text.per_flow());
+        assert_eq!(text.decide_flow(&mut FlowState::default(), 5, us(5000), us(0), room), Decision::Drop);
+    }
+
+    #[test]
+    fn count_acceleration_sends_the_warm_up_by_lp_one_packet_to_q_i_and_doubles_after_a_short_run() {
+        // RDCNSimulate `RouteInput` (`cwndbased`) by hand: warm-up 4, doubled below 25 packets.
+        let a = authors(CaseIv::Drop, Acceleration::Count { warmup: 4, double_below: 25, then_calendar: false });
+        let mut f = FlowState::default();
+        let t = us(0);
+        let run = |f: &mut FlowState, ahead: usize, n: usize, room: bool| -> Vec<Decision> {
+            (0..n).map(|_| a.decide_flow(f, ahead, us(1000), t, || room)).collect()
         };
+        use Decision::*;
+        // Q_2 full: LP, and the warm-up count does not move.
+        assert_eq!(run(&mut f, 2, 2, false), vec![Accelerate; 2]);
+        // Packets 1–4 by LP whatever the time to the day, the 5th to Q_2, then LP again.
+        assert_eq!(run(&mut f, 2, 7, true), vec![Accelerate, Accelerate, Accelerate, Accelerate, Buffer(2), Accelerate, Accelerate]);
+        // Its day: 10 packets to Q_0 → 5 + 10 = 15 packets in the run.
+        assert_eq!(run(&mut f, 0, 10, true), vec![Today; 10]);
+        // A Case IV drop ends the run: 15 < 25, so the next warm-up is 8 packets.
+        assert_eq!(run(&mut f, 3, 1, true), vec![Drop]);
+        let next = run(&mut f, 1, 10, true);
+        assert_eq!(next[..8], [Accelerate; 8]);
+        assert_eq!(next[8..], [Buffer(1), Accelerate]);
+        // 9 + 30 = 39 ≥ 25: back to 4.
+        run(&mut f, 0, 30, true);
+        assert_eq!(run(&mut f, 4, 2, true), vec![Drop, Drop]);
+        assert_eq!(run(&mut f, 2, 6, true), vec![Accelerate, Accelerate, Accelerate, Accelerate, Buffer(2), Accelerate]);
+        // `then_calendar`: everything after the warm-up is buffered.
+        let b = authors(CaseIv::Drop, Acceleration::Count { warmup: 4, double_below: 25, then_calendar: true });
+        let mut f = FlowState::default();
+        let got: Vec<_> = (0..7).map(|_| b.decide_flow(&mut f, 1, us(1000), t, || true)).collect();
+        assert_eq!(got, vec![Accelerate, Accelerate, Accelerate, Accelerate, Buffer(1), Buffer(1), Buffer(1)]);
+    }
+
+    #[test]
+    fn algorithm_1_cases() {
+        let a = authors(CaseIv::Drop, Acceleration::Time);
         let day = us(1000);
         assert_eq!(a.decide(0, us(990), day), Decision::Today);
         // Case III: the switch from III-A to III-B is exactly RTT_pkt before the day.

@@ -11,17 +11,43 @@
 //! bytes go to their dedicated counters. Memory is fixed per pair; a flow's label lives in a
 //! vector indexed by flow id that grows only when a new flow id appears.
 
-use super::acceltor::{ElephantSpec, Selection};
+use super::acceltor::{ElephantSpec, FlowState, Selection};
 use super::sketch::CountMin;
 use crate::ids::FlowId;
 use crate::time::Time;
 
 const NONE: u32 = u32::MAX;
 
+/// One elephant's data bytes in the current week.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Week {
+    /// Left the hybrid network at the destination ToR (retransmissions included).
+    pub bytes: u64,
+    /// Of those, across the circuit.
+    pub circuit: u64,
+    /// Entered the source ToR from the sender (everything the sender put on the wire, whatever
+    /// the ToR then did with it).
+    pub sent: u64,
+}
+
+/// One elephant: its flow, when it last sent a data packet through the ToR, and the state the
+/// authors' per-flow ToR rules keep (fresh for each new elephant, as their `Flow` objects are).
+#[derive(Clone, Debug)]
+struct Slot {
+    flow: FlowId,
+    last: Time,
+    state: FlowState,
+}
+
+impl Slot {
+    fn new(flow: FlowId, last: Time) -> Slot {
+        Slot { flow, last, state: FlowState::default() }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 struct PairSet {
-    /// The elephants and when each last sent a data packet through the ToR.
-    slots: Vec<(FlowId, Time)>,
+    slots: Vec<Slot>,
     /// The heaviest candidate seen while no place was free: (flow, estimated bytes).
     best: Option<(FlowId, u64)>,
 }
@@ -42,9 +68,10 @@ pub struct Elephants {
     /// Per flow id: its position in its pair's `slots`, or NONE for a mouse.
     label: Vec<u32>,
     counter: Counter,
-    /// Data bytes of each elephant (by flow id) that left the hybrid network this week: in
-    /// all, and across the circuit (reset at each week's start and when a flow's label changes).
-    delivered: Vec<(u64, u64)>,
+    /// Data bytes of each elephant (by flow id) this week: that left the hybrid network, of
+    /// those across the circuit, and that entered its source ToR (reset at each week's start and
+    /// when a flow's label changes).
+    delivered: Vec<Week>,
     /// Flows made elephants after the start (replacements and first fills).
     pub promoted: u64,
     /// Elephants that left (idle).
@@ -82,7 +109,7 @@ impl Elephants {
             if self.pairs[pi].slots.len() < self.spec.per_pair {
                 Self::grow(&mut self.label, id.idx());
                 self.label[id.idx()] = self.pairs[pi].slots.len() as u32;
-                self.pairs[pi].slots.push((id, Time::ZERO));
+                self.pairs[pi].slots.push(Slot::new(id, Time::ZERO));
             }
         }
     }
@@ -100,31 +127,50 @@ impl Elephants {
         if !self.is_elephant(flow) {
             return;
         }
-        let i = flow.idx();
-        if i >= self.delivered.len() {
-            self.delivered.resize((i + 1).next_power_of_two().max(64), (0, 0));
-        }
-        self.delivered[i].0 += bytes;
-        self.delivered[i].1 += if circuit { bytes } else { 0 };
+        let w = self.week_mut(flow);
+        w.bytes += bytes;
+        w.circuit += if circuit { bytes } else { 0 };
     }
 
-    /// Every current elephant as (src rack, dst rack, flow, bytes this week, circuit bytes this
-    /// week), then the counts start again (the week-end flush).
-    pub fn take_week(&mut self, mut row: impl FnMut(usize, usize, FlowId, u64, u64)) {
+    /// A data packet of `bytes` of elephant `flow` entered its source ToR.
+    #[inline]
+    pub fn sent(&mut self, flow: FlowId, bytes: u64) {
+        if self.is_elephant(flow) {
+            self.week_mut(flow).sent += bytes;
+        }
+    }
+
+    #[inline]
+    fn week_mut(&mut self, flow: FlowId) -> &mut Week {
+        let i = flow.idx();
+        if i >= self.delivered.len() {
+            self.delivered.resize((i + 1).next_power_of_two().max(64), Week::default());
+        }
+        &mut self.delivered[i]
+    }
+
+    /// The per-flow ToR state of elephant `flow` of pair (s, d), if it is one.
+    #[inline]
+    pub fn state_mut(&mut self, s: usize, d: usize, flow: FlowId) -> Option<&mut FlowState> {
+        let l = *self.label.get(flow.idx())?;
+        (l != NONE).then(|| &mut self.pairs[s * self.racks + d].slots[l as usize].state)
+    }
+
+    /// Every current elephant as (src rack, dst rack, flow, its bytes this week), then the counts
+    /// start again (the week-end flush).
+    pub fn take_week(&mut self, mut row: impl FnMut(usize, usize, FlowId, Week)) {
         for (pi, p) in self.pairs.iter().enumerate() {
-            for &(f, _) in &p.slots {
-                let b = self.delivered.get(f.idx()).copied().unwrap_or((0, 0));
-                row(pi / self.racks, pi % self.racks, f, b.0, b.1);
-                if let Some(x) = self.delivered.get_mut(f.idx()) {
-                    *x = (0, 0);
-                }
+            for sl in &p.slots {
+                let f = sl.flow;
+                row(pi / self.racks, pi % self.racks, f, self.delivered.get(f.idx()).copied().unwrap_or_default());
+                Self::forget(&mut self.delivered, f);
             }
         }
     }
 
-    fn forget(delivered: &mut [(u64, u64)], f: FlowId) {
+    fn forget(delivered: &mut [Week], f: FlowId) {
         if let Some(x) = delivered.get_mut(f.idx()) {
-            *x = (0, 0);
+            *x = Week::default();
         }
     }
 
@@ -140,7 +186,7 @@ impl Elephants {
         let pi = s * self.racks + d;
         let l = self.label.get(flow.idx()).copied().unwrap_or(NONE);
         if l != NONE {
-            self.pairs[pi].slots[l as usize].1 = now;
+            self.pairs[pi].slots[l as usize].last = now;
             return true;
         }
         let est = match &mut self.counter {
@@ -161,7 +207,7 @@ impl Elephants {
         if p.slots.len() < self.spec.per_pair {
             Self::grow(&mut self.label, flow.idx());
             self.label[flow.idx()] = p.slots.len() as u32;
-            p.slots.push((flow, now));
+            p.slots.push(Slot::new(flow, now));
             Self::forget(&mut self.delivered, flow);
             if p.best.is_some_and(|(f, _)| f == flow) {
                 p.best = None;
@@ -183,12 +229,12 @@ impl Elephants {
         let p = &mut self.pairs[pi];
         let mut i = 0;
         while i < p.slots.len() {
-            if p.slots[i].1 + idle <= now {
-                let (gone, _) = p.slots.swap_remove(i);
+            if p.slots[i].last + idle <= now {
+                let gone = p.slots.swap_remove(i).flow;
                 self.label[gone.idx()] = NONE;
                 Self::forget(&mut self.delivered, gone);
                 if i < p.slots.len() {
-                    self.label[p.slots[i].0.idx()] = i as u32;
+                    self.label[p.slots[i].flow.idx()] = i as u32;
                 }
                 self.departed += 1;
             } else {
@@ -200,7 +246,7 @@ impl Elephants {
                 if self.label.get(f.idx()).is_none_or(|&l| l == NONE) {
                     Self::grow(&mut self.label, f.idx());
                     self.label[f.idx()] = p.slots.len() as u32;
-                    p.slots.push((f, now));
+                    p.slots.push(Slot::new(f, now));
                     Self::forget(&mut self.delivered, f);
                     self.promoted += 1;
                 }

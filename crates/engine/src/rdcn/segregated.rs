@@ -59,6 +59,8 @@ pub struct Cases {
     pub buffered: u64,
     /// Case IV: dropped (day K or more days away).
     pub case4_drops: u64,
+    /// Case IV past the drop window (`case4 = "window"`): sent through the LP queue.
+    pub case4_lp: u64,
     /// §IV-G: Q_i full, sent through the LP queue instead.
     pub overflow_lp: u64,
     /// Elephants sent through the packet network (Unblocking off-day).
@@ -80,6 +82,10 @@ pub struct ElephantWeeks {
     pub week_start_ps: Vec<u64>,
     pub bytes: Vec<u64>,
     pub circuit_bytes: Vec<u64>,
+    /// Data bytes the sender put on the wire (counted entering the source ToR): the throughput
+    /// of the AccelToR authors' scripts (RDCNSimulate `analyze/FlowThroughput_V2.py` counts the
+    /// data packets in a pcap taken at the sending hosts).
+    pub sent_bytes: Vec<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -132,14 +138,15 @@ impl Segregated {
     /// The week that started at `start` is over: one row per elephant if it is measured.
     pub fn end_week(&mut self, start: Time, measured: bool) {
         let (w, recorded, racks) = (&mut self.weeks, &self.recorded, self.racks);
-        self.elephants.take_week(|s, d, f, b, c| {
+        self.elephants.take_week(|s, d, f, b| {
             if measured && recorded[s * racks + d] {
                 w.src.push(s as u32);
                 w.dst.push(d as u32);
                 w.flow.push(f.0);
                 w.week_start_ps.push(start.0);
-                w.bytes.push(b);
-                w.circuit_bytes.push(c);
+                w.bytes.push(b.bytes);
+                w.circuit_bytes.push(b.circuit);
+                w.sent_bytes.push(b.sent);
             }
         });
     }
@@ -211,6 +218,19 @@ pub fn describe(spec: &super::RdcnSpec, max_packet: u64) -> Vec<(&'static str, S
             out.push(("queue", format!("B = {} each; 2^m x |F_i| = {} packets = {} B {}", amt(a.queue), need, need * max_packet, if fits { "fits" } else { "does not fit" })));
             out.push(("overflow", if a.overflow_to_lp { "a full Q_i sends through LP (§IV-G)" } else { "a full Q_i drops" }.to_string()));
             out.push(("hp_lp", format!("{} / {}", amt(a.hp), amt(a.lp))));
+            use super::acceltor::{Acceleration, CaseIv};
+            out.push(("case4", match a.case4 {
+                CaseIv::Drop => "drop every packet (Algorithm 1)".to_string(),
+                CaseIv::Window(w) => format!("drop for {} after a flow's first drop, then LP (the authors' ns-3 ToR)", us(w)),
+            }));
+            out.push(("acceleration", match a.acceleration {
+                Acceleration::Time => "LP while >= RTT_pkt before the day (Algorithm 1)".to_string(),
+                Acceleration::Count { warmup, double_below, then_calendar } => format!(
+                    "count: {warmup} packets by LP ({} after a run under {double_below}), then {} (the authors' ns-3 ToR)",
+                    2 * warmup,
+                    if then_calendar { "Q_i" } else { "one packet to Q_i and LP until the day" }
+                ),
+            }));
         }
         Design::Blocking(b) => {
             out.push(("policy", "blocking".to_string()));

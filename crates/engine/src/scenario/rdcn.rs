@@ -4,7 +4,7 @@ use super::parse::RdcnLayout;
 use super::reader::*;
 use crate::queue::Amount;
 use crate::rdcn::acceltor;
-use crate::rdcn::{AccelTor, Blocking, Design, EcnMarks, ElephantSpec, Etalon, Feedback, RdcnSpec, Resize, Selection, Slot, TorPolicy, Unblocking, WeekPlan};
+use crate::rdcn::{AccelTor, Acceleration, Blocking, CaseIv, Design, EcnMarks, ElephantSpec, Etalon, Feedback, RdcnSpec, Resize, Selection, Slot, TorPolicy, Unblocking, WeekPlan};
 use crate::time::Rate;
 use crate::time::Time;
 use crate::transport::tcp::EcnMode;
@@ -331,6 +331,13 @@ pub const DEFAULT_SKETCH_DEPTH: u64 = 4;
 pub const DEFAULT_HEAVY: u64 = 1_000_000;
 /// An elephant silent for this many weeks has left.
 pub const DEFAULT_IDLE_WEEKS: u64 = 16;
+/// The authors' ns-3 ToR (RDCNSimulate `Ipv4EpsRouting::RouteInput`): Case IV drops a flow for
+/// 520 µs after its first drop (`case4 = "window"`).
+pub const AUTHORS_CASE4_WINDOW: Time = Time::from_us(520);
+/// Their warm-up threshold (`SetSSthresh(4)` in `FatTreeHelper::EPSRouteInstall`) and the
+/// packets a flow must have sent in its last run for it not to double (`Flow::sentp_thresh`).
+pub const AUTHORS_WARMUP: u64 = 4;
+pub const AUTHORS_WARMUP_DOUBLE_BELOW: u64 = 25;
 
 /// Base round trip over one path: hosts' links both ways, `mid` hops of (rate, delay) between
 /// the ToRs, a full packet out and an ACK back, no queueing.
@@ -491,6 +498,34 @@ fn segregated(
                 Some("drop") => false,
                 _ => !fits,
             };
+            let case4 = match a.get("case4", iss, as_choice(&["drop", "window"])).as_deref() {
+                Some("window") => CaseIv::Window(a.get("case4_window", iss, as_time).unwrap_or(AUTHORS_CASE4_WINDOW)),
+                _ => {
+                    if a.has("case4_window") {
+                        iss.push(a.key_path("case4_window"), "only applies to case4 = \"window\"");
+                    }
+                    CaseIv::Drop
+                }
+            };
+            let acceleration = match a.get("acceleration", iss, as_choice(&["time", "count"])).as_deref() {
+                Some("count") => {
+                    let warmup = a.get("warmup", iss, as_positive).unwrap_or(AUTHORS_WARMUP);
+                    let below = a.get("warmup_double_below", iss, as_u64).unwrap_or(AUTHORS_WARMUP_DOUBLE_BELOW);
+                    if warmup > 1 << 20 {
+                        iss.push(a.key_path("warmup"), format!("{warmup} packets is beyond any window; use at most 1048576"));
+                    }
+                    let then_calendar = a.get("after_warmup", iss, as_choice(&["one", "all"])).as_deref() == Some("all");
+                    Acceleration::Count { warmup: warmup.min(1 << 20) as u32, double_below: below.min(u32::MAX as u64) as u32, then_calendar }
+                }
+                _ => {
+                    for k in ["warmup", "warmup_double_below", "after_warmup"] {
+                        if a.has(k) {
+                            iss.push(a.key_path(k), "only applies to acceleration = \"count\"");
+                        }
+                    }
+                    Acceleration::Time
+                }
+            };
             let rto_min = acceltor::rto_min(week, day, m, rtt_pkt);
             let rto = rto_choice(&a, rto_min, iss);
             if rto == Some(Time::ZERO) {
@@ -500,7 +535,7 @@ fn segregated(
                 );
             }
             a.finish(iss);
-            (Design::Accel(AccelTor { hp, lp, queue, rtt_pkt, rtt_cir, m, k1, k, rto_min: rto.unwrap_or(rto_min), overflow_to_lp }), rto)
+            (Design::Accel(AccelTor { hp, lp, queue, rtt_pkt, rtt_cir, m, k1, k, rto_min: rto.unwrap_or(rto_min), overflow_to_lp, case4, acceleration }), rto)
         }
         "blocking" => {
             let b = sub("blocking", iss);

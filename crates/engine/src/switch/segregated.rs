@@ -37,10 +37,22 @@ impl Fabric {
         let plan = &r.spec.plan;
         let seg = r.seg.as_deref_mut().unwrap();
         let elephant = kind == Kind::Data && seg.elephants.observe(s as usize, d as usize, flow, size as u64, now);
+        if elephant {
+            seg.elephants.sent(flow, size as u64);
+        }
         let c = &mut seg.cases;
         let placed = match (&design, &mut seg.tors[s as usize]) {
             (Design::Accel(a), TorQueues::Accel { hp, lp, calendar }) => {
                 let ahead = if elephant { plan.days_ahead(s, d, now) } else { None };
+                // Algorithm 1, or the authors' per-flow rules (`case4`, `acceleration`).
+                let mut decide = |i: usize, day_start: Time, calendar: &crate::rdcn::calendar::Calendar| {
+                    if a.per_flow() {
+                        if let Some(f) = seg.elephants.state_mut(s as usize, d as usize, flow) {
+                            return a.decide_flow(f, i, day_start, now, || calendar.has_room(i, size));
+                        }
+                    }
+                    a.decide(i, day_start, now)
+                };
                 match ahead {
                     // Case I (and elephants of a pair that never gets a circuit).
                     None => {
@@ -51,9 +63,13 @@ impl Fabric {
                             Placed::Dropped
                         }
                     }
-                    Some((i, day)) => match a.decide(i, day.day_start, now) {
-                        Decision::Accelerate => {
-                            c.accelerated += 1;
+                    Some((i, day)) => match decide(i, day.day_start, calendar) {
+                        dec @ (Decision::Accelerate | Decision::Fallback) => {
+                            if dec == Decision::Fallback {
+                                c.case4_lp += 1;
+                            } else {
+                                c.accelerated += 1;
+                            }
                             if push_capped(lp, a.lp, id, size, now) {
                                 Placed::Packet
                             } else {
@@ -414,6 +430,104 @@ initial_cwnd = 4
         assert_eq!(sim.conservation().dropped, 4);
     }
 
+    /// The 4-rack scenario with `tor` and one flow from h0 to each of `dsts` starting at 0, run
+    /// until `until` µs.
+    fn sim_until(tor: &str, dsts: &[usize], end: &str, until: u64) -> Simulator {
+        let sc = Scenario::from_toml(&doc(tor, &flows_to(dsts, "0us"), end)).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time::from_us(until));
+        sim
+    }
+
+    #[test]
+    fn with_a_drop_window_new_elephants_take_lp_instead_of_case_4_drops() {
+        // As `case_4_drops_packets_k_or_more_days_away` (K = 2), with the authors' Case IV: the
+        // rack-3 elephant is new (never had a calendar queue), so its 4 packets take LP — the
+        // uplink starts them at 1.12, 2.32, 3.52, 4.72 µs — and none is dropped.
+        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 2, rto_min = \"transport\", case4 = \"window\" }";
+        let sim = sim_until(tor, &[1, 2, 3], "1ms", 19);
+        assert_eq!(calendar(&sim), vec![4, 4]);
+        let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+        assert_eq!((c.today, c.buffered, c.case4_drops, c.case4_lp), (4, 4, 0, 4));
+        assert_eq!(uplink_tx(&sim, 0), 4);
+        assert_eq!(sim.conservation().dropped, 0);
+    }
+
+    #[test]
+    fn count_acceleration_sends_the_warm_up_by_lp_and_one_packet_to_q_i() {
+        // warm-up 2: the rack-2 window (day 1 ahead at 1.12 µs) goes LP, LP, Q_1, LP — by count,
+        // whatever the time to the day; the rack-1 window (today) fills Q_0 as before.
+        let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\", acceleration = \"count\", warmup = 2 }";
+        let sim = sim_until(tor, &[1, 2], "1ms", 10);
+        assert_eq!(calendar(&sim), vec![4, 1, 0]);
+        let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+        assert_eq!((c.today, c.accelerated, c.buffered), (4, 3, 1));
+        assert_eq!(uplink_tx(&sim, 0), 3);
+        // after_warmup = "all": LP, LP, Q_1, Q_1.
+        let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\", acceleration = \"count\", warmup = 2, after_warmup = \"all\" }";
+        let sim = sim_until(tor, &[1, 2], "1ms", 10);
+        assert_eq!(calendar(&sim), vec![4, 2, 0]);
+        assert_eq!(uplink_tx(&sim, 0), 2);
+        // Algorithm 1's timing instead: 280 µs − 1.12 µs ≥ RTT_pkt, all four accelerated.
+        let tor = "policy = \"acceltor\"\nacceltor = { k = 3, rto_min = \"transport\" }";
+        let sim = sim_until(tor, &[1, 2], "1ms", 10);
+        assert_eq!(calendar(&sim), vec![4, 0, 0]);
+        assert_eq!(uplink_tx(&sim, 0), 4);
+    }
+
+    #[test]
+    fn a_flow_out_of_step_is_dropped_for_the_window_then_takes_lp_until_its_day_is_within_k() {
+        // K = 2 and RTT_pkt = 1 ms: rack 0 → 1 uses Q_0 in slot 0 ([0, 260) µs); in slot 1
+        // ([260, 520)) its day is 2 days ahead (Case IV), in slot 2 one day (Q_1). RTO_min =
+        // 150 µs, so the flow, silenced by the drops after its day, times out inside slot 1.
+        // Algorithm 1 drops everything it sends in slot 1; with a 100 µs window the drops stop
+        // 100 µs after the first and every later Case IV packet takes LP, until 520 µs.
+        let run = |case4: &str| {
+            let tor = format!("policy = \"acceltor\"\nacceltor = {{ rtt_packet = \"1ms\", k = 2, rto_min = \"150us\", {case4} }}");
+            let sc = Scenario::from_toml(&doc(&tor, &flows_to(&[1], "0us"), "1ms")).unwrap();
+            let mut sim = Simulator::new(&sc, None);
+            let (mut first_drop, mut last_drop, mut first_lp) = (None, None, None);
+            let mut prev = rdcn(&sim).seg.as_deref().unwrap().cases;
+            for t in 1..=5190u64 {
+                let now = Time::from_ps(t * 100_000);
+                sim.run_until(now);
+                let c = rdcn(&sim).seg.as_deref().unwrap().cases;
+                if c.case4_drops > prev.case4_drops {
+                    first_drop.get_or_insert(now);
+                    last_drop = Some(now);
+                }
+                if c.case4_lp > prev.case4_lp {
+                    first_lp.get_or_insert(now);
+                }
+                prev = c;
+            }
+            (first_drop.unwrap(), last_drop.unwrap(), first_lp, prev, uplink_tx(&sim, 0))
+        };
+        let (d0, d1, lp, c, up) = run("case4 = \"drop\"");
+        assert!(d0 >= Time::from_us(260), "Case IV starts with slot 1");
+        assert!(d1 - d0 > Time::from_us(100), "the timeout's retransmission is dropped too");
+        assert_eq!((lp, c.case4_lp, up), (None, 0, 0), "nothing takes the packet network");
+        let (w0, w1, lp, c, up) = run("case4 = \"window\", case4_window = \"100us\"");
+        assert_eq!(w0, d0, "the same first drop");
+        assert!(w1 - w0 < Time::from_us(100), "no drop 100 µs or more after the first");
+        let lp = lp.expect("the retransmission takes LP");
+        assert!(lp >= w0 + Time::from_us(100) && lp < Time::from_us(520));
+        assert!(c.case4_lp >= 1 && up == c.case4_lp, "the uplink carried exactly the fallback packets");
+    }
+
+    #[test]
+    fn sent_bytes_count_what_enters_the_source_tor_delivered_bytes_what_leaves() {
+        // Three one-window flows (4 × 1500 B), K = 2: rack 3's window is dropped by Case IV
+        // (its retransmission waits for the 200 ms RTO): week 0 row 0 → 3 has 6000 B sent and
+        // none delivered; the other two have 6000 B of each.
+        let mut sim = one_window_each(2, "1ms");
+        sim.run_until(Time::from_us(781));
+        let w = &rdcn(&sim).seg.as_deref().unwrap().weeks;
+        let mut rows: Vec<_> = (0..w.flow.len()).map(|i| (w.dst[i], w.bytes[i], w.circuit_bytes[i], w.sent_bytes[i])).collect();
+        rows.sort();
+        assert_eq!(rows, vec![(1, 6000, 6000, 6000), (2, 6000, 6000, 6000), (3, 0, 0, 6000)]);
+    }
+
     #[test]
     fn subcase_3a_turns_into_3b_exactly_rtt_pkt_before_the_day() {
         // RTT_pkt = 30 µs; rack 2's day starts at 280 µs, so III-A holds up to 250 µs inclusive.
@@ -513,6 +627,14 @@ initial_cwnd = 4
             ("policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\" }", "tor.acceltor.rto_min", "≤ 0"),
             ("policy = \"acceltor\"\nacceltor = { rto_min = \"soon\" }", "tor.acceltor.rto_min", "not 'auto'"),
             ("policy = \"acceltor\"\nacceltor = { overflow = \"spill\" }", "tor.acceltor.overflow", "spill"),
+            ("policy = \"acceltor\"\nacceltor = { case4 = \"sometimes\" }", "tor.acceltor.case4", "sometimes"),
+            ("policy = \"acceltor\"\nacceltor = { case4_window = \"520us\" }", "tor.acceltor.case4_window", "only applies to case4 = \"window\""),
+            ("policy = \"acceltor\"\nacceltor = { case4 = \"window\", case4_window = \"soon\" }", "tor.acceltor.case4_window", "soon"),
+            ("policy = \"acceltor\"\nacceltor = { acceleration = \"fast\" }", "tor.acceltor.acceleration", "fast"),
+            ("policy = \"acceltor\"\nacceltor = { warmup = 4 }", "tor.acceltor.warmup", "only applies to acceleration = \"count\""),
+            ("policy = \"acceltor\"\nacceltor = { acceleration = \"count\", warmup = 0 }", "tor.acceltor.warmup", ""),
+            ("policy = \"acceltor\"\nacceltor = { warmup_double_below = 25 }", "tor.acceltor.warmup_double_below", "only applies"),
+            ("policy = \"acceltor\"\nacceltor = { acceleration = \"count\", after_warmup = \"some\" }", "tor.acceltor.after_warmup", "some"),
             ("policy = \"acceltor\"\nacceltor = { kk = 3 }", "tor.acceltor.kk", "unknown key"),
             ("policy = \"blocking\"\nelephants = { selection = \"oracle\", width = 10 }", "tor.elephants.width", "only applies to selection = \"sketch\""),
             ("policy = \"unblocking\"\nelephants = { per_pair = 0 }", "tor.elephants.per_pair", ""),
@@ -555,14 +677,19 @@ initial_cwnd = 4
         }
     }
 
+    /// Three one-window flows (4 × 1500 B) from h0 to racks 1, 2, 3 under AccelToR with K
+    /// calendar queues and RTT_pkt = 1 ms (no acceleration: everything within K is buffered).
+    fn one_window_each(k: u32, end: &str) -> Simulator {
+        let tor = format!("policy = \"acceltor\"\nacceltor = {{ rtt_packet = \"1ms\", k = {k}, rto_min = \"transport\" }}");
+        let flows: String = [1, 2, 3].iter().map(|d| format!("[[flows]]\nsrc = \"h0\"\ndst = \"h{d}\"\nsize = 5792\n")).collect();
+        Simulator::new(&Scenario::from_toml(&doc(&tor, &flows, end)).unwrap(), None)
+    }
+
     #[test]
     fn one_row_per_elephant_and_week_with_its_bytes() {
         // Three one-window flows (4 × 1500 B) from rack 0, buffered as in the rotation test:
         // each crosses its circuit in week 0 ([0, 780) µs), nothing after.
-        let tor = "policy = \"acceltor\"\nacceltor = { rtt_packet = \"1ms\", k = 3, rto_min = \"transport\" }";
-        let flows: String = [1, 2, 3].iter().map(|d| format!("[[flows]]\nsrc = \"h0\"\ndst = \"h{d}\"\nsize = 5792\n")).collect();
-        let sc = Scenario::from_toml(&doc(tor, &flows, "2ms")).unwrap();
-        let mut sim = Simulator::new(&sc, None);
+        let mut sim = one_window_each(3, "2ms");
         sim.run_until(Time::from_us(779));
         assert!(rdcn(&sim).seg.as_deref().unwrap().weeks.flow.is_empty());
         sim.run_until(Time::from_us(781));
