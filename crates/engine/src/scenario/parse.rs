@@ -704,8 +704,8 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         c.app_rate = Some(r);
     }
     if let Some(v) = t.get("quickack", iss, as_bool) {
-        // Linux's quick-ACK mode, with the windows of the hosts' kernel (4.15's without one).
-        c.quickack = v.then(|| c.stack.unwrap_or(crate::host::linux::Kernel::V4_15));
+        // Linux's quick-ACK mode, with the windows of the hosts' kernel (4.15's without one or on ns-3).
+        c.quickack = v.then(|| c.stack.filter(|k| k.is_linux()).unwrap_or(crate::host::linux::Kernel::V4_15));
     }
     if let Some(v) = t.get("sack", iss, as_bool) {
         c.sack = v;
