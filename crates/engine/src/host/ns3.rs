@@ -8,6 +8,7 @@
 //! | `TcpSocket::InitialCwnd` (tcp-socket.cc) | 10 segments | `initial_cwnd` 10 |
 //! | `TcpSocket::InitialSlowStartThreshold` | `UINT32_MAX` bytes | unlimited |
 //! | `TcpSocket::SndBufSize`, `RcvBufSize` | 131 072 B each | `send_buffer`, `rcv_buffer` 131 072 B |
+//! | `TcpRxBuffer::Add`, `TcpSocketBase::AdvertisedWindowSize` | window = the whole buffer while the application reads at once; out-of-order data beyond the lowest byte held + buffer cut off | `rcv_window = "ns-3"` |
 //! | `TcpSocket::DelAckCount`, `DelAckTimeout` | 2 segments, 200 ms | the same |
 //! | `TcpSocket::ConnTimeout` | 3 s (SYN retransmission, doubling) | `initial_rto` 3 s |
 //! | `TcpSocket::SegmentSize` | 536 B | **not set**: the scenario's `mss` (1448 unless written) |
@@ -35,7 +36,7 @@
 
 use super::linux::Kernel;
 use crate::time::Time;
-use crate::transport::tcp::TcpConfig;
+use crate::transport::tcp::{RcvWindow, TcpConfig};
 
 /// `TcpSocketBase::MinRto`.
 pub const MIN_RTO: Time = Time::from_ms(1000);
@@ -74,6 +75,7 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.tlp = false;
     c.rack = false;
     c.rcv_buffer = Some(SOCKET_BUFFER);
+    c.rcv_window = RcvWindow::Ns3;
     c.send_buffer = Some(SOCKET_BUFFER);
     c
 }
@@ -81,6 +83,6 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
 /// One line for `fabricsim list stacks`.
 pub fn summary() -> String {
     format!(
-        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B, timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR not modelled"
+        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR not modelled"
     )
 }

@@ -711,6 +711,11 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         c.sack = v;
     }
     let ecn = t.get("ecn", iss, as_bool).or(base_ecn);
+    match t.get("rcv_window", iss, as_choice(&["free", "ns-3"])).as_deref() {
+        Some("ns-3") => c.rcv_window = crate::transport::tcp::RcvWindow::Ns3,
+        Some(_) => c.rcv_window = crate::transport::tcp::RcvWindow::FreeSpace,
+        None => {}
+    }
     if let Some(v) = t.raw("rcv_buffer") {
         if v.as_str() == Some("unlimited") {
             c.rcv_buffer = None;

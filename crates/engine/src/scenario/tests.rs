@@ -636,6 +636,9 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     assert_eq!((c.rto.min, c.rto.initial, c.rto.granularity, c.rto.max), (Time::from_ms(10), Time::from_ms(3000), Time::from_ms(1), Time::from_ms(60_000)));
     assert_eq!((c.delack_count, c.delack_timeout, c.rcv_buffer, c.send_buffer), (2, Time::from_ms(200), Some(131_072), Some(131_072)));
     assert!(c.handshake && c.timestamps && c.sack && !c.tlp && !c.rack);
+    assert_eq!(c.rcv_window, crate::transport::tcp::RcvWindow::Ns3);
+    let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "rcv_window = \"ns3\"\n")).unwrap_err().to_string();
+    assert!(e.contains("transport.rcv_window: 'ns3' is not known; did you mean 'ns-3'?"), "{e}");
     // Without a table's min_rto, ns-3's 1 s; quickack = true on ns-3 takes 4.15's windows.
     let doc = format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "quickack = true\n");
     let c = *Scenario::from_toml(&doc).unwrap().flows[0].cfg.tcp().unwrap();
