@@ -76,11 +76,14 @@ fn per_band_limits_without_a_port_limit_are_ns3_prio_queue_disc() {
     k[0] = Some(Amount::Bytes(95_999));
     sp.marking = Marking::Threshold { queue: k, port: [None; MAX_QUEUES], at: MarkAt::Enqueue };
     let mut b = Bench::new();
+    let fill_band_7 = |b: &mut Bench, q: &mut PortQueue| {
+        for _ in 0..80 {
+            let id = b.pkt(1, 1500, 7, Ecn::Ect0);
+            assert_eq!(b.offer(q, id), OK);
+        }
+    };
     let mut q = PortQueue::new(&sp, Rate(1), None);
-    for _ in 0..80 {
-        let id = b.pkt(1, 1500, 7, Ecn::Ect0);
-        assert_eq!(b.offer(&mut q, id), OK);
-    }
+    fill_band_7(&mut b, &mut q);
     let over = b.pkt(1, 1500, 7, Ecn::Ect0);
     assert_eq!(b.offer(&mut q, over), Admit::Dropped);
     let marked: Vec<bool> = (0..81)
@@ -99,10 +102,7 @@ fn per_band_limits_without_a_port_limit_are_ns3_prio_queue_disc() {
     sp.limit = Some(Amount::Bytes(120_000));
     sp.queue_limits = [None; MAX_QUEUES];
     let mut q = PortQueue::new(&sp, Rate(1), None);
-    for _ in 0..80 {
-        let id = b.pkt(1, 1500, 7, Ecn::Ect0);
-        assert_eq!(b.offer(&mut q, id), OK);
-    }
+    fill_band_7(&mut b, &mut q);
     let hcp = b.pkt(0, 1500, 0, Ecn::Ect0);
     assert_eq!(b.offer(&mut q, hcp), Admit::Dropped);
 }
