@@ -128,6 +128,35 @@ def test_host_rx_jitter_delays_handling_and_rejects_bad_values():
             raise AssertionError(bad)
 
 
+def test_ns3_stack_opens_with_a_handshake_and_is_listed():
+    # 20 us wires, 4 segments: ns-3 connects first (SYN / SYN-ACK, 52 B each: one round trip of
+    # 4 x 20 us + 4 x 0.0416 us), then the 4 segments (IW 10) take one more round trip as on
+    # linux-4.15, which starts established.
+    doc = star({"cc": "dctcp"}, flows=[{"src": "h1", "dst": "h0", "size": str(4 * 1448)}], hosts=2)
+    doc["topology"]["link"]["delay"] = "20us"
+    fct = {}
+    for stack in ("ns-3", "linux-4.15"):
+        doc["host"] = {"stack": stack}
+        fct[stack] = float(fabricsim.run(doc, progress=False).flows["fct_s"].iloc[0]) * 1e6
+    syn = 4 * 20 + 4 * 0.0416
+    assert abs(fct["ns-3"] - fct["linux-4.15"] - syn) < 1e-3, fct
+    stack_is_checked_and_listed(doc, "ns3", "ns-3", ("ns-3", "min RTO 1s", "no TLP, no RACK"))
+
+
+def stack_is_checked_and_listed(doc, bad: str, meant: str, listed: tuple) -> None:
+    """An unknown `[host] stack` is named with the closest one; `fabricsim list stacks` shows `listed`."""
+    doc["host"] = {"stack": bad}
+    try:
+        fabricsim.validate(doc)
+    except fabricsim.ScenarioError as e:
+        assert f"host.stack: '{bad}' is not known; did you mean '{meant}'?" in str(e), str(e)
+    else:
+        raise AssertionError("unknown stack accepted")
+    p = subprocess.run([sys.executable, "-m", "fabricsim", "list", "stacks"], capture_output=True, text=True, check=True)
+    for s in listed:
+        assert s in p.stdout, s
+
+
 def test_host_stack_sets_linux_defaults_for_every_scheme_and_is_listed():
     # 20 us wires: a 4-segment flow takes 2 round trips (~170 us) with 2.6.38's initial window of
     # 3 and 1 (~85 us) with IW 10, for NewReno and DCTCP alike.
@@ -145,13 +174,4 @@ def test_host_stack_sets_linux_defaults_for_every_scheme_and_is_listed():
     # The 4th segment waits a round trip (less the serializations it no longer queues behind).
     extra = fct["linux-2.6.38"] - fct["linux-4.15"]
     assert ((extra > rtt - 10) & (extra < rtt)).all(), fct
-    doc["host"] = {"stack": "linux-4.51"}
-    try:
-        fabricsim.validate(doc)
-    except fabricsim.ScenarioError as e:
-        assert "host.stack: 'linux-4.51' is not known; did you mean 'linux-4.15'?" in str(e), str(e)
-    else:
-        raise AssertionError("unknown stack accepted")
-    p = subprocess.run([sys.executable, "-m", "fabricsim", "list", "stacks"], capture_output=True, text=True, check=True)
-    for s in ("linux-2.6.38", "initial window 3", "linux-4.15", "RACK on"):
-        assert s in p.stdout, s
+    stack_is_checked_and_listed(doc, "linux-4.51", "linux-4.15", ("linux-2.6.38", "initial window 3", "linux-4.15", "RACK on"))

@@ -26,6 +26,7 @@ the paper leaves open were fixed before any run and are marked there.
 
 from __future__ import annotations
 
+import copy
 import random
 import sys
 from functools import lru_cache
@@ -71,6 +72,11 @@ SEND_BUFFER = "2GB"
 #: Only the testbed's value is stated (§6.1 "set the RTT_min to 10ms"); used for every TCP scheme.
 MIN_RTO = "10ms"
 LOAD = 0.5
+#: The RTT-regime rows: 10 us per link gives an idle round trip of 81 us (eq. (3), K = λ·C·RTT with
+#: λ = 0.17, K = 96 KB and C = 40 Gb/s, implies 113 us; 1 us links give 8.9 us).
+LONG_LINK_DELAY = "10us"
+#: The workloads of the central claims (PPT vs DCTCP, §6.2): their sensitivity and bound rows.
+CENTRAL_WORKLOADS = ["websearch", "datamining"]
 #: §6.3.2: N-to-1 incast at load 0.6 on the receiver's link.
 INCAST_LOAD, INCAST_N = 0.6, [32, 64, 128, 256]
 #: Appendix D: RC3's low-priority traffic limited to 20 %..80 % of the switch buffer.
@@ -209,7 +215,8 @@ def host_queue(scheme: str) -> Optional[dict]:
 
 def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host_rate: str = HOST_RATE,
              core_rate: str = CORE_RATE, rc3_fraction: Optional[float] = None, send_buffer: Optional[str] = None,
-             senders=None, seed: int = 1, lcp_on_port: bool = False, lcp_marking: bool = False) -> dict:
+             senders=None, seed: int = 1, lcp_on_port: bool = False, lcp_marking: bool = False,
+             link_delay: str = LINK_DELAY) -> dict:
     """The leaf-spine of §6.2 carrying `flows` flows of `workload` all-to-all at `load` under
     `scheme` (or many-to-one into h0 from `senders`)."""
     rtt_bytes = RTT_BYTES if host_rate == HOST_RATE else rtt_bytes_for(host_rate, core_rate)
@@ -222,7 +229,7 @@ def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host
         "name": f"ppt-{scheme}-{workload}",
         "simulation": {"end": "10s", "stop_when_done": True, "seed": seed},
         "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
-                     "host_link": {"rate": host_rate, "delay": LINK_DELAY}, "core_link": {"rate": core_rate, "delay": LINK_DELAY}},
+                     "host_link": {"rate": host_rate, "delay": link_delay}, "core_link": {"rate": core_rate, "delay": link_delay}},
         "queue": queue(scheme, rc3_fraction=rc3_fraction, lcp_on_port=lcp_on_port, lcp_marking=lcp_marking),
         "transport": transport(scheme, rtt_bytes=rtt_bytes, send_buffer=send_buffer),
         "workload": [wl],
@@ -324,6 +331,7 @@ def extract(res) -> dict:
             "small_p99": float(small.quantile(0.99)) if len(small) else float("nan"),
             "large_mean": float(large.mean()) if len(large) else float("nan"),
             "small_count": int(len(small)), "large_count": int(len(large)),
+            "ideal_mean": float(done["ideal_fct_s"].astype(float).mean()) if len(done) else float("nan"),
             "timeouts": int(f["timeouts"].sum()), "retransmits": int(f["retransmits"].sum()),
             "drops": int(res.ports["drops"].sum())}
 
@@ -362,6 +370,12 @@ def point_list(scale: str) -> list[tuple[str, str]]:
     # The alternative reading of §3.2 (LCP marked on the port's buffer occupancy), beside the
     # original: chosen after the first results, so both are run and shown.
     pts += [(f"portk/{wl}/ppt", "ppt") for wl in WORKLOADS]
+    # Sensitivity rows of the central claims (added 2026-11-26 with the artifact model, after the
+    # first results): push-out, the other reading of a 120 KB port that protects the HCP; PPT
+    # without its low-priority loop; and the RTT regime eq. (3) implies (10 us links).
+    for wl in CENTRAL_WORKLOADS:
+        pts += [(f"pushout/{wl}/ppt", "ppt"), (f"nolcp/{wl}/ppt", "ppt")]
+        pts += [(f"rtt10/{wl}/{s}", s) for s in ("ppt", "dctcp")] + [(f"rtt10nolcp/{wl}/ppt", "ppt")]
     return pts
 
 
@@ -388,6 +402,15 @@ def build(name: str, scale: str) -> dict:
         return scenario(parts[2], "websearch", n["websearch"], lcp_marking=True)
     if kind == "portk":
         return scenario("ppt", parts[1], n[parts[1]], lcp_on_port=True)
+    if kind == "pushout":
+        doc = scenario("ppt", parts[1], n[parts[1]])
+        doc["queue"]["admission"] = "pushout"
+        return doc
+    if kind in ("nolcp", "rtt10", "rtt10nolcp"):
+        doc = scenario(parts[2], parts[1], n[parts[1]], link_delay=LONG_LINK_DELAY if kind.startswith("rtt10") else LINK_DELAY)
+        if kind.endswith("nolcp"):
+            doc["transport"]["cc_params"] = {"lcp": 0}
+        return doc
     raise KeyError(name)
 
 
@@ -403,13 +426,94 @@ def skipped(scale: str) -> dict[str, str]:
     return out
 
 
+# ---- the artifact model: ns-3 as the paper's simulator runs it (docs/reproductions/ppt.md) ---------
+# The authors' code is not public (searched 2026-11-26); the paper names ns-3 for its simulations
+# (Figs. 1, 14, 15, 20, 28). Each change is what stock ns-3 does where the text is silent, read from
+# nsnam/ns-3-dev-git at ns-3.32-3.41 (the defaults below are the same in all of them). NDP ran in
+# its authors' simulator and Homa and Aeolus in Aeolus's (§6.2): their points keep the text model.
+NS3 = "nsnam/ns-3-dev-git (ns-3.32-3.41)"
+#: ns-3's TcpSocket::SndBufSize and RcvBufSize.
+NS3_SOCKET_BUFFER = "131072B"
+
+
+def _on_ns3(doc: dict) -> bool:
+    """Does the point run a TCP scheme (ns-3 in the paper), not NDP, Homa or Aeolus?"""
+    return doc.get("transport", {}).get("kind", "tcp") == "tcp"
+
+
+def _ns3_bands(point: str, doc: dict) -> dict:
+    """Each queue of an 8-queue port keeps its own limit (the port's 120 KB, or RC3's smaller
+    low-priority limit), with no port total. The push-out rows keep their 120 KB port."""
+    q = doc.get("queue", {})
+    if not _on_ns3(doc) or point.startswith("pushout/") or q.get("queues", 1) < 2 or q.get("buffer") in (None, "unlimited"):
+        return doc
+    d = copy.deepcopy(doc)
+    q = d["queue"]
+    q["queue_buffer"] = q.get("queue_buffer") or [q["buffer"]] * q["queues"]
+    q["buffer"] = "unlimited"
+    return d
+
+
+def _ns3_red_k(point: str, doc: dict) -> dict:
+    """Step marking at "finds at least K" (RED with MinTh = MaxTh = K) instead of "more than K": in
+    bytes, more than K - 1 B."""
+    q = doc.get("queue", {})
+    if not _on_ns3(doc) or q.get("discipline") != "ecn":
+        return doc
+    d = copy.deepcopy(doc)
+    for key in ("ecn_threshold", "ecn_port_threshold"):
+        v = d["queue"].get(key)
+        if v is not None:
+            one = lambda k: k if k == "off" else f"{_bytes(k) - 1}B"  # noqa: E731
+            d["queue"][key] = [one(k) for k in v] if isinstance(v, list) else one(v)
+    return d
+
+
+def _ns3_tcp(point: str, doc: dict) -> dict:
+    """`[host] stack = "ns-3"` with the socket buffers left as the text model has them (unlimited
+    unless it sets one; the send buffer is `ns3-send-buffer`): the text's own keys (min RTO 10 ms,
+    PPT's and RC3's 2 GB) still win."""
+    if not _on_ns3(doc):
+        return doc
+    d = copy.deepcopy(doc)
+    d["host"] = {**d.get("host", {}), "stack": "ns-3"}
+    for key in ("rcv_buffer", SEND_BUFFER_KEY):
+        d["transport"].setdefault(key, "unlimited")
+    return d
+
+
+def _ns3_send_buffer(point: str, doc: dict) -> dict:
+    """ns-3's 128 KB send buffer wherever the text model sets none (it sets PPT's and RC3's, 2 GB,
+    §6.2). ns-3's 128 KB receive buffer is not applied (docs/reproductions/ppt.md: PPT's
+    low-priority loop sends far beyond any receive window, and how the authors' PPT met one is not
+    known)."""
+    if not _on_ns3(doc) or doc["transport"].get(SEND_BUFFER_KEY, "unlimited") != "unlimited":
+        return doc
+    d = copy.deepcopy(doc)
+    d["transport"][SEND_BUFFER_KEY] = NS3_SOCKET_BUFFER
+    return d
+
+
 #: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
 #: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
-ARTIFACT: list[Change] = []
+ARTIFACT: list[Change] = [
+    Change("ns3-prio-bands", "each of the 8 priority queues holds its own 120 KB (no port total), so LCP packets cannot take HCP's buffer",
+           f"simulator default: {NS3}, src/traffic-control/model/prio-queue-disc.cc, PrioQueueDisc::PrioQueueDisc "
+           "(QueueDiscSizePolicy::NO_LIMITS) and DoEnqueue (each band a child queue disc with its own limit)", _ns3_bands),
+    Change("ns3-red-k", "ECN marks an arrival that finds at least K in its queue (RED, MinTh = MaxTh = K), not more than K",
+           f"simulator default: {NS3}, src/traffic-control/model/red-queue-disc.cc, RedQueueDisc::DoEnqueue "
+           "(forced mark when the average, QW = 1, is >= MaxTh; per band on the band's own bytes)", _ns3_red_k),
+    Change("ns3-tcp", "ns-3's TCP: handshake (SYN timeout 3 s), no TLP and no RACK, RTT timestamps, 1 ms clock granularity, 200 ms delayed-ACK timer (min RTO stays the text's 10 ms)",
+           f"simulator default: {NS3}, src/internet/model/tcp-socket.cc and tcp-socket-base.cc, TcpSocket/TcpSocketBase::GetTypeId "
+           "attributes; [host] stack = \"ns-3\" (crates/engine/src/host/ns3.rs)", _ns3_tcp),
+    Change("ns3-send-buffer", "128 KB send buffer where the text sets none (DCTCP, PIAS, HPCC, Swift; PPT and RC3 keep the text's 2 GB)",
+           f"simulator default: {NS3}, src/internet/model/tcp-socket.cc, TcpSocket::GetTypeId (SndBufSize = 131072)",
+           _ns3_send_buffer),
+]
 #: The central claims (headline names) and the points they read; `--one-change` runs those points
 #: once per single change.
-CENTRAL: list[str] = []
-CENTRAL_POINTS: list[str] = []
+CENTRAL: list[str] = [f"{wl} overall avg FCT: PPT vs DCTCP (lower by)" for wl in CENTRAL_WORKLOADS]
+CENTRAL_POINTS: list[str] = [f"main/{wl}/{s}" for wl in CENTRAL_WORKLOADS for s in ("ppt", "dctcp")]
 
 
 def points(scale: str) -> list:
@@ -428,6 +532,13 @@ def lower_by(r: dict, key: str, base: str, field: str) -> float:
     """How much lower (%) point `key`'s `field` is than point `base`'s (positive = key better)."""
     a, b = _get(r, key, field), _get(r, base, field)
     return 100 * (1 - a / b) if b == b and a == a and b else float("nan")
+
+
+def ideal_bound(r: dict, key: str) -> float:
+    """How much lower (%) than point `key`'s mean FCT a scheme with every flow at its ideal FCT
+    would be: the most any scheme can gain on it in this fabric."""
+    a, b = _get(r, key, "ideal_mean"), _get(r, key, "all_mean")
+    return 100 * (1 - a / b) if a == a and b == b and b else float("nan")
 
 
 def _band(p: float) -> tuple[float, float]:
@@ -455,6 +566,17 @@ def headlines(r: dict) -> list[Headline]:
         for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], vals):
             value(f"{wl} overall avg FCT: PPT [LCP K on port] vs {names[s]} (lower by)", p,
                   lower_by(r, f"portk/{wl}/ppt", f"main/{wl}/{s}", "all_mean"), "alternative reading, chosen after the first results")
+    # Sensitivity and bound rows of the central claims (docs/reproductions/ppt.md).
+    for wl in CENTRAL_WORKLOADS:
+        p = paper_overall[wl][-1]
+        value(f"{wl} overall avg FCT: PPT [push-out, 120 KB port] vs DCTCP (lower by)", p,
+              lower_by(r, f"pushout/{wl}/ppt", f"main/{wl}/dctcp", "all_mean"), "sensitivity: the other reading that keeps HCP's buffer")
+        value(f"{wl} overall avg FCT: PPT vs DCTCP at 10 us links, RTT 81 us (lower by)", p,
+              lower_by(r, f"rtt10/{wl}/ppt", f"rtt10/{wl}/dctcp", "all_mean"), "sensitivity: the RTT regime eq. (3) implies")
+        for prefix, where in (("main", ""), ("rtt10", " at 10 us links")):
+            rows.append(Headline(f"{wl}: most any scheme can gain on DCTCP{where} (ideal-FCT bound)", f"{p:g}%", p, None,
+                                 ideal_bound(r, f"{prefix}/{wl}/dctcp"),
+                                 "%", "1 - mean ideal FCT / DCTCP's mean FCT; the paper's value needs a bound at least this"))
     # §6.2: small flows, web search tail vs the proactive ones.
     for s, p in (("ndp", 32.0), ("homa", 35.8), ("aeolus", 29.2)):
         value(f"websearch small p99: PPT vs {names[s]} (lower by)", p, lower_by(r, "main/websearch/ppt", f"main/websearch/{s}", "small_p99"))
@@ -564,6 +686,32 @@ def fct_table(r: dict, prefix: str, schemes: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def sensitivity_frame(sets: dict[str, dict]) -> pd.DataFrame:
+    """The central claims' points and their sensitivity rows, per model: FCTs (ms), timeouts,
+    drops, the mean ideal FCT, and PPT's LCP gain (PPT against PPT without its LCP, same fabric)."""
+    rows = []
+    for model in ("text", "artifact"):
+        r = sets.get(model)
+        if not r:
+            continue
+        for wl in CENTRAL_WORKLOADS:
+            for key in (f"main/{wl}/dctcp", f"main/{wl}/ppt", f"pushout/{wl}/ppt", f"nolcp/{wl}/ppt", f"rtt10/{wl}/dctcp",
+                        f"rtt10/{wl}/ppt", f"rtt10nolcp/{wl}/ppt"):
+                d = r.get(key)
+                if not d:
+                    continue
+                row = {"model": model, "point": key, "overall_ms": 1e3 * d["all_mean"], "small_avg_ms": 1e3 * d["small_mean"],
+                       "small_p99_ms": 1e3 * d["small_p99"], "large_avg_ms": 1e3 * d["large_mean"], "ideal_ms": 1e3 * d.get("ideal_mean", float("nan")),
+                       "timeouts": d["timeouts"], "drops": d["drops"], "unfinished": d["unfinished"], "vs_dctcp_pct": float("nan"), "lcp_gain_pct": float("nan")}
+                base = "rtt10" if key.startswith("rtt10") else "main"
+                if "/ppt" in key:
+                    row["vs_dctcp_pct"] = lower_by(r, key, f"{base}/{wl}/dctcp", "all_mean")
+                if key in (f"main/{wl}/ppt", f"rtt10/{wl}/ppt"):
+                    row["lcp_gain_pct"] = lower_by(r, key, f"{'rtt10nolcp' if base == 'rtt10' else 'nolcp'}/{wl}/ppt", "all_mean")
+                rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def figures(r: dict, out: Path) -> list[Path]:
     import matplotlib
 
@@ -632,7 +780,8 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs: Optional[int] = None,
-              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False) -> dict:
+              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
+              dask: Optional[str] = None) -> dict:
     """Run the experiments the engine has schemes for, in the text and/or artifact model; write
     runs.csv, headlines.csv (and one_change.csv), fct_*.csv and the figures (the artifact model's
     in artifact/); print the per-scheme tables and "paper vs ours"."""
@@ -646,7 +795,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
               ("" if send_buffer_supported() else f"; TCP has no '{SEND_BUFFER_KEY}' key: Fig. 27 is left out and PPT/RC3 "
                                                 "run without §6.2's 2 GB send buffer"), file=sys.stderr)
     out, sets = run_models("ppt", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
-                           CENTRAL_POINTS if one_change else ())
+                           CENTRAL_POINTS if one_change else (), dask=dask)
     results = sets.get("text", sets.get("artifact", {}))
     runs = runs_by_model(sets, runs_frame)
     runs.to_csv(out / "runs.csv", index=False)
@@ -662,6 +811,11 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
     if len(inc.columns):
         inc.to_csv(out / "fct_incast.csv")
         print("\nincast (Fig. 23), overall avg FCT (ms):\n" + inc.to_string(float_format=lambda x: f"{x:.3f}"))
+    sens = sensitivity_frame(sets)
+    if len(sens):
+        sens.to_csv(out / "sensitivity.csv", index=False)
+        print("\ncentral claims' points and sensitivity rows (ms; vs_dctcp and lcp_gain: % lower FCT):\n" +
+              sens.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     figs = figures(results, out)
     if "text" in sets and "artifact" in sets:
         (out / "artifact").mkdir(exist_ok=True)

@@ -20,7 +20,11 @@
 //! max(SRTT, 40 ms)), and quick-ACK mode (`quickack.rs`). Not modelled: TSO/GSO and GRO batching
 //! (segments leave and arrive one by one), receive-buffer autotuning (the window clamp stays at
 //! its value at connection setup, which only shortens the quick-ACK phase), F-RTO, PRR.
+//!
+//! Beside the kernels, `"ns-3"` is the simulator's TCP (`TcpSocketBase`) with its attribute
+//! defaults, for papers whose results come from ns-3 ([`Kernel::Ns3`], [`ns3`]).
 
+use super::ns3;
 use crate::time::Time;
 use crate::transport::tcp::TcpConfig;
 
@@ -33,11 +37,15 @@ pub enum Kernel {
     V3_18,
     /// Linux 4.15 (Ubuntu 18.04: Etalon's hosts in the reTCP paper).
     V4_15,
+    /// Not a kernel: ns-3's `TcpSocketBase` with its attribute defaults (ns-3.32 to 3.41; see
+    /// [`ns3`]).
+    Ns3,
 }
 
 /// Stack names as written in scenarios, and their kernels.
-pub const STACKS: &[(&str, Kernel)] = &[("linux-2.6.38", Kernel::V2_6_38), ("linux-3.18", Kernel::V3_18), ("linux-4.15", Kernel::V4_15)];
-pub const STACK_NAMES: &[&str] = &["linux-2.6.38", "linux-3.18", "linux-4.15"];
+pub const STACKS: &[(&str, Kernel)] =
+    &[("linux-2.6.38", Kernel::V2_6_38), ("linux-3.18", Kernel::V3_18), ("linux-4.15", Kernel::V4_15), ("ns-3", Kernel::Ns3)];
+pub const STACK_NAMES: &[&str] = &["linux-2.6.38", "linux-3.18", "linux-4.15", "ns-3"];
 
 /// `TCP_RTO_MIN` (HZ / 5).
 pub const MIN_RTO: Time = Time::from_ms(200);
@@ -61,8 +69,16 @@ impl Kernel {
         STACKS.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
     }
 
+    /// A Linux kernel (not the ns-3 stack): has quick-ACK mode and its receive windows.
+    pub fn is_linux(self) -> bool {
+        self != Kernel::Ns3
+    }
+
     /// One line for `fabricsim list stacks`: what this kernel sets, at MSS `mss`.
     pub fn summary(self, mss: u32) -> String {
+        if self == Kernel::Ns3 {
+            return ns3::summary();
+        }
         let yes = |b: bool| if b { "on" } else { "off" };
         format!(
             "initial window {} (MSS {mss}), initial RTO {}, min RTO {MIN_RTO}, delayed ACK every 2 segments or {ATO_MIN}, quick-ACK while the receive window grows {} -> {} B, TLP {}, RACK {}, timestamps and SACK on",
@@ -77,6 +93,9 @@ impl Kernel {
 
     /// `c` with this kernel's TCP defaults (see the module documentation).
     pub fn tcp_defaults(self, c: TcpConfig) -> TcpConfig {
+        if self == Kernel::Ns3 {
+            return ns3::tcp_defaults(c);
+        }
         let mut c = c;
         c.stack = Some(self);
         c.quickack = Some(self);
@@ -101,7 +120,7 @@ impl Kernel {
                 1096..=1460 => 3,
                 _ => 2,
             },
-            Kernel::V3_18 | Kernel::V4_15 => 10,
+            Kernel::V3_18 | Kernel::V4_15 | Kernel::Ns3 => 10,
         }
     }
 
@@ -110,11 +129,12 @@ impl Kernel {
         match self {
             Kernel::V2_6_38 => Time::from_ms(3000),
             Kernel::V3_18 | Kernel::V4_15 => Time::from_ms(1000),
+            Kernel::Ns3 => ns3::CONN_TIMEOUT,
         }
     }
 
     pub fn tlp(self) -> bool {
-        self != Kernel::V2_6_38
+        matches!(self, Kernel::V3_18 | Kernel::V4_15)
     }
 
     pub fn rack(self) -> bool {
@@ -150,7 +170,7 @@ impl Kernel {
                 let space = (4 * rcvmem).max(RMEM_DEFAULT);
                 space - space / 4
             }
-            Kernel::V3_18 | Kernel::V4_15 => {
+            Kernel::V3_18 | Kernel::V4_15 | Kernel::Ns3 => {
                 let rcvmem = 2 * (mss + SKB_OVERHEAD) * Self::init_rcvwnd_segments(mss) * 4;
                 let space = rcvmem.max(RMEM_DEFAULT);
                 space - space / 2

@@ -6,10 +6,12 @@
 //!
 //! Beside the NICs, [`Stacks`] holds the transports' per-host state (`stacks.rs`),
 //! [`RxJitter`] the hosts' receive processing delays (`jitter.rs`, `[host] rx_jitter`), and
-//! `linux.rs` the TCP defaults of the Linux kernels a scenario can name (`[host] stack`).
+//! `linux.rs` the TCP defaults of the Linux kernels a scenario can name (`[host] stack`), `ns3.rs`
+//! those of ns-3's TCP.
 
 pub mod jitter;
 pub mod linux;
+pub mod ns3;
 pub mod stacks;
 pub use jitter::RxJitter;
 pub use stacks::{HostInfo, HostTimer, HostTimerId, PerHost, Stacks};

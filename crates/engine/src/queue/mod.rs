@@ -260,12 +260,17 @@ impl PortQueue {
             Marking::Red(r) => (0..n).map(|_| Red::new(r, rate)).collect(),
             _ => Vec::new(),
         };
-        // Any one queue may hold the whole buffer: give each room for it up front (capped), so a
-        // class that first fills up late in a run does not allocate on the per-packet path.
-        let room = match spec.limit {
+        // Any one queue may hold the whole buffer (or, without a port limit, its own limit: ns-3's
+        // per-band buffers): give each room for it up front (capped), so a class that first fills
+        // up late in a run does not allocate on the per-packet path.
+        let packets = |a: Option<Amount>| match a {
             Some(Amount::Packets(p)) => p,
             Some(Amount::Bytes(b)) => b / 1500,
             None => 0,
+        };
+        let room = match spec.limit {
+            Some(_) => packets(spec.limit),
+            None => spec.queue_limits.iter().map(|&l| packets(l)).max().unwrap_or(0),
         }
         .min(1024) as usize;
         let multi = Multi {

@@ -62,6 +62,52 @@ fn droptail_packet_and_byte_limits() {
 }
 
 #[test]
+fn per_band_limits_without_a_port_limit_are_ns3_prio_queue_disc() {
+    // ns-3's PrioQueueDisc has no limit of its own (QueueDiscSizePolicy::NO_LIMITS); each band is
+    // a child queue disc with its own limit. `buffer = "unlimited"` with `queue_buffer = "120KB"`:
+    // band 7 holds 80 packets of 1500 B (120 000 B) and drops the 81st, and band 0 still takes
+    // its own 80 — 240 000 B in the port. Step marking reads each band's own length: K = 95 999 B
+    // marks a band-0 arrival that finds at least 64 packets (96 000 B) of band 0 (ns-3's RED
+    // with MinTh = MaxTh = K marks at avg >= K), whatever band 7 holds.
+    let mut sp = spec(8);
+    sp.limit = None;
+    sp.queue_limits = [Some(Amount::Bytes(120_000)); MAX_QUEUES];
+    let mut k = [None; MAX_QUEUES];
+    k[0] = Some(Amount::Bytes(95_999));
+    sp.marking = Marking::Threshold { queue: k, port: [None; MAX_QUEUES], at: MarkAt::Enqueue };
+    let mut b = Bench::new();
+    let fill_band_7 = |b: &mut Bench, q: &mut PortQueue| {
+        for _ in 0..80 {
+            let id = b.pkt(1, 1500, 7, Ecn::Ect0);
+            assert_eq!(b.offer(q, id), OK);
+        }
+    };
+    let mut q = PortQueue::new(&sp, Rate(1), None);
+    fill_band_7(&mut b, &mut q);
+    let over = b.pkt(1, 1500, 7, Ecn::Ect0);
+    assert_eq!(b.offer(&mut q, over), Admit::Dropped);
+    let marked: Vec<bool> = (0..81)
+        .map(|_| {
+            let id = b.pkt(0, 1500, 0, Ecn::Ect0);
+            match b.offer(&mut q, id) {
+                Admit::Enqueued { marked, .. } => marked,
+                Admit::Dropped => panic!("band 0 dropped below its own 120 KB"),
+            }
+        })
+        .take(80)
+        .collect();
+    assert_eq!(marked, (0..80).map(|i| i >= 64).collect::<Vec<_>>());
+    assert_eq!(q.len_bytes(), 240_000);
+    // The same packets with one 120 KB for the port: band 0's first arrival is dropped.
+    sp.limit = Some(Amount::Bytes(120_000));
+    sp.queue_limits = [None; MAX_QUEUES];
+    let mut q = PortQueue::new(&sp, Rate(1), None);
+    fill_band_7(&mut b, &mut q);
+    let hcp = b.pkt(0, 1500, 0, Ecn::Ect0);
+    assert_eq!(b.offer(&mut q, hcp), Admit::Dropped);
+}
+
+#[test]
 fn step_marking_above_k_only_ect() {
     // K = 2 packets: the 1st..3rd arrivals find 0, 1, 2 waiting (not above K), the 4th finds 3.
     let mut b = Bench::new();

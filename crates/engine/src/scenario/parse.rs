@@ -699,13 +699,18 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         c.app_rate = Some(r);
     }
     if let Some(v) = t.get("quickack", iss, as_bool) {
-        // Linux's quick-ACK mode, with the windows of the hosts' kernel (4.15's without one).
-        c.quickack = v.then(|| c.stack.unwrap_or(crate::host::linux::Kernel::V4_15));
+        // Linux's quick-ACK mode, with the windows of the hosts' kernel (4.15's without one or on ns-3).
+        c.quickack = v.then(|| c.stack.filter(|k| k.is_linux()).unwrap_or(crate::host::linux::Kernel::V4_15));
     }
     if let Some(v) = t.get("sack", iss, as_bool) {
         c.sack = v;
     }
     let ecn = t.get("ecn", iss, as_bool).or(base_ecn);
+    match t.get("rcv_window", iss, as_choice(&["free", "ns-3"])).as_deref() {
+        Some("ns-3") => c.rcv_window = crate::transport::tcp::RcvWindow::Ns3,
+        Some(_) => c.rcv_window = crate::transport::tcp::RcvWindow::FreeSpace,
+        None => {}
+    }
     if let Some(v) = t.raw("rcv_buffer") {
         if v.as_str() == Some("unlimited") {
             c.rcv_buffer = None;

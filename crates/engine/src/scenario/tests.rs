@@ -639,6 +639,25 @@ fn a_host_stack_sets_every_tcp_profiles_defaults_and_tables_override_them() {
 }
 
 #[test]
+fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
+    use crate::host::linux::Kernel;
+    // ns-3.32-3.41 TcpSocket / TcpSocketBase defaults (host/ns3.rs); GOOD's min_rto = 10ms wins.
+    let sc = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n")).unwrap();
+    let c = sc.flows[0].cfg.tcp().unwrap();
+    assert_eq!((c.stack, c.quickack, c.initial_cwnd, c.mss), (Some(Kernel::Ns3), None, 10, 1448));
+    assert_eq!((c.rto.min, c.rto.initial, c.rto.granularity, c.rto.max), (Time::from_ms(10), Time::from_ms(3000), Time::from_ms(1), Time::from_ms(60_000)));
+    assert_eq!((c.delack_count, c.delack_timeout, c.rcv_buffer, c.send_buffer), (2, Time::from_ms(200), Some(131_072), Some(131_072)));
+    assert!(c.handshake && c.timestamps && c.sack && !c.tlp && !c.rack);
+    assert_eq!(c.rcv_window, crate::transport::tcp::RcvWindow::Ns3);
+    let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "rcv_window = \"ns3\"\n")).unwrap_err().to_string();
+    assert!(e.contains("transport.rcv_window: 'ns3' is not known; did you mean 'ns-3'?"), "{e}");
+    // Without a table's min_rto, ns-3's 1 s; quickack = true on ns-3 takes 4.15's windows.
+    let doc = format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "quickack = true\n");
+    let c = *Scenario::from_toml(&doc).unwrap().flows[0].cfg.tcp().unwrap();
+    assert_eq!((c.rto.min, c.quickack), (Time::from_ms(1000), Some(Kernel::V4_15)));
+}
+
+#[test]
 fn an_unknown_host_stack_is_named_with_the_choices() {
     let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"linux-4.51\"\n")).unwrap_err().to_string();
     assert!(e.contains("host.stack: 'linux-4.51' is not known; did you mean 'linux-4.15'?"), "{e}");

@@ -31,7 +31,7 @@ mod scoreboard;
 mod sender;
 
 pub use closed::Closed;
-pub use receiver::Receiver;
+pub use receiver::{RcvWindow, Receiver};
 pub use rtt::{RtoConfig, RttEstimator};
 pub use scoreboard::Scoreboard;
 pub use sender::{Sender, SenderStats};
@@ -183,6 +183,8 @@ pub struct TcpConfig {
     pub ecn: EcnMode,
     /// Receive buffer in bytes; `None` = rwnd never binds.
     pub rcv_buffer: Option<u64>,
+    /// How the receive buffer makes the window (`rcv_window`: the free space, or ns-3's).
+    pub rcv_window: RcvWindow,
     /// Duplicate-ACK threshold (RFC 5681: 3).
     pub dupthresh: u32,
     /// RACK time-based loss detection for first transmissions (RFC 8985 §6; Linux default).
@@ -254,6 +256,7 @@ impl Default for TcpConfig {
             sack: true,
             ecn: EcnMode::Off,
             rcv_buffer: None,
+            rcv_window: RcvWindow::FreeSpace,
             dupthresh: 3,
             rack: true,
             cc_params: cc::Knobs([None; cc::MAX_KNOBS]),

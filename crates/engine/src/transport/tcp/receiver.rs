@@ -23,8 +23,24 @@ struct AckConfig {
     delack_count: u32,
     delack_timeout: Time,
     rcv_buffer: Option<u64>,
+    /// How the receive buffer makes the window (`TcpConfig::rcv_window`).
+    rcv_window: RcvWindow,
     /// Low-priority packets per low-priority ACK (PPT's EWD: 2; otherwise 1).
     lp_per_ack: u32,
+}
+
+/// How a receive buffer (`rcv_buffer`) bounds what the receiver holds and advertises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RcvWindow {
+    /// The window is the buffer less the out-of-order data held; data beyond rcv_nxt + buffer is
+    /// not accepted (RFC 9293 §3.10.7.4's acceptability test; a sender that keeps to the window
+    /// never sends there, PPT's and RC3's low-priority loops do).
+    FreeSpace,
+    /// ns-3's `TcpRxBuffer` (src/internet/model/tcp-rx-buffer.cc, `Add`, `MaxRxSequence`) with an
+    /// application that reads in-order data at once: the window stays the whole buffer
+    /// (`TcpSocketBase::AdvertisedWindowSize`), and out-of-order data beyond the lowest byte held
+    /// + buffer is cut off (everything is accepted while nothing is held).
+    Ns3,
 }
 
 impl From<&TcpConfig> for AckConfig {
@@ -38,6 +54,7 @@ impl From<&TcpConfig> for AckConfig {
             delack_count: c.delack_count,
             delack_timeout: c.delack_timeout,
             rcv_buffer: c.rcv_buffer,
+            rcv_window: c.rcv_window,
             lp_per_ack: c.lp_per_ack(),
         }
     }
@@ -194,7 +211,7 @@ impl Receiver {
         let had_gap = self.ooo.front().is_some_and(|&(a, _)| a < self.lp_low);
         let arrival = self.take(start, end);
         match arrival {
-            Arrival::Duplicate => immediate = true,
+            Arrival::Duplicate | Arrival::Refused => immediate = true,
             Arrival::InOrder => {
                 if had_gap {
                     immediate = true; // RFC 5681 §4.2: ACK at once when a gap is (partly) filled.
@@ -206,7 +223,7 @@ impl Receiver {
             match arrival {
                 Arrival::Duplicate => q.enter_mode(),
                 Arrival::InOrder => q.on_in_order(h.len),
-                Arrival::OutOfOrder => {}
+                Arrival::OutOfOrder | Arrival::Refused => {}
             }
             immediate |= q.active();
         }
@@ -225,8 +242,22 @@ impl Receiver {
         }
     }
 
-    /// Put bytes `[start, end)` in place.
+    /// Put bytes `[start, end)` in place (those the receive buffer can hold).
     fn take(&mut self, start: u64, end: u64) -> Arrival {
+        let end = match self.cfg.rcv_buffer {
+            None => end,
+            Some(b) => {
+                let limit = match self.cfg.rcv_window {
+                    RcvWindow::FreeSpace => self.rcv_nxt + b,
+                    RcvWindow::Ns3 => self.ooo.front().map_or(u64::MAX, |&(a, _)| a.saturating_add(b)),
+                };
+                if start.max(self.rcv_nxt) >= limit {
+                    // Nothing fits: dropped, answered by an ACK at once (ns-3's `ReceivedData`).
+                    return Arrival::Refused;
+                }
+                end.min(limit)
+            }
+        };
         if end <= self.rcv_nxt {
             self.duplicate_segments += 1;
             Arrival::Duplicate
@@ -311,9 +342,10 @@ impl Receiver {
 
     /// An ACK's header: cumulative ACK, window, SACK blocks (ECE left clear).
     fn ack_header(&self) -> TcpHeader {
-        let window = match self.cfg.rcv_buffer {
-            Some(b) => b.saturating_sub(self.buffered_out_of_order()),
-            None => u64::MAX,
+        let window = match (self.cfg.rcv_buffer, self.cfg.rcv_window) {
+            (Some(b), RcvWindow::FreeSpace) => b.saturating_sub(self.buffered_out_of_order()),
+            (Some(b), RcvWindow::Ns3) => b,
+            (None, _) => u64::MAX,
         }
         .min(self.assigned);
         let mut h = TcpHeader { ack: self.rcv_nxt, ..TcpHeader::default() };
@@ -353,6 +385,8 @@ enum Arrival {
     Duplicate,
     InOrder,
     OutOfOrder,
+    /// Beyond what the receive buffer can hold: dropped.
+    Refused,
 }
 
 #[cfg(test)]
@@ -390,6 +424,29 @@ mod tests {
         assert_eq!(out.timers.last(), Some(&(Time::from_ms(200) + Time(2), timers::DELAYED_ACK)));
         r.on_delack_timer(Time::from_ms(200) + Time(2), &ends(), &mut out);
         assert_eq!(acks(&out), vec![(2000, false), (3000, false)]);
+    }
+
+    #[test]
+    fn a_receive_buffer_holds_only_what_fits_free_space_or_ns3() {
+        // 5000 B buffer, segments of 1000 B; segment 0 lost. Free space (RFC 9293's test): bytes
+        // 1000..5000 fit (rcv_nxt + 5000), the segment at 5000 is refused; the window falls to
+        // 5000 − 4000 = 1000. ns-3: nothing held yet, so the segment at 1000 opens the buffer at
+        // 1000 and bytes up to 6000 fit; the one at 6000 is cut off; the window stays 5000.
+        for (policy, held, refused, window) in [(RcvWindow::FreeSpace, 4000, 5000, 1000), (RcvWindow::Ns3, 5000, 6000, 5000)] {
+            let cfg = TcpConfig { rcv_buffer: Some(5000), rcv_window: policy, ..Default::default() };
+            let mut r = Receiver::new(&cfg, None);
+            let mut out = Outbox::default();
+            for seq in (1000..=refused).step_by(1000) {
+                r.on_data(Time(0), &data(seq, 1000, Ecn::NotEct), &ends(), &mut out);
+            }
+            assert_eq!(r.buffered_out_of_order(), held, "{policy:?}");
+            let last = *out.packets.last().unwrap().tcp();
+            assert_eq!((last.ack, last.window()), (0, window), "{policy:?}");
+            // The hole filled, everything held is delivered and the window is whole again.
+            r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &ends(), &mut out);
+            let last = *out.packets.last().unwrap().tcp();
+            assert_eq!((last.ack, last.window()), (held + 1000, 5000), "{policy:?}");
+        }
     }
 
     #[test]

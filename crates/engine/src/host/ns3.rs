@@ -1,0 +1,88 @@
+//! The ns-3 host stack (`[host] stack = "ns-3"`): the TCP of the ns-3 simulator with its attribute
+//! defaults, for reproductions of papers whose results come from ns-3 (PPT, SIGCOMM 2024;
+//! AccelToR). Read from nsnam/ns-3-dev-git at the tags ns-3.32 to ns-3.41, where none of these
+//! defaults changes (ns-3.31 and earlier open with `InitialCwnd` 1):
+//!
+//! | ns-3 attribute (file) | default | here |
+//! |---|---|---|
+//! | `TcpSocket::InitialCwnd` (tcp-socket.cc) | 10 segments | `initial_cwnd` 10 |
+//! | `TcpSocket::InitialSlowStartThreshold` | `UINT32_MAX` bytes | unlimited |
+//! | `TcpSocket::SndBufSize`, `RcvBufSize` | 131 072 B each | `send_buffer`, `rcv_buffer` 131 072 B |
+//! | `TcpRxBuffer::Add`, `TcpSocketBase::AdvertisedWindowSize` | window = the whole buffer while the application reads at once; out-of-order data beyond the lowest byte held + buffer cut off | `rcv_window = "ns-3"` |
+//! | `TcpSocket::DelAckCount`, `DelAckTimeout` | 2 segments, 200 ms | the same |
+//! | `TcpSocket::ConnTimeout` | 3 s (SYN retransmission, doubling) | `initial_rto` 3 s |
+//! | `TcpSocket::SegmentSize` | 536 B | **not set**: the scenario's `mss` (1448 unless written) |
+//! | `TcpSocketBase::MinRto` (tcp-socket-base.cc) | 1 s | `min_rto` 1 s |
+//! | `TcpSocketBase::ClockGranularity` | 1 ms | `rto_granularity` 1 ms |
+//! | `TcpSocketBase::Timestamp`, `Sack` | on, on | on, on |
+//! | `TcpSocketBase::ReTxThreshold`, `LimitedTransmit` | 3, on | `dupthresh` 3, limited transmit (always) |
+//! | `TcpL4Protocol::RttEstimatorType` | `RttMeanDeviation`, α 1/8, β 1/4 | RFC 6298's estimator (the same gains) |
+//! | `TcpL4Protocol::RecoveryType` | `TcpPrrRecovery` | **not modelled**: cwnd = ssthresh on entering recovery |
+//! | tail loss probes, RACK | none in ns-3 | `tlp`, `rack` off |
+//! | Linux quick-ACK mode | none in ns-3 | off |
+//! | three-way handshake | every socket connects first | `handshake` on |
+//!
+//! Behaviour the engine's TCP already shares with `TcpSocketBase` (so nothing to set): the RTO is
+//! max(SRTT + max(G, 4·RTTVAR), MinRto) (`EstimateRtt`, `NewAck`), recomputed and the timer
+//! restarted on every ACK of new data, which also ends a timeout's back-off (`NewAck` recomputes
+//! `m_rto` from the estimator); a timeout doubles the RTO up to 60 s (`ReTxTimeout`), sets cwnd to
+//! one segment and retransmits from the first unacknowledged byte; the SYN-ACK gives the first
+//! RTT sample (`ProcessSynSent` → `EstimateRtt`); an out-of-order segment is ACKed at once; no
+//! Nagle (`TcpNoDelay` true).
+//!
+//! The segment size is left to the scenario on purpose: ns-3's 536 B default "may be adjusted
+//! based on MTU discovery" (its help text), which ns-3 does not do, and every datacenter script
+//! sets it (ns-3's own dctcp-example sets 1448); write `mss = 536` for the literal default.
+
+use super::linux::Kernel;
+use crate::time::Time;
+use crate::transport::tcp::{RcvWindow, TcpConfig};
+
+/// `TcpSocketBase::MinRto`.
+pub const MIN_RTO: Time = Time::from_ms(1000);
+/// `TcpSocketBase::ClockGranularity` (the G of RFC 6298 §2).
+pub const CLOCK_GRANULARITY: Time = Time::from_ms(1);
+/// `TcpSocket::ConnTimeout`: the SYN's retransmission timeout (no RTT sample yet).
+pub const CONN_TIMEOUT: Time = Time::from_ms(3000);
+/// `TcpSocket::DelAckTimeout`.
+pub const DELACK_TIMEOUT: Time = Time::from_ms(200);
+/// `TcpSocket::DelAckCount`.
+pub const DELACK_COUNT: u32 = 2;
+/// `TcpSocket::InitialCwnd` (segments).
+pub const INITIAL_CWND: u32 = 10;
+/// `TcpSocket::SndBufSize` and `TcpSocket::RcvBufSize` (bytes).
+pub const SOCKET_BUFFER: u64 = 131_072;
+/// `TcpSocketBase::ReTxTimeout`: the doubled RTO is capped at 60 s.
+pub const MAX_RTO: Time = Time::from_ms(60_000);
+
+/// `c` with ns-3's TCP defaults (the table of the module documentation).
+pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
+    let mut c = c;
+    c.stack = Some(Kernel::Ns3);
+    c.quickack = None;
+    c.initial_cwnd = INITIAL_CWND;
+    c.initial_ssthresh = u32::MAX;
+    c.rto.min = MIN_RTO;
+    c.rto.max = MAX_RTO;
+    c.rto.granularity = CLOCK_GRANULARITY;
+    c.rto.initial = CONN_TIMEOUT;
+    c.handshake = true;
+    c.timestamps = true;
+    c.sack = true;
+    c.dupthresh = 3;
+    c.delack_count = DELACK_COUNT;
+    c.delack_timeout = DELACK_TIMEOUT;
+    c.tlp = false;
+    c.rack = false;
+    c.rcv_buffer = Some(SOCKET_BUFFER);
+    c.rcv_window = RcvWindow::Ns3;
+    c.send_buffer = Some(SOCKET_BUFFER);
+    c
+}
+
+/// One line for `fabricsim list stacks`.
+pub fn summary() -> String {
+    format!(
+        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR not modelled"
+    )
+}
