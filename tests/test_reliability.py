@@ -737,9 +737,14 @@ def test_ctrl_c_at_several_points_prints_one_line_and_leaves_stores_resumable(tm
     # 1. While the CLI starts (before any store exists).
     code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2"], tmp_path, lambda: time.time() > t0 + 1.0)
     _one_interrupted_line(code, err + out)
-    # 2. With the store prepared and runs in flight; 3. after a run has finished.
-    for ready in (lambda: (st / "manifest.json").exists(),
-                  lambda: any((st / "runs").glob("*/row.json")) if (st / "runs").exists() else False):
+    # 2. With the store prepared and runs in flight; 3. after a run has finished. Both wait for
+    # files this invocation writes (step 1 may have prepared the store already: a signal before
+    # the interpreter has started is the shell's business, not ours).
+    def written_since(t, pattern):
+        return lambda: any(p.stat().st_mtime > t for p in st.glob(pattern))
+
+    for pattern in ("manifest.json", "runs/*/row.json"):
+        ready = written_since(time.time(), pattern)
         code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2", "--no-progress"], tmp_path, ready)
         _one_interrupted_line(code, err)
         assert "interrupted: finished runs are kept" in out
