@@ -1,0 +1,143 @@
+"""The htsim experiments fabricsim is compared with, defined once for both sides: the htsim
+driver's command line and the fabricsim scenario, mapped key by key.
+
+Used by benches/htsim/compare.py (speed) and benches/validation/htsim_validate.py (agreement).
+
+dctcp: htsim's DCTCP permutation, sim/datacenter/old_tests/main_dctcp_permutation.cpp (main()),
+  against B4 (python/fabricsim/benchmarks/fattree-permutation.toml) at fat-tree size k:
+    -nodes N (k^3/4), FatTreeTopology(N, ...)  -> [topology] kind = "fat_tree", k
+    linkspeed = speedFromMbps(10000) in main(), RTT = 1 us per link -> link = { rate = "10Gbps", delay = "1us" }
+    -q 100 (queuesize in packets, memFromPkt) -> [queue] buffer = "100pkt"
+    queue type ECN: ECNQueue marking above memFromPkt(15) (FatTreeTopology::alloc_queue) -> discipline = "ecn", ecn_threshold = "15pkt"
+    ssthresh 15 (driver default), DCTCP sources -> initial_ssthresh = 15, cc = "dctcp"
+    9000 B packets (Packet::data_packet_size) -> mss 8948 B + header 52 B
+    an ACK per packet (TcpSink) -> delayed_ack = 1
+    one long-lived flow per host to a permutation partner drawn by srand(time(NULL)) (the driver
+    has no matrix option) -> a seeded derangement (random.Random(N)); the permutations differ
+    per-flow ECMP path choice (a random path of the flow's) -> ecmp = "flow_hash"
+  htsim's sinks log their acknowledged bytes every 10 ms (TcpSinkLoggerSampling).
+
+ndp: htsim's NDP driver, sim/datacenter/main_ndp.cpp (main()), against B5 (python/fabricsim/
+  benchmarks/ndp-permutation.toml) with the same permutation, given to both as one htsim
+  connection matrix (htsim: -tm FILE; fabricsim: [[import]] of the same file, docs/SCENARIOS.md):
+    -nodes N, -conns N, -tm FILE -> k with k^3/4 = N; [[import]] file = FILE (node i = host h{i})
+    -linkspeed 10000 (Mb/s; the driver's default is HOST_NIC = 100 Gb/s in datacenter/main.h)
+                                           -> link rate "10Gbps"
+    -hop_latency 1 (us, the driver's default), -switch_latency 0 (default) -> link delay "1us"
+    -q 8 (packets of the data queue, memFromPkt) -> queue_buffer = [.., "8pkt"]
+    -queue_type composite (default COMPOSITE: trims to headers, header queue served 10:1 ahead)
+                                           -> admission = "trim", trim_size = "64B", scheduler = "wrr", weights = [10, 1]
+    -mtu 9000 (default packet_size) -> mss 8936 B + header 64 B
+    -cwnd 23 (packets; the driver's default is 15) -> initial_window = 23
+    -strat rand (SCATTER_RANDOM: each packet a random path of the flow's) -> per-packet path hash
+      (ecmp = "flow_hash" with NDP's own per-packet hash); -strat perm (SCATTER_PERMUTE) is htsim's
+      other spraying mode, see benches/validation/
+    -host_queue_type fair_prio (default FAIR_PRIO: control packets first) -> [host_queue] queues = 2
+    NdpSrc::setMinRTO(50000) in main() (50 ms), rtx scanner every 9 us -> rto; B5 keeps its 1 ms
+      (no timeouts fire in this loss-free-by-trimming experiment either way)
+    NdpPullPacer(linkspeed, 0.99) per receiver -> fabricsim's NDP pull pacer (pulls at line rate)
+    -seed 13 (the driver's default: srand/srandom) -> [simulation] seed = 1 (random streams differ)
+    -end T_US -> [simulation] end
+    -log sink -logtime MS (NdpSinkLoggerSampling) -> samples of acknowledged bytes for goodput
+  Long-lived flows are written as flows of 2 GB (more than 10 Gb/s carries in the run):
+  connection_matrix.cpp leaves a connection's size unset when the line has none.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from htsim import Htsim, connection_matrix
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+BENCHMARKS = ROOT / "python" / "fabricsim" / "benchmarks"
+LONG_FLOW = 2_000_000_000  # bytes: "long-lived" in both simulators for any run of this kind
+PACKET = 9000
+
+
+def seconds(text: str) -> float:
+    m = re.fullmatch(r"([0-9.]+)(ms|s|us)", text)
+    if not m:
+        raise SystemExit(f"expected a time such as '50ms' or '0.21s', got {text!r}")
+    return float(m[1]) / {"s": 1, "ms": 1e3, "us": 1e6}[m[2]]
+
+
+def derangement(n: int) -> list[int]:
+    """The permutation partners B4 uses at n hosts: random.Random(n) shuffles until no host is its own."""
+    rng = random.Random(n)
+    while True:
+        perm = list(range(n))
+        rng.shuffle(perm)
+        if all(i != p for i, p in enumerate(perm)):
+            return perm
+
+
+def scenario_header(toml: Path, k: int, end: str, name: str) -> str:
+    """A benchmark scenario's text up to its flows, at fat-tree size k and simulated time `end`."""
+    base = toml.read_text().split("[[flows]]", 1)[0]
+    base = re.sub(r"\nk = \d+", f"\nk = {k}", base)
+    base = re.sub(r'\nend = "[^"]+"', f'\nend = "{end}"', base)
+    return re.sub(r'^name = "[^"]+"', f'name = "{name}"', base)
+
+
+def benchmark_pairs(toml: Path) -> list[tuple[int, int]]:
+    """The (src, dst) host indices of a benchmark's [[flows]]."""
+    text = toml.read_text()
+    return [(int(a), int(b)) for a, b in re.findall(r'\[\[flows\]\]\nsrc = "h(\d+)"\ndst = "h(\d+)"', text)]
+
+
+@dataclass
+class Prepared:
+    """One experiment at one size, ready to run on both sides."""
+
+    name: str
+    k: int
+    hosts: int
+    end: str
+    toml: Path  # fabricsim's scenario
+    htsim_argv: list[str]  # run in its own working directory
+    sink_kind: str  # the sink type htsim logs: TCP_SINK, NDP_SINK, ...
+    packets_per_data: int  # packets per delivered data packet in the packet-hop estimate
+
+
+def dctcp(h: Htsim, k: int, end: str, out: Path) -> Prepared:
+    n = k**3 // 4
+    exe = h.dctcp_permutation(seconds(end))
+    base = scenario_header(BENCHMARKS / "fattree-permutation.toml", k, end, f"fattree-permutation-k{k}")
+    flows = "".join(f'[[flows]]\nsrc = "h{i}"\ndst = "h{p}"\n' for i, p in enumerate(derangement(n)))
+    toml = out / f"dctcp-k{k}-{end}.toml"
+    toml.write_text(base + flows)
+    return Prepared("dctcp", k, n, end, toml, [str(exe), "-nodes", str(n), "-conns", str(n), "-q", "100", "-o", "log.dat"],
+                    "TCP_SINK", 2)
+
+
+def ndp_pairs(k: int) -> list[tuple[int, int]]:
+    """B5's permutation at k = 12 (the one B4 uses), the same kind of derangement at other sizes."""
+    if k == 12:
+        return benchmark_pairs(BENCHMARKS / "ndp-permutation.toml")
+    return list(enumerate(derangement(k**3 // 4)))
+
+
+def ndp_argv(exe: Path, n: int, cm: str, end: str, *, strat: str = "rand", queue: int = 8, cwnd: int = 23,
+             logtime_ms: float = 1.0) -> list[str]:
+    return [str(exe), "-nodes", str(n), "-conns", str(n), "-tm", cm, "-strat", strat, "-q", str(queue), "-cwnd", str(cwnd),
+            "-linkspeed", "10000", "-mtu", "9000", "-hop_latency", "1", "-end", str(round(seconds(end) * 1e6)),
+            "-log", "sink", "-logtime", str(logtime_ms), "-o", "log.dat"]
+
+
+def ndp(h: Htsim, k: int, end: str, out: Path, strat: str = "rand") -> Prepared:
+    n = k**3 // 4
+    pairs = ndp_pairs(k)
+    cm = out / f"ndp-permutation-k{k}.cm"
+    cm.write_text(connection_matrix(n, pairs, size=LONG_FLOW))
+    base = scenario_header(BENCHMARKS / "ndp-permutation.toml", k, end, f"ndp-permutation-k{k}")
+    toml = out / f"ndp-k{k}-{end}.toml"
+    toml.write_text(base + f'[[import]]\nfile = "{cm.name}"\n')
+    return Prepared("ndp", k, n, end, toml, ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat),
+                    "NDP_SINK", 3)
+
+
+EXPERIMENTS = {"dctcp": dctcp, "ndp": ndp}
