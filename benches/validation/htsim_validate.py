@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Cross-validation against htsim: the same experiment in both simulators, one agreement table each.
+
+    python benches/validation/htsim_validate.py --htsim /path/to/csg-htsim                  # every experiment
+    python benches/validation/htsim_validate.py --htsim SRC --experiment ndp-permutation --end 20ms
+    python benches/validation/htsim_validate.py --htsim SRC --experiment ndp-permutation --strat perm
+
+Nothing is downloaded: the script takes a checkout of Broadcom/csg-htsim (tested at 841d9e7),
+builds its drivers in a copy (benches/htsim/htsim.py, shared with benches/htsim/compare.py), runs
+each experiment in htsim and in fabricsim interleaved (--runs of each, default 2), and prints the
+network figures of the first run of each side (both are deterministic for a given seed) with their
+relative difference, flagged above 5 %, and the min wall time and peak memory over the runs.
+
+Experiments (the mapping of every htsim option onto the fabricsim scenario is written down in
+benches/htsim/experiments.py for the NDP driver, sim/datacenter/main_ndp.cpp; what differs here):
+
+ndp-permutation: B5 (k = 12, 432 hosts, 10 Gb/s, 9000 B packets, 8-packet data queues, IW 23),
+  the permutation of B4/B5 written as an htsim connection matrix and given to both (htsim -tm,
+  fabricsim [[import]]), 2 GB flows (long-lived for the run). htsim -strat rand by default (each
+  packet a random one of the flow's paths, as fabricsim sprays); --strat perm runs htsim's path
+  permutation (SCATTER_PERMUTE: each flow cycles through a shuffled list of its paths).
+ndp-incast: htsim's own sim/datacenter/connection_matrices/incast.cm (16 nodes: a k = 4 fat tree;
+  15 senders to node 15, 2 MB each, all starting at 0), imported as it is, the NDP settings of B5.
+
+Figures. Goodput is acknowledged payload (9000 B per data packet on both sides, 9064 B on the
+wire), read at htsim's last sink sample (its sink logger samples every 1 ms here; none is taken
+at the end time itself) and at the same time in fabricsim's flow series. Utilization is the receivers' mean goodput over the line rate. FCTs
+(finite flows): htsim's "Flow .. finished at" (the sender's last ACK), fabricsim's fct_s (the
+same event). Retransmissions: htsim_ndp's closing "Rtx" (data packets resent after a NACK, a
+bounce or a timeout), fabricsim's per-flow retransmits; bounces: htsim's "Bounced", fabricsim's
+ports' bounces. htsim prints no trims, drops or queue figures without its own code changed: their
+column is "-" and fabricsim's value is shown alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "htsim"))
+sys.path.insert(0, str(HERE))
+
+import experiments  # noqa: E402
+import timing  # noqa: E402
+from agreement import Table, fct_rows, goodput_rows  # noqa: E402
+from htsim import Htsim, checkout_commit, connection_matrix, finished_flows, idmap, ndp_totals, sink_samples  # noqa: E402
+
+PACKET = experiments.PACKET
+LINE_GBPS = 10.0
+
+FABRICSIM = r"""
+import json, sys
+from fabricsim.runner import run
+r = run(sys.argv[1], progress=False)
+f, p = r.flows, r.ports
+series = r.flow_series() if len(r.timeseries) else None
+t = float(sys.argv[2])
+if series is not None and t > 0:
+    at = series[series["time_s"] <= t + 1e-12]
+    last = at[at["time_s"] == at["time_s"].max()]
+    acked_at = {int(a): float(b) for a, b in zip(last["flow"], last["delivered_bytes"])}
+else:
+    acked_at = {}
+col = lambda frame, c: float(frame[c].sum()) if c in frame else None
+print(json.dumps({
+    "acked": [float(x) for x in f["bytes_acked"]],
+    "acked_at": acked_at,
+    "fct_us": [float(x) * 1e6 for x in f["fct_s"].dropna()],
+    "retransmits": col(f, "retransmits"), "timeouts": col(f, "timeouts"), "trims": col(f, "trimmed"),
+    "segments": col(f, "segments_sent"), "bounces": col(p, "bounces"), "drops": col(p, "drops"),
+    "marks": col(p, "ecn_marks"), "hops": r.summary["packet_hops"]}))
+"""
+
+
+@dataclass
+class Experiment:
+    name: str
+    toml: Path
+    argv: list[str]  # htsim's command line (run in its own directory)
+    hosts: int
+    receivers: int
+    end_s: float
+    finite: bool  # flows of a size (FCTs), else long-lived (goodput)
+    notes: list[str] = field(default_factory=list)
+
+
+NDP_SCENARIO = """name = "{name}"
+description = "htsim's NDP driver (sim/datacenter/main_ndp.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
+
+[simulation]
+end = "{end}"                        # -end (us)
+seed = 1                             # htsim: -seed 13 (srand/srandom); the random streams differ anyway
+
+[topology]
+kind = "fat_tree"                    # FatTreeTopology, 3 tiers (default -tiers 3)
+k = {k}                              # -nodes N = k^3/4 (FatTreeTopology::set_params)
+link = {{ rate = "10Gbps", delay = "1us" }}   # -linkspeed 10000; -hop_latency 1, -switch_latency 0
+
+[queue]
+# -queue_type composite (COMPOSITE, FatTreeTopology::alloc_queue -> CompositeQueue), -q 8:
+# maxsize = memFromPkt(8) = 72000 B of data (Packet::data_packet_size() = 9000; a data packet is
+# 9064 B on the wire, so 7 fit); headers get 2 x maxsize (CompositeQueue::receivePacket); the
+# header queue is served 100000:1 (_ratio_high/_ratio_low in CompositeQueue's constructor); a
+# data packet that does not fit is trimmed, or, on a coin (drand() < 0.5), the queue's last packet
+# is trimmed instead; a header that does not fit is dropped (_return_to_sender is false unless
+# setRTS is called, and nothing calls it).
+buffer = "unlimited"
+queues = 2
+classes = [0, 1]
+queue_buffer = ["144000B", "72000B"]
+scheduler = "wrr"
+weights = [100000, 1]
+admission = "trim"
+trim_size = "64B"                    # NdpPacket::strip_payload: ACKSIZE = 64
+return_to_sender = false
+trim_tail = 0.5
+
+[host_queue]
+# FatTreeTopology's sender queue type FAIR_PRIO (-host_queue_type fair_prio): control first.
+queues = 2
+classes = [0, 1]
+
+[routing]
+ecmp = "flow_hash"                   # NDP chooses each packet's path itself (-strat)
+
+[transport]
+kind = "ndp"
+mss = "9000B"                        # NdpSrc::_mss = Packet::data_packet_size() (-mtu 9000) ...
+header = "64B"                       # ... plus ACKSIZE on the wire (NdpPacket::newpkt)
+control_size = "64B"                 # ACK, NACK, PULL: NdpPacket::ACKSIZE
+initial_window = 23                  # -cwnd 23 (setCwnd(cwnd * data_packet_size))
+pull_rate = 0.99                     # NdpPullPacer(eventlist, linkspeed, 0.99) in main()
+rto = "50ms"                         # NdpSrc::setMinRTO(50000) in main()
+
+[output]
+sample_interval = "1ms"              # -logtime 1: htsim's sink samples, to read goodput at the same time
+flows = "all"
+
+[[import]]
+file = "{cm}"                        # -tm: the same connection matrix
+"""
+
+
+def ndp_scenario(k: int, end: str, cm: Path, out: Path, name: str, commit: str) -> Path:
+    """htsim's NDP driver as a fabricsim scenario at size k with the flows of the connection matrix `cm`."""
+    toml = out / f"{name}.toml"
+    toml.write_text(NDP_SCENARIO.format(name=name, commit=commit, end=end, k=k, cm=cm.name))
+    return toml
+
+
+def ndp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    k, n = 12, 432
+    cm = out / "ndp-permutation-k12.cm"
+    cm.write_text(connection_matrix(n, experiments.ndp_pairs(k), size=experiments.LONG_FLOW))
+    toml = ndp_scenario(k, end, cm, out, f"ndp-permutation-{strat}", h.commit)
+    argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
+    return Experiment("ndp-permutation", toml, argv, n, n, experiments.seconds(end), False,
+                      [f"k = 12, 432 flows, {end} simulated, htsim -strat {strat}"])
+
+
+def ndp_incast(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    src = h.sim / "datacenter" / "connection_matrices" / "incast.cm"
+    cm = out / "ndp-incast.cm"
+    cm.write_text(src.read_text())
+    n = int(cm.read_text().split()[1])
+    k = round((4 * n) ** (1 / 3))
+    toml = ndp_scenario(k, end, cm, out, f"ndp-incast-{strat}", h.commit)
+    argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
+    argv[argv.index("-conns") + 1] = cm.read_text().split()[3]
+    return Experiment("ndp-incast", toml, argv, n, 1, experiments.seconds(end), True,
+                      [f"htsim's connection_matrices/incast.cm: k = {k} fat tree, 15 x 2 MB -> one host, {end} simulated, "
+                       f"htsim -strat {strat}"])
+
+
+EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast}
+
+
+def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
+    work.mkdir(parents=True, exist_ok=True)
+    r = timing.run_timed(e.argv, cwd=work)
+    if r.returncode != 0:
+        raise SystemExit(f"htsim failed ({' '.join(e.argv)}):\n{r.stdout[-1500:]}\n{r.stderr[-1000:]}")
+    log = h.ascii_log(work / "log.dat")
+    return r, htsim_figures(r.stdout, log, (work / "idmap.txt").read_text())
+
+
+def htsim_figures(stdout: str, ascii_log: str, ids: str) -> dict:
+    """What htsim_ndp reported: per-flow delivered packets at its last sink sample, finished
+    flows' FCTs, and its closing totals."""
+    samples = sink_samples(ascii_log, "NDP_SINK")
+    names = idmap(ids)
+    t_last = max(s[-1][0] for s in samples.values()) if samples else float("nan")
+    delivered = {names.get(i, str(i)): s[-1][1] for i, s in samples.items()}
+    return {"t_last": t_last, "bytes": delivered, "fct_us": [t for t, _ in finished_flows(stdout).values()],
+            **ndp_totals(stdout)}
+
+
+def run_fabricsim(toml: Path, t: float) -> tuple[timing.Run, dict]:
+    r = timing.run_timed([sys.executable, "-c", FABRICSIM, str(toml), repr(t)])
+    if r.returncode != 0:
+        raise SystemExit(f"fabricsim failed on {toml}:\n{r.stderr[-2000:]}")
+    return r, json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[timing.Run, dict]], peer: str) -> Table:
+    hd, fd = hts[0][1], fab[0][1]
+    t = hd["t_last"]
+    rows: list = []
+    if e.finite:
+        rows += fct_rows(hd["fct_us"], fd["fct_us"])
+        span = max(hd["fct_us"], default=float("nan")) * 1e-6, max(fd["fct_us"], default=float("nan")) * 1e-6
+        rows.append(("bottleneck utilization (bytes / last FCT)", gbps(sum(hd["bytes"].values()), span[0]) / LINE_GBPS,
+                     gbps(sum(fd["acked"]), span[1]) / LINE_GBPS))
+    else:
+        hg = [gbps(b, t) for b in hd["bytes"].values()]
+        fg = [gbps(b, t) for b in fd["acked_at"].values()]
+        rows.append(("utilization (receivers' mean / line rate)", statistics.mean(hg) / LINE_GBPS, statistics.mean(fg) / LINE_GBPS))
+        rows += goodput_rows(hg, fg)
+    rows += [("data packets sent new", float(hd["new"]), fd["segments"] - fd["retransmits"]),
+             ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
+             ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]),
+             ("trims", None, fd["trims"]), ("drops", None, fd["drops"]), ("timeouts", None, fd["timeouts"])]
+    sh, sf = timing.Summary.of([r for r, _ in hts]), timing.Summary.of([r for r, _ in fab])
+    cost = [("wall s (min of runs)", sh.wall_min, sf.wall_min), ("CPU s (min of runs)", sh.cpu_min, sf.cpu_min),
+            ("peak memory MB", sh.maxrss_mb, sf.maxrss_mb)]
+    notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
+                       f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
+    return Table(f"== {e.name} ==", f"htsim {peer}", rows, notes, cost)
+
+
+def gbps(nbytes: float, seconds: float) -> float:
+    return nbytes * 8 / seconds / 1e9
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 2)[2])
+    ap.add_argument("--htsim", required=True, type=Path, help="path of a csg-htsim checkout (not downloaded)")
+    ap.add_argument("--peer-commit", help="the checkout's commit, when it has no .git")
+    ap.add_argument("--experiment", default="all", choices=["all", *EXPERIMENTS])
+    ap.add_argument("--end", default="20ms", help="simulated time (default 20ms)")
+    ap.add_argument("--strat", default="rand", choices=["rand", "perm"], help="htsim's NDP path strategy (default rand)")
+    ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
+    ap.add_argument("--build", type=Path, default=HERE.parent / "htsim" / "build", help="htsim build directory (shared with compare.py)")
+    a = ap.parse_args()
+    commit = checkout_commit(a.htsim.resolve(), a.peer_commit)
+    h = Htsim.prepare(a.htsim, a.build, commit)
+    out = a.build / "validation"
+    out.mkdir(parents=True, exist_ok=True)
+    names = list(EXPERIMENTS) if a.experiment == "all" else [a.experiment]
+    for name in names:
+        e = EXPERIMENTS[name](h, a.end, out, a.strat)
+        hts, fab = [], []
+        for i in range(a.runs):
+            hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
+            fab.append(run_fabricsim(e.toml, hts[0][1]["t_last"]))
+        print("\n".join(table(e, hts, fab, commit).lines()) + "\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Parsing the peers' output (benches/htsim/htsim.py, benches/validation/), on small samples the
+peers wrote on this machine (tests/peers/*/README.md says how). The peers are not run here."""
+
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benches" / "htsim"))
+sys.path.insert(0, str(ROOT / "benches" / "validation"))
+
+import htsim  # noqa: E402
+
+SAMPLES = ROOT / "tests" / "peers" / "htsim"
+INCAST = (SAMPLES / "incast.cm").read_text()
+SENDERS = [int(m) for m in re.findall(r"^(\d+)->15 ", INCAST, re.M)]
+
+
+def test_ndp_closing_totals_and_finished_flows():
+    out = (SAMPLES / "ndp_stdout.txt").read_text()
+    t = htsim.ndp_totals(out)
+    done = htsim.finished_flows(out)
+    assert len(SENDERS) == 15 and sorted(done) == sorted(f"ndp_{s}_15" for s in SENDERS)
+    # htsim's sequence numbers count whole 9000 B packets: a 2 MB flow is 223 of them.
+    assert {b for _, b in done.values()} == {-(-2_000_000 // 9000) * 9000}
+    # 15 x 2 MB through one 10 Gb/s link cannot finish before 15 * 2007000 B * 8 / 10 Gb/s = 24.08 ms.
+    assert max(t_us for t_us, _ in done.values()) >= 15 * 2_007_000 * 8 / 10e9 * 1e6
+    # Every data packet sent new: at least the 15 flows' 223 packets each.
+    assert t["new"] >= 15 * 223 and t["rtx"] >= 0 and t["bounced"] >= 0
+    with pytest.raises(ValueError):
+        htsim.ndp_totals("Done\n")
+
+
+def test_ndp_sink_samples_named_through_the_idmap():
+    samples = htsim.sink_samples((SAMPLES / "ndp_sinks.txt").read_text(), "NDP_SINK")
+    names = htsim.idmap((SAMPLES / "ndp_idmap.txt").read_text())
+    assert sorted(names[i] for i in samples) == sorted(f"ndp_sink_{s}_15" for s in SENDERS)
+    t, last = htsim.last_samples(samples)
+    # -logtime 10 over a 30 ms run: samples at 10 and 20 ms (none at the end time itself).
+    assert t == pytest.approx(0.02) and len(last) == 15
+    assert all([s[0] for s in v] == [pytest.approx(0.01), pytest.approx(0.02)] for v in samples.values())
+    # Cumulative bytes: whole packets, never decreasing, and together no more than the link carried.
+    assert all(b % 9000 == 0 for v in samples.values() for _, b in v)
+    assert all(v[0][1] <= v[1][1] for v in samples.values())
+    assert sum(last.values()) <= 10e9 / 8 * t
+    assert htsim.sink_samples((SAMPLES / "ndp_sinks.txt").read_text(), "TCP_SINK") == {}
+
+
+def test_dctcp_sink_samples():
+    samples = htsim.sink_samples((SAMPLES / "dctcp_sinks.txt").read_text())
+    t, last = htsim.last_samples(samples)
+    assert len(samples) == 16 and t == pytest.approx(0.01)  # 16 hosts, one flow each; sampled every 10 ms
+    assert 0 < sum(last.values()) <= 16 * 10e9 / 8 * t
+    with pytest.raises(ValueError):
+        htsim.last_samples({})
+
+
+def test_validation_reads_an_ndp_run():
+    import htsim_validate
+
+    f = htsim_validate.htsim_figures((SAMPLES / "ndp_stdout.txt").read_text(), (SAMPLES / "ndp_sinks.txt").read_text(),
+                                     (SAMPLES / "ndp_idmap.txt").read_text())
+    assert f["t_last"] == pytest.approx(0.02) and len(f["fct_us"]) == 15
+    assert set(f["packets"]) == {f"ndp_sink_{s}_15" for s in SENDERS}
+    assert all(float(p).is_integer() for p in f["packets"].values())
+
+
+def test_connection_matrix_reads_back_as_fabricsim_reads_it(tmp_path):
+    from fabricsim.traffic import read_htsim  # the [[import]] reader
+
+    text = htsim.connection_matrix(4, [(0, 1), (1, 2), (2, 3), (3, 0)], start_ps=[0, 10, 20, 30], size=2_000_000_000)
+    assert text.splitlines()[:3] == ["Nodes 4", "Connections 4", "0->1 id 1 start 0 size 2000000000"]
+    p = tmp_path / "perm.cm"
+    p.write_text(text)
+    flows, _ = read_htsim(p, hosts=["h0", "h1", "h2", "h3"])
+    assert [(f["src"], f["dst"], f["size"]) for f in flows] == [("h0", "h1", 2_000_000_000), ("h1", "h2", 2_000_000_000),
+                                                                  ("h2", "h3", 2_000_000_000), ("h3", "h0", 2_000_000_000)]
