@@ -2,7 +2,6 @@
 peers wrote on this machine (tests/peers/*/README.md says how). The peers are not run here."""
 
 import pathlib
-import re
 import sys
 
 import pytest
@@ -14,8 +13,8 @@ sys.path.insert(0, str(ROOT / "benches" / "validation"))
 import htsim  # noqa: E402
 
 SAMPLES = ROOT / "tests" / "peers" / "htsim"
-INCAST = (SAMPLES / "incast.cm").read_text()
-SENDERS = [int(m) for m in re.findall(r"^(\d+)->15 ", INCAST, re.M)]
+# htsim's connection_matrices/incast.cm, which the NDP sample ran: nodes 0-14 send 2 MB each to node 15.
+SENDERS = list(range(15))
 
 
 def test_ndp_closing_totals_and_finished_flows():
@@ -33,10 +32,12 @@ def test_ndp_closing_totals_and_finished_flows():
         htsim.ndp_totals("Done\n")
 
 
-def test_ndp_sink_samples_named_through_the_idmap():
+def test_ndp_sink_samples_named_through_the_log_preamble():
     samples = htsim.sink_samples((SAMPLES / "ndp_sinks.txt").read_text(), "NDP_SINK")
-    names = htsim.idmap((SAMPLES / "ndp_idmap.txt").read_text())
+    names = htsim.logged_names((SAMPLES / "ndp_log_names.txt").read_bytes())
     assert sorted(names[i] for i in samples) == sorted(f"ndp_sink_{s}_15" for s in SENDERS)
+    assert sorted(htsim.sink_pair(names[i]) for i in samples) == sorted((s, 15) for s in SENDERS)
+    assert htsim.sink_pair("ndp_3_15") is None  # a source, not a sink
     t, last = htsim.last_samples(samples)
     # -logtime 10 over a 30 ms run: samples at 10 and 20 ms (none at the end time itself).
     assert t == pytest.approx(0.02) and len(last) == 15
@@ -48,10 +49,15 @@ def test_ndp_sink_samples_named_through_the_idmap():
     assert htsim.sink_samples((SAMPLES / "ndp_sinks.txt").read_text(), "TCP_SINK") == {}
 
 
-def test_dctcp_sink_samples():
+def test_dctcp_sink_samples_and_the_permutation_the_driver_drew():
     samples = htsim.sink_samples((SAMPLES / "dctcp_sinks.txt").read_text())
     t, last = htsim.last_samples(samples)
     assert len(samples) == 16 and t == pytest.approx(0.01)  # 16 hosts, one flow each; sampled every 10 ms
+    names = htsim.logged_names((SAMPLES / "dctcp_log_names.txt").read_text())
+    pairs = [htsim.sink_pair(names[i]) for i in samples]
+    # A permutation: every host sends once and receives once, never to itself.
+    assert sorted(a for a, _ in pairs) == list(range(16)) == sorted(b for _, b in pairs)
+    assert all(a != b for a, b in pairs)
     assert 0 < sum(last.values()) <= 16 * 10e9 / 8 * t
     with pytest.raises(ValueError):
         htsim.last_samples({})
@@ -60,11 +66,11 @@ def test_dctcp_sink_samples():
 def test_validation_reads_an_ndp_run():
     import htsim_validate
 
-    f = htsim_validate.htsim_figures((SAMPLES / "ndp_stdout.txt").read_text(), (SAMPLES / "ndp_sinks.txt").read_text(),
-                                     (SAMPLES / "ndp_idmap.txt").read_text())
-    assert f["t_last"] == pytest.approx(0.02) and len(f["fct_us"]) == 15
-    assert set(f["packets"]) == {f"ndp_sink_{s}_15" for s in SENDERS}
-    assert all(float(p).is_integer() for p in f["packets"].values())
+    f = htsim_validate.htsim_figures("NDP_SINK", (SAMPLES / "ndp_stdout.txt").read_text(),
+                                     (SAMPLES / "ndp_sinks.txt").read_text(), (SAMPLES / "ndp_log_names.txt").read_bytes())
+    assert f["t_last"] == pytest.approx(0.02) and len(f["fct_us"]) == 15 and f["new"] >= 15 * 223
+    assert set(f["bytes"]) == {f"ndp_sink_{s}_15" for s in SENDERS}
+    assert all(b % 9000 == 0 for b in f["bytes"].values())
 
 
 def test_connection_matrix_reads_back_as_fabricsim_reads_it(tmp_path):

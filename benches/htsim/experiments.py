@@ -19,28 +19,27 @@ dctcp: htsim's DCTCP permutation, sim/datacenter/old_tests/main_dctcp_permutatio
 
 ndp: htsim's NDP driver, sim/datacenter/main_ndp.cpp (main()), against B5 (python/fabricsim/
   benchmarks/ndp-permutation.toml) with the same permutation, given to both as one htsim
-  connection matrix (htsim: -tm FILE; fabricsim: [[import]] of the same file, docs/SCENARIOS.md):
+  connection matrix (htsim: -tm FILE; fabricsim: [[import]] of the same file, docs/SCENARIOS.md).
+  The command line (ndp_argv) asks the driver for B5's experiment:
     -nodes N, -conns N, -tm FILE -> k with k^3/4 = N; [[import]] file = FILE (node i = host h{i})
     -linkspeed 10000 (Mb/s; the driver's default is HOST_NIC = 100 Gb/s in datacenter/main.h)
                                            -> link rate "10Gbps"
     -hop_latency 1 (us, the driver's default), -switch_latency 0 (default) -> link delay "1us"
-    -q 8 (packets of the data queue, memFromPkt) -> queue_buffer = [.., "8pkt"]
-    -queue_type composite (default COMPOSITE: trims to headers, header queue served 10:1 ahead)
-                                           -> admission = "trim", trim_size = "64B", scheduler = "wrr", weights = [10, 1]
-    -mtu 9000 (default packet_size) -> mss 8936 B + header 64 B
+    -q 8 (data queue of memFromPkt(8) = 72000 B) -> queue_buffer = [.., "8pkt"]
+    -mtu 9000 (default packet_size) -> 9000 B packets
     -cwnd 23 (packets; the driver's default is 15) -> initial_window = 23
-    -strat rand (SCATTER_RANDOM: each packet a random path of the flow's) -> per-packet path hash
-      (ecmp = "flow_hash" with NDP's own per-packet hash); -strat perm (SCATTER_PERMUTE) is htsim's
-      other spraying mode, see benches/validation/
-    -host_queue_type fair_prio (default FAIR_PRIO: control packets first) -> [host_queue] queues = 2
-    NdpSrc::setMinRTO(50000) in main() (50 ms), rtx scanner every 9 us -> rto; B5 keeps its 1 ms
-      (no timeouts fire in this loss-free-by-trimming experiment either way)
-    NdpPullPacer(linkspeed, 0.99) per receiver -> fabricsim's NDP pull pacer (pulls at line rate)
-    -seed 13 (the driver's default: srand/srandom) -> [simulation] seed = 1 (random streams differ)
-    -end T_US -> [simulation] end
-    -log sink -logtime MS (NdpSinkLoggerSampling) -> samples of acknowledged bytes for goodput
-  Long-lived flows are written as flows of 2 GB (more than 10 Gb/s carries in the run):
-  connection_matrix.cpp leaves a connection's size unset when the line has none.
+    -strat rand (SCATTER_RANDOM: each packet a random one of the flow's paths) -> per-packet path
+      hash (fabricsim's NDP sprays each packet on its own hash)
+    -end T_US -> [simulation] end; -log sink -logtime MS -> samples of acknowledged bytes
+  B5 keeps its own settings where the driver's constants differ: the driver's data packets carry
+  9000 B of payload (9064 B on the wire; B5: 8936 + 64), its CompositeQueue counts the packet
+  being serialized in its 72000 B and gives headers 144000 B served 100000:1 (B5: 8 waiting
+  packets, 72 KB of headers served 10:1), it never returns headers to their sender (B5 does, as
+  the paper), pulls at 0.99 of the line rate (B5: 1.0) and sets a 50 ms minimum RTO (B5: 1 ms).
+  For speed these change little; benches/validation/htsim_validate.py maps every one of them
+  for the agreement tables. Long-lived flows are written as flows of 2 GB (more than 10 Gb/s
+  carries in the run): connection_matrix.cpp leaves a connection's size unset when the line has
+  none.
 """
 
 from __future__ import annotations

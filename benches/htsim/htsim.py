@@ -16,8 +16,7 @@ text lines such as
     0.010000000 Type TCP_SINK ID 5551 Ev RATE CAck 3843001 Rate 384300100
     0.000250000 Type NDP_SINK ID 441 Ev RATE CAck 0 ReorderBuffer 0 Rate 0
 
-(sink loggers: cumulative acknowledged bytes sampled every period), and each run writes
-idmap.txt ("ID NAME" per logged object) in its working directory. The NDP driver prints
+(sink loggers: cumulative acknowledged bytes sampled every period), and the log file starts with a text preamble naming the logged objects (": dctcp_sink_3_17=239"). The NDP driver prints
 "New: N Rtx: R Bounced: B" at the end (data packets first sent, retransmitted, headers returned
 to their sender), finite flows print "Flow NAME flow_id I finished at T_US total bytes B".
 """
@@ -146,9 +145,23 @@ def last_samples(samples: dict[int, list[tuple[float, int]]]) -> tuple[float, di
     return t, {i: s[-1][1] for i, s in samples.items() if s[-1][0] == t}
 
 
-def idmap(text: str) -> dict[int, str]:
-    """idmap.txt: ID -> name."""
-    return {int(a): b for a, b in (line.split(maxsplit=1) for line in text.splitlines() if line.strip())}
+def logged_names(log: bytes | str) -> dict[int, str]:
+    """ID -> name of the objects a driver named in its log (Logfile::writeName writes a text
+    preamble of lines ": NAME=ID" before the binary records): e.g. "ndp_sink_3_17", whose source
+    and destination hosts are 3 and 17."""
+    text = log.decode("latin-1") if isinstance(log, bytes) else log
+    out = {}
+    for line in text.split("\n"):
+        m = re.fullmatch(r": (\S+)=(\d+)", line.rstrip("\r"))
+        if m:
+            out[int(m[2])] = m[1]
+    return out
+
+
+def sink_pair(name: str) -> tuple[int, int] | None:
+    """(source, destination) of a sink named "<kind>_sink_<src>_<dst>"."""
+    m = re.fullmatch(r"\w+?_sink_(\d+)_(\d+)", name)
+    return (int(m[1]), int(m[2])) if m else None
 
 
 NDP_TOTALS = re.compile(r"^New: (\d+) Rtx: (\d+) Bounced: (\d+)\s*$", re.M)

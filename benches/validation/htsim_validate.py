@@ -39,6 +39,7 @@ import json
 import statistics
 import sys
 from dataclasses import dataclass, field
+from typing import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -48,7 +49,8 @@ sys.path.insert(0, str(HERE))
 import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, goodput_rows  # noqa: E402
-from htsim import Htsim, checkout_commit, connection_matrix, finished_flows, idmap, ndp_totals, sink_samples  # noqa: E402
+from htsim import (Htsim, checkout_commit, connection_matrix, finished_flows, logged_names, ndp_totals, sink_pair,  # noqa: E402
+                   sink_samples)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -80,13 +82,16 @@ print(json.dumps({
 @dataclass
 class Experiment:
     name: str
-    toml: Path
+    toml: Path | None  # fabricsim's scenario; None: written from htsim's first run by `after_htsim`
     argv: list[str]  # htsim's command line (run in its own directory)
-    hosts: int
-    receivers: int
+    sink: str  # the sink type htsim logs
     end_s: float
     finite: bool  # flows of a size (FCTs), else long-lived (goodput)
     notes: list[str] = field(default_factory=list)
+    after_htsim: Callable[[dict], Path] | None = None
+    # fabricsim's acknowledged bytes in htsim's unit: htsim's sequence numbers count whole 9000 B
+    # TCP packets; fabricsim's count payload (8948 B of each 9000 B packet). NDP: 9000 B on both.
+    fab_scale: float = 1.0
 
 
 NDP_SCENARIO = """name = "{name}"
@@ -104,15 +109,18 @@ link = {{ rate = "10Gbps", delay = "1us" }}   # -linkspeed 10000; -hop_latency 1
 [queue]
 # -queue_type composite (COMPOSITE, FatTreeTopology::alloc_queue -> CompositeQueue), -q 8:
 # maxsize = memFromPkt(8) = 72000 B of data (Packet::data_packet_size() = 9000; a data packet is
-# 9064 B on the wire, so 7 fit); headers get 2 x maxsize (CompositeQueue::receivePacket); the
-# header queue is served 100000:1 (_ratio_high/_ratio_low in CompositeQueue's constructor); a
-# data packet that does not fit is trimmed, or, on a coin (drand() < 0.5), the queue's last packet
-# is trimmed instead; a header that does not fit is dropped (_return_to_sender is false unless
-# setRTS is called, and nothing calls it).
+# 9064 B on the wire); headers get 2 x maxsize (CompositeQueue::receivePacket). htsim's occupancy
+# (_queuesize_low/_high) includes the packet being serialized until CompositeQueue::completeService
+# removes it, fabricsim's counts waiting packets only: htsim's M bytes are M minus one packet here
+# (72000 - 9064 data: 6 waiting behind the one on the wire; 144000 - 64 headers). The header
+# queue is served 100000:1 (_ratio_high/_ratio_low in CompositeQueue's constructor); a data packet
+# that does not fit is trimmed, or, on a coin (drand() < 0.5), the queue's last packet is trimmed
+# instead; a header that does not fit is dropped (_return_to_sender is false unless setRTS is
+# called, and nothing calls it).
 buffer = "unlimited"
 queues = 2
 classes = [0, 1]
-queue_buffer = ["144000B", "72000B"]
+queue_buffer = ["143936B", "62936B"]
 scheduler = "wrr"
 weights = [100000, 1]
 admission = "trim"
@@ -159,7 +167,7 @@ def ndp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
     cm.write_text(connection_matrix(n, experiments.ndp_pairs(k), size=experiments.LONG_FLOW))
     toml = ndp_scenario(k, end, cm, out, f"ndp-permutation-{strat}", h.commit)
     argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
-    return Experiment("ndp-permutation", toml, argv, n, n, experiments.seconds(end), False,
+    return Experiment("ndp-permutation", toml, argv, "NDP_SINK", experiments.seconds(end), False,
                       [f"k = 12, 432 flows, {end} simulated, htsim -strat {strat}"])
 
 
@@ -172,12 +180,73 @@ def ndp_incast(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
     toml = ndp_scenario(k, end, cm, out, f"ndp-incast-{strat}", h.commit)
     argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
     argv[argv.index("-conns") + 1] = cm.read_text().split()[3]
-    return Experiment("ndp-incast", toml, argv, n, 1, experiments.seconds(end), True,
+    return Experiment("ndp-incast", toml, argv, "NDP_SINK", experiments.seconds(end), True,
                       [f"htsim's connection_matrices/incast.cm: k = {k} fat tree, 15 x 2 MB -> one host, {end} simulated, "
                        f"htsim -strat {strat}"])
 
 
-EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast}
+DCTCP_SCENARIO = """name = "{name}"
+description = "htsim's DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
+
+[simulation]
+end = "{end}"                        # eventlist.setEndtime (set in the copy the script compiles)
+seed = 1
+
+[topology]
+kind = "fat_tree"
+k = {k}                              # -nodes N = k^3/4
+link = {{ rate = "10Gbps", delay = "1us" }}   # speedFromMbps(10000) in main(); RTT = 1 us per link
+
+[queue]
+# FatTreeTopology(..., ECN, ...) -> ECNQueue(speed, memFromPkt(-q 100), .., memFromPkt(15)): drop
+# tail at 100 x 9000 B, counting the packet being serialized (Queue's _queuesize keeps it until
+# completeService), so 99 packets wait behind it at most; ECNQueue::completeService marks a
+# departing packet when the queue with it still counted exceeds 15 x 9000 B, i.e. when what it
+# leaves behind exceeds 135000 - 9000 B.
+buffer = "891000B"
+discipline = "ecn"
+ecn_threshold = "126000B"
+mark_at = "dequeue"
+
+[routing]
+ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow
+
+[transport]
+cc = "dctcp"                         # DCTCPSrc; TcpSink ACKs every packet
+mss = "8948B"                        # Packet::data_packet_size() = 9000 B on the wire ...
+header = "52B"                       # ... (htsim's TCP packet has no separate header; ACKs are 40 B)
+initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
+initial_ssthresh = 15                # -ssthresh default 15 (set_ssthresh(15 * 9000))
+min_rto = "250ms"                    # TcpSrc::update_rtx_time: _rto at least 0.25 s
+delayed_ack = 1
+handshake = true                     # TcpSrc::connect sends a SYN and waits for the SYN/ACK
+
+[output]
+sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10)): goodput read at the same time
+flows = "all"
+
+"""
+
+
+def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    k, n = 12, 432
+    exe = h.dctcp_permutation(experiments.seconds(end))
+
+    def scenario(first: dict) -> Path:
+        # The driver draws its permutation from srand(time(NULL)): take the one its first run used.
+        pairs = sorted(first["pairs"].values())
+        toml = out / "dctcp-permutation.toml"
+        flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n' for a, b in pairs)
+        toml.write_text(DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k) + flows)
+        return toml
+
+    return Experiment("dctcp-permutation", None, [str(exe), "-nodes", str(n), "-conns", str(n), "-q", "100", "-o", "log.dat"],
+                      "TCP_SINK", experiments.seconds(end), False,
+                      [f"B4's experiment: k = 12, 432 flows, {end} simulated; fabricsim runs the permutation htsim's first run drew"],
+                      after_htsim=scenario, fab_scale=9000 / 8948)
+
+
+EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation}
 
 
 def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
@@ -185,19 +254,22 @@ def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
     r = timing.run_timed(e.argv, cwd=work)
     if r.returncode != 0:
         raise SystemExit(f"htsim failed ({' '.join(e.argv)}):\n{r.stdout[-1500:]}\n{r.stderr[-1000:]}")
-    log = h.ascii_log(work / "log.dat")
-    return r, htsim_figures(r.stdout, log, (work / "idmap.txt").read_text())
+    log = work / "log.dat"
+    return r, htsim_figures(e.sink, r.stdout, h.ascii_log(log), log.read_bytes())
 
 
-def htsim_figures(stdout: str, ascii_log: str, ids: str) -> dict:
-    """What htsim_ndp reported: per-flow delivered packets at its last sink sample, finished
-    flows' FCTs, and its closing totals."""
-    samples = sink_samples(ascii_log, "NDP_SINK")
-    names = idmap(ids)
+def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> dict:
+    """What an htsim driver reported: per sink, its bytes at the last sink sample and its
+    (source, destination); finished flows' FCTs; htsim_ndp's closing totals."""
+    samples = sink_samples(ascii_log, sink)
+    names = logged_names(log)
     t_last = max(s[-1][0] for s in samples.values()) if samples else float("nan")
-    delivered = {names.get(i, str(i)): s[-1][1] for i, s in samples.items()}
-    return {"t_last": t_last, "bytes": delivered, "fct_us": [t for t, _ in finished_flows(stdout).values()],
-            **ndp_totals(stdout)}
+    out = {"t_last": t_last, "bytes": {names.get(i, str(i)): s[-1][1] for i, s in samples.items()},
+           "pairs": {names[i]: sink_pair(names[i]) for i in samples if i in names},
+           "fct_us": [t for t, _ in finished_flows(stdout).values()]}
+    if sink == "NDP_SINK":
+        out.update(ndp_totals(stdout))
+    return out
 
 
 def run_fabricsim(toml: Path, t: float) -> tuple[timing.Run, dict]:
@@ -215,16 +287,19 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
         rows += fct_rows(hd["fct_us"], fd["fct_us"])
         span = max(hd["fct_us"], default=float("nan")) * 1e-6, max(fd["fct_us"], default=float("nan")) * 1e-6
         rows.append(("bottleneck utilization (bytes / last FCT)", gbps(sum(hd["bytes"].values()), span[0]) / LINE_GBPS,
-                     gbps(sum(fd["acked"]), span[1]) / LINE_GBPS))
+                     gbps(sum(fd["acked"]) * e.fab_scale, span[1]) / LINE_GBPS))
     else:
         hg = [gbps(b, t) for b in hd["bytes"].values()]
-        fg = [gbps(b, t) for b in fd["acked_at"].values()]
+        fg = [gbps(b * e.fab_scale, t) for b in fd["acked_at"].values()]
         rows.append(("utilization (receivers' mean / line rate)", statistics.mean(hg) / LINE_GBPS, statistics.mean(fg) / LINE_GBPS))
         rows += goodput_rows(hg, fg)
-    rows += [("data packets sent new", float(hd["new"]), fd["segments"] - fd["retransmits"]),
-             ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
-             ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]),
-             ("trims", None, fd["trims"]), ("drops", None, fd["drops"]), ("timeouts", None, fd["timeouts"])]
+    if "new" in hd:  # htsim_ndp's closing totals
+        rows += [("data packets sent new", float(hd["new"]), fd["segments"] - fd["retransmits"]),
+                 ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
+                 ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"])]
+    else:
+        rows += [("retransmissions", None, fd["retransmits"]), ("ECN marks", None, fd["marks"])]
+    rows += [("drops", None, fd["drops"]), ("timeouts", None, fd["timeouts"])]
     sh, sf = timing.Summary.of([r for r, _ in hts]), timing.Summary.of([r for r, _ in fab])
     cost = [("wall s (min of runs)", sh.wall_min, sf.wall_min), ("CPU s (min of runs)", sh.cpu_min, sf.cpu_min),
             ("peak memory MB", sh.maxrss_mb, sf.maxrss_mb)]
@@ -258,6 +333,8 @@ def main() -> None:
         hts, fab = [], []
         for i in range(a.runs):
             hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
+            if e.toml is None:
+                e.toml = e.after_htsim(hts[0][1])
             fab.append(run_fabricsim(e.toml, hts[0][1]["t_last"]))
         print("\n".join(table(e, hts, fab, commit).lines()) + "\n", flush=True)
 
