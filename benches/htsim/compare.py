@@ -104,7 +104,9 @@ def report(e: experiments.Prepared, fab: list[tuple[timing.Run, dict]], hts: lis
     engine = min(d["engine_wall_s"] for _, d in fab)
     lines.append(f"headline: fabricsim / htsim packet-hops per CPU second, min of {sf.runs}: "
                  f"{ratio(sf.cpu_min, sh.cpu_min):.2f}x   (wall, min: {ratio(sf.wall_min, sh.wall_min):.2f}x; wall, median: "
-                 f"{ratio(sf.wall_median, sh.wall_median):.2f}x; fabricsim engine alone vs htsim CPU: {ratio(engine, sh.cpu_min):.2f}x)")
+                 f"{ratio(sf.wall_median, sh.wall_median):.2f}x)")
+    lines.append(f"fabricsim's CPU time includes Python's start-up and scenario reading; its engine ran {engine:.2f} s of "
+                 f"wall time at least (whole process {sf.wall_min:.2f} s)")
     lines.append(f"estimated packet-hops: fabricsim {fab_hops:.3g} (engine's exact count {fab[0][1]['hops']:.3g}, "
                  f"ratio {fab[0][1]['hops'] / fab_hops:.3f}), htsim {hts_hops:.3g}")
     common = dict(experiment=e.name, size=e.k, end=e.end, peer_commit=peer_commit, fabricsim_commit=fab_commit,

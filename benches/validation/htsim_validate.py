@@ -48,7 +48,7 @@ sys.path.insert(0, str(HERE))
 
 import experiments  # noqa: E402
 import timing  # noqa: E402
-from agreement import Table, fct_rows, goodput_rows  # noqa: E402
+from agreement import Table, fct_rows, goodput_rows, jain  # noqa: E402
 from htsim import (Htsim, checkout_commit, connection_matrix, finished_flows, logged_names, ndp_totals, sink_pair,  # noqa: E402
                    sink_samples)
 
@@ -303,6 +303,14 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     sh, sf = timing.Summary.of([r for r, _ in hts]), timing.Summary.of([r for r, _ in fab])
     cost = [("wall s (min of runs)", sh.wall_min, sf.wall_min), ("CPU s (min of runs)", sh.cpu_min, sf.cpu_min),
             ("peak memory MB", sh.maxrss_mb, sf.maxrss_mb)]
+    if not e.finite and len(hts) > 1:
+        # Runs that differ (htsim's DCTCP driver draws its permutation and paths from the time of
+        # day; --vary-seed gives fabricsim's runs seeds 1, 2, ...): the range of the per-flow figures.
+        def spread(runs: list, key: str, scale: float) -> str:
+            mins = [min(gbps(b * scale, t) for b in d[key].values()) for _, d in runs]
+            js = [jain([gbps(b * scale, t) for b in d[key].values()]) for _, d in runs]
+            return f"min goodput {min(mins):.2f}-{max(mins):.2f} Gb/s, Jain {min(js):.3f}-{max(js):.3f}"
+        e.notes.append(f"across the {len(hts)} runs: htsim {spread(hts, 'bytes', 1.0)}; fabricsim {spread(fab, 'acked_at', e.fab_scale)}")
     notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
                        f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
     return Table(f"== {e.name} ==", f"htsim {peer}", rows, notes, cost)
@@ -321,6 +329,7 @@ def main() -> None:
     ap.add_argument("--end", default="20ms", help="simulated time (default 20ms)")
     ap.add_argument("--strat", default="rand", choices=["rand", "perm"], help="htsim's NDP path strategy (default rand)")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
+    ap.add_argument("--vary-seed", action="store_true", help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical)")
     ap.add_argument("--build", type=Path, default=HERE.parent / "htsim" / "build", help="htsim build directory (shared with compare.py)")
     a = ap.parse_args()
     commit = checkout_commit(a.htsim.resolve(), a.peer_commit)
@@ -335,7 +344,11 @@ def main() -> None:
             hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
             if e.toml is None:
                 e.toml = e.after_htsim(hts[0][1])
-            fab.append(run_fabricsim(e.toml, hts[0][1]["t_last"]))
+            toml = e.toml
+            if a.vary_seed and i > 0:
+                toml = e.toml.with_name(f"{e.toml.stem}-seed{i + 1}.toml")
+                toml.write_text(e.toml.read_text().replace("\nseed = 1", f"\nseed = {i + 1}", 1))
+            fab.append(run_fabricsim(toml, hts[0][1]["t_last"]))
         print("\n".join(table(e, hts, fab, commit).lines()) + "\n", flush=True)
 
 
