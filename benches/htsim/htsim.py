@@ -16,9 +16,10 @@ text lines such as
     0.010000000 Type TCP_SINK ID 5551 Ev RATE CAck 3843001 Rate 384300100
     0.000250000 Type NDP_SINK ID 441 Ev RATE CAck 0 ReorderBuffer 0 Rate 0
 
-(sink loggers: cumulative acknowledged bytes sampled every period), and the log file starts with a text preamble naming the logged objects (": dctcp_sink_3_17=239"). The NDP driver prints
-"New: N Rtx: R Bounced: B" at the end (data packets first sent, retransmitted, headers returned
-to their sender), finite flows print "Flow NAME flow_id I finished at T_US total bytes B".
+(sink loggers: cumulative acknowledged bytes sampled every period); the log file starts with a
+text preamble naming the logged objects (": dctcp_sink_3_17=239"). The NDP driver prints "New: N
+Rtx: R Bounced: B" at the end (data packets first sent, retransmitted, headers returned to their
+sender); finite flows print "Flow NAME flow_id I finished at T_US total bytes B".
 """
 
 from __future__ import annotations
