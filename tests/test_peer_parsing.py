@@ -28,6 +28,8 @@ def test_ndp_closing_totals_and_finished_flows():
     assert max(t_us for t_us, _ in done.values()) >= 15 * 2_007_000 * 8 / 10e9 * 1e6
     # Every data packet sent new: at least the 15 flows' 223 packets each.
     assert t["new"] >= 15 * 223 and t["rtx"] >= 0 and t["bounced"] >= 0
+    assert t["timeouts"] == 0  # no "Total RTOs" line: htsim's 50 ms minimum RTO never fired
+    assert htsim.ndp_totals(out + "Total RTOs: 1\nTotal RTOs: 2\n")["timeouts"] == 2
     with pytest.raises(ValueError):
         htsim.ndp_totals("Done\n")
 

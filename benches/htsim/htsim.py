@@ -169,12 +169,18 @@ NDP_TOTALS = re.compile(r"^New: (\d+) Rtx: (\d+) Bounced: (\d+)\s*$", re.M)
 FINISHED = re.compile(r"^Flow (\S+) flow_id (\d+) finished at ([0-9.e+-]+) total bytes (\d+)", re.M)
 
 
+NDP_RTOS = re.compile(r"^Total RTOs: (\d+)", re.M)
+
+
 def ndp_totals(stdout: str) -> dict[str, int]:
-    """htsim_ndp's closing line: data packets sent new, retransmitted, and bounced headers."""
+    """htsim_ndp's closing line: data packets sent new, retransmitted, and bounced headers; and
+    its timeouts (NdpSrc::retransmit_packet prints the running total of packets resent on a
+    timeout, a global count, at each)."""
     m = NDP_TOTALS.search(stdout)
     if not m:
         raise ValueError("no 'New: .. Rtx: .. Bounced: ..' line in htsim_ndp's output")
-    return {"new": int(m[1]), "rtx": int(m[2]), "bounced": int(m[3])}
+    rtos = [int(x) for x in NDP_RTOS.findall(stdout)]
+    return {"new": int(m[1]), "rtx": int(m[2]), "bounced": int(m[3]), "timeouts": max(rtos, default=0)}
 
 
 def finished_flows(stdout: str) -> dict[str, tuple[float, int]]:

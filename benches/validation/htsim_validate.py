@@ -296,10 +296,11 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     if "new" in hd:  # htsim_ndp's closing totals
         rows += [("data packets sent new", float(hd["new"]), fd["segments"] - fd["retransmits"]),
                  ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
-                 ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"])]
+                 ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
+                 ("drops", None, fd["drops"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"])]
     else:
-        rows += [("retransmissions", None, fd["retransmits"]), ("ECN marks", None, fd["marks"])]
-    rows += [("drops", None, fd["drops"]), ("timeouts", None, fd["timeouts"])]
+        rows += [("retransmissions", None, fd["retransmits"]), ("ECN marks", None, fd["marks"]), ("drops", None, fd["drops"]),
+                 ("timeouts", None, fd["timeouts"])]
     sh, sf = timing.Summary.of([r for r, _ in hts]), timing.Summary.of([r for r, _ in fab])
     cost = [("wall s (min of runs)", sh.wall_min, sf.wall_min), ("CPU s (min of runs)", sh.cpu_min, sf.cpu_min),
             ("peak memory MB", sh.maxrss_mb, sf.maxrss_mb)]
