@@ -215,6 +215,7 @@ ecmp = "flow_hash"                   # choice = rand() % paths: one random path 
 cc = "dctcp"                         # DCTCPSrc; TcpSink ACKs every packet
 dctcp_g = 0.0625                     # DCTCPSrc::receivePacket: alfa = 15/16 alfa + 1/16 f, once per window
 dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
+cc_params = {{ window_cut = 1 }}       # DCTCPSrc::receivePacket: cwnd *= 1 - alfa/2 every window while alfa > 0; ECE only ends slow start
 mss = "8948B"                        # Packet::data_packet_size() = 9000 B on the wire ...
 header = "52B"                       # ... (htsim's TCP packet has no separate header; ACKs are 40 B)
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
