@@ -85,3 +85,40 @@ def test_connection_matrix_reads_back_as_fabricsim_reads_it(tmp_path):
     flows, _ = read_htsim(p, hosts=["h0", "h1", "h2", "h3"])
     assert [(f["src"], f["dst"], f["size"]) for f in flows] == [("h0", "h1", 2_000_000_000), ("h1", "h2", 2_000_000_000),
                                                                   ("h2", "h3", 2_000_000_000), ("h3", "h0", 2_000_000_000)]
+
+
+NS3 = ROOT / "tests" / "peers" / "ns3"
+
+
+def test_ns3_b1_output():
+    import ns3_validate
+
+    d = ns3_validate.parse_ns3((NS3 / "b1_stdout.txt").read_text())
+    assert [f["group"] for f in d["flows"]] == [f"h{i}->h0" for i in range(1, 17)]
+    # What the sinks received fits through h0's 10 Gb/s link in 5 ms (payload: 1448 of 1500 B).
+    assert 0 < sum(f["rx_bytes"] for f in d["flows"]) <= 10e9 / 8 * 0.005 * 1448 / 1500
+    assert all(f["rx_after_warmup"] <= f["rx_bytes"] for f in d["flows"])
+    (q,) = d["queues"]
+    assert q["port"] == "s0->h0" and q["marks"] <= q["enqueued"]
+    assert q["samples"] == 40  # 4 ms after the warm-up, sampled every 100 us
+    assert 0 <= q["mean_packets"] <= q["p99_packets"] <= 250  # the RED queue disc's limit
+    with pytest.raises(ValueError):
+        ns3_validate.parse_ns3("no json here\n")
+
+
+def test_ns3_example_output_and_the_mapped_start_times():
+    import ns3_validate
+
+    d = ns3_validate.parse_ns3((NS3 / "example_stdout.txt").read_text())
+    groups = [f["group"] for f in d["flows"]]
+    assert groups == ["S2->R2"] * 20 + ["S1->R1"] * 10 + ["S3->R1"] * 10
+    assert [q["port"] for q in d["queues"]] == ["T1->T2", "T2->R1"]
+    # dctcp-example.cc's start times: S2[i] at i*50 ms + i*5 ms, S1[i] at i*100 ms + i*5 ms,
+    # S3[i] at i*100 ms + (i+10)*5 ms. By 60 ms only S2[0] (0 ms) and S2[1] (55 ms) and S1[0] (0 ms)
+    # have started; S3[0] starts at 50 ms.
+    started = [i for i, f in enumerate(d["flows"]) if f["rx_bytes"] > 0]
+    starts = ns3_validate.example_starts()
+    assert [(s, t) for s, _, t in starts[:2]] == [("S2_0", 0.0), ("S2_1", pytest.approx(0.055))]
+    assert starts[30] == ("S3_0", "R1", pytest.approx(0.05))
+    assert set(started) <= {i for i, (_, _, t) in enumerate(starts) if t < 0.06}
+    assert {0, 20} <= set(started)
