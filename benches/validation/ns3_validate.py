@@ -14,8 +14,13 @@ Experiments and their mapping, key by key (ns-3 attribute or example line -> fab
 b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc set it up.
   17 nodes on one switch, PointToPoint 10Gbps / 1us -> star, link { rate = "10Gbps", delay = "1us" }
   RedQueueDisc on the switch port to h0: MinTh = MaxTh = 65, QW = 1, MaxSize 250p, UseEcn, no hard
-    drop: marks an ECN-capable arrival that finds at least 65 packets (RED's forced mark) ->
-    discipline = "ecn", ecn_threshold = "65pkt" (step marking: "finds at least K"), buffer = "250pkt"
+    drop, and ns-3's defaults LInterm 50 and Gentle = true: above 65 packets it marks with a
+    probability rising from 0.02 to 1 at 130 (gentle RED), not at every packet as B1's step at 65
+    does -> discipline = "red", red = { min_th = max_th = "65pkt", max_p = 0.02, weight = 1,
+    gentle = true, action = "mark" }, buffer = "250pkt" (B1 itself keeps its step marking)
+  non-ECN-capable packets RED picks (SYNs) are dropped, not marked -> the same in fabricsim's RED
+  TCP connection set-up (SYN, SYN-ACK; a lost SYN resent after ConnTimeout = 3 s) -> handshake = true,
+    initial_rto = "3s"
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p (the backlog waits in the queue disc) -> none (a port's one queue)
   TcpDctcp, SegmentSize 1448 + timestamps (52 B of headers) -> cc = "dctcp", mss 1448 B, header 52 B
@@ -31,8 +36,8 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   RED defaults: QW 1, MaxSize 2666p, LInterm 50 (max_p 0.02), Gentle, UseEcn, no hard drop, MeanPktSize 1500
     -> red = { min_th, max_th, max_p = 0.02, weight = 1, gentle = true, action = "mark", hard_drop = false }
   TcpDctcp, SegmentSize 1448, DelAckCount 2; ns-3 defaults InitialCwnd 10, MinRto 1 s,
-    SndBufSize = RcvBufSize = 128 KiB -> mss 1448 B, header 52 B, delayed_ack 2, initial_cwnd 10,
-    min_rto "1s", rcv_buffer "131072B"
+    SndBufSize = RcvBufSize = 128 KiB, ConnTimeout 3 s -> mss 1448 B, header 52 B, delayed_ack 2,
+    initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true, initial_rto = "3s"
   OnOff (always on, 1 Gb/s of 1000 B writes) S2[i] -> R2[i] from i*1s/20 + i*5ms; S1[i] -> R1 from
     i*1s/10 + i*5ms; S3[i] -> R1 from i*1s/10 + (i+10)*5ms -> long-lived flows at those starts (the
     1 Gb/s application rate exceeds what a 1 Gb/s link carries in payload, so the link limits them)
@@ -126,16 +131,24 @@ def ns3_version(ns3: Path) -> str:
 
 # ---- fabricsim scenarios -----------------------------------------------------------------------
 
+# ns-3's RedQueueDisc as its drivers configure it (QW = 1, UseEcn, no hard drop, MeanPktSize 1500)
+# with its defaults: LInterm 50 (max_p = 0.02) and Gentle = true (p rises from max_p at MaxTh to 1
+# at twice MaxTh), marking ECN-capable packets and dropping the others (SYNs).
+NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}pkt\", max_p = 0.02, weight = 1.0, gentle = true, " \
+          "action = \"mark\", hard_drop = false, mean_packet = \"1500B\" }}"
+# ns-3's TCP opens connections (SYN, SYN-ACK) and resends a lost SYN after ConnTimeout (3 s).
+NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\n'
+
+
 def b1_scenario(time_s: float, sample_us: float, out: Path) -> Path:
+    """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
+    RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"')
+    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + NS3_OPEN)
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', NS3_RED.format(lo=65, hi=65))
     toml = out / "b1.toml"
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
-
-
-EXAMPLE_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}pkt\", max_p = 0.02, weight = 1.0, gentle = true, " \
-              "action = \"mark\", hard_drop = false, mean_packet = \"1500B\" }}"
 
 
 def example_starts() -> list[tuple[str, str, float]]:
@@ -151,7 +164,7 @@ def example_scenario(time_s: float, sample_us: float, out: Path) -> Path:
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
     links = [f'  {{ a = "{h}", b = "{host_sw[h]}", rate = "1Gbps", delay = "10us" }},' for h in hosts]
-    trunk_q = "{ buffer = \"2666pkt\", " + EXAMPLE_RED.format(lo=50, hi=150).replace("\n", ", ") + " }"
+    trunk_q = "{ buffer = \"2666pkt\", " + NS3_RED.format(lo=50, hi=150).replace("\n", ", ") + " }"
     links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
     flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
     text = f"""name = "ns3-dctcp-example"
@@ -171,10 +184,10 @@ links = [
 
 [queue]
 buffer = "2666pkt"
-{EXAMPLE_RED.format(lo=20, hi=60)}
+{NS3_RED.format(lo=20, hi=60)}
 
 [transport]
-cc = "dctcp"
+{NS3_OPEN}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
