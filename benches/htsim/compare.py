@@ -34,7 +34,6 @@ printed beside the estimate as a check. The ratio does not depend on the estimat
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -67,10 +66,7 @@ def mean_path_links(k: int) -> float:
 
 
 def run_fabricsim(toml: Path) -> tuple[timing.Run, dict]:
-    r = timing.run_timed([sys.executable, "-c", FABRICSIM, str(toml)])
-    if r.returncode != 0:
-        raise SystemExit(f"fabricsim failed on {toml}:\n{r.stderr[-2000:]}")
-    return r, json.loads(r.stdout.strip().splitlines()[-1])
+    return timing.run_python(FABRICSIM, str(toml))
 
 
 def run_htsim(h: Htsim, e: experiments.Prepared, work: Path) -> tuple[timing.Run, dict]:

@@ -53,6 +53,17 @@ def run_timed(argv: list[str], cwd: Path | None = None) -> Run:
         return Run(wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode, out.read(), err.read())
 
 
+def run_python(script: str, *args: str) -> tuple[Run, dict]:
+    """A fresh Python process (this interpreter) running `script` with `args`, timed as above;
+    its last output line read as a JSON object (fabricsim's side of a comparison)."""
+    import sys
+
+    r = run_timed([sys.executable, "-c", script, *args])
+    if r.returncode != 0:
+        raise SystemExit(f"fabricsim failed ({' '.join(args)}):\n{r.stderr[-2000:]}")
+    return r, json.loads(r.stdout.strip().splitlines()[-1])
+
+
 @dataclass
 class Summary:
     """A simulator's N runs of one experiment."""

@@ -35,7 +35,6 @@ column is "-" and fabricsim's value is shown alone.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -276,10 +275,7 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
 
 
 def run_fabricsim(toml: Path, t: float) -> tuple[timing.Run, dict]:
-    r = timing.run_timed([sys.executable, "-c", FABRICSIM, str(toml), repr(t)])
-    if r.returncode != 0:
-        raise SystemExit(f"fabricsim failed on {toml}:\n{r.stderr[-2000:]}")
-    return r, json.loads(r.stdout.strip().splitlines()[-1])
+    return timing.run_python(FABRICSIM, str(toml), repr(t))
 
 
 def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[timing.Run, dict]], peer: str) -> Table:

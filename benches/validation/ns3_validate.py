@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -226,14 +225,10 @@ def parse_ns3(stdout: str) -> dict:
 
 
 def run_fabricsim(toml: Path, warmup: float, ports: list[str]) -> tuple[timing.Run, dict]:
-    r = timing.run_timed([sys.executable, "-c", FABRICSIM, str(toml), repr(warmup), ",".join(ports)])
-    if r.returncode != 0:
-        raise SystemExit(f"fabricsim failed on {toml}:\n{r.stderr[-2000:]}")
-    return r, json.loads(r.stdout.strip().splitlines()[-1])
+    return timing.run_python(FABRICSIM, str(toml), repr(warmup), ",".join(ports))
 
 
-def table(title: str, notes: list[str], version: str, ns: list, fab: list, window: float, groups: list[str] | None,
-          rate_gbps: dict[str, float]) -> Table:
+def table(title: str, notes: list[str], version: str, ns: list, fab: list, window: float, groups: list[str] | None) -> Table:
     nd, fd = ns[0][1], fab[0][1]
     ng = [f["rx_after_warmup"] * 8 / window / 1e9 for f in nd["flows"]]
     fg = [b * 8 / window / 1e9 for b in fd["rx_after_warmup"]]
@@ -287,7 +282,7 @@ def main() -> None:
         if not b1:
             notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}")
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
-        print("\n".join(table(f"ns-3 {name}", notes, version, ns, fab, window, groups, {}).lines()) + "\n", flush=True)
+        print("\n".join(table(f"ns-3 {name}", notes, version, ns, fab, window, groups).lines()) + "\n", flush=True)
 
 
 if __name__ == "__main__":
