@@ -120,7 +120,10 @@ def build_driver(ns3: Path, out: Path) -> Path:
     return exe
 
 
-def ns3_version(ns3: Path) -> str:
+def ns3_version(ns3: Path, given: str | None = None) -> str:
+    """--peer-commit if given, else the tree's git commit, else its VERSION file ("3-dev")."""
+    if given:
+        return given
     p = subprocess.run(["git", "-C", str(ns3), "rev-parse", "--short=10", "HEAD"], capture_output=True, text=True)
     if p.returncode == 0:
         return p.stdout.strip()
@@ -261,10 +264,11 @@ def main() -> None:
     ap.add_argument("--window", type=float, help="measurement window at the end, seconds (default: b1 0.15, example 0.5)")
     ap.add_argument("--sample", type=float, default=100, help="queue sampling interval, us (default 100)")
     ap.add_argument("--runs", type=int, default=1, help="runs of each simulator, interleaved (default 1)")
+    ap.add_argument("--peer-commit", help="the ns-3 tree's commit, when it has no .git")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     exe = build_driver(a.ns3.resolve(), a.build)
-    version = ns3_version(a.ns3.resolve())
+    version = ns3_version(a.ns3.resolve(), a.peer_commit)
     names = ["b1", "example", "example-dq1"] if a.experiment == "all" else [a.experiment]
     for name in names:
         b1 = name == "b1"
