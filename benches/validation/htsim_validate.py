@@ -11,24 +11,34 @@ each experiment in htsim and in fabricsim interleaved (--runs of each, default 2
 network figures of the first run of each side (both are deterministic for a given seed) with their
 relative difference, flagged above 5 %, and the min wall time and peak memory over the runs.
 
-Experiments (the mapping of every htsim option onto the fabricsim scenario is written down in
-benches/htsim/experiments.py for the NDP driver, sim/datacenter/main_ndp.cpp; what differs here):
+Experiments. Each maps its htsim driver onto a fabricsim scenario key by key: NDP_SCENARIO and
+DCTCP_SCENARIO below, each key commented with the htsim file and function it comes from (the
+command lines are experiments.ndp_argv and the DCTCP driver's -nodes/-conns/-q).
 
-ndp-permutation: B5 (k = 12, 432 hosts, 10 Gb/s, 9000 B packets, 8-packet data queues, IW 23),
-  the permutation of B4/B5 written as an htsim connection matrix and given to both (htsim -tm,
-  fabricsim [[import]]), 2 GB flows (long-lived for the run). htsim -strat rand by default (each
-  packet a random one of the flow's paths, as fabricsim sprays); --strat perm runs htsim's path
-  permutation (SCATTER_PERMUTE: each flow cycles through a shuffled list of its paths).
+ndp-permutation: htsim_ndp (sim/datacenter/main_ndp.cpp) at k = 12 (432 hosts, 10 Gb/s, 9000 B
+  packets, -q 8, IW 23) on the permutation of B4/B5 written as an htsim connection matrix and
+  given to both (htsim -tm, fabricsim [[import]]), 2 GB flows (long-lived for the run). htsim
+  -strat rand by default (each packet a random one of the flow's paths, as fabricsim sprays);
+  --strat perm runs htsim's path permutation (SCATTER_PERMUTE: each flow cycles through a
+  shuffled list of its paths), which fabricsim does not model.
 ndp-incast: htsim's own sim/datacenter/connection_matrices/incast.cm (16 nodes: a k = 4 fat tree;
-  15 senders to node 15, 2 MB each, all starting at 0), imported as it is, the NDP settings of B5.
+  15 senders to node 15, 2 MB each, all starting at 0), imported as it is, the same NDP mapping.
+dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_permutation.cpp,
+  built by benches/htsim/htsim.py with the end time set) at k = 12; it draws its permutation and
+  paths from the time of day, so fabricsim runs the permutation of htsim's first run (read from
+  the names in its log). --vary-seed gives fabricsim's runs seeds 1, 2, ... and the table then
+  prints both simulators' range of per-flow figures over the runs.
 
-Figures. Goodput is acknowledged payload (9000 B per data packet on both sides, 9064 B on the
-wire), read at htsim's last sink sample (its sink logger samples every 1 ms here; none is taken
-at the end time itself) and at the same time in fabricsim's flow series. Utilization is the receivers' mean goodput over the line rate. FCTs
+Figures. Goodput is acknowledged bytes in htsim's unit (NDP: 9000 B of payload per data packet on
+both sides, 9064 B on the wire; DCTCP: htsim counts whole 9000 B packets, fabricsim's 8948 B of
+payload are scaled to them), read at htsim's last sink sample (its sink logger samples every 1 ms
+for NDP, 10 ms for DCTCP; none is taken at the end time itself) and at the same time in
+fabricsim's flow series. Utilization is the receivers' mean goodput over the line rate. FCTs
 (finite flows): htsim's "Flow .. finished at" (the sender's last ACK), fabricsim's fct_s (the
 same event). Retransmissions: htsim_ndp's closing "Rtx" (data packets resent after a NACK, a
 bounce or a timeout), fabricsim's per-flow retransmits; bounces: htsim's "Bounced", fabricsim's
-ports' bounces. htsim prints no trims, drops or queue figures without its own code changed: their
+ports' bounces; timeouts: htsim_ndp's "Total RTOs". htsim prints no trims, drops, marks or queue
+figures without its own code changed (its DCTCP driver prints only its sinks' samples): their
 column is "-" and fabricsim's value is shown alone.
 """
 
@@ -249,6 +259,9 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
 
 
 EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation}
+# Long enough for the incast's 30 MB to cross one 10 Gb/s link (24 ms) and for the DCTCP driver's
+# sinks, which log every 10 ms, to log twice.
+DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms"}
 
 
 def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
@@ -326,7 +339,7 @@ def main() -> None:
     ap.add_argument("--htsim", required=True, type=Path, help="path of a csg-htsim checkout (not downloaded)")
     ap.add_argument("--peer-commit", help="the checkout's commit, when it has no .git")
     ap.add_argument("--experiment", default="all", choices=["all", *EXPERIMENTS])
-    ap.add_argument("--end", default="20ms", help="simulated time (default 20ms)")
+    ap.add_argument("--end", help="simulated time (default: ndp-permutation 20ms, ndp-incast 40ms, dctcp-permutation 30ms)")
     ap.add_argument("--strat", default="rand", choices=["rand", "perm"], help="htsim's NDP path strategy (default rand)")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
     ap.add_argument("--vary-seed", action="store_true", help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical)")
@@ -338,7 +351,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     names = list(EXPERIMENTS) if a.experiment == "all" else [a.experiment]
     for name in names:
-        e = EXPERIMENTS[name](h, a.end, out, a.strat)
+        e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat)
         hts, fab = [], []
         for i in range(a.runs):
             hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
