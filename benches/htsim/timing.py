@@ -17,6 +17,7 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
@@ -56,8 +57,6 @@ def run_timed(argv: list[str], cwd: Path | None = None) -> Run:
 def run_python(script: str, *args: str) -> tuple[Run, dict]:
     """A fresh Python process (this interpreter) running `script` with `args`, timed as above;
     its last output line read as a JSON object (fabricsim's side of a comparison)."""
-    import sys
-
     r = run_timed([sys.executable, "-c", script, *args])
     if r.returncode != 0:
         raise SystemExit(f"fabricsim failed ({' '.join(args)}):\n{r.stderr[-2000:]}")
