@@ -18,9 +18,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     probability rising from 0.02 to 1 at 130 (gentle RED), not at every packet as B1's step at 65
     does -> discipline = "red", red = { min_th = max_th = "65pkt", max_p = 0.02, weight = 1,
     gentle = true, action = "mark" }, buffer = "250pkt" (B1 itself keeps its step marking)
-  non-ECN-capable packets RED picks (SYNs) are dropped, not marked -> the same in fabricsim's RED
   TCP connection set-up (SYN, SYN-ACK; a lost SYN resent after ConnTimeout = 3 s) -> handshake = true,
-    initial_rto = "3s"
+    initial_rto = "3s"; TcpDctcp's DctcpEcn mode sends every packet ECN-capable, SYN and SYN-ACK
+    included (tcp-socket-base.cc, ECN_RESTRICTION_MAP), so RED marks them -> ect_syn = true
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p (the backlog waits in the queue disc) -> none (a port's one queue)
   TcpDctcp, SegmentSize 1448 + timestamps (52 B of headers) -> cc = "dctcp", mss 1448 B, header 52 B
@@ -36,8 +36,9 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   RED defaults: QW 1, MaxSize 2666p, LInterm 50 (max_p 0.02), Gentle, UseEcn, no hard drop, MeanPktSize 1500
     -> red = { min_th, max_th, max_p = 0.02, weight = 1, gentle = true, action = "mark", hard_drop = false }
   TcpDctcp, SegmentSize 1448, DelAckCount 2; ns-3 defaults InitialCwnd 10, MinRto 1 s,
-    SndBufSize = RcvBufSize = 128 KiB, ConnTimeout 3 s -> mss 1448 B, header 52 B, delayed_ack 2,
-    initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true, initial_rto = "3s"
+    SndBufSize = RcvBufSize = 128 KiB, ConnTimeout 3 s, ECN-capable SYNs -> mss 1448 B, header 52 B,
+    delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
+    initial_rto = "3s", ect_syn = true
   OnOff (always on, 1 Gb/s of 1000 B writes) S2[i] -> R2[i] from i*1s/20 + i*5ms; S1[i] -> R1 from
     i*1s/10 + i*5ms; S3[i] -> R1 from i*1s/10 + (i+10)*5ms -> long-lived flows at those starts (the
     1 Gb/s application rate exceeds what a 1 Gb/s link carries in payload, so the link limits them)
@@ -138,8 +139,10 @@ def ns3_version(ns3: Path, given: str | None = None) -> str:
 # at twice MaxTh), marking ECN-capable packets and dropping the others (SYNs).
 NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}pkt\", max_p = 0.02, weight = 1.0, gentle = true, " \
           "action = \"mark\", hard_drop = false, mean_packet = \"1500B\" }}"
-# ns-3's TCP opens connections (SYN, SYN-ACK) and resends a lost SYN after ConnTimeout (3 s).
-NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\n'
+# ns-3's TCP opens connections (SYN, SYN-ACK) and resends a lost SYN after ConnTimeout (3 s); in
+# its DctcpEcn mode every packet is ECN-capable, the SYN and SYN-ACK too (tcp-socket-base.cc's
+# ECN_RESTRICTION_MAP), so RED marks them instead of dropping them.
+NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
 
 
 def b1_scenario(time_s: float, sample_us: float, out: Path) -> Path:
