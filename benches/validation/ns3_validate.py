@@ -81,7 +81,9 @@ f, p, ts = r.flows, r.ports, r.timeseries
 q = ts[(ts["metric"] == "queue_packets") & (ts["time_s"] >= warm - 1e-12)]
 fs = r.flow_series()
 t_end = fs["time_s"].max()
-at = lambda t: fs[abs(fs["time_s"] - t) < 1e-9].set_index("flow")["delivered_bytes"]
+def at(t):  # each flow's delivered bytes at the last sample at or before t
+    last = fs["time_s"][fs["time_s"] <= t + 1e-12].max()
+    return fs[fs["time_s"] == last].set_index("flow")["delivered_bytes"]
 after = (at(t_end) - at(warm)).fillna(0) if warm > 0 else at(t_end)
 out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end),
        "retransmits": float(f["retransmits"].sum()), "queues": []}
