@@ -680,6 +680,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("handshake", iss, as_bool) {
         c.handshake = v;
     }
+    if let Some(v) = t.get("ect_syn", iss, as_bool) {
+        c.ect_syn = v;
+    }
     if let Some(v) = t.get("timestamps", iss, as_bool) {
         c.timestamps = v;
     }

@@ -323,9 +323,10 @@ fn red_table(q: &Table, limit: Option<Amount>, iss: &mut Issues) -> Option<RedSp
     if let Some(p) = r.get("max_p", iss, as_probability) {
         spec.max_p = p;
     }
-    if let Some(w) = r.get("weight", iss, as_probability) {
-        if w == 0.0 {
-            iss.push(r.key_path("weight"), "0 would never update the average; give a weight in (0, 1]");
+    // (0, 1]: 1 makes the average the instantaneous queue (ns-3's QW = 1, step marking).
+    if let Some(w) = r.get("weight", iss, as_f64) {
+        if !(w > 0.0 && w <= 1.0) {
+            iss.push(r.key_path("weight"), format!("{w}: give a weight in (0, 1] (0 would never update the average)"));
         }
         spec.weight = w;
     }

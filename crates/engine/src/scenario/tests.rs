@@ -332,6 +332,10 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     let red = with("discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", max_p = 0.1, weight = 0.5, gentle = false }\n");
     let crate::queue::Marking::Red(r) = Scenario::from_toml(&red).unwrap().topology.links[0].queue_ba.marking else { panic!() };
     assert_eq!((r.min_th, r.max_th, r.max_p, r.weight, r.gentle), (Amount::Packets(20), Amount::Packets(60), 0.1, 0.5, false));
+    // Weight 1 (ns-3's QW = 1: the instantaneous queue) is a weight; 0 and above 1 are not.
+    let unit = with("discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", weight = 1 }\n");
+    let crate::queue::Marking::Red(r) = Scenario::from_toml(&unit).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba.marking else { panic!() };
+    assert_eq!(r.weight, 1.0);
     let shared = format!("{}\n[switch]\nshared_buffer = \"12MB\"\n", with("alpha = [8, 1]\n"));
     let a = Scenario::from_toml(&shared).unwrap().topology.links[0].queue_ba.shared_alpha.unwrap();
     assert_eq!((a[0], a[1], a[7]), (8.0, 1.0, 1.0));
@@ -343,6 +347,8 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "queues = 2\ndiscipline = \"ecn\"\necn_threshold = [\"10pkt\", \"100pkt\"]\n", "queue.ecn_threshold[1]", &["not below the buffer"]);
     assert_reports(q, "discipline = \"red\"\nred = { min_th = \"60pkt\", max_th = \"20pkt\" }\n", "queue.red.min_th", &["60 is above max_th (20)"]);
     assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60KB\" }\n", "queue.red.max_th", &["same unit"]);
+    assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", weight = 0 }\n", "queue.red.weight", &["(0, 1]"]);
+    assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", weight = 1.5 }\n", "queue.red.weight", &["1.5", "(0, 1]"]);
     assert_reports(q, "alpha = 0\n", "queue.alpha", &["above 0"]);
     assert_reports(q, "alpha = 1\n", "queue.alpha", &["shared_buffer"]);
     assert_reports(q, "queues = 2\nscheduler = \"wrr\"\nweights = [1, 2, 3]\n", "queue.weights", &["3 entries", "2 queues"]);

@@ -175,6 +175,10 @@ pub struct TcpConfig {
     /// Open the connection with a SYN / SYN-ACK exchange before any data (RFC 9293 §3.5; the
     /// SYN is resent on the initial RTO, backing off). Its RTT sample seeds the estimator.
     pub handshake: bool,
+    /// SYN and SYN-ACK ECN-capable (ECT(0)) when the flow uses ECN, as Linux sends them under a
+    /// congestion control that needs ECN (DCTCP) and ns-3 in its DctcpEcn mode; off: not
+    /// ECN-capable (RFC 3168 §6.1.1), so a RED queue that picks them drops them.
+    pub ect_syn: bool,
     /// ACK every this many full segments (RFC 1122: 2).
     pub delack_count: u32,
     /// Delayed-ACK timeout.
@@ -251,6 +255,7 @@ impl Default for TcpConfig {
             handshake_rtt: true,
             timestamps: false,
             handshake: false,
+            ect_syn: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
             sack: true,

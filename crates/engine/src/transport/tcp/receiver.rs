@@ -20,6 +20,8 @@ struct AckConfig {
     /// SAB: echo the window field of the data (`CcKind::sets_window_field`).
     window_field: bool,
     sack: bool,
+    /// The SYN-ACK ECN-capable (`TcpConfig::ect_syn`).
+    ect_syn: bool,
     delack_count: u32,
     delack_timeout: Time,
     rcv_buffer: Option<u64>,
@@ -51,6 +53,7 @@ impl From<&TcpConfig> for AckConfig {
             ecn: c.ecn,
             window_field: c.cc.sets_window_field(),
             sack: c.sack,
+            ect_syn: c.ect_syn,
             delack_count: c.delack_count,
             delack_timeout: c.delack_timeout,
             rcv_buffer: c.rcv_buffer,
@@ -152,6 +155,9 @@ impl Receiver {
         let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::SynAck, ends.hash_rev, Header::Tcp(TcpHeader::default()));
         p.class = self.cfg.class;
         p.stamp = now;
+        if self.cfg.ect_syn && self.cfg.ecn != EcnMode::Off {
+            p.ecn = Ecn::Ect0;
+        }
         out.packets.push(p);
     }
 

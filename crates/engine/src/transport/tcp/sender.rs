@@ -497,6 +497,9 @@ impl Sender {
         self.syn_sent_at = Some(now);
         let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.ack_size, Kind::Syn, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
         p.class = cfg.class;
+        if cfg.ect_syn && cfg.ecn != EcnMode::Off {
+            p.ecn = Ecn::Ect0;
+        }
         out.packets.push(p);
     }
 
@@ -1345,6 +1348,21 @@ mod tests {
 
     fn classes(out: &Outbox) -> Vec<(u64, u8)> {
         out.packets.iter().map(|p| (p.tcp().seq, p.class)).collect()
+    }
+
+    #[test]
+    fn syn_is_ecn_capable_only_when_asked() {
+        let syn_ecn = |ect_syn: bool, ecn: EcnMode| {
+            let c = TcpConfig { handshake: true, ect_syn, ecn, ..cfg(true) };
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            assert_eq!((out.packets.len(), out.packets[0].kind), (1, Kind::Syn));
+            out.packets[0].ecn
+        };
+        assert_eq!(syn_ecn(false, EcnMode::Dctcp), Ecn::NotEct); // RFC 3168 §6.1.1
+        assert_eq!(syn_ecn(true, EcnMode::Dctcp), Ecn::Ect0); // Linux DCTCP, ns-3 DctcpEcn
+        assert_eq!(syn_ecn(true, EcnMode::Off), Ecn::NotEct);
     }
 
     #[test]

@@ -5,6 +5,11 @@
 //! α ← (1 − g)·α + g·F (RFC 8257 eq. in §3.3). On ECE the window is cut once per window to
 //! cwnd·(1 − α/2) (computed as Linux does: cwnd − ⌊cwnd·α/2⌋, at least 2); on loss (fast
 //! retransmit or RTO) it halves like Reno (RFC 8257 §3.5, Linux `dctcp_react_to_loss`).
+//!
+//! `cc_params = { window_cut = 1 }` runs htsim's variant instead (csg-htsim `DCTCPSrc::
+//! receivePacket`), for side-by-side validation against htsim: at the end of *every* observation
+//! window cwnd is cut to cwnd·(1 − α/2) while α > 0, marked or not, and ssthresh follows it; an ECE
+//! only ends slow start (ssthresh ≤ cwnd), without a cut of its own.
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
 
@@ -29,6 +34,14 @@ pub const KNOBS: &[super::Knob] = &[
     super::Knob { name: "initial_alpha", default: 1.0, min: 0.0, max: 1.0, help: "α at connection start" },
 ];
 
+/// DCTCP's own knobs: the shared ones and htsim's window-cut variant (not for the algorithms that
+/// embed DCTCP's α, which take `KNOBS`).
+pub const DCTCP_KNOBS: &[super::Knob] = &[
+    KNOBS[0],
+    KNOBS[1],
+    super::Knob { name: "window_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: htsim's DCTCPSrc (cut by α/2 every window while α > 0; ECE only ends slow start)" },
+];
+
 impl DctcpParams {
     /// These parameters with the knobs set in a scenario.
     pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
@@ -48,11 +61,17 @@ pub struct Dctcp {
     /// α updates so far (one per observation window, about one RTT): PPT's LCP reads α once
     /// per update.
     rounds: u64,
+    /// htsim's variant (module docs).
+    window_cut: bool,
 }
 
 impl Dctcp {
     pub fn new(p: DctcpParams) -> Dctcp {
-        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0, rounds: 0 }
+        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0, rounds: 0, window_cut: false }
+    }
+    /// With `window_cut` (DCTCP_KNOBS[2] set to 1): htsim's variant.
+    pub fn with_knobs(p: DctcpParams, k: &super::Knobs) -> Dctcp {
+        Dctcp { window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5, ..Dctcp::new(p.with_knobs(k)) }
     }
     pub fn alpha(&self) -> f64 {
         self.alpha
@@ -74,6 +93,9 @@ impl CongestionOps for Dctcp {
         self.window_end = tcb.snd_nxt;
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
+        if self.window_cut {
+            return tcb.ssthresh.min(tcb.cwnd); // htsim: an ECE only ends slow start
+        }
         let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
         (tcb.cwnd - cut.min(tcb.cwnd)).max(2)
     }
@@ -88,6 +110,11 @@ impl CongestionOps for Dctcp {
         if tcb.snd_una >= self.window_end && self.bytes_acked > 0 {
             let f = self.bytes_marked as f64 / self.bytes_acked as f64;
             self.alpha = (1.0 - self.p.g) * self.alpha + self.p.g * f;
+            if self.window_cut && self.alpha > 0.0 {
+                let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
+                tcb.cwnd = (tcb.cwnd - cut.min(tcb.cwnd)).max(1);
+                tcb.ssthresh = tcb.cwnd;
+            }
             self.window_end = tcb.snd_nxt;
             self.bytes_acked = 0;
             self.bytes_marked = 0;
@@ -150,6 +177,32 @@ mod tests {
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 1.0, ..Default::default() }).ssthresh(&t), 20);
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() }).ssthresh(&t), 40);
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 0.25, ..Default::default() }).ssthresh(&t), 35);
+    }
+
+    #[test]
+    fn htsims_variant_cuts_every_window_while_alpha_is_positive() {
+        // csg-htsim DCTCPSrc::receivePacket: α = 15/16·α + F/16 per window, then cwnd × (1 − α/2)
+        // whenever α > 0, marked or not; ECE alone does not cut.
+        let mut k = super::super::Knobs::default();
+        k.0[2] = Some(1.0);
+        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
+        let mut t = tcb(40, 1000);
+        t.snd_nxt = 40_000;
+        d.init(&mut t);
+        window(&mut d, &mut t, 40, 0); // no marks, α stays 0: no cut
+        assert_eq!((t.cwnd, t.ssthresh), (40, 1000));
+        assert_eq!(d.ssthresh(&t), 40); // an ECE now: ssthresh down to cwnd, cwnd kept
+        window(&mut d, &mut t, 40, 40); // all marked: α = 1/16, cut ⌊40/32⌋ = 1
+        assert_eq!((t.cwnd, t.ssthresh), (39, 39));
+        window(&mut d, &mut t, 40, 0); // unmarked, α = 15/256 > 0: cut ⌊39·15/512⌋ = 1 again
+        assert_eq!(t.cwnd, 38);
+        // Without the knob the same windows never cut (RFC 8257 cuts on ECE, in the core).
+        let mut r = Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() });
+        let mut u = tcb(40, 1000);
+        u.snd_nxt = 40_000;
+        r.init(&mut u);
+        window(&mut r, &mut u, 40, 40);
+        assert_eq!(u.cwnd, 40);
     }
 
     #[test]

@@ -370,7 +370,7 @@ pub fn knobs_of(cc: &str) -> &'static [Knob] {
 
 registry! {
     NewReno: newreno::NewReno = ["newreno", "reno"], knobs &[], |seed, k| NewReno, "Reno/NewReno (RFC 5681, RFC 6582 or RFC 6675 recovery); Linux 'reno'";
-    Dctcp: dctcp::Dctcp = ["dctcp"], knobs dctcp::KNOBS, |seed, k| Dctcp::new(dctcp::DctcpParams::default().with_knobs(k)), "DCTCP: ECN-fraction-proportional cut (RFC 8257)";
+    Dctcp: dctcp::Dctcp = ["dctcp"], knobs dctcp::DCTCP_KNOBS, |seed, k| Dctcp::with_knobs(dctcp::DctcpParams::default(), k), "DCTCP: ECN-fraction-proportional cut (RFC 8257)";
     Cubic: cubic::Cubic = ["cubic"], knobs cubic::KNOBS, |seed, k| Cubic::new(cubic::CubicParams::default().with_knobs(k)), "CUBIC: cubic window growth from the last maximum (RFC 9438, Linux tcp_cubic)";
     Bic: bic::Bic = ["bic"], knobs bic::KNOBS, |seed, k| Bic::new(bic::BicParams::default().with_knobs(k)), "BIC-TCP: binary search towards the last maximum (Linux tcp_bic)";
     HighSpeed: highspeed::HighSpeed = ["highspeed"], knobs &[], |seed, k| HighSpeed::default(), "HighSpeed TCP: a(w)/b(w) response function above 38 segments (RFC 3649)";

@@ -1,0 +1,199 @@
+"""htsim as a peer: building its drivers from a checkout, running them, reading their output.
+
+Shared by benches/htsim/compare.py (speed) and benches/validation/ (agreement). Nothing here
+downloads htsim: callers pass the path of a checkout of Broadcom/csg-htsim (tested at 841d9e7).
+
+Building. The checkout is never modified: its sim/ directory is copied once into
+`BUILD/htsim-<commit>/sim` and built there with htsim's own Makefiles (`make libhtsim.a
+parse_output` in sim/, `make htsim_ndp` etc. in sim/datacenter/). The old DCTCP permutation driver
+(sim/datacenter/old_tests/main_dctcp_permutation.cpp, no command-line end time) is compiled from a
+copy with two changes: its own ntoa/itoa definitions are dropped (libhtsim defines them too, so it
+does not link otherwise) and its end time is the one asked for.
+
+Reading. Drivers log through htsim's binary Logfile (`-o FILE`); sim/parse_output turns it into
+text lines such as
+
+    0.010000000 Type TCP_SINK ID 5551 Ev RATE CAck 3843001 Rate 384300100
+    0.000250000 Type NDP_SINK ID 441 Ev RATE CAck 0 ReorderBuffer 0 Rate 0
+
+(sink loggers: cumulative acknowledged bytes sampled every period); the log file starts with a
+text preamble naming the logged objects (": dctcp_sink_3_17=239"). The NDP driver prints "New: N
+Rtx: R Bounced: B" at the end (data packets first sent, retransmitted, headers returned to their
+sender); finite flows print "Flow NAME flow_id I finished at T_US total bytes B".
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+DCTCP_DRIVER = "datacenter/old_tests/main_dctcp_permutation.cpp"
+# The objects sim/datacenter/Makefile links into its drivers (the htsim_tcp rule).
+DC_OBJECTS = ["firstfit", "vl2_topology", "fat_tree_topology", "fat_tree_switch", "bcube_topology", "connection_matrix",
+              "oversubscribed_fat_tree_topology", "shortflows", "star_topology", "multihomed_fat_tree_topology"]
+DRIVERS = ("htsim_ndp", "htsim_hpcc", "htsim_swift", "htsim_tcp")
+
+
+def checkout_commit(src: Path, given: str | None = None) -> str:
+    """The checkout's commit: --peer-commit if given, else `git rev-parse`, else a COMMIT file."""
+    if given:
+        return given
+    if (src / ".git").exists():
+        p = subprocess.run(["git", "-C", str(src), "rev-parse", "--short=7", "HEAD"], capture_output=True, text=True)
+        if p.returncode == 0:
+            return p.stdout.strip()
+    for f in (src / "COMMIT", src / "sim" / "COMMIT"):
+        if f.exists() and f.read_text().strip():
+            return f.read_text().split()[0][:7]
+    raise SystemExit(f"{src} has no .git and no COMMIT file: say which commit it is with --peer-commit")
+
+
+@dataclass
+class Htsim:
+    """A build of one htsim commit in `root` (BUILD/htsim-<commit>)."""
+
+    root: Path
+    commit: str
+
+    @property
+    def sim(self) -> Path:
+        return self.root / "sim"
+
+    @classmethod
+    def prepare(cls, src: Path, build: Path, commit: str) -> "Htsim":
+        """Copy the checkout's sim/ into build/htsim-<commit> (once) and build libhtsim there."""
+        src = src.resolve()
+        if not (src / "sim" / DCTCP_DRIVER).exists() or not (src / "sim" / "datacenter" / "main_ndp.cpp").exists():
+            raise SystemExit(f"--htsim: {src} has no sim/{DCTCP_DRIVER} or sim/datacenter/main_ndp.cpp (expected a csg-htsim checkout)")
+        h = cls(build.resolve() / f"htsim-{commit}", commit)
+        if not h.sim.exists():
+            h.root.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(src / "sim", h.sim, ignore=shutil.ignore_patterns("*.o", "*.a", "htsim_*", "parse_output"))
+        if not (h.sim / "libhtsim.a").exists() or not (h.sim / "parse_output").exists():
+            make(h.sim, "libhtsim.a", "parse_output")
+        return h
+
+    def driver(self, name: str) -> Path:
+        """One of sim/datacenter's drivers (htsim_ndp, htsim_hpcc, htsim_swift), built if missing."""
+        if name not in DRIVERS:
+            raise ValueError(f"unknown htsim driver {name!r}")
+        exe = self.sim / "datacenter" / name
+        if not exe.exists():
+            make(self.sim / "datacenter", name)
+        return exe
+
+    def dctcp_permutation(self, end_s: float) -> Path:
+        """The old DCTCP permutation driver, its end time set to `end_s` seconds."""
+        exe = self.root / f"htsim_dctcp_permutation_{end_s}"
+        if exe.exists():
+            return exe
+        dc = self.sim / "datacenter"
+        if not all((dc / f"{o}.o").exists() for o in DC_OBJECTS):
+            make(dc, *(f"{o}.o" for o in DC_OBJECTS))
+        cpp = self.root / f"main_dctcp_permutation_{end_s}.cpp"
+        cpp.write_text(dctcp_permutation_source((self.sim / DCTCP_DRIVER).read_text(), end_s))
+        subprocess.run(["g++", "-std=c++11", "-O2", "-w", f"-I{self.sim}", f"-I{dc}", f"-I{dc / 'old_tests'}", str(cpp),
+                        *[str(dc / f"{o}.o") for o in DC_OBJECTS], f"-L{self.sim}", "-lhtsim", "-o", str(exe)], check=True)
+        return exe
+
+    def ascii_log(self, log: Path) -> str:
+        """htsim's binary log as text (sim/parse_output FILE -ascii)."""
+        p = subprocess.run([str(self.sim / "parse_output"), str(log), "-ascii"], capture_output=True, text=True, check=True)
+        return p.stdout
+
+
+def make(cwd: Path, *targets: str) -> None:
+    p = subprocess.run(["make", "-j1", *targets], cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"make {' '.join(targets)} in {cwd} failed:\n{p.stdout[-1500:]}\n{p.stderr[-1500:]}")
+
+
+def dctcp_permutation_source(text: str, end_s: float) -> str:
+    """main_dctcp_permutation.cpp without its ntoa/itoa and with the simulated time `end_s`."""
+    text, n = re.subn(r"\nstring (ntoa|itoa)\((double|uint64_t) n\) \{.*?\n\}\n", "\n", text, flags=re.S)
+    if n != 2:
+        raise SystemExit(f"unexpected {DCTCP_DRIVER}: found {n} of the 2 ntoa/itoa definitions to drop")
+    text, n = re.subn(r"eventlist\.setEndtime\(timeFromSec\([0-9.]+\)\)", f"eventlist.setEndtime(timeFromSec({end_s!r}))", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {DCTCP_DRIVER}: no setEndtime to change")
+    return text
+
+
+# ---- output ------------------------------------------------------------------------------------
+
+SINK_LINE = re.compile(r"^([0-9.]+) Type (\w+_SINK) ID (\d+) Ev RATE CAck (\d+)")
+
+
+def sink_samples(ascii_log: str, kind: str | None = None) -> dict[int, list[tuple[float, int]]]:
+    """Per sink ID, its (time s, cumulative acknowledged bytes) samples, of sinks of `kind`
+    (TCP_SINK, NDP_SINK, ...; any if None)."""
+    out: dict[int, list[tuple[float, int]]] = {}
+    for line in ascii_log.splitlines():
+        m = SINK_LINE.match(line)
+        if m and (kind is None or m[2] == kind):
+            out.setdefault(int(m[3]), []).append((float(m[1]), int(m[4])))
+    return out
+
+
+def last_samples(samples: dict[int, list[tuple[float, int]]]) -> tuple[float, dict[int, int]]:
+    """The last sampling time and each sink's bytes at it (sinks not sampled then are left out)."""
+    if not samples:
+        raise ValueError("htsim logged no sink samples (is the run shorter than the sampling period?)")
+    t = max(s[-1][0] for s in samples.values())
+    return t, {i: s[-1][1] for i, s in samples.items() if s[-1][0] == t}
+
+
+def logged_names(log: bytes | str) -> dict[int, str]:
+    """ID -> name of the objects a driver named in its log (Logfile::writeName writes a text
+    preamble of lines ": NAME=ID" before the binary records): e.g. "ndp_sink_3_17", whose source
+    and destination hosts are 3 and 17."""
+    text = log.decode("latin-1") if isinstance(log, bytes) else log
+    out = {}
+    for line in text.split("\n"):
+        m = re.fullmatch(r": (\S+)=(\d+)", line.rstrip("\r"))
+        if m:
+            out[int(m[2])] = m[1]
+    return out
+
+
+def sink_pair(name: str) -> tuple[int, int] | None:
+    """(source, destination) of a sink named "<kind>_sink_<src>_<dst>"."""
+    m = re.fullmatch(r"\w+?_sink_(\d+)_(\d+)", name)
+    return (int(m[1]), int(m[2])) if m else None
+
+
+NDP_TOTALS = re.compile(r"^New: (\d+) Rtx: (\d+) Bounced: (\d+)\s*$", re.M)
+FINISHED = re.compile(r"^Flow (\S+) flow_id (\d+) finished at ([0-9.e+-]+) total bytes (\d+)", re.M)
+
+
+NDP_RTOS = re.compile(r"^Total RTOs: (\d+)", re.M)
+
+
+def ndp_totals(stdout: str) -> dict[str, int]:
+    """htsim_ndp's closing line: data packets sent new, retransmitted, and bounced headers; and
+    its timeouts (NdpSrc::retransmit_packet prints the running total of packets resent on a
+    timeout, a global count, at each)."""
+    m = NDP_TOTALS.search(stdout)
+    if not m:
+        raise ValueError("no 'New: .. Rtx: .. Bounced: ..' line in htsim_ndp's output")
+    rtos = [int(x) for x in NDP_RTOS.findall(stdout)]
+    return {"new": int(m[1]), "rtx": int(m[2]), "bounced": int(m[3]), "timeouts": max(rtos, default=0)}
+
+
+def finished_flows(stdout: str) -> dict[str, tuple[float, int]]:
+    """Finite flows that completed: name -> (completion time in us, bytes)."""
+    return {m[1]: (float(m[3]), int(m[4])) for m in FINISHED.finditer(stdout)}
+
+
+def connection_matrix(nodes: int, pairs: list[tuple[int, int]], start_ps: list[int] | None = None,
+                      size: int | None = None) -> str:
+    """An htsim connection matrix (sim/datacenter/connection_matrix.cpp's format): node pairs,
+    ids from 1, start times in picoseconds, no size for long-lived flows."""
+    lines = [f"Nodes {nodes}", f"Connections {len(pairs)}"]
+    for i, (s, d) in enumerate(pairs):
+        start = start_ps[i] if start_ps else 0
+        lines.append(f"{s}->{d} id {i + 1} start {start}" + (f" size {size}" if size else ""))
+    return "\n".join(lines) + "\n"

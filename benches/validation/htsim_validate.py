@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Cross-validation against htsim: the same experiment in both simulators, one agreement table each.
+
+    python benches/validation/htsim_validate.py --htsim /path/to/csg-htsim                  # every experiment
+    python benches/validation/htsim_validate.py --htsim SRC --experiment ndp-permutation --end 20ms
+    python benches/validation/htsim_validate.py --htsim SRC --experiment ndp-permutation --strat perm
+
+Nothing is downloaded: the script takes a checkout of Broadcom/csg-htsim (tested at 841d9e7),
+builds its drivers in a copy (benches/htsim/htsim.py, shared with benches/htsim/compare.py), runs
+each experiment in htsim and in fabricsim interleaved (--runs of each, default 2), and prints the
+network figures of the first run of each side (both are deterministic for a given seed) with their
+relative difference, flagged above 5 %, and the min wall time and peak memory over the runs.
+
+Experiments. Each maps its htsim driver onto a fabricsim scenario key by key: NDP_SCENARIO and
+DCTCP_SCENARIO below, each key commented with the htsim file and function it comes from (the
+command lines are experiments.ndp_argv and the DCTCP driver's -nodes/-conns/-q).
+
+ndp-permutation: htsim_ndp (sim/datacenter/main_ndp.cpp) at k = 12 (432 hosts, 10 Gb/s, 9000 B
+  packets, -q 8, IW 23) on the permutation of B4/B5 written as an htsim connection matrix and
+  given to both (htsim -tm, fabricsim [[import]]), 2 GB flows (long-lived for the run). htsim
+  -strat rand by default (each packet a random one of the flow's paths, as fabricsim sprays);
+  --strat perm runs htsim's path permutation (SCATTER_PERMUTE: each flow cycles through a
+  shuffled list of its paths), which fabricsim does not model.
+ndp-incast: htsim's own sim/datacenter/connection_matrices/incast.cm (16 nodes: a k = 4 fat tree;
+  15 senders to node 15, 2 MB each, all starting at 0), imported as it is, the same NDP mapping.
+dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_permutation.cpp,
+  built by benches/htsim/htsim.py with the end time set) at k = 12; it draws its permutation and
+  paths from the time of day, so fabricsim runs the permutation of htsim's first run (read from
+  the names in its log). --vary-seed gives fabricsim's runs seeds 1, 2, ... and the table then
+  prints both simulators' range of per-flow figures over the runs.
+
+Figures. Goodput is acknowledged bytes in htsim's unit (NDP: 9000 B of payload per data packet on
+both sides, 9064 B on the wire; DCTCP: htsim counts whole 9000 B packets, fabricsim's 8948 B of
+payload are scaled to them), read at htsim's last sink sample (its sink logger samples every 1 ms
+for NDP, 10 ms for DCTCP; none is taken at the end time itself) and at the same time in
+fabricsim's flow series. Utilization is the receivers' mean goodput over the line rate. FCTs
+(finite flows): htsim's "Flow .. finished at" (the sender's last ACK), fabricsim's fct_s (the
+same event). Retransmissions: htsim_ndp's closing "Rtx" (data packets resent after a NACK, a
+bounce or a timeout), fabricsim's per-flow retransmits; bounces: htsim's "Bounced", fabricsim's
+ports' bounces; timeouts: htsim_ndp's "Total RTOs". htsim prints no trims, drops, marks or queue
+figures without its own code changed (its DCTCP driver prints only its sinks' samples): their
+column is "-" and fabricsim's value is shown alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from dataclasses import dataclass, field
+from typing import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "htsim"))
+sys.path.insert(0, str(HERE))
+
+import experiments  # noqa: E402
+import timing  # noqa: E402
+from agreement import Table, fct_rows, goodput_rows, jain  # noqa: E402
+from htsim import (Htsim, checkout_commit, connection_matrix, finished_flows, logged_names, ndp_totals, sink_pair,  # noqa: E402
+                   sink_samples)
+
+PACKET = experiments.PACKET
+LINE_GBPS = 10.0
+
+FABRICSIM = r"""
+import json, sys
+from fabricsim.runner import run
+r = run(sys.argv[1], progress=False)
+f, p = r.flows, r.ports
+series = r.flow_series() if len(r.timeseries) else None
+t = float(sys.argv[2])
+if series is not None and t > 0:
+    at = series[series["time_s"] <= t + 1e-12]
+    last = at[at["time_s"] == at["time_s"].max()]
+    acked_at = {int(a): float(b) for a, b in zip(last["flow"], last["delivered_bytes"])}
+else:
+    acked_at = {}
+col = lambda frame, c: float(frame[c].sum()) if c in frame else None
+print(json.dumps({
+    "acked": [float(x) for x in f["bytes_acked"]],
+    "acked_at": acked_at,
+    "fct_us": [float(x) * 1e6 for x in f["fct_s"].dropna()],
+    "retransmits": col(f, "retransmits"), "timeouts": col(f, "timeouts"), "trims": col(f, "trimmed"),
+    "segments": col(f, "segments_sent"), "bounces": col(p, "bounces"), "drops": col(p, "drops"),
+    "marks": col(p, "ecn_marks"), "hops": r.summary["packet_hops"]}))
+"""
+
+
+@dataclass
+class Experiment:
+    name: str
+    toml: Path | None  # fabricsim's scenario; None: written from htsim's first run by `after_htsim`
+    argv: list[str]  # htsim's command line (run in its own directory)
+    sink: str  # the sink type htsim logs
+    end_s: float
+    finite: bool  # flows of a size (FCTs), else long-lived (goodput)
+    notes: list[str] = field(default_factory=list)
+    after_htsim: Callable[[dict], Path] | None = None
+    # fabricsim's acknowledged bytes in htsim's unit: htsim's sequence numbers count whole 9000 B
+    # TCP packets; fabricsim's count payload (8948 B of each 9000 B packet). NDP: 9000 B on both.
+    fab_scale: float = 1.0
+
+
+NDP_SCENARIO = """name = "{name}"
+description = "htsim's NDP driver (sim/datacenter/main_ndp.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
+
+[simulation]
+end = "{end}"                        # -end (us)
+seed = 1                             # htsim: -seed 13 (srand/srandom); the random streams differ anyway
+
+[topology]
+kind = "fat_tree"                    # FatTreeTopology, 3 tiers (default -tiers 3)
+k = {k}                              # -nodes N = k^3/4 (FatTreeTopology::set_params)
+link = {{ rate = "10Gbps", delay = "1us" }}   # -linkspeed 10000; -hop_latency 1, -switch_latency 0
+
+[queue]
+# -queue_type composite (COMPOSITE, FatTreeTopology::alloc_queue -> CompositeQueue), -q 8:
+# maxsize = memFromPkt(8) = 72000 B of data (Packet::data_packet_size() = 9000; a data packet is
+# 9064 B on the wire); headers get 2 x maxsize (CompositeQueue::receivePacket). htsim's occupancy
+# (_queuesize_low/_high) includes the packet being serialized until CompositeQueue::completeService
+# removes it, fabricsim's counts waiting packets only: htsim's M bytes are M minus one packet here
+# (72000 - 9064 data: 6 waiting behind the one on the wire; 144000 - 64 headers). The header
+# queue is served 100000:1 (_ratio_high/_ratio_low in CompositeQueue's constructor); a data packet
+# that does not fit is trimmed, or, on a coin (drand() < 0.5), the queue's last packet is trimmed
+# instead; a header that does not fit is dropped (_return_to_sender is false unless setRTS is
+# called, and nothing calls it).
+buffer = "unlimited"
+queues = 2
+classes = [0, 1]
+queue_buffer = ["143936B", "62936B"]
+scheduler = "wrr"
+weights = [100000, 1]
+admission = "trim"
+trim_size = "64B"                    # NdpPacket::strip_payload: ACKSIZE = 64
+return_to_sender = false
+trim_tail = 0.5
+
+[host_queue]
+# FatTreeTopology's sender queue type FAIR_PRIO (-host_queue_type fair_prio): control first.
+queues = 2
+classes = [0, 1]
+
+[routing]
+ecmp = "flow_hash"                   # NDP chooses each packet's path itself (-strat)
+
+[transport]
+kind = "ndp"
+mss = "9000B"                        # NdpSrc::_mss = Packet::data_packet_size() (-mtu 9000) ...
+header = "64B"                       # ... plus ACKSIZE on the wire (NdpPacket::newpkt)
+control_size = "64B"                 # ACK, NACK, PULL: NdpPacket::ACKSIZE
+initial_window = 23                  # -cwnd 23 (setCwnd(cwnd * data_packet_size))
+pull_rate = 0.99                     # NdpPullPacer(eventlist, linkspeed, 0.99) in main()
+rto = "50ms"                         # NdpSrc::setMinRTO(50000) in main()
+
+[output]
+sample_interval = "1ms"              # -logtime 1: htsim's sink samples, to read goodput at the same time
+flows = "all"
+
+[[import]]
+file = "{cm}"                        # -tm: the same connection matrix
+"""
+
+
+def ndp_scenario(k: int, end: str, cm: Path, out: Path, name: str, commit: str) -> Path:
+    """htsim's NDP driver as a fabricsim scenario at size k with the flows of the connection matrix `cm`."""
+    toml = out / f"{name}.toml"
+    toml.write_text(NDP_SCENARIO.format(name=name, commit=commit, end=end, k=k, cm=cm.name))
+    return toml
+
+
+def ndp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    k, n = 12, 432
+    cm = out / "ndp-permutation-k12.cm"
+    cm.write_text(connection_matrix(n, experiments.ndp_pairs(k), size=experiments.LONG_FLOW))
+    toml = ndp_scenario(k, end, cm, out, f"ndp-permutation-{strat}", h.commit)
+    argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
+    return Experiment("ndp-permutation", toml, argv, "NDP_SINK", experiments.seconds(end), False,
+                      [f"k = 12, 432 flows, {end} simulated, htsim -strat {strat}"])
+
+
+def ndp_incast(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    src = h.sim / "datacenter" / "connection_matrices" / "incast.cm"
+    cm = out / "ndp-incast.cm"
+    cm.write_text(src.read_text())
+    n = int(cm.read_text().split()[1])
+    k = round((4 * n) ** (1 / 3))
+    toml = ndp_scenario(k, end, cm, out, f"ndp-incast-{strat}", h.commit)
+    argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
+    argv[argv.index("-conns") + 1] = cm.read_text().split()[3]
+    return Experiment("ndp-incast", toml, argv, "NDP_SINK", experiments.seconds(end), True,
+                      [f"htsim's connection_matrices/incast.cm: k = {k} fat tree, 15 x 2 MB -> one host, {end} simulated, "
+                       f"htsim -strat {strat}"])
+
+
+DCTCP_SCENARIO = """name = "{name}"
+description = "htsim's DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
+
+[simulation]
+end = "{end}"                        # eventlist.setEndtime (set in the copy the script compiles)
+seed = 1
+
+[topology]
+kind = "fat_tree"
+k = {k}                              # -nodes N = k^3/4
+link = {{ rate = "10Gbps", delay = "1us" }}   # speedFromMbps(10000) in main(); RTT = 1 us per link
+
+[queue]
+# FatTreeTopology(..., ECN, ...) -> ECNQueue(speed, memFromPkt(-q 100), .., memFromPkt(15)): drop
+# tail at 100 x 9000 B, counting the packet being serialized (Queue's _queuesize keeps it until
+# completeService), so 99 packets wait behind it at most; ECNQueue::completeService marks a
+# departing packet when the queue with it still counted exceeds 15 x 9000 B, i.e. when what it
+# leaves behind exceeds 135000 - 9000 B.
+buffer = "891000B"
+discipline = "ecn"
+ecn_threshold = "126000B"
+mark_at = "dequeue"
+
+[routing]
+ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow
+
+[transport]
+cc = "dctcp"                         # DCTCPSrc; TcpSink ACKs every packet
+dctcp_g = 0.0625                     # DCTCPSrc::receivePacket: alfa = 15/16 alfa + 1/16 f, once per window
+dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
+cc_params = {{ window_cut = 1 }}       # DCTCPSrc::receivePacket: cwnd *= 1 - alfa/2 every window while alfa > 0; ECE only ends slow start
+mss = "8948B"                        # Packet::data_packet_size() = 9000 B on the wire ...
+header = "52B"                       # ... (htsim's TCP packet has no separate header; ACKs are 40 B)
+initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
+initial_ssthresh = 15                # -ssthresh default 15 (set_ssthresh(15 * 9000))
+min_rto = "250ms"                    # TcpSrc::update_rtx_time: _rto at least 0.25 s
+delayed_ack = 1
+handshake = true                     # TcpSrc::connect sends a SYN and waits for the SYN/ACK
+
+[output]
+sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10)): goodput read at the same time
+flows = "all"
+
+"""
+
+
+def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    k, n = 12, 432
+    exe = h.dctcp_permutation(experiments.seconds(end))
+
+    def scenario(first: dict) -> Path:
+        # The driver draws its permutation from srand(time(NULL)): take the one its first run used.
+        pairs = sorted(first["pairs"].values())
+        toml = out / "dctcp-permutation.toml"
+        flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n' for a, b in pairs)
+        toml.write_text(DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k) + flows)
+        return toml
+
+    return Experiment("dctcp-permutation", None, [str(exe), "-nodes", str(n), "-conns", str(n), "-q", "100", "-o", "log.dat"],
+                      "TCP_SINK", experiments.seconds(end), False,
+                      [f"B4's experiment: k = 12, 432 flows, {end} simulated; fabricsim runs the permutation htsim's first run drew"],
+                      after_htsim=scenario, fab_scale=9000 / 8948)
+
+
+EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation}
+# Long enough for the incast's 30 MB to cross one 10 Gb/s link (24 ms) and for the DCTCP driver's
+# sinks, which log every 10 ms, to log twice.
+DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms"}
+
+
+def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
+    work.mkdir(parents=True, exist_ok=True)
+    r = timing.run_timed(e.argv, cwd=work)
+    if r.returncode != 0:
+        raise SystemExit(f"htsim failed ({' '.join(e.argv)}):\n{r.stdout[-1500:]}\n{r.stderr[-1000:]}")
+    log = work / "log.dat"
+    return r, htsim_figures(e.sink, r.stdout, h.ascii_log(log), log.read_bytes())
+
+
+def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> dict:
+    """What an htsim driver reported: per sink, its bytes at the last sink sample and its
+    (source, destination); finished flows' FCTs; htsim_ndp's closing totals."""
+    samples = sink_samples(ascii_log, sink)
+    names = logged_names(log)
+    t_last = max(s[-1][0] for s in samples.values()) if samples else float("nan")
+    out = {"t_last": t_last, "bytes": {names.get(i, str(i)): s[-1][1] for i, s in samples.items()},
+           "pairs": {names[i]: sink_pair(names[i]) for i in samples if i in names},
+           "fct_us": [t for t, _ in finished_flows(stdout).values()]}
+    if sink == "NDP_SINK":
+        out.update(ndp_totals(stdout))
+    return out
+
+
+def run_fabricsim(toml: Path, t: float) -> tuple[timing.Run, dict]:
+    return timing.run_python(FABRICSIM, str(toml), repr(t))
+
+
+def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[timing.Run, dict]], peer: str) -> Table:
+    hd, fd = hts[0][1], fab[0][1]
+    t = hd["t_last"]
+    rows: list = []
+    if e.finite:
+        rows += fct_rows(hd["fct_us"], fd["fct_us"])
+        span = max(hd["fct_us"], default=float("nan")) * 1e-6, max(fd["fct_us"], default=float("nan")) * 1e-6
+        rows.append(("bottleneck utilization (bytes / last FCT)", gbps(sum(hd["bytes"].values()), span[0]) / LINE_GBPS,
+                     gbps(sum(fd["acked"]) * e.fab_scale, span[1]) / LINE_GBPS))
+    else:
+        hg = [gbps(b, t) for b in hd["bytes"].values()]
+        fg = [gbps(b * e.fab_scale, t) for b in fd["acked_at"].values()]
+        rows.append(("utilization (receivers' mean / line rate)", statistics.mean(hg) / LINE_GBPS, statistics.mean(fg) / LINE_GBPS))
+        rows += goodput_rows(hg, fg)
+    if "new" in hd:  # htsim_ndp's closing totals
+        rows += [("data packets sent new", float(hd["new"]), fd["segments"] - fd["retransmits"]),
+                 ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
+                 ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
+                 ("drops", None, fd["drops"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"])]
+    else:
+        rows += [("retransmissions", None, fd["retransmits"]), ("ECN marks", None, fd["marks"]), ("drops", None, fd["drops"]),
+                 ("timeouts", None, fd["timeouts"])]
+    sh, sf = timing.Summary.of([r for r, _ in hts]), timing.Summary.of([r for r, _ in fab])
+    cost = [("wall s (min of runs)", sh.wall_min, sf.wall_min), ("CPU s (min of runs)", sh.cpu_min, sf.cpu_min),
+            ("peak memory MB", sh.maxrss_mb, sf.maxrss_mb)]
+    if not e.finite and len(hts) > 1:
+        # Runs that differ (htsim's DCTCP driver draws its permutation and paths from the time of
+        # day; --vary-seed gives fabricsim's runs seeds 1, 2, ...): the range of the per-flow figures.
+        def spread(runs: list, key: str, scale: float) -> str:
+            mins = [min(gbps(b * scale, t) for b in d[key].values()) for _, d in runs]
+            js = [jain([gbps(b * scale, t) for b in d[key].values()]) for _, d in runs]
+            return f"min goodput {min(mins):.2f}-{max(mins):.2f} Gb/s, Jain {min(js):.3f}-{max(js):.3f}"
+        e.notes.append(f"across the {len(hts)} runs: htsim {spread(hts, 'bytes', 1.0)}; fabricsim {spread(fab, 'acked_at', e.fab_scale)}")
+    notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
+                       f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
+    return Table(f"== {e.name} ==", f"htsim {peer}", rows, notes, cost)
+
+
+def gbps(nbytes: float, seconds: float) -> float:
+    return nbytes * 8 / seconds / 1e9
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 2)[2])
+    ap.add_argument("--htsim", required=True, type=Path, help="path of a csg-htsim checkout (not downloaded)")
+    ap.add_argument("--peer-commit", help="the checkout's commit, when it has no .git")
+    ap.add_argument("--experiment", default="all", choices=["all", *EXPERIMENTS])
+    ap.add_argument("--end", help="simulated time (default: ndp-permutation 20ms, ndp-incast 40ms, dctcp-permutation 30ms)")
+    ap.add_argument("--strat", default="rand", choices=["rand", "perm"], help="htsim's NDP path strategy (default rand)")
+    ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
+    ap.add_argument("--vary-seed", action="store_true", help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical)")
+    ap.add_argument("--build", type=Path, default=HERE.parent / "htsim" / "build", help="htsim build directory (shared with compare.py)")
+    a = ap.parse_args()
+    commit = checkout_commit(a.htsim.resolve(), a.peer_commit)
+    h = Htsim.prepare(a.htsim, a.build, commit)
+    out = a.build / "validation"
+    out.mkdir(parents=True, exist_ok=True)
+    names = list(EXPERIMENTS) if a.experiment == "all" else [a.experiment]
+    for name in names:
+        e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat)
+        hts, fab = [], []
+        for i in range(a.runs):
+            hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
+            if e.toml is None:
+                e.toml = e.after_htsim(hts[0][1])
+            toml = e.toml
+            if a.vary_seed and i > 0:
+                toml = e.toml.with_name(f"{e.toml.stem}-seed{i + 1}.toml")
+                toml.write_text(e.toml.read_text().replace("\nseed = 1", f"\nseed = {i + 1}", 1))
+            fab.append(run_fabricsim(toml, hts[0][1]["t_last"]))
+        print("\n".join(table(e, hts, fab, commit).lines()) + "\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,316 @@
+// ns-3 side of benches/validation/ns3_validate.py: two DCTCP experiments, written for fabricsim's
+// cross-validation against an ns-3 build from source (ns-3-dev; see the Python script's header for
+// the mapping of every setting onto the fabricsim scenario). Prints one JSON object of figures.
+//
+//   --scenario=b1        B1 (python/fabricsim/benchmarks/dctcp-16to1.toml): 17 hosts on one switch,
+//                        10 Gb/s, 1 us links, step marking at 65 packets (RED with MinTh = MaxTh and
+//                        QW = 1) and 250 packets at the port to h0, 16 long-lived DCTCP flows
+//                        h1..h16 -> h0 starting at i us, MSS 1448 B with timestamps, IW 10, delayed
+//                        ACK every 2nd segment, min RTO 10 ms; switch device queues of one packet.
+//   --scenario=example   ns-3's examples/tcp/dctcp-example.cc, the same topology and settings: senders
+//                        S1 (10) and S2 (20) on switch T1, S3 (10) and the receivers R2 (20) on T2,
+//                        receiver R1 on T2; host links 1 Gb/s, T1-T2 10 Gb/s, all 10 us; RED with
+//                        QW = 1, 2666-packet limit, marking (UseEcn, no hard drop), MinTh/MaxTh 50/150
+//                        on T1-T2 (both directions) and 20/60 on every switch port towards a host;
+//                        S2[i] -> R2[i], S1[i] -> R1, S3[i] -> R1, OnOff sources always on at 1 Gb/s
+//                        of 1000 B writes, starting at i * 1 s / 20 + i * 5 ms (S2), i * 1 s / 10 +
+//                        i * 5 ms (S1), i * 1 s / 10 + (i + 10) * 5 ms (S3); MSS 1448, delayed ACK 2;
+//                        ns-3's defaults otherwise (device queues of 100 packets under the queue discs).
+//   --time=S --warmup=S  simulated seconds; per-flow goodput and queue samples count after warmup.
+//   --sample=US          queue sampling interval, microseconds (default 10).
+//   --deviceQueue=P      the switches' device queue under the queue discs, packets (example only;
+//                        default 100, ns-3's PointToPointNetDevice default: a packet waits there,
+//                        unseen by RED, whenever the device is busy; B1 always uses 1).
+//
+// Figures: per-flow goodput after the warm-up (bytes received by each sink), for each observed
+// queue disc its marks and drops (QueueDisc stats) and its length sampled every 10 us after the
+// warm-up (mean, p99), TCP retransmissions (TcpSocketBase "Retransmission"), packets serialized
+// onto links (PhyTxEnd) and the wall time of Simulator::Run.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+uint64_t g_hops = 0;
+uint64_t g_retransmits = 0;
+
+struct Watched
+{
+    std::string name;
+    Ptr<QueueDisc> disc;
+    std::vector<uint32_t> samples;
+};
+
+std::vector<Watched> g_watched;
+
+void TxEnd(Ptr<const Packet>) { g_hops++; }
+
+void Retransmitted(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<const TcpSocketBase>)
+{
+    g_retransmits++;
+}
+
+void Connected(Ptr<Socket> s, const Address&, const Address&)
+{
+    s->TraceConnectWithoutContext("Retransmission", MakeCallback(&Retransmitted));
+}
+
+void Sample(Time every)
+{
+    for (auto& w : g_watched)
+    {
+        w.samples.push_back(w.disc->GetNPackets());
+    }
+    Simulator::Schedule(every, &Sample, every);
+}
+
+struct Flow
+{
+    std::string group;
+    Ptr<PacketSink> sink;
+    uint64_t atWarmup = 0;
+};
+
+std::vector<Flow> g_flows;
+
+void MarkWarmup()
+{
+    for (auto& f : g_flows)
+    {
+        f.atWarmup = f.sink->GetTotalRx();
+    }
+}
+
+// A sink on `rx` and a sender on `tx` towards it: OnOff (always on at `rate`, `chunk`-byte writes)
+// or, with rate 0, BulkSend (unlimited).
+void AddFlow(const std::string& group, Ptr<Node> tx, Ptr<Node> rx, Ipv4Address to, uint16_t port, Time start, Time stop,
+             const std::string& rate, uint32_t chunk)
+{
+    PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer s = sink.Install(rx);
+    s.Start(Seconds(0));
+    g_flows.push_back({group, DynamicCast<PacketSink>(s.Get(0))});
+    ApplicationContainer a;
+    if (rate.empty())
+    {
+        BulkSendHelper src("ns3::TcpSocketFactory", InetSocketAddress(to, port));
+        src.SetAttribute("MaxBytes", UintegerValue(0));
+        src.SetAttribute("SendSize", UintegerValue(chunk));
+        a = src.Install(tx);
+    }
+    else
+    {
+        OnOffHelper src("ns3::TcpSocketFactory", InetSocketAddress(to, port));
+        src.SetAttribute("OnTime", StringValue("ns3::ConstantRandomVariable[Constant=1]"));
+        src.SetAttribute("OffTime", StringValue("ns3::ConstantRandomVariable[Constant=0]"));
+        src.SetAttribute("DataRate", DataRateValue(DataRate(rate)));
+        src.SetAttribute("PacketSize", UintegerValue(chunk));
+        a = src.Install(tx);
+    }
+    a.Get(0)->TraceConnectWithoutContext("ConnectionSucceeded", MakeCallback(&Connected));
+    a.Start(start);
+    a.Stop(stop);
+}
+
+Ipv4Address Assign(Ipv4AddressHelper& addr, NetDeviceContainer d)
+{
+    Ipv4Address a = addr.Assign(d).GetAddress(0);
+    addr.NewNetwork();
+    return a;
+}
+
+void B1(Time stop)
+{
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 26));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 26));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(10)));
+    Config::SetDefault("ns3::RedQueueDisc::MaxSize", QueueSizeValue(QueueSize("250p")));
+    Config::SetDefault("ns3::RedQueueDisc::MinTh", DoubleValue(65));
+    Config::SetDefault("ns3::RedQueueDisc::MaxTh", DoubleValue(65));
+    NodeContainer hosts;
+    hosts.Create(17);
+    Ptr<Node> sw = CreateObject<Node>();
+    InternetStackHelper stack;
+    stack.Install(hosts);
+    stack.Install(sw);
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    p2p.SetChannelAttribute("Delay", StringValue("1us"));
+    TrafficControlHelper red;
+    red.SetRootQueueDisc("ns3::RedQueueDisc");
+    TrafficControlHelper fifo;
+    fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("250p"));
+    Ipv4AddressHelper addr("10.0.0.0", "255.255.255.0");
+    std::vector<Ipv4Address> ip(17);
+    for (uint32_t i = 0; i < 17; i++)
+    {
+        NetDeviceContainer d = p2p.Install(hosts.Get(i), sw);
+        // The switch's device queue holds one packet, so the backlog waits in the queue disc.
+        d.Get(1)->GetObject<PointToPointNetDevice>()->GetQueue()->SetMaxSize(QueueSize("1p"));
+        QueueDiscContainer q = (i == 0 ? red : fifo).Install(d.Get(1));
+        if (i == 0)
+        {
+            g_watched.push_back({"s0->h0", q.Get(0), {}});
+        }
+        ip[i] = Assign(addr, d);
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    for (uint32_t i = 1; i <= 16; i++)
+    {
+        AddFlow("h" + std::to_string(i) + "->h0", hosts.Get(i), hosts.Get(0), ip[0], 5000 + i, MicroSeconds(i), stop, "",
+                1448 * 8);
+    }
+}
+
+void Example(Time stop, uint32_t deviceQueue)
+{
+    Config::SetDefault("ns3::RedQueueDisc::MaxSize", QueueSizeValue(QueueSize("2666p")));
+    Config::SetDefault("ns3::RedQueueDisc::MinTh", DoubleValue(20));
+    Config::SetDefault("ns3::RedQueueDisc::MaxTh", DoubleValue(60));
+    NodeContainer s1, s2, s3, r2;
+    s1.Create(10);
+    s2.Create(20);
+    s3.Create(10);
+    r2.Create(20);
+    Ptr<Node> t1 = CreateObject<Node>(), t2 = CreateObject<Node>(), r1 = CreateObject<Node>();
+    PointToPointHelper host, trunk;
+    host.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+    host.SetChannelAttribute("Delay", StringValue("10us"));
+    trunk.SetDeviceAttribute("DataRate", StringValue("10Gbps"));
+    trunk.SetChannelAttribute("Delay", StringValue("10us"));
+    NetDeviceContainer t1t2 = trunk.Install(t1, t2);
+    NetDeviceContainer r1t2 = host.Install(r1, t2);
+    std::vector<NetDeviceContainer> ds1, ds2, ds3, dr2;
+    for (uint32_t i = 0; i < 10; i++) ds1.push_back(host.Install(s1.Get(i), t1));
+    for (uint32_t i = 0; i < 20; i++) ds2.push_back(host.Install(s2.Get(i), t1));
+    for (uint32_t i = 0; i < 10; i++) ds3.push_back(host.Install(s3.Get(i), t2));
+    for (uint32_t i = 0; i < 20; i++) dr2.push_back(host.Install(r2.Get(i), t2));
+    InternetStackHelper stack;
+    stack.InstallAll();
+    for (NodeList::Iterator n = NodeList::Begin(); n != NodeList::End(); ++n)
+    {
+        if (*n != t1 && *n != t2) continue;
+        for (uint32_t d = 0; d < (*n)->GetNDevices(); d++)
+        {
+            Ptr<PointToPointNetDevice> p = DynamicCast<PointToPointNetDevice>((*n)->GetDevice(d));
+            if (p) p->GetQueue()->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, deviceQueue));
+        }
+    }
+    TrafficControlHelper red10, red1;
+    red10.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue("10Gbps"), "LinkDelay", StringValue("10us"),
+                           "MinTh", DoubleValue(50), "MaxTh", DoubleValue(150));
+    red1.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue("1Gbps"), "LinkDelay", StringValue("10us"),
+                          "MinTh", DoubleValue(20), "MaxTh", DoubleValue(60));
+    QueueDiscContainer trunkQ = red10.Install(t1t2);
+    g_watched.push_back({"T1->T2", trunkQ.Get(0), {}});
+    g_watched.push_back({"T2->R1", red1.Install(r1t2.Get(1)).Get(0), {}});
+    for (auto* v : {&ds1, &ds2, &ds3, &dr2})
+    {
+        for (auto& d : *v) red1.Install(d.Get(1));
+    }
+    Ipv4AddressHelper addr("10.0.0.0", "255.255.255.0");
+    Assign(addr, t1t2);
+    Ipv4Address ipR1 = Assign(addr, r1t2);
+    std::vector<Ipv4Address> ipR2;
+    for (auto* v : {&ds1, &ds2, &ds3}) for (auto& d : *v) Assign(addr, d);
+    for (auto& d : dr2) ipR2.push_back(Assign(addr, d));
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+    const Time window = Seconds(1);  // the example's flowStartupWindow
+    for (uint32_t i = 0; i < 20; i++)
+    {
+        AddFlow("S2->R2", s2.Get(i), r2.Get(i), ipR2[i], 50000 + i, i * window / 20 + MilliSeconds(i * 5), stop, "1Gbps", 1000);
+    }
+    for (uint32_t i = 0; i < 20; i++)
+    {
+        Ptr<Node> from = i < 10 ? s1.Get(i) : s3.Get(i - 10);
+        Time start = (i < 10 ? i : i - 10) * window / 10 + MilliSeconds(i * 5);
+        AddFlow(i < 10 ? "S1->R1" : "S3->R1", from, r1, ipR1, 50000 + i, start, stop, "1Gbps", 1000);
+    }
+}
+}  // namespace
+
+int main(int argc, char* argv[])
+{
+    std::string scenario = "b1";
+    double simTime = 0.1, warmup = 0.0, sampleUs = 10;
+    uint32_t deviceQueue = 100;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("scenario", "b1 or example", scenario);
+    cmd.AddValue("time", "simulated seconds", simTime);
+    cmd.AddValue("warmup", "seconds before per-flow goodput and queue samples count", warmup);
+    cmd.AddValue("sample", "queue sampling interval, microseconds", sampleUs);
+    cmd.AddValue("deviceQueue", "switch device queue, packets (example)", deviceQueue);
+    cmd.Parse(argc, argv);
+
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
+    Config::SetDefault("ns3::RedQueueDisc::UseEcn", BooleanValue(true));
+    Config::SetDefault("ns3::RedQueueDisc::UseHardDrop", BooleanValue(false));
+    Config::SetDefault("ns3::RedQueueDisc::MeanPktSize", UintegerValue(1500));
+    Config::SetDefault("ns3::RedQueueDisc::QW", DoubleValue(1));
+    Time stop = Seconds(simTime);
+    if (scenario == "b1")
+    {
+        B1(stop);
+    }
+    else if (scenario == "example")
+    {
+        Example(stop, deviceQueue);
+    }
+    else
+    {
+        std::fprintf(stderr, "--scenario: b1 or example\n");
+        return 2;
+    }
+    Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxEnd", MakeCallback(&TxEnd));
+    Simulator::Schedule(Seconds(warmup), &MarkWarmup);
+    Simulator::Schedule(Seconds(warmup), &Sample, MicroSeconds(sampleUs));
+    Simulator::Stop(stop);
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+    std::printf("{\"scenario\": \"%s\", \"sim_time_s\": %.6f, \"warmup_s\": %.6f, \"wall_s\": %.3f, \"packet_hops\": %lu, "
+                "\"retransmits\": %lu, \"flows\": [",
+                scenario.c_str(), simTime, warmup, wall, (unsigned long)g_hops, (unsigned long)g_retransmits);
+    for (size_t i = 0; i < g_flows.size(); i++)
+    {
+        uint64_t rx = g_flows[i].sink->GetTotalRx();
+        std::printf("%s{\"group\": \"%s\", \"rx_bytes\": %lu, \"rx_after_warmup\": %lu}", i ? ", " : "", g_flows[i].group.c_str(),
+                    (unsigned long)rx, (unsigned long)(rx - g_flows[i].atWarmup));
+    }
+    std::printf("], \"queues\": [");
+    for (size_t i = 0; i < g_watched.size(); i++)
+    {
+        const QueueDisc::Stats& st = g_watched[i].disc->GetStats();
+        std::vector<uint32_t> s = g_watched[i].samples;
+        std::sort(s.begin(), s.end());
+        double mean = 0;
+        for (uint32_t v : s) mean += v;
+        mean = s.empty() ? 0 : mean / s.size();
+        uint32_t p99 = s.empty() ? 0 : s[std::min(s.size() - 1, (size_t)(0.99 * (s.size() - 1) + 0.5))];
+        std::printf("%s{\"port\": \"%s\", \"marks\": %u, \"drops\": %u, \"enqueued\": %u, \"mean_packets\": %.3f, \"p99_packets\": %u, "
+                    "\"samples\": %zu}",
+                    i ? ", " : "", g_watched[i].name.c_str(), st.nTotalMarkedPackets, st.nTotalDroppedPackets,
+                    st.nTotalEnqueuedPackets, mean, p99, s.size());
+    }
+    std::printf("]}\n");
+    Simulator::Destroy();
+    return 0;
+}

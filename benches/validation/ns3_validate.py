@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Cross-validation against ns-3: DCTCP experiments in both simulators, one agreement table each.
+
+    python benches/validation/ns3_validate.py --ns3 /path/to/ns-3-dev      # a source tree built with ./ns3 build
+    python benches/validation/ns3_validate.py --ns3 SRC --experiment b1 --time 0.2
+
+Nothing is downloaded: the script takes an ns-3 tree already configured and built (modules core,
+network, internet, point-to-point, traffic-control, applications and their dependencies; its
+build/include and build/lib), compiles our own driver ns3/dctcp_ns3.cc against it into
+benches/validation/build/, and runs each experiment in ns-3 and fabricsim interleaved.
+
+Experiments and their mapping, key by key (ns-3 attribute or example line -> fabricsim key):
+
+b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc set it up.
+  17 nodes on one switch, PointToPoint 10Gbps / 1us -> star, link { rate = "10Gbps", delay = "1us" }
+  RedQueueDisc on the switch port to h0: MinTh = MaxTh = 65, QW = 1, MaxSize 250p, UseEcn, no hard
+    drop, and ns-3's defaults LInterm 50 and Gentle = true: above 65 packets it marks with a
+    probability rising from 0.02 to 1 at 130 (gentle RED), not at every packet as B1's step at 65
+    does -> discipline = "red", red = { min_th = max_th = "65pkt", max_p = 0.02, weight = 1,
+    gentle = true, action = "mark" }, buffer = "250pkt" (B1 itself keeps its step marking)
+  TCP connection set-up (SYN, SYN-ACK; a lost SYN resent after ConnTimeout = 3 s) -> handshake = true,
+    initial_rto = "3s"; TcpDctcp's DctcpEcn mode sends every packet ECN-capable, SYN and SYN-ACK
+    included (tcp-socket-base.cc, ECN_RESTRICTION_MAP), so RED marks them -> ect_syn = true
+  other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
+  switch device queues 1p (the backlog waits in the queue disc) -> none (a port's one queue)
+  TcpDctcp, SegmentSize 1448 + timestamps (52 B of headers) -> cc = "dctcp", mss 1448 B, header 52 B
+    (the PointToPoint PPP header adds 2 B a packet on ns-3's wire: 0.13 %, not modelled)
+  InitialCwnd 10, DelAckCount 2, MinRto 10 ms, buffers 64 MB -> initial_cwnd 10, delayed_ack 2, min_rto 10ms
+  BulkSend from h1..h16 to h0, started at i us -> flows h{i} -> h0, start = "{i}us", long-lived
+  marks: the RED queue disc's marked packets; fabricsim: the port's ecn_marks.
+example: ns-3's examples/tcp/dctcp-example.cc, item by item:
+  nodes S1 (10), S2 (20), T1, T2, S3 (10), R2 (20), R1 -> explicit topology, hosts S1_i, S2_i, S3_i, R2_i, R1
+  host links 1Gbps / 10us, T1-T2 10Gbps / 10us -> links of those rates and delays
+  RedQueueDisc MinTh 50, MaxTh 150 on both ends of T1-T2 -> that link's queue = RED 50/150
+  RedQueueDisc MinTh 20, MaxTh 60 on every switch port towards a host -> [queue] RED 20/60
+  RED defaults: QW 1, MaxSize 2666p, LInterm 50 (max_p 0.02), Gentle, UseEcn, no hard drop, MeanPktSize 1500
+    -> red = { min_th, max_th, max_p = 0.02, weight = 1, gentle = true, action = "mark", hard_drop = false }
+  TcpDctcp, SegmentSize 1448, DelAckCount 2; ns-3 defaults InitialCwnd 10, MinRto 1 s,
+    SndBufSize = RcvBufSize = 128 KiB, ConnTimeout 3 s, ECN-capable SYNs -> mss 1448 B, header 52 B,
+    delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
+    initial_rto = "3s", ect_syn = true
+  OnOff (always on, 1 Gb/s of 1000 B writes) S2[i] -> R2[i] from i*1s/20 + i*5ms; S1[i] -> R1 from
+    i*1s/10 + i*5ms; S3[i] -> R1 from i*1s/10 + (i+10)*5ms -> long-lived flows at those starts (the
+    1 Gb/s application rate exceeds what a 1 Gb/s link carries in payload, so the link limits them)
+  measurement: goodput per flow over the last --window seconds (the example: 1 s after 4 s)
+  ns-3's switch device queues (100p by default) sit under the queue discs: a packet waits there,
+  unseen by RED, while the device is busy, so ns-3's queues hold up to 100 packets more than RED
+  sees. fabricsim has one queue per port; `example-dq1` runs ns-3 with device queues of 1 packet
+  (as B1 does) to show what that difference accounts for.
+
+Figures: goodput per flow (min, median, Jain; and per group for the example), utilization of the
+bottleneck ports, mean and p99 queue (samples every --sample us after the warm-up on both sides),
+ECN marks and drops at the observed ports, retransmissions (ns-3's TcpSocketBase "Retransmission"
+trace; fabricsim's per-flow retransmits), wall time and peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent / "htsim"))
+sys.path.insert(0, str(HERE))
+
+import timing  # noqa: E402
+from agreement import Table, goodput_rows, jain  # noqa: E402
+
+MODULES = ["core", "network", "internet", "point-to-point", "traffic-control", "applications", "bridge", "stats"]
+
+FABRICSIM = r"""
+import json, sys
+from fabricsim.runner import run
+r = run(sys.argv[1], progress=False)
+warm = float(sys.argv[2]); ports = sys.argv[3].split(",")
+f, p, ts = r.flows, r.ports, r.timeseries
+q = ts[(ts["metric"] == "queue_packets") & (ts["time_s"] >= warm - 1e-12)]
+fs = r.flow_series()
+t_end = fs["time_s"].max()
+def at(t):  # each flow's delivered bytes at the last sample at or before t
+    last = fs["time_s"][fs["time_s"] <= t + 1e-12].max()
+    return fs[fs["time_s"] == last].set_index("flow")["delivered_bytes"]
+after = (at(t_end) - at(warm)).fillna(0) if warm > 0 else at(t_end)
+out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end),
+       "retransmits": float(f["retransmits"].sum()), "queues": []}
+for port in ports:
+    s = q[q["target"] == port]["value"].astype(float)
+    row = p[p["port"] == port].iloc[0]
+    out["queues"].append({"port": port, "marks": float(row["ecn_marks"]), "drops": float(row["drops"]),
+                          "utilization": float(row["utilization"]), "mean_packets": float(s.mean()),
+                          "p99_packets": float(s.quantile(0.99, interpolation="nearest")), "samples": int(len(s))})
+print(json.dumps(out))
+"""
+
+
+def find_libs(ns3: Path) -> tuple[Path, Path, list[str]]:
+    inc, lib = ns3 / "build" / "include", ns3 / "build" / "lib"
+    if not (inc / "ns3" / "core-module.h").exists():
+        raise SystemExit(f"--ns3: {ns3} has no build/include/ns3/core-module.h: configure and build it first "
+                         f"(./ns3 configure --enable-modules={','.join(MODULES[:6])} -d optimized && ./ns3 build)")
+    names = []
+    for m in MODULES:
+        found = sorted(lib.glob(f"libns3*-{m}-*.so")) or sorted(lib.glob(f"libns3*-{m}.so"))
+        if not found:
+            raise SystemExit(f"--ns3: no library for module {m} in {lib}")
+        names.append(found[0].name[3:-3])
+    return inc, lib, names
+
+
+def build_driver(ns3: Path, out: Path) -> Path:
+    inc, lib, names = find_libs(ns3)
+    exe = out / "dctcp_ns3"
+    src = HERE / "ns3" / "dctcp_ns3.cc"
+    if exe.exists() and exe.stat().st_mtime > src.stat().st_mtime:
+        return exe
+    out.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["g++", "-std=c++23", "-O2", "-DNS3_BUILD_PROFILE_OPTIMIZED", f"-I{inc}", str(src), f"-L{lib}",
+                    f"-Wl,-rpath,{lib}", *[f"-l{n}" for n in names], "-o", str(exe)], check=True)
+    return exe
+
+
+def ns3_version(ns3: Path, given: str | None = None) -> str:
+    """--peer-commit if given, else the tree's git commit, else its VERSION file ("3-dev")."""
+    if given:
+        return given
+    p = subprocess.run(["git", "-C", str(ns3), "rev-parse", "--short=10", "HEAD"], capture_output=True, text=True)
+    if p.returncode == 0:
+        return p.stdout.strip()
+    v = ns3 / "VERSION"
+    return v.read_text().strip() if v.exists() else "unknown"
+
+
+# ---- fabricsim scenarios -----------------------------------------------------------------------
+
+# ns-3's RedQueueDisc as its drivers configure it (QW = 1, UseEcn, no hard drop, MeanPktSize 1500)
+# with its defaults: LInterm 50 (max_p = 0.02) and Gentle = true (p rises from max_p at MaxTh to 1
+# at twice MaxTh), marking ECN-capable packets and dropping the others (SYNs).
+NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}pkt\", max_p = 0.02, weight = 1.0, gentle = true, " \
+          "action = \"mark\", hard_drop = false, mean_packet = \"1500B\" }}"
+# ns-3's TCP opens connections (SYN, SYN-ACK) and resends a lost SYN after ConnTimeout (3 s); in
+# its DctcpEcn mode every packet is ECN-capable, the SYN and SYN-ACK too (tcp-socket-base.cc's
+# ECN_RESTRICTION_MAP), so RED marks them instead of dropping them.
+NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
+
+
+def b1_scenario(time_s: float, sample_us: float, out: Path) -> Path:
+    """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
+    RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open."""
+    base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
+    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + NS3_OPEN)
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', NS3_RED.format(lo=65, hi=65))
+    toml = out / "b1.toml"
+    toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
+    return toml
+
+
+def example_starts() -> list[tuple[str, str, float]]:
+    """(src, dst, start s) of the example's 40 flows, in the order its driver creates them."""
+    flows = [(f"S2_{i}", f"R2_{i}", i * 1.0 / 20 + i * 0.005) for i in range(20)]
+    flows += [(f"S1_{i}", "R1", i * 1.0 / 10 + i * 0.005) for i in range(10)]
+    flows += [(f"S3_{i}", "R1", i * 1.0 / 10 + (i + 10) * 0.005) for i in range(10)]
+    return flows
+
+
+def example_scenario(time_s: float, sample_us: float, out: Path) -> Path:
+    hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
+            [f"R2_{i}" for i in range(20)] + ["R1"]
+    host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
+    links = [f'  {{ a = "{h}", b = "{host_sw[h]}", rate = "1Gbps", delay = "10us" }},' for h in hosts]
+    trunk_q = "{ buffer = \"2666pkt\", " + NS3_RED.format(lo=50, hi=150).replace("\n", ", ") + " }"
+    links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
+    flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
+    text = f"""name = "ns3-dctcp-example"
+description = "ns-3's examples/tcp/dctcp-example.cc mapped item by item (benches/validation/ns3_validate.py)"
+
+[simulation]
+end = "{time_s}s"
+seed = 1
+
+[topology]
+kind = "explicit"
+hosts = {json.dumps(hosts)}
+switches = ["T1", "T2"]
+links = [
+{chr(10).join(links)}
+]
+
+[queue]
+buffer = "2666pkt"
+{NS3_RED.format(lo=20, hi=60)}
+
+[transport]
+{NS3_OPEN}cc = "dctcp"
+mss = "1448B"
+header = "52B"
+ack_size = "52B"
+initial_cwnd = 10
+min_rto = "1s"
+delayed_ack = 2
+rcv_buffer = "131072B"
+
+[output]
+sample_interval = "{sample_us}us"
+queues = ["T1->T2", "T2->R1"]
+flows = "all"
+
+{flows}"""
+    toml = out / "example.toml"
+    toml.write_text(text)
+    return toml
+
+
+# ---- runs and tables ---------------------------------------------------------------------------
+
+def run_ns3(exe: Path, scenario: str, time_s: float, warmup: float, sample_us: float, device_queue: int) -> tuple[timing.Run, dict]:
+    r = timing.run_timed([str(exe), f"--scenario={scenario}", f"--time={time_s}", f"--warmup={warmup}", f"--sample={sample_us}",
+                          f"--deviceQueue={device_queue}"])
+    if r.returncode != 0:
+        raise SystemExit(f"ns-3 failed:\n{r.stdout[-1000:]}\n{r.stderr[-1500:]}")
+    return r, parse_ns3(r.stdout)
+
+
+def parse_ns3(stdout: str) -> dict:
+    """The driver's JSON line (the last line of its output that parses as an object)."""
+    for line in reversed(stdout.strip().splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    raise ValueError("no JSON object in the ns-3 driver's output")
+
+
+def run_fabricsim(toml: Path, warmup: float, ports: list[str]) -> tuple[timing.Run, dict]:
+    return timing.run_python(FABRICSIM, str(toml), repr(warmup), ",".join(ports))
+
+
+def table(title: str, notes: list[str], version: str, ns: list, fab: list, window: float, groups: list[str] | None) -> Table:
+    nd, fd = ns[0][1], fab[0][1]
+    ng = [f["rx_after_warmup"] * 8 / window / 1e9 for f in nd["flows"]]
+    fg = [b * 8 / window / 1e9 for b in fd["rx_after_warmup"]]
+    rows = list(goodput_rows(ng, fg))
+    if groups:
+        for g in groups:
+            idx = [i for i, f in enumerate(nd["flows"]) if f["group"] == g]
+            rows.append((f"{g}: total goodput (Gb/s)", sum(ng[i] for i in idx), sum(fg[i] for i in idx)))
+            rows.append((f"{g}: Jain", jain([ng[i] for i in idx]), jain([fg[i] for i in idx])))
+    for nq, fq in zip(nd["queues"], fd["queues"]):
+        p = nq["port"]
+        rows += [(f"{p}: mean queue (packets)", nq["mean_packets"], fq["mean_packets"]),
+                 (f"{p}: p99 queue (packets)", float(nq["p99_packets"]), fq["p99_packets"]),
+                 (f"{p}: ECN marks", float(nq["marks"]), fq["marks"]), (f"{p}: drops", float(nq["drops"]), fq["drops"])]
+    rows.append(("retransmissions", float(nd["retransmits"]), fd["retransmits"]))
+    sn, sf = timing.Summary.of([r for r, _ in ns]), timing.Summary.of([r for r, _ in fab])
+    cost = [("wall s (min of runs)", sn.wall_min, sf.wall_min), ("CPU s (min of runs)", sn.cpu_min, sf.cpu_min),
+            ("peak memory MB", sn.maxrss_mb, sf.maxrss_mb)]
+    notes = notes + [f"{sn.runs} runs of each, interleaved; wall spread ns-3 {sn.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; "
+                     f"measured on a loaded machine"]
+    return Table(f"== {title} ==", f"ns-3 {version}", rows, notes, cost)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 2)[2])
+    ap.add_argument("--ns3", required=True, type=Path, help="an ns-3 source tree, configured and built (not downloaded)")
+    ap.add_argument("--experiment", default="all", choices=["all", "b1", "example", "example-dq1"])
+    ap.add_argument("--time", type=float, help="simulated seconds (default: b1 0.2, example 2.0)")
+    ap.add_argument("--window", type=float, help="measurement window at the end, seconds (default: b1 0.15, example 0.5)")
+    ap.add_argument("--sample", type=float, default=100, help="queue sampling interval, us (default 100)")
+    ap.add_argument("--runs", type=int, default=1, help="runs of each simulator, interleaved (default 1)")
+    ap.add_argument("--peer-commit", help="the ns-3 tree's commit, when it has no .git")
+    ap.add_argument("--build", type=Path, default=HERE / "build")
+    a = ap.parse_args()
+    exe = build_driver(a.ns3.resolve(), a.build)
+    version = ns3_version(a.ns3.resolve(), a.peer_commit)
+    names = ["b1", "example", "example-dq1"] if a.experiment == "all" else [a.experiment]
+    for name in names:
+        b1 = name == "b1"
+        time_s = a.time or (0.2 if b1 else 2.0)
+        window = a.window or (0.15 if b1 else 0.5)
+        warm = time_s - window
+        toml = b1_scenario(time_s, a.sample, a.build) if b1 else example_scenario(time_s, a.sample, a.build)
+        ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
+        dq = 1 if name != "example" else 100
+        ns, fab = [], []
+        for _ in range(a.runs):
+            ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq))
+            fab.append(run_fabricsim(toml, warm, ports))
+        notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
+        if not b1:
+            notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}")
+        groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
+        print("\n".join(table(f"ns-3 {name}", notes, version, ns, fab, window, groups).lines()) + "\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()

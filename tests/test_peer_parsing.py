@@ -1,0 +1,124 @@
+"""Parsing the peers' output (benches/htsim/htsim.py, benches/validation/), on small samples the
+peers wrote on this machine (tests/peers/*/README.md says how). The peers are not run here."""
+
+import pathlib
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benches" / "htsim"))
+sys.path.insert(0, str(ROOT / "benches" / "validation"))
+
+import htsim  # noqa: E402
+
+SAMPLES = ROOT / "tests" / "peers" / "htsim"
+# htsim's connection_matrices/incast.cm, which the NDP sample ran: nodes 0-14 send 2 MB each to node 15.
+SENDERS = list(range(15))
+
+
+def test_ndp_closing_totals_and_finished_flows():
+    out = (SAMPLES / "ndp_stdout.txt").read_text()
+    t = htsim.ndp_totals(out)
+    done = htsim.finished_flows(out)
+    assert len(SENDERS) == 15 and sorted(done) == sorted(f"ndp_{s}_15" for s in SENDERS)
+    # htsim's sequence numbers count whole 9000 B packets: a 2 MB flow is 223 of them.
+    assert {b for _, b in done.values()} == {-(-2_000_000 // 9000) * 9000}
+    # 15 x 2 MB through one 10 Gb/s link cannot finish before 15 * 2007000 B * 8 / 10 Gb/s = 24.08 ms.
+    assert max(t_us for t_us, _ in done.values()) >= 15 * 2_007_000 * 8 / 10e9 * 1e6
+    # Every data packet sent new: at least the 15 flows' 223 packets each.
+    assert t["new"] >= 15 * 223 and t["rtx"] >= 0 and t["bounced"] >= 0
+    assert t["timeouts"] == 0  # no "Total RTOs" line: htsim's 50 ms minimum RTO never fired
+    assert htsim.ndp_totals(out + "Total RTOs: 1\nTotal RTOs: 2\n")["timeouts"] == 2
+    with pytest.raises(ValueError):
+        htsim.ndp_totals("Done\n")
+
+
+def test_ndp_sink_samples_named_through_the_log_preamble():
+    samples = htsim.sink_samples((SAMPLES / "ndp_sinks.txt").read_text(), "NDP_SINK")
+    names = htsim.logged_names((SAMPLES / "ndp_log_names.txt").read_bytes())
+    assert sorted(names[i] for i in samples) == sorted(f"ndp_sink_{s}_15" for s in SENDERS)
+    assert sorted(htsim.sink_pair(names[i]) for i in samples) == sorted((s, 15) for s in SENDERS)
+    assert htsim.sink_pair("ndp_3_15") is None  # a source, not a sink
+    t, last = htsim.last_samples(samples)
+    # -logtime 10 over a 30 ms run: samples at 10 and 20 ms (none at the end time itself).
+    assert t == pytest.approx(0.02) and len(last) == 15
+    assert all([s[0] for s in v] == [pytest.approx(0.01), pytest.approx(0.02)] for v in samples.values())
+    # Cumulative bytes: whole packets, never decreasing, and together no more than the link carried.
+    assert all(b % 9000 == 0 for v in samples.values() for _, b in v)
+    assert all(v[0][1] <= v[1][1] for v in samples.values())
+    assert sum(last.values()) <= 10e9 / 8 * t
+    assert htsim.sink_samples((SAMPLES / "ndp_sinks.txt").read_text(), "TCP_SINK") == {}
+
+
+def test_dctcp_sink_samples_and_the_permutation_the_driver_drew():
+    samples = htsim.sink_samples((SAMPLES / "dctcp_sinks.txt").read_text())
+    t, last = htsim.last_samples(samples)
+    assert len(samples) == 16 and t == pytest.approx(0.01)  # 16 hosts, one flow each; sampled every 10 ms
+    names = htsim.logged_names((SAMPLES / "dctcp_log_names.txt").read_text())
+    pairs = [htsim.sink_pair(names[i]) for i in samples]
+    # A permutation: every host sends once and receives once, never to itself.
+    assert sorted(a for a, _ in pairs) == list(range(16)) == sorted(b for _, b in pairs)
+    assert all(a != b for a, b in pairs)
+    assert 0 < sum(last.values()) <= 16 * 10e9 / 8 * t
+    with pytest.raises(ValueError):
+        htsim.last_samples({})
+
+
+def test_validation_reads_an_ndp_run():
+    import htsim_validate
+
+    f = htsim_validate.htsim_figures("NDP_SINK", (SAMPLES / "ndp_stdout.txt").read_text(),
+                                     (SAMPLES / "ndp_sinks.txt").read_text(), (SAMPLES / "ndp_log_names.txt").read_bytes())
+    assert f["t_last"] == pytest.approx(0.02) and len(f["fct_us"]) == 15 and f["new"] >= 15 * 223
+    assert set(f["bytes"]) == {f"ndp_sink_{s}_15" for s in SENDERS}
+    assert all(b % 9000 == 0 for b in f["bytes"].values())
+
+
+def test_connection_matrix_reads_back_as_fabricsim_reads_it(tmp_path):
+    from fabricsim.traffic import read_htsim  # the [[import]] reader
+
+    text = htsim.connection_matrix(4, [(0, 1), (1, 2), (2, 3), (3, 0)], start_ps=[0, 10, 20, 30], size=2_000_000_000)
+    assert text.splitlines()[:3] == ["Nodes 4", "Connections 4", "0->1 id 1 start 0 size 2000000000"]
+    p = tmp_path / "perm.cm"
+    p.write_text(text)
+    flows, _ = read_htsim(p, hosts=["h0", "h1", "h2", "h3"])
+    assert [(f["src"], f["dst"], f["size"]) for f in flows] == [("h0", "h1", 2_000_000_000), ("h1", "h2", 2_000_000_000),
+                                                                  ("h2", "h3", 2_000_000_000), ("h3", "h0", 2_000_000_000)]
+
+
+NS3 = ROOT / "tests" / "peers" / "ns3"
+
+
+def test_ns3_b1_output():
+    import ns3_validate
+
+    d = ns3_validate.parse_ns3((NS3 / "b1_stdout.txt").read_text())
+    assert [f["group"] for f in d["flows"]] == [f"h{i}->h0" for i in range(1, 17)]
+    # What the sinks received fits through h0's 10 Gb/s link in 5 ms (payload: 1448 of 1500 B).
+    assert 0 < sum(f["rx_bytes"] for f in d["flows"]) <= 10e9 / 8 * 0.005 * 1448 / 1500
+    assert all(f["rx_after_warmup"] <= f["rx_bytes"] for f in d["flows"])
+    (q,) = d["queues"]
+    assert q["port"] == "s0->h0" and q["marks"] <= q["enqueued"]
+    assert q["samples"] == 40  # 4 ms after the warm-up, sampled every 100 us
+    assert 0 <= q["mean_packets"] <= q["p99_packets"] <= 250  # the RED queue disc's limit
+    with pytest.raises(ValueError):
+        ns3_validate.parse_ns3("no json here\n")
+
+
+def test_ns3_example_output_and_the_mapped_start_times():
+    import ns3_validate
+
+    d = ns3_validate.parse_ns3((NS3 / "example_stdout.txt").read_text())
+    groups = [f["group"] for f in d["flows"]]
+    assert groups == ["S2->R2"] * 20 + ["S1->R1"] * 10 + ["S3->R1"] * 10
+    assert [q["port"] for q in d["queues"]] == ["T1->T2", "T2->R1"]
+    # dctcp-example.cc's start times: S2[i] at i*50 ms + i*5 ms, S1[i] at i*100 ms + i*5 ms,
+    # S3[i] at i*100 ms + (i+10)*5 ms. By 60 ms only S2[0] (0 ms) and S2[1] (55 ms) and S1[0] (0 ms)
+    # have started; S3[0] starts at 50 ms.
+    started = [i for i, f in enumerate(d["flows"]) if f["rx_bytes"] > 0]
+    starts = ns3_validate.example_starts()
+    assert [(s, t) for s, _, t in starts[:2]] == [("S2_0", 0.0), ("S2_1", pytest.approx(0.055))]
+    assert starts[30] == ("S3_0", "R1", pytest.approx(0.05))
+    assert set(started) <= {i for i, (_, _, t) in enumerate(starts) if t < 0.06}
+    assert {0, 20} <= set(started)

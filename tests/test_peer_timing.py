@@ -1,0 +1,88 @@
+"""benches/htsim/timing.py: the warnings compare.py prints, from synthetic timings, and the
+timing of a real child process. The peers themselves are not run here."""
+
+import json
+import pathlib
+import sys
+
+import pytest
+
+BENCH = pathlib.Path(__file__).resolve().parent.parent / "benches" / "htsim"
+sys.path.insert(0, str(BENCH))
+
+import timing  # noqa: E402
+
+
+def runs(cpu, wall=None):
+    wall = wall or cpu
+    return [timing.Run(w, c, 10.0, 0, "", "") for c, w in zip(cpu, wall)]
+
+
+def test_summary_takes_min_median_and_spread_around_the_minimum():
+    s = timing.Summary.of(runs([2.0, 2.6, 2.2], wall=[3.0, 2.5, 4.0]))
+    assert (s.cpu_min, s.cpu_median, s.cpu_max) == (2.0, 2.2, 2.6)
+    assert (s.wall_min, s.wall_median) == (2.5, 3.0)
+    assert s.cpu_spread == pytest.approx(0.3)
+    assert s.wall_spread == pytest.approx(0.6)
+
+
+def test_spread_warning_above_15_percent_only():
+    quiet = timing.Summary.of(runs([10.0, 11.4, 10.5]))  # 14 %
+    assert timing.spread_warnings("htsim", quiet) == []
+    # The disturbed case of issue 33: 25 s and 65 s runs of the same binary.
+    w = timing.spread_warnings("htsim", timing.Summary.of(runs([25.0, 25.5], wall=[25.2, 65.0])))
+    assert len(w) == 1 and "wall" in w[0] and "htsim" in w[0] and "158%" in w[0]
+
+
+def record(sim="htsim", cpu=25.0, wall=26.0, peer="841d9e7", ours="abc1234", size=12):
+    s = timing.Summary.of(runs([cpu], wall=[wall]))
+    return timing.record_of(sim, s, experiment="dctcp", size=size, end="50ms", peer_commit=peer, fabricsim_commit=ours,
+                            load_before=0.5, load_after=0.6)
+
+
+def test_drift_warning_against_the_previous_record_of_the_same_commit(tmp_path):
+    hist = tmp_path / "h.jsonl"
+    timing.append_history(hist, [record(cpu=25.0, wall=26.0), record(cpu=40.0, wall=41.0, peer="0000000")])
+    past = timing.read_history(hist)
+    # 65 s wall, 27 s CPU: only the wall time drifted (+150 %), against the 841d9e7 record, not the other commit's.
+    now = record(cpu=27.0, wall=65.0)
+    prev = timing.previous(past, now)
+    assert prev["wall_min"] == 26.0
+    w = timing.drift_warnings(now, prev)
+    assert len(w) == 1 and "wall min" in w[0] and "+150%" in w[0]
+    assert timing.drift_warnings(record(cpu=30.0, wall=31.0), prev) == []  # +20 %, +19 %: within 25 %
+    assert timing.drift_warnings(record(peer="1111111"), timing.previous(past, record(peer="1111111"))) == []  # no record yet
+
+
+def test_our_side_is_compared_only_with_the_same_fabricsim_commit(tmp_path):
+    hist = tmp_path / "h.jsonl"
+    timing.append_history(hist, [record("fabricsim", cpu=5.0, wall=5.0, ours="aaaaaaa")])
+    past = timing.read_history(hist)
+    assert timing.previous(past, record("fabricsim", cpu=9.0, ours="bbbbbbb")) is None  # a new commit may be slower
+    same = record("fabricsim", cpu=9.0, wall=9.0, ours="aaaaaaa", peer="2222222")  # the peer's commit does not matter
+    assert len(timing.drift_warnings(same, timing.previous(past, same))) == 2
+
+
+def test_history_survives_a_torn_line(tmp_path):
+    hist = tmp_path / "h.jsonl"
+    timing.append_history(hist, [record(size=8)])
+    with hist.open("a") as f:
+        f.write('{"simulator": "htsim", "exper')
+    timing.append_history(hist, [record(size=12)])
+    assert [r["size"] for r in timing.read_history(hist)] == [8, 12]
+    assert json.loads(hist.read_text().splitlines()[0])["peer_commit"] == "841d9e7"
+
+
+def test_load_warning_when_the_load_reaches_the_cpu_count():
+    assert timing.load_warnings(0.3, 1.9, cpus=2) == []
+    assert "load average" in timing.load_warnings(0.3, 2.1, cpus=2)[0]
+
+
+def test_run_timed_separates_cpu_from_wall():
+    # A child that sleeps 0.1 s and burns 0.1 s of CPU: its CPU time lacks the sleep, its wall time has both.
+    code = "import time; time.sleep(0.1); t = time.process_time()\nwhile time.process_time() - t < 0.1: pass\nprint('ok')"
+    r = timing.run_timed([sys.executable, "-c", code])
+    assert r.returncode == 0 and r.stdout.strip() == "ok"
+    assert r.wall_s >= 0.2
+    assert 0.1 <= r.cpu_s < r.wall_s - 0.09
+    assert r.maxrss_mb > 1
