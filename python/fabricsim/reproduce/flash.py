@@ -335,7 +335,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 #: 240-packet buffer and K = 65) and HKUST-SING/TCN-NS2 (the 12x12x12 leaf-spine, 5 ms RTO, 20 us
 #: host delay, the four mix workloads). docs/reproductions/flash.md lists what each change models.
 PIAS_NS2, TCN_NS2 = "HKUST-SING/PIAS-NS2", "HKUST-SING/TCN-NS2"
-#: Schemes whose windows are L2DCT's, and those that run ECN (every scheme but pFabric).
+#: Schemes whose windows are L2DCT's.
 L2DCT_WINDOWS = ("l2dct", "l2dct-pias", "flash", "flash-ia")
 
 

@@ -703,6 +703,8 @@ impl Sender {
                 self.enter_cwr();
                 self.send_cwr = true;
                 self.stats.ecn_reductions += 1;
+                // ns-2 opens cwnd on this ACK too (unless it starts an ECE run), even when it also
+                // ends a fast recovery (FullTcp grows on the full ACK that ends one).
                 may_grow = cfg.ns2_ecn_growth;
             }
         }
