@@ -10,6 +10,7 @@ choices the paper leaves open were fixed before any run and are marked there.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 from typing import Optional
 
@@ -329,9 +330,103 @@ def figures(r: dict, out: Path) -> list[Path]:
     return save.written
 
 
-#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md "Flash"): behaviours of the
+#: Flash's code is not public; its settings are those of the HKUST ns-2 code it follows (§4.1:
+#: "consistent with those in the PIAS paper"): HKUST-SING/PIAS-NS2 (L2DCT, PIAS, pFabric, the
+#: 240-packet buffer and K = 65) and HKUST-SING/TCN-NS2 (the 12x12x12 leaf-spine, 5 ms RTO, 20 us
+#: host delay, the four mix workloads). docs/reproductions/flash.md lists what each change models.
+PIAS_NS2, TCN_NS2 = "HKUST-SING/PIAS-NS2", "HKUST-SING/TCN-NS2"
+#: Schemes whose windows are L2DCT's.
+L2DCT_WINDOWS = ("l2dct", "l2dct-pias", "flash", "flash-ia")
+
+
+def _cc(doc: dict) -> str:
+    return doc["transport"]["cc"]
+
+
+def _edit(doc: dict, when, edit) -> dict:
+    """A deep copy of `doc` with `edit(copy)` applied where `when(doc)`; else `doc` itself."""
+    if not when(doc):
+        return doc
+    d = copy.deepcopy(doc)
+    edit(d)
+    return d
+
+
+def _not_pfabric(doc: dict) -> bool:
+    # pFabric's text-model profile already is the pFabric authors' ns-2 sender (MinTCP-style
+    # fixed RTO, probe mode, no fast retransmit, cwnd cap at buffer - 1).
+    return _cc(doc) != "pfabric"
+
+
+def _ns2_increase(point: str, doc: dict) -> dict:
+    return _edit(doc, lambda d: _cc(d) in L2DCT_WINDOWS,
+                 lambda d: d["transport"].setdefault("cc_params", {}).update({"increase": "ns2"}))
+
+
+def _host_queue(point: str, doc: dict) -> dict:
+    return _edit(doc, lambda d: True, lambda d: d.update({"host_queue": "switch"}))
+
+
+def _mintcp(point: str, doc: dict) -> dict:
+    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"fixed_rto": RTO, "probe_after": 5}))
+
+
+def _ns2_sack(point: str, doc: dict) -> dict:
+    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"tlp": False, "rack": False}))
+
+
+def _persistent(point: str, doc: dict) -> dict:
+    return _edit(doc, lambda d: True, lambda d: [w.update({"connections": "persistent"}) for w in d["workload"]])
+
+
+def _cwnd_cap(point: str, doc: dict) -> dict:
+    def cap(d: dict) -> None:
+        buf = d["queue"]["buffer"]
+        pkts = int(buf[:-3]) if buf.endswith("pkt") else int(float(buf[:-2]) * 1000) // (MSS + HEADER)
+        d["transport"]["cwnd_cap"] = pkts - 1
+    return _edit(doc, _not_pfabric, cap)
+
+
+def _ecn_growth(point: str, doc: dict) -> dict:
+    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"ecn_growth": "ns2"}))
+
+
+#: The artifact model ("as the authors ran it", docs/reproductions/flash.md): behaviours of the
 #: authors' ns-2 lineage that the text does not state, each applied to the text model's scenarios.
-ARTIFACT: list[Change] = []
+#: In order of their effect on the mix (one-change table).
+ARTIFACT: list[Change] = [
+    Change("l2dct-ns2-increase",
+           "L2DCT, L2DCT+PIAS, Flash, Flash-IA grow as ns-2's opencwnd() does with lldct_ on: +1 segment per "
+           "ceil(cwnd/2) ACKs (about 2 per RTT) whatever w_c, not w_c/w_max per RTT (cc_params.increase = \"ns2\")",
+           f"{PIAS_NS2} tcp/tcp.cc TcpAgent::opencwnd() (windowOption_ 0; the same in {TCN_NS2})", _ns2_increase),
+    Change("host-queue-as-switch",
+           "host NICs get the switch ports' queue (8 strict-priority queues, 240 packets, per-port ECN at 65, "
+           "push-out or pFabric admission) and no backpressure (host_queue = \"switch\")",
+           f"{PIAS_NS2} scripts/spine_empirical.tcl and {TCN_NS2} scripts/spine_empirical_pias_diffserv.tcl: "
+           "edge links are `$ns duplex-link $s($i) $n($j) ... $switchAlg`", _host_queue),
+    Change("mintcp-rto",
+           "every scheme's RTO is min_rto (5 ms) always, no estimator, no back-off, probe mode after 5 timeouts in a row "
+           "(fixed_rto = \"5ms\", probe_after = 5)",
+           f"{PIAS_NS2} tcp/tcp-full.cc MinTcpAgent::rtt_timeout() and ::timeout_action() (prob_cap_); "
+           "scripts/tcp-common-opt.tcl myAgent = Agent/TCP/FullTcp/Sack/MinTCP, run_*.py prob_cap_ = 5", _mintcp),
+    Change("ns2-sack-no-tlp-rack",
+           "no tail loss probes and no RACK: loss found by 3 duplicate ACKs (SACK) or the timeout (tlp = false, rack = false)",
+           "ns-2 default: FullTcp/Sack (ns-2.34 tcp/tcp-full.cc SackFullTcpAgent) has neither; tcprexmtthresh_ 3 "
+           f"(dynamic_dupack_ 0 under per-flow ECMP, {PIAS_NS2} scripts/tcp-common-opt.tcl)", _ns2_sack),
+    Change("persistent-connections",
+           "flows reuse per-host-pair connections (a new one when all are busy): cwnd back to IW 10 per flow, "
+           "ssthresh and DCTCP's alpha kept ([[workload]] connections = \"persistent\")",
+           f"{PIAS_NS2} scripts/tcp-common-opt.tcl Agent_Aggr_pair (schedule, check_if_behind, fin_notify) and "
+           "tcp/tcp-full.cc FullTcpAgent::advance_bytes() (cwnd_ = initial_window(), ndatabytes_ = 0)", _persistent),
+    Change("cwnd-cap",
+           "cwnd never grows above the port buffer - 1 (239 packets; 340 at 100 Gb/s) (cwnd_cap)",
+           f"{PIAS_NS2} scripts/tcp-common-opt.tcl `Agent/TCP set maxcwnd_ [expr $queueSize - 1]`, applied in "
+           "tcp/tcp.cc TcpAgent::opencwnd()", _cwnd_cap),
+    Change("ns2-ecn-growth",
+           "cwnd grows on every ACK of new data, during the once-per-window ECN reduction too, except the first ECE "
+           "ACK of a run (ecn_growth = \"ns2\")",
+           f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::recv(): opencwnd() unless ECE and not ecn_burst_", _ecn_growth),
+]
 #: The central claims (headline names) and the points they read; `--one-change` runs those points
 #: once per single change.
 CENTRAL = ["mix overall FCT: Flash vs PIAS", "mix overall FCT: Flash vs DCTCP (lower by)"]
@@ -349,11 +444,12 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jobs: Optional[int] = None,
-              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False) -> dict:
+              progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
+              dask: Optional[str] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
     out, sets = run_models("flash", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
-                           CENTRAL_POINTS if one_change else ())
+                           CENTRAL_POINTS if one_change else (), dask=dask)
     results = sets.get("text", sets.get("artifact", {}))
     runs = runs_by_model(sets, runs_frame)
     runs.to_csv(out / "runs.csv", index=False)

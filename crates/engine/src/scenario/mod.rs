@@ -150,6 +150,10 @@ pub struct WorkloadSpec {
     pub deadline: Option<Deadline>,
     pub transport: String,
     pub cfg: TransportConfig,
+    /// Flows between a pair of hosts reuse that pair's idle connections (a new one when all are
+    /// busy), each flow starting from the ssthresh and α its connection's previous flow left
+    /// (`transport::Carry`), as the HKUST ns-2 scripts' per-pair connection pools do.
+    pub persistent: bool,
 }
 
 /// The classic synchronized-block incast: a request goes out, each sender answers with `block`

@@ -87,7 +87,16 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let shared_buffer = switch_section(&t, max_packet, &mut iss);
     let shared = shared_buffer.is_some();
     let switch_q = queue(&t, "queue", Some(DEFAULT_SWITCH_BUFFER), None, max_packet, shared, &mut iss);
-    let host_q = queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, shared, &mut iss);
+    let host_q = match t.raw("host_queue") {
+        // ns-2's duplex-link gives a host the switches' queue type and no backpressure (the
+        // HKUST PIAS/TCN scripts attach hosts with `$switchAlg`): drops and marks as a port's.
+        Some(Value::String(s)) if s == "switch" => QueueSpec { send_limit: None, ..switch_q },
+        Some(Value::String(s)) => {
+            iss.push("host_queue", format!("'{s}' is not \"switch\" (the [queue] settings, no backpressure) or a [host_queue] table"));
+            QueueSpec { send_limit: Some(DEFAULT_SEND_LIMIT), ..QueueSpec::fifo(None) }
+        }
+        _ => queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, shared, &mut iss),
+    };
 
     let mut layout = None;
     let (nodes, mut topo) = match t.table("topology", &mut iss) {
@@ -765,6 +774,17 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("dupthresh", iss, as_positive) {
         c.dupthresh = v.min(1000) as u32;
     }
+    match t.raw("cwnd_cap") {
+        Some(v) if v.as_str() == Some("none") => c.cwnd_cap = None,
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= 1 => c.cwnd_cap = Some(n.min(u32::MAX as u64) as u32),
+            _ => iss.push(t.key_path("cwnd_cap"), format!("{} is not a window in segments of at least 1 (or \"none\")", show(v))),
+        },
+        None => {}
+    }
+    if let Some(v) = t.get("ecn_growth", iss, as_choice(&["linux", "ns2"])) {
+        c.ns2_ecn_growth = v == "ns2";
+    }
     // Shorthand keys for some algorithms' knobs: each sets that knob of `cc_params` when the
     // profile's algorithm has it (a value in `cc_params` itself wins).
     let mut shorthand: Vec<(&'static str, f64)> = Vec::new();
@@ -831,8 +851,14 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
                     continue;
                 };
                 let kn = &list[i];
-                match v.as_f64() {
+                let choices = crate::transport::tcp::cc::knob_choices(c.cc, kn.name);
+                let named = v.as_str().and_then(|s| choices.iter().find(|(n, _)| *n == s)).map(|&(_, x)| x);
+                match v.as_f64().or(named) {
                     Some(x) if x >= kn.min && x <= kn.max => k.0[i] = Some(x),
+                    _ if !choices.is_empty() => {
+                        let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+                        iss.push(path, format!("{} is not one of {} ({})", show(v), names.join(", "), kn.help))
+                    }
                     _ => iss.push(path, format!("{} is not a number in [{}, {}] ({}; default {})", show(v), kn.min, kn.max, kn.help, kn.default)),
                 }
             }
@@ -1343,6 +1369,10 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, Transpor
         let max_flows = w.get("flows", iss, as_positive);
         let tname = w.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let tcp = resolve_transport(&w, &tname, profiles, iss);
+        let persistent = w.get("connections", iss, as_choice(&["per_flow", "persistent"])).is_some_and(|c| c == "persistent");
+        if persistent && tcp.is_some_and(|c| c.tcp().is_none()) {
+            iss.push(w.key_path("connections"), format!("\"persistent\" needs a TCP transport; '{tname}' has no connection to reuse (remove connections = \"persistent\")"));
+        }
         if !nodes.is_empty() {
             let distinct = senders.iter().any(|s| receivers.iter().any(|r| r != s));
             if !distinct {
@@ -1367,7 +1397,7 @@ fn workloads(t: &Table, nodes: &[NodeSpec], profiles: &BTreeMap<String, Transpor
             (t, _) => t,
         };
         if let (Some(cdf), Some(load), Some(pattern), Some(tcp)) = (cdf, load, pattern, tcp) {
-            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, cfg: tcp });
+            out.push(WorkloadSpec { name, cdf, sampling, load, pattern, senders, receivers, start, stop, max_flows, deadline, transport: tname, cfg: tcp, persistent });
         }
     }
     out

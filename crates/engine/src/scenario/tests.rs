@@ -790,3 +790,52 @@ fn ack_bypass_is_read_and_its_mistakes_named_with_their_value() {
         assert!(i.message.contains(v) && i.message.contains("kind = \"rdcn\""), "{}", i.message);
     }
 }
+
+#[test]
+fn host_queue_switch_gives_hosts_the_switch_ports_queue_without_backpressure() {
+    // ns-2's duplex-link with the switches' queue type: drops and marks at the host as at a port.
+    let s = Scenario::from_toml(&format!("host_queue = \"switch\"\n{GOOD}")).unwrap_or_else(|e| panic!("{e}"));
+    let l = &s.topology.links[0];
+    assert_eq!(l.queue_ab, crate::queue::QueueSpec { send_limit: None, ..l.queue_ba });
+    assert_eq!(l.queue_ab.limit, Some(Amount::Packets(100)));
+    let e = Scenario::from_toml(&format!("host_queue = \"nic\"\n{GOOD}")).unwrap_err().to_string();
+    assert!(e.contains("host_queue: 'nic' is not \"switch\""), "{e}");
+}
+
+#[test]
+fn ns2_lineage_tcp_keys_parse_and_are_checked() {
+    use crate::transport::tcp::cc::knobs_of;
+    let inc = knobs_of("l2dct").iter().position(|k| k.name == "increase").unwrap();
+    let doc = GOOD.replace(
+        "cc = \"dctcp\"\nmin_rto",
+        "cc = \"flash\"\ncc_params = { increase = \"ns2\" }\ncwnd_cap = 239\necn_growth = \"ns2\"\nmin_rto",
+    );
+    let c = *Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap();
+    assert_eq!((c.cc_params.0[inc], c.cwnd_cap, c.ns2_ecn_growth), (Some(1.0), Some(239), true));
+    let spec = GOOD.replace("cc = \"dctcp\"\nmin_rto", "cc = \"l2dct\"\ncc_params = { increase = \"spec\" }\nmin_rto");
+    assert_eq!(Scenario::from_toml(&spec).unwrap().flows[0].cfg.tcp().unwrap().cc_params.0[inc], Some(0.0));
+
+    let bad = GOOD.replace(
+        "cc = \"dctcp\"\nmin_rto",
+        "cc = \"l2dct\"\ncc_params = { increase = \"fast\" }\ncwnd_cap = 0\necn_growth = \"bsd\"\nmin_rto",
+    );
+    let e = Scenario::from_toml(&bad).unwrap_err().to_string();
+    assert!(e.contains("transport.cc_params.increase: 'fast' is not one of \"spec\", \"ns2\""), "{e}");
+    assert!(e.contains("transport.cwnd_cap: 0 is not a window in segments"), "{e}");
+    assert!(e.contains("transport.ecn_growth: 'bsd' is not known"), "{e}");
+}
+
+#[test]
+fn persistent_workload_connections_need_tcp() {
+    let doc = |transport: &str| {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 3\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+             [transports.n]\nkind = \"{transport}\"\n[[workload]]\ncdf = \"websearch\"\nload = 0.5\nconnections = \"persistent\"\ntransport = \"n\"\n"
+        )
+    };
+    assert!(Scenario::from_toml(&doc("tcp")).unwrap().workloads[0].persistent);
+    let e = Scenario::from_toml(&doc("ndp")).unwrap_err().to_string();
+    assert!(e.contains("workload[0].connections: \"persistent\" needs a TCP transport"), "{e}");
+    let e = Scenario::from_toml(&doc("tcp").replace("\"persistent\"", "\"pooled\"")).unwrap_err().to_string();
+    assert!(e.contains("workload[0].connections: 'pooled' is not known"), "{e}");
+}

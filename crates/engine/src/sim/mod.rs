@@ -51,6 +51,8 @@ pub struct Flow {
     pub done: bool,
     /// Absolute deadline, if any.
     pub deadline: Option<Time>,
+    /// Its connection goes back to its host pair's pool when it finishes.
+    pub pooled: bool,
 }
 
 /// Runtime state of an open-loop workload.
@@ -128,6 +130,9 @@ pub struct Simulator {
     sample_flows: Vec<FlowId>,
     pub series: Series,
     wall: std::time::Duration,
+    /// Idle connections of persistent workloads per (source, destination) host, oldest first:
+    /// what each keeps for its next flow.
+    pools: std::collections::BTreeMap<(NodeId, NodeId), std::collections::VecDeque<crate::transport::Carry>>,
 }
 
 impl Simulator {
@@ -169,6 +174,7 @@ impl Simulator {
             sample_flows,
             series: Series::default(),
             wall: std::time::Duration::ZERO,
+            pools: Default::default(),
         };
         sim.hosts.rx_jitter = crate::host::RxJitter::new(&sc.host, sim.fabric.net.nodes.len(), seed).map(Box::new);
         if sim.fabric.rdcn.is_some() {
@@ -273,7 +279,7 @@ impl Simulator {
             let nic_rate = self.fabric.egress_rate(nic);
             transport.set_path(crate::transport::PathInfo { nic_rate, base_rtt: there + back, switches: fwd.len().saturating_sub(1) as u32, segment: data as u32 });
         }
-        self.flows.push(Flow { transport, ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None });
+        self.flows.push(Flow { transport, ends, size, start, profile, label, app, block: None, nic, waiting: false, done: false, deadline: None, pooled: false });
         if size.is_some() {
             self.unfinished += 1;
         } else {
@@ -412,7 +418,18 @@ impl Simulator {
         }
         let (cfg, profile, label, now) = (w.cfg, g.profile, g.label, self.now);
         let deadline = w.deadline.map(|d| now + d.for_size(f.size));
-        let id = self.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), Some(f.size), now, cfg, profile, label, None);
+        let (src, dst) = (NodeId::from_idx(f.src), NodeId::from_idx(f.dst));
+        let pooled = w.persistent;
+        let id = self.add_flow(src, dst, Some(f.size), now, cfg, profile, label, None);
+        if pooled {
+            // The pair's connection idle longest takes the flow (ns-2's Agent_Aggr_pair schedules
+            // idle connections in the order they finished); none idle: a new one, fresh.
+            let flow = &mut self.flows[id.idx()];
+            flow.pooled = true;
+            if let Some(c) = self.pools.get_mut(&(src, dst)).and_then(|q| q.pop_front()) {
+                flow.transport.resume(c);
+            }
+        }
         if let Some(at) = deadline {
             self.set_deadline(id, at);
         }
@@ -505,6 +522,12 @@ impl Simulator {
         let f = &mut self.flows[flow.idx()];
         f.done = true;
         self.unfinished -= 1;
+        if f.pooled {
+            if let Some(c) = f.transport.carry() {
+                self.pools.entry((f.ends.src, f.ends.dst)).or_default().push_back(c);
+            }
+        }
+        let f = &self.flows[flow.idx()];
         if let Some(ai) = f.app {
             self.round_answered(ai as usize);
         }

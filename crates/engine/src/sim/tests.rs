@@ -379,3 +379,52 @@ fn releasing_finished_tcp_flows_changes_no_result() {
         }
     }
 }
+
+#[test]
+fn persistent_workload_flows_resume_their_connections_alpha() {
+    // Equal 30 KB flows far apart on an unmarked 2-host star: each DCTCP flow makes the same n
+    // α updates with F = 0, so a fresh connection (α = 1) ends at (15/16)^n = a, and the k-th
+    // flow on a reused connection at a^k. Without reuse every flow ends at a.
+    let doc = |conn: &str| {
+        format!(
+            "[simulation]\nend = \"2s\"\nseed = 5\nstop_when_done = true\n[topology]\nkind = \"star\"\nhosts = 2\n\
+             link = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[transport]\ncc = \"dctcp\"\n\
+             [[workload]]\nsize = \"30KB\"\nload = 0.001\nflows = 8\nconnections = \"{conn}\"\n"
+        )
+    };
+    for conn in ["per_flow", "persistent"] {
+        let sim = run(&doc(conn));
+        for src in 0..2 {
+            let ids: Vec<usize> = (0..sim.flows.len()).filter(|&i| sim.flows[i].ends.src.idx() == src).collect();
+            assert!(ids.len() >= 2, "{conn}: flows from h{src}: {ids:?}");
+            for w in ids.windows(2) {
+                // Sequential on their pair: the previous flow ended before the next began.
+                assert!(tcp(&sim, w[0]).sender.completed_at().unwrap() < sim.flows[w[1]].start);
+            }
+            let a = tcp(&sim, ids[0]).sender.cc.alpha().unwrap();
+            assert!(a < 1.0 && a > 0.0);
+            for (k, &i) in ids.iter().enumerate() {
+                let want = if conn == "persistent" { a.powi(k as i32 + 1) } else { a };
+                let got = tcp(&sim, i).sender.cc.alpha().unwrap();
+                assert!((got / want - 1.0).abs() < 1e-12, "{conn}: flow {k} from h{src}: alpha {got}, want {want}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_connection_carries_ssthresh_and_alpha_but_restarts_cwnd() {
+    use crate::transport::tcp::{TcpConfig, TcpConnection};
+    use crate::transport::Transport;
+    let cfg = TcpConfig { cc: crate::transport::tcp::CcKind::Dctcp, ..TcpConfig::default() };
+    let ends = crate::transport::Endpoints { flow: FlowId(0), src: NodeId(0), dst: NodeId(1), hash_fwd: 0, hash_rev: 1 };
+    let mut old = TcpConnection::new(ends, cfg, Some(1000));
+    old.sender.tcb.ssthresh = 17;
+    old.sender.tcb.cwnd = 40;
+    old.sender.cc.set_alpha(0.25);
+    let c = old.carry().unwrap();
+    assert_eq!(c, crate::transport::Carry { ssthresh: 17, alpha: Some(0.25) });
+    let mut new = TcpConnection::new(ends, cfg, Some(1000));
+    new.resume(c);
+    assert_eq!((new.sender.tcb.cwnd, new.sender.tcb.ssthresh, new.sender.cc.alpha()), (10, 17, Some(0.25)));
+}

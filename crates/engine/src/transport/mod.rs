@@ -157,6 +157,25 @@ pub trait Transport {
     fn name(&self) -> &'static str;
     /// Its packet sizes (as `TransportConfig::framing`).
     fn framing(&self) -> Framing;
+    /// What its connection keeps for the next flow when flows reuse connections
+    /// (`[[workload]] connections = "persistent"`); `None` = nothing.
+    fn carry(&self) -> Option<Carry> {
+        None
+    }
+    /// Start (before `start`) from what a previous flow on the same connection left.
+    fn resume(&mut self, _c: Carry) {}
+}
+
+/// The state a connection carries from one flow to the next when a workload reuses connections:
+/// ns-2's FullTcpAgent::advance_bytes, which the HKUST PIAS/TCN scripts call per flow on a
+/// persistent connection, resets cwnd to the initial window and the L2DCT byte count, and keeps
+/// the rest — the slow-start threshold and DCTCP's α among it (HKUST-SING/PIAS-NS2,
+/// tcp/tcp-full.cc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Carry {
+    pub ssthresh: u32,
+    /// DCTCP's α (also D2TCP's and L2DCT's), if the congestion control has one.
+    pub alpha: Option<f64>,
 }
 
 /// A flow's idle path, as `Transport::set_path` hands it over.
@@ -325,5 +344,11 @@ impl Transport for FlowTransport {
     }
     fn framing(&self) -> Framing {
         dispatch!(self, t => t.framing())
+    }
+    fn carry(&self) -> Option<Carry> {
+        dispatch!(self, t => t.carry())
+    }
+    fn resume(&mut self, c: Carry) {
+        dispatch!(self, t => t.resume(c))
     }
 }

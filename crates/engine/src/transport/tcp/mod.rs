@@ -212,6 +212,13 @@ pub struct TcpConfig {
     /// After this many timeouts in a row, probe with header-only packets until one is answered
     /// (pFabric §4.2's probe mode); 0 = never.
     pub probe_after: u32,
+    /// Congestion avoidance and slow start never take cwnd above this many segments (ns-2's
+    /// `maxcwnd_`, which the HKUST PIAS/pFabric scripts set to the port buffer − 1); `None` = no cap.
+    pub cwnd_cap: Option<u32>,
+    /// Grow cwnd as ns-2's FullTcp does around ECN: on every ACK of new data, during the
+    /// once-per-window reduction too, except the first ECE ACK of a run of them (false: Linux, no
+    /// growth while in CWR).
+    pub ns2_ecn_growth: bool,
     /// The named scheme this profile was made from (`scheme.rs`), reported as the flow's `cc`.
     pub scheme: Option<&'static str>,
     /// Data packets collect in-band telemetry; the receiver echoes it in its ACKs.
@@ -272,6 +279,8 @@ impl Default for TcpConfig {
             priority: priority::Priority::Fixed,
             fixed_rto: FixedRto::Off,
             probe_after: 0,
+            cwnd_cap: None,
+            ns2_ecn_growth: false,
             scheme: None,
             telemetry: false,
             send_buffer: None,
@@ -431,6 +440,15 @@ impl Transport for TcpConnection {
     }
     fn framing(&self) -> super::Framing {
         self.cfg.framing()
+    }
+    fn carry(&self) -> Option<super::Carry> {
+        Some(super::Carry { ssthresh: self.sender.tcb.ssthresh, alpha: self.sender.cc.alpha() })
+    }
+    fn resume(&mut self, c: super::Carry) {
+        self.sender.tcb.ssthresh = c.ssthresh;
+        if let Some(a) = c.alpha {
+            self.sender.cc.set_alpha(a);
+        }
     }
 }
 

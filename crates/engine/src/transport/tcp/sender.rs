@@ -58,6 +58,8 @@ pub struct Sender {
     rescue_rxt: Option<u64>,
     rwnd: u64,
     send_cwr: bool,
+    /// The last ACK of new data carried ECE (ns-2 FullTcp's `ecn_burst_`, `TcpConfig::ns2_ecn_growth`).
+    prev_ece: bool,
     /// Retransmit the first lost segment regardless of the window (RFC 6675 §5 step 4.3,
     /// RFC 6582 §3.2 steps 2 and 5).
     force_rtx: bool,
@@ -184,6 +186,7 @@ impl Sender {
             rescue_rxt: None,
             rwnd: u64::MAX,
             send_cwr: false,
+            prev_ece: false,
             force_rtx: false,
             rtt: RttEstimator::new(cfg.rto),
             rto: LazyTimer::new(timers::RTO),
@@ -596,6 +599,11 @@ impl Sender {
             self.timeouts_in_row = 0;
         }
         let ece = h.ece && cfg.ecn != EcnMode::Off;
+        // ns-2 FullTcp opens cwnd on every ACK of new data but the first ECE one of a burst.
+        let ns2_may_grow = !ece || self.prev_ece;
+        if acked.count > 0 {
+            self.prev_ece = ece;
+        }
         self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
         let rs = self.rate_sample(now, prior_delivered, rtt_sample);
         let cc_ece = if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() { h.ece } else { ece };
@@ -698,7 +706,9 @@ impl Sender {
                 self.enter_cwr();
                 self.send_cwr = true;
                 self.stats.ecn_reductions += 1;
-                may_grow = false;
+                // ns-2 opens cwnd on this ACK too (unless it starts an ECE run), even when it also
+                // ends a fast recovery (FullTcp grows on the full ACK that ends one).
+                may_grow = cfg.ns2_ecn_growth;
             }
         }
         if self.cc.owns_cwnd() {
@@ -713,8 +723,11 @@ impl Sender {
             }
             let rs = RateSample { interval: self.kernel_time(rs.interval), rtt: rs.rtt.map(|r| self.kernel_time(r)), ..rs };
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
-        } else if may_grow && own_acked > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Loss) {
+        } else if may_grow && own_acked > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
             self.cc_call(|cc, t| cc.cong_avoid(t, own_acked));
+            if let Some(cap) = cfg.cwnd_cap {
+                self.tcb.cwnd = self.tcb.cwnd.min(cap); // ns-2's maxcwnd_, applied in opencwnd()
+            }
             if std::mem::take(&mut self.tcb.request_cwr) && matches!(self.state, CaState::Open | CaState::Disorder) {
                 self.enter_cwr(); // a delay-based back-off (CDG)
             }
@@ -893,6 +906,18 @@ impl Sender {
         self.pace.event_seen();
         if self.started_at.is_some() && self.completed_at.is_none() {
             self.try_send(now, cfg, ends, out);
+        }
+    }
+
+    /// Whether an ACK of new data grows cwnd in state `s`: Linux grows in Open, Disorder and Loss;
+    /// with `ns2_ecn_growth` also while reducing after ECE (CWR), but not on the first ECE ACK
+    /// of a burst (`ns2_ok`), as ns-2's FullTcpAgent::recv does (HKUST-SING/PIAS-NS2,
+    /// tcp/tcp-full.cc: `opencwnd()` unless ECE and not `ecn_burst_`).
+    fn may_grow_in(&self, s: CaState, cfg: &TcpConfig, ns2_ok: bool) -> bool {
+        match s {
+            CaState::Open | CaState::Disorder | CaState::Loss => !cfg.ns2_ecn_growth || ns2_ok,
+            CaState::Cwr => cfg.ns2_ecn_growth && ns2_ok,
+            CaState::Recovery => false,
         }
     }
 
@@ -1332,6 +1357,39 @@ mod tests {
         // The next data segment carries CWR (RFC 3168 §6.1.2), exactly once.
         let cwr: Vec<_> = out.packets.iter().filter(|p| p.tcp().cwr).collect();
         assert_eq!(cwr.len(), 1);
+    }
+
+    #[test]
+    fn ns2_ecn_growth_grows_during_cwr_except_on_a_bursts_first_ece() {
+        // ACK 1000 (ECE after none): CWR, cwnd 10 -> ssthresh 5, no growth under either rule.
+        // Five more ECE ACKs: Linux holds cwnd at 5 while in CWR; ns-2 opens cwnd on each
+        // (Reno CA at cwnd 5: +1 after 5 ACKs) -> 6. Then a clean ACK (counter 1), an ECE ACK
+        // right after it (first of a burst: no step) and another ECE ACK (counter 2).
+        for (ns2, after_burst, end) in [(false, (5, 0), (5, 0)), (true, (6, 0), (6, 2))] {
+            let c = TcpConfig { ecn: EcnMode::Classic, ns2_ecn_growth: ns2, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            let ece = |n: u64, e: bool| TcpHeader { ece: e, ..ack(n, &[]) };
+            for k in 1..=6 {
+                s.on_ack(Time(k), &ece(k * 1000, true), &c, &ends(), &mut out);
+            }
+            assert_eq!((s.state(), s.stats.ecn_reductions), (CaState::Cwr, 1));
+            assert_eq!((s.tcb.cwnd, s.tcb.cwnd_cnt), after_burst, "ns2 = {ns2}");
+            for (k, e) in [(7, false), (8, true), (9, true)] {
+                s.on_ack(Time(k), &ece(k * 1000, e), &c, &ends(), &mut out);
+            }
+            assert_eq!((s.tcb.cwnd, s.tcb.cwnd_cnt), end, "ns2 = {ns2}");
+        }
+    }
+
+    #[test]
+    fn cwnd_cap_bounds_growth() {
+        // Slow start from 10 would reach 15 after five ACKs; the cap (ns-2's maxcwnd_) holds 12.
+        let c = TcpConfig { cwnd_cap: Some(12), ..cfg(true) };
+        let (mut s, mut out) = started(&c);
+        for k in 1..=5 {
+            s.on_ack(Time(k), &ack(k * 1000, &[]), &c, &ends(), &mut out);
+        }
+        assert_eq!(s.tcb.cwnd, 12);
     }
 
     #[test]

@@ -27,6 +27,9 @@ impl D2tcp {
     pub fn alpha(&self) -> f64 {
         self.inner.alpha()
     }
+    pub fn set_alpha(&mut self, a: f64) {
+        self.inner.set_alpha(a)
+    }
 
     /// The imminence factor d for the flow's state now.
     pub fn imminence(tcb: &Tcb) -> f64 {

@@ -76,6 +76,9 @@ impl Dctcp {
     pub fn alpha(&self) -> f64 {
         self.alpha
     }
+    pub fn set_alpha(&mut self, a: f64) {
+        self.alpha = a;
+    }
     /// How many times α has been updated (observation windows closed).
     pub fn rounds(&self) -> u64 {
         self.rounds

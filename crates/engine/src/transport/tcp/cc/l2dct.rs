@@ -11,6 +11,9 @@
 //!
 //! With w_c = 1 everywhere (w_max = w_min = 1) the increase is Reno's and the penalty DCTCP's α:
 //! L2DCT is then exactly DCTCP (tested below).
+//!
+//! `increase = "ns2"` (`cc_params`) replaces the increase by what the HKUST ns-2 code that PIAS,
+//! TCN and (by its setup) Flash ran does: see [`L2dct::ns2_opencwnd`].
 
 use super::dctcp::DctcpParams;
 use super::{cong_avoid_ai, slow_start_first, AckEvent, CaState, CongestionOps, CwndEvent, Dctcp, Knob, Knobs, Tcb};
@@ -25,11 +28,13 @@ pub struct L2dctParams {
     /// Bytes sent up to which the weight is w_max, and from which it is w_min.
     pub young_bytes: f64,
     pub old_bytes: f64,
+    /// The increase rule: false = the paper's (+w_c/w_max per RTT), true = ns-2's `opencwnd()`.
+    pub ns2_increase: bool,
 }
 
 impl Default for L2dctParams {
     fn default() -> Self {
-        L2dctParams { dctcp: DctcpParams::default(), w_max: 2.5, w_min: 0.125, young_bytes: 200e3, old_bytes: 1e6 }
+        L2dctParams { dctcp: DctcpParams::default(), w_max: 2.5, w_min: 0.125, young_bytes: 200e3, old_bytes: 1e6, ns2_increase: false }
     }
 }
 
@@ -41,7 +46,11 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "w_min", default: 0.125, min: 1e-3, max: 100.0, help: "weight of a flow that has sent at least old_bytes" },
     Knob { name: "young_bytes", default: 200e3, min: 0.0, max: 1e15, help: "bytes sent below which the weight is w_max" },
     Knob { name: "old_bytes", default: 1e6, min: 0.0, max: 1e15, help: "bytes sent above which the weight is w_min" },
+    Knob { name: "increase", default: 0.0, min: 0.0, max: 1.0, help: "increase rule: \"spec\" (0; +w_c/w_max per RTT, §III-D) or \"ns2\" (1; the HKUST ns-2 opencwnd(): +1 per ceil(cwnd/2) ACKs)" },
 ];
+
+/// Names accepted for the `increase` knob, and the value each stands for.
+pub const INCREASE_CHOICES: &[(&str, f64)] = &[("spec", 0.0), ("ns2", 1.0)];
 
 impl L2dctParams {
     /// These parameters with the knobs set in a scenario (positions as in [`KNOBS`]).
@@ -51,6 +60,7 @@ impl L2dctParams {
         self.w_min = k.0[3].unwrap_or(self.w_min);
         self.young_bytes = k.0[4].unwrap_or(self.young_bytes);
         self.old_bytes = k.0[5].unwrap_or(self.old_bytes).max(self.young_bytes);
+        self.ns2_increase = k.0[6].map_or(self.ns2_increase, |v| v >= 0.5);
         self
     }
 
@@ -80,6 +90,9 @@ impl L2dct {
     pub fn alpha(&self) -> f64 {
         self.dctcp.alpha()
     }
+    pub fn set_alpha(&mut self, a: f64) {
+        self.dctcp.set_alpha(a)
+    }
     pub fn params(&self) -> &L2dctParams {
         &self.p
     }
@@ -89,6 +102,25 @@ impl L2dct {
         let b = alpha.powf(w_c);
         let cut = (cwnd as f64 * b / 2.0).floor() as u32;
         (cwnd - cut.min(cwnd)).max(2)
+    }
+
+    /// One congestion-avoidance step of ns-2's `TcpAgent::opencwnd()` with `windowOption_ 0` and
+    /// `lldct_` set (HKUST-SING/PIAS-NS2 and HKUST-SING/TCN-NS2, tcp/tcp.cc; `count_` is
+    /// `cwnd_cnt` here): the counter is stepped and tested against cwnd / k (k = w_c/w_max, the
+    /// L2DCT branch); when that test fails the `else if` of the plain-TCP branch steps it again
+    /// and tests it against cwnd. Either success adds one segment and clears the counter. The
+    /// counter thus moves by 2 per ACK and, as k ≤ 1, the second test wins: +1 segment per
+    /// ⌈cwnd/2⌉ ACKs, about 2 per RTT for every flow, young or old.
+    pub fn ns2_opencwnd(tcb: &mut Tcb, k: f64) {
+        tcb.cwnd_cnt += 1;
+        if tcb.cwnd_cnt as f64 * k < tcb.cwnd as f64 {
+            tcb.cwnd_cnt += 1;
+            if tcb.cwnd_cnt < tcb.cwnd {
+                return;
+            }
+        }
+        tcb.cwnd_cnt = 0;
+        tcb.cwnd += 1;
     }
 }
 
@@ -104,6 +136,16 @@ impl CongestionOps for L2dct {
         Self::cut(tcb.cwnd, self.dctcp.alpha(), self.p.weight(tcb.snd_nxt))
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
+        if self.p.ns2_increase {
+            // ns-2 calls opencwnd() once per ACK of new data, however much it acknowledges and
+            // whether or not the window was full: slow start +1, else the counter step.
+            if tcb.cwnd < tcb.ssthresh {
+                tcb.cwnd += 1;
+            } else {
+                Self::ns2_opencwnd(tcb, self.p.weight(tcb.snd_nxt) / self.p.w_max);
+            }
+            return;
+        }
         let Some(acked) = slow_start_first(tcb, acked) else { return };
         // +k per RTT = +1 segment per W/k ACKed segments (Reno's counter with a longer stride,
         // so k = 1 is Reno's increase exactly).
@@ -169,6 +211,66 @@ mod tests {
             c.cong_avoid(&mut t, 1);
         }
         assert_eq!(t.cwnd, 21);
+    }
+
+    /// ACKs until cwnd first exceeds `w` under ns-2's rule, from cwnd = w, counter 0, in CA.
+    fn ns2_acks_per_step(w: u32, sent: u64) -> u32 {
+        let mut c = L2dct::new(L2dctParams { ns2_increase: true, ..Default::default() });
+        let mut t = tcb(w, 1);
+        t.snd_nxt = sent;
+        let mut n = 0;
+        while t.cwnd == w {
+            c.cong_avoid(&mut t, 1);
+            n += 1;
+        }
+        assert_eq!((t.cwnd, t.cwnd_cnt), (w + 1, 0));
+        n
+    }
+
+    #[test]
+    fn ns2_increase_is_one_per_half_window_for_any_weight() {
+        // Hand timeline, cwnd 10, an old flow (k = 0.125/2.5 = 0.05): the counter after each ACK
+        // is 2, 4, 6, 8, 10 (1·0.05, 3·0.05, ... never reach 10); at 10 the plain test fires: +1
+        // after 5 ACKs. cwnd 11: 2, 4, ..., 10, then 11 ≥ 11 on the 6th ACK's second step.
+        assert_eq!(ns2_acks_per_step(10, 2_000_000), 5);
+        assert_eq!(ns2_acks_per_step(11, 2_000_000), 6);
+        // A young flow (k = 1): odd counts go through the L2DCT test, even through the plain one;
+        // the first to reach cwnd is at ACK ⌈cwnd/2⌉ all the same (11: 1, 3, ..., 11 at ACK 6).
+        assert_eq!(ns2_acks_per_step(10, 0), 5);
+        assert_eq!(ns2_acks_per_step(11, 0), 6);
+        // Half way through the weight ramp (k = 0.525) too.
+        assert_eq!(ns2_acks_per_step(40, 600_000), 20);
+        // So one RTT of cwnd ACKs grows the window by 2 (cwnd 20 -> 22 in 21 ACKs: 10 + 11)
+        // where the paper's rule gives 0.05 and DCTCP 1.
+        let mut c = L2dct::new(L2dctParams { ns2_increase: true, ..Default::default() });
+        let mut t = tcb(20, 1);
+        t.snd_nxt = 2_000_000;
+        for _ in 0..21 {
+            c.cong_avoid(&mut t, 1);
+        }
+        assert_eq!(t.cwnd, 22);
+    }
+
+    #[test]
+    fn ns2_increase_counts_acks_not_segments_and_slow_starts_per_ack() {
+        // ns-2's opencwnd() is called once per new ACK: a stretch ACK of 5 segments is one step.
+        let mut c = L2dct::new(L2dctParams { ns2_increase: true, ..Default::default() });
+        let mut t = tcb(10, 1);
+        c.cong_avoid(&mut t, 5);
+        assert_eq!((t.cwnd, t.cwnd_cnt), (10, 2));
+        // Below ssthresh: +1 per ACK whatever it acknowledges.
+        let mut t = tcb(10, 100);
+        c.cong_avoid(&mut t, 3);
+        assert_eq!(t.cwnd, 11);
+    }
+
+    #[test]
+    fn increase_knob_selects_the_rule() {
+        let mut k = Knobs::default();
+        assert!(!L2dctParams::default().with_knobs(&k).ns2_increase);
+        k.0[6] = Some(1.0);
+        assert!(L2dctParams::default().with_knobs(&k).ns2_increase);
+        assert_eq!(KNOBS[6].name, "increase");
     }
 
     #[test]

@@ -296,6 +296,16 @@ impl Cc {
             _ => None,
         }
     }
+    /// Set DCTCP's α (a connection reused by a new flow keeps it: `Transport::resume`); PPT and
+    /// RC3 keep theirs per flow.
+    pub fn set_alpha(&mut self, a: f64) {
+        match self {
+            Cc::Dctcp(d) => d.set_alpha(a),
+            Cc::D2tcp(d) => d.set_alpha(a),
+            Cc::L2dct(d) => d.set_alpha(a),
+            _ => {}
+        }
+    }
 }
 
 /// The registry: for each algorithm `Variant: module::Type = ["scenario", "aliases"], knobs
@@ -366,6 +376,15 @@ macro_rules! registry {
 /// The knobs of the algorithm named `cc` (scenario name or alias), in order.
 pub fn knobs_of(cc: &str) -> &'static [Knob] {
     CcKind::from_name(cc).map_or(&[], CcKind::knobs)
+}
+
+/// Names a scenario may give instead of a number for knob `knob` of algorithm `cc` (a rule
+/// chosen by name, e.g. L2DCT's `increase = "ns2"`), with the value each stands for.
+pub fn knob_choices(cc: CcKind, knob: &str) -> &'static [(&'static str, f64)] {
+    match (cc, knob) {
+        (CcKind::L2dct, "increase") => l2dct::INCREASE_CHOICES,
+        _ => &[],
+    }
 }
 
 registry! {
