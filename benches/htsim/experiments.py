@@ -44,7 +44,6 @@ ndp: htsim's NDP driver, sim/datacenter/main_ndp.cpp (main()), against B5 (pytho
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,13 +64,10 @@ def seconds(text: str) -> float:
 
 
 def derangement(n: int) -> list[int]:
-    """The permutation partners B4 uses at n hosts: random.Random(n) shuffles until no host is its own."""
-    rng = random.Random(n)
-    while True:
-        perm = list(range(n))
-        rng.shuffle(perm)
-        if all(i != p for i, p in enumerate(perm)):
-            return perm
+    """B4's permutation partners at n hosts (fabricsim.bench.derangement)."""
+    from fabricsim.bench import derangement as b4_derangement
+
+    return b4_derangement(n)
 
 
 def scenario_header(toml: Path, k: int, end: str, name: str) -> str:

@@ -39,13 +39,12 @@ import argparse
 import json
 import os
 import platform
-import random
 import re
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -216,14 +215,10 @@ def speedup(e_wp: np.ndarray, x_wp: np.ndarray, event_ns: float, barrier_ns: flo
 
 
 def derangement(n: int) -> list[int]:
-    """B4's permutation rule (benches/htsim/compare.py): python random.Random(n) shuffles until
-    no host sends to itself."""
-    rng = random.Random(n)
-    while True:
-        perm = list(range(n))
-        rng.shuffle(perm)
-        if all(i != p for i, p in enumerate(perm)):
-            return perm
+    """B4's permutation partners at n hosts (fabricsim.bench.derangement)."""
+    from fabricsim.bench import derangement as b4_derangement
+
+    return b4_derangement(n)
 
 
 def scenario(k: int, end_ps: int) -> dict:

@@ -106,22 +106,26 @@ def acceltor_50() -> dict:
     return doc
 
 
-def fattree_permutation(k: int, end: str = "5ms") -> dict:
-    """B4's scenario (fattree-permutation.toml: links, buffers, marking, DCTCP settings) on a k-ary
-    fat tree with a seeded derangement of its k^3/4 hosts drawn as B4's own was
-    (random.Random(hosts), shuffled until no host is its own partner)."""
+def derangement(n: int) -> list[int]:
+    """B4's permutation partners at n hosts: random.Random(n) shuffles until no host is its own
+    partner (B4's flows at n = 432; also the htsim comparison and the lookahead experiment's)."""
     import random
 
-    from .scenario import load_scenario
-
-    doc = load_scenario(HERE / "fattree-permutation.toml")
-    n = k**3 // 4
     rng = random.Random(n)
     while True:
         perm = list(range(n))
         rng.shuffle(perm)
         if all(i != p for i, p in enumerate(perm)):
-            break
+            return perm
+
+
+def fattree_permutation(k: int, end: str = "5ms") -> dict:
+    """B4's scenario (fattree-permutation.toml: links, buffers, marking, DCTCP settings) on a k-ary
+    fat tree with B4's kind of derangement of its k^3/4 hosts."""
+    from .scenario import load_scenario
+
+    doc = load_scenario(HERE / "fattree-permutation.toml")
+    perm = derangement(k**3 // 4)
     doc["name"] = f"fattree-permutation-k{k}"
     doc["simulation"]["end"] = end
     doc["topology"]["k"] = k
