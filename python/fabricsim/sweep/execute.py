@@ -41,7 +41,10 @@ def _worker_signals(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held back by _local while forking; ignored now
+        # Held back by _local while forking. Unblocked only now: a SIGTERM from the parent's
+        # stop that reached a worker before this point ran its inherited handler and printed a
+        # KeyboardInterrupt traceback; now it is ignored (SIGINT) or ends the worker (SIGTERM).
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     # The sweep prints the first point's scenario warnings once; a copy per run is noise.
     import warnings
 
@@ -102,10 +105,11 @@ class _Progress:
 def _local(out: str, todo: list[Point], workers: int, progress: _Progress, result: SweepRun) -> None:
     pending = list(todo)
     while pending:
-        # Ctrl-C is held back while the workers are forked: one arriving inside a fork's handlers
-        # (logging's) would be printed as "Exception ignored" and lost. Held, it is raised when
-        # the mask is restored, with the pool in hand to stop.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+        # Ctrl-C and SIGTERM are held back while the workers are forked: one arriving inside a
+        # fork's handlers (logging's) would be printed as "Exception ignored" and lost, and the
+        # workers inherit the mask until their initializer has set their own handlers. Held, it
+        # is raised when the mask is restored, with the pool in hand to stop.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if hasattr(signal, "pthread_sigmask") else None
         ex = None
         try:
             ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals, initargs=(os.getpid(),))
