@@ -4,7 +4,7 @@
 
 use crate::ids::{NodeId, PortId};
 use crate::rng::mix64;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// How a switch picks among equal-cost next hops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +87,13 @@ impl Routes {
         let g_count = roots.len();
         let mut sets = vec![(0u32, 0u16); n * g_count];
         let mut ports = Vec::new();
+        // Identical next-hop lists are stored once: a node's list is the same towards most
+        // groups (a host's one uplink, an edge switch's uplinks), so a k = 48 fat tree's 95 M
+        // port ids (380 MB) shrink to the few distinct lists.
+        let mut interned: HashMap<Vec<PortId>, u32> = HashMap::new();
+        let mut list: Vec<PortId> = Vec::new();
+        // Each node's previous list: usually its list towards the next group too (no hashing).
+        let mut last = vec![(0u32, u16::MAX); n];
         let mut dist = vec![u32::MAX; n];
         let mut queue = VecDeque::new();
         for (g, &root) in roots.iter().enumerate() {
@@ -110,14 +117,29 @@ impl Routes {
                 if u == root.idx() || dist[u] == u32::MAX {
                     continue;
                 }
-                let start = ports.len();
+                list.clear();
                 for &(p, v) in &adj[u] {
                     let via_ok = v == root || !is_host[v.idx()];
                     if via_ok && dist[v.idx()] != u32::MAX && dist[v.idx()] + 1 == dist[u] {
-                        ports.push(p);
+                        list.push(p);
                     }
                 }
-                sets[u * g_count + g] = (start as u32, (ports.len() - start) as u16);
+                let (ls, ll) = last[u];
+                let start = if ll as usize == list.len() && ports[ls as usize..ls as usize + list.len()] == list[..] {
+                    ls
+                } else {
+                    match interned.get(list.as_slice()) {
+                        Some(&s) => s,
+                        None => {
+                            let s = ports.len() as u32;
+                            ports.extend_from_slice(&list);
+                            interned.insert(list.clone(), s);
+                            s
+                        }
+                    }
+                };
+                last[u] = (start, list.len() as u16);
+                sets[u * g_count + g] = (start, list.len() as u16);
             }
         }
         Routes { n_groups: g_count, dest, sets, ports }
