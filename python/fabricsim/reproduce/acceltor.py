@@ -29,7 +29,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
+from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
 
 SCHEMES = ["acceltor", "blocking", "unblocking"]
 LABEL = {"acceltor": "AccelToR", "blocking": "Blocking", "unblocking": "Unblocking"}
@@ -722,14 +722,10 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor",
     the paper-vs-ours table."""
     out, sets = run_models("acceltor", scale, SCALES, lambda s: points(s, only), output, jobs, progress, None, model, ARTIFACT,
                            CENTRAL_POINTS if one_change else (), dask=dask)
-    results = sets.get("text", sets.get("artifact", {}))
-    runs = runs_by_model(sets, runs_frame)
-    runs.to_csv(out / "runs.csv", index=False)
+    results = primary(sets)
+    runs = write_runs(out, sets, runs_frame)
     written = tables(results, out)
-    figs = figures(results, out, scale)
-    if "text" in sets and "artifact" in sets:
-        (out / "artifact").mkdir(exist_ok=True)
-        figs += figures(sets["artifact"], out / "artifact", scale)
+    figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
     n = SCALES[scale]["compare_racks"]
     hl, _ = finish_models(out, sets, lambda r: headlines(r, scale),
                           f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", ARTIFACT, central(scale))

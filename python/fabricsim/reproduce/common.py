@@ -290,6 +290,29 @@ def runs_by_model(sets: dict[str, dict[str, dict]], frame: Callable[[dict[str, d
     return pd.concat(parts, ignore_index=True)
 
 
+def primary(sets: dict[str, dict[str, dict]]) -> dict[str, dict]:
+    """The runs a reproduction's own tables and printouts read: the text model's, or the artifact
+    model's when only it ran."""
+    return sets.get("text", sets.get("artifact", {}))
+
+
+def write_runs(out: Path, sets: dict[str, dict[str, dict]], frame: Callable[[dict[str, dict]], pd.DataFrame]) -> pd.DataFrame:
+    """runs.csv (:func:`runs_by_model`), written and returned."""
+    runs = runs_by_model(sets, frame)
+    runs.to_csv(out / "runs.csv", index=False)
+    return runs
+
+
+def model_figures(out: Path, sets: dict[str, dict[str, dict]], draw: Callable[[dict[str, dict], Path], list[Path]]) -> list[Path]:
+    """The figures of :func:`primary`'s runs in `out`, and with both models the artifact model's in
+    `out`/artifact."""
+    figs = draw(primary(sets), out)
+    if "text" in sets and "artifact" in sets:
+        (out / "artifact").mkdir(exist_ok=True)
+        figs += draw(sets["artifact"], out / "artifact")
+    return figs
+
+
 def finish_models(out: Path, sets: dict[str, dict[str, dict]], headlines: Callable[[dict[str, dict]], list[Headline]],
                   title: str, changes: Sequence[Change], central: Sequence[str]) -> tuple[pd.DataFrame, dict[str, list[Headline]]]:
     """The end every reproduction shares: score each model's runs, write headlines.csv and print

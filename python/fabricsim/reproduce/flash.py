@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
+from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
 
 #: §4.1 and Table 1.
 LEAVES, SPINES, HOSTS_PER_LEAF = 12, 12, 12
@@ -450,13 +450,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jo
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
     out, sets = run_models("flash", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
                            CENTRAL_POINTS if one_change else (), dask=dask)
-    results = sets.get("text", sets.get("artifact", {}))
-    runs = runs_by_model(sets, runs_frame)
-    runs.to_csv(out / "runs.csv", index=False)
-    figs = figures(results, out)
-    if "text" in sets and "artifact" in sets:
-        (out / "artifact").mkdir(exist_ok=True)
-        figs += figures(sets["artifact"], out / "artifact")
+    results = primary(sets)
+    runs = write_runs(out, sets, runs_frame)
+    figs = model_figures(out, sets, figures)
     hl, _ = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
                           ARTIFACT, CENTRAL)
     diag = [(load, results.get(f"diag/mix/{load}/{FLASH_ON_DCTCP}"), results.get(f"main/mix/{load}/pias"),

@@ -36,7 +36,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
+from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
 
 # ---- scheme names (the one place to adjust them) -------------------------------------------------
 #: Figs. 12, 13, 21, 26: PPT against the proactive transports and the reactive ones.
@@ -796,9 +796,8 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
                                                 "run without §6.2's 2 GB send buffer"), file=sys.stderr)
     out, sets = run_models("ppt", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
                            CENTRAL_POINTS if one_change else (), dask=dask)
-    results = sets.get("text", sets.get("artifact", {}))
-    runs = runs_by_model(sets, runs_frame)
-    runs.to_csv(out / "runs.csv", index=False)
+    results = primary(sets)
+    runs = write_runs(out, sets, runs_frame)
     print(f"\nPPT (Suo et al., SIGCOMM 2024), scale = {scale}: FCTs per scheme (ms; small <= 100 KB, large > 100 KB)")
     for prefix, schemes in [(f"main/{wl}", SCHEMES) for wl in WORKLOADS] + [("ablation/websearch", ABLATIONS),
                                                                            ("others/websearch", OTHERS), ("nonover/websearch", SCHEMES)]:
@@ -816,10 +815,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
         sens.to_csv(out / "sensitivity.csv", index=False)
         print("\ncentral claims' points and sensitivity rows (ms; vs_dctcp and lcp_gain: % lower FCT):\n" +
               sens.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    figs = figures(results, out)
-    if "text" in sets and "artifact" in sets:
-        (out / "artifact").mkdir(exist_ok=True)
-        figs += figures(sets["artifact"], out / "artifact")
+    figs = model_figures(out, sets, figures)
     hl, _ = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
                           ARTIFACT, CENTRAL)
     missing = sorted({s for _, s in point_list(scale) if not has(s)})

@@ -50,7 +50,7 @@ from typing import Optional
 
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
+from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
             "scalable", "vegas", "veno", "westwood", "yeah"]
@@ -796,16 +796,12 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
     out, sets = run_models("retcp", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
                            CENTRAL_POINTS if one_change else (), dask=dask)
-    results = sets.get("text", sets.get("artifact", {}))
-    runs = runs_by_model(sets, runs_frame)
-    runs.to_csv(out / "runs.csv", index=False)
+    results = primary(sets)
+    runs = write_runs(out, sets, runs_frame)
     seq = [pd.DataFrame(d["seq"]).assign(point=k) for k, d in results.items() if d.get("seq")]
     if seq:
         pd.concat(seq).to_parquet(out / "seq_view.parquet", index=False)
-    figs = figures(results, out)
-    if "text" in sets and "artifact" in sets:
-        (out / "artifact").mkdir(exist_ok=True)
-        figs += figures(sets["artifact"], out / "artifact")
+    figs = model_figures(out, sets, figures)
     hl, _ = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
                           ARTIFACT, CENTRAL)
     titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",

@@ -71,7 +71,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, run_models, runs_by_model
+from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
 
 SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
 MIX_SCHEMES = ["sab", "tcp", "dctcp", "d2tcp"]
@@ -1358,13 +1358,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
     out, sets = run_models("sab", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
                            CENTRAL_POINTS if one_change else (), dask=dask)
-    results = sets.get("text", sets.get("artifact", {}))
-    runs = runs_by_model(sets, runs_frame)
-    runs.to_csv(out / "runs.csv", index=False)
-    figs = figures(results, out, scale)
-    if "text" in sets and "artifact" in sets:
-        (out / "artifact").mkdir(exist_ok=True)
-        figs += figures(sets["artifact"], out / "artifact", scale)
+    results = primary(sets)
+    runs = write_runs(out, sets, runs_frame)
+    figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
     hl, _ = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
                           ARTIFACT, CENTRAL)
     print_rate_sensitivity(results, scale)
