@@ -47,14 +47,23 @@ const NO_PORT: PortId = PortId(u32::MAX);
 /// (612 × 432, 2.1 MB, plus a copy of the ports per entry) — small enough to stay in cache.
 /// The sets, and their order, are exactly those of a search per host (tested), so routes are
 /// unchanged. A multi-homed host, or one hanging off another host, is a group of its own.
+///
+/// A host with one link, to a switch, has no row: towards every other host its set is that
+/// link (hosts hold 27 648 of a k = 48 fat tree's 30 528 rows, 255 of its 281 MB of sets).
 #[derive(Clone, Debug, Default)]
 pub struct Routes {
     n_groups: usize,
     dest: Vec<Dest>,
-    /// (start, len) into `ports`, indexed by node * n_groups + group.
+    /// Each node's row of `sets`, or `NO_ROW` for a host whose one link goes to a switch.
+    row: Vec<u32>,
+    /// The one uplink of a node without a row (`NO_PORT` for the others).
+    uplink: Vec<PortId>,
+    /// (start, len) into `ports`, indexed by row * n_groups + group.
     sets: Vec<(u32, u16)>,
     ports: Vec<PortId>,
 }
+
+const NO_ROW: u32 = u32::MAX;
 
 impl Routes {
     /// Build the tables. `adj[node]` lists (egress port, peer node); `is_host[node]` marks hosts.
@@ -85,7 +94,20 @@ impl Routes {
             }
         }
         let g_count = roots.len();
-        let mut sets = vec![(0u32, 0u16); n * g_count];
+        // Rows: every node but the hosts whose one link goes to a switch.
+        let mut row = vec![NO_ROW; n];
+        let mut uplink = vec![NO_PORT; n];
+        let mut rows = 0u32;
+        for u in 0..n {
+            match adj[u].as_slice() {
+                [(p, a)] if is_host[u] && !is_host[a.idx()] => uplink[u] = *p,
+                _ => {
+                    row[u] = rows;
+                    rows += 1;
+                }
+            }
+        }
+        let mut sets = vec![(0u32, 0u16); rows as usize * g_count];
         let mut ports = Vec::new();
         // Identical next-hop lists are stored once: a node's list is the same towards most
         // groups (a host's one uplink, an edge switch's uplinks), so a k = 48 fat tree's 95 M
@@ -114,7 +136,7 @@ impl Routes {
                 }
             }
             for u in 0..n {
-                if u == root.idx() || dist[u] == u32::MAX {
+                if u == root.idx() || dist[u] == u32::MAX || row[u] == NO_ROW {
                     continue;
                 }
                 list.clear();
@@ -139,10 +161,10 @@ impl Routes {
                     }
                 };
                 last[u] = (start, list.len() as u16);
-                sets[u * g_count + g] = (start, list.len() as u16);
+                sets[row[u] as usize * g_count + g] = (start, list.len() as u16);
             }
         }
-        Routes { n_groups: g_count, dest, sets, ports }
+        Routes { n_groups: g_count, dest, row, uplink, sets, ports }
     }
 
     /// Egress ports at `node` on shortest paths to host number `host`.
@@ -154,13 +176,20 @@ impl Routes {
             // before it is ever looked up here).
             return if d.down == NO_PORT { &[] } else { std::slice::from_ref(&d.down) };
         }
-        let (s, l) = self.sets[node.idx() * self.n_groups + d.group as usize];
+        let r = self.row[node.idx()];
+        if r == NO_ROW {
+            return std::slice::from_ref(&self.uplink[node.idx()]);
+        }
+        let (s, l) = self.sets[r as usize * self.n_groups + d.group as usize];
         &self.ports[s as usize..s as usize + l as usize]
     }
 
     /// Bytes the tables take (for the performance notes).
     pub fn table_bytes(&self) -> usize {
-        self.sets.len() * std::mem::size_of::<(u32, u16)>() + self.ports.len() * 4 + self.dest.len() * std::mem::size_of::<Dest>()
+        self.sets.len() * std::mem::size_of::<(u32, u16)>()
+            + self.ports.len() * 4
+            + self.dest.len() * std::mem::size_of::<Dest>()
+            + self.row.len() * (4 + 4)
     }
 }
 

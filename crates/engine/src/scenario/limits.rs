@@ -11,6 +11,8 @@ use crate::network::Port;
 const SET_BYTES: u64 = std::mem::size_of::<(u32, u16)>() as u64;
 /// Bytes of one port id in an ECMP set's port list.
 const PORT_ID_BYTES: u64 = 4;
+/// Bytes per node beside the sets: its row index and its uplink (`Routes::row`, `Routes::uplink`).
+const NODE_ROUTE_BYTES: u64 = 8;
 /// The port list of the routing table is indexed by `u32`.
 pub const MAX_ROUTE_PORTS: u64 = u32::MAX as u64;
 
@@ -20,10 +22,14 @@ pub struct Footprint {
     /// Destination groups of the routing table: the switches single-homed hosts hang off, plus
     /// each host attached otherwise (`Routes::build` groups hosts the same way).
     pub groups: u64,
-    /// ECMP set entries: one per (node, group).
+    /// Rows of the routing table: every node but the hosts whose one link goes to a switch (their
+    /// set is that link, kept per node).
+    pub route_rows: u64,
+    /// ECMP set entries: one per (row, group).
     pub route_sets: u64,
-    /// Port ids over all ECMP sets, at most: a host lists its one uplink per group, a switch at
-    /// most its ports to other switches (hosts other than the destination never relay), plus one.
+    /// Port ids over all ECMP sets, at most: a host with a row lists its links per group, a
+    /// switch at most its ports to other switches (hosts other than the destination never
+    /// relay), plus one.
     pub route_ports_max: u64,
     /// Egress ports (two per link).
     pub ports: u64,
@@ -47,26 +53,36 @@ impl Footprint {
             }
         }
         let mut is_root = vec![false; n];
+        let single = |h: usize| spec.nodes[h].is_host && deg[h] == 1 && !spec.nodes[only_peer[h]].is_host;
         for (h, node) in spec.nodes.iter().enumerate() {
             if node.is_host {
-                let single = deg[h] == 1 && !spec.nodes[only_peer[h]].is_host;
-                is_root[if single { only_peer[h] } else { h }] = true;
+                is_root[if single(h) { only_peer[h] } else { h }] = true;
             }
         }
         let groups = is_root.iter().filter(|&&r| r).count() as u64;
-        let per_group: u64 = spec.nodes.iter().enumerate().map(|(u, node)| if node.is_host { deg[u] } else { switch_peers[u] + 1 }).sum();
+        let rows = (0..n).filter(|&u| !single(u)).count() as u64;
+        let per_group: u64 = spec
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(u, node)| if single(u) { 0 } else if node.is_host { deg[u] } else { switch_peers[u] + 1 })
+            .sum();
         Footprint {
             groups,
-            route_sets: n as u64 * groups,
+            route_rows: rows,
+            route_sets: rows * groups,
             route_ports_max: per_group.saturating_mul(groups),
             ports: 2 * spec.links.len() as u64,
             nodes: n as u64,
         }
     }
 
-    /// Bytes of the routing table, at most.
+    /// Bytes of the routing table, at most (sets, port lists, each node's row index and uplink).
     pub fn route_bytes(&self) -> u64 {
-        self.route_sets.saturating_mul(SET_BYTES).saturating_add(self.route_ports_max.saturating_mul(PORT_ID_BYTES))
+        self.route_sets
+            .saturating_mul(SET_BYTES)
+            .saturating_add(self.route_ports_max.saturating_mul(PORT_ID_BYTES))
+            .saturating_add(self.nodes.saturating_mul(NODE_ROUTE_BYTES))
     }
 
     /// Bytes of the ports' own state (counters, queues, before any packet is queued).
@@ -84,10 +100,10 @@ impl Footprint {
     pub fn refusal(&self, memory: Option<u64>) -> Option<String> {
         let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
         let what = format!(
-            "{} nodes, {} ports: routing table {} sets x {} destination groups, at most {:.0} MiB, ports {:.0} MiB",
+            "{} nodes, {} ports: routing table {} rows x {} destination groups, at most {:.0} MiB, ports {:.0} MiB",
             self.nodes,
             self.ports,
-            self.nodes,
+            self.route_rows,
             self.groups,
             mib(self.route_bytes()),
             mib(self.port_bytes())
@@ -134,16 +150,18 @@ mod tests {
             assert_eq!(f.nodes, hosts + switches);
             assert_eq!(f.ports, 2 * 3 * k * k * k / 4);
             assert_eq!(f.groups, edges);
-            assert_eq!(f.route_sets, (hosts + switches) * edges);
-            let per_group = hosts + edges * (k / 2 + 1) + (k * k / 2) * (k + 1) + (k * k / 4) * (k + 1);
+            // Hosts hang off one switch each: only the switches have rows.
+            assert_eq!(f.route_rows, switches);
+            assert_eq!(f.route_sets, switches * edges);
+            let per_group = edges * (k / 2 + 1) + (k * k / 2) * (k + 1) + (k * k / 4) * (k + 1);
             assert_eq!(f.route_ports_max, per_group * edges);
         }
     }
 
     /// The estimate bounds what `Routes::build` really allocates. On a fat tree the sets are
-    /// exact, and the port lists, stored once each, hold 5k^3/4 ids by hand: each host's uplink
-    /// (k^3/4), each edge switch's k/2 uplinks (k^2/2 edges), each aggregation switch's k/2 single
-    /// ports down plus its k/2 uplinks (k^2/2 of them), each core switch's k ports down (k^2/4).
+    /// exact, and the port lists, stored once each, hold k^3 ids by hand: each edge switch's k/2
+    /// uplinks (k^2/2 edges), each aggregation switch's k/2 single ports down plus its k/2
+    /// uplinks (k^2/2 of them), each core switch's k ports down (k^2/4); hosts have no row.
     #[test]
     fn estimate_bounds_the_built_table() {
         for k in [4u64, 8, 12] {
@@ -152,7 +170,7 @@ mod tests {
             let built = crate::topology::build(&spec).routes.table_bytes() as u64;
             let hosts = k.pow(3) / 4;
             let dest = hosts * 12; // each host's destination record (group, switch, port down)
-            assert_eq!(built, f.route_sets * 8 + 5 * k.pow(3) / 4 * 4 + dest, "k = {k}");
+            assert_eq!(built, f.route_sets * 8 + k.pow(3) * 4 + f.nodes * 8 + dest, "k = {k}");
             assert!(built <= f.route_bytes() + dest, "k = {k}: built {built} > estimate {}", f.route_bytes());
         }
     }
