@@ -28,6 +28,13 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   paths from the time of day, so fabricsim runs the permutation of htsim's first run (read from
   the names in its log). --vary-seed gives fabricsim's runs seeds 1, 2, ... and the table then
   prints both simulators' range of per-flow figures over the runs.
+dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
+  the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
+  script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
+  80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
+  no SACK, 250 ms minimum RTO, its zero SYN timestamp). Figures: FCTs, flows finished before one
+  and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long flow's goodput before and
+  in the incast's first 10 ms. The driver seeds its path draw, so its runs are identical.
 
 Figures. Goodput is acknowledged bytes in htsim's unit (NDP: 9000 B of payload per data packet on
 both sides, 9064 B on the wire; DCTCP: htsim counts whole 9000 B packets, fabricsim's 8948 B of
