@@ -122,3 +122,56 @@ def test_ns3_example_output_and_the_mapped_start_times():
     assert starts[30] == ("S3_0", "R1", pytest.approx(0.05))
     assert set(started) <= {i for i, (_, _, t) in enumerate(starts) if t < 0.06}
     assert {0, 20} <= set(started)
+
+
+def test_dctcp_incast_finished_flows_timeouts_and_named_sinks():
+    out = (SAMPLES / "dctcp_incast_stdout.txt").read_text()
+    done = htsim.tcp_finished(out)
+    # ConnectionMatrix::setIncast(64, 432 - 1 - 64): hosts 367..430 send to host 0, all finish in 1.2 s.
+    assert sorted(done) == sorted(f"tcp_{s}_0(0)" for s in range(367, 431))
+    # The first line of each flow counts: tcp_383_0 prints at its 51st packet's ACK (84.3444 ms,
+    # after a progress dot: ".Flow tcp_383_0(0) finished at 84.3444") and at its 52nd's (84.4092 ms).
+    assert done["tcp_383_0(0)"] == pytest.approx(84.3444)
+    # Started at 80 ms: 64 x 459 KB cannot all cross h0's 10 Gb/s link before 80 + 23.5 ms.
+    assert min(done.values()) > 80 and max(done.values()) > 80 + 64 * 459_000 * 8 / 10e9 * 1e3
+    # One "At T RTO .." per timeout, some behind progress marks ("...|At 582.5 RTO 250 ..").
+    assert htsim.tcp_timeouts(out) == out.count(" RTO ") == 76
+    assert htsim.tcp_finished("Flow ndp_3_15 flow_id 4 finished at 10.5 total bytes 9000\n") == {}  # NDP's line
+
+
+def test_dctcp_incast_sinks_and_the_validation_rows():
+    import htsim_validate
+
+    sinks = (SAMPLES / "dctcp_incast_sinks.txt").read_text()
+    names = (SAMPLES / "dctcp_incast_log_names.txt").read_text()
+    assert htsim.sink_pair("tcp_sink_367_0(0)") == (367, 0) and htsim.sink_pair("long_sink_7_1") == (7, 1)
+    hd = htsim_validate.htsim_figures("TCP_SINK", (SAMPLES / "dctcp_incast_stdout.txt").read_text(), sinks, names)
+    long = dict(hd["long"])
+    # The long flow alone on its path for 80 ms: no more than 10 Gb/s, and most of it.
+    assert 0.9 * 10e9 / 8 * 0.08 < long[0.08] <= 10e9 / 8 * 0.08
+    # fabricsim's side, made up: every incast flow 1 ms after htsim's, the long flow the same bytes.
+    fct = [(t - 80 + 1) * 1e3 for t in hd["tcp_finished"].values()]
+    fd = {"fct_by_flow_us": fct + [None], "dst": ["h0"] * 64 + ["h1"], "timeouts": float(hd["timeouts"]),
+          "acked_at_times": {repr(0.08): {"64": long[0.08] * 8948 / 9000}, repr(0.08 + 0.01): {"64": long[0.09] * 8948 / 9000}},
+          "retransmits": 0.0, "marks": 0.0, "drops": 0.0}
+    rows = {name: (a, b) for name, a, b in htsim_validate.incast_rows(hd, fd)}
+    assert rows["flows finished"] == (64, 64)
+    p50 = rows["FCT p50 (us)"]
+    assert p50[1] - p50[0] == pytest.approx(1e3)
+    assert rows["timeouts (all flows)"][0] == rows["timeouts (all flows)"][1] > 0
+    a, b = rows["long flow goodput, 0 to 80 ms (Gb/s)"]
+    assert a == pytest.approx(b) and 9 < a <= 10
+    a, b = rows["long flow goodput, 80 to 90 ms (Gb/s)"]
+    assert a == pytest.approx(b) and 0 < a <= 10
+
+
+def test_the_incast_driver_copy_names_its_flows():
+    src = ("#include \"dctcp.h\"\n\nEventList eventlist;\n\nint main() {\n    eventlist.setEndtime(timeFromSec(0.6));\n"
+           "    tcpSrc = new DCTCPSrc(NULL, NULL, eventlist);\n}\n\nstring ntoa(double n) {\n    return x;\n}\n\n"
+           "string itoa(uint64_t n) {\n    return y;\n}\n")
+    text = htsim.named_tcp_sources(htsim.old_driver_source(src, 1.2, "x.cpp"))
+    assert "timeFromSec(1.2)" in text and "string ntoa" not in text and "string itoa" not in text
+    assert "tcpSrc = new NamedDCTCPSrc(NULL, NULL, eventlist);" in text
+    assert text.index("class NamedDCTCPSrc") < text.index("EventList eventlist;")
+    with pytest.raises(SystemExit):
+        htsim.named_tcp_sources("no sources here")

@@ -5,10 +5,13 @@ downloads htsim: callers pass the path of a checkout of Broadcom/csg-htsim (test
 
 Building. The checkout is never modified: its sim/ directory is copied once into
 `BUILD/htsim-<commit>/sim` and built there with htsim's own Makefiles (`make libhtsim.a
-parse_output` in sim/, `make htsim_ndp` etc. in sim/datacenter/). The old DCTCP permutation driver
-(sim/datacenter/old_tests/main_dctcp_permutation.cpp, no command-line end time) is compiled from a
-copy with two changes: its own ntoa/itoa definitions are dropped (libhtsim defines them too, so it
-does not link otherwise) and its end time is the one asked for.
+parse_output` in sim/, `make htsim_ndp` etc. in sim/datacenter/). The old DCTCP drivers
+(sim/datacenter/old_tests/main_dctcp_permutation.cpp and main_dctcp_incast_collateral.cpp, no
+command-line end time) are compiled from a copy with two changes: their own ntoa/itoa definitions
+are dropped (libhtsim defines them too, so they do not link otherwise) and their end time is the
+one asked for. The incast driver's copy also names its flows in its "Flow .. finished at" lines
+(TcpSrc prints its nodename(), which is "tcpsrc" for every flow: the copy's sources are a
+subclass of DCTCPSrc whose nodename() is the name the driver gives them); nothing else changes.
 
 Reading. Drivers log through htsim's binary Logfile (`-o FILE`); sim/parse_output turns it into
 text lines such as
@@ -31,6 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DCTCP_DRIVER = "datacenter/old_tests/main_dctcp_permutation.cpp"
+# The old (sim/datacenter/old_tests) drivers the scripts build, by the name their binary takes.
+OLD_DRIVERS = {"dctcp_permutation": DCTCP_DRIVER,
+               "dctcp_incast_collateral": "datacenter/old_tests/main_dctcp_incast_collateral.cpp"}
 # The objects sim/datacenter/Makefile links into its drivers (the htsim_tcp rule).
 DC_OBJECTS = ["firstfit", "vl2_topology", "fat_tree_topology", "fat_tree_switch", "bcube_topology", "connection_matrix",
               "oversubscribed_fat_tree_topology", "shortflows", "star_topology", "multihomed_fat_tree_topology"]
@@ -87,22 +93,36 @@ class Htsim:
 
     def dctcp_permutation(self, end_s: float) -> Path:
         """The old DCTCP permutation driver, its end time set to `end_s` seconds."""
-        exe = self.root / f"htsim_dctcp_permutation_{end_s}"
+        return self.old_driver("dctcp_permutation", end_s)
+
+    def old_driver(self, name: str, end_s: float) -> Path:
+        """One of OLD_DRIVERS, its end time set to `end_s` seconds (built once per end time)."""
+        exe = self.root / f"htsim_{name}_{end_s}"
         if exe.exists():
             return exe
         dc = self.sim / "datacenter"
         if not all((dc / f"{o}.o").exists() for o in DC_OBJECTS):
             make(dc, *(f"{o}.o" for o in DC_OBJECTS))
-        cpp = self.root / f"main_dctcp_permutation_{end_s}.cpp"
-        cpp.write_text(dctcp_permutation_source((self.sim / DCTCP_DRIVER).read_text(), end_s))
+        cpp = self.root / f"main_{name}_{end_s}.cpp"
+        text = old_driver_source((self.sim / OLD_DRIVERS[name]).read_text(), end_s, OLD_DRIVERS[name])
+        if name == "dctcp_incast_collateral":
+            text = named_tcp_sources(text, OLD_DRIVERS[name])
+        cpp.write_text(text)
         subprocess.run(["g++", "-std=c++11", "-O2", "-w", f"-I{self.sim}", f"-I{dc}", f"-I{dc / 'old_tests'}", str(cpp),
                         *[str(dc / f"{o}.o") for o in DC_OBJECTS], f"-L{self.sim}", "-lhtsim", "-o", str(exe)], check=True)
         return exe
 
-    def ascii_log(self, log: Path) -> str:
-        """htsim's binary log as text (sim/parse_output FILE -ascii)."""
-        p = subprocess.run([str(self.sim / "parse_output"), str(log), "-ascii"], capture_output=True, text=True, check=True)
-        return p.stdout
+    def ascii_log(self, log: Path, keep: str | None = None) -> str:
+        """htsim's binary log as text (sim/parse_output FILE -ascii); only the lines containing
+        `keep` if given. Streamed: a driver that logs every packet of a flow (the incast driver's
+        long flow) writes millions of lines, which would otherwise sit in this process (and, on
+        Linux, in the peak memory its later children report: ru_maxrss survives fork + exec)."""
+        with subprocess.Popen([str(self.sim / "parse_output"), str(log), "-ascii"], stdout=subprocess.PIPE, text=True) as p:
+            assert p.stdout is not None
+            text = "".join(line for line in p.stdout if keep is None or keep in line)
+        if p.returncode != 0:
+            raise SystemExit(f"parse_output {log} failed ({p.returncode})")
+        return text
 
 
 def make(cwd: Path, *targets: str) -> None:
@@ -111,15 +131,37 @@ def make(cwd: Path, *targets: str) -> None:
         raise SystemExit(f"make {' '.join(targets)} in {cwd} failed:\n{p.stdout[-1500:]}\n{p.stderr[-1500:]}")
 
 
-def dctcp_permutation_source(text: str, end_s: float) -> str:
-    """main_dctcp_permutation.cpp without its ntoa/itoa and with the simulated time `end_s`."""
+def old_driver_source(text: str, end_s: float, path: str = DCTCP_DRIVER) -> str:
+    """An old_tests driver's source (`path` names it in errors) without its ntoa/itoa and with
+    the simulated time `end_s`."""
     text, n = re.subn(r"\nstring (ntoa|itoa)\((double|uint64_t) n\) \{.*?\n\}\n", "\n", text, flags=re.S)
     if n != 2:
-        raise SystemExit(f"unexpected {DCTCP_DRIVER}: found {n} of the 2 ntoa/itoa definitions to drop")
+        raise SystemExit(f"unexpected {path}: found {n} of the 2 ntoa/itoa definitions to drop")
     text, n = re.subn(r"eventlist\.setEndtime\(timeFromSec\([0-9.]+\)\)", f"eventlist.setEndtime(timeFromSec({end_s!r}))", text)
     if n != 1:
-        raise SystemExit(f"unexpected {DCTCP_DRIVER}: no setEndtime to change")
+        raise SystemExit(f"unexpected {path}: no setEndtime to change")
     return text
+
+
+NAMED_DCTCP = """
+// Added by fabricsim's benches/htsim/htsim.py: TcpSrc prints nodename() ("tcpsrc") when a flow
+// finishes; this subclass answers with the name the driver sets, so the lines say which flow.
+class NamedDCTCPSrc : public DCTCPSrc {
+public:
+    NamedDCTCPSrc(TcpLogger* l, TrafficLogger* t, EventList& e) : DCTCPSrc(l, t, e) {}
+    virtual const string& nodename() { return _name; }
+};
+"""
+
+
+def named_tcp_sources(text: str, path: str = "") -> str:
+    """A driver whose incast sources (`new DCTCPSrc(NULL, NULL, eventlist)`) print their own
+    names when they finish."""
+    text, n = re.subn(r"tcpSrc = new DCTCPSrc\(NULL, NULL, eventlist\);", "tcpSrc = new NamedDCTCPSrc(NULL, NULL, eventlist);", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'tcpSrc = new DCTCPSrc(NULL, NULL, eventlist);' to name")
+    at = text.index("\nEventList eventlist;")
+    return text[:at] + NAMED_DCTCP + text[at:]
 
 
 # ---- output ------------------------------------------------------------------------------------
@@ -160,8 +202,9 @@ def logged_names(log: bytes | str) -> dict[int, str]:
 
 
 def sink_pair(name: str) -> tuple[int, int] | None:
-    """(source, destination) of a sink named "<kind>_sink_<src>_<dst>"."""
-    m = re.fullmatch(r"\w+?_sink_(\d+)_(\d+)", name)
+    """(source, destination) of a sink named "<kind>_sink_<src>_<dst>" (the old drivers may add
+    the connection's index: "tcp_sink_367_0(0)")."""
+    m = re.fullmatch(r"\w+?_sink_(\d+)_(\d+)(?:\(\d+\))?", name)
     return (int(m[1]), int(m[2])) if m else None
 
 
@@ -186,6 +229,28 @@ def ndp_totals(stdout: str) -> dict[str, int]:
 def finished_flows(stdout: str) -> dict[str, tuple[float, int]]:
     """Finite flows that completed: name -> (completion time in us, bytes)."""
     return {m[1]: (float(m[3]), int(m[4])) for m in FINISHED.finditer(stdout)}
+
+
+# Not anchored: the event loop's progress marks may precede them on the line (".Flow tcp_383_0(0)
+# finished at 84.3444", "...|At 582.5 RTO 250 ...").
+TCP_FINISHED = re.compile(r"Flow (\S+) finished at ([0-9.e+-]+)\s*$", re.M)
+TCP_RTO = re.compile(r"At [0-9.e+-]+ RTO ")
+
+
+def tcp_finished(stdout: str) -> dict[str, float]:
+    """htsim TCP flows that completed: name -> time in ms. TcpSrc::receivePacket prints the line on
+    every ACK at or past the flow's size (the last packet's and any later duplicate's): the first
+    is the completion."""
+    out: dict[str, float] = {}
+    for m in TCP_FINISHED.finditer(stdout):
+        out.setdefault(m[1], float(m[2]))
+    return out
+
+
+def tcp_timeouts(stdout: str) -> int:
+    """Retransmission timeouts of htsim's TCP sources: TcpSrc::rtx_timer_hook prints "At T RTO .."
+    once for each timeout that fires."""
+    return len(TCP_RTO.findall(stdout))
 
 
 def connection_matrix(nodes: int, pairs: list[tuple[int, int]], start_ps: list[int] | None = None,

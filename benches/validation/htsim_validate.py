@@ -28,6 +28,13 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   paths from the time of day, so fabricsim runs the permutation of htsim's first run (read from
   the names in its log). --vary-seed gives fabricsim's runs seeds 1, 2, ... and the table then
   prints both simulators' range of per-flow figures over the runs.
+dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
+  the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
+  script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
+  80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
+  no SACK, 250 ms minimum RTO, its zero SYN timestamp). Figures: FCTs, flows finished before one
+  and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long flow's goodput before and
+  in the incast's first 10 ms. The driver seeds its path draw, so its runs are identical.
 
 Figures. Goodput is acknowledged bytes in htsim's unit (NDP: 9000 B of payload per data packet on
 both sides, 9064 B on the wire; DCTCP: htsim counts whole 9000 B packets, fabricsim's 8948 B of
@@ -45,6 +52,7 @@ column is "-" and fabricsim's value is shown alone.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -57,9 +65,9 @@ sys.path.insert(0, str(HERE))
 
 import experiments  # noqa: E402
 import timing  # noqa: E402
-from agreement import Table, fct_rows, goodput_rows, jain  # noqa: E402
+from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
 from htsim import (Htsim, checkout_commit, connection_matrix, finished_flows, logged_names, ndp_totals, sink_pair,  # noqa: E402
-                   sink_samples)
+                   sink_samples, tcp_finished, tcp_timeouts)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -78,7 +86,13 @@ if series is not None and t > 0:
 else:
     acked_at = {}
 col = lambda frame, c: float(frame[c].sum()) if c in frame else None
+at_times = {}
+for x in (sys.argv[3].split(",") if len(sys.argv) > 3 and sys.argv[3] else []):
+    w = series[series["time_s"] <= float(x) + 1e-12]
+    w = w[w["time_s"] == w["time_s"].max()]
+    at_times[x] = {int(a): float(b) for a, b in zip(w["flow"], w["delivered_bytes"])}
 print(json.dumps({
+    "acked_at_times": at_times, "dst": [str(x) for x in f["dst"]], "fct_by_flow_us": [None if x != x or x is None else float(x) * 1e6 for x in f["fct_s"].astype(float)],
     "acked": [float(x) for x in f["bytes_acked"]],
     "acked_at": acked_at,
     "fct_us": [float(x) * 1e6 for x in f["fct_s"].dropna()],
@@ -101,6 +115,9 @@ class Experiment:
     # fabricsim's acknowledged bytes in htsim's unit: htsim's sequence numbers count whole 9000 B
     # TCP packets; fabricsim's count payload (8948 B of each 9000 B packet). NDP: 9000 B on both.
     fab_scale: float = 1.0
+    # Instead of the default network rows: rows(htsim's figures, fabricsim's figures).
+    rows: Callable[[dict, dict], list] | None = None
+    at_times: list[float] = field(default_factory=list)  # fabricsim's delivered bytes also read at these times
 
 
 NDP_SCENARIO = """name = "{name}"
@@ -258,10 +275,85 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
                       after_htsim=scenario, fab_scale=9000 / 8948)
 
 
-EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation}
+# htsim's DCTCP incast with a collateral flow (old_tests/main_dctcp_incast_collateral.cpp), as its
+# own sim/EXAMPLES/collateral/run_dctcp_collateral.sh runs it: -nodes 432 -conns 64 -q 100.
+INCAST_START_MS = 80.0  # tcpSrc->connect(..., timeFromMs(extrastarttime = 80))
+INCAST_SENDERS = 64
+INCAST_PACKETS = 51  # set_flowsize(50 * 9000): _flow_size = 450000 + mss; "finished" at the ACK of 459001
+INCAST_LONG = (7, 1)  # long_src_no = 7, long_dest_no = 1 at 432 nodes
+INCAST_TRANSPORT = """cc = "dctcp"                         # DCTCPSrc for the incast and the long flow
+dctcp_g = 0.0625                     # DCTCPSrc::receivePacket: alfa = 15/16 alfa + 1/16 f
+dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
+cc_params = {{ window_cut = 1 }}       # DCTCPSrc::receivePacket: cwnd *= 1 - alfa/2 every window while alfa > 0
+mss = "8948B"                        # Packet::set_packet_size(9000): 9000 B on the wire
+header = "52B"
+initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
+initial_ssthresh = 10                # tcpSrc->set_ssthresh(10 * data_packet_size())
+min_rto = "250ms"                    # TcpSrc::receivePacket: _rto at least 0.25 s
+initial_rto = "10ms"                 # tcpSrc->_rto = timeFromMs(10): the SYN's timer
+delayed_ack = 1                      # TcpSink ACKs every packet
+handshake = true                     # TcpSrc::send_packets sends a SYN first
+sack = false                         # TcpSrc: NewReno-style fast recovery on 3 duplicate ACKs (RFC 3782), no SACK
+rack = false
+tlp = false
+timestamps = true                    # TcpSink echoes each packet's timestamp; every ACK is an RTT sample
+syn_timestamp = "zero"               # TcpPacket::new_syn_pkt sets no timestamp: the SYN-ACK's sample is its time since 0 (about 80 ms)
+"""
+
+
+def dctcp_incast(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    k, n = 12, 432
+    exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
+    toml = out / "dctcp-incast.toml"
+    text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k)
+    text = text.replace("DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp",
+                        "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
+    text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
+                        'sample_interval = "1ms"              # TcpSinkLoggerSampling(timeFromMs(1))')
+    text = re.sub(r"\[transport\]\n.*?\n\[output\]", lambda _: "[transport]\n" + INCAST_TRANSPORT.format() + "\n[output]", text,
+                  flags=re.S)
+    # ConnectionMatrix::setIncast(conns, N - 1 - conns): hosts N-1-conns .. N-2 send to host 0.
+    first = n - 1 - INCAST_SENDERS
+    flows = "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{INCAST_PACKETS * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n'
+                    for s in range(first, first + INCAST_SENDERS))
+    flows += f'[[flows]]\nsrc = "h{INCAST_LONG[0]}"\ndst = "h{INCAST_LONG[1]}"\n'  # the collateral long flow, from 0
+    toml.write_text(text + flows)
+    argv = [str(exe), "-nodes", str(n), "-conns", str(INCAST_SENDERS), "-q", "100", "-o", "log.dat"]
+    t0, t1 = INCAST_START_MS / 1e3, INCAST_START_MS / 1e3 + 0.01
+    return Experiment("dctcp-incast", toml, argv, "TCP_SINK", experiments.seconds(end), True,
+                      [f"htsim's sim/EXAMPLES/collateral run: k = 12, {INCAST_SENDERS} x {INCAST_PACKETS} packets -> h0 at "
+                       f"{INCAST_START_MS:g} ms, a long flow h7 -> h1 from 0; {end} simulated"],
+                      fab_scale=9000 / 8948, rows=incast_rows, at_times=[t0, t1])
+
+
+def incast_rows(hd: dict, fd: dict) -> list:
+    """The incast's FCTs (from its start, the handshake included), how many finished before the
+    first timeout could fire, timeouts, and the long flow's goodput before and during the incast."""
+    start_us = INCAST_START_MS * 1e3
+    hf = [t * 1e3 - start_us for name, t in hd["tcp_finished"].items() if not name.startswith("long")]
+    ff = [t for t, d in zip(fd["fct_by_flow_us"], fd["dst"]) if d == "h0" and t is not None]
+    rows = fct_rows(hf, ff)
+    rto_us = 250e3
+    rows += [("flows finished before the 250 ms min RTO", float(sum(t < rto_us for t in hf)), float(sum(t < rto_us for t in ff))),
+             ("flows finished before 2 x 250 ms", float(sum(t < 2 * rto_us for t in hf)), float(sum(t < 2 * rto_us for t in ff))),
+             ("timeouts (all flows)", float(hd["timeouts"]), fd["timeouts"])]
+    t0, t1 = INCAST_START_MS / 1e3, INCAST_START_MS / 1e3 + 0.01
+    long_h = {t: b for t, b in hd["long"]}
+    long_id = len(fd["dst"]) - 1
+    f0, f1 = (fd["acked_at_times"][repr(x)][str(long_id)] * 9000 / 8948 for x in (t0, t1))
+    h0, h1 = (long_h.get(round(x, 6), float("nan")) for x in (t0, t1))
+    rows += [("long flow goodput, 0 to 80 ms (Gb/s)", gbps(h0, t0), gbps(f0, t0)),
+             ("long flow goodput, 80 to 90 ms (Gb/s)", gbps(h1 - h0, t1 - t0), gbps(f1 - f0, t1 - t0)),
+             ("retransmissions", None, fd["retransmits"]), ("ECN marks", None, fd["marks"]), ("drops", None, fd["drops"])]
+    return rows
+
+
+EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation,
+               "dctcp-incast": dctcp_incast}
 # Long enough for the incast's 30 MB to cross one 10 Gb/s link (24 ms) and for the DCTCP driver's
 # sinks, which log every 10 ms, to log twice.
-DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms"}
+# The DCTCP incast: until its last flows, stalled by timeouts, finish (htsim: about 1.09 s).
+DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms", "dctcp-incast": "1200ms"}
 
 
 def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
@@ -270,7 +362,14 @@ def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
     if r.returncode != 0:
         raise SystemExit(f"htsim failed ({' '.join(e.argv)}):\n{r.stdout[-1500:]}\n{r.stderr[-1000:]}")
     log = work / "log.dat"
-    return r, htsim_figures(e.sink, r.stdout, h.ascii_log(log), log.read_bytes())
+    return r, htsim_figures(e.sink, r.stdout, h.ascii_log(log, keep=e.sink), log_preamble(log))
+
+
+def log_preamble(log: Path, limit: int = 4 << 20) -> bytes:
+    """The start of an htsim log, where Logfile::writeName puts its names (written while the
+    driver sets up, before any record); the records after it can be many megabytes."""
+    with log.open("rb") as f:
+        return f.read(limit)
 
 
 def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> dict:
@@ -284,18 +383,24 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
            "fct_us": [t for t, _ in finished_flows(stdout).values()]}
     if sink == "NDP_SINK":
         out.update(ndp_totals(stdout))
+    else:
+        out["tcp_finished"] = tcp_finished(stdout)
+        out["timeouts"] = tcp_timeouts(stdout)
+        out["long"] = next((v for i, v in samples.items() if names.get(i, "").startswith("long_sink")), [])
     return out
 
 
-def run_fabricsim(toml: Path, t: float) -> tuple[timing.Run, dict]:
-    return timing.run_python(FABRICSIM, str(toml), repr(t))
+def run_fabricsim(toml: Path, t: float, at_times: list[float] = ()) -> tuple[timing.Run, dict]:
+    return timing.run_python(FABRICSIM, str(toml), repr(t), ",".join(repr(x) for x in at_times))
 
 
 def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[timing.Run, dict]], peer: str) -> Table:
     hd, fd = hts[0][1], fab[0][1]
     t = hd["t_last"]
     rows: list = []
-    if e.finite:
+    if e.rows:
+        rows = e.rows(hd, fd)
+    elif e.finite:
         rows += fct_rows(hd["fct_us"], fd["fct_us"])
         span = max(hd["fct_us"], default=float("nan")) * 1e-6, max(fd["fct_us"], default=float("nan")) * 1e-6
         rows.append(("bottleneck utilization (bytes / last FCT)", gbps(sum(hd["bytes"].values()), span[0]) / LINE_GBPS,
@@ -305,7 +410,9 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
         fg = [gbps(b * e.fab_scale, t) for b in fd["acked_at"].values()]
         rows.append(("utilization (receivers' mean / line rate)", statistics.mean(hg) / LINE_GBPS, statistics.mean(fg) / LINE_GBPS))
         rows += goodput_rows(hg, fg)
-    if "new" in hd:  # htsim_ndp's closing totals
+    if e.rows:
+        pass
+    elif "new" in hd:  # htsim_ndp's closing totals
         rows += [("data packets sent new", float(hd["new"]), fd["segments"] - fd["retransmits"]),
                  ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
                  ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
@@ -316,6 +423,13 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     sh, sf = timing.Summary.of([r for r, _ in hts]), timing.Summary.of([r for r, _ in fab])
     cost = [("wall s (min of runs)", sh.wall_min, sf.wall_min), ("CPU s (min of runs)", sh.cpu_min, sf.cpu_min),
             ("peak memory MB", sh.maxrss_mb, sf.maxrss_mb)]
+    if e.rows and len(fab) > 1:
+        # fabricsim's runs differ with --vary-seed (htsim's incast driver is seeded: srand(13)).
+        per_run = [e.rows(hd, d) for _, d in fab]
+        varied = [f"{name.split(' (')[0]} {fmt(min(vs))}-{fmt(max(vs))}" for (name, _, _), vs in
+                  zip(per_run[0], zip(*[[r[2] for r in run] for run in per_run])) if None not in vs and min(vs) != max(vs)]
+        if varied:
+            e.notes.append(f"fabricsim across its {len(fab)} runs: " + "; ".join(varied))
     if not e.finite and len(hts) > 1:
         # Runs that differ (htsim's DCTCP driver draws its permutation and paths from the time of
         # day; --vary-seed gives fabricsim's runs seeds 1, 2, ...): the range of the per-flow figures.
@@ -361,7 +475,7 @@ def main() -> None:
             if a.vary_seed and i > 0:
                 toml = e.toml.with_name(f"{e.toml.stem}-seed{i + 1}.toml")
                 toml.write_text(e.toml.read_text().replace("\nseed = 1", f"\nseed = {i + 1}", 1))
-            fab.append(run_fabricsim(toml, hts[0][1]["t_last"]))
+            fab.append(run_fabricsim(toml, hts[0][1]["t_last"], e.at_times))
         print("\n".join(table(e, hts, fab, commit).lines()) + "\n", flush=True)
 
 

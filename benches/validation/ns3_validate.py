@@ -14,10 +14,12 @@ Experiments and their mapping, key by key (ns-3 attribute or example line -> fab
 b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc set it up.
   17 nodes on one switch, PointToPoint 10Gbps / 1us -> star, link { rate = "10Gbps", delay = "1us" }
   RedQueueDisc on the switch port to h0: MinTh = MaxTh = 65, QW = 1, MaxSize 250p, UseEcn, no hard
-    drop, and ns-3's defaults LInterm 50 and Gentle = true: above 65 packets it marks with a
-    probability rising from 0.02 to 1 at 130 (gentle RED), not at every packet as B1's step at 65
-    does -> discipline = "red", red = { min_th = max_th = "65pkt", max_p = 0.02, weight = 1,
-    gentle = true, action = "mark" }, buffer = "250pkt" (B1 itself keeps its step marking)
+    drop, and ns-3's defaults LInterm 50, Gentle = true and Wait = true: above 65 packets it marks
+    with a probability rising from 0.02 to 1 at 130 (gentle RED), not at every packet as B1's step
+    at 65 does, and spaces its marks 1/p_b to 2/p_b arrivals apart (Wait, RedQueueDisc::ModifyP)
+    -> discipline = "red", red = { min_th = max_th = "65pkt", max_p = 0.02, weight = 1,
+    gentle = true, action = "mark", wait = true }, buffer = "250pkt" (B1 itself keeps its step
+    marking). --red-wait off maps RED as Linux's (FJ93's p_b / (1 - count p_b)) instead.
   TCP connection set-up (SYN, SYN-ACK; a lost SYN resent after ConnTimeout = 3 s) -> handshake = true,
     initial_rto = "3s"; TcpDctcp's DctcpEcn mode sends every packet ECN-capable, SYN and SYN-ACK
     included (tcp-socket-base.cc, ECN_RESTRICTION_MAP), so RED marks them -> ect_syn = true
@@ -33,8 +35,9 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   host links 1Gbps / 10us, T1-T2 10Gbps / 10us -> links of those rates and delays
   RedQueueDisc MinTh 50, MaxTh 150 on both ends of T1-T2 -> that link's queue = RED 50/150
   RedQueueDisc MinTh 20, MaxTh 60 on every switch port towards a host -> [queue] RED 20/60
-  RED defaults: QW 1, MaxSize 2666p, LInterm 50 (max_p 0.02), Gentle, UseEcn, no hard drop, MeanPktSize 1500
-    -> red = { min_th, max_th, max_p = 0.02, weight = 1, gentle = true, action = "mark", hard_drop = false }
+  RED defaults: QW 1, MaxSize 2666p, LInterm 50 (max_p 0.02), Gentle, Wait, UseEcn, no hard drop,
+    MeanPktSize 1500 -> red = { min_th, max_th, max_p = 0.02, weight = 1, gentle = true, wait = true,
+    action = "mark", hard_drop = false }
   TcpDctcp, SegmentSize 1448, DelAckCount 2; ns-3 defaults InitialCwnd 10, MinRto 1 s,
     SndBufSize = RcvBufSize = 128 KiB, ConnTimeout 3 s, ECN-capable SYNs -> mss 1448 B, header 52 B,
     delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
@@ -138,21 +141,23 @@ def ns3_version(ns3: Path, given: str | None = None) -> str:
 
 # ns-3's RedQueueDisc as its drivers configure it (QW = 1, UseEcn, no hard drop, MeanPktSize 1500)
 # with its defaults: LInterm 50 (max_p = 0.02) and Gentle = true (p rises from max_p at MaxTh to 1
-# at twice MaxTh), marking ECN-capable packets and dropping the others (SYNs).
+# at twice MaxTh), marking ECN-capable packets and dropping the others (SYNs); and Wait = true
+# (RedQueueDisc::ModifyP: no mark until count * p_b reaches 1, then p_b / (2 - count * p_b): marks
+# 1/p_b to 2/p_b arrivals apart, about a third as many as FJ93's p_b / (1 - count * p_b)).
 NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}pkt\", max_p = 0.02, weight = 1.0, gentle = true, " \
-          "action = \"mark\", hard_drop = false, mean_packet = \"1500B\" }}"
+          "action = \"mark\", hard_drop = false, mean_packet = \"1500B\", wait = {wait} }}"
 # ns-3's TCP opens connections (SYN, SYN-ACK) and resends a lost SYN after ConnTimeout (3 s); in
 # its DctcpEcn mode every packet is ECN-capable, the SYN and SYN-ACK too (tcp-socket-base.cc's
 # ECN_RESTRICTION_MAP), so RED marks them instead of dropping them.
 NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
 
 
-def b1_scenario(time_s: float, sample_us: float, out: Path) -> Path:
+def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + NS3_OPEN)
-    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', NS3_RED.format(lo=65, hi=65))
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
     toml = out / "b1.toml"
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
@@ -166,12 +171,12 @@ def example_starts() -> list[tuple[str, str, float]]:
     return flows
 
 
-def example_scenario(time_s: float, sample_us: float, out: Path) -> Path:
+def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
     links = [f'  {{ a = "{h}", b = "{host_sw[h]}", rate = "1Gbps", delay = "10us" }},' for h in hosts]
-    trunk_q = "{ buffer = \"2666pkt\", " + NS3_RED.format(lo=50, hi=150).replace("\n", ", ") + " }"
+    trunk_q = "{ buffer = \"2666pkt\", " + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower()).replace("\n", ", ") + " }"
     links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
     flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
     text = f"""name = "ns3-dctcp-example"
@@ -191,7 +196,7 @@ links = [
 
 [queue]
 buffer = "2666pkt"
-{NS3_RED.format(lo=20, hi=60)}
+{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
 
 [transport]
 {NS3_OPEN}cc = "dctcp"
@@ -270,8 +275,11 @@ def main() -> None:
     ap.add_argument("--sample", type=float, default=100, help="queue sampling interval, us (default 100)")
     ap.add_argument("--runs", type=int, default=1, help="runs of each simulator, interleaved (default 1)")
     ap.add_argument("--peer-commit", help="the ns-3 tree's commit, when it has no .git")
+    ap.add_argument("--red-wait", choices=["on", "off"], default="on",
+                    help="map ns-3 RED's Wait (its default, on) or FJ93's marking as Linux's (off), to show what Wait accounts for")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
+    wait = a.red_wait == "on"
     exe = build_driver(a.ns3.resolve(), a.build)
     version = ns3_version(a.ns3.resolve(), a.peer_commit)
     names = ["b1", "example", "example-dq1"] if a.experiment == "all" else [a.experiment]
@@ -280,7 +288,7 @@ def main() -> None:
         time_s = a.time or (0.2 if b1 else 2.0)
         window = a.window or (0.15 if b1 else 0.5)
         warm = time_s - window
-        toml = b1_scenario(time_s, a.sample, a.build) if b1 else example_scenario(time_s, a.sample, a.build)
+        toml = b1_scenario(time_s, a.sample, a.build, wait) if b1 else example_scenario(time_s, a.sample, a.build, wait)
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         dq = 1 if name != "example" else 100
         ns, fab = [], []
@@ -288,6 +296,8 @@ def main() -> None:
             ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq))
             fab.append(run_fabricsim(toml, warm, ports))
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
+        if not wait:
+            notes.append("fabricsim's RED without ns-3's Wait (--red-wait off)")
         if not b1:
             notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}")
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]

@@ -12,6 +12,12 @@
 //! - gentle, max_th ≤ avg < 2·max_th: the same with p_b = max_p + (1 − max_p)(avg − max_th)/max_th;
 //! - above that: every packet is marked (or dropped with `hard_drop`).
 //!
+//! With `wait` (ns-2's `wait_` and ns-3's `RedQueueDisc::Wait`, true by default in both; Linux has
+//! no such mode) p_a is instead 0 while count·p_b < 1, p_b/(2 − count·p_b) while it is below 2,
+//! and 1 beyond (ns-3 `RedQueueDisc::ModifyP`): the gap between marks is at least 1/p_b arrivals
+//! and under 2/p_b, where FJ93's is uniform on 1 … 1/p_b — about three times fewer marks at the
+//! same average.
+//!
 //! In mark mode an ECN-capable packet gets CE and others are dropped (RFC 3168 §7); in drop mode
 //! the packet is dropped. With w = 1 and min_th = max_th = K, RED marks every packet that finds at
 //! least K waiting (non-gentle): step marking.
@@ -51,11 +57,13 @@ pub struct RedSpec {
     pub hard_drop: bool,
     /// Mean packet size for the idle-time correction.
     pub mean_packet: u32,
+    /// ns-2/ns-3's "wait between drops" form of p_a (module doc); false: FJ93's.
+    pub wait: bool,
 }
 
 impl RedSpec {
     pub fn new(min_th: Amount, max_th: Amount) -> RedSpec {
-        RedSpec { min_th, max_th, max_p: DEFAULT_MAX_P, weight: DEFAULT_WEIGHT, gentle: true, action: RedAction::Mark, hard_drop: false, mean_packet: DEFAULT_MEAN_PACKET }
+        RedSpec { min_th, max_th, max_p: DEFAULT_MAX_P, weight: DEFAULT_WEIGHT, gentle: true, action: RedAction::Mark, hard_drop: false, mean_packet: DEFAULT_MEAN_PACKET, wait: false }
     }
 }
 
@@ -131,8 +139,20 @@ impl Red {
             return Verdict::Pick { forced: true };
         }
         self.count += 1;
-        let denom = 1.0 - self.count as f64 * pb;
-        let pa = if denom <= 0.0 { 1.0 } else { pb / denom };
+        let cp = self.count as f64 * pb;
+        let pa = if s.wait {
+            if cp < 1.0 {
+                0.0
+            } else if cp < 2.0 {
+                pb / (2.0 - cp)
+            } else {
+                1.0
+            }
+        } else if cp >= 1.0 {
+            1.0
+        } else {
+            pb / (1.0 - cp)
+        };
         if rng.uniform() < pa {
             self.count = 0;
             Verdict::Pick { forced: false }
@@ -168,6 +188,23 @@ mod tests {
         }
         // Non-gentle: at or above max_th every packet.
         assert_eq!(held(60, spec, 1000), 1.0);
+    }
+
+    #[test]
+    fn wait_spaces_marks_between_one_and_two_over_p_b() {
+        // ns-2/ns-3 "wait": p_a = 0 below count·p_b = 1, then p_b/(2 − count·p_b), the hazard of a
+        // gap uniform on {1/p_b, …, 2/p_b − 1}. p_b = 0.1: gaps 10 … 19, mean 14.5, so a marked
+        // fraction of 1/14.5 (FJ93: 2·p_b = 0.2).
+        let spec = RedSpec { max_p: 0.2, gentle: false, wait: true, weight: 1.0, ..RedSpec::new(Amount::Packets(20), Amount::Packets(60)) };
+        let mut red = Red::new(spec, Rate(10_000_000_000));
+        let mut rng = Rng::new(11);
+        let marks: Vec<usize> = (0..300_000).filter(|i| red.arrive(40, 0, Time::from_ns(*i as u64 + 1), &mut rng) != Verdict::Pass).collect();
+        let gaps: Vec<usize> = marks.windows(2).map(|w| w[1] - w[0]).collect();
+        assert_eq!((gaps.iter().min(), gaps.iter().max()), (Some(&10), Some(&19)));
+        let mean = gaps.iter().sum::<usize>() as f64 / gaps.len() as f64;
+        assert!((mean - 14.5).abs() < 0.05, "{mean}");
+        // Off, the same queue marks FJ93's fraction (bit-identical to before the option).
+        assert!((held(40, RedSpec { wait: false, ..spec }, 200_000) - 0.2).abs() < 0.003);
     }
 
     #[test]

@@ -692,6 +692,12 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("ect_syn", iss, as_bool) {
         c.ect_syn = v;
     }
+    match t.raw("syn_timestamp") {
+        Some(v) if v.as_str() == Some("sent") => c.syn_ts_zero = false,
+        Some(v) if v.as_str() == Some("zero") => c.syn_ts_zero = true,
+        Some(v) => iss.push(t.key_path("syn_timestamp"), format!("expected \"sent\" or \"zero\", got {v}")),
+        None => {}
+    }
     if let Some(v) = t.get("timestamps", iss, as_bool) {
         c.timestamps = v;
     }

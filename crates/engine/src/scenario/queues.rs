@@ -335,6 +335,7 @@ fn red_table(q: &Table, limit: Option<Amount>, iss: &mut Issues) -> Option<RedSp
         spec.action = if a == "drop" { RedAction::Drop } else { RedAction::Mark };
     }
     spec.hard_drop = r.get("hard_drop", iss, as_bool).unwrap_or(false);
+    spec.wait = r.get("wait", iss, as_bool).unwrap_or(false);
     if let Some(m) = r.get("mean_packet", iss, as_bytes) {
         spec.mean_packet = m.clamp(1, u32::MAX as u64) as u32;
     }

@@ -179,6 +179,12 @@ pub struct TcpConfig {
     /// congestion control that needs ECN (DCTCP) and ns-3 in its DctcpEcn mode; off: not
     /// ECN-capable (RFC 3168 §6.1.1), so a RED queue that picks them drops them.
     pub ect_syn: bool,
+    /// The SYN carries a zero timestamp, so the SYN-ACK's RTT sample is its arrival time since
+    /// the simulation's start rather than since the SYN left: htsim's TCP does this
+    /// (`TcpPacket::new_syn_pkt` never sets the timestamp that `TcpSink` echoes and
+    /// `TcpSrc::receivePacket` samples; csg-htsim 841d9e7). Modelled only for validation against
+    /// htsim (docs/VALIDATION.md); off by default.
+    pub syn_ts_zero: bool,
     /// ACK every this many full segments (RFC 1122: 2).
     pub delack_count: u32,
     /// Delayed-ACK timeout.
@@ -263,6 +269,7 @@ impl Default for TcpConfig {
             timestamps: false,
             handshake: false,
             ect_syn: false,
+            syn_ts_zero: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
             sack: true,

@@ -517,7 +517,7 @@ impl Sender {
         self.tcb.now = now;
         match (self.syn_sent_at, self.syn_resent) {
             (Some(sent), false) => {
-                let r = now - sent;
+                let r = if cfg.syn_ts_zero { now } else { now - sent };
                 self.rtt.sample(r);
                 self.tcb.min_rtt = Some(r);
             }
@@ -1406,6 +1406,23 @@ mod tests {
 
     fn classes(out: &Outbox) -> Vec<(u64, u8)> {
         out.packets.iter().map(|p| (p.tcp().seq, p.class)).collect()
+    }
+
+    #[test]
+    fn syn_ack_samples_the_time_since_zero_with_htsims_zero_syn_timestamp() {
+        // SYN sent at 80 ms, SYN-ACK back 40 us later. Measured: the sample is 40 us. htsim's SYN
+        // carries timestamp 0, so its sample is 80.04 ms, and RFC 6298's first sample gives
+        // SRTT = R, RTO = R + 4 R/2 = 3 R = 240.12 ms (above the 200 ms minimum).
+        let srtt_rto = |syn_ts_zero: bool| {
+            let c = TcpConfig { handshake: true, syn_ts_zero, ..cfg(true) };
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time::from_ms(80), &c, &ends(), &mut out);
+            s.on_syn_ack(Time::from_ms(80) + Time::from_us(40), &c, &ends(), &mut out);
+            (s.rtt.srtt(), s.rtt.rto())
+        };
+        assert_eq!(srtt_rto(false).0, Some(Time::from_us(40)));
+        assert_eq!(srtt_rto(true), (Some(Time::from_us(80_040)), Time::from_us(240_120)));
     }
 
     #[test]
