@@ -29,7 +29,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from .common import Change, FigureSaver, Headline, finish_models, model_figures, percentile, primary, run_models, value, write_runs
 
 SCHEMES = ["acceltor", "blocking", "unblocking"]
 LABEL = {"acceltor": "AccelToR", "blocking": "Blocking", "unblocking": "Unblocking"}
@@ -370,14 +370,8 @@ def points(scale: str, only: Optional[list[str]] = None) -> list[tuple[str, dict
 # Paper vs ours
 
 
-def _v(r: dict, key: str, field: str) -> float:
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def _pct(r: dict, key: str, field: str, q: float) -> float:
-    a = r.get(key, {}).get(field)
-    return float(np.percentile(a, q)) if a is not None and len(a) else float("nan")
+    return percentile(r.get(key, {}).get(field), q)
 
 
 def capacity_mbps(racks: int, per_pair: int = PER_PAIR) -> float:
@@ -391,8 +385,8 @@ def capacity_mbps(racks: int, per_pair: int = PER_PAIR) -> float:
 def headlines(r: dict, scale: str = "reduced") -> list[Headline]:
     sc = SCALES[scale]
     n = sc["compare_racks"]
-    occ = lambda k: 100 * _v(r, k, "occupancy")  # noqa: E731
-    fct = lambda k: _v(r, k, "mice_norm_fct")  # noqa: E731
+    occ = lambda k: 100 * value(r, k, "occupancy")  # noqa: E731
+    fct = lambda k: value(r, k, "mice_norm_fct")  # noqa: E731
     at = f" ({n} racks)" if n != 50 else ""
     rows = [
         Headline(f"{OCCUPANCY}{at}", "> 90 %", 90, 100, occ("compare/acceltor"), " %",
@@ -420,9 +414,9 @@ def headlines(r: dict, scale: str = "reduced") -> list[Headline]:
                          "analyze/FlowThroughput_V2.py on a pcap at the sending hosts)"
                          + (f"; ours x {scale49:.3f} to 50 racks" if n != 50 else "")))
     rows.append(Headline("Unblocking: elephants idle in their day", "~80 %", 70, 90,
-                         100 * _v(r, "compare/unblocking", "idle_day_fraction"), " %", "elephant-weeks with no circuit byte"))
+                         100 * value(r, "compare/unblocking", "idle_day_fraction"), " %", "elephant-weeks with no circuit byte"))
     rows.append(Headline("Blocking: elephants idle in their day", "~90 %", 80, 100,
-                         100 * _v(r, "compare/blocking", "idle_day_fraction"), " %", "Fig. 11's text: ~90 % send nothing"))
+                         100 * value(r, "compare/blocking", "idle_day_fraction"), " %", "Fig. 11's text: ~90 % send nothing"))
     racks = [m for m in sc["racks"] if f"racks/{m}/acceltor" in r]
     if len(racks) >= 2:
         a = [occ(f"racks/{m}/acceltor") for m in racks]
@@ -591,8 +585,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         for i, p in enumerate(SCHEMES):
             for ax, (field, _) in zip(axs, panels):
                 errbars(ax, xs, lambda x: key_of(x, p), field, LABEL[p], f"C{i}")
-            axs[-2].plot(xs, [100 * _v(r, key_of(x, p), "occupancy") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
-            axs[-1].plot(xs, [_v(r, key_of(x, p), "mice_norm_fct") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
+            axs[-2].plot(xs, [100 * value(r, key_of(x, p), "occupancy") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
+            axs[-1].plot(xs, [value(r, key_of(x, p), "mice_norm_fct") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
         for ax, yl in zip(axs, [y for _, y in panels] + ["optical occupancy (%)", "mice norm. FCT"]):
             ax.set_xlabel(xlabel)
             ax.set_ylabel(yl)
@@ -705,7 +699,7 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         axs[0].set_xticks(x, ccas, rotation=30)
         axs[0].set_ylabel("weekly throughput (Mb/s)")
         axs[0].legend()
-        axs[1].bar(x, [100 * _v(r, f"cca/{cc}/acceltor", "occupancy") for cc in ccas], color="C0")
+        axs[1].bar(x, [100 * value(r, f"cca/{cc}/acceltor", "occupancy") for cc in ccas], color="C0")
         axs[1].axhline(90, color="k", ls=":")
         axs[1].set_xticks(x, ccas, rotation=30)
         axs[1].set_ylabel("AccelToR optical occupancy (%)")

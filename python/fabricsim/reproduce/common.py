@@ -19,8 +19,9 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
+import numpy as np
 import pandas as pd
 
 
@@ -354,3 +355,95 @@ class FigureSaver:
         fig.savefig(p, dpi=130)
         plt.close(fig)
         self.written.append(p)
+
+
+# ---- what the papers' analyses share -------------------------------------------------------------
+
+def value(r: dict, key: str, field: str) -> float:
+    """Field `field` of point `key`'s extract in `r` as a float; NaN when the point did not run (an
+    `--only` subset) or has no such field, so a headline reading it comes out n/a."""
+    v = r.get(key, {}).get(field)
+    return float("nan") if v is None else float(v)
+
+
+def percentile(a, q: float) -> float:
+    """The q-th percentile of the values `a`; NaN when there are none."""
+    return float(np.percentile(a, q)) if a is not None and len(a) else float("nan")
+
+
+def nan_mean(xs: Iterable[float]) -> float:
+    """Mean of the values that are not NaN (the loads or points that ran); NaN when none is."""
+    v = [x for x in xs if x == x]
+    return float(np.mean(v)) if v else float("nan")
+
+
+def pct_lower(a: float, b: float) -> float:
+    """How much lower (%) `a` is than `b` — a paper's "X reduces FCT by N %" (positive = `a` better);
+    NaN when either is missing or `b` is 0."""
+    return 100 * (1 - a / b) if b == b and a == a and b else float("nan")
+
+
+def wide_band(lo: float, hi: Optional[float] = None) -> tuple[float, float]:
+    """Two-sided band around a paper's value (or range lo-hi): 5 points or half the value beyond
+    each end, whichever is wider. The rule Flash's and PPT's percentage headlines share, fixed
+    before any run (docs/reproductions/flash.md)."""
+    hi = lo if hi is None else hi
+    return lo - max(5.0, abs(lo) / 2), hi + max(5.0, abs(hi) / 2)
+
+
+def relative_band(v: float, frac: float) -> tuple[float, float]:
+    """The band `v` ± `frac` of `v` (relative, both sides)."""
+    return (1 - frac) * v, (1 + frac) * v
+
+
+_SIZE = {"B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3}
+_TIME_US = {"ps": 1e-6, "ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+_RATE = {"bps": 1.0, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9}
+
+
+def _number(text: str, units: dict, what: str) -> tuple[float, Any]:
+    for u in sorted(units, key=len, reverse=True):
+        if text.endswith(u):
+            return float(text[: -len(u)]), units[u]
+    raise ValueError(f"'{text}' is not a {what} ({', '.join(units)})")
+
+
+def size_bytes(text: str) -> int:
+    """A scenario size ("120KB", "2GB", "1500B"; decimal units as the engine reads them) in bytes."""
+    x, k = _number(text, _SIZE, "size")
+    return int(x * k)
+
+
+def duration_us(text: str) -> float:
+    """A scenario duration ("5us", "1.5ms", "10s") in microseconds."""
+    x, k = _number(text, _TIME_US, "duration")
+    return x * k
+
+
+def rate_bps(text: str) -> float:
+    """A scenario rate ("10Gbps", "150Mbps") in bits per second."""
+    x, k = _number(text, _RATE, "rate")
+    return x * k
+
+
+def cdf_points(name: str) -> list[tuple[float, float]]:
+    """(size in bytes, cumulative probability) of a built-in flow-size distribution (`fabricsim list
+    workloads`)."""
+    from .. import _engine
+
+    return [(float(a), float(b)) for a, b, *_ in (ln.split() for ln in _engine.builtin_workload_text(name).splitlines()
+                                                  if ln.strip() and not ln.lstrip().startswith("#"))]
+
+
+def counter_rate(timeseries: pd.DataFrame, target: str, since_s: float = 0.0, metric: str = "tx_bytes") -> float:
+    """Mean rate in bits/s of a sampled byte counter (a port's `tx_bytes`) over the measured window:
+    from its first sample at or after `since_s` (the warm-up's end) to its last."""
+    x = timeseries[(timeseries.metric == metric) & (timeseries.target == target) & (timeseries.time_s >= since_s - 1e-9)]
+    x = x.sort_values("time_s")
+    return float((x.value.iloc[-1] - x.value.iloc[0]) * 8 / (x.time_s.iloc[-1] - x.time_s.iloc[0]))
+
+
+def runs_table(results: dict[str, dict], skip: Sequence[str] = ()) -> pd.DataFrame:
+    """runs.csv's rows: one per point (sorted by name), its extract's fields but `skip` (series
+    kept for the figures)."""
+    return pd.DataFrame([{"point": k, **{f: v for f, v in d.items() if f not in skip}} for k, d in sorted(results.items())])

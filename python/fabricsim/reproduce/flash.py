@@ -17,7 +17,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from .common import (Change, FigureSaver, Headline, finish_models, pct_lower, model_figures, nan_mean, primary, run_models, value,
+                     wide_band, write_runs)
 
 #: §4.1 and Table 1.
 LEAVES, SPINES, HOSTS_PER_LEAF = 12, 12, 12
@@ -158,37 +159,20 @@ def points(scale: str) -> list:
     return pts
 
 
-def _get(r: dict, key: str, field: str) -> float:
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def reduction(r: dict, prefix: str, wl: str, field: str, scheme: str, base: str) -> list[float]:
     """Per load: how much lower (%) `scheme`'s `field` is than `base`'s (positive = scheme better)."""
     out = []
     for load in LOADS:
-        a, b = _get(r, f"{prefix}/{wl}/{load}/{scheme}", field), _get(r, f"{prefix}/{wl}/{load}/{base}", field)
-        out.append(100 * (1 - a / b) if b and b == b and a == a else float("nan"))
+        out.append(pct_lower(value(r, f"{prefix}/{wl}/{load}/{scheme}", field), value(r, f"{prefix}/{wl}/{load}/{base}", field)))
     return out
-
-
-def _band(lo: float, hi: float) -> tuple[float, float]:
-    """Two-sided band around a paper value or range: 5 points or half the value beyond each end,
-    whichever is wider (fixed before any run)."""
-    return lo - max(5.0, abs(lo) / 2), hi + max(5.0, abs(hi) / 2)
-
-
-def _mean(xs: list[float]) -> float:
-    v = [x for x in xs if x == x]
-    return float(np.mean(v)) if v else float("nan")
 
 
 def headlines(r: dict) -> list[Headline]:
     rows: list[Headline] = []
 
     def add(name: str, paper: str, lo: float, hi: float, values: list[float], note: str = "") -> None:
-        b = _band(lo, hi)
-        rows.append(Headline(name, paper, b[0], b[1], _mean(values), "%",
+        b = wide_band(lo, hi)
+        rows.append(Headline(name, paper, b[0], b[1], nan_mean(values), "%",
                              note + (" " if note else "") + "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in values)))
 
     # §4.3 (mixed workload, Fig. 11): the abstract's "up to" numbers are these.
@@ -222,7 +206,7 @@ def headlines(r: dict) -> list[Headline]:
     # A share: the generic widening (half the value) would reach 132 % and pass anything from
     # 41 %; this band is +-10 points instead (changed after the first run, docs/REPRODUCTIONS.md).
     rows.append(Headline("Fig. 5: PIAS drops over lower-priority packets, share (100G)", "81.5-88.4%", 81.54 - 10, 88.42 + 10,
-                         _mean(shares), "%", "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in shares)))
+                         nan_mean(shares), "%", "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in shares)))
     rows.append(Headline("Fig. 5 shape: that share grows with load (0.8 minus 0.5)", "+6.9 pts", 0.0, None,
                          (shares[-1] - shares[0]) if shares and shares[0] == shares[0] and shares[-1] == shares[-1] else float("nan"),
                          " pts", "the paper's share rises from 81.54 % to 88.42 %; the bound is the sign"))
@@ -234,22 +218,22 @@ def headlines(r: dict) -> list[Headline]:
     # Fig. 15: "the performance gap among different numbers of queues is marginal".
     gaps = []
     for load in LOADS:
-        base = _get(r, f"main/mix/{load}/flash", "all_mean")
+        base = value(r, f"main/mix/{load}/flash", "all_mean")
         for k in (2, 4):
-            gaps.append(100 * abs(_get(r, f"queues/mix/{load}/{k}", "all_mean") / base - 1))
+            gaps.append(100 * abs(value(r, f"queues/mix/{load}/{k}", "all_mean") / base - 1))
     rows.append(Headline("Fig. 15: Flash with 2/4 vs 8 queues, largest gap", "marginal", None, 10.0, max(gaps) if gaps else float("nan"),
                          "%", "'marginal' read as within 10 %; 16 queues is not modelled (ports have at most 8)"))
     # Figs. 9-11 shape: on short flows Flash beats PIAS, which beats L2DCT and DCTCP, at every load.
     order_ok = []
     for wl in WORKLOADS:
         for load in LOADS:
-            s = {x: _get(r, f"main/{wl}/{load}/{x}", "short_mean") for x in ("flash", "pias", "l2dct", "dctcp")}
+            s = {x: value(r, f"main/{wl}/{load}/{x}", "short_mean") for x in ("flash", "pias", "l2dct", "dctcp")}
             order_ok.append(s["flash"] < s["pias"] < min(s["l2dct"], s["dctcp"]))
     rows.append(Headline("Figs. 9-11 shape: short avg Flash < PIAS < L2DCT, DCTCP (points in order)", "12 of 12", 12, 12,
                          float(sum(order_ok)), "", "every workload and load"))
     # §4.2 long flows: web search Flash and pFabric worse than PIAS; data mining better.
-    lw = [_get(r, f"main/websearch/{l}/flash", "long_mean") > _get(r, f"main/websearch/{l}/pias", "long_mean") for l in LOADS]
-    ld = [_get(r, f"main/datamining/{l}/flash", "long_mean") < _get(r, f"main/datamining/{l}/pias", "long_mean") for l in LOADS]
+    lw = [value(r, f"main/websearch/{l}/flash", "long_mean") > value(r, f"main/websearch/{l}/pias", "long_mean") for l in LOADS]
+    ld = [value(r, f"main/datamining/{l}/flash", "long_mean") < value(r, f"main/datamining/{l}/pias", "long_mean") for l in LOADS]
     rows.append(Headline("long flows shape: Flash worse than PIAS in web search, better in data mining", "8 of 8", 8, 8,
                          float(sum(lw) + sum(ld)), "", "per load, both workloads"))
     return rows
@@ -271,7 +255,7 @@ def figures(r: dict, out: Path) -> list[Path]:
         w = 0.8 / len(schemes)
         for ax, (field, label) in zip(axes, panels):
             for i, s in enumerate(schemes):
-                ys = [_get(r, f"{prefix}/{wl}/{l}/{s}", field) / _get(r, f"{prefix}/{wl}/{l}/{base}", field) for l in LOADS]
+                ys = [value(r, f"{prefix}/{wl}/{l}/{s}", field) / value(r, f"{prefix}/{wl}/{l}/{base}", field) for l in LOADS]
                 ax.bar(x + (i - (len(schemes) - 1) / 2) * w, ys, w, label=s)
             ax.axhline(1.0, color="k", lw=0.6)
             ax.set_xticks(x, [str(l) for l in LOADS])
@@ -308,7 +292,7 @@ def figures(r: dict, out: Path) -> list[Path]:
     fig, ax = plt.subplots(figsize=(5, 3.4))
     for k in (2, 4, 8):
         key = (lambda l: f"queues/mix/{l}/{k}") if k != 8 else (lambda l: f"main/mix/{l}/flash")
-        ax.plot(LOADS, [_get(r, key(l), "all_mean") / _get(r, f"main/mix/{l}/pias", "all_mean") for l in LOADS], "o-", label=f"{k} queues")
+        ax.plot(LOADS, [value(r, key(l), "all_mean") / value(r, f"main/mix/{l}/pias", "all_mean") for l in LOADS], "o-", label=f"{k} queues")
     ax.set_xlabel("load")
     ax.set_ylabel("overall avg FCT / PIAS (8 queues)")
     ax.legend()
@@ -317,8 +301,8 @@ def figures(r: dict, out: Path) -> list[Path]:
     save(fig, "fig15_queues")
 
     fig, ax = plt.subplots(figsize=(5, 3.4))
-    tot = [_get(r, f"fast/mix/{l}/pias", "drops") for l in LOADS]
-    hi = [_get(r, f"fast/mix/{l}/pias", "drops_over_lower") for l in LOADS]
+    tot = [value(r, f"fast/mix/{l}/pias", "drops") for l in LOADS]
+    hi = [value(r, f"fast/mix/{l}/pias", "drops_over_lower") for l in LOADS]
     ax.bar(np.arange(len(LOADS)) - 0.2, tot, 0.4, label="all drops")
     ax.bar(np.arange(len(LOADS)) + 0.2, hi, 0.4, label="while lower-priority packets waited")
     ax.set_xticks(np.arange(len(LOADS)), [str(l) for l in LOADS])

@@ -50,7 +50,8 @@ from typing import Optional
 
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from .common import (Change, FigureSaver, Headline, duration_us, finish_models, model_figures, primary, run_models, runs_table, value,
+                     write_runs)
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
             "scalable", "vegas", "veno", "westwood", "yeah"]
@@ -285,23 +286,18 @@ def fake_strobe(doc: dict, racks_fake: int = ETALON_RACKS_FAKE) -> dict:
     d = copy.deepcopy(doc)
     c, topo = d["circuit"], d["topology"]
     day, night = c.pop("day"), c.pop("night")
-    old_week = (topo["racks"] - 1) * (_us(day) + _us(night))
-    new_week = (racks_fake - 1) * (_us(day) + _us(night))
+    old_week = (topo["racks"] - 1) * (duration_us(day) + duration_us(night))
+    new_week = (racks_fake - 1) * (duration_us(day) + duration_us(night))
     slot = lambda m: {"night": night, "day": day, "matching": m}  # noqa: E731
     c["schedule"] = "list"
     c["slots"] = [slot([2, 0, 1]) for _ in range(racks_fake - 2)] + [slot([1, 2, 0])]
     topo["racks"] = ETALON_RACKS
     k = new_week / old_week
     for table, key in (("simulation", "end"), ("output", "warmup")):
-        d[table][key] = f"{_us(d[table][key]) * k:.6f}us"
+        d[table][key] = f"{duration_us(d[table][key]) * k:.6f}us"
     if "view_before" in c:
-        c["view_before"] = f"{min(_us(c['view_before']), new_week):g}us"
+        c["view_before"] = f"{min(duration_us(c['view_before']), new_week):g}us"
     return d
-
-
-def _us(x: str) -> float:
-    assert x.endswith("us"), x
-    return float(x[:-2])
 
 
 def _etalon_host(point: str) -> bool:
@@ -423,15 +419,10 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
     return pts
 
 
-def _get(r: dict, key: str, field: str):
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def plateau_tau(r: dict, prefix: str, taus: list[int], within: float = 2.0) -> Optional[float]:
     """The smallest tau whose utilization is within `within` points of the sweep's maximum (None
     when the sweep was not run)."""
-    pts = [(t, 100 * _get(r, f"{prefix}/{t}", "utilization")) for t in taus if f"{prefix}/{t}" in r]
+    pts = [(t, 100 * value(r, f"{prefix}/{t}", "utilization")) for t in taus if f"{prefix}/{t}" in r]
     pts = [(t, u) for t, u in pts if u == u]
     if len(pts) < 3:
         return None
@@ -477,7 +468,7 @@ def week_bytes(r: dict, key: str) -> float:
 def p50_rise_tau(r: dict, prefix: str, taus: list[int], rise: float = 0.10) -> Optional[float]:
     """The first tau whose median latency exceeds the tau = taus[0] median by more than `rise`
     (relative); inf when none does; None when fewer than 3 points of the sweep were run."""
-    pts = [(t, _get(r, f"{prefix}/{t}", "p50_us")) for t in taus if f"{prefix}/{t}" in r]
+    pts = [(t, value(r, f"{prefix}/{t}", "p50_us")) for t in taus if f"{prefix}/{t}" in r]
     pts = [(t, v) for t, v in pts if v == v]
     if len(pts) < 3 or pts[0][0] != taus[0]:
         return None
@@ -486,8 +477,8 @@ def p50_rise_tau(r: dict, prefix: str, taus: list[int], rise: float = 0.10) -> O
 
 
 def headlines(r: dict) -> list[Headline]:
-    u = lambda k: 100 * _get(r, k, "utilization")  # noqa: E731
-    p99 = lambda k: _get(r, k, "p99_us")  # noqa: E731
+    u = lambda k: 100 * value(r, k, "utilization")  # noqa: E731
+    p99 = lambda k: value(r, k, "p99_us")  # noqa: E731
     base_u, base_p99 = u("static/16"), p99("static/16")
     rows = [
         Headline("static 16-pkt VOQs: circuit utilization", "48.6 %", 40, 58, u("static/16"), " %"),
@@ -650,20 +641,20 @@ def figures(r: dict, out: Path) -> list[Path]:
 
     def sweep(prefix, xs, xlabel, name, title, compare=None):
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
-        ys = [100 * _get(r, f"{prefix}/{x}", "utilization") for x in xs]
+        ys = [100 * value(r, f"{prefix}/{x}", "utilization") for x in xs]
         a1.plot(xs, ys, "o-", label="ours")
         a1.set_xlabel(xlabel)
         a1.set_ylabel("circuit utilization (%)")
         a1.set_ylim(0, 105)
         a1.grid(alpha=0.3)
-        a2.plot(xs, [_get(r, f"{prefix}/{x}", "p99_us") for x in xs], "o-", color="C3", label="p99")
-        a2.plot(xs, [_get(r, f"{prefix}/{x}", "p50_us") for x in xs], "s--", color="C2", label="p50")
+        a2.plot(xs, [value(r, f"{prefix}/{x}", "p99_us") for x in xs], "o-", color="C3", label="p99")
+        a2.plot(xs, [value(r, f"{prefix}/{x}", "p50_us") for x in xs], "s--", color="C2", label="p50")
         a2.set_xlabel(xlabel)
         a2.set_ylabel("latency through the ToRs (us)")
         a2.legend()
         a2.grid(alpha=0.3)
         if compare:
-            a1.plot(xs, [100 * _get(r, f"{compare}/{x}", "utilization") for x in xs], "^:", label=compare)
+            a1.plot(xs, [100 * value(r, f"{compare}/{x}", "utilization") for x in xs], "^:", label=compare)
             a1.legend()
         fig.suptitle(title)
         save(fig, name)
@@ -708,8 +699,8 @@ def figures(r: dict, out: Path) -> list[Path]:
     seq([f"retcp-resize/{t}" for t in TAU_RETCP], [f"tau {t} us" for t in TAU_RETCP], "fig11b_seq", "Fig. 11b: reTCP + resizing",
         xmin=-600)
 
-    vs = [100 * _get(r, f"variant-static/{cc}", "utilization") for cc in VARIANTS]
-    vr = [100 * _get(r, f"variant-resize/{cc}", "utilization") for cc in VARIANTS]
+    vs = [100 * value(r, f"variant-static/{cc}", "utilization") for cc in VARIANTS]
+    vr = [100 * value(r, f"variant-resize/{cc}", "utilization") for cc in VARIANTS]
     fig, ax = plt.subplots(figsize=(10, 3.6))
     x = range(len(VARIANTS))
     ax.bar([i - 0.2 for i in x], vs, 0.4, label="static 16 pkts (Fig. 4a)")
@@ -741,7 +732,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
     # reTCP alone per static VOQ size (§6.3; the paper omits the graph).
     fig, ax = plt.subplots(figsize=(6, 3.8))
-    gains = [100 * (_get(r, f"retcp-static/{q}", "utilization") - _get(r, f"static/{q}", "utilization")) for q in VOQ_SIZES]
+    gains = [100 * (value(r, f"retcp-static/{q}", "utilization") - value(r, f"static/{q}", "utilization")) for q in VOQ_SIZES]
     ax.bar([str(q) for q in VOQ_SIZES], gains, label="ours")
     ax.plot(["32"], [6], "r*", ms=12, label="paper: +6 at 32 (largest)")
     ax.axhline(2.65, color="k", ls="--", lw=1, label="paper: mean +2.65")
@@ -756,11 +747,11 @@ def figures(r: dict, out: Path) -> list[Path]:
     # §7: three racks, 400 us weeks, 220 us between a pair's days.
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
     for prefix, lab, mk in (("3rack/resize", "resize (CUBIC)", "o-"), ("3rack/retcp-resize", "reTCP + resize", "s-")):
-        a1.plot(TAU_3RACK, [100 * _get(r, f"{prefix}/{t}", "utilization") for t in TAU_3RACK], mk, label=lab)
-        a2.plot(TAU_3RACK, [_get(r, f"{prefix}/{t}", "p99_us") for t in TAU_3RACK], mk, label=lab)
+        a1.plot(TAU_3RACK, [100 * value(r, f"{prefix}/{t}", "utilization") for t in TAU_3RACK], mk, label=lab)
+        a2.plot(TAU_3RACK, [value(r, f"{prefix}/{t}", "p99_us") for t in TAU_3RACK], mk, label=lab)
     for q, ls in ((SMALL, ":"), (LARGE, "--")):
-        a1.axhline(100 * _get(r, f"3rack/static/{q}", "utilization"), color="gray", ls=ls, label=f"static {q} pkts")
-        a2.axhline(_get(r, f"3rack/static/{q}", "p99_us"), color="gray", ls=ls, label=f"static {q} pkts")
+        a1.axhline(100 * value(r, f"3rack/static/{q}", "utilization"), color="gray", ls=ls, label=f"static {q} pkts")
+        a2.axhline(value(r, f"3rack/static/{q}", "p99_us"), color="gray", ls=ls, label=f"static {q} pkts")
     a1.set_ylim(0, 105)
     a1.set_ylabel("circuit utilization (%)")
     a2.set_ylabel("p99 latency through the ToRs (us)")
@@ -773,7 +764,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for q in FIG3_QUEUES:
-        ys = [_get(r, f"days/{d}/{q}", "transfer_s") for d in FIG3_DAYS_US]
+        ys = [value(r, f"days/{d}/{q}", "transfer_s") for d in FIG3_DAYS_US]
         ax.plot(FIG3_DAYS_US, ys, "o-", label=f"{q} pkts")
     ax.set_xscale("log")
     ax.set_xlabel("circuit day length (us)")
@@ -786,7 +777,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
 
 def runs_frame(results: dict) -> pd.DataFrame:
-    return pd.DataFrame([{"point": k, **{f: v for f, v in d.items() if f != "seq"}} for k, d in sorted(results.items())])
+    return runs_table(results, skip=("seq",))
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
