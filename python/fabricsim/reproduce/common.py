@@ -340,16 +340,125 @@ def write_models(out: Path, models: dict[str, list[Headline]], title: str, chang
     return df
 
 
-class FigureSaver:
-    """Saves matplotlib figures as OUT/NAME.png (tight layout, 130 dpi) and remembers them."""
+@dataclass(frozen=True)
+class Stated:
+    """A value the paper states for one of our figures, drawn on it beside ours.
 
-    def __init__(self, out: Path):
+    `figure` is the figure's file name without .png, `axes` the index of its panel in
+    `fig.axes`; `y` the paper's value (None: the paper gives only a bound), `low`/`high` the band
+    the matching headline scores ours against (None = open), in the figure's units; `x` where on
+    the x axis (a number, a tick's label such as a scheme's name, or None for the whole axis), `dx`
+    an offset from it (one bar of a group); `span` a (from, to) range on the x axis: the band of
+    a value the paper states as a time or a count, or the x range a y band holds over; `label`
+    what the paper says and `source` where (section, figure, sentence)."""
+
+    figure: str
+    label: str
+    source: str
+    y: Optional[float] = None
+    low: Optional[float] = None
+    high: Optional[float] = None
+    x: Any = None
+    axes: int = 0
+    dx: float = 0.0
+    span: Optional[tuple] = None
+
+    @property
+    def band(self) -> str:
+        if self.low is None and self.high is None:
+            return ""
+        if self.low is not None and self.high is not None:
+            return f"{self.low:g} to {self.high:g}"
+        return f">= {self.low:g}" if self.low is not None else f"<= {self.high:g}"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One setup choice of a reproduction: what, our value, and the paper's sentence it rests on
+    (or why ours, where the text is silent). Listed in report.html."""
+
+    choice: str
+    value: str
+    cites: str
+
+
+def _x_of(ax, x) -> Optional[float]:
+    """A stated x as a position on `ax`: numbers as they are, a tick label as its tick's position
+    (None when no tick has that label: the point did not run)."""
+    if not isinstance(x, str):
+        return x
+    for pos, lab in zip(ax.get_xticks(), ax.get_xticklabels()):
+        if lab.get_text() == x:
+            return float(pos)
+    return None
+
+
+#: How the paper's values look on our figures: a black star per value, its band shaded.
+PAPER_STYLE = {"marker": "*", "color": "black", "ms": 13, "ls": "none", "zorder": 5}
+BAND_COLOR = "#f2c14e"
+
+
+def overlay(fig, stated: Sequence[Stated]) -> None:
+    """Draw the paper's stated values on `fig`: a star at each value and its band as a shaded area
+    (a horizontal strip when the value holds for the whole x axis, a shaded span or a bar at its x
+    otherwise); the legend of each panel gains "paper" and "paper's band". A value whose tick
+    label is not on its panel (that point did not run) is left out."""
+    labelled: set = set()
+
+    def label(ax, what: str) -> Optional[str]:
+        if (id(ax), what) in labelled:
+            return None
+        labelled.add((id(ax), what))
+        return what
+
+    for s in stated:
+        if s.axes >= len(fig.axes):
+            continue
+        ax = fig.axes[s.axes]
+        x = _x_of(ax, s.x)
+        span = None if s.span is None else tuple(_x_of(ax, v) for v in s.span)
+        if (s.x is not None and x is None) or (span is not None and None in span):
+            continue
+        x = None if x is None else x + s.dx
+        y0, y1 = ax.get_ylim()
+        lo = y0 if s.low is None else s.low
+        hi = y1 if s.high is None else s.high
+        shaded = s.low is not None or s.high is not None or span is not None
+        band = dict(color=BAND_COLOR, alpha=0.35, zorder=0, label=label(ax, "paper's band") if shaded else None)
+        if s.low is not None or s.high is not None:
+            if span is not None:
+                ax.fill_between(list(span), [lo, lo], [hi, hi], **band)
+            elif x is None:
+                ax.axhspan(lo, hi, **band)
+            else:
+                ax.vlines(x, lo, hi, lw=14, **band)
+        elif span is not None:
+            ax.axvspan(*span, **band)
+        if s.y is not None:
+            if x is None and span is None:
+                ax.axhline(s.y, color="black", ls=":", lw=1.2, label=label(ax, "paper"))
+            else:
+                ax.plot([x if x is not None else sum(span) / 2], [s.y], **PAPER_STYLE, label=label(ax, "paper"))
+        shown = [v for v in (s.low, s.high, s.y) if v is not None]
+        ax.set_ylim(min([y0, *shown]), max([y1, *shown]))
+    for ax in {id(a): a for a in fig.axes}.values():
+        if any(k == id(ax) for k, _ in labelled):
+            ax.legend(fontsize=7)
+
+
+class FigureSaver:
+    """Saves matplotlib figures as OUT/NAME.png (tight layout, 130 dpi) and remembers them; with
+    `stated`, the paper's values for NAME are drawn on it first (:func:`overlay`)."""
+
+    def __init__(self, out: Path, stated: Sequence[Stated] = ()):
         self.out = out
+        self.stated = stated
         self.written: list[Path] = []
 
     def __call__(self, fig, name: str) -> None:
         import matplotlib.pyplot as plt
 
+        overlay(fig, [s for s in self.stated if s.figure == name])
         p = self.out / f"{name}.png"
         fig.tight_layout()
         fig.savefig(p, dpi=130)

@@ -17,8 +17,9 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import (Change, FigureSaver, Headline, finish_models, pct_lower, model_figures, nan_mean, primary, run_models, value,
+from .common import (Setup, Stated, Change, FigureSaver, Headline, finish_models, pct_lower, model_figures, nan_mean, primary, run_models, value,
                      wide_band, write_runs)
+from .page import write_report
 
 #: §4.1 and Table 1.
 LEAVES, SPINES, HOSTS_PER_LEAF = 12, 12, 12
@@ -239,13 +240,83 @@ def headlines(r: dict) -> list[Headline]:
     return rows
 
 
+def _reduction(figure: str, axes: int, lo: float, hi: float, what: str, source: str) -> Stated:
+    """A reduction the paper states (lo-hi % lower than the baseline) on a figure normalized to that
+    baseline: the band of its headline (:func:`wide_band`) as a fraction of the baseline's FCT."""
+    b = wide_band(lo, hi)
+    return Stated(figure, f"{what}: {lo:g}-{hi:g} % lower, i.e. {1 - hi / 100:.3g}-{1 - lo / 100:.3g} of the baseline's",
+                  source, None, 1 - b[1] / 100, 1 - b[0] / 100, axes=axes)
+
+
+#: The paper's values on our figures (report.html; drawn by FigureSaver): the reductions of the
+#: text, on the panels normalized to the same baseline (panels: overall, short avg, short p99,
+#: medium, long), with their headline bands.
+STATED: list[Stated] = [
+    _reduction("fig11_mix", 0, 2.2, 8.2, "Flash's overall avg FCT vs PIAS", "§4.3, Fig. 11"),
+    _reduction("fig11_mix", 1, 10.8, 12.2, "Flash's short avg FCT vs PIAS", "§4.3, Fig. 11"),
+    _reduction("fig11_mix", 2, 26.1, 35.8, "Flash's short p99 FCT vs PIAS", "§4.3, Fig. 11"),
+    _reduction("fig9_websearch", 0, 9.0, 12.3, "Flash's overall avg FCT vs PIAS", "§4.2, Fig. 9"),
+    _reduction("fig9_websearch", 1, 10.9, 11.02, "Flash's short avg FCT vs PIAS", "§4.2, Fig. 9"),
+    _reduction("fig9_websearch", 2, 26.3, 35.3, "Flash's short p99 FCT vs PIAS", "§4.2, Fig. 9"),
+    _reduction("fig10_datamining", 0, 6.3, 9.8, "Flash's overall avg FCT vs PIAS", "§4.2, Fig. 10"),
+    _reduction("fig13_flash_ia", 0, 7.1, 13.5, "Flash-IA's overall avg FCT vs pFabric", "§4.4, Fig. 13"),
+    _reduction("fig14_100g", 0, 20.7, 26.0, "Flash's overall avg FCT vs PIAS at 100 Gb/s", "§4.5, Fig. 14"),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/flash.md; report.html).
+SETUP: list[Setup] = [
+    Setup('topology',
+          'leaf-spine, 12 leaves × 12 spines, 12 hosts per leaf, every link 10 Gb/s, per-flow ECMP',
+          '"we have 12 Leaf switches, 12 Spine switches and 144 hosts … 10 Gbps uplinks … 10 Gbps down-links … ECMP [25] is adopted for routing"'),
+    Setup('packets',
+          '1460 B payload + 40 B headers (1.5 KB on the wire), ACKs 40 B',
+          'Table 1: "Packet size 1.5 KB"'),
+    Setup('ports',
+          '240-packet buffer, 8 strict-priority queues, per-port ECN at 65 packets',
+          'Table 1; "We set 8 queues for each switch port by default … We enable per-port ECN marking instead of per-queue ECN marking"'),
+    Setup('drop policy',
+          'Flash: Algorithm 1 (`admission = "pushout"`); PIAS, L2DCT+PIAS, DCTCP, L2DCT: drop-tail; pFabric: its own (drop the largest rank, serve the smallest)',
+          '§3.2.2, Algorithm 1; "For DCTCP, L2DCT, PIAS and pFabric, we set all relevant parameters to the default values in their original papers"'),
+    Setup('sender',
+          "IW 10, initial and minimum RTO 5 ms, for every scheme (pFabric's fixed timeout is therefore 5 ms)",
+          '"We set initial TCP window size to 10 packets, and both initial and minimum RTOs to 5ms for all schemes"'),
+    Setup('Flash',
+          'T_1 = 1.2 Mb read as megabits (150 000 B), E = 3, T_i = T_1·E^(i−1), 8 classes; priority recomputed when each new window starts',
+          'Table 1; §3.2.1 "everytime when sending a new window of packets, we need to set the priority"'),
+    Setup('Flash-IA',
+          'remaining flow size in eq. (1)',
+          '§4.4 "We use remaining flow size to replace the Bytes_sent in Eqn.(1)"'),
+    Setup('workloads',
+          "web search (`websearch`), data mining (`datamining`); the mix = cache (`fb_cache`), web search, Hadoop (`fb_hadoop_mqecn`), data mining, each offering a quarter of the load, flow counts in proportion to 1 / mean size (Table 2's counts give equal bytes per workload)",
+          '§4.1 "Workloads", Table 2; the shipped CDFs\' means match Table 2 within 0.4 % (crates/engine/workloads/README.md)'),
+    Setup('arrivals',
+          'Poisson, rate = load × host-link capacity / mean size, all-to-all',
+          'eq. (2)'),
+    Setup('loads',
+          '0.5, 0.6, 0.7, 0.8',
+          'Figs. 9–14'),
+    Setup('flows',
+          '50 000 per run (`--scale paper`); reduced: 2 000 (web search, mix), 1 000 (data mining), 1 500 (the 100 Gb/s mix)',
+          '"We generate 50000 flows in total for each experiment"'),
+    Setup('metrics',
+          'FCT of all finished flows, short (0, 100 KB], medium (100 KB, 10 MB], long > 10 MB; short p99; normalized to PIAS',
+          '§4.1 "Comparison metrics"'),
+    Setup('100 Gb/s',
+          'all links 100 Gb/s, 512 KB port buffers, per-port ECN at 250 KB, the mix',
+          '§4.5 "We set link capacity to 100 Gbps, per port buffer size to 512K and per port ECN marking threshold to 250K"'),
+    Setup('queue count',
+          'Flash with 2, 4 and 8 queues on the mix',
+          '§4.6'),
+]
+
+
 def figures(r: dict, out: Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
     panels = [("all_mean", "overall avg"), ("short_mean", "(0,100KB] avg"), ("short_p99", "(0,100KB] p99"),
               ("medium_mean", "(100KB,10MB] avg"), ("long_mean", ">10MB avg")]
 
@@ -437,8 +508,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jo
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, figures)
-    hl, _ = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
+    hl, models = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
                           ARTIFACT, CENTRAL)
+    write_report(out, "flash", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     diag = [(load, results.get(f"diag/mix/{load}/{FLASH_ON_DCTCP}"), results.get(f"main/mix/{load}/pias"),
              results.get(f"main/mix/{load}/flash")) for load in LOADS]
     if any(d for _, d, _, _ in diag):

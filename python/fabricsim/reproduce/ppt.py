@@ -36,10 +36,10 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import (Change, FigureSaver, Headline, cdf_points, finish_models, model_figures, primary, run_models, runs_table,
-                     value, wide_band, write_runs)
-from .common import pct_lower
-# queue() and the ns-3 K change read sizes as `_bytes` (names kept: those builders are issue 37's).
+from .common import (Setup, Stated, Change, FigureSaver, Headline, cdf_points, finish_models, model_figures, pct_lower, primary, run_models,
+                     runs_table, value, wide_band, write_runs)
+from .page import write_report
+# queue() and the ns-3 K change call it `_bytes`.
 from .common import size_bytes as _bytes
 
 # ---- scheme names (the one place to adjust them) -------------------------------------------------
@@ -692,13 +692,83 @@ def sensitivity_frame(sets: dict[str, dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The paper's values on our figures (report.html; drawn by FigureSaver), with their headline
+#: bands. The FCT figures' other values are reductions relative to PPT (the headline table).
+STATED: list[Stated] = [
+    Stated("fig20_utilization", "DCTCP's utilization 'can drop to 25%'", "§6.3.1, Fig. 20", 25, *wide_band(25)),
+    Stated("fig20_utilization", "PPT's stays 'around 50%' (the ideal at load 0.5)", "§6.3.1, Fig. 20", 50, 40, 60),
+    Stated("fig27_send_buffer", "128 KB send buffer: overall avg 10 ms", "App. F, Fig. 27", 10, 5, 15, x="128KB", axes=0),
+    Stated("fig27_send_buffer", "128 KB send buffer: small avg 0.20 ms", "App. F, Fig. 27", 0.20, 0.10, 0.30, x="128KB", axes=1),
+    Stated("fig27_send_buffer", "128 KB send buffer: small p99 0.48 ms", "App. F, Fig. 27", 0.48, 0.24, 0.72, x="128KB", axes=2),
+    Stated("fig27_send_buffer", "128 KB send buffer: large avg 20.2 ms", "App. F, Fig. 27", 20.2, 10.1, 30.3, x="128KB", axes=3),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/ppt.md; report.html).
+SETUP: list[Setup] = [
+    Setup('topology',
+          'leaf-spine, 9 leaves × 4 spines, 16 hosts per leaf, 40 Gb/s host links, 100 Gb/s core links, per-flow ECMP',
+          '"This topology consists of 144 servers, 9 leaf switches and 4 spine switches, with the host and core links operated at 40 and 100Gbps, respectively"'),
+    Setup('oversubscription',
+          '1.6:1 (16 × 40 down, 4 × 100 up), not 1.4:1',
+          '"We simulate a 1.4:1 oversubscribed topology": the counts and rates above give 640/400 = 1.6; we keep the counts and rates the paper states'),
+    Setup('traffic',
+          'all-to-all, Poisson arrivals, load 0.5 of the host links',
+          '"use all-to-all traffic patterns"; "Unless otherwise specified, we use 0.5 load"; §6.1 "randomly starting flows following the Poisson process"'),
+    Setup('ports',
+          '120 KB per port, 8 strict-priority queues',
+          '"We configure a per-port buffer of 120KB at the switches"; §4.2 "P0~P3 is used for HCP traffic, while ... P4~P7 is for LCP traffic"; §5 "strict priority queuing (SP)"'),
+    Setup('ECN',
+          'per-queue step marking: P0–P3 at 96 KB, P4–P7 at 86 KB (PPT and its variants; DCTCP only uses P0, so its ports are the same); PIAS and RC3 at 96 KB on every queue; HPCC none',
+          '"For DCTCP, we set its ECN marking threshold to 96KB"; "We set the ECN marking thresholds for PPT\'s HCP and LCP loops to 96KB and 86KB"; §3.2 "simply set both the low and high thresholds to the same value K"'),
+    Setup('PPT, RC3 send buffer',
+          '2 GB (`send_buffer`, when the engine has the key)',
+          '"For RC3, we set the send buffer to its recommended value—2GB. For PPT, we configure its send buffer to 2GB"'),
+    Setup('Homa, Aeolus',
+          "RTTbytes 45 KB, overcommitment 2, 8 priority levels, drop-tail 120 KB ports, loss recovery by Homa's RESEND timeout",
+          '"We set RTTbytes to 45KB for Homa and Aeolus to match our 40/100G topology, and the degree of overcommitment is 2"; "we use Aeolus\'s simulator with a timeout-based loss recovery mechanism"; "(integrated with Homa by default)"'),
+    Setup('NDP',
+          "the engine's NDP defaults, which are the NDP paper's (9000 B packets, IW 23, 1 ms timeout), trimming ports (8-packet data queue, header queue first 10:1, return to sender) inside the 120 KB port buffer, two NIC queues",
+          '"For NDP, we use the simulator provided by the authors with their recommended configurations"'),
+    Setup('workloads',
+          '`websearch`, `datamining`, `homa_w1` (memcached)',
+          '"We also use the web search [34] and data mining [13] workloads"; §6.3.2 "an Memcached workload from Facebook, which is exactly the W1 workload used in Homa"'),
+    Setup('metrics',
+          'overall average FCT, small (≤ 100 KB) average and tail, large (> 100 KB) average',
+          'Figs. 12–13: "the overall average FCT, average/tail FCT of (≤ 100 KB) small flows, and the average FCT of (> 100 KB) large flows"'),
+    Setup('ablations',
+          'PPT without LCP ECN, without EWD, without scheduling, without identification; web search, load 0.5, same topology',
+          '§6.3.1, Figs. 15–18'),
+    Setup('Fig. 20',
+          "two senders into one receiver through a 40 Gb/s port, K = 120 KB (both of PPT's loops), web search at load 0.5 of that port, utilization sampled every 100 µs for 10 ms (20–30 ms)",
+          '§6.3.1 "with the same setting as that for Fig. 1"; §2.3 "two senders and one receiver. The bottleneck link capacity is 40Gbps. The ECN marking threshold is 120KB ... We sample the bottleneck link utilization every 100us for 10ms"; "As we set the network load to 0.5, the ideal link utilization should be maintained at 50%"'),
+    Setup('incast',
+          "N = 32, 64, 128, 256 senders drawn at random (seeded) from the 143 other hosts, one receiver (h0), web search at load 0.6 of the receiver's link; PPT, NDP, Homa, Aeolus, DCTCP",
+          '§6.3.2 "We choose N senders randomly across all servers, and one server as the receiver"; "at 0.6 network load"; "RC3 is not included"'),
+    Setup('RC3 buffer limits',
+          "RC3's low-priority queues (P1–P7) limited to 20/40/60/80 % of the 120 KB port buffer",
+          'App. D "we vary the buffer for RC3\'s low priority traffic from 20% to 80% of the switch buffer"'),
+    Setup('PIAS, HPCC',
+          'web search, the §6.2 fabric',
+          'App. D, Fig. 25'),
+    Setup('non-oversubscribed',
+          '16 hosts per leaf at 10 Gb/s, 40 Gb/s to the 4 spines; web search',
+          'App. E "Each leaf switch is connected to 16 hosts with 10Gbps links and 4 spine switches with 40Gbps links"'),
+    Setup('send buffer',
+          'PPT with 128 KB, 2 MB, 4 MB, 2 GB',
+          'App. F "buffer sizes ranging from 128KB to 2G"; the text names 128 KB, 2 MB and 4 MB'),
+    Setup('Fig. 14',
+          "`swift` and `ppt-swift` (PPT's low-priority loop on the Swift-like window), web search at load 0.5 on the §6.2 fabric; 8 strict-priority drop-tail queues (Swift reads delay, not marks); PPT's 2 GB send buffer for `ppt-swift`",
+          '§6.3 "this variant starts an LCP loop whenever a flow\'s transmission delay falls below the target delay and closes it when it does not receive ACKs for two consecutive RTTs. Moreover, this variant uses the same flow scheduling method as PPT"; "Fig 14 compares the FCT statistics of this variant with those of the original delay-based transport under web search workload at 0.5 load"; footnote 7 "adjusts the congestion window only based on the fabric delay"'),
+]
+
+
 def figures(r: dict, out: Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
     panels = [("all_mean", "(a) overall avg"), ("small_mean", "(b) small avg"), ("small_p99", "(c) small p99"), ("large_mean", "(d) large avg")]
 
     def bars(keys: list[tuple[str, str]], name: str, title: str) -> None:
@@ -796,8 +866,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
         print("\ncentral claims' points and sensitivity rows (ms; vs_dctcp and lcp_gain: % lower FCT):\n" +
               sens.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     figs = model_figures(out, sets, figures)
-    hl, _ = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
+    hl, models = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
                           ARTIFACT, CENTRAL)
+    write_report(out, "ppt", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     missing = sorted({s for _, s in point_list(scale) if not has(s)})
     if missing:
         print(f"\nnot in this engine (their rows are n/a): {', '.join(missing)}")

@@ -50,8 +50,9 @@ from typing import Optional
 
 import pandas as pd
 
-from .common import (Change, FigureSaver, Headline, duration_us, finish_models, model_figures, primary, run_models, runs_table, value,
+from .common import (Setup, Stated, Change, FigureSaver, Headline, duration_us, finish_models, model_figures, primary, run_models, runs_table, value,
                      write_runs)
+from .page import write_report
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
             "scalable", "vegas", "veno", "westwood", "yeah"]
@@ -631,13 +632,53 @@ def table1_headlines(r: dict) -> list[Headline]:
     return rows
 
 
+#: The paper's values on our figures (report.html; drawn by FigureSaver): each from the text, with
+#: the band its headline uses where that band is in the figure's units.
+STATED: list[Stated] = [
+    Stated("fig8_static_voq", "static 16-packet VOQs: 48.6 % circuit utilization", "§6.1, Fig. 8a", 48.6, 40, 58, x=16),
+    Stated("fig8_static_voq", "static 32-packet VOQs: 76.7 %", "§6.1, Fig. 8a", 76.7, 65, 88, x=32),
+    Stated("fig8_static_voq", "64-packet VOQs: full utilization ('full' read as >= 90 %)", "§6.1, Fig. 8a", None, 90, None, x=64),
+    Stated("fig8_static_voq", "static 16: p99 latency 123 us", "§6.1, Fig. 8b", 123, 105, 141, x=16, axes=1),
+    Stated("fig8_static_voq", "static 64: p99 latency 484 us", "§6.1: 'improves tail latency by 0.59x (484 us -> 286 us)'", 484, 411, 557,
+           x=64, axes=1),
+    Stated("fig9_resize", "resize(16, 50, tau = 1800 us): 91.1 %", "§6.1, Fig. 9a", 91.1, 85, 97, x=1800),
+    Stated("fig9_resize", "high utilization 'effectively achieved at tau = 1800 us' (the plateau; band one sweep step)", "§6.1",
+           span=(1500, 2100)),
+    Stated("fig9_resize", "tau = 1800 us: p99 latency 286 us (scored as 2.33x static 16's)", "§6.1: '(484 us -> 286 us)'", 286, x=1800,
+           axes=1),
+    Stated("fig9_resize", "'median latency does not increase until tau = 2700 us' (band one sweep step)", "§6.1", span=(2400, 3000), axes=1),
+    Stated("fig11_retcp", "reTCP + resize at tau = 150 us: 92.7 %", "§6.2, Fig. 11a", 92.7, 86, 99, x=150),
+    Stated("fig4_fig10_variants", "static 16-packet VOQs, 17 variants: 'does not exceed 55%'", "§3.2.4, Fig. 4a", 55, None, 58),
+    Stated("fig4_fig10_variants", "BBR with resizing: 43 %", "§6.1, Fig. 10: 'realize only 43% and 54% utilization'", 43, 36, 50,
+           x="bbr", dx=0.2),
+    Stated("fig4_fig10_variants", "NV with resizing: 54 %", "§6.1, Fig. 10", 54, 46, 62, x="nv", dx=0.2),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/retcp.md; report.html).
+SETUP: list[Setup] = [
+    Setup("network", "25 racks x 16 hosts; 10 Gb/s packet uplinks, 5 us per link; an 80 Gb/s, 30 us circuit switch",
+          "§4.4-4.5 (the testbed's parameters)"),
+    Setup("schedule", "round-robin strobe, 180 us days, 20 us nights (4800 us weeks)", "§4.4-4.5"),
+    Setup("packets", "9000 B MTU, MSS 8960 B", "§4.4-4.5: 9000 B jumbo frames"),
+    Setup("traffic", "16 long-lived flows from rack 0 to rack 1, CUBIC unless stated", "§6"),
+    Setup("VOQs", "one per rack pair, 16 packets static; resize(16, 50, tau); reTCP alpha = 2, beta = 0.5", "§5, §6"),
+    Setup("hosts", "Linux 4.15 (IW10, RACK, TLP, quick-ACK) under 20x time dilation: kernel timers 20x shorter",
+          "§3.2: '17 TCP variants pre-installed on Ubuntu 18.04'; §4.3: 'We use a TDF of 20x'"),
+    Setup("host links", "800 Gb/s, each host's egress shaped at 10 Gb/s",
+          "§4.3: 'Each per-container link ... is limited to 10 Gb/s (0.5 Gb/s)'; §4.1: tc shapes what the containers send"),
+    Setup("utilization", "bytes over the circuit in the pair's days / (80 Gb/s x 180 us), after a warm-up", "§6 (Fig. 8a's metric)"),
+    Setup("Fig. 3", "3 racks, 10 CUBIC flows, nights = day / 9, 14 us packet links (60 us packet RTT)",
+          "not in the text (a simulation with few details): the testbed's 3 racks"),
+]
+
+
 def figures(r: dict, out: Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
 
     def sweep(prefix, xs, xlabel, name, title, compare=None):
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
@@ -793,8 +834,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
     if seq:
         pd.concat(seq).to_parquet(out / "seq_view.parquet", index=False)
     figs = model_figures(out, sets, figures)
-    hl, _ = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
+    hl, models = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
                           ARTIFACT, CENTRAL)
+    write_report(out, "retcp", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",
               "physical": "10 Gb/s, 1 us host links each way",
               "etalon-gso": "the 10 Gb/s egress limit per 64 KB offload burst (netem with TSO/GSO), packets back to back at 800 Gb/s",

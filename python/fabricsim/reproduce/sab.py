@@ -72,8 +72,9 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import jain
-from .common import (Change, FigureSaver, Headline, cdf_points, counter_rate, duration_us, finish_models, model_figures,
+from .common import (Setup, Stated, Change, FigureSaver, Headline, cdf_points, counter_rate, duration_us, finish_models, model_figures,
                      primary, rate_bps, relative_band, run_models, size_bytes, value, write_runs)
+from .page import write_report
 
 SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
 MIX_SCHEMES = ["sab", "tcp", "dctcp", "d2tcp"]
@@ -1064,13 +1065,58 @@ def prop2_headlines(r: dict) -> list[Headline]:
 
 # ---- figures -----------------------------------------------------------------------------------
 
+#: The paper's values on our figures (report.html; drawn by FigureSaver): each from the text, with
+#: the band its headline uses where that band is in the figure's units. Panels of
+#: fig3_fig5_convergence: row 1 throughput, row 2 queue, one column per scheme (SCHEMES order).
+STATED: list[Stated] = [
+    Stated("fig3_fig5_convergence", "TCP 'probes the maximum of the buffer size per port' (512 KB)", "§V-B.1, Fig. 5", 512, 0.85 * 512, 512,
+           axes=3 + SCHEMES.index("tcp")),
+    Stated("fig3_fig5_convergence", "'and then decreases to about half of it'", "§V-B.1, Fig. 5", 256, 0.35 * 512, 0.65 * 512,
+           axes=3 + SCHEMES.index("tcp")),
+    Stated("fig4_joining_flow", "DCTCP 'spends 50 milliseconds in evolving to the desired value, i.e., 0.5 Gbps' (band 0.5-2x)",
+           "§V-B.1, Fig. 4", 0.5, x=50, span=(25, 100)),
+    Stated("fig9_short_flow_delay", "TCP: short flows take about 4 ms (mean over 1-20 KB)", "§V-B.3, Fig. 9", 4, 2, 6),
+    Stated("fig9_short_flow_delay", "DCTCP: about 1 ms", "§V-B.3, Fig. 9", 1, 0.5, 1.5),
+    Stated("fig10_fig11_incast", "TCP's goodput collapses 'after about 32' senders (band 24-48)", "§V-B.4, Fig. 10", span=(24, 48)),
+    Stated("fig22_rate_limit", "no limit: set L about 270 Mb/s", "§VI-B, Fig. 22", 270, *relative_band(270, 0.15), x="set L", dx=-0.19),
+    Stated("fig22_rate_limit", "no limit: sets S and F about 720 Mb/s", "§VI-B, Fig. 22", 720, *relative_band(720, 0.15), x="set S", dx=-0.19),
+    Stated("fig22_rate_limit", "no limit: sets S and F about 720 Mb/s", "§VI-B, Fig. 22", 720, *relative_band(720, 0.15), x="set F", dx=-0.19),
+    Stated("fig22_rate_limit", "L limited to 150 Mb/s (payload; ours on the wire)", "§VI-B, Fig. 22", 150, *relative_band(150, 0.15),
+           x="set L", dx=0.19),
+    Stated("fig22_rate_limit", "S and F 'increase their throughput to about 840 Mbps'", "§VI-B, Fig. 22", 840, *relative_band(840, 0.15),
+           x="set S", dx=0.19),
+    Stated("fig22_rate_limit", "S and F 'increase their throughput to about 840 Mbps'", "§VI-B, Fig. 22", 840, *relative_band(840, 0.15),
+           x="set F", dx=0.19),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/sab.md; report.html).
+SETUP: list[Setup] = [
+    Setup("hosts", "Linux 2.6.38 (IW 3, 200 ms minimum RTO, delayed ACKs, SACK, no RACK/TLP), SYN handshake for every scheme",
+          "§V-A: 'We implemented the end host part of SAB in Linux kernel 2.6.38.3'; 'TCP NewReno (with SACK) is implemented in "
+          "the kernel 2.6.38.3'"),
+    Setup("SAB receivers", "ACK every segment", "not in the text: with windows of 1-2 segments a delayed ACK would wait 40 ms every RTT"),
+    Setup("links", "1 Gb/s, 25 us one way (100 us base RTT through one switch)", "1 Gb/s: §V-A; the delay is not in the text (ns-2's)"),
+    Setup("buffer, marking", "512 KB per port; DCTCP and D2TCP marked at 32 KB; SAB's epsilon = 1/2", "§V-A, §IV-C"),
+    Setup("Fig. 6 topology", "the chain h1,h2 - R1 - M(h3) - R2 - h4,h5; Ns = 10, Nl = 5, Nf = 15",
+          "not drawn in the text: the chain that matches §V-B.2's sets and RTT ratio"),
+    Setup("incast, outcast", "one host per flow; persistent incast connections, 256 KB blocks, 64 KB receive windows",
+          "§V-B.4-5; the classic incast studies' storage cluster [7]"),
+    Setup("benchmark mix", "9 hosts on three 1 Gb/s leaves under one spine; queries 2 KB, short messages 100 KB-1 MB, background "
+          "web search; loads 0.01 / 0.05 / 0.3; 10 ms/KB deadlines", "§V-B.6 (Fig. 14's testbed as far as the text describes it)"),
+    Setup("ns-2 runs", "1000 B packets (960 B payload), NewReno without SACK, IW 2, 200 ms minimum RTO; buffer (300C + 3000)/11 KB",
+          "§VI-A"),
+    Setup("Figs. 23-24", "the mix on 20 racks of 20 servers, 1 Gb/s in a rack, 10 Gb/s uplinks (4 racks reduced)",
+          "§VI-D: '20 racks, each rack has 20 servers'"),
+]
+
+
 def figures(r: dict, out: Path, scale: str) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
 
     conv = [s for s in SCHEMES if f"conv/{s}" in r]
     if conv:
@@ -1333,8 +1379,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
-    hl, _ = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
+    hl, models = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
                           ARTIFACT, CENTRAL)
+    write_report(out, "sab", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     print_rate_sensitivity(results, scale)
     sens = {k: d for k, d in results.items() if k.startswith(("sensitivity/delay/", "sensitivity/mix/"))}
     if sens:
