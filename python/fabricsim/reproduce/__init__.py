@@ -36,7 +36,7 @@ RECORDED = {
 
 def last_run(paper: str, where: str | Path = ".") -> Optional[Path]:
     """The headlines.csv of `paper`'s output under `where`: WHERE/reproduce-PAPER (the default
-    output directory), WHERE/PAPER or WHERE itself when it is that paper's output; None if none."""
+    output directory) or WHERE/PAPER; None if neither has one."""
     w = Path(where)
     for d in (w / f"reproduce-{paper}", w / paper):
         if (d / "headlines.csv").exists():

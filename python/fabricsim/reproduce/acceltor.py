@@ -13,7 +13,7 @@ Experiments (point keys; ``--only`` selects by prefix):
 - ``queue/300|500``: Fig. 16, calendar queues of 300 KB (too small for 2^m·|F_i|) and 500 KB.
 - ``cca/CC/SCHEME``: Fig. 17, 16 TCP congestion controls.
 
-Every setup value and the sentence it comes from: docs/REPRODUCTIONS.md ("AccelToR"). Choices the
+Every setup value and the sentence it comes from: docs/reproductions/acceltor.md. Choices the
 paper leaves open are listed there too (hosts per rack, host links, delayed ACKs, how the reduced
 scale shrinks the network).
 """
@@ -29,7 +29,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Setup, Stated, Change, FigureSaver, Headline, finish_models, model_figures, percentile, primary, run_models, value, write_runs
+from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, percentile, primary, run_models,
+                     value, write_runs)
 from .page import write_report
 
 SCHEMES = ["acceltor", "blocking", "unblocking"]
@@ -49,7 +50,7 @@ LOAD = 50                          # % of the EPS uplink, Figs. 8-13, 15-17
 SIM_S = 5.0                        # "An experiment lasts 5 seconds."
 ECN_K_PKTS = 65                    # §IV-H: DCTCP's marking threshold at the EPS
 
-#: Choices the paper leaves open (docs/REPRODUCTIONS.md): two hosts per rack on 100 Gb/s, 1 us
+#: Choices the paper leaves open (docs/reproductions/acceltor.md): two hosts per rack on 100 Gb/s, 1 us
 #: links, so no host link is ever the bottleneck of an 80 + 10 Gb/s rack.
 HOSTS, HOST_GBPS, HOST_DELAY_US = 2, 100, 1.0
 # Link delays that make the topology's base RTTs the paper's 60 us (packet network) and 55 us

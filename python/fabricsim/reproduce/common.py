@@ -441,8 +441,9 @@ def overlay(fig, stated: Sequence[Stated]) -> None:
                 ax.plot([x if x is not None else sum(span) / 2], [s.y], **PAPER_STYLE, label=label(ax, "paper"))
         shown = [v for v in (s.low, s.high, s.y) if v is not None]
         ax.set_ylim(min([y0, *shown]), max([y1, *shown]))
-    for ax in {id(a): a for a in fig.axes}.values():
-        if any(k == id(ax) for k, _ in labelled):
+    drawn = {k for k, _ in labelled}
+    for ax in fig.axes:
+        if id(ax) in drawn:
             ax.legend(fontsize=7)
 
 

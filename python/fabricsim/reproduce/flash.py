@@ -4,7 +4,7 @@ mix; overall, short, medium and long FCT normalized to PIAS), Fig. 4 (L2DCT+PIAS
 (Flash-IA vs pFabric), Fig. 14 (100 Gb/s, shallow buffers), Fig. 15 (number of queues) and Fig. 5
 (PIAS's drops while lower-priority packets wait).
 
-Every setup choice and the sentence it comes from is in docs/REPRODUCTIONS.md ("Flash"); the
+Every setup choice and the sentence it comes from is in docs/reproductions/flash.md; the
 choices the paper leaves open were fixed before any run and are marked there.
 """
 
@@ -17,8 +17,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import (Setup, Stated, Change, FigureSaver, Headline, finish_models, pct_lower, model_figures, nan_mean, primary, run_models, value,
-                     wide_band, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, nan_mean, pct_lower, primary,
+                     run_models, value, wide_band, write_runs)
 from .page import write_report
 
 #: §4.1 and Table 1.
@@ -205,7 +205,7 @@ def headlines(r: dict) -> list[Headline]:
         d = r.get(f"fast/mix/{load}/pias", {})
         shares.append(100 * d["drops_over_lower"] / d["drops"] if d.get("drops") else float("nan"))
     # A share: the generic widening (half the value) would reach 132 % and pass anything from
-    # 41 %; this band is +-10 points instead (changed after the first run, docs/REPRODUCTIONS.md).
+    # 41 %; this band is +-10 points instead (changed after the first run, docs/reproductions/flash.md).
     rows.append(Headline("Fig. 5: PIAS drops over lower-priority packets, share (100G)", "81.5-88.4%", 81.54 - 10, 88.42 + 10,
                          nan_mean(shares), "%", "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in shares)))
     rows.append(Headline("Fig. 5 shape: that share grows with load (0.8 minus 0.5)", "+6.9 pts", 0.0, None,

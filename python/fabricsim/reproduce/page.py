@@ -22,8 +22,8 @@ PAGE_STYLE = STYLE + """
 td.pass { background: #d8f0d8; } td.MISS { background: #f7d4d4; font-weight: bold; } td.na { color: #888; }
 tr.central td:first-child { font-weight: bold; }
 .status { font-size: 1.1em; padding: 0.5em 0.8em; background: #f6f6f6; border-left: 4px solid #888; }
-.figs figure { margin: 0.3em 0 1em 0; } figcaption { font-weight: bold; }
-figcaption { font-size: 0.8em; color: #555; } td { text-align: left; vertical-align: top; }
+.figs figure { margin: 0.3em 0 1em 0; } figcaption { font-weight: bold; font-size: 0.85em; color: #555; }
+td { text-align: left; vertical-align: top; }
 """
 
 
@@ -90,7 +90,7 @@ def figure_section(out: Path, figures: Sequence[Path], stated: Sequence[Stated])
             pics = [("", pics[0][1])]
         ours = [s for s in stated if s.figure == name]
         parts.append(f"<h3>{_esc(name)}</h3><div class='figs'>" + "".join(
-            f"<figure>{_img(p)}<figcaption>{_esc(lab)}</figcaption></figure>" for lab, p in pics) + "</div>")
+            f"<figure><figcaption>{_esc(lab)}</figcaption>{_img(p)}</figure>" for lab, p in pics) + "</div>")
         if ours:
             rows = "".join(f"<tr><td>{_esc(s.label)}</td><td>{'' if s.y is None else f'{s.y:g}'}</td><td>{_esc(s.band)}</td>"
                            f"<td class='note'>{_esc(s.source)}</td></tr>" for s in ours)

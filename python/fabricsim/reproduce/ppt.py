@@ -20,7 +20,7 @@ Schemes the engine does not list (`fabricsim list cc`, `fabricsim list transport
 of the run with a note, and their headlines print "n/a": the pipeline runs before and after PPT,
 RC3 and Aeolus exist. Their names are the lists below (adjust them here only).
 
-Every setup choice and the sentence it comes from is in docs/REPRODUCTIONS.md ("PPT"); the choices
+Every setup choice and the sentence it comes from is in docs/reproductions/ppt.md; the choices
 the paper leaves open were fixed before any run and are marked there.
 """
 
@@ -36,8 +36,8 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import (Setup, Stated, Change, FigureSaver, Headline, cdf_points, finish_models, model_figures, pct_lower, primary, run_models,
-                     runs_table, value, wide_band, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, finish_models, model_figures, pct_lower, primary,
+                     run_models, runs_table, value, wide_band, write_runs)
 from .page import write_report
 # queue() and the ns-3 K change call it `_bytes`.
 from .common import size_bytes as _bytes
@@ -488,7 +488,7 @@ def _ns3_send_buffer(point: str, doc: dict) -> dict:
     return d
 
 
-#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
+#: The artifact model ("as the authors ran it", docs/reproductions/ppt.md): behaviours of the authors'
 #: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
 ARTIFACT: list[Change] = [
     Change("ns3-prio-bands", "each of the 8 priority queues holds its own 120 KB (no port total), so LCP packets cannot take HCP's buffer",

@@ -6,7 +6,7 @@ racks (Figs. 2a/2b, §3.1), the 3-rack schedule of §7 and the emulator validati
 8 racks, every pair of racks loaded, ACKs bypassing the ToRs and switches). Setup: the paper's
 §4.4-4.5.
 
-Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
+Modelling choices the paper leaves open (also in docs/reproductions/retcp.md):
 - Hosts: Ubuntu 18.04's Linux 4.15 (`[host] stack = "linux-4.15"`: IW10, RACK, TLP, quick-ACK,
   delayed ACK) under Etalon's 20x time dilation (`[host] time_dilation = 20`): LibVT dilates the
   applications' clocks, not the kernel's, so kernel timers shrink 20x in emulated time (the 200 ms
@@ -50,8 +50,8 @@ from typing import Optional
 
 import pandas as pd
 
-from .common import (Setup, Stated, Change, FigureSaver, Headline, duration_us, finish_models, model_figures, primary, run_models, runs_table, value,
-                     write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, duration_us, finish_models, model_figures, primary, run_models,
+                     runs_table, value, write_runs)
 from .page import write_report
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
@@ -110,7 +110,7 @@ SMALL, LARGE = 16, 50
 #: sending TCP traffic between pairs of racks for 2 seconds. ACKs are diverted around the switch
 #: for this one experiment to avoid ACK loss." Read as every ordered pair of the 8 racks with §4.5's
 #: workload per pair (16 flows, host i to host i) on §4.5's schedule (180 us days, 20 us nights);
-#: everything else as the other points (docs/REPRODUCTIONS.md). The table's numbers are not in the
+#: everything else as the other points (docs/reproductions/retcp.md). The table's numbers are not in the
 #: text: each row is scored against the configured value.
 TABLE1_RACKS = 8
 TABLE1_PAIRS = [(s, d) for s in range(TABLE1_RACKS) for d in range(TABLE1_RACKS) if s != d]
@@ -659,7 +659,7 @@ SETUP: list[Setup] = [
     Setup("network", "25 racks x 16 hosts; 10 Gb/s packet uplinks, 5 us per link; an 80 Gb/s, 30 us circuit switch",
           "§4.4-4.5 (the testbed's parameters)"),
     Setup("schedule", "round-robin strobe, 180 us days, 20 us nights (4800 us weeks)", "§4.4-4.5"),
-    Setup("packets", "9000 B MTU, MSS 8960 B", "§4.4-4.5: 9000 B jumbo frames"),
+    Setup("packets", "9000 B MTU, MSS 8960 B (9000 B minus 40 B of IP/TCP headers)", "§4.4-4.5"),
     Setup("traffic", "16 long-lived flows from rack 0 to rack 1, CUBIC unless stated", "§6"),
     Setup("VOQs", "one per rack pair, 16 packets static; resize(16, 50, tau); reTCP alpha = 2, beta = 0.5", "§5, §6"),
     Setup("hosts", "Linux 4.15 (IW10, RACK, TLP, quick-ACK) under 20x time dilation: kernel timers 20x shorter",

@@ -26,9 +26,9 @@ Experiments (paper figure -> point prefix):
 Fig. 14's drawing is not in the text: the caption says "The switches are NetFPGA. Server 0 is the
 controller of traffic generation" and §VI-D runs "a topology similar to Figure 14, but with more
 servers and higher link bandwidth" as racks under a core switch, so the mix runs on racks of
-four-port switches (three hosts and an uplink each) under one core switch (docs/REPRODUCTIONS.md).
+four-port switches (three hosts and an uplink each) under one core switch (docs/reproductions/sab.md).
 
-Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
+Modelling choices the paper leaves open (docs/reproductions/sab.md):
 - Testbed hosts run Linux 2.6.38: initial window 3 (IW10 came in 2.6.39), minimum RTO 200 ms,
   delayed ACKs (2 segments, 40 ms), SACK, no RACK or tail loss probes (later kernels), and
   every connection opens with SYN / SYN-ACK (SAB's switches count flows by them; the other
@@ -72,8 +72,8 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import jain
-from .common import (Setup, Stated, Change, FigureSaver, Headline, cdf_points, counter_rate, duration_us, finish_models, model_figures,
-                     primary, rate_bps, relative_band, run_models, size_bytes, value, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, counter_rate, duration_us, finish_models,
+                     model_figures, primary, rate_bps, relative_band, run_models, size_bytes, value, write_runs)
 from .page import write_report
 
 SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
@@ -1095,16 +1095,19 @@ SETUP: list[Setup] = [
           "§V-A: 'We implemented the end host part of SAB in Linux kernel 2.6.38.3'; 'TCP NewReno (with SACK) is implemented in "
           "the kernel 2.6.38.3'"),
     Setup("SAB receivers", "ACK every segment", "not in the text: with windows of 1-2 segments a delayed ACK would wait 40 ms every RTT"),
-    Setup("links", "1 Gb/s, 25 us one way (100 us base RTT through one switch)", "1 Gb/s: §V-A; the delay is not in the text (ns-2's)"),
-    Setup("buffer, marking", "512 KB per port; DCTCP and D2TCP marked at 32 KB; SAB's epsilon = 1/2", "§V-A, §IV-C"),
+    Setup("links", "1 Gb/s, 25 us one way (100 us base RTT through one switch)",
+          "§V-A: 'four 1 Gbps ports'; the testbed's RTT is not in the text (ours: the ns-2 runs' 100 us)"),
+    Setup("buffer, marking", "512 KB per port; DCTCP and D2TCP marked at 32 KB; SAB's epsilon = 1/2",
+          "§V-A: 'a buffer of 512 KB per port'; 'The threshold of marking packets in DCTCP and D2TCP is 32 KB as recommended "
+          "in [4]. In SAB, epsilon is set to 1/2'"),
     Setup("Fig. 6 topology", "the chain h1,h2 - R1 - M(h3) - R2 - h4,h5; Ns = 10, Nl = 5, Nf = 15",
           "not drawn in the text: the chain that matches §V-B.2's sets and RTT ratio"),
     Setup("incast, outcast", "one host per flow; persistent incast connections, 256 KB blocks, 64 KB receive windows",
-          "§V-B.4-5; the classic incast studies' storage cluster [7]"),
+          "§V-B.4-5 (the blocks); hosts, windows and persistent connections are not in the text: the storage-cluster incast of [7]"),
     Setup("benchmark mix", "9 hosts on three 1 Gb/s leaves under one spine; queries 2 KB, short messages 100 KB-1 MB, background "
           "web search; loads 0.01 / 0.05 / 0.3; 10 ms/KB deadlines", "§V-B.6 (Fig. 14's testbed as far as the text describes it)"),
     Setup("ns-2 runs", "1000 B packets (960 B payload), NewReno without SACK, IW 2, 200 ms minimum RTO; buffer (300C + 3000)/11 KB",
-          "§VI-A"),
+          "§VI-A: the buffer rule and 1 KB packets; IW 2 and no SACK are ns-2's defaults (not in the text)"),
     Setup("Figs. 23-24", "the mix on 20 racks of 20 servers, 1 Gb/s in a rack, 10 Gb/s uplinks (4 racks reduced)",
           "§VI-D: '20 racks, each rack has 20 servers'"),
 ]
