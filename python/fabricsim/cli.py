@@ -469,11 +469,21 @@ def check_only(paper: str, scale: str, only: str) -> list[str]:
 
 
 def cmd_reproduce(a) -> int:
-    from .reproduce import PAPERS, reproduce
+    from .reproduce import PAPERS, RECORDED, last_run, reproduce
 
     if a.paper is None or a.paper == "list":
+        import datetime
+
+        from .reproduce.page import recorded_verdicts
+
         for name, desc in PAPERS.items():
             print(f"{name:<8} {desc}")
+            print(f"{'':<8}   recorded (docs/reproductions/{name}.md): {RECORDED[name]}")
+            got = last_run(name, a.output or ".")
+            if got is not None:
+                when = datetime.datetime.fromtimestamp(got.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+                page = got.parent / "report.html"
+                print(f"{'':<8}   last run here ({got.parent}, {when}): {recorded_verdicts(got)}" + (f"; {page}" if page.exists() else ""))
         return 0
     if a.paper not in PAPERS:
         print(f"error: no reproduction '{a.paper}'; available: {', '.join(PAPERS)}", file=sys.stderr)
@@ -617,8 +627,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     rp = sub.add_parser("reproduce", help="reproduce a seed paper's experiments: paper vs ours",
                         description="Run a paper's key experiments on all cores, write the per-run results and the "
-                                    "figures, and print a 'paper vs ours' table of its headline numbers with "
-                                    "bands and pass/MISS marks (docs/REPRODUCTIONS.md).",
+                                    "figures (the paper's stated values drawn on them), print a 'paper vs ours' table of "
+                                    "its headline numbers with bands and pass/MISS marks, and write OUT/report.html, "
+                                    "one page with all of it (docs/REPRODUCTIONS.md). 'list' shows each paper's last "
+                                    "recorded verdict counts.",
                         epilog="examples:\n  fabricsim reproduce list\n  fabricsim reproduce retcp\n"
                                "  fabricsim reproduce retcp --scale paper -o out/retcp --jobs 2\n"
                                "  fabricsim reproduce retcp --only static/,resize/\n"
@@ -633,7 +645,8 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     rp.add_argument("paper", nargs="?", help="which paper ('list' to see them)")
     rp.add_argument("--scale", choices=["reduced", "paper"], default="reduced", help="experiment size (default: reduced)")
-    rp.add_argument("-o", "--output", metavar="DIR", help="output directory (default: reproduce-<paper>)")
+    rp.add_argument("-o", "--output", metavar="DIR", help="output directory (default: reproduce-<paper>); with 'list', where "
+                    "to look for the papers' outputs (DIR/reproduce-<paper> or DIR/<paper>; default: .)")
     rp.add_argument("--jobs", type=_positive, metavar="N", help="parallel runs (default: all cores)")
     rp.add_argument("--only", metavar="PREFIXES", help="run only points whose key starts with one of these (comma-separated)")
     rp.add_argument("--model", choices=["text", "artifact", "both"], default="both",

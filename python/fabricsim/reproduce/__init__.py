@@ -9,6 +9,9 @@ A miss is reported as such, never tuned away.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Optional
+
 from .common import Headline, run_points
 
 PAPERS = {
@@ -18,6 +21,27 @@ PAPERS = {
     "acceltor": "AccelToR: accelerating TCP on circuit/packet hybrid ToRs; vs Blocking, Unblocking (Chen et al., IEEE/ACM ToN)",
     "ppt": "PPT: DCTCP plus a low-priority loop and buffer-aware scheduling; vs NDP, Aeolus, Homa, RC3, DCTCP (Suo et al.)",
 }
+
+
+#: The verdict counts last recorded in docs/reproductions/PAPER.md (date, scale, the two model
+#: columns), shown by `fabricsim reproduce list` beside those of a run's output at hand.
+RECORDED = {
+    "retcp": "reduced 2026-11-26: text 25 pass, 18 MISS; artifact 34 pass, 9 MISS (of 43); paper scale: text 26, artifact 35 pass",
+    "sab": "reduced 2026-11-26: text 43 pass, 24 MISS; artifact 41 pass, 26 MISS (of 67); paper scale: text 39, artifact 38 pass",
+    "flash": "reduced 2026-11-26: text 9 pass, 16 MISS; artifact 13 pass, 12 MISS (of 25)",
+    "ppt": "reduced 2026-11-26, the 2 central claims only: text 0 pass, artifact 1 pass",
+    "acceltor": "reduced 2026-11-26 (8 racks), the 3 central claims only: text 1 pass, artifact 0 pass",
+}
+
+
+def last_run(paper: str, where: str | Path = ".") -> Optional[Path]:
+    """The headlines.csv of `paper`'s output under `where`: WHERE/reproduce-PAPER (the default
+    output directory) or WHERE/PAPER; None if neither has one."""
+    w = Path(where)
+    for d in (w / f"reproduce-{paper}", w / paper):
+        if (d / "headlines.csv").exists():
+            return d / "headlines.csv"
+    return None
 
 
 def reproduce(paper: str, **kwargs):
@@ -45,4 +69,4 @@ def reproduce(paper: str, **kwargs):
     raise KeyError(f"no reproduction '{paper}'; available: {', '.join(PAPERS)}")
 
 
-__all__ = ["PAPERS", "reproduce", "Headline", "run_points"]
+__all__ = ["PAPERS", "RECORDED", "last_run", "reproduce", "Headline", "run_points"]

@@ -13,7 +13,7 @@ Experiments (point keys; ``--only`` selects by prefix):
 - ``queue/300|500``: Fig. 16, calendar queues of 300 KB (too small for 2^m·|F_i|) and 500 KB.
 - ``cca/CC/SCHEME``: Fig. 17, 16 TCP congestion controls.
 
-Every setup value and the sentence it comes from: docs/REPRODUCTIONS.md ("AccelToR"). Choices the
+Every setup value and the sentence it comes from: docs/reproductions/acceltor.md. Choices the
 paper leaves open are listed there too (hosts per rack, host links, delayed ACKs, how the reduced
 scale shrinks the network).
 """
@@ -29,7 +29,9 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, percentile, primary, run_models,
+                     value, write_runs)
+from .page import write_report
 
 SCHEMES = ["acceltor", "blocking", "unblocking"]
 LABEL = {"acceltor": "AccelToR", "blocking": "Blocking", "unblocking": "Unblocking"}
@@ -48,7 +50,7 @@ LOAD = 50                          # % of the EPS uplink, Figs. 8-13, 15-17
 SIM_S = 5.0                        # "An experiment lasts 5 seconds."
 ECN_K_PKTS = 65                    # §IV-H: DCTCP's marking threshold at the EPS
 
-#: Choices the paper leaves open (docs/REPRODUCTIONS.md): two hosts per rack on 100 Gb/s, 1 us
+#: Choices the paper leaves open (docs/reproductions/acceltor.md): two hosts per rack on 100 Gb/s, 1 us
 #: links, so no host link is ever the bottleneck of an 80 + 10 Gb/s rack.
 HOSTS, HOST_GBPS, HOST_DELAY_US = 2, 100, 1.0
 # Link delays that make the topology's base RTTs the paper's 60 us (packet network) and 55 us
@@ -370,14 +372,8 @@ def points(scale: str, only: Optional[list[str]] = None) -> list[tuple[str, dict
 # Paper vs ours
 
 
-def _v(r: dict, key: str, field: str) -> float:
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def _pct(r: dict, key: str, field: str, q: float) -> float:
-    a = r.get(key, {}).get(field)
-    return float(np.percentile(a, q)) if a is not None and len(a) else float("nan")
+    return percentile(r.get(key, {}).get(field), q)
 
 
 def capacity_mbps(racks: int, per_pair: int = PER_PAIR) -> float:
@@ -391,8 +387,8 @@ def capacity_mbps(racks: int, per_pair: int = PER_PAIR) -> float:
 def headlines(r: dict, scale: str = "reduced") -> list[Headline]:
     sc = SCALES[scale]
     n = sc["compare_racks"]
-    occ = lambda k: 100 * _v(r, k, "occupancy")  # noqa: E731
-    fct = lambda k: _v(r, k, "mice_norm_fct")  # noqa: E731
+    occ = lambda k: 100 * value(r, k, "occupancy")  # noqa: E731
+    fct = lambda k: value(r, k, "mice_norm_fct")  # noqa: E731
     at = f" ({n} racks)" if n != 50 else ""
     rows = [
         Headline(f"{OCCUPANCY}{at}", "> 90 %", 90, 100, occ("compare/acceltor"), " %",
@@ -420,9 +416,9 @@ def headlines(r: dict, scale: str = "reduced") -> list[Headline]:
                          "analyze/FlowThroughput_V2.py on a pcap at the sending hosts)"
                          + (f"; ours x {scale49:.3f} to 50 racks" if n != 50 else "")))
     rows.append(Headline("Unblocking: elephants idle in their day", "~80 %", 70, 90,
-                         100 * _v(r, "compare/unblocking", "idle_day_fraction"), " %", "elephant-weeks with no circuit byte"))
+                         100 * value(r, "compare/unblocking", "idle_day_fraction"), " %", "elephant-weeks with no circuit byte"))
     rows.append(Headline("Blocking: elephants idle in their day", "~90 %", 80, 100,
-                         100 * _v(r, "compare/blocking", "idle_day_fraction"), " %", "Fig. 11's text: ~90 % send nothing"))
+                         100 * value(r, "compare/blocking", "idle_day_fraction"), " %", "Fig. 11's text: ~90 % send nothing"))
     racks = [m for m in sc["racks"] if f"racks/{m}/acceltor" in r]
     if len(racks) >= 2:
         a = [occ(f"racks/{m}/acceltor") for m in racks]
@@ -568,13 +564,86 @@ def elephant_fct_estimate(weekly_mbps: np.ndarray, seed: int = 1, draws: int = 1
         return np.where(weekly_mbps > 0, sizes * 8 / (weekly_mbps * 1e6), np.inf)
 
 
+#: The paper's values on our figures (report.html; drawn by FigureSaver), with their headline
+#: bands. Panels of fig8_racks: daily, weekly throughput, occupancy, mice FCT; of fig14_load:
+#: weekly throughput, occupancy, mice FCT. The weekly throughputs (26.9-29.7 Mb/s at 50 racks)
+#: are not drawn: a week's length follows the rack count, so they sit on our axis only at 50 racks.
+STATED: list[Stated] = [
+    Stated("fig8_racks", "AccelToR's optical occupancy > 90 % at every network size", "abstract, §IV-C, Fig. 8c", None, 90, 100,
+           axes=2),
+    Stated("fig14_load", "AccelToR's occupancy > 90 % up to 70 % load", "the text on Fig. 14b", None, 90, 100, span=(10, 70), axes=1),
+    Stated("fig15_safe_margin", "with the safe margin: occupancy > 90 %", "the text on Fig. 15", None, 90, 100),
+    Stated("fig15_safe_margin", "without it: about 65 %", "the text on Fig. 15", 65, 55, 75),
+    Stated("fig17_cca", "CUBIC: AccelToR's occupancy 53.1 %", "§IV-H, Fig. 17b", 53.1, 45, 61, x="cubic", axes=1),
+    Stated("fig17_cca", "BBR: 76.0 %", "§IV-H, Fig. 17b", 76.0, 68, 84, x="bbr", axes=1),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/acceltor.md; report.html).
+SETUP: list[Setup] = [
+    Setup('network',
+          'N racks, one EPS uplink (10 Gb/s) and one OCS uplink (80 Gb/s) per ToR',
+          '"each rack connects to an EPS switch and an OCS switch"; "set the capacities of the uplinks connecting to the EPS and the OCS as 10 Gbit/s and 80 Gbit/s respectively"'),
+    Setup('schedule',
+          'strobe (round robin over N − 1 matchings), day 240 µs, night 20 µs',
+          '"We configure the durations of a day and a night as τ_day=240µs and τ_night=20µs"; §II-B "The OCS cycles through a series of N−1 static matchings in a demand-agnostic manner"'),
+    Setup('RTTs',
+          'link delays chosen so the base RTTs are 60.000 µs (packet network) and 55.000 µs (circuit), as `fabricsim topology` prints them',
+          '"the RTT of the optical circuit network is set as 55µs, and the RTT of the packet network is 60µs"'),
+    Setup('derived values',
+          'm = 2, K_1 = 1, K = 3, RTO_min by eq. (6) (AccelToR) and eq. (7) (Blocking), all computed by the engine from the above',
+          '"according to Sec. III-C and the network parameters, we have m = 2 and use K = 3 queues"; "We apply (6) to configure RTO_min"; Blocking: "we set RTO_min on end-hosts as RTO_min = τ_week − τ_day"'),
+    Setup('AccelToR buffers',
+          'HP and LP 150 KB, B = 500 KB per calendar queue',
+          '"the HP and LP queues of the priority queue each has a size of 150 kB"; "Each queue has a size B of 500 kB"'),
+    Setup('Blocking',
+          '300 KB packet queue, 1.5 MB shared by the N − 1 per-destination queues',
+          '"The size of the queue for the packet network is 300 kB, and the N − 1 per-destination queues for the circuit network have a total size of 1.5 MB"'),
+    Setup('Unblocking',
+          'EPS and OCS ports share one 1.8 MB queue; elephants take the packet network off-day',
+          '"the egress ports connecting to the EPS and OCS share a queue, and to enable a fair comparison, the queue size is set as 1.8 MB"'),
+    Setup('elephants',
+          "80 long-lived NewReno flows per ordered rack pair, the pair's elephants from the start; Count-Min selection for replacements",
+          '"for each pair of source-destination racks, we select |F_i| = 80 largest flows as elephant flows"; "We use Count-Min (CM) [44] ... to select elephant flows"; §IV-C estimates elephant FCTs from sizes "randomly selected from the top-200 largest flows in pFabric" because elephants outlast the run (at the paper\'s 26.9–29.7 Mb/s a 30 MB web-search elephant needs > 8 s)'),
+    Setup('packet size',
+          '1448 B payload + 52 B headers = 1500 B',
+          '§IV-B "B ≥ 2^m × |F_i| = 480 kB": 4 × 80 packets of 1500 B'),
+    Setup('mice',
+          "web-search sizes (pFabric's first workload), Poisson arrivals; one workload per rack, from its hosts to hosts of the other racks; load = mice rate / the rack's 10 Gb/s EPS uplink (`mice_workload_load`: 50 % is 5 Gb/s from each rack)",
+          '"We simulate network flows with their sizes drawn from pFabric"; "Subsequent flows arrive to the network following a Poisson process"; "load, which is defined as the ratio between the aggregated rate of the mice flows and the EPS bandwidth"; "We do not simulate intra-rack traffic"'),
+    Setup('load',
+          '50 % (Figs. 8–13, 15–17); 10, 30, 50, 70, 80, 90, 95 % (Fig. 14)',
+          '"The load on the packet network introduced by the mice flows is fixed as 50%"; "make the load on the packet network vary from 10% to 95%"'),
+    Setup('rack sweep',
+          '8, 16, …, 72 racks (paper scale)',
+          '"we vary the network size from 8 to 72 racks"'),
+    Setup('duration',
+          '5 s (paper scale: 392 weeks at 50 racks, 270 at 72)',
+          '"An experiment lasts 5 seconds"; "suppose that the network has 72 racks, then each week lasts 18.46 ms, and 5 seconds contain 270 weeks"'),
+    Setup('metrics',
+          "weekly and daily elephant throughput (10th/50th/90th percentiles), optical occupancy of each pair's days, mice FCT / ideal FCT, aggregated cwnd of one pair's 80 elephants around its day",
+          '§IV-B\'s list: "Weekly throughput", "Daily throughput", "Optical link bandwidth occupancy", "Normalized flow completion time (FCT)", "Aggregated congestion window (CWND)"'),
+    Setup('Fig. 13',
+          'Blocking with 2, 5 and 10 times the 1.8 MB',
+          '"we presume that Blocking can employ up to 10 times larger packet buffer than AccelToR"'),
+    Setup('Fig. 15',
+          '1 % loss on every ToR → host link; with (K = 3) and without (K = 2) the safe margin; 70 measured weeks',
+          '"we set the loss rate within the destination rack as 0.01"; "in the circuit days of 70 consecutive weeks"; "we use K = K_1 + 1 = 2 queues"'),
+    Setup('Fig. 16',
+          'B = 300 KB, a packet for a full Q_i goes through the LP queue',
+          '"we set the size of each queue in the calendar queue as 300 kB ... if Q_i is full when a packet of a flow in F_i arrives, we schedule the packet to be transferred through the LP queue"'),
+    Setup('Fig. 17',
+          'NewReno, BIC, CUBIC, HighSpeed, H-TCP, Hybla, Reno, Scalable, Veno, Westwood, LEDBAT, Vegas, Illinois, BBR, YeAH, DCTCP under all three schemes; DCTCP with step marking at 65 packets on the EPS ports',
+          '§IV-H\'s list; "we deploy DCTCP at EPS of the packet network with a default ECN marking threshold as 65 packets"'),
+]
+
+
 def figures(r: dict, out: Path, scale: str) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
     sc = SCALES[scale]
 
     def errbars(ax, xs, key_of, field, label, color):
@@ -591,8 +660,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         for i, p in enumerate(SCHEMES):
             for ax, (field, _) in zip(axs, panels):
                 errbars(ax, xs, lambda x: key_of(x, p), field, LABEL[p], f"C{i}")
-            axs[-2].plot(xs, [100 * _v(r, key_of(x, p), "occupancy") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
-            axs[-1].plot(xs, [_v(r, key_of(x, p), "mice_norm_fct") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
+            axs[-2].plot(xs, [100 * value(r, key_of(x, p), "occupancy") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
+            axs[-1].plot(xs, [value(r, key_of(x, p), "mice_norm_fct") for x in xs], "o-", label=LABEL[p], color=f"C{i}")
         for ax, yl in zip(axs, [y for _, y in panels] + ["optical occupancy (%)", "mice norm. FCT"]):
             ax.set_xlabel(xlabel)
             ax.set_ylabel(yl)
@@ -705,7 +774,7 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         axs[0].set_xticks(x, ccas, rotation=30)
         axs[0].set_ylabel("weekly throughput (Mb/s)")
         axs[0].legend()
-        axs[1].bar(x, [100 * _v(r, f"cca/{cc}/acceltor", "occupancy") for cc in ccas], color="C0")
+        axs[1].bar(x, [100 * value(r, f"cca/{cc}/acceltor", "occupancy") for cc in ccas], color="C0")
         axs[1].axhline(90, color="k", ls=":")
         axs[1].set_xticks(x, ccas, rotation=30)
         axs[1].set_ylabel("AccelToR optical occupancy (%)")
@@ -727,8 +796,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor",
     written = tables(results, out)
     figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
     n = SCALES[scale]["compare_racks"]
-    hl, _ = finish_models(out, sets, lambda r: headlines(r, scale),
+    hl, models = finish_models(out, sets, lambda r: headlines(r, scale),
                           f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", ARTIFACT, central(scale))
+    write_report(out, "acceltor", models, central(scale), figs, STATED, SETUP, ARTIFACT)
     print(f"\nwrote {out}/runs.csv, headlines.csv, {len(written)} Parquet tables and {len(figs)} figures; every run is kept in "
           f"{out}/store", file=sys.stderr)
     return {"runs": runs, "headlines": hl}

@@ -19,8 +19,9 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
+import numpy as np
 import pandas as pd
 
 
@@ -339,18 +340,220 @@ def write_models(out: Path, models: dict[str, list[Headline]], title: str, chang
     return df
 
 
-class FigureSaver:
-    """Saves matplotlib figures as OUT/NAME.png (tight layout, 130 dpi) and remembers them."""
+@dataclass(frozen=True)
+class Stated:
+    """A value the paper states for one of our figures, drawn on it beside ours.
 
-    def __init__(self, out: Path):
+    `figure` is the figure's file name without .png, `axes` the index of its panel in
+    `fig.axes`; `y` the paper's value (None: the paper gives only a bound), `low`/`high` the band
+    the matching headline scores ours against (None = open), in the figure's units; `x` where on
+    the x axis (a number, a tick's label such as a scheme's name, or None for the whole axis), `dx`
+    an offset from it (one bar of a group); `span` a (from, to) range on the x axis: the band of
+    a value the paper states as a time or a count, or the x range a y band holds over; `label`
+    what the paper says and `source` where (section, figure, sentence)."""
+
+    figure: str
+    label: str
+    source: str
+    y: Optional[float] = None
+    low: Optional[float] = None
+    high: Optional[float] = None
+    x: Any = None
+    axes: int = 0
+    dx: float = 0.0
+    span: Optional[tuple] = None
+
+    @property
+    def band(self) -> str:
+        if self.low is None and self.high is None:
+            return ""
+        if self.low is not None and self.high is not None:
+            return f"{self.low:g} to {self.high:g}"
+        return f">= {self.low:g}" if self.low is not None else f"<= {self.high:g}"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One setup choice of a reproduction: what, our value, and the paper's sentence it rests on
+    (or why ours, where the text is silent). Listed in report.html."""
+
+    choice: str
+    value: str
+    cites: str
+
+
+def _x_of(ax, x) -> Optional[float]:
+    """A stated x as a position on `ax`: numbers as they are, a tick label as its tick's position
+    (None when no tick has that label: the point did not run)."""
+    if not isinstance(x, str):
+        return x
+    for pos, lab in zip(ax.get_xticks(), ax.get_xticklabels()):
+        if lab.get_text() == x:
+            return float(pos)
+    return None
+
+
+#: How the paper's values look on our figures: a black star per value, its band shaded.
+PAPER_STYLE = {"marker": "*", "color": "black", "ms": 13, "ls": "none", "zorder": 5}
+BAND_COLOR = "#f2c14e"
+
+
+def overlay(fig, stated: Sequence[Stated]) -> None:
+    """Draw the paper's stated values on `fig`: a star at each value and its band as a shaded area
+    (a horizontal strip when the value holds for the whole x axis, a shaded span or a bar at its x
+    otherwise); the legend of each panel gains "paper" and "paper's band". A value whose tick
+    label is not on its panel (that point did not run) is left out."""
+    labelled: set = set()
+
+    def label(ax, what: str) -> Optional[str]:
+        if (id(ax), what) in labelled:
+            return None
+        labelled.add((id(ax), what))
+        return what
+
+    for s in stated:
+        if s.axes >= len(fig.axes):
+            continue
+        ax = fig.axes[s.axes]
+        x = _x_of(ax, s.x)
+        span = None if s.span is None else tuple(_x_of(ax, v) for v in s.span)
+        if (s.x is not None and x is None) or (span is not None and None in span):
+            continue
+        x = None if x is None else x + s.dx
+        y0, y1 = ax.get_ylim()
+        lo = y0 if s.low is None else s.low
+        hi = y1 if s.high is None else s.high
+        shaded = s.low is not None or s.high is not None or span is not None
+        band = dict(color=BAND_COLOR, alpha=0.35, zorder=0, label=label(ax, "paper's band") if shaded else None)
+        if s.low is not None or s.high is not None:
+            if span is not None:
+                ax.fill_between(list(span), [lo, lo], [hi, hi], **band)
+            elif x is None:
+                ax.axhspan(lo, hi, **band)
+            else:
+                ax.vlines(x, lo, hi, lw=14, **band)
+        elif span is not None:
+            ax.axvspan(*span, **band)
+        if s.y is not None:
+            if x is None and span is None:
+                ax.axhline(s.y, color="black", ls=":", lw=1.2, label=label(ax, "paper"))
+            else:
+                ax.plot([x if x is not None else sum(span) / 2], [s.y], **PAPER_STYLE, label=label(ax, "paper"))
+        shown = [v for v in (s.low, s.high, s.y) if v is not None]
+        ax.set_ylim(min([y0, *shown]), max([y1, *shown]))
+    drawn = {k for k, _ in labelled}
+    for ax in fig.axes:
+        if id(ax) in drawn:
+            ax.legend(fontsize=7)
+
+
+class FigureSaver:
+    """Saves matplotlib figures as OUT/NAME.png (tight layout, 130 dpi) and remembers them; with
+    `stated`, the paper's values for NAME are drawn on it first (:func:`overlay`)."""
+
+    def __init__(self, out: Path, stated: Sequence[Stated] = ()):
         self.out = out
+        self.stated = stated
         self.written: list[Path] = []
 
     def __call__(self, fig, name: str) -> None:
         import matplotlib.pyplot as plt
 
+        overlay(fig, [s for s in self.stated if s.figure == name])
         p = self.out / f"{name}.png"
         fig.tight_layout()
         fig.savefig(p, dpi=130)
         plt.close(fig)
         self.written.append(p)
+
+
+# ---- what the papers' analyses share -------------------------------------------------------------
+
+def value(r: dict, key: str, field: str) -> float:
+    """Field `field` of point `key`'s extract in `r` as a float; NaN when the point did not run (an
+    `--only` subset) or has no such field, so a headline reading it comes out n/a."""
+    v = r.get(key, {}).get(field)
+    return float("nan") if v is None else float(v)
+
+
+def percentile(a, q: float) -> float:
+    """The q-th percentile of the values `a`; NaN when there are none."""
+    return float(np.percentile(a, q)) if a is not None and len(a) else float("nan")
+
+
+def nan_mean(xs: Iterable[float]) -> float:
+    """Mean of the values that are not NaN (the loads or points that ran); NaN when none is."""
+    v = [x for x in xs if x == x]
+    return float(np.mean(v)) if v else float("nan")
+
+
+def pct_lower(a: float, b: float) -> float:
+    """How much lower (%) `a` is than `b` — a paper's "X reduces FCT by N %" (positive = `a` better);
+    NaN when either is missing or `b` is 0."""
+    return 100 * (1 - a / b) if b == b and a == a and b else float("nan")
+
+
+def wide_band(lo: float, hi: Optional[float] = None) -> tuple[float, float]:
+    """Two-sided band around a paper's value (or range lo-hi): 5 points or half the value beyond
+    each end, whichever is wider. The rule Flash's and PPT's percentage headlines share, fixed
+    before any run (docs/reproductions/flash.md)."""
+    hi = lo if hi is None else hi
+    return lo - max(5.0, abs(lo) / 2), hi + max(5.0, abs(hi) / 2)
+
+
+def relative_band(v: float, frac: float) -> tuple[float, float]:
+    """The band `v` ± `frac` of `v` (relative, both sides)."""
+    return (1 - frac) * v, (1 + frac) * v
+
+
+_SIZE = {"B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3}
+_TIME_US = {"ps": 1e-6, "ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+_RATE = {"bps": 1.0, "Kbps": 1e3, "Mbps": 1e6, "Gbps": 1e9}
+
+
+def _number(text: str, units: dict, what: str) -> tuple[float, Any]:
+    for u in sorted(units, key=len, reverse=True):
+        if text.endswith(u):
+            return float(text[: -len(u)]), units[u]
+    raise ValueError(f"'{text}' is not a {what} ({', '.join(units)})")
+
+
+def size_bytes(text: str) -> int:
+    """A scenario size ("120KB", "2GB", "1500B"; decimal units as the engine reads them) in bytes."""
+    x, k = _number(text, _SIZE, "size")
+    return int(x * k)
+
+
+def duration_us(text: str) -> float:
+    """A scenario duration ("5us", "1.5ms", "10s") in microseconds."""
+    x, k = _number(text, _TIME_US, "duration")
+    return x * k
+
+
+def rate_bps(text: str) -> float:
+    """A scenario rate ("10Gbps", "150Mbps") in bits per second."""
+    x, k = _number(text, _RATE, "rate")
+    return x * k
+
+
+def cdf_points(name: str) -> list[tuple[float, float]]:
+    """(size in bytes, cumulative probability) of a built-in flow-size distribution (`fabricsim list
+    workloads`)."""
+    from .. import _engine
+
+    return [(float(a), float(b)) for a, b, *_ in (ln.split() for ln in _engine.builtin_workload_text(name).splitlines()
+                                                  if ln.strip() and not ln.lstrip().startswith("#"))]
+
+
+def counter_rate(timeseries: pd.DataFrame, target: str, since_s: float = 0.0, metric: str = "tx_bytes") -> float:
+    """Mean rate in bits/s of a sampled byte counter (a port's `tx_bytes`) over the measured window:
+    from its first sample at or after `since_s` (the warm-up's end) to its last."""
+    x = timeseries[(timeseries.metric == metric) & (timeseries.target == target) & (timeseries.time_s >= since_s - 1e-9)]
+    x = x.sort_values("time_s")
+    return float((x.value.iloc[-1] - x.value.iloc[0]) * 8 / (x.time_s.iloc[-1] - x.time_s.iloc[0]))
+
+
+def runs_table(results: dict[str, dict], skip: Sequence[str] = ()) -> pd.DataFrame:
+    """runs.csv's rows: one per point (sorted by name), its extract's fields but `skip` (series
+    kept for the figures)."""
+    return pd.DataFrame([{"point": k, **{f: v for f, v in d.items() if f not in skip}} for k, d in sorted(results.items())])

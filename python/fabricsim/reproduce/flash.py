@@ -4,7 +4,7 @@ mix; overall, short, medium and long FCT normalized to PIAS), Fig. 4 (L2DCT+PIAS
 (Flash-IA vs pFabric), Fig. 14 (100 Gb/s, shallow buffers), Fig. 15 (number of queues) and Fig. 5
 (PIAS's drops while lower-priority packets wait).
 
-Every setup choice and the sentence it comes from is in docs/REPRODUCTIONS.md ("Flash"); the
+Every setup choice and the sentence it comes from is in docs/reproductions/flash.md; the
 choices the paper leaves open were fixed before any run and are marked there.
 """
 
@@ -17,7 +17,9 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, nan_mean, pct_lower, primary,
+                     run_models, value, wide_band, write_runs)
+from .page import write_report
 
 #: §4.1 and Table 1.
 LEAVES, SPINES, HOSTS_PER_LEAF = 12, 12, 12
@@ -158,37 +160,20 @@ def points(scale: str) -> list:
     return pts
 
 
-def _get(r: dict, key: str, field: str) -> float:
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def reduction(r: dict, prefix: str, wl: str, field: str, scheme: str, base: str) -> list[float]:
     """Per load: how much lower (%) `scheme`'s `field` is than `base`'s (positive = scheme better)."""
     out = []
     for load in LOADS:
-        a, b = _get(r, f"{prefix}/{wl}/{load}/{scheme}", field), _get(r, f"{prefix}/{wl}/{load}/{base}", field)
-        out.append(100 * (1 - a / b) if b and b == b and a == a else float("nan"))
+        out.append(pct_lower(value(r, f"{prefix}/{wl}/{load}/{scheme}", field), value(r, f"{prefix}/{wl}/{load}/{base}", field)))
     return out
-
-
-def _band(lo: float, hi: float) -> tuple[float, float]:
-    """Two-sided band around a paper value or range: 5 points or half the value beyond each end,
-    whichever is wider (fixed before any run)."""
-    return lo - max(5.0, abs(lo) / 2), hi + max(5.0, abs(hi) / 2)
-
-
-def _mean(xs: list[float]) -> float:
-    v = [x for x in xs if x == x]
-    return float(np.mean(v)) if v else float("nan")
 
 
 def headlines(r: dict) -> list[Headline]:
     rows: list[Headline] = []
 
     def add(name: str, paper: str, lo: float, hi: float, values: list[float], note: str = "") -> None:
-        b = _band(lo, hi)
-        rows.append(Headline(name, paper, b[0], b[1], _mean(values), "%",
+        b = wide_band(lo, hi)
+        rows.append(Headline(name, paper, b[0], b[1], nan_mean(values), "%",
                              note + (" " if note else "") + "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in values)))
 
     # §4.3 (mixed workload, Fig. 11): the abstract's "up to" numbers are these.
@@ -220,9 +205,9 @@ def headlines(r: dict) -> list[Headline]:
         d = r.get(f"fast/mix/{load}/pias", {})
         shares.append(100 * d["drops_over_lower"] / d["drops"] if d.get("drops") else float("nan"))
     # A share: the generic widening (half the value) would reach 132 % and pass anything from
-    # 41 %; this band is +-10 points instead (changed after the first run, docs/REPRODUCTIONS.md).
+    # 41 %; this band is +-10 points instead (changed after the first run, docs/reproductions/flash.md).
     rows.append(Headline("Fig. 5: PIAS drops over lower-priority packets, share (100G)", "81.5-88.4%", 81.54 - 10, 88.42 + 10,
-                         _mean(shares), "%", "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in shares)))
+                         nan_mean(shares), "%", "ours per load 0.5-0.8: " + ", ".join(f"{v:.1f}" for v in shares)))
     rows.append(Headline("Fig. 5 shape: that share grows with load (0.8 minus 0.5)", "+6.9 pts", 0.0, None,
                          (shares[-1] - shares[0]) if shares and shares[0] == shares[0] and shares[-1] == shares[-1] else float("nan"),
                          " pts", "the paper's share rises from 81.54 % to 88.42 %; the bound is the sign"))
@@ -234,25 +219,95 @@ def headlines(r: dict) -> list[Headline]:
     # Fig. 15: "the performance gap among different numbers of queues is marginal".
     gaps = []
     for load in LOADS:
-        base = _get(r, f"main/mix/{load}/flash", "all_mean")
+        base = value(r, f"main/mix/{load}/flash", "all_mean")
         for k in (2, 4):
-            gaps.append(100 * abs(_get(r, f"queues/mix/{load}/{k}", "all_mean") / base - 1))
+            gaps.append(100 * abs(value(r, f"queues/mix/{load}/{k}", "all_mean") / base - 1))
     rows.append(Headline("Fig. 15: Flash with 2/4 vs 8 queues, largest gap", "marginal", None, 10.0, max(gaps) if gaps else float("nan"),
                          "%", "'marginal' read as within 10 %; 16 queues is not modelled (ports have at most 8)"))
     # Figs. 9-11 shape: on short flows Flash beats PIAS, which beats L2DCT and DCTCP, at every load.
     order_ok = []
     for wl in WORKLOADS:
         for load in LOADS:
-            s = {x: _get(r, f"main/{wl}/{load}/{x}", "short_mean") for x in ("flash", "pias", "l2dct", "dctcp")}
+            s = {x: value(r, f"main/{wl}/{load}/{x}", "short_mean") for x in ("flash", "pias", "l2dct", "dctcp")}
             order_ok.append(s["flash"] < s["pias"] < min(s["l2dct"], s["dctcp"]))
     rows.append(Headline("Figs. 9-11 shape: short avg Flash < PIAS < L2DCT, DCTCP (points in order)", "12 of 12", 12, 12,
                          float(sum(order_ok)), "", "every workload and load"))
     # §4.2 long flows: web search Flash and pFabric worse than PIAS; data mining better.
-    lw = [_get(r, f"main/websearch/{l}/flash", "long_mean") > _get(r, f"main/websearch/{l}/pias", "long_mean") for l in LOADS]
-    ld = [_get(r, f"main/datamining/{l}/flash", "long_mean") < _get(r, f"main/datamining/{l}/pias", "long_mean") for l in LOADS]
+    lw = [value(r, f"main/websearch/{l}/flash", "long_mean") > value(r, f"main/websearch/{l}/pias", "long_mean") for l in LOADS]
+    ld = [value(r, f"main/datamining/{l}/flash", "long_mean") < value(r, f"main/datamining/{l}/pias", "long_mean") for l in LOADS]
     rows.append(Headline("long flows shape: Flash worse than PIAS in web search, better in data mining", "8 of 8", 8, 8,
                          float(sum(lw) + sum(ld)), "", "per load, both workloads"))
     return rows
+
+
+def _reduction(figure: str, axes: int, lo: float, hi: float, what: str, source: str) -> Stated:
+    """A reduction the paper states (lo-hi % lower than the baseline) on a figure normalized to that
+    baseline: the band of its headline (:func:`wide_band`) as a fraction of the baseline's FCT."""
+    b = wide_band(lo, hi)
+    return Stated(figure, f"{what}: {lo:g}-{hi:g} % lower, i.e. {1 - hi / 100:.3g}-{1 - lo / 100:.3g} of the baseline's",
+                  source, None, 1 - b[1] / 100, 1 - b[0] / 100, axes=axes)
+
+
+#: The paper's values on our figures (report.html; drawn by FigureSaver): the reductions of the
+#: text, on the panels normalized to the same baseline (panels: overall, short avg, short p99,
+#: medium, long), with their headline bands.
+STATED: list[Stated] = [
+    _reduction("fig11_mix", 0, 2.2, 8.2, "Flash's overall avg FCT vs PIAS", "§4.3, Fig. 11"),
+    _reduction("fig11_mix", 1, 10.8, 12.2, "Flash's short avg FCT vs PIAS", "§4.3, Fig. 11"),
+    _reduction("fig11_mix", 2, 26.1, 35.8, "Flash's short p99 FCT vs PIAS", "§4.3, Fig. 11"),
+    _reduction("fig9_websearch", 0, 9.0, 12.3, "Flash's overall avg FCT vs PIAS", "§4.2, Fig. 9"),
+    _reduction("fig9_websearch", 1, 10.9, 11.02, "Flash's short avg FCT vs PIAS", "§4.2, Fig. 9"),
+    _reduction("fig9_websearch", 2, 26.3, 35.3, "Flash's short p99 FCT vs PIAS", "§4.2, Fig. 9"),
+    _reduction("fig10_datamining", 0, 6.3, 9.8, "Flash's overall avg FCT vs PIAS", "§4.2, Fig. 10"),
+    _reduction("fig13_flash_ia", 0, 7.1, 13.5, "Flash-IA's overall avg FCT vs pFabric", "§4.4, Fig. 13"),
+    _reduction("fig14_100g", 0, 20.7, 26.0, "Flash's overall avg FCT vs PIAS at 100 Gb/s", "§4.5, Fig. 14"),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/flash.md; report.html).
+SETUP: list[Setup] = [
+    Setup('topology',
+          'leaf-spine, 12 leaves × 12 spines, 12 hosts per leaf, every link 10 Gb/s, per-flow ECMP',
+          '"we have 12 Leaf switches, 12 Spine switches and 144 hosts … 10 Gbps uplinks … 10 Gbps down-links … ECMP [25] is adopted for routing"'),
+    Setup('packets',
+          '1460 B payload + 40 B headers (1.5 KB on the wire), ACKs 40 B',
+          'Table 1: "Packet size 1.5 KB"'),
+    Setup('ports',
+          '240-packet buffer, 8 strict-priority queues, per-port ECN at 65 packets',
+          'Table 1; "We set 8 queues for each switch port by default … We enable per-port ECN marking instead of per-queue ECN marking"'),
+    Setup('drop policy',
+          'Flash: Algorithm 1 (`admission = "pushout"`); PIAS, L2DCT+PIAS, DCTCP, L2DCT: drop-tail; pFabric: its own (drop the largest rank, serve the smallest)',
+          '§3.2.2, Algorithm 1; "For DCTCP, L2DCT, PIAS and pFabric, we set all relevant parameters to the default values in their original papers"'),
+    Setup('sender',
+          "IW 10, initial and minimum RTO 5 ms, for every scheme (pFabric's fixed timeout is therefore 5 ms)",
+          '"We set initial TCP window size to 10 packets, and both initial and minimum RTOs to 5ms for all schemes"'),
+    Setup('Flash',
+          'T_1 = 1.2 Mb read as megabits (150 000 B), E = 3, T_i = T_1·E^(i−1), 8 classes; priority recomputed when each new window starts',
+          'Table 1; §3.2.1 "everytime when sending a new window of packets, we need to set the priority"'),
+    Setup('Flash-IA',
+          'remaining flow size in eq. (1)',
+          '§4.4 "We use remaining flow size to replace the Bytes_sent in Eqn.(1)"'),
+    Setup('workloads',
+          "web search (`websearch`), data mining (`datamining`); the mix = cache (`fb_cache`), web search, Hadoop (`fb_hadoop_mqecn`), data mining, each offering a quarter of the load, flow counts in proportion to 1 / mean size (Table 2's counts give equal bytes per workload)",
+          '§4.1 "Workloads", Table 2; the shipped CDFs\' means match Table 2 within 0.4 % (crates/engine/workloads/README.md)'),
+    Setup('arrivals',
+          'Poisson, rate = load × host-link capacity / mean size, all-to-all',
+          'eq. (2)'),
+    Setup('loads',
+          '0.5, 0.6, 0.7, 0.8',
+          'Figs. 9–14'),
+    Setup('flows',
+          '50 000 per run (`--scale paper`); reduced: 2 000 (web search, mix), 1 000 (data mining), 1 500 (the 100 Gb/s mix)',
+          '"We generate 50000 flows in total for each experiment"'),
+    Setup('metrics',
+          'FCT of all finished flows, short (0, 100 KB], medium (100 KB, 10 MB], long > 10 MB; short p99; normalized to PIAS',
+          '§4.1 "Comparison metrics"'),
+    Setup('100 Gb/s',
+          'all links 100 Gb/s, 512 KB port buffers, per-port ECN at 250 KB, the mix',
+          '§4.5 "We set link capacity to 100 Gbps, per port buffer size to 512K and per port ECN marking threshold to 250K"'),
+    Setup('queue count',
+          'Flash with 2, 4 and 8 queues on the mix',
+          '§4.6'),
+]
 
 
 def figures(r: dict, out: Path) -> list[Path]:
@@ -261,7 +316,7 @@ def figures(r: dict, out: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
     panels = [("all_mean", "overall avg"), ("short_mean", "(0,100KB] avg"), ("short_p99", "(0,100KB] p99"),
               ("medium_mean", "(100KB,10MB] avg"), ("long_mean", ">10MB avg")]
 
@@ -271,7 +326,7 @@ def figures(r: dict, out: Path) -> list[Path]:
         w = 0.8 / len(schemes)
         for ax, (field, label) in zip(axes, panels):
             for i, s in enumerate(schemes):
-                ys = [_get(r, f"{prefix}/{wl}/{l}/{s}", field) / _get(r, f"{prefix}/{wl}/{l}/{base}", field) for l in LOADS]
+                ys = [value(r, f"{prefix}/{wl}/{l}/{s}", field) / value(r, f"{prefix}/{wl}/{l}/{base}", field) for l in LOADS]
                 ax.bar(x + (i - (len(schemes) - 1) / 2) * w, ys, w, label=s)
             ax.axhline(1.0, color="k", lw=0.6)
             ax.set_xticks(x, [str(l) for l in LOADS])
@@ -308,7 +363,7 @@ def figures(r: dict, out: Path) -> list[Path]:
     fig, ax = plt.subplots(figsize=(5, 3.4))
     for k in (2, 4, 8):
         key = (lambda l: f"queues/mix/{l}/{k}") if k != 8 else (lambda l: f"main/mix/{l}/flash")
-        ax.plot(LOADS, [_get(r, key(l), "all_mean") / _get(r, f"main/mix/{l}/pias", "all_mean") for l in LOADS], "o-", label=f"{k} queues")
+        ax.plot(LOADS, [value(r, key(l), "all_mean") / value(r, f"main/mix/{l}/pias", "all_mean") for l in LOADS], "o-", label=f"{k} queues")
     ax.set_xlabel("load")
     ax.set_ylabel("overall avg FCT / PIAS (8 queues)")
     ax.legend()
@@ -317,8 +372,8 @@ def figures(r: dict, out: Path) -> list[Path]:
     save(fig, "fig15_queues")
 
     fig, ax = plt.subplots(figsize=(5, 3.4))
-    tot = [_get(r, f"fast/mix/{l}/pias", "drops") for l in LOADS]
-    hi = [_get(r, f"fast/mix/{l}/pias", "drops_over_lower") for l in LOADS]
+    tot = [value(r, f"fast/mix/{l}/pias", "drops") for l in LOADS]
+    hi = [value(r, f"fast/mix/{l}/pias", "drops_over_lower") for l in LOADS]
     ax.bar(np.arange(len(LOADS)) - 0.2, tot, 0.4, label="all drops")
     ax.bar(np.arange(len(LOADS)) + 0.2, hi, 0.4, label="while lower-priority packets waited")
     ax.set_xticks(np.arange(len(LOADS)), [str(l) for l in LOADS])
@@ -453,8 +508,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jo
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, figures)
-    hl, _ = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
+    hl, models = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
                           ARTIFACT, CENTRAL)
+    write_report(out, "flash", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     diag = [(load, results.get(f"diag/mix/{load}/{FLASH_ON_DCTCP}"), results.get(f"main/mix/{load}/pias"),
              results.get(f"main/mix/{load}/flash")) for load in LOADS]
     if any(d for _, d, _, _ in diag):

@@ -20,7 +20,7 @@ Schemes the engine does not list (`fabricsim list cc`, `fabricsim list transport
 of the run with a note, and their headlines print "n/a": the pipeline runs before and after PPT,
 RC3 and Aeolus exist. Their names are the lists below (adjust them here only).
 
-Every setup choice and the sentence it comes from is in docs/REPRODUCTIONS.md ("PPT"); the choices
+Every setup choice and the sentence it comes from is in docs/reproductions/ppt.md; the choices
 the paper leaves open were fixed before any run and are marked there.
 """
 
@@ -36,7 +36,11 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, finish_models, model_figures, pct_lower, primary,
+                     run_models, runs_table, value, wide_band, write_runs)
+from .page import write_report
+# queue() and the ns-3 K change call it `_bytes`.
+from .common import size_bytes as _bytes
 
 # ---- scheme names (the one place to adjust them) -------------------------------------------------
 #: Figs. 12, 13, 21, 26: PPT against the proactive transports and the reactive ones.
@@ -200,14 +204,6 @@ def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = 
     return q
 
 
-def _bytes(size: str) -> int:
-    units = {"KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "B": 1}
-    for u in ("KB", "MB", "GB", "B"):
-        if size.endswith(u):
-            return int(float(size[: -len(u)]) * units[u])
-    return int(size)
-
-
 def host_queue(scheme: str) -> Optional[dict]:
     # NDP's ACKs, NACKs and PULLs leave ahead of the host's own data (docs/TRANSPORTS.md).
     return {"queues": 2, "classes": [0, 1]} if scheme == "ndp" else None
@@ -268,10 +264,8 @@ def incast_senders(n: int, hosts: int = LEAVES * HOSTS_PER_LEAF, seed: int = 1) 
 
 def cdf_table(name: str) -> tuple[np.ndarray, np.ndarray]:
     """(sizes, cumulative probabilities) of a built-in distribution."""
-    from .. import _engine
-
-    rows = [l.split() for l in _engine.builtin_workload_text(name).splitlines() if l.strip() and not l.startswith("#")]
-    return np.array([float(a) for a, _ in rows]), np.array([float(b) for _, b in rows])
+    sizes, probs = zip(*cdf_points(name))
+    return np.array(sizes), np.array(probs)
 
 
 def incast_flows(scheme: str, n: int, flows: int, *, load: float = INCAST_LOAD, seed: int = 1) -> list[dict]:
@@ -494,7 +488,7 @@ def _ns3_send_buffer(point: str, doc: dict) -> dict:
     return d
 
 
-#: The artifact model ("as the authors ran it", docs/REPRODUCTIONS.md): behaviours of the authors'
+#: The artifact model ("as the authors ran it", docs/reproductions/ppt.md): behaviours of the authors'
 #: code (or its lineage's) that the text does not state, each applied to the text model's scenarios.
 ARTIFACT: list[Change] = [
     Change("ns3-prio-bands", "each of the 8 priority queues holds its own 120 KB (no port total), so LCP packets cannot take HCP's buffer",
@@ -523,36 +517,22 @@ def points(scale: str) -> list:
 
 
 # ---- headlines -------------------------------------------------------------------------------------
-def _get(r: dict, key: str, field: str) -> float:
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def lower_by(r: dict, key: str, base: str, field: str) -> float:
     """How much lower (%) point `key`'s `field` is than point `base`'s (positive = key better)."""
-    a, b = _get(r, key, field), _get(r, base, field)
-    return 100 * (1 - a / b) if b == b and a == a and b else float("nan")
+    return pct_lower(value(r, key, field), value(r, base, field))
 
 
 def ideal_bound(r: dict, key: str) -> float:
     """How much lower (%) than point `key`'s mean FCT a scheme with every flow at its ideal FCT
     would be: the most any scheme can gain on it in this fabric."""
-    a, b = _get(r, key, "ideal_mean"), _get(r, key, "all_mean")
-    return 100 * (1 - a / b) if a == a and b == b and b else float("nan")
-
-
-def _band(p: float) -> tuple[float, float]:
-    """Two-sided band around a paper value: 5 points or half the value each side, whichever is
-    wider (Flash's rule, fixed before any run)."""
-    w = max(5.0, abs(p) / 2)
-    return p - w, p + w
+    return pct_lower(value(r, key, "ideal_mean"), value(r, key, "all_mean"))
 
 
 def headlines(r: dict) -> list[Headline]:
     rows: list[Headline] = []
 
-    def value(name: str, paper: float, ours: float, note: str = "", unit: str = "%") -> None:
-        lo, hi = _band(paper)
+    def banded(name: str, paper: float, ours: float, note: str = "", unit: str = "%") -> None:
+        lo, hi = wide_band(paper)
         rows.append(Headline(name, f"{paper:g}{unit}", lo, hi, ours, unit, note))
 
     names = {"ndp": "NDP", "aeolus": "Aeolus", "homa": "Homa", "rc3": "RC3", "dctcp": "DCTCP", "pias": "PIAS", "hpcc": "HPCC"}
@@ -560,29 +540,29 @@ def headlines(r: dict) -> list[Headline]:
     paper_overall = {"websearch": [38.5, 40.8, 46.3, 69.3, 87.5], "datamining": [47.1, 47.1, 45.3, 67.8, 67.4]}
     for wl, vals in paper_overall.items():
         for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], vals):
-            value(f"{wl} overall avg FCT: PPT vs {names[s]} (lower by)", p, lower_by(r, f"main/{wl}/ppt", f"main/{wl}/{s}", "all_mean"))
+            banded(f"{wl} overall avg FCT: PPT vs {names[s]} (lower by)", p, lower_by(r, f"main/{wl}/ppt", f"main/{wl}/{s}", "all_mean"))
     # The same headlines under the alternative reading of §3.2 (LCP on port occupancy).
     for wl, vals in paper_overall.items():
         for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], vals):
-            value(f"{wl} overall avg FCT: PPT [LCP K on port] vs {names[s]} (lower by)", p,
-                  lower_by(r, f"portk/{wl}/ppt", f"main/{wl}/{s}", "all_mean"), "alternative reading, chosen after the first results")
+            banded(f"{wl} overall avg FCT: PPT [LCP K on port] vs {names[s]} (lower by)", p,
+                   lower_by(r, f"portk/{wl}/ppt", f"main/{wl}/{s}", "all_mean"), "alternative reading, chosen after the first results")
     # Sensitivity and bound rows of the central claims (docs/reproductions/ppt.md).
     for wl in CENTRAL_WORKLOADS:
         p = paper_overall[wl][-1]
-        value(f"{wl} overall avg FCT: PPT [push-out, 120 KB port] vs DCTCP (lower by)", p,
-              lower_by(r, f"pushout/{wl}/ppt", f"main/{wl}/dctcp", "all_mean"), "sensitivity: the other reading that keeps HCP's buffer")
-        value(f"{wl} overall avg FCT: PPT vs DCTCP at 10 us links, RTT 81 us (lower by)", p,
-              lower_by(r, f"rtt10/{wl}/ppt", f"rtt10/{wl}/dctcp", "all_mean"), "sensitivity: the RTT regime eq. (3) implies")
+        banded(f"{wl} overall avg FCT: PPT [push-out, 120 KB port] vs DCTCP (lower by)", p,
+               lower_by(r, f"pushout/{wl}/ppt", f"main/{wl}/dctcp", "all_mean"), "sensitivity: the other reading that keeps HCP's buffer")
+        banded(f"{wl} overall avg FCT: PPT vs DCTCP at 10 us links, RTT 81 us (lower by)", p,
+               lower_by(r, f"rtt10/{wl}/ppt", f"rtt10/{wl}/dctcp", "all_mean"), "sensitivity: the RTT regime eq. (3) implies")
         for prefix, where in (("main", ""), ("rtt10", " at 10 us links")):
             rows.append(Headline(f"{wl}: most any scheme can gain on DCTCP{where} (ideal-FCT bound)", f"{p:g}%", p, None,
                                  ideal_bound(r, f"{prefix}/{wl}/dctcp"),
                                  "%", "1 - mean ideal FCT / DCTCP's mean FCT; the paper's value needs a bound at least this"))
     # §6.2: small flows, web search tail vs the proactive ones.
     for s, p in (("ndp", 32.0), ("homa", 35.8), ("aeolus", 29.2)):
-        value(f"websearch small p99: PPT vs {names[s]} (lower by)", p, lower_by(r, "main/websearch/ppt", f"main/websearch/{s}", "small_p99"))
+        banded(f"websearch small p99: PPT vs {names[s]} (lower by)", p, lower_by(r, "main/websearch/ppt", f"main/websearch/{s}", "small_p99"))
     # §6.2: data mining, PPT worse than Homa on small flows by 6.3 % / 54.5 %.
-    value("datamining small avg: PPT vs Homa (worse by)", 6.3, -lower_by(r, "main/datamining/ppt", "main/datamining/homa", "small_mean"))
-    value("datamining small p99: PPT vs Homa (worse by)", 54.5, -lower_by(r, "main/datamining/ppt", "main/datamining/homa", "small_p99"))
+    banded("datamining small avg: PPT vs Homa (worse by)", 6.3, -lower_by(r, "main/datamining/ppt", "main/datamining/homa", "small_mean"))
+    banded("datamining small p99: PPT vs Homa (worse by)", 54.5, -lower_by(r, "main/datamining/ppt", "main/datamining/homa", "small_p99"))
     # §6.3.2, Fig. 21: memcached, at least 25 % / 55.6 % lower than every other scheme (a bound).
     for field, p in (("small_mean", 25.0), ("small_p99", 55.6)):
         v = [lower_by(r, "main/memcached/ppt", f"main/memcached/{s}", field) for s in SCHEMES if s != "ppt"]
@@ -592,42 +572,42 @@ def headlines(r: dict) -> list[Headline]:
                              f">= {p:g}%", lo, None, min(present) if len(present) == len(v) else float("nan"), "%",
                              "the paper's bound 'at least', widened like the two-sided bands; n/a until every scheme runs"))
     # §6.3.1, Figs. 15-17: each variant's overall average FCT against PPT's.
-    value("no LCP ECN: overall FCT slower than PPT by", 18.9, -lower_by(r, "ablation/websearch/ppt-no-lcp-ecn", "main/websearch/ppt", "all_mean"))
-    value("no EWD: overall FCT slower than PPT by", 26.0, -lower_by(r, "ablation/websearch/ppt-no-ewd", "main/websearch/ppt", "all_mean"))
-    value("no scheduling: PPT's overall FCT lower by", 26.0, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-sched", "all_mean"))
-    value("no identification: PPT's small p99 lower by", 31.9, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-ident", "small_p99"))
+    banded("no LCP ECN: overall FCT slower than PPT by", 18.9, -lower_by(r, "ablation/websearch/ppt-no-lcp-ecn", "main/websearch/ppt", "all_mean"))
+    banded("no EWD: overall FCT slower than PPT by", 26.0, -lower_by(r, "ablation/websearch/ppt-no-ewd", "main/websearch/ppt", "all_mean"))
+    banded("no scheduling: PPT's overall FCT lower by", 26.0, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-sched", "all_mean"))
+    banded("no identification: PPT's small p99 lower by", 31.9, lower_by(r, "main/websearch/ppt", "ablation/websearch/ppt-no-ident", "small_p99"))
     # §6.3, Fig. 14: PPT on the delay transport against the delay transport alone, web search.
     for field, p, label in (("all_mean", 16.7, "overall avg"), ("small_mean", 56.5, "small avg"), ("small_p99", 72.1, "small p99"),
                             ("large_mean", 11.0, "large avg")):
-        value(f"Fig. 14: PPT-Swift vs Swift, {label} (lower by)", p, lower_by(r, "delay/websearch/ppt-swift", "delay/websearch/swift", field),
-              "the LCP's opening window is ours (the paper gives none)")
-        value(f"Fig. 14: PPT-Swift [LCP marked at 86 KB] vs Swift, {label} (lower by)", p,
-              lower_by(r, "delaymark/websearch/ppt-swift", "delay/websearch/swift", field), "alternative reading, chosen after the first results")
+        banded(f"Fig. 14: PPT-Swift vs Swift, {label} (lower by)", p, lower_by(r, "delay/websearch/ppt-swift", "delay/websearch/swift", field),
+               "the LCP's opening window is ours (the paper gives none)")
+        banded(f"Fig. 14: PPT-Swift [LCP marked at 86 KB] vs Swift, {label} (lower by)", p,
+               lower_by(r, "delaymark/websearch/ppt-swift", "delay/websearch/swift", field), "alternative reading, chosen after the first results")
     # Fig. 20: DCTCP's utilization drops to 25 %, PPT's stays around 50 %; PPT's mean 15 % higher.
-    value("Fig. 20: DCTCP's lowest 100 us utilization", 25.0, 100 * _get(r, "util/dctcp", "min"),
-          "the paper's curve read off the text ('can drop to 25%')")
-    rows.append(Headline("Fig. 20: PPT's mean utilization (ideal 50 %)", "~50%", 40.0, 60.0, 100 * _get(r, "util/ppt", "mean"), "%",
+    banded("Fig. 20: DCTCP's lowest 100 us utilization", 25.0, 100 * value(r, "util/dctcp", "min"),
+           "the paper's curve read off the text ('can drop to 25%')")
+    rows.append(Headline("Fig. 20: PPT's mean utilization (ideal 50 %)", "~50%", 40.0, 60.0, 100 * value(r, "util/ppt", "mean"), "%",
                          "'around 50%' read as +-10 points"))
-    value("Fig. 20: PPT's mean utilization above DCTCP's by", 15.0,
-          100 * (_get(r, "util/ppt", "mean") / _get(r, "util/dctcp", "mean") - 1))
+    banded("Fig. 20: PPT's mean utilization above DCTCP's by", 15.0,
+           100 * (value(r, "util/ppt", "mean") / value(r, "util/dctcp", "mean") - 1))
     # Appendix D, Fig. 25.
-    value("PPT vs PIAS overall (lower by)", 24.6, lower_by(r, "main/websearch/ppt", "others/websearch/pias", "all_mean"))
-    value("PPT vs HPCC overall (lower by)", 4.7, lower_by(r, "main/websearch/ppt", "others/websearch/hpcc", "all_mean"))
-    value("PPT vs PIAS small p99 (lower by)", 46.9, lower_by(r, "main/websearch/ppt", "others/websearch/pias", "small_p99"))
-    value("PPT vs HPCC small p99 (lower by)", 38.2, lower_by(r, "main/websearch/ppt", "others/websearch/hpcc", "small_p99"))
+    banded("PPT vs PIAS overall (lower by)", 24.6, lower_by(r, "main/websearch/ppt", "others/websearch/pias", "all_mean"))
+    banded("PPT vs HPCC overall (lower by)", 4.7, lower_by(r, "main/websearch/ppt", "others/websearch/hpcc", "all_mean"))
+    banded("PPT vs PIAS small p99 (lower by)", 46.9, lower_by(r, "main/websearch/ppt", "others/websearch/pias", "small_p99"))
+    banded("PPT vs HPCC small p99 (lower by)", 38.2, lower_by(r, "main/websearch/ppt", "others/websearch/hpcc", "small_p99"))
     # Appendix D, Fig. 24: "up to 71%" overall over the RC3 buffer limits.
     rc3 = [lower_by(r, "main/websearch/ppt", f"rc3buf/{int(f * 100)}", "all_mean") for f in RC3_FRACTIONS]
     present = [x for x in rc3 if x == x]
-    value("Fig. 24: PPT vs RC3 with limited LP buffer, overall (lower by, max)", 71.0, max(present) if present else float("nan"),
-          "ours per limit 20/40/60/80 %: " + ", ".join(f"{x:.1f}" for x in rc3))
+    banded("Fig. 24: PPT vs RC3 with limited LP buffer, overall (lower by, max)", 71.0, max(present) if present else float("nan"),
+           "ours per limit 20/40/60/80 %: " + ", ".join(f"{x:.1f}" for x in rc3))
     # Appendix E, Fig. 26 (10/40 Gb/s).
     for s, p in zip(["ndp", "aeolus", "homa", "rc3", "dctcp"], [19.0, 20.8, 45.9, 71.1, 85.9]):
-        value(f"10/40G overall: PPT vs {names[s]} (lower by)", p, lower_by(r, "nonover/websearch/ppt", f"nonover/websearch/{s}", "all_mean"))
+        banded(f"10/40G overall: PPT vs {names[s]} (lower by)", p, lower_by(r, "nonover/websearch/ppt", f"nonover/websearch/{s}", "all_mean"))
     # Appendix F, Fig. 27: 128 KB send buffer, small avg / p99 0.20 / 0.48 ms, overall 10 ms, large 20.2 ms.
     for field, p, label in (("small_mean", 0.20, "small avg"), ("small_p99", 0.48, "small p99"), ("all_mean", 10.0, "overall avg"),
                             ("large_mean", 20.2, "large avg")):
         lo, hi = p / 2, p * 1.5
-        rows.append(Headline(f"Fig. 27: 128 KB send buffer, {label}", f"{p:g} ms", lo, hi, 1e3 * _get(r, "sndbuf/128KB", field), " ms",
+        rows.append(Headline(f"Fig. 27: 128 KB send buffer, {label}", f"{p:g} ms", lo, hi, 1e3 * value(r, "sndbuf/128KB", field), " ms",
                              "an absolute FCT: band +-50 %"))
     # The baselines against each other, as the paper's reductions imply: FCT_X = FCT_PPT / (1 - r_X),
     # so X's overall FCT over Homa's is (1 - r_Homa) / (1 - r_X). Checkable before PPT exists.
@@ -639,14 +619,14 @@ def headlines(r: dict) -> list[Headline]:
         wl = label.split()[-1]
         for s in ("ndp", "aeolus", "rc3", "dctcp"):
             p = (100 - red["homa"]) / (100 - red[s])
-            a, b = _get(r, f"{prefix}/{wl}/{s}", "all_mean"), _get(r, f"{prefix}/{wl}/homa", "all_mean")
+            a, b = value(r, f"{prefix}/{wl}/{s}", "all_mean"), value(r, f"{prefix}/{wl}/homa", "all_mean")
             rows.append(Headline(f"{label} overall FCT: {names[s]} / Homa (implied by the reductions)", f"{p:.3g}", round(p / 2, 3), round(p * 1.5, 3),
                                  a / b if a == a and b == b and b else float("nan"), "x",
                                  f"(1 - {red['homa']:g} %) / (1 - {red[s]:g} %)"))
     # Appendix D against §6.2 (same fabric and workload): PIAS and HPCC over DCTCP.
     for s, rr in (("pias", 24.6), ("hpcc", 4.7)):
         p = (100 - 87.5) / (100 - rr)
-        a, b = _get(r, f"others/websearch/{s}", "all_mean"), _get(r, "main/websearch/dctcp", "all_mean")
+        a, b = value(r, f"others/websearch/{s}", "all_mean"), value(r, "main/websearch/dctcp", "all_mean")
         rows.append(Headline(f"websearch overall FCT: {names[s]} / DCTCP (implied by the reductions)", f"{p:.3g}", round(p / 2, 3), round(p * 1.5, 3),
                              a / b if a == a and b == b and b else float("nan"), "x", f"(1 - 87.5 %) / (1 - {rr:g} %)"))
     # Shapes the paper states.
@@ -712,13 +692,83 @@ def sensitivity_frame(sets: dict[str, dict]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The paper's values on our figures (report.html; drawn by FigureSaver), with their headline
+#: bands. The FCT figures' other values are reductions relative to PPT (the headline table).
+STATED: list[Stated] = [
+    Stated("fig20_utilization", "DCTCP's utilization 'can drop to 25%'", "§6.3.1, Fig. 20", 25, *wide_band(25)),
+    Stated("fig20_utilization", "PPT's stays 'around 50%' (the ideal at load 0.5)", "§6.3.1, Fig. 20", 50, 40, 60),
+    Stated("fig27_send_buffer", "128 KB send buffer: overall avg 10 ms", "App. F, Fig. 27", 10, 5, 15, x="128KB", axes=0),
+    Stated("fig27_send_buffer", "128 KB send buffer: small avg 0.20 ms", "App. F, Fig. 27", 0.20, 0.10, 0.30, x="128KB", axes=1),
+    Stated("fig27_send_buffer", "128 KB send buffer: small p99 0.48 ms", "App. F, Fig. 27", 0.48, 0.24, 0.72, x="128KB", axes=2),
+    Stated("fig27_send_buffer", "128 KB send buffer: large avg 20.2 ms", "App. F, Fig. 27", 20.2, 10.1, 30.3, x="128KB", axes=3),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/ppt.md; report.html).
+SETUP: list[Setup] = [
+    Setup('topology',
+          'leaf-spine, 9 leaves × 4 spines, 16 hosts per leaf, 40 Gb/s host links, 100 Gb/s core links, per-flow ECMP',
+          '"This topology consists of 144 servers, 9 leaf switches and 4 spine switches, with the host and core links operated at 40 and 100Gbps, respectively"'),
+    Setup('oversubscription',
+          '1.6:1 (16 × 40 down, 4 × 100 up), not 1.4:1',
+          '"We simulate a 1.4:1 oversubscribed topology": the counts and rates above give 640/400 = 1.6; we keep the counts and rates the paper states'),
+    Setup('traffic',
+          'all-to-all, Poisson arrivals, load 0.5 of the host links',
+          '"use all-to-all traffic patterns"; "Unless otherwise specified, we use 0.5 load"; §6.1 "randomly starting flows following the Poisson process"'),
+    Setup('ports',
+          '120 KB per port, 8 strict-priority queues',
+          '"We configure a per-port buffer of 120KB at the switches"; §4.2 "P0~P3 is used for HCP traffic, while ... P4~P7 is for LCP traffic"; §5 "strict priority queuing (SP)"'),
+    Setup('ECN',
+          'per-queue step marking: P0–P3 at 96 KB, P4–P7 at 86 KB (PPT and its variants; DCTCP only uses P0, so its ports are the same); PIAS and RC3 at 96 KB on every queue; HPCC none',
+          '"For DCTCP, we set its ECN marking threshold to 96KB"; "We set the ECN marking thresholds for PPT\'s HCP and LCP loops to 96KB and 86KB"; §3.2 "simply set both the low and high thresholds to the same value K"'),
+    Setup('PPT, RC3 send buffer',
+          '2 GB (`send_buffer`, when the engine has the key)',
+          '"For RC3, we set the send buffer to its recommended value—2GB. For PPT, we configure its send buffer to 2GB"'),
+    Setup('Homa, Aeolus',
+          "RTTbytes 45 KB, overcommitment 2, 8 priority levels, drop-tail 120 KB ports, loss recovery by Homa's RESEND timeout",
+          '"We set RTTbytes to 45KB for Homa and Aeolus to match our 40/100G topology, and the degree of overcommitment is 2"; "we use Aeolus\'s simulator with a timeout-based loss recovery mechanism"; "(integrated with Homa by default)"'),
+    Setup('NDP',
+          "the engine's NDP defaults, which are the NDP paper's (9000 B packets, IW 23, 1 ms timeout), trimming ports (8-packet data queue, header queue first 10:1, return to sender) inside the 120 KB port buffer, two NIC queues",
+          '"For NDP, we use the simulator provided by the authors with their recommended configurations"'),
+    Setup('workloads',
+          '`websearch`, `datamining`, `homa_w1` (memcached)',
+          '"We also use the web search [34] and data mining [13] workloads"; §6.3.2 "an Memcached workload from Facebook, which is exactly the W1 workload used in Homa"'),
+    Setup('metrics',
+          'overall average FCT, small (≤ 100 KB) average and tail, large (> 100 KB) average',
+          'Figs. 12–13: "the overall average FCT, average/tail FCT of (≤ 100 KB) small flows, and the average FCT of (> 100 KB) large flows"'),
+    Setup('ablations',
+          'PPT without LCP ECN, without EWD, without scheduling, without identification; web search, load 0.5, same topology',
+          '§6.3.1, Figs. 15–18'),
+    Setup('Fig. 20',
+          "two senders into one receiver through a 40 Gb/s port, K = 120 KB (both of PPT's loops), web search at load 0.5 of that port, utilization sampled every 100 µs for 10 ms (20–30 ms)",
+          '§6.3.1 "with the same setting as that for Fig. 1"; §2.3 "two senders and one receiver. The bottleneck link capacity is 40Gbps. The ECN marking threshold is 120KB ... We sample the bottleneck link utilization every 100us for 10ms"; "As we set the network load to 0.5, the ideal link utilization should be maintained at 50%"'),
+    Setup('incast',
+          "N = 32, 64, 128, 256 senders drawn at random (seeded) from the 143 other hosts, one receiver (h0), web search at load 0.6 of the receiver's link; PPT, NDP, Homa, Aeolus, DCTCP",
+          '§6.3.2 "We choose N senders randomly across all servers, and one server as the receiver"; "at 0.6 network load"; "RC3 is not included"'),
+    Setup('RC3 buffer limits',
+          "RC3's low-priority queues (P1–P7) limited to 20/40/60/80 % of the 120 KB port buffer",
+          'App. D "we vary the buffer for RC3\'s low priority traffic from 20% to 80% of the switch buffer"'),
+    Setup('PIAS, HPCC',
+          'web search, the §6.2 fabric',
+          'App. D, Fig. 25'),
+    Setup('non-oversubscribed',
+          '16 hosts per leaf at 10 Gb/s, 40 Gb/s to the 4 spines; web search',
+          'App. E "Each leaf switch is connected to 16 hosts with 10Gbps links and 4 spine switches with 40Gbps links"'),
+    Setup('send buffer',
+          'PPT with 128 KB, 2 MB, 4 MB, 2 GB',
+          'App. F "buffer sizes ranging from 128KB to 2G"; the text names 128 KB, 2 MB and 4 MB'),
+    Setup('Fig. 14',
+          "`swift` and `ppt-swift` (PPT's low-priority loop on the Swift-like window), web search at load 0.5 on the §6.2 fabric; 8 strict-priority drop-tail queues (Swift reads delay, not marks); PPT's 2 GB send buffer for `ppt-swift`",
+          '§6.3 "this variant starts an LCP loop whenever a flow\'s transmission delay falls below the target delay and closes it when it does not receive ACKs for two consecutive RTTs. Moreover, this variant uses the same flow scheduling method as PPT"; "Fig 14 compares the FCT statistics of this variant with those of the original delay-based transport under web search workload at 0.5 load"; footnote 7 "adjusts the congestion window only based on the fabric delay"'),
+]
+
+
 def figures(r: dict, out: Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
     panels = [("all_mean", "(a) overall avg"), ("small_mean", "(b) small avg"), ("small_p99", "(c) small p99"), ("large_mean", "(d) large avg")]
 
     def bars(keys: list[tuple[str, str]], name: str, title: str) -> None:
@@ -727,7 +777,7 @@ def figures(r: dict, out: Path) -> list[Path]:
             return
         fig, axes = plt.subplots(1, 4, figsize=(15, 3.2))
         for ax, (field, label) in zip(axes, panels):
-            ax.bar(range(len(keys)), [1e3 * _get(r, k, field) for k, _ in keys], color="tab:blue")
+            ax.bar(range(len(keys)), [1e3 * value(r, k, field) for k, _ in keys], color="tab:blue")
             ax.set_xticks(range(len(keys)), [lab for _, lab in keys], rotation=30, fontsize=8)
             ax.set_title(label, fontsize=9)
         axes[0].set_ylabel("FCT (ms)")
@@ -762,7 +812,7 @@ def figures(r: dict, out: Path) -> list[Path]:
     if any(k.startswith("incast/") for k in r):
         fig, ax = plt.subplots(figsize=(6, 3.4))
         for s in INCAST_SCHEMES:
-            ys = [1e3 * _get(r, f"incast/{n}/{s}", "all_mean") for n in INCAST_N]
+            ys = [1e3 * value(r, f"incast/{n}/{s}", "all_mean") for n in INCAST_N]
             if any(y == y for y in ys):
                 ax.plot(INCAST_N, ys, "o-", label=s)
         ax.set_xscale("log", base=2)
@@ -776,7 +826,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
 
 def runs_frame(results: dict) -> pd.DataFrame:
-    return pd.DataFrame([{"point": k, **{f: v for f, v in d.items() if f not in ("t", "util")}} for k, d in sorted(results.items())])
+    return runs_table(results, skip=("t", "util"))
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs: Optional[int] = None,
@@ -805,7 +855,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
         if len(t):
             t.to_csv(out / f"fct_{prefix.replace('/', '_')}.csv", index=False)
             print(f"\n{prefix}:\n" + t.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
-    inc = pd.DataFrame({s: [1e3 * _get(results, f"incast/{n}/{s}", "all_mean") for n in INCAST_N] for s in INCAST_SCHEMES
+    inc = pd.DataFrame({s: [1e3 * value(results, f"incast/{n}/{s}", "all_mean") for n in INCAST_N] for s in INCAST_SCHEMES
                         if any(f"incast/{n}/{s}" in results for n in INCAST_N)}, index=pd.Index(INCAST_N, name="N"))
     if len(inc.columns):
         inc.to_csv(out / "fct_incast.csv")
@@ -816,8 +866,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
         print("\ncentral claims' points and sensitivity rows (ms; vs_dctcp and lcp_gain: % lower FCT):\n" +
               sens.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     figs = model_figures(out, sets, figures)
-    hl, _ = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
+    hl, models = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
                           ARTIFACT, CENTRAL)
+    write_report(out, "ppt", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     missing = sorted({s for _, s in point_list(scale) if not has(s)})
     if missing:
         print(f"\nnot in this engine (their rows are n/a): {', '.join(missing)}")

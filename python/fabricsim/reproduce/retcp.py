@@ -6,7 +6,7 @@ racks (Figs. 2a/2b, §3.1), the 3-rack schedule of §7 and the emulator validati
 8 racks, every pair of racks loaded, ACKs bypassing the ToRs and switches). Setup: the paper's
 §4.4-4.5.
 
-Modelling choices the paper leaves open (also in docs/REPRODUCTIONS.md):
+Modelling choices the paper leaves open (also in docs/reproductions/retcp.md):
 - Hosts: Ubuntu 18.04's Linux 4.15 (`[host] stack = "linux-4.15"`: IW10, RACK, TLP, quick-ACK,
   delayed ACK) under Etalon's 20x time dilation (`[host] time_dilation = 20`): LibVT dilates the
   applications' clocks, not the kernel's, so kernel timers shrink 20x in emulated time (the 200 ms
@@ -50,7 +50,9 @@ from typing import Optional
 
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from .common import (Change, FigureSaver, Headline, Setup, Stated, duration_us, finish_models, model_figures, primary, run_models,
+                     runs_table, value, write_runs)
+from .page import write_report
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
             "scalable", "vegas", "veno", "westwood", "yeah"]
@@ -108,7 +110,7 @@ SMALL, LARGE = 16, 50
 #: sending TCP traffic between pairs of racks for 2 seconds. ACKs are diverted around the switch
 #: for this one experiment to avoid ACK loss." Read as every ordered pair of the 8 racks with §4.5's
 #: workload per pair (16 flows, host i to host i) on §4.5's schedule (180 us days, 20 us nights);
-#: everything else as the other points (docs/REPRODUCTIONS.md). The table's numbers are not in the
+#: everything else as the other points (docs/reproductions/retcp.md). The table's numbers are not in the
 #: text: each row is scored against the configured value.
 TABLE1_RACKS = 8
 TABLE1_PAIRS = [(s, d) for s in range(TABLE1_RACKS) for d in range(TABLE1_RACKS) if s != d]
@@ -285,23 +287,18 @@ def fake_strobe(doc: dict, racks_fake: int = ETALON_RACKS_FAKE) -> dict:
     d = copy.deepcopy(doc)
     c, topo = d["circuit"], d["topology"]
     day, night = c.pop("day"), c.pop("night")
-    old_week = (topo["racks"] - 1) * (_us(day) + _us(night))
-    new_week = (racks_fake - 1) * (_us(day) + _us(night))
+    old_week = (topo["racks"] - 1) * (duration_us(day) + duration_us(night))
+    new_week = (racks_fake - 1) * (duration_us(day) + duration_us(night))
     slot = lambda m: {"night": night, "day": day, "matching": m}  # noqa: E731
     c["schedule"] = "list"
     c["slots"] = [slot([2, 0, 1]) for _ in range(racks_fake - 2)] + [slot([1, 2, 0])]
     topo["racks"] = ETALON_RACKS
     k = new_week / old_week
     for table, key in (("simulation", "end"), ("output", "warmup")):
-        d[table][key] = f"{_us(d[table][key]) * k:.6f}us"
+        d[table][key] = f"{duration_us(d[table][key]) * k:.6f}us"
     if "view_before" in c:
-        c["view_before"] = f"{min(_us(c['view_before']), new_week):g}us"
+        c["view_before"] = f"{min(duration_us(c['view_before']), new_week):g}us"
     return d
-
-
-def _us(x: str) -> float:
-    assert x.endswith("us"), x
-    return float(x[:-2])
 
 
 def _etalon_host(point: str) -> bool:
@@ -423,15 +420,10 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
     return pts
 
 
-def _get(r: dict, key: str, field: str):
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def plateau_tau(r: dict, prefix: str, taus: list[int], within: float = 2.0) -> Optional[float]:
     """The smallest tau whose utilization is within `within` points of the sweep's maximum (None
     when the sweep was not run)."""
-    pts = [(t, 100 * _get(r, f"{prefix}/{t}", "utilization")) for t in taus if f"{prefix}/{t}" in r]
+    pts = [(t, 100 * value(r, f"{prefix}/{t}", "utilization")) for t in taus if f"{prefix}/{t}" in r]
     pts = [(t, u) for t, u in pts if u == u]
     if len(pts) < 3:
         return None
@@ -477,7 +469,7 @@ def week_bytes(r: dict, key: str) -> float:
 def p50_rise_tau(r: dict, prefix: str, taus: list[int], rise: float = 0.10) -> Optional[float]:
     """The first tau whose median latency exceeds the tau = taus[0] median by more than `rise`
     (relative); inf when none does; None when fewer than 3 points of the sweep were run."""
-    pts = [(t, _get(r, f"{prefix}/{t}", "p50_us")) for t in taus if f"{prefix}/{t}" in r]
+    pts = [(t, value(r, f"{prefix}/{t}", "p50_us")) for t in taus if f"{prefix}/{t}" in r]
     pts = [(t, v) for t, v in pts if v == v]
     if len(pts) < 3 or pts[0][0] != taus[0]:
         return None
@@ -486,8 +478,8 @@ def p50_rise_tau(r: dict, prefix: str, taus: list[int], rise: float = 0.10) -> O
 
 
 def headlines(r: dict) -> list[Headline]:
-    u = lambda k: 100 * _get(r, k, "utilization")  # noqa: E731
-    p99 = lambda k: _get(r, k, "p99_us")  # noqa: E731
+    u = lambda k: 100 * value(r, k, "utilization")  # noqa: E731
+    p99 = lambda k: value(r, k, "p99_us")  # noqa: E731
     base_u, base_p99 = u("static/16"), p99("static/16")
     rows = [
         Headline("static 16-pkt VOQs: circuit utilization", "48.6 %", 40, 58, u("static/16"), " %"),
@@ -640,30 +632,70 @@ def table1_headlines(r: dict) -> list[Headline]:
     return rows
 
 
+#: The paper's values on our figures (report.html; drawn by FigureSaver): each from the text, with
+#: the band its headline uses where that band is in the figure's units.
+STATED: list[Stated] = [
+    Stated("fig8_static_voq", "static 16-packet VOQs: 48.6 % circuit utilization", "§6.1, Fig. 8a", 48.6, 40, 58, x=16),
+    Stated("fig8_static_voq", "static 32-packet VOQs: 76.7 %", "§6.1, Fig. 8a", 76.7, 65, 88, x=32),
+    Stated("fig8_static_voq", "64-packet VOQs: full utilization ('full' read as >= 90 %)", "§6.1, Fig. 8a", None, 90, None, x=64),
+    Stated("fig8_static_voq", "static 16: p99 latency 123 us", "§6.1, Fig. 8b", 123, 105, 141, x=16, axes=1),
+    Stated("fig8_static_voq", "static 64: p99 latency 484 us", "§6.1: 'improves tail latency by 0.59x (484 us -> 286 us)'", 484, 411, 557,
+           x=64, axes=1),
+    Stated("fig9_resize", "resize(16, 50, tau = 1800 us): 91.1 %", "§6.1, Fig. 9a", 91.1, 85, 97, x=1800),
+    Stated("fig9_resize", "high utilization 'effectively achieved at tau = 1800 us' (the plateau; band one sweep step)", "§6.1",
+           span=(1500, 2100)),
+    Stated("fig9_resize", "tau = 1800 us: p99 latency 286 us (scored as 2.33x static 16's)", "§6.1: '(484 us -> 286 us)'", 286, x=1800,
+           axes=1),
+    Stated("fig9_resize", "'median latency does not increase until tau = 2700 us' (band one sweep step)", "§6.1", span=(2400, 3000), axes=1),
+    Stated("fig11_retcp", "reTCP + resize at tau = 150 us: 92.7 %", "§6.2, Fig. 11a", 92.7, 86, 99, x=150),
+    Stated("fig4_fig10_variants", "static 16-packet VOQs, 17 variants: 'does not exceed 55%'", "§3.2.4, Fig. 4a", 55, None, 58),
+    Stated("fig4_fig10_variants", "BBR with resizing: 43 %", "§6.1, Fig. 10: 'realize only 43% and 54% utilization'", 43, 36, 50,
+           x="bbr", dx=0.2),
+    Stated("fig4_fig10_variants", "NV with resizing: 54 %", "§6.1, Fig. 10", 54, 46, 62, x="nv", dx=0.2),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/retcp.md; report.html).
+SETUP: list[Setup] = [
+    Setup("network", "25 racks x 16 hosts; 10 Gb/s packet uplinks, 5 us per link; an 80 Gb/s, 30 us circuit switch",
+          "§4.4-4.5 (the testbed's parameters)"),
+    Setup("schedule", "round-robin strobe, 180 us days, 20 us nights (4800 us weeks)", "§4.4-4.5"),
+    Setup("packets", "9000 B MTU, MSS 8960 B (9000 B minus 40 B of IP/TCP headers)", "§4.4-4.5"),
+    Setup("traffic", "16 long-lived flows from rack 0 to rack 1, CUBIC unless stated", "§6"),
+    Setup("VOQs", "one per rack pair, 16 packets static; resize(16, 50, tau); reTCP alpha = 2, beta = 0.5", "§5, §6"),
+    Setup("hosts", "Linux 4.15 (IW10, RACK, TLP, quick-ACK) under 20x time dilation: kernel timers 20x shorter",
+          "§3.2: '17 TCP variants pre-installed on Ubuntu 18.04'; §4.3: 'We use a TDF of 20x'"),
+    Setup("host links", "800 Gb/s, each host's egress shaped at 10 Gb/s",
+          "§4.3: 'Each per-container link ... is limited to 10 Gb/s (0.5 Gb/s)'; §4.1: tc shapes what the containers send"),
+    Setup("utilization", "bytes over the circuit in the pair's days / (80 Gb/s x 180 us), after a warm-up", "§6 (Fig. 8a's metric)"),
+    Setup("Fig. 3", "3 racks, 10 CUBIC flows, nights = day / 9, 14 us packet links (60 us packet RTT)",
+          "not in the text (a simulation with few details): the testbed's 3 racks"),
+]
+
+
 def figures(r: dict, out: Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
 
     def sweep(prefix, xs, xlabel, name, title, compare=None):
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
-        ys = [100 * _get(r, f"{prefix}/{x}", "utilization") for x in xs]
+        ys = [100 * value(r, f"{prefix}/{x}", "utilization") for x in xs]
         a1.plot(xs, ys, "o-", label="ours")
         a1.set_xlabel(xlabel)
         a1.set_ylabel("circuit utilization (%)")
         a1.set_ylim(0, 105)
         a1.grid(alpha=0.3)
-        a2.plot(xs, [_get(r, f"{prefix}/{x}", "p99_us") for x in xs], "o-", color="C3", label="p99")
-        a2.plot(xs, [_get(r, f"{prefix}/{x}", "p50_us") for x in xs], "s--", color="C2", label="p50")
+        a2.plot(xs, [value(r, f"{prefix}/{x}", "p99_us") for x in xs], "o-", color="C3", label="p99")
+        a2.plot(xs, [value(r, f"{prefix}/{x}", "p50_us") for x in xs], "s--", color="C2", label="p50")
         a2.set_xlabel(xlabel)
         a2.set_ylabel("latency through the ToRs (us)")
         a2.legend()
         a2.grid(alpha=0.3)
         if compare:
-            a1.plot(xs, [100 * _get(r, f"{compare}/{x}", "utilization") for x in xs], "^:", label=compare)
+            a1.plot(xs, [100 * value(r, f"{compare}/{x}", "utilization") for x in xs], "^:", label=compare)
             a1.legend()
         fig.suptitle(title)
         save(fig, name)
@@ -708,8 +740,8 @@ def figures(r: dict, out: Path) -> list[Path]:
     seq([f"retcp-resize/{t}" for t in TAU_RETCP], [f"tau {t} us" for t in TAU_RETCP], "fig11b_seq", "Fig. 11b: reTCP + resizing",
         xmin=-600)
 
-    vs = [100 * _get(r, f"variant-static/{cc}", "utilization") for cc in VARIANTS]
-    vr = [100 * _get(r, f"variant-resize/{cc}", "utilization") for cc in VARIANTS]
+    vs = [100 * value(r, f"variant-static/{cc}", "utilization") for cc in VARIANTS]
+    vr = [100 * value(r, f"variant-resize/{cc}", "utilization") for cc in VARIANTS]
     fig, ax = plt.subplots(figsize=(10, 3.6))
     x = range(len(VARIANTS))
     ax.bar([i - 0.2 for i in x], vs, 0.4, label="static 16 pkts (Fig. 4a)")
@@ -741,7 +773,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
     # reTCP alone per static VOQ size (§6.3; the paper omits the graph).
     fig, ax = plt.subplots(figsize=(6, 3.8))
-    gains = [100 * (_get(r, f"retcp-static/{q}", "utilization") - _get(r, f"static/{q}", "utilization")) for q in VOQ_SIZES]
+    gains = [100 * (value(r, f"retcp-static/{q}", "utilization") - value(r, f"static/{q}", "utilization")) for q in VOQ_SIZES]
     ax.bar([str(q) for q in VOQ_SIZES], gains, label="ours")
     ax.plot(["32"], [6], "r*", ms=12, label="paper: +6 at 32 (largest)")
     ax.axhline(2.65, color="k", ls="--", lw=1, label="paper: mean +2.65")
@@ -756,11 +788,11 @@ def figures(r: dict, out: Path) -> list[Path]:
     # §7: three racks, 400 us weeks, 220 us between a pair's days.
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
     for prefix, lab, mk in (("3rack/resize", "resize (CUBIC)", "o-"), ("3rack/retcp-resize", "reTCP + resize", "s-")):
-        a1.plot(TAU_3RACK, [100 * _get(r, f"{prefix}/{t}", "utilization") for t in TAU_3RACK], mk, label=lab)
-        a2.plot(TAU_3RACK, [_get(r, f"{prefix}/{t}", "p99_us") for t in TAU_3RACK], mk, label=lab)
+        a1.plot(TAU_3RACK, [100 * value(r, f"{prefix}/{t}", "utilization") for t in TAU_3RACK], mk, label=lab)
+        a2.plot(TAU_3RACK, [value(r, f"{prefix}/{t}", "p99_us") for t in TAU_3RACK], mk, label=lab)
     for q, ls in ((SMALL, ":"), (LARGE, "--")):
-        a1.axhline(100 * _get(r, f"3rack/static/{q}", "utilization"), color="gray", ls=ls, label=f"static {q} pkts")
-        a2.axhline(_get(r, f"3rack/static/{q}", "p99_us"), color="gray", ls=ls, label=f"static {q} pkts")
+        a1.axhline(100 * value(r, f"3rack/static/{q}", "utilization"), color="gray", ls=ls, label=f"static {q} pkts")
+        a2.axhline(value(r, f"3rack/static/{q}", "p99_us"), color="gray", ls=ls, label=f"static {q} pkts")
     a1.set_ylim(0, 105)
     a1.set_ylabel("circuit utilization (%)")
     a2.set_ylabel("p99 latency through the ToRs (us)")
@@ -773,7 +805,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for q in FIG3_QUEUES:
-        ys = [_get(r, f"days/{d}/{q}", "transfer_s") for d in FIG3_DAYS_US]
+        ys = [value(r, f"days/{d}/{q}", "transfer_s") for d in FIG3_DAYS_US]
         ax.plot(FIG3_DAYS_US, ys, "o-", label=f"{q} pkts")
     ax.set_xscale("log")
     ax.set_xlabel("circuit day length (us)")
@@ -786,7 +818,7 @@ def figures(r: dict, out: Path) -> list[Path]:
 
 
 def runs_frame(results: dict) -> pd.DataFrame:
-    return pd.DataFrame([{"point": k, **{f: v for f, v in d.items() if f != "seq"}} for k, d in sorted(results.items())])
+    return runs_table(results, skip=("seq",))
 
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
@@ -802,8 +834,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
     if seq:
         pd.concat(seq).to_parquet(out / "seq_view.parquet", index=False)
     figs = model_figures(out, sets, figures)
-    hl, _ = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
+    hl, models = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
                           ARTIFACT, CENTRAL)
+    write_report(out, "retcp", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",
               "physical": "10 Gb/s, 1 us host links each way",
               "etalon-gso": "the 10 Gb/s egress limit per 64 KB offload burst (netem with TSO/GSO), packets back to back at 800 Gb/s",

@@ -26,9 +26,9 @@ Experiments (paper figure -> point prefix):
 Fig. 14's drawing is not in the text: the caption says "The switches are NetFPGA. Server 0 is the
 controller of traffic generation" and §VI-D runs "a topology similar to Figure 14, but with more
 servers and higher link bandwidth" as racks under a core switch, so the mix runs on racks of
-four-port switches (three hosts and an uplink each) under one core switch (docs/REPRODUCTIONS.md).
+four-port switches (three hosts and an uplink each) under one core switch (docs/reproductions/sab.md).
 
-Modelling choices the paper leaves open (docs/REPRODUCTIONS.md):
+Modelling choices the paper leaves open (docs/reproductions/sab.md):
 - Testbed hosts run Linux 2.6.38: initial window 3 (IW10 came in 2.6.39), minimum RTO 200 ms,
   delayed ACKs (2 segments, 40 ms), SACK, no RACK or tail loss probes (later kernels), and
   every connection opens with SYN / SYN-ACK (SAB's switches count flows by them; the other
@@ -71,7 +71,10 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
-from .common import Change, FigureSaver, Headline, finish_models, model_figures, primary, run_models, write_runs
+from ..analysis import jain
+from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, counter_rate, duration_us, finish_models,
+                     model_figures, primary, rate_bps, relative_band, run_models, size_bytes, value, write_runs)
+from .page import write_report
 
 SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
 MIX_SCHEMES = ["sab", "tcp", "dctcp", "d2tcp"]
@@ -242,12 +245,6 @@ def extract_ports(res, ports: list[str]) -> dict:
     return out
 
 
-def jain(x) -> float:
-    """Jain's fairness index (Σx)² / (n·Σx²): 1 when all equal, 1/n when one flow has everything."""
-    x = np.asarray(x, dtype=float)
-    return float(x.sum() ** 2 / (len(x) * (x ** 2).sum())) if len(x) and (x ** 2).sum() > 0 else float("nan")
-
-
 def extract_multi(res) -> dict:
     """Table I's port throughputs plus Figs. 7-8's per-flow throughputs: L (h1 -> h5) crosses R1 and
     R2, S (h2 -> h3) only R1, F (h4 -> h5) only R2."""
@@ -320,12 +317,10 @@ def extract_outcast(res) -> dict:
     f = res.flows
     t = res.summary["sim_time_s"]
     ts = res.timeseries
-    tx = ts[(ts.metric == "tx_bytes") & (ts.time_s >= t / 2 - 1e-9)].pivot_table(index="time_s", columns="target", values="value")
-    span = tx.index[-1] - tx.index[0]
-    rate = (tx.iloc[-1] - tx.iloc[0]) * 8 / span / 1e9
     nf = int((f["src"] == "hs").sum())
-    short = [float(rate["hs->R"]) / nf] * nf
-    long_ = [float(rate[c]) for c in sorted((c for c in rate.index if c.startswith("hl")), key=lambda c: int(c[2:c.index("-")]))]
+    short = [counter_rate(ts, "hs->R", t / 2) / 1e9 / nf] * nf
+    nl = int((f["src"] != "hs").sum())
+    long_ = [counter_rate(ts, f"hl{i}->S2", t / 2) / 1e9 for i in range(nl)]
     losses = int(res.ports["drops"].sum())
     return {"flow_gbps": short + long_, "short_mean_gbps": float(np.mean(short)), "long_mean_gbps": float(np.mean(long_)),
             "drops": losses, "losses_per_flow_s": losses / len(f) / t, "timeouts": int(f["timeouts"].sum()),
@@ -347,14 +342,6 @@ def mix(scheme: str, end_s: float) -> dict:
 #: §V-B.6: "The traffic lasts 10 minutes, and is consist of 33 K flows" — 55 flows/s in all. The
 #: text gives neither the loads nor the shares of queries, short messages and background flows.
 PAPER_FLOWS_PER_S = 33_000 / 600
-
-
-def cdf_points(name: str) -> list[tuple[float, float]]:
-    """(size in bytes, cumulative probability) of a built-in flow-size distribution."""
-    from .. import _engine
-
-    return [(float(a), float(b)) for a, b, *_ in (ln.split() for ln in _engine.builtin_workload_text(name).splitlines()
-                                                  if ln.strip() and not ln.lstrip().startswith("#"))]
 
 
 def linear_mean(points: list[tuple[float, float]], lo: float = 0.0, hi: float = float("inf")) -> float:
@@ -383,15 +370,13 @@ def workload_rates(doc: dict) -> dict[str, float]:
     every host link of `mix` is LINK's rate."""
     topo = doc["topology"]
     hosts = topo["leaves"] * topo["hosts_per_leaf"]
-    bps = hosts * float(LINK["rate"].removesuffix("Gbps")) * 1e9
-    unit = {"KB": 1e3, "MB": 1e6}
-    size = lambda x: float(x[:-2]) * unit[x[-2:]]  # noqa: E731  (the mix's sizes: "2KB", "100KB", "1MB")
+    bps = hosts * rate_bps(LINK["rate"])
     out = {}
     for w in doc["workload"]:
         if "size" in w:
-            mean = size(w["size"])
+            mean = size_bytes(w["size"])
         else:
-            mean = linear_mean(cdf_points(w["cdf"]), *map(size, w.get("size_range", ["0KB", "1e12MB"])))
+            mean = linear_mean(cdf_points(w["cdf"]), *map(size_bytes, w.get("size_range", ["0KB", "1e12MB"])))
         out[w["name"]] = w["load"] * bps / (8 * mean)
     return out
 
@@ -450,11 +435,9 @@ def extract_bottleneck(res) -> dict:
     mean queue, drops; timeouts per flow per second over the whole run."""
     r = res.port("s0->h0")
     t = res.summary["sim_time_s"]
+    util = counter_rate(res.timeseries, "s0->h0", 0.3 * t) / float(r["rate_bps"])
     ts = res.timeseries
     ts = ts[(ts.target == "s0->h0") & (ts.time_s >= 0.3 * t - 1e-9)]
-    tx = ts[ts.metric == "tx_bytes"].sort_values("time_s")
-    span = tx.time_s.iloc[-1] - tx.time_s.iloc[0]
-    util = (tx.value.iloc[-1] - tx.value.iloc[0]) * 8 / span / float(r["rate_bps"])
     f = res.flows
     return {"utilization": float(util), "mean_queue_kb": float(ts[ts.metric == "queue_bytes"].value.mean()) / 1e3,
             "drops": int(r["drops"]), "timeouts_per_flow_s": float(f["timeouts"].sum()) / len(f) / t,
@@ -597,13 +580,8 @@ def rate_limited(limit: bool, end_s: float) -> dict:
 def extract_ratelimit(res) -> dict:
     """Each set's throughput after the warm-up, from the ports only it (or it and one other) uses:
     L alone crosses M->R2, S alone M->h3; F is R2->h5 less L."""
-    ts = res.timeseries
     t = res.summary["sim_time_s"]
-    ts = ts[(ts.metric == "tx_bytes") & (ts.time_s >= 0.3 * t - 1e-9)]
-
-    def mbps(port: str) -> float:
-        x = ts[ts.target == port].sort_values("time_s")
-        return float((x.value.iloc[-1] - x.value.iloc[0]) * 8 / (x.time_s.iloc[-1] - x.time_s.iloc[0]) / 1e6)
+    mbps = lambda port: counter_rate(res.timeseries, port, 0.3 * t) / 1e6  # noqa: E731
 
     l_, s_ = mbps("M->R2"), mbps("M->h3")
     r1, r2 = mbps("R1->M"), mbps("R2->h5")
@@ -722,16 +700,11 @@ def points(scale: str) -> list[tuple[str, dict, object]]:
 
 # ---- paper vs ours -----------------------------------------------------------------------------
 
-def _g(r: dict, key: str, field: str) -> float:
-    v = r.get(key, {}).get(field)
-    return float("nan") if v is None else float(v)
-
-
 def collapse_n(r: dict, scheme: str, frac: float = 0.5) -> float:
     """The smallest sender count whose goodput falls below `frac` Gb/s (inf: none does)."""
     ns = sorted(int(k.split("/")[2]) for k in r if k.startswith(f"incast/{scheme}/"))
     for n in ns:
-        if _g(r, f"incast/{scheme}/{n}", "goodput_gbps") < frac:
+        if value(r, f"incast/{scheme}/{n}", "goodput_gbps") < frac:
             return float(n)
     return float("inf")
 
@@ -751,8 +724,8 @@ def degradation(r: dict, scheme: str, at: int = 40) -> float:
     base = [n for n in ns if n >= at]
     if len(base) < 2:
         return float("nan")
-    g0 = _g(r, f"incast/{scheme}/{base[0]}", "goodput_gbps")
-    return _g(r, f"incast/{scheme}/{ns[-1]}", "goodput_gbps") / g0 if g0 > 0 else float("nan")
+    g0 = value(r, f"incast/{scheme}/{base[0]}", "goodput_gbps")
+    return value(r, f"incast/{scheme}/{ns[-1]}", "goodput_gbps") / g0 if g0 > 0 else float("nan")
 
 
 #: An ordering the paper states without a size ("X better than Y", "lower", "larger") is read as
@@ -793,7 +766,7 @@ def outcast_rtt_ratio() -> float:
                 for link in links:
                     for a, b in ((link["a"], link["b"]), (link["b"], link["a"])):
                         if a == n and b not in seen:
-                            seen[b] = seen[n] + float(link["delay"].removesuffix("us"))
+                            seen[b] = seen[n] + duration_us(link["delay"])
                             nxt.append(b)
             frontier = nxt
         return seen[dst]
@@ -831,7 +804,7 @@ def headlines(r: dict, scale: str) -> list[Headline]:
         # Fig. 5 (§V-B.1): "TCP probes the maximum of the buffer size per port and then decreases
         # to about half of it. While both of DCTCP and SAB have small and stable queue length."
         q = {s: backlogged_queue_kb(r[f"conv/{s}"]) for s in ("sab", "dctcp", "tcp")}
-        buffer_kb = int(BUFFER.removesuffix("KB"))
+        buffer_kb = size_bytes(BUFFER) // 1000
         rows.append(Headline("Fig. 5: SAB mean queue / DCTCP's (both 'small and stable')", "~1", 0.5, 2.0,
                              q["sab"][0] / q["dctcp"][0] if q["dctcp"][0] > 0 else float("nan"), "x",
                              "while backlogged; band 0.5-2x (relative, both sides): a standing eps*B - CD queue many "
@@ -877,19 +850,19 @@ def headlines(r: dict, scale: str) -> list[Headline]:
         rows.append(Headline("incast: DCTCP goodput at the largest N / at N = 40", "< 1 (gradually decreases)", 0.5, 0.9,
                              degradation(r, "dctcp"), "x", "relative: a fall of 10 % at least, and of less than half "
                              "(a collapse is not gradual)"))
-        drops = {s: sum(_g(r, f"incast/{s}/{n}", "drops") for n in ns) for s in SCHEMES}
+        drops = {s: sum(value(r, f"incast/{s}/{n}", "drops") for n in ns) for s in SCHEMES}
         other = max(drops["sab"], drops["dctcp"])
         rows.append(Headline("Fig. 11: incast drops over all N, TCP / larger of SAB's and DCTCP's", "> 1 ('TCP loses the maximum')",
                              1 + ORDER, None, drops["tcp"] / other if other > 0 else (float("inf") if drops["tcp"] > 0 else 1.0), "x",
                              ORDER_NOTE))
         rows.append(Headline("incast: SAB lowest goodput over N", "'well and stable'", 0.9, None,
-                             min(_g(r, f"incast/sab/{n}", "goodput_gbps") for n in ns), " Gb/s",
+                             min(value(r, f"incast/sab/{n}", "goodput_gbps") for n in ns), " Gb/s",
                              "absolute; the link rate is the upper side"))
         rows.append(Headline("incast: SAB drops over all N", "0", None, 0, drops["sab"], "", "'SAB does not lose any packets' (bound)"))
 
     def ratio(s, size=""):
         key = f"outcast/{s}" + (f"/{size}" if size else "")
-        short, long_ = _g(r, key, "short_mean_gbps"), _g(r, key, "long_mean_gbps")
+        short, long_ = value(r, key, "short_mean_gbps"), value(r, key, "long_mean_gbps")
         return short / long_ if long_ > 0 else float("inf")
 
     fair_note = (f"1 - 5 % (relative) below; above, the base-RTT ratio {outcast_rtt_ratio():g} (throughput inversely "
@@ -899,7 +872,7 @@ def headlines(r: dict, scale: str) -> list[Headline]:
                              ORDER_NOTE))
         rows.append(Headline("outcast: SAB short / long flow throughput", "~1 (fair, RTT bias only)", 1 - ORDER, outcast_rtt_ratio(),
                              ratio("sab"), "x", fair_note))
-        rows.append(Headline("outcast: SAB drops", "0", None, 0, _g(r, "outcast/sab", "drops"), "", "'SAB does not lose any packets' (bound)"))
+        rows.append(Headline("outcast: SAB drops", "0", None, 0, value(r, "outcast/sab", "drops"), "", "'SAB does not lose any packets' (bound)"))
     sizes = [f"{nf}v{nl}" for nf, nl in OUTCAST_SIZES]
     several = [f"{nf}v{nl}" for nf, nl in OUTCAST_SIZES if nl >= 3 * nf]
     if all(f"outcast/tcp/{z}" in r for z in several) and several:
@@ -912,7 +885,7 @@ def headlines(r: dict, scale: str) -> list[Headline]:
         rows.append(Headline(f"outcast {', '.join(sizes)}: SAB short / long, highest", "~1 (fair)", None, outcast_rtt_ratio(),
                              max(ratio("sab", z) for z in sizes), "x", fair_note))
         rows.append(Headline(f"outcast {', '.join(sizes)}: SAB drops", "0", None, 0,
-                             sum(_g(r, f"outcast/sab/{z}", "drops") for z in sizes), "", "'SAB does not lose any packets' (Fig. 15)"))
+                             sum(value(r, f"outcast/sab/{z}", "drops") for z in sizes), "", "'SAB does not lose any packets' (Fig. 15)"))
     if "delay/sab" in r:
         mean = lambda s: float(np.nanmean(r[f"delay/{s}"]["data_ms"]))  # noqa: E731
         note = "mean over 1-20 KB, after connection setup (whole FCTs, SYN included, in runs.csv)"
@@ -923,12 +896,12 @@ def headlines(r: dict, scale: str) -> list[Headline]:
                              note + "; " + ORDER_NOTE))
         if all(f"delay/{s}" in r for s in SCHEMES):
             rows.append(Headline("Fig. 9: receiver goodput behind the short flows, lowest scheme", "> 0.99 Gb/s", 0.99, None,
-                                 min(_g(r, f"delay/{s}", "goodput_gbps") for s in SCHEMES), " Gb/s",
+                                 min(value(r, f"delay/{s}", "goodput_gbps") for s in SCHEMES), " Gb/s",
                                  "the paper's bound; wire bytes of the receiver's port (a 1 Gb/s link carries at most "
                                  "0.95 Gb/s of payload), the link rate above"))
     if all(f"mix/{s}" in r for s in MIX_SCHEMES):
         others = [s for s in MIX_SCHEMES if s != "sab"]
-        g = lambda s, f: _g(r, f"mix/{s}", f)  # noqa: E731
+        g = lambda s, f: value(r, f"mix/{s}", f)  # noqa: E731
         much = f"'much better' read as at most 1/{MUCH:g} (relative), as Fig. 23's 'much larger'"
         rows.append(Headline("mix: SAB query p99.9 FCT / best other", "< 1 (much better, esp. tail)", None, 1 / MUCH,
                              g("sab", "query_p999_ms") / min(g(s, "query_p999_ms") for s in others), "x", much))
@@ -959,36 +932,36 @@ def headlines(r: dict, scale: str) -> list[Headline]:
     caps = sorted(int(k.split("/")[2]) for k in r if k.startswith("capacity/sab/"))
     if caps:
         rows.append(Headline("ns-2 1000 flows: SAB lowest utilization over 1-100 Gb/s", "'works well' (full)", 0.95, None,
-                             min(_g(r, f"capacity/sab/{c}", "utilization") for c in caps), "",
+                             min(value(r, f"capacity/sab/{c}", "utilization") for c in caps), "",
                              "absolute; the link rate is the upper side"))
         if all(f"capacity/tcp/{c}" in r for c in caps):
             rows.append(Headline("Fig. 19: SAB utilization - TCP's, lowest over 1-100 Gb/s", "> 0 ('a little higher')", -0.01, 0.05,
-                                 min(_g(r, f"capacity/sab/{c}", "utilization") - _g(r, f"capacity/tcp/{c}", "utilization")
+                                 min(value(r, f"capacity/sab/{c}", "utilization") - value(r, f"capacity/tcp/{c}", "utilization")
                                      for c in caps), "",
                                  "points of utilization: -0.01 for two full links within a sample's rounding, +0.05 for "
                                  "'a little'"))
         rows.append(Headline("ns-2 1000 flows: SAB timeouts per flow per s", "0", None, 0,
-                             max(_g(r, f"capacity/sab/{c}", "timeouts_per_flow_s") for c in caps), "",
+                             max(value(r, f"capacity/sab/{c}", "timeouts_per_flow_s") for c in caps), "",
                              "'Timeouts do not happen in SAB' (bound)"))
         rows.append(Headline("ns-2 1000 flows: TCP timeouts per flow per s (max)", "> 0", 1e-9, None,
-                             max(_g(r, f"capacity/tcp/{c}", "timeouts_per_flow_s") for c in caps), "",
+                             max(value(r, f"capacity/tcp/{c}", "timeouts_per_flow_s") for c in caps), "",
                              "'It incurs many timeouts': the paper gives no number for 'many'"))
     if f"eps/{EPSILONS[0]}" in r:
         full = [e for e in EPSILONS if e >= 0.1]
         rows.append(Headline("eps sweep: lowest utilization for eps >= 0.1", "full", 0.97, None,
-                             min(_g(r, f"eps/{e}", "utilization") for e in full), "",
+                             min(value(r, f"eps/{e}", "utilization") for e in full), "",
                              "3 points below full (absolute); the link rate is the upper side"))
         low = EPSILONS[0]
         rows.append(Headline(f"eps sweep: utilization at eps = {low:g} / (eps*B + headers) / CD", "~1 (eps*B < CD: not full)",
-                             0.85, 1.15, _g(r, f"eps/{low}", "utilization") / eps_window_utilization(low), "x",
+                             0.85, 1.15, value(r, f"eps/{low}", "utilization") / eps_window_utilization(low), "x",
                              f"Prop. 1: a window sum below CD fills that share of the link ({eps_window_utilization(low):.3f} "
                              "on the wire); +-15 % (relative)"))
-        errs = [abs(_g(r, f"eps/{e}", "mean_queue_kb") - eps_queue_kb(e)) / eps_queue_kb(e) for e in EPSILONS if 0.2 <= e < 0.9]
+        errs = [abs(value(r, f"eps/{e}", "mean_queue_kb") - eps_queue_kb(e)) / eps_queue_kb(e) for e in EPSILONS if 0.2 <= e < 0.9]
         rows.append(Headline("eps sweep: queue vs eps*B - CD (0.2 <= eps < 0.9), worst error", "~0", None, 0.15, max(errs), "",
                              "relative; eps*B - CD plus the 40 B header of each sender's one sub-MSS segment (100 x 40 B)"))
         high = [e for e in EPSILONS if e >= 0.9]
         rows.append(Headline("eps sweep: queue / (eps*B - CD + headers) at eps >= 0.9, highest", "< 1 ('smaller than the computed value')",
-                             None, 1 - ORDER, max(_g(r, f"eps/{e}", "mean_queue_kb") / eps_queue_kb(e) for e in high), "x",
+                             None, 1 - ORDER, max(value(r, f"eps/{e}", "mean_queue_kb") / eps_queue_kb(e) for e in high), "x",
                              "the window's fraction of a segment is dropped; " + ORDER_NOTE))
     rows += large_headlines(r)
     rows += prop2_headlines(r)
@@ -1006,7 +979,7 @@ def ratelimit_headlines(r: dict) -> list[Headline]:
     if "ratelimit/off" not in r or "ratelimit/on" not in r:
         return []
     off, on = r["ratelimit/off"], r["ratelimit/on"]
-    b = lambda v: (0.85 * v, 1.15 * v)  # noqa: E731
+    b = lambda v: relative_band(v, 0.15)  # noqa: E731
     rows = [
         Headline("Fig. 22: set L without a limit", "~270 Mb/s", *b(270), off["L_mbps"], " Mb/s", "+-15 % (relative)"),
         Headline("Fig. 22: sets S and F without a limit (lower)", "~720 Mb/s", *b(720), min(off["S_mbps"], off["F_mbps"]), " Mb/s",
@@ -1038,7 +1011,7 @@ def large_headlines(r: dict) -> list[Headline]:
     tail latency of SAB is a little larger than D2TCP and DCTCP", "TCP performs worst"."""
     if not all(f"large/{s}" in r for s in MIX_SCHEMES):
         return []
-    g = lambda s, f: _g(r, f"large/{s}", f)  # noqa: E731
+    g = lambda s, f: value(r, f"large/{s}", f)  # noqa: E731
     rows = [
         Headline("Fig. 23: SAB mean query FCT - D2TCP's", "-0.01 ms", -0.03, 0.0, g("sab", "query_mean_ms") - g("d2tcp", "query_mean_ms"),
                  " ms", "+-0.02 ms (absolute) around the paper's value, capped at 0 by its 'faster'"),
@@ -1073,7 +1046,7 @@ def prop2_headlines(r: dict) -> list[Headline]:
     if not errs:
         return []
     eta = prop2_eta_max()
-    g = lambda e, f: _g(r, f"prop2/{e:+g}", f)  # noqa: E731
+    g = lambda e, f: value(r, f"prop2/{e:+g}", f)  # noqa: E731
     inside = [e for e in errs if abs(e) <= eta]
     under = [e for e in errs if e < 0]
     lossy = [-e for e in under if g(e, "drops") > 0]
@@ -1092,13 +1065,61 @@ def prop2_headlines(r: dict) -> list[Headline]:
 
 # ---- figures -----------------------------------------------------------------------------------
 
+#: The paper's values on our figures (report.html; drawn by FigureSaver): each from the text, with
+#: the band its headline uses where that band is in the figure's units. Panels of
+#: fig3_fig5_convergence: row 1 throughput, row 2 queue, one column per scheme (SCHEMES order).
+STATED: list[Stated] = [
+    Stated("fig3_fig5_convergence", "TCP 'probes the maximum of the buffer size per port' (512 KB)", "§V-B.1, Fig. 5", 512, 0.85 * 512, 512,
+           axes=3 + SCHEMES.index("tcp")),
+    Stated("fig3_fig5_convergence", "'and then decreases to about half of it'", "§V-B.1, Fig. 5", 256, 0.35 * 512, 0.65 * 512,
+           axes=3 + SCHEMES.index("tcp")),
+    Stated("fig4_joining_flow", "DCTCP 'spends 50 milliseconds in evolving to the desired value, i.e., 0.5 Gbps' (band 0.5-2x)",
+           "§V-B.1, Fig. 4", 0.5, x=50, span=(25, 100)),
+    Stated("fig9_short_flow_delay", "TCP: short flows take about 4 ms (mean over 1-20 KB)", "§V-B.3, Fig. 9", 4, 2, 6),
+    Stated("fig9_short_flow_delay", "DCTCP: about 1 ms", "§V-B.3, Fig. 9", 1, 0.5, 1.5),
+    Stated("fig10_fig11_incast", "TCP's goodput collapses 'after about 32' senders (band 24-48)", "§V-B.4, Fig. 10", span=(24, 48)),
+    Stated("fig22_rate_limit", "no limit: set L about 270 Mb/s", "§VI-B, Fig. 22", 270, *relative_band(270, 0.15), x="set L", dx=-0.19),
+    Stated("fig22_rate_limit", "no limit: sets S and F about 720 Mb/s", "§VI-B, Fig. 22", 720, *relative_band(720, 0.15), x="set S", dx=-0.19),
+    Stated("fig22_rate_limit", "no limit: sets S and F about 720 Mb/s", "§VI-B, Fig. 22", 720, *relative_band(720, 0.15), x="set F", dx=-0.19),
+    Stated("fig22_rate_limit", "L limited to 150 Mb/s (payload; ours on the wire)", "§VI-B, Fig. 22", 150, *relative_band(150, 0.15),
+           x="set L", dx=0.19),
+    Stated("fig22_rate_limit", "S and F 'increase their throughput to about 840 Mbps'", "§VI-B, Fig. 22", 840, *relative_band(840, 0.15),
+           x="set S", dx=0.19),
+    Stated("fig22_rate_limit", "S and F 'increase their throughput to about 840 Mbps'", "§VI-B, Fig. 22", 840, *relative_band(840, 0.15),
+           x="set F", dx=0.19),
+]
+
+#: The setup, each choice with the paper's sentence it rests on (docs/reproductions/sab.md; report.html).
+SETUP: list[Setup] = [
+    Setup("hosts", "Linux 2.6.38 (IW 3, 200 ms minimum RTO, delayed ACKs, SACK, no RACK/TLP), SYN handshake for every scheme",
+          "§V-A: 'We implemented the end host part of SAB in Linux kernel 2.6.38.3'; 'TCP NewReno (with SACK) is implemented in "
+          "the kernel 2.6.38.3'"),
+    Setup("SAB receivers", "ACK every segment", "not in the text: with windows of 1-2 segments a delayed ACK would wait 40 ms every RTT"),
+    Setup("links", "1 Gb/s, 25 us one way (100 us base RTT through one switch)",
+          "§V-A: 'four 1 Gbps ports'; the testbed's RTT is not in the text (ours: the ns-2 runs' 100 us)"),
+    Setup("buffer, marking", "512 KB per port; DCTCP and D2TCP marked at 32 KB; SAB's epsilon = 1/2",
+          "§V-A: 'a buffer of 512 KB per port'; 'The threshold of marking packets in DCTCP and D2TCP is 32 KB as recommended "
+          "in [4]. In SAB, epsilon is set to 1/2'"),
+    Setup("Fig. 6 topology", "the chain h1,h2 - R1 - M(h3) - R2 - h4,h5; Ns = 10, Nl = 5, Nf = 15",
+          "not drawn in the text: the chain that matches §V-B.2's sets and RTT ratio"),
+    Setup("incast, outcast", "one host per flow; persistent incast connections, 256 KB blocks, 64 KB receive windows",
+          "§V-B.4-5 (the blocks); hosts, windows and persistent connections are not in the text: the storage-cluster incast of [7]"),
+    Setup("benchmark mix", "9 hosts on three 1 Gb/s leaves under one spine; queries 2 KB, short messages 100 KB-1 MB, background "
+          "web search; loads 0.01 / 0.05 / 0.3; 10 ms/KB deadlines", "§V-B.6 (Fig. 14's testbed as far as the text describes it)"),
+    Setup("ns-2 runs", "1000 B packets (960 B payload), NewReno without SACK, IW 2, 200 ms minimum RTO; buffer (300C + 3000)/11 KB",
+          "§VI-A: the buffer rule and 1 KB packets; IW 2 and no SACK are ns-2's defaults (not in the text)"),
+    Setup("Figs. 23-24", "the mix on 20 racks of 20 servers, 1 Gb/s in a rack, 10 Gb/s uplinks (4 racks reduced)",
+          "§VI-D: '20 racks, each rack has 20 servers'"),
+]
+
+
 def figures(r: dict, out: Path, scale: str) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    save = FigureSaver(out)
+    save = FigureSaver(out, STATED)
 
     conv = [s for s in SCHEMES if f"conv/{s}" in r]
     if conv:
@@ -1137,8 +1158,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
         for s in inc:
             ns = sorted(int(k.split("/")[2]) for k in r if k.startswith(f"incast/{s}/"))
-            a1.plot(ns, [_g(r, f"incast/{s}/{n}", "goodput_gbps") for n in ns], "o-", label=s.upper())
-            a2.plot(ns, [_g(r, f"incast/{s}/{n}", "losses_per_flow_s") for n in ns], "o-", label=s.upper())
+            a1.plot(ns, [value(r, f"incast/{s}/{n}", "goodput_gbps") for n in ns], "o-", label=s.upper())
+            a2.plot(ns, [value(r, f"incast/{s}/{n}", "losses_per_flow_s") for n in ns], "o-", label=s.upper())
         a1.set_xlabel("number of flows")
         a1.set_ylabel("goodput (Gb/s)")
         a1.set_title("Fig. 10: incast, 256 KB blocks")
@@ -1186,7 +1207,7 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         ax.set_ylabel("throughput (Gb/s)")
         ax.set_title("Fig. 13: outcast, Nf = 2, Nl = 10")
         ax.legend()
-        losses = ", ".join(f"{s.upper()} {_g(r, f'outcast/{s}', 'losses_per_flow_s'):.2f}" for s in out_s)
+        losses = ", ".join(f"{s.upper()} {value(r, f'outcast/{s}', 'losses_per_flow_s'):.2f}" for s in out_s)
         ax.text(0.01, 0.97, f"Fig. 15, lost packets per flow per s: {losses}", transform=ax.transAxes, va="top", fontsize=8)
         save(fig, "fig13_fig15_outcast")
 
@@ -1209,9 +1230,9 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(14, 3.6))
         x = np.arange(3)
         for i, s in enumerate(mixes):
-            a1.bar(x + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", k) for k in ("query_mean_ms", "query_p99_ms", "query_p999_ms")], 0.2,
+            a1.bar(x + 0.2 * (i - 1.5), [value(r, f"mix/{s}", k) for k in ("query_mean_ms", "query_p99_ms", "query_p999_ms")], 0.2,
                    label=s.upper())
-            a2.bar(np.arange(len(SIZE_BINS)) + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", f"bg_p999_ms_{b[2]}") for b in SIZE_BINS], 0.2,
+            a2.bar(np.arange(len(SIZE_BINS)) + 0.2 * (i - 1.5), [value(r, f"mix/{s}", f"bg_p999_ms_{b[2]}") for b in SIZE_BINS], 0.2,
                    label=s.upper())
         a1.set_xticks(x, ["mean", "99th", "99.9th"])
         a1.set_yscale("log")
@@ -1223,7 +1244,7 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         a2.set_ylabel("99.9th pct completion (ms)")
         a2.set_title("Fig. 17: background flows")
         for i, s in enumerate(mixes):
-            a3.bar(np.arange(2) + 0.2 * (i - 1.5), [_g(r, f"mix/{s}", k) for k in ("per_kb_mean_ms", "per_kb_p999_ms")], 0.2,
+            a3.bar(np.arange(2) + 0.2 * (i - 1.5), [value(r, f"mix/{s}", k) for k in ("per_kb_mean_ms", "per_kb_p999_ms")], 0.2,
                    label=s.upper())
         a3.set_xticks(np.arange(2), ["mean", "99.9th"])
         a3.set_yscale("log")
@@ -1235,8 +1256,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
     if caps:
         fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
         for s in ("sab", "tcp"):
-            a1.plot(caps, [_g(r, f"capacity/{s}/{c}", "utilization") for c in caps], "o-", label=s.upper())
-            a2.plot(caps, [_g(r, f"capacity/{s}/{c}", "timeouts_per_flow_s") for c in caps], "o-", label=s.upper())
+            a1.plot(caps, [value(r, f"capacity/{s}/{c}", "utilization") for c in caps], "o-", label=s.upper())
+            a2.plot(caps, [value(r, f"capacity/{s}/{c}", "timeouts_per_flow_s") for c in caps], "o-", label=s.upper())
         a1.set_xlabel("link capacity (Gb/s)")
         a1.set_ylabel("bottleneck utilization")
         a1.set_title("Fig. 19: 1000 flows")
@@ -1249,8 +1270,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
     if any(k.startswith("eps/") for k in r):
         fig, ax = plt.subplots(figsize=(6, 4))
         ax2 = ax.twinx()
-        ax.plot(EPSILONS, [_g(r, f"eps/{e}", "utilization") for e in EPSILONS], "o-", label="utilization")
-        ax2.plot(EPSILONS, [_g(r, f"eps/{e}", "mean_queue_kb") for e in EPSILONS], "s-", color="C3", label="queue (KB)")
+        ax.plot(EPSILONS, [value(r, f"eps/{e}", "utilization") for e in EPSILONS], "o-", label="utilization")
+        ax2.plot(EPSILONS, [value(r, f"eps/{e}", "mean_queue_kb") for e in EPSILONS], "s-", color="C3", label="queue (KB)")
         ax2.plot(EPSILONS, [e * 128 - 12.5 for e in EPSILONS], "k--", label="eps*B - CD")
         ax.set_xlabel("epsilon")
         ax.set_ylabel("bottleneck utilization")
@@ -1265,8 +1286,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         qk = ["query_mean_ms", "query_p99_ms", "query_p99.9_ms", "query_p99.99_ms"]
         bk = ["bg_mean_ms", "bg_p95_ms", "bg_p99_ms"]
         for i, s in enumerate(large_s):
-            a1.bar(np.arange(len(qk)) + 0.2 * (i - 1.5), [_g(r, f"large/{s}", k) for k in qk], 0.2, label=s.upper())
-            a2.bar(np.arange(len(bk)) + 0.2 * (i - 1.5), [_g(r, f"large/{s}", k) for k in bk], 0.2, label=s.upper())
+            a1.bar(np.arange(len(qk)) + 0.2 * (i - 1.5), [value(r, f"large/{s}", k) for k in qk], 0.2, label=s.upper())
+            a2.bar(np.arange(len(bk)) + 0.2 * (i - 1.5), [value(r, f"large/{s}", k) for k in bk], 0.2, label=s.upper())
         racks = SCALES[scale]["large_racks"]
         a1.set_xticks(np.arange(len(qk)), ["mean", "99th", "99.9th", "99.99th"])
         a1.set_yscale("log")
@@ -1285,8 +1306,8 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
         fig, ax = plt.subplots(figsize=(6.5, 4))
         ax2 = ax.twinx()
         x = [1 + e for e in errs]
-        ax.plot(x, [_g(r, f"prop2/{e:+g}", "utilization") for e in errs], "o-", label="utilization")
-        ax2.plot(x, [_g(r, f"prop2/{e:+g}", "drops") for e in errs], "s-", color="C3", label="drops")
+        ax.plot(x, [value(r, f"prop2/{e:+g}", "utilization") for e in errs], "o-", label="utilization")
+        ax2.plot(x, [value(r, f"prop2/{e:+g}", "drops") for e in errs], "s-", color="C3", label="drops")
         for v in (1 - eta, 1 + eta):
             ax.axvline(v, color="k", ls="--", lw=1)
         ax.set_xscale("log")
@@ -1361,8 +1382,9 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
-    hl, _ = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
+    hl, models = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
                           ARTIFACT, CENTRAL)
+    write_report(out, "sab", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
     print_rate_sensitivity(results, scale)
     sens = {k: d for k, d in results.items() if k.startswith(("sensitivity/delay/", "sensitivity/mix/"))}
     if sens:
