@@ -56,8 +56,9 @@ pub struct Routes {
     dest: Vec<Dest>,
     /// Each node's row of `sets`, or `NO_ROW` for a host whose one link goes to a switch.
     row: Vec<u32>,
-    /// The one uplink of a node without a row (`NO_PORT` for the others).
-    uplink: Vec<PortId>,
+    /// The one uplink of a node without a row and the switch it leads to (`NO_PORT` for the
+    /// others): the host reaches a destination exactly when that switch does.
+    uplink: Vec<(PortId, NodeId)>,
     /// (start, len) into `ports`, indexed by row * n_groups + group.
     sets: Vec<(u32, u16)>,
     ports: Vec<PortId>,
@@ -96,11 +97,11 @@ impl Routes {
         let g_count = roots.len();
         // Rows: every node but the hosts whose one link goes to a switch.
         let mut row = vec![NO_ROW; n];
-        let mut uplink = vec![NO_PORT; n];
+        let mut uplink = vec![(NO_PORT, NodeId(u32::MAX)); n];
         let mut rows = 0u32;
         for u in 0..n {
             match adj[u].as_slice() {
-                [(p, a)] if is_host[u] && !is_host[a.idx()] => uplink[u] = *p,
+                [(p, a)] if is_host[u] && !is_host[a.idx()] => uplink[u] = (*p, *a),
                 _ => {
                     row[u] = rows;
                     rows += 1;
@@ -178,7 +179,9 @@ impl Routes {
         }
         let r = self.row[node.idx()];
         if r == NO_ROW {
-            return std::slice::from_ref(&self.uplink[node.idx()]);
+            let (port, switch) = &self.uplink[node.idx()];
+            let on = *switch == d.attach || self.sets[self.row[switch.idx()] as usize * self.n_groups + d.group as usize].1 > 0;
+            return if on { std::slice::from_ref(port) } else { &[] };
         }
         let (s, l) = self.sets[r as usize * self.n_groups + d.group as usize];
         &self.ports[s as usize..s as usize + l as usize]
@@ -189,7 +192,7 @@ impl Routes {
         self.sets.len() * std::mem::size_of::<(u32, u16)>()
             + self.ports.len() * 4
             + self.dest.len() * std::mem::size_of::<Dest>()
-            + self.row.len() * (4 + 4)
+            + self.row.len() * (4 + 8)
     }
 }
 

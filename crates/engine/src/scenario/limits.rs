@@ -11,8 +11,9 @@ use crate::network::Port;
 const SET_BYTES: u64 = std::mem::size_of::<(u32, u16)>() as u64;
 /// Bytes of one port id in an ECMP set's port list.
 const PORT_ID_BYTES: u64 = 4;
-/// Bytes per node beside the sets: its row index and its uplink (`Routes::row`, `Routes::uplink`).
-const NODE_ROUTE_BYTES: u64 = 8;
+/// Bytes per node beside the sets: its row index, and its uplink and that link's switch
+/// (`Routes::row`, `Routes::uplink`).
+const NODE_ROUTE_BYTES: u64 = 12;
 /// The port list of the routing table is indexed by `u32`.
 pub const MAX_ROUTE_PORTS: u64 = u32::MAX as u64;
 
@@ -170,7 +171,7 @@ mod tests {
             let built = crate::topology::build(&spec).routes.table_bytes() as u64;
             let hosts = k.pow(3) / 4;
             let dest = hosts * 12; // each host's destination record (group, switch, port down)
-            assert_eq!(built, f.route_sets * 8 + k.pow(3) * 4 + f.nodes * 8 + dest, "k = {k}");
+            assert_eq!(built, f.route_sets * 8 + k.pow(3) * 4 + f.nodes * 12 + dest, "k = {k}");
             assert!(built <= f.route_bytes() + dest, "k = {k}: built {built} > estimate {}", f.route_bytes());
         }
     }
