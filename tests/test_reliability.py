@@ -707,8 +707,11 @@ def _interrupt(args, cwd, ready, timeout=120):
     import sys
     import time
 
+    # The child's Ctrl-C as a terminal gives it, even when this test runs with SIGINT ignored (a
+    # shell's background job): Python installs its handler only over the default disposition.
     p = subprocess.Popen([sys.executable, "-m", "fabricsim", *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+                         stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + timeout
     while not ready() and p.poll() is None and time.time() < deadline:
         time.sleep(0.02)

@@ -52,7 +52,7 @@ import json, sys
 from fabricsim.runner import run
 r = run(sys.argv[1], progress=False)
 s = r.summary
-print(json.dumps({"acked": float(r.flows["bytes_acked"].sum()), "hops": s["packet_hops"],
+print(json.dumps({"acked": float(sum(r.raw("flows")["bytes_acked"])), "hops": s["packet_hops"],
                   "engine_wall_s": s["engine_wall_s"]}))
 """
 

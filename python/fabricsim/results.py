@@ -8,13 +8,13 @@ import shutil
 import tempfile
 import uuid
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import ResultsError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PS = 1e12
 #: Parquet schema metadata key holding the run id (also summary.json's "run_id").
@@ -76,6 +76,8 @@ def _read_parquet(path: Path, run_id: str | None, columns: list[str] | None = No
 
 
 def _flows_frame(cols: dict) -> pd.DataFrame:
+    import pandas as pd
+
     df = pd.DataFrame(cols)
     for c in ("size", "end_ps", "fct_ps", "ideal_fct_ps", "setup_ps"):
         df[c] = df[c].astype("Int64")  # nullable: long-lived / unfinished flows
@@ -92,6 +94,8 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
 
 
 def _circuit_frames(c: dict | None) -> dict[str, pd.DataFrame]:
+    import pandas as pd
+
     if c is None:
         return {}
     days = pd.DataFrame(c["days"])
@@ -130,12 +134,36 @@ def _circuit_frames(c: dict | None) -> dict[str, pd.DataFrame]:
 
 
 def _series_frame(cols: dict) -> pd.DataFrame:
+    import pandas as pd
+
     df = pd.DataFrame(cols)
     df["time_s"] = df["time_ps"] / PS
     return df
 
 
-@dataclass
+class _Table:
+    """A Results table built on first use: a run keeps the engine's columns and turns them into a
+    DataFrame (importing pandas, about 0.3 s) only when the table is read, so a script that needs
+    only the summary or a column (`Results.raw`) never pays for pandas. Once built, the frame lives
+    in the instance's __dict__, which shadows this (non-data) descriptor; assigning replaces it."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj._pending.pop(self.name)()
+        obj.__dict__[self.name] = value
+        return value
+
+
+def _empty_frame():
+    import pandas as pd
+
+    return pd.DataFrame()
+
+
 class Results:
     """What one run produced.
 
@@ -195,13 +223,38 @@ class Results:
           ...
     """
 
-    flows: pd.DataFrame
-    ports: pd.DataFrame
-    timeseries: pd.DataFrame
-    summary: dict[str, Any] = field(default_factory=dict)
-    circuit: dict[str, pd.DataFrame] = field(default_factory=dict)
-    queues: pd.DataFrame = field(default_factory=pd.DataFrame)
-    packets: pd.DataFrame = field(default_factory=pd.DataFrame)
+    flows: pd.DataFrame = _Table()  # type: ignore[assignment]
+    ports: pd.DataFrame = _Table()  # type: ignore[assignment]
+    timeseries: pd.DataFrame = _Table()  # type: ignore[assignment]
+    circuit: dict[str, pd.DataFrame] = _Table()  # type: ignore[assignment]
+    queues: pd.DataFrame = _Table()  # type: ignore[assignment]
+    packets: pd.DataFrame = _Table()  # type: ignore[assignment]
+
+    def __init__(self, flows, ports, timeseries, summary: dict[str, Any] | None = None, circuit=None, queues=None,
+                 packets=None, *, raw: dict[str, dict] | None = None) -> None:
+        """Each table is a DataFrame (circuit: a dict of them), or a function of no arguments that
+        builds it on first use (what `from_engine` passes). `raw` keeps the engine's columns."""
+        self.summary = {} if summary is None else summary
+        self._raw = raw or {}
+        self._pending: dict[str, Callable[[], Any]] = {}
+        tables = {"flows": flows, "ports": ports, "timeseries": timeseries, "circuit": {} if circuit is None else circuit,
+                  "queues": _empty_frame if queues is None else queues, "packets": _empty_frame if packets is None else packets}
+        for name, value in tables.items():
+            if callable(value):
+                self._pending[name] = value
+            else:
+                self.__dict__[name] = value
+
+    def raw(self, table: str) -> dict:
+        """The engine's columns of a table of this run ("flows", "ports", "timeseries", "queues"),
+        as lists, without building a DataFrame (so without importing pandas); empty for results
+        loaded from disk. For scripts that time whole processes (benches/htsim/compare.py).
+
+        Example::
+
+            >>> sum(res.raw("flows")["bytes_acked"])   # doctest: +SKIP
+        """
+        return self._raw.get(table, {})
 
     def _overview(self) -> list[tuple[str, str]]:
         """(label, text) lines of the notebook/text summary."""
@@ -267,21 +320,21 @@ class Results:
         summary = dict(sim.summary())
         summary["goodput_bytes"] = sim.goodput_bytes
         summary.update(summary_extra or {})
-        flows = _flows_frame(sim.flows())
-        decided = flows["deadline_met"].dropna()
-        if len(decided):
+        raw = {"flows": sim.flows(), "ports": sim.ports(), "timeseries": sim.timeseries(), "queues": sim.queues()}
+        decided = [m for m in raw["flows"]["deadline_met"] if m is not None]
+        if decided:
             # Flows with a deadline that finished, or ran past it unfinished (SAB/D2TCP metric).
-            summary["deadline_flows"] = int(len(decided))
-            summary["deadline_miss_fraction"] = float((~decided).mean())
-        circuit = _circuit_frames(sim.circuit())
-        if circuit:
-            summary["circuit_utilization"] = sim.circuit()["utilization"]
-            lat = circuit["latency"].set_index("path")
+            summary["deadline_flows"] = len(decided)
+            summary["deadline_miss_fraction"] = float(sum(1 for m in decided if not m) / len(decided))
+        c = sim.circuit()
+        if c is not None:
+            summary["circuit_utilization"] = c["utilization"]
+            lat = c["latency"]
+            row = list(lat["path"]).index("all")
             for q in ("p50", "p99", "p999"):
-                v = lat.loc["all", f"{q}_us"]
-                summary[f"latency_{q}_us"] = None if pd.isna(v) else float(v)
-        queues = pd.DataFrame(sim.queues())
-        packets = pd.DataFrame()
+                v = lat[f"{q}_us"][row]
+                summary[f"latency_{q}_us"] = None if v is None or v != v else float(v)  # v != v: NaN
+        packets = None
         cap = sim.capture()
         if cap is not None:
             from .pcap import packets_frame
@@ -289,7 +342,16 @@ class Results:
             packets = packets_frame(cap)
             summary["pcap_packets"] = len(packets)
             summary["pcap_left_out"] = int(cap["dropped"])
-        return cls(flows, pd.DataFrame(sim.ports()), _series_frame(sim.timeseries()), summary, circuit, queues, packets)
+
+        def frame(table: str):
+            def build():
+                import pandas as pd
+
+                return pd.DataFrame(raw[table])
+            return build
+
+        return cls(lambda: _flows_frame(raw["flows"]), frame("ports"), lambda: _series_frame(raw["timeseries"]), summary,
+                   lambda: _circuit_frames(c), frame("queues"), packets, raw=raw)
 
     def save(self, directory: str | Path, overwrite: bool = True) -> Path:
         """Write flows.parquet, ports.parquet, timeseries.parquet, queues.parquet, summary.json
@@ -387,8 +449,8 @@ class Results:
             if n not in frames:
                 raise ResultsError(f"'{d}' has no {n}.parquet in its summary.json file list: the directory is damaged")
         circuit = {k.removeprefix("circuit_"): v for k, v in frames.items() if k.startswith("circuit_")}
-        queues = frames.get("queues", pd.DataFrame())
-        packets = frames.get("packets", pd.DataFrame())
+        queues = frames.get("queues")
+        packets = frames.get("packets")
         return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues, packets)
 
     @staticmethod
@@ -454,6 +516,8 @@ class Results:
             if not spec:
                 raise ResultsError("this run captured no packets; add [output.pcap] (ports = [...] or hosts = [...]) "
                                    "or run with --pcap")
+            import pandas as pd
+
             cols = ["port", "time_ps", "arrive_ps", "lost"]
             return pcap.write_all(pd.DataFrame({c: pd.Series(dtype="uint64" if c.endswith("ps") else "object") for c in cols}),
                                   self.ports, spec, directory)

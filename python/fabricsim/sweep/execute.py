@@ -36,15 +36,10 @@ class SweepRun:
 
 def _worker_signals(parent: int) -> None:
     # Workers leave Ctrl-C to the parent, which stops them, and die at once on SIGTERM (the
-    # parent's handler, inherited through fork, would turn it into an interrupted run). A half-done
-    # run is never stored either way.
+    # parent's flag handler, inherited through fork, would keep them running). A half-done run is
+    # never stored either way.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        # Held back by _local while forking. Unblocked only now: a SIGTERM from the parent's
-        # stop that reached a worker before this point ran its inherited handler and printed a
-        # KeyboardInterrupt traceback; now it is ignored (SIGINT) or ends the worker (SIGTERM).
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     # The sweep prints the first point's scenario warnings once; a copy per run is noise.
     import warnings
 
@@ -103,23 +98,33 @@ class _Progress:
 
 
 def _local(out: str, todo: list[Point], workers: int, progress: _Progress, result: SweepRun) -> None:
+    # Ctrl-C and SIGTERM only raise a flag here, read between waits: raised as an exception they
+    # could land inside the pool's fork handlers or its threads' bookkeeping (printed as
+    # "Exception ignored", or lost), and a process-directed signal can be delivered to any of our
+    # threads. Workers forked before their initializer runs inherit this handler, which then only
+    # sets a flag in the worker's own memory.
+    stop: list[int] = []
+    held = {}
+    if _main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            held[sig] = signal.signal(sig, lambda signum, frame: stop.append(signum))
+
+    def check() -> None:
+        if stop:
+            raise KeyboardInterrupt
+
     pending = list(todo)
-    while pending:
-        # Ctrl-C and SIGTERM are held back while the workers are forked: one arriving inside a
-        # fork's handlers (logging's) would be printed as "Exception ignored" and lost, and the
-        # workers inherit the mask until their initializer has set their own handlers. Held, it
-        # is raised when the mask is restored, with the pool in hand to stop.
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM}) if hasattr(signal, "pthread_sigmask") else None
-        ex = None
-        try:
+    ex = None
+    try:
+        while pending:
+            check()
             ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals, initargs=(os.getpid(),))
             futs = {ex.submit(execute_point, out, p.key, p.scenario, p.params): p for p in pending}
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
             pending = []
             live = set(futs)
             while live:
-                finished, live = wait(live, return_when=FIRST_COMPLETED)
+                finished, live = wait(live, timeout=0.1, return_when=FIRST_COMPLETED)
+                check()
                 for f in finished:
                     try:
                         _record(f.result(), result, progress, len(live))
@@ -135,21 +140,30 @@ def _local(out: str, todo: list[Point], workers: int, progress: _Progress, resul
                                 pending.append(futs[g])
                         live = set()
                         break
-        except BaseException:
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            if ex is not None:
-                _stop_pool(ex)
-            raise
-        ex.shutdown(wait=True)
+            ex.shutdown(wait=True)
+            ex = None
+    except BaseException:
+        if ex is not None:
+            _stop_pool(ex)
+        raise
+    finally:
+        for sig, old in held.items():
+            signal.signal(sig, old)
 
 
 def _stop_pool(ex: ProcessPoolExecutor) -> None:
     procs = list((getattr(ex, "_processes", None) or {}).values())
+    # Taken before shutdown, which forgets it.
+    manager = getattr(ex, "_executor_manager_thread", None)
     ex.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         if proc.is_alive():
             proc.terminate()
+    # The manager thread closes its wake-up pipe once it sees the workers gone; the interpreter's
+    # exit hook writes to that pipe, and racing the close it printed "Exception ignored ... Bad
+    # file descriptor" after a Ctrl-C early in a sweep. Let the close finish first.
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def _dask_die_with(pid: int) -> None:
