@@ -34,26 +34,27 @@ def test_each_transports_paper_ports_by_hand():
     # A 10 Gb/s star with 1 us links: the round trip is 2 x (2 us + 1.2 us for 1500 B + 51.2 ns
     # for a 64 B ACK) = 6.5024 us, C·RTT = 8128 B = 5.42 packets; DCTCP's bound C·RTT/7 = 0.77
     # packets, so the paper's 65 packets at 10 Gb/s decide. At 1 Gb/s: its 20 packets.
-    assert setup("dctcp")["ecn_threshold"] == "65pkt" and setup("dctcp")["queues"] == 1
+    # (A setup lists the keys that differ from one drop-tail FIFO.)
+    assert setup("dctcp") == {"discipline": "ecn", "ecn_threshold": "65pkt"}
     assert setup("dctcp", rate="1Gbps")["ecn_threshold"] == "20pkt"
     _, _, why = ports.paper_setup(star("dctcp"))
     assert "K = 65 pkt" in why and "C·RTT/7 = 0.8 pkt at 10 Gb/s, 6.5 us" in why
     # NDP: a data queue of 8 x 9000 B packets, a header queue of as many bytes, WRR 10:1.
     ndp, host, _ = ports.paper_setup(star("ndp"))
-    assert (ndp["queue_buffer"], ndp["weights"], ndp["admission"]) == (["72000B", "8pkt"], [10, 1], "trim")
+    assert (ndp["queue_buffer"], ndp["weights"], ndp["admission"]) == (["72KB", "8pkt"], [10, 1], "trim")
     assert host == {"queues": 2, "classes": [0, 1]}
     # Homa: 8 strict-priority queues; Aeolus adds 0.2 x the 100-packet buffer.
     assert (setup("homa")["queues"], setup("homa")["scheduler"]) == (8, "strict")
     assert setup("aeolus")["selective_drop"] == "20pkt"
-    assert setup("aeolus", queue={"buffer": "120KB"})["selective_drop"] == "24000B"
+    assert setup("aeolus", queue={"buffer": "120KB"})["selective_drop"] == "24KB"
     # pFabric: 2 x 5.42 packets -> an 11-packet buffer with rank admission.
     assert (setup("pfabric")["buffer"], setup("pfabric")["admission"]) == ("11pkt", "pfabric")
     # PIAS and Flash: 8 strict queues marking on the port at 65; Flash pushes out.
-    assert (setup("pias")["ecn_port_threshold"], setup("pias")["admission"]) == ("65pkt", "droptail")
+    assert setup("pias") == {"queues": 8, "scheduler": "strict", "discipline": "ecn", "ecn_port_threshold": "65pkt"}
     assert (setup("flash")["ecn_port_threshold"], setup("flash")["admission"]) == ("65pkt", "pushout")
     # PPT: 65 on P0-P3, 65 x 86/96 = 58.2 -> 59 on P4-P7. TCP variants: one drop-tail FIFO.
     assert setup("ppt")["ecn_threshold"] == ["65pkt"] * 4 + ["59pkt"] * 4
-    assert setup("cubic") == {"queues": 1, "discipline": "droptail", "admission": "droptail"}
+    assert setup("cubic") == {}
 
 
 def test_list_shows_what_each_transport_needs():
@@ -141,3 +142,23 @@ def test_compare_runs_each_transport_on_its_papers_ports_and_says_so(tmp_path):
     assert (s["ports"], s["marking"]) == ("profile", "ecn per queue 30pkt")
     with pytest.raises(fabricsim.ScenarioError, match="ports: 'both' is not a port choice"):
         fabricsim.compare(star(), ["dctcp"], ports="both")
+
+
+def test_reproductions_build_their_ports_from_the_declarations():
+    # The values each paper states over the declared structure; these dicts are what the modules
+    # wrote by hand before (their scenario hashes and results are unchanged).
+    from fabricsim.reproduce import flash, ppt, sab
+
+    assert ppt.queue("ndp") == {"buffer": "120KB", "queues": 2, "classes": [0, 1], "queue_buffer": ["72KB", "8pkt"],
+                                "scheduler": "wrr", "weights": [10, 1], "admission": "trim", "trim_size": "64B",
+                                "trim_tail": 0.5, "return_to_sender": True}
+    assert ppt.host_queue("ndp") == {"queues": 2, "classes": [0, 1]} and ppt.host_queue("homa") is None
+    assert ppt.queue("aeolus") == {"buffer": "120KB", "queues": 8, "scheduler": "strict", "selective_drop": "24KB"}
+    assert ppt.queue("dctcp") == {"buffer": "120KB", "queues": 8, "scheduler": "strict", "discipline": "ecn",
+                                  "ecn_threshold": ["96KB"] * 4 + ["86KB"] * 4}
+    assert ppt.queue("pias") == {"buffer": "120KB", "queues": 8, "scheduler": "strict", "discipline": "ecn", "ecn_threshold": "96KB"}
+    assert ppt.queue("hpcc") == {"buffer": "120KB", "queues": 8, "scheduler": "strict", "discipline": "droptail"}
+    assert flash.queue("pfabric") == {"buffer": "240pkt", "queues": 8, "scheduler": "strict", "admission": "pfabric"}
+    assert flash.queue("dctcp") == {"buffer": "240pkt", "queues": 8, "scheduler": "strict", "discipline": "ecn", "ecn_port_threshold": "65pkt"}
+    assert flash.queue("flash", queues=4)["admission"] == "pushout" and flash.queue("flash", queues=4)["queues"] == 4
+    assert sab.queue("dctcp") == {"buffer": "512KB", "discipline": "ecn", "ecn_threshold": "32KB"} and sab.queue("tcp") == {"buffer": "512KB"}

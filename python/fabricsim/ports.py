@@ -90,3 +90,44 @@ def line(d: dict) -> str:
     if d.get("setups", 1) > 1:
         text += f" (the most common of {d['setups']} setups over {d['switch_ports']} switch ports)"
     return text
+
+
+
+def _on_fabric(transport: str, topology: dict, buffer: str, profile: Optional[dict]) -> tuple[dict, Optional[dict], str]:
+    """`transport`'s paper setup on `topology` with ports of `buffer` (one flow of traffic)."""
+    doc = {"simulation": {"end": "1ms"}, "topology": topology, "queue": {"buffer": buffer},
+           "workload": [{"cdf": "websearch", "load": 0.1, "flows": 1}]}
+    if profile is None:
+        doc["workload"][0]["transport"] = transport
+    else:
+        doc["transport"] = profile
+    return paper_setup(doc)
+
+
+def declared(transport: str, topology: dict, buffer: str, *, profile: Optional[dict] = None, **values) -> dict:
+    """A `[queue]` table from `transport`'s declaration: the setup its paper configures, computed
+    for `topology` with ports of `buffer` (and the `[transport]` table `profile`, when its keys
+    matter: Homa's priority levels), with the caller's `buffer` and then `values` written over it
+    (a value of None removes the key).
+
+    What a reproduction uses for its schemes' ports: where its paper configures the switches
+    otherwise than the transport's own paper, the `values` state the difference (PPT's 96 KB and
+    86 KB thresholds over PPT's 8 queues), and the structure stays the declaration's.
+
+    Example::
+
+        >>> declared("ndp", {"kind": "star", "hosts": 2, "link": {"rate": "10Gbps", "delay": "1us"}}, "120KB")["admission"]   # doctest: +SKIP
+        'trim'
+    """
+    q = {**_on_fabric(transport, topology, buffer, profile)[0], "buffer": buffer}
+    for k, v in values.items():
+        if v is None:
+            q.pop(k, None)
+        else:
+            q[k] = v
+    return q
+
+
+def declared_host(transport: str, topology: dict, buffer: str = "100pkt", *, profile: Optional[dict] = None) -> Optional[dict]:
+    """The `[host_queue]` table `transport`'s declaration asks for, or None (one FIFO)."""
+    return _on_fabric(transport, topology, buffer, profile)[1]

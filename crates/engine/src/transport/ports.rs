@@ -174,9 +174,10 @@ pub fn keys(pairs: &[(&str, Value)]) -> Map<String, Value> {
     pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
 }
 
-/// One drop-tail FIFO: what the TCP variants ran on.
+/// One drop-tail FIFO: what the TCP variants ran on. (Setups list only the keys that differ
+/// from one drop-tail FIFO, over which a profile's `ports` are read.)
 pub fn drop_tail(_: &TransportConfig, _: &Fabric) -> PortSetup {
-    PortSetup { ports: keys(&[("queues", json!(1)), ("discipline", json!("droptail")), ("admission", json!("droptail"))]), host_ports: None, note: "drop-tail FIFO".into() }
+    PortSetup { ports: Map::new(), host_ports: None, note: "drop-tail FIFO".into() }
 }
 
 /// Loss-based and delay-based TCP: one drop-tail FIFO.
@@ -206,9 +207,14 @@ pub fn pkts(n: u64) -> Value {
     json!(format!("{n}pkt"))
 }
 
+/// `"24KB"` for whole kilobytes, else `"24001B"`.
+pub fn bytes(b: u64) -> Value {
+    json!(if b % 1000 == 0 && b > 0 { format!("{}KB", b / 1000) } else { format!("{b}B") })
+}
+
 /// `n` strict-priority queues, drop-tail, no marking: the base of the priority setups.
 pub fn strict_queues(n: u8) -> Map<String, Value> {
-    keys(&[("queues", json!(n)), ("scheduler", json!("strict")), ("admission", json!("droptail")), ("discipline", json!("droptail"))])
+    keys(&[("queues", json!(n)), ("scheduler", json!("strict"))])
 }
 
 /// `ports` marking ECN on each queue's own length at `per_queue` (one entry per queue, or one for all).
@@ -305,12 +311,12 @@ mod tests {
         // DCTCP (and D2TCP, L2DCT): one FIFO marking at the paper's 65 packets (40 Gb/s).
         for t in ["dctcp", "d2tcp", "l2dct"] {
             let s = setup(t);
-            assert_eq!((port(&s, "queues"), port(&s, "discipline"), port(&s, "ecn_threshold")), (json!(1), json!("ecn"), json!("65pkt")), "{t}");
+            assert_eq!((port(&s, "queues"), port(&s, "discipline"), port(&s, "ecn_threshold")), (Value::Null, json!("ecn"), json!("65pkt")), "{t}");
         }
         // NDP: 8 data packets of 8936 + 64 B, a header queue of the same 72 000 B, WRR 10:1,
         // trimming to the 64 B header, 2 queues at the hosts.
         let s = setup("ndp");
-        assert_eq!(port(&s, "queue_buffer"), json!(["72000B", "8pkt"]));
+        assert_eq!(port(&s, "queue_buffer"), json!(["72KB", "8pkt"]));
         assert_eq!((port(&s, "scheduler"), port(&s, "weights"), port(&s, "admission"), port(&s, "trim_size")), (json!("wrr"), json!([10, 1]), json!("trim"), json!("64B")));
         assert_eq!(s.host_ports, Some(keys(&[("queues", json!(2)), ("classes", json!([0, 1]))])));
         // Homa: a strict queue per level; 4 levels, 4 queues.
@@ -318,7 +324,7 @@ mod tests {
         let four = Scenario::paper_ports(&doc("homa4", Some(json!({"kind": "homa", "priorities": 4}))).to_string()).unwrap().unwrap().1;
         assert_eq!(port(&four, "queues"), json!(4));
         // Aeolus: 0.2 x 120 KB = 24 KB, PPT's reproduction's value.
-        assert_eq!(port(&setup("aeolus"), "selective_drop"), json!("24000B"));
+        assert_eq!(port(&setup("aeolus"), "selective_drop"), json!("24KB"));
         // pFabric: 2 x C·RTT = 2 x 29.59 packets -> 60.
         let s = setup("pfabric");
         assert_eq!((port(&s, "buffer"), port(&s, "admission")), (json!("60pkt"), json!("pfabric")));
@@ -326,18 +332,17 @@ mod tests {
         for t in ["pias", "l2dct-pias", "flash", "flash-ia"] {
             let s = setup(t);
             assert_eq!((port(&s, "queues"), port(&s, "ecn_port_threshold")), (json!(8), json!("65pkt")), "{t}");
-            assert_eq!(port(&s, "admission"), json!(if t.starts_with("flash") { "pushout" } else { "droptail" }), "{t}");
+            assert_eq!(port(&s, "admission"), if t.starts_with("flash") { json!("pushout") } else { Value::Null }, "{t}");
         }
         // PPT: K_HCP = 65, K_LCP = 65 x 86/96 = 58.2 -> 59 packets.
         let p = json!(["65pkt", "65pkt", "65pkt", "65pkt", "59pkt", "59pkt", "59pkt", "59pkt"]);
         assert_eq!(port(&setup("ppt"), "ecn_threshold"), p);
         assert_eq!(port(&setup("ppt-no-ewd"), "ecn_threshold"), p);
         assert_eq!(port(&setup("rc3"), "ecn_threshold"), json!("65pkt"));
-        assert_eq!((port(&setup("ppt-swift"), "queues"), port(&setup("ppt-swift"), "discipline")), (json!(8), json!("droptail")));
-        // Loss- and delay-based TCP, HPCC: one drop-tail FIFO.
+        assert_eq!(setup("ppt-swift").ports, strict_queues(8));
+        // Loss- and delay-based TCP, HPCC: one drop-tail FIFO, nothing to change.
         for t in ["cubic", "newreno", "bbr", "swift", "hpcc"] {
-            let s = setup(t);
-            assert_eq!((port(&s, "queues"), port(&s, "discipline"), port(&s, "admission")), (json!(1), json!("droptail"), json!("droptail")), "{t}");
+            assert!(setup(t).ports.is_empty(), "{t}");
         }
         assert!(CcKind::Hpcc.paper_ports().needs.telemetry);
     }
@@ -355,7 +360,7 @@ mod tests {
             }
             let sc = Scenario::from_value(&doc(t, Some(profile))).unwrap_or_else(|e| panic!("{t}: {e}"));
             assert!(sc.warnings().is_empty(), "{t}: {:?}", sc.warnings());
-            let queues = s.ports["queues"].as_u64().unwrap() as u8;
+            let queues = s.ports.get("queues").map_or(1, |q| q.as_u64().unwrap() as u8);
             for l in &sc.topology.links {
                 let to_switch = if sc.topology.nodes[l.a].is_host { &l.queue_ba } else { &l.queue_ab };
                 assert_eq!(to_switch.queues, queues, "{t}");

@@ -34,10 +34,9 @@ pub use header::{HomaHeader, HomaKind};
 pub use receiver::{InSlot, Inbound};
 pub use sender::{OutSlot, Outbound};
 
-use super::ports::{keys, Needs, PaperPorts, PortSetup};
+use super::ports::{bytes, pkts, strict_queues, Needs, PaperPorts, PortSetup};
 use super::timer::TimerId;
 use super::TransportConfig;
-use serde_json::json;
 use super::{Endpoints, FlowStats, Framing, Outbox, Transport};
 use crate::host::{HostInfo, HostTimer, HostTimerId, Stacks};
 use crate::packet::{Header, Packet};
@@ -266,22 +265,22 @@ pub const AEOLUS_PORTS: PaperPorts = PaperPorts {
     setup: |cfg, f| {
         let TransportConfig::Homa(c) = cfg else { unreachable!("Aeolus's declaration") };
         let (k, why) = match f.buffer {
-            Some(crate::queue::Amount::Bytes(b)) => (format!("{}B", b / 5), format!("0.2 x the {b} B buffer")),
-            Some(crate::queue::Amount::Packets(n)) => (format!("{}pkt", (n / 5).max(1)), format!("0.2 x the {n}-packet buffer")),
-            None => (format!("{}B", c.rtt_bytes), "RTTbytes (the buffer is unlimited)".to_string()),
+            Some(crate::queue::Amount::Bytes(b)) => (bytes(b / 5), format!("0.2 x the {b} B buffer")),
+            Some(crate::queue::Amount::Packets(n)) => (pkts((n / 5).max(1)), format!("0.2 x the {n}-packet buffer")),
+            None => (bytes(c.rtt_bytes), "RTTbytes (the buffer is unlimited)".to_string()),
         };
         priority_ports(cfg, Some((k, why)))
     },
 };
 
 /// One strict-priority queue per level; Aeolus's selective-drop threshold and its reason.
-fn priority_ports(cfg: &TransportConfig, selective: Option<(String, String)>) -> PortSetup {
+fn priority_ports(cfg: &TransportConfig, selective: Option<(serde_json::Value, String)>) -> PortSetup {
     let TransportConfig::Homa(c) = cfg else { unreachable!("Homa's declaration") };
-    let mut ports = keys(&[("queues", json!(c.priorities)), ("scheduler", json!("strict")), ("admission", json!("droptail")), ("discipline", json!("droptail"))]);
+    let mut ports = strict_queues(c.priorities);
     let mut note = format!("{} strict-priority queues, one per priority level, drop-tail (Homa §3.4)", c.priorities);
     if let Some((k, why)) = selective {
-        ports.insert("selective_drop".into(), json!(k));
-        note = format!("{note}; selective_drop = {k} ({why})");
+        note = format!("{note}; selective_drop = {} ({why})", k.as_str().unwrap_or_default());
+        ports.insert("selective_drop".into(), k);
     }
     PortSetup { ports, host_ports: None, note }
 }

@@ -26,7 +26,7 @@ pub use header::{NdpHeader, NdpKind};
 pub use pacer::{NdpHost, PullSlot};
 
 use super::timer::{LazyTimer, TimerId};
-use super::ports::{keys, Needs, PaperPorts, PortSetup};
+use super::ports::{bytes, keys, pkts, Needs, PaperPorts, PortSetup};
 use super::{Endpoints, FlowStats, Framing, Outbox, Transport, TransportConfig};
 use serde_json::json;
 use crate::host::Stacks;
@@ -86,14 +86,13 @@ pub const PORTS: PaperPorts = PaperPorts {
             ports: keys(&[
                 ("queues", json!(2)),
                 ("classes", json!([0, 1])),
-                ("queue_buffer", json!([format!("{header_queue}B"), format!("{DATA_QUEUE_PACKETS}pkt")])),
+                ("queue_buffer", json!([bytes(header_queue), pkts(DATA_QUEUE_PACKETS)])),
                 ("scheduler", json!("wrr")),
                 ("weights", json!([HEADER_WEIGHT, 1])),
                 ("admission", json!("trim")),
                 ("trim_size", json!(format!("{}B", c.header))),
                 ("trim_tail", json!(0.5)),
                 ("return_to_sender", json!(true)),
-                ("discipline", json!("droptail")),
             ]),
             host_ports: Some(keys(&[("queues", json!(2)), ("classes", json!([0, 1]))])),
             note: format!("data queue {DATA_QUEUE_PACKETS} x {packet} B packets, header queue {header_queue} B served {HEADER_WEIGHT}:1 (NDP §3.1)"),

@@ -12,8 +12,8 @@
 //! only ends slow start (ssthresh ≤ cwnd), without a cut of its own.
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
-use crate::transport::ports::{dctcp_k, keys, mark_queues, pkts, Needs, PaperPorts, PortSetup};
-use serde_json::json;
+use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
+use serde_json::Map;
 
 /// DCTCP parameters (RFC 8257 §4.2 defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -146,7 +146,7 @@ pub const PORTS: PaperPorts = PaperPorts {
     summary: "one FIFO marking ECN above K: K > C*RTT/7, the paper's 20 pkt at 1 Gb/s and 65 at 10 Gb/s (DCTCP §3.4)",
     setup: |_, f| {
         let (k, why) = dctcp_k(f);
-        PortSetup { ports: mark_queues(keys(&[("queues", json!(1)), ("admission", json!("droptail"))]), pkts(k)), host_ports: None, note: why }
+        PortSetup { ports: mark_queues(Map::new(), pkts(k)), host_ports: None, note: why }
     },
 };
 

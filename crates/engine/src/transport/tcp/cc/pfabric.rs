@@ -54,7 +54,7 @@ pub const PORTS: PaperPorts = PaperPorts {
     setup: |_, f| {
         let n = ((BUFFER_BDPS * f.bdp_packets()).ceil() as u64).max(2);
         PortSetup {
-            ports: keys(&[("queues", json!(1)), ("buffer", pkts(n)), ("admission", json!("pfabric")), ("discipline", json!("droptail"))]),
+            ports: keys(&[("buffer", pkts(n)), ("admission", json!("pfabric"))]),
             host_ports: None,
             note: format!("buffer {n} pkt = 2 x C*RTT at {} (pFabric §5: 36 KB, 2 BDPs, at 10 Gb/s)", f.describe()),
         }
