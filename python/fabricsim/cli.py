@@ -390,13 +390,12 @@ def cmd_list(a) -> int:
 
     if a.what in ("cc", "congestion-controls"):
         from . import cc_params
-
         from .ports import declarations
 
         ports = declarations()
         for name, desc in congestion_controls().items():
             print(f"{name:<11} {desc}")
-            if name in ports:
+            if name in ports and not desc.startswith("the same as"):
                 print(f"{'':<13}switch: needs {ports[name][0]}; paper's ports: {ports[name][1]}")
             knobs = cc_params(name)
             if knobs and a.params:
@@ -417,7 +416,6 @@ def cmd_list(a) -> int:
               "docs/SCENARIOS.md \"[host]\")")
     elif a.what == "transports":
         from . import transports
-
         from .ports import declarations
 
         ports = declarations()
