@@ -62,9 +62,16 @@ fn offenders(ports: &[(String, &QueueSpec)], bad: impl Fn(&QueueSpec) -> bool) -
     }
 }
 
-/// A TCP profile's scheme, else its congestion control.
+/// A TCP profile's scheme as its paper names it, else its congestion control's scenario name.
 fn scheme_name(c: &TcpConfig) -> &'static str {
-    c.scheme.unwrap_or(c.cc.name())
+    match c.scheme.unwrap_or(c.cc.name()) {
+        "ppt" => "PPT",
+        "rc3" => "RC3",
+        "pias" => "PIAS",
+        "flash" => "Flash",
+        "flash-ia" => "Flash-IA",
+        n => n,
+    }
 }
 
 fn admission_name(a: Admission) -> &'static str {
@@ -122,7 +129,7 @@ pub(super) fn warnings(s: &Scenario) -> Vec<Issue> {
                     _ => format!("which tags packets with {n} priority classes"),
                 };
                 warn("queue.queues", format!(
-                    "transport '{name}' is {what} {tags}, but {which} has fewer queues, so some of its classes share a queue; \
+                    "transport '{name}' is {what} {tags}, but {which} has fewer than {n} queues, so some of its classes share a queue; \
                      set [queue] queues = {n}, scheduler = \"strict\" (or give the profile its paper's ports: fabricsim compare --ports paper)"
                 ));
             }
@@ -217,6 +224,6 @@ mod tests {
         // PIAS tags 8 classes: 4 queues share some; marking present, so only the queues.
         let pias = star("queues = 4\ndiscipline = \"ecn\"\necn_port_threshold = \"20pkt\"", "cc = \"pias\"").unwrap();
         assert_eq!(keys(&pias), ["queue.queues"]);
-        assert!(pias.warnings()[0].message.contains("pias which tags packets with 8 priority classes, but every switch port (3) has fewer queues"), "{}", pias.warnings()[0].message);
+        assert!(pias.warnings()[0].message.contains("PIAS which tags packets with 8 priority classes, but every switch port (3) has fewer than 8 queues"), "{}", pias.warnings()[0].message);
     }
 }
