@@ -63,6 +63,9 @@ def test_compare_and_topology_commands(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "(0, 100KB]" in p.stdout and "at load 0.4" in p.stdout
     lines = p.stdout.splitlines()
+    # First the ports each transport ran on (issue 37), then the tables.
+    assert lines[0].startswith("ports dctcp") and lines[1].startswith("ports newreno") and lines[2] == ""
+    lines = lines[3:]
     assert "mean FCT" in lines[1] and "vs dctcp" in lines[1]
     assert lines[2].split()[-4:] and "dctcp" in lines[2] and "newreno" in lines[3]
     for name in ("compare.csv", "compare.png", "compare.svg", "fct_cdf.png", "fct_vs_load.png"):

@@ -503,8 +503,8 @@ def test_ndp_over_ports_that_do_not_trim_is_refused_with_the_keys_to_add(tmp_pat
 @pytest.mark.parametrize("transport, queue, key, words", [
     ({"kind": "homa"}, {"buffer": "100pkt"}, "queue.queues", ["Homa with 8 priority levels", "queues = 8"]),
     ({"kind": "homa", "priorities": 4}, {"buffer": "100pkt", "queues": 2}, "queue.queues", ["Homa with 4 priority levels"]),
-    ({"cc": "ppt"}, {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"}, "queue.queues", ["is PPT", "one queue"]),
-    ({"cc": "flash"}, {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"}, "queue.queues", ["is Flash", "one queue"]),
+    ({"cc": "ppt"}, {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"}, "queue.queues", ["is PPT", "fewer than 8 queues"]),
+    ({"cc": "flash"}, {"buffer": "100pkt", "discipline": "ecn", "ecn_threshold": "20pkt"}, "queue.queues", ["is Flash", "fewer than 8 queues"]),
     ({"cc": "pfabric"}, {"buffer": "100pkt"}, "queue.admission", ["is pFabric", 'admission = "pfabric"']),
     ({"cc": "dctcp"}, {"buffer": "100pkt"}, "queue.discipline", ["(dctcp) reacts to ECN marks", 'discipline = "ecn"']),
 ])

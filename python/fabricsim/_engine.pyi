@@ -35,6 +35,15 @@ def host_stacks() -> list[tuple[str, str]]:
 def cc_knobs(name: str) -> list[tuple[str, float, float, float, str]]:
     """(name, default, min, max, meaning) of a congestion control's (or scheme's) cc_params knobs."""
 
+def paper_ports(json: str) -> Optional[tuple[str, Optional[str], str]]:
+    """The port setup the paper of the scenario's transport configures: (ports JSON, host_ports JSON or None, why)."""
+
+def port_setup(json: str) -> dict[str, Any]:
+    """The scenario's switch ports in words: queues, scheduler, buffer, marking, admission, switch_ports, setups."""
+
+def port_declarations() -> list[tuple[str, str, str]]:
+    """(name, what it needs of the switch ports, its paper's setup) for every transport, cc and scheme."""
+
 def builtin_workloads() -> list[str]:
     """Names of the built-in flow-size distributions."""
 

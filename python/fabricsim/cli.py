@@ -281,6 +281,21 @@ def _fmt_table(wide) -> str:
                                     "mean FCT vs " + base], rows, indent="", left=2))
 
 
+def _print_setups(setups: dict, mode: str) -> None:
+    """The switch ports each transport runs on, one line per transport, before the runs."""
+    from .ports import line
+
+    if mode == "scenario":
+        print("ports: --ports scenario: every transport runs on the scenario's switch ports as written, whatever its paper configures")
+    width = max(len(t) for t, _ in setups)
+    shown = set()
+    for (t, _), s in setups.items():
+        if t not in shown:
+            shown.add(t)
+            print(f"ports {t:<{width}}  {s['ports']:<8} {line(s)}; {s['note']}")
+    print(flush=True)
+
+
 def cmd_compare(a) -> int:
     from .compare import check_axes, check_loads_apply, compare, write
     from .scenario import load_scenario
@@ -297,7 +312,8 @@ def cmd_compare(a) -> int:
     check_loads_apply(doc, loads)
     out = Path(a.output) if a.output else Path("results") / (Path(a.scenario).stem + "-compare")
     _check_output_root(out)  # before simulating
-    c = compare(doc, transports, loads=loads, seed=a.seed, progress=False if a.no_progress else None)
+    c = compare(doc, transports, loads=loads, seed=a.seed, progress=False if a.no_progress else None, ports=a.ports,
+                on_setups=lambda setups: _print_setups(setups, a.ports))
     written = write(c, out)
     for load in (loads or [None]):
         runs = {t: r for (t, l), r in c.runs.items() if l == load}
@@ -374,9 +390,13 @@ def cmd_list(a) -> int:
 
     if a.what in ("cc", "congestion-controls"):
         from . import cc_params
+        from .ports import declarations
 
+        ports = declarations()
         for name, desc in congestion_controls().items():
             print(f"{name:<11} {desc}")
+            if name in ports and not desc.startswith("the same as"):
+                print(f"{'':<13}switch: needs {ports[name][0]}; paper's ports: {ports[name][1]}")
             knobs = cc_params(name)
             if knobs and a.params:
                 for k in knobs:
@@ -396,9 +416,15 @@ def cmd_list(a) -> int:
               "docs/SCENARIOS.md \"[host]\")")
     elif a.what == "transports":
         from . import transports
+        from .ports import declarations
 
+        ports = declarations()
         for kind, (desc, params) in transports().items():
             print(f"{kind:<6} {desc}")
+            if kind in ports:
+                print(f"{'':<8}switch: needs {ports[kind][0]}; paper's ports: {ports[kind][1]}")
+            elif kind == "tcp":
+                print(f"{'':<8}switch: per congestion control and scheme (fabricsim list cc)")
             for p in params:
                 print(f"{'':<8}{p['key']} = {p['default']}  ({p['help']})")
     else:
@@ -564,13 +590,21 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n  fabricsim compare scenarios/leafspine-websearch.toml --transports dctcp,newreno\n"
                               "  fabricsim compare S.toml --transports dctcp,newreno --loads 0.3,0.5,0.7 -o out/\n\n"
                               "A transport is a profile from [transports] or a congestion control name; every flow,\n"
-                              "workload and incast of the scenario uses it. --loads sets the total load of the [[workload]]s (a mix keeps its proportions).",
+                              "workload and incast of the scenario uses it. --loads sets the total load of the [[workload]]s (a mix keeps its proportions).\n\n"
+                              "Switch ports: by default each transport runs on the ports its paper configures (DCTCP: ECN\n"
+                              "marking at K from the fabric's rate and RTT; NDP: trimming; Homa: priority queues; ...; see\n"
+                              "`fabricsim list transports` and `list cc`), unless its profile in the scenario sets its own\n"
+                              "[transports.NAME.ports]. The output starts with one line per transport naming the ports it ran on\n"
+                              "(compare.csv has them as columns). --ports scenario runs every transport on the scenario's ports.",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     c.add_argument("scenario", help="scenario TOML file")
     c.add_argument("--transports", required=True, metavar="A,B,...", help="comma-separated transports")
     c.add_argument("--loads", metavar="L1,L2,...", help="also sweep the workload load")
     c.add_argument("-o", "--output", metavar="DIR", help="output directory (default: results/<scenario>-compare)")
     c.add_argument("--seed", type=_seed, help="override [simulation].seed (the same for every run)")
+    c.add_argument("--ports", choices=("paper", "scenario"), default="paper",
+                   help="switch ports of each run: 'paper' (default) the setup each transport's paper configures, "
+                        "unless its profile sets [transports.NAME.ports]; 'scenario' the scenario's [queue] for all")
     _add_set(c)
     c.add_argument("--no-progress", action="store_true", help="no progress bars")
     c.set_defaults(func=cmd_compare)

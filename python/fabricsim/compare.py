@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
 from .errors import ScenarioError
 from .scenario import ScenarioLike, load_scenario, validate
@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 # Ctrl-C may interrupt while it starts) loads in a fraction of the time without them.
 
 TRAFFIC_KEYS = ("flows", "workload", "incast")
+#: What compare.csv says about each run's switch ports: where they came from (paper, profile,
+#: scenario), the aspects of ports.ASPECTS and the note (written as ports_note).
+SETUP_COLUMNS = ("ports", "queues", "scheduler", "buffer", "marking", "admission", "note")
 
 
 def with_transport(doc: dict, transport: str) -> dict:
@@ -42,10 +45,13 @@ def with_load(doc: dict, load: float) -> dict:
 
 @dataclass
 class Comparison:
-    """Runs keyed by (transport, load) — load is None without a load axis."""
+    """Runs keyed by (transport, load) — load is None without a load axis — and the switch ports
+    each ran on, keyed the same: {"ports": "paper" | "profile" | "scenario", "note": why, and
+    ports.ASPECTS: queues, scheduler, buffer, marking, admission}."""
 
     runs: dict = field(default_factory=dict)
     bins: Optional[Sequence[float]] = None  # None: analysis.DEFAULT_BINS
+    setups: dict = field(default_factory=dict)
 
     def stats(self) -> pd.DataFrame:
         """Long table: scheme, load, size_bin and the FCT statistics."""
@@ -60,6 +66,9 @@ class Comparison:
             s.insert(1, "load", load)
             s["unfinished"] = analysis.unfinished_count(r.flows)
             s["goodput_gbps"] = r.summary["goodput_bytes"] * 8 / max(r.summary["sim_time_s"], 1e-12) / 1e9
+            setup = self.setups.get((t, load), {})
+            for col in SETUP_COLUMNS:
+                s["ports_note" if col == "note" else col] = setup.get(col, "")
             frames.append(s)
         return pd.concat(frames, ignore_index=True)
 
@@ -107,30 +116,49 @@ def compare(
     overrides: Iterable[str] = (),
     progress: Optional[bool] = None,
     bins: Optional[Sequence[float]] = None,
+    ports: str = "paper",
+    on_setups: Optional[Callable[[dict], None]] = None,
 ) -> Comparison:
     """Run the scenario once per transport (and per load, if given) with the same seed.
 
     bins: flow-size bin edges of the tables (default analysis.DEFAULT_BINS).
+    ports: "paper" (default): each transport runs on the switch ports its paper configures
+    (fabricsim.ports; DCTCP's K computed from the fabric), unless its profile in the scenario
+    sets its own `ports`; "scenario": every transport on the scenario's ports, as written.
+    on_setups: called with Comparison.setups once every run is planned, before the first runs.
 
     Example::
 
         >>> c = fabricsim.compare("scenarios/flash-mixed.toml", ["dctcp", "pias", "flash"], loads=[0.5])   # doctest: +SKIP
         >>> c.table(0.5)                     # FCT statistics per size bin, side by side   # doctest: +SKIP
     """
+    from . import ports as port_setups
     from .runner import run
 
     transports, loads = check_axes(transports, loads)
+    if ports not in port_setups.MODES:
+        raise ScenarioError([("ports", f"{ports!r} is not a port choice; give \"paper\" (each transport on its paper's "
+                                       "switch ports) or \"scenario\" (every transport on the scenario's)")], "compare")
     base = load_scenario(scenario, overrides)
     check_loads_apply(base, loads)
     docs = {}
+    c = Comparison(bins=bins)
     for load in (loads or [None]):
         doc = base if load is None else with_load(base, load)
         for t in transports:
             d = with_transport(doc, t)
             d["name"] = f"{base.get('name', 'scenario')} [{t}{'' if load is None else f' @ {load}'}]"
+            if port_setups.own_ports(d, t):
+                source, note = "profile", f"the profile's own ports ([transports.{t}.ports])"
+            elif ports == "paper":
+                source, (d, note) = "paper", port_setups.with_paper_ports(d, t)
+            else:
+                source, note = "scenario", "the scenario's ports as written (--ports scenario)"
             validate(d)  # every variant before the first run: a bad last one must not cost the others' time
             docs[(t, load)] = d
-    c = Comparison(bins=bins)
+            c.setups[(t, load)] = {"ports": source, **port_setups.describe(d), "note": note}
+    if on_setups is not None:
+        on_setups(c.setups)
     for key, d in docs.items():
         # A cut-short run is not one side of a comparison: Ctrl-C ends the whole of it.
         c.runs[key] = run(d, seed=seed, progress=progress, on_interrupt="raise")

@@ -398,6 +398,62 @@ fn offered_load<'py>(py: Python<'py>, json: &str, seed: Option<u64>) -> PyResult
     Ok(d)
 }
 
+/// The port setup the paper of the transport carrying a scenario's traffic configures, for the
+/// scenario's fabric: (`ports` keys as JSON, `host_ports` keys as JSON or None, why), or None when
+/// the scenario has no traffic (crates/engine/src/transport/ports.rs).
+#[pyfunction]
+fn paper_ports(json: &str) -> PyResult<Option<(String, Option<String>, String)>> {
+    let found = Scenario::paper_ports(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(found.map(|(_, s)| {
+        let (ports, host_ports) = s.tables_json();
+        (ports, host_ports, s.note)
+    }))
+}
+
+/// The switch ports of a valid scenario in words: the most common setup's queues, scheduler,
+/// buffer, marking and admission, with `switch_ports` (how many) and `setups` (distinct setups).
+#[pyfunction]
+fn port_setup<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyDict>> {
+    let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let t = &sc.topology;
+    let mut seen: Vec<(fabricsim_engine::queue::describe::Described, usize)> = Vec::new();
+    for l in &t.links {
+        for (from, q) in [(l.a, &l.queue_ab), (l.b, &l.queue_ba)] {
+            if t.nodes[from].is_host {
+                continue;
+            }
+            let d = q.describe();
+            match seen.iter_mut().find(|(x, _)| *x == d) {
+                Some((_, n)) => *n += 1,
+                None => seen.push((d, 1)),
+            }
+        }
+    }
+    let d = PyDict::new(py);
+    d.set_item("switch_ports", seen.iter().map(|(_, n)| n).sum::<usize>())?;
+    d.set_item("setups", seen.len())?;
+    if let Some((top, _)) = seen.iter().max_by_key(|(_, n)| *n) {
+        d.set_item("queues", &top.queues)?;
+        d.set_item("scheduler", &top.scheduler)?;
+        d.set_item("buffer", &top.buffer)?;
+        d.set_item("marking", &top.marking)?;
+        d.set_item("admission", &top.admission)?;
+    }
+    Ok(d)
+}
+
+/// What every transport kind, congestion control and scheme needs of the switch ports and the
+/// setup its paper configures: (name, needs in words, setup in words).
+#[pyfunction]
+fn port_declarations() -> Vec<(&'static str, String, &'static str)> {
+    use fabricsim_engine::scenario::kinds::default_of;
+    use fabricsim_engine::transport::tcp::{scheme::SCHEMES, CcKind, CC_CATALOG};
+    let kinds = ["ndp", "homa", "aeolus"].into_iter().filter_map(|k| default_of(k).map(|c| (k, c.port_needs(), c.paper_ports().summary)));
+    let ccs = CC_CATALOG.iter().filter_map(|(n, _)| CcKind::from_name(n).map(|k| (*n, k.paper_ports().needs, k.paper_ports().summary)));
+    let schemes = SCHEMES.iter().map(|s| (s.name, s.ports.needs, s.ports.summary));
+    kinds.chain(ccs).chain(schemes).map(|(n, needs, summary)| (n, needs.describe(), summary)).collect()
+}
+
 /// Congestion controls and the named schemes built on them: (scenario name, one-line description).
 #[pyfunction]
 fn congestion_controls() -> Vec<(&'static str, &'static str)> {
@@ -451,6 +507,9 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(transport_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(host_stacks, m)?)?;
+    m.add_function(wrap_pyfunction!(paper_ports, m)?)?;
+    m.add_function(wrap_pyfunction!(port_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(port_declarations, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_workload_text, m)?)?;
     m.add_class::<Simulation>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -17,6 +17,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from ..ports import declared
 from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, nan_mean, pct_lower, primary,
                      run_models, value, wide_band, write_runs)
 from .page import write_report
@@ -81,24 +82,33 @@ def transport(scheme: str, workload: str, load: float, queues: int = QUEUES) -> 
     return t
 
 
-def queue(scheme: str, queues: int = QUEUES, fast: bool = False) -> dict:
-    """Switch ports: 240-packet buffers (512 KB at 100 Gb/s) with 8 strict-priority queues and
-    per-port ECN at 65 packets (250 KB); Flash pushes out (Algorithm 1), pFabric drops by rank."""
-    q: dict = {"buffer": FAST["buffer"] if fast else f"{BUFFER_PKTS}pkt", "queues": queues, "scheduler": "strict"}
+#: The scheme whose declared ports (fabricsim.ports) a scheme runs on, where not its own: Flash
+#: ran DCTCP and L2DCT on PIAS's ports (one set of switches for every scheme, §4.1).
+PORTS_OF = {"dctcp": "pias", "l2dct": "pias", FLASH_ON_DCTCP: "flash"}
+
+
+def queue(scheme: str, queues: int = QUEUES, fast: bool = False, topology: Optional[dict] = None) -> dict:
+    """Switch ports, from each scheme's declared setup with §4.1's values: 240-packet buffers
+    (512 KB at 100 Gb/s) with 8 strict-priority queues and per-port ECN at 65 packets (250 KB);
+    Flash pushes out (Algorithm 1), pFabric drops by rank over the same queues and buffer (not
+    its own paper's 2-BDP buffer)."""
+    buffer = FAST["buffer"] if fast else f"{BUFFER_PKTS}pkt"
+    topo = topology or fabric(fast)
     if scheme == "pfabric":
-        q["admission"] = "pfabric"
-        return q
-    q["discipline"] = "ecn"
-    q["ecn_port_threshold"] = FAST["ecn"] if fast else f"{ECN_PKTS}pkt"
-    if scheme in ("flash", "flash-ia", FLASH_ON_DCTCP):
-        q["admission"] = "pushout"
-    return q
+        return declared("pfabric", topo, buffer, queues=queues, scheduler="strict")
+    return declared(PORTS_OF.get(scheme, scheme), topo, buffer, queues=queues, ecn_port_threshold=FAST["ecn"] if fast else f"{ECN_PKTS}pkt")
+
+
+def fabric(fast: bool = False) -> dict:
+    """§4.1's leaf-spine as a `[topology]` table."""
+    rate = FAST["rate"] if fast else "10Gbps"
+    return {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
+            "host_link": {"rate": rate, "delay": HOST_DELAY}, "core_link": {"rate": rate, "delay": CORE_DELAY}}
 
 
 def scenario(scheme: str, workload: str, load: float, flows: int, *, queues: int = QUEUES, fast: bool = False,
              seed: int = 1) -> dict:
     """The leaf-spine of §4.1 carrying `flows` flows of `workload` at `load`, under `scheme`."""
-    rate = FAST["rate"] if fast else "10Gbps"
     parts = WORKLOADS[workload]
     # Table 2: in the mix, flow counts are in proportion to 1 / mean size (equal bytes); the
     # total is `flows`. Each part offers its share of the load.
@@ -108,8 +118,7 @@ def scenario(scheme: str, workload: str, load: float, flows: int, *, queues: int
     return {
         "name": f"flash-{scheme}-{workload}-{load}",
         "simulation": {"end": "100s", "stop_when_done": True, "seed": seed},
-        "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
-                     "host_link": {"rate": rate, "delay": HOST_DELAY}, "core_link": {"rate": rate, "delay": CORE_DELAY}},
+        "topology": fabric(fast),
         "queue": queue(scheme, queues, fast),
         # The default profile, so `fabricsim compare --transports pias,flash` on this scenario
         # turns it into each scheme with the common settings kept.

@@ -36,6 +36,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from ..ports import declared, declared_host
 from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, finish_models, model_figures, pct_lower, primary,
                      run_models, runs_table, value, wide_band, write_runs)
 from .page import write_report
@@ -162,39 +163,44 @@ def _kind_params(kind: str) -> list:
     return fabricsim.transports().get(kind, ("", []))[1]
 
 
+def fabric(host_rate: str = HOST_RATE, core_rate: str = CORE_RATE, link_delay: str = LINK_DELAY) -> dict:
+    """§6.2's leaf-spine as a `[topology]` table."""
+    return {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
+            "host_link": {"rate": host_rate, "delay": link_delay}, "core_link": {"rate": core_rate, "delay": link_delay}}
+
+
 def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = BUFFER, rc3_fraction: Optional[float] = None,
-          lcp_on_port: bool = False, lcp_marking: bool = False) -> dict:
-    """Switch ports: 120 KB per port; 8 strict-priority queues. PPT (and its variants) mark HCP
-    queues (P0-P3) at 96 KB and LCP queues (P4-P7) at 86 KB, each on its own queue's length; with
-    `lcp_on_port` (the alternative reading of §3.2, chosen after the first results: see
-    docs/REPRODUCTIONS.md) LCP packets are marked on the port's buffer occupancy instead. The other
-    TCP schemes mark every queue at DCTCP's 96 KB; Homa and Aeolus use drop-tail priority queues
-    (Aeolus with selective dropping); NDP its trimming ports."""
+          lcp_on_port: bool = False, lcp_marking: bool = False, topology: Optional[dict] = None) -> dict:
+    """Switch ports, from each scheme's declared port setup (fabricsim.ports) with §6.2's values:
+    120 KB per port; NDP on its own trimming ports; Homa and Aeolus on their 8 strict-priority
+    queues (Aeolus with selective dropping); the TCP schemes on PPT's 8 strict-priority queues:
+    PPT (and its variants) marks HCP queues (P0-P3) at 96 KB and LCP queues (P4-P7) at 86 KB,
+    each on its own queue's length; with `lcp_on_port` (the alternative reading of §3.2, chosen
+    after the first results: see docs/REPRODUCTIONS.md) LCP packets are marked on the port's
+    buffer occupancy instead. The other TCP schemes mark every queue at DCTCP's 96 KB."""
+    topo = topology or fabric()
     if scheme == "ndp":
-        return {"buffer": buffer, "queues": 2, "classes": [0, 1], "queue_buffer": ["72KB", "8pkt"], "scheduler": "wrr",
-                "weights": [10, 1], "admission": "trim", "trim_size": "64B", "trim_tail": 0.5, "return_to_sender": True}
+        # "For NDP, we use the simulator provided by the authors with their recommended
+        # configurations": NDP's own ports.
+        return declared("ndp", topo, buffer)
     if scheme in ("homa", "aeolus"):
-        q = {"buffer": buffer, "queues": QUEUES, "scheduler": "strict"}
-        if scheme == "aeolus":
-            q.update(AEOLUS_QUEUE)
-        return q
-    q = {"buffer": buffer, "queues": QUEUES, "scheduler": "strict", "discipline": "ecn"}
-    if scheme in DELAY_SCHEMES and lcp_marking:
-        # Fig. 14's alternative reading (chosen after the first results): PPT's LCP keeps its own
-        # ECN (86 KB on the LCP queues); the delay loop's queues stay unmarked.
-        q["ecn_threshold"] = ["off"] * 4 + [k_lcp] * 4
-    elif scheme in DELAY_SCHEMES or scheme == "hpcc":
-        # Swift reads delay and HPCC reads INT, not ECN: drop-tail priority queues.
-        q["discipline"] = "droptail"
+        return declared(scheme, topo, buffer, profile=transport(scheme), **(AEOLUS_QUEUE if scheme == "aeolus" else {}))
+    if scheme in DELAY_SCHEMES or scheme == "hpcc":
+        # Swift reads delay and HPCC reads INT, not ECN: PPT's queues without marking (PPT on
+        # Swift's ports); Fig. 14's alternative reading (chosen after the first results) keeps
+        # PPT's LCP ECN (86 KB on the LCP queues), the delay loop's queues unmarked.
+        marked = {"discipline": "ecn", "ecn_threshold": ["off"] * 4 + [k_lcp] * 4}
+        q = declared("ppt-swift", topo, buffer, **(marked if scheme in DELAY_SCHEMES and lcp_marking else {"discipline": "droptail"}))
     elif scheme == "ppt" or scheme.startswith("ppt-") or scheme == "dctcp":
         # DCTCP sends everything in class 0, so PPT's ports are DCTCP's (K = 96 KB on queue 0):
         # one scenario serves both (`fabricsim compare scenarios/ppt-websearch.toml --transports dctcp,ppt`).
-        q["ecn_threshold"] = [k_hcp] * 4 + [k_lcp] * 4
+        thresholds = {"ecn_threshold": [k_hcp] * 4 + [k_lcp] * 4}
         if lcp_on_port:
-            q["ecn_threshold"] = [k_hcp] * 4 + ["off"] * 4
-            q["ecn_port_threshold"] = ["off"] * 4 + [k_lcp] * 4
+            thresholds = {"ecn_threshold": [k_hcp] * 4 + ["off"] * 4, "ecn_port_threshold": ["off"] * 4 + [k_lcp] * 4}
+        q = declared("ppt", topo, buffer, **thresholds)
     else:
-        q["ecn_threshold"] = K_DCTCP
+        # RC3 and PIAS: their 8 strict-priority queues, each marking at DCTCP's 96 KB (not on the port).
+        q = declared(scheme, topo, buffer, ecn_threshold=K_DCTCP, ecn_port_threshold=None)
     if rc3_fraction is not None:
         lp = f"{round(rc3_fraction * _bytes(buffer))}B"
         q["queue_buffer"] = [buffer] + [lp] * (QUEUES - 1)
@@ -204,9 +210,9 @@ def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = 
     return q
 
 
-def host_queue(scheme: str) -> Optional[dict]:
+def host_queue(scheme: str, topology: Optional[dict] = None) -> Optional[dict]:
     # NDP's ACKs, NACKs and PULLs leave ahead of the host's own data (docs/TRANSPORTS.md).
-    return {"queues": 2, "classes": [0, 1]} if scheme == "ndp" else None
+    return declared_host(scheme, topology or fabric()) if scheme == "ndp" else None
 
 
 def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host_rate: str = HOST_RATE,
@@ -221,16 +227,16 @@ def scenario(scheme: str, workload: str, flows: int, *, load: float = LOAD, host
         wl["pattern"] = "all_to_all"
     else:
         wl.update(pattern="many_to_one", receiver="h0", senders=senders)
+    topo = fabric(host_rate, core_rate, link_delay)
     doc = {
         "name": f"ppt-{scheme}-{workload}",
         "simulation": {"end": "10s", "stop_when_done": True, "seed": seed},
-        "topology": {"kind": "leaf_spine", "leaves": LEAVES, "spines": SPINES, "hosts_per_leaf": HOSTS_PER_LEAF,
-                     "host_link": {"rate": host_rate, "delay": link_delay}, "core_link": {"rate": core_rate, "delay": link_delay}},
-        "queue": queue(scheme, rc3_fraction=rc3_fraction, lcp_on_port=lcp_on_port, lcp_marking=lcp_marking),
+        "topology": topo,
+        "queue": queue(scheme, rc3_fraction=rc3_fraction, lcp_on_port=lcp_on_port, lcp_marking=lcp_marking, topology=topo),
         "transport": transport(scheme, rtt_bytes=rtt_bytes, send_buffer=send_buffer),
         "workload": [wl],
     }
-    hq = host_queue(scheme)
+    hq = host_queue(scheme, topo)
     if hq:
         doc["host_queue"] = hq
     return doc
@@ -299,12 +305,12 @@ def incast_scenario(scheme: str, n: int, flows: int) -> dict:
 def util_scenario(scheme: str, end: str) -> dict:
     """Fig. 1 / Fig. 20: h1, h2 -> h0 through one 40 Gb/s switch port, web search at load 0.5 of
     that port (0.25 of the two senders' links), K = 120 KB (both of PPT's loops)."""
-    q: dict = {"buffer": UTIL["buffer"], "queues": QUEUES, "scheduler": "strict", "discipline": "ecn", "ecn_threshold": UTIL["k"]}
+    topo = {"kind": "star", "hosts": 3, "link": {"rate": HOST_RATE, "delay": LINK_DELAY}}
     return {
         "name": f"ppt-util-{scheme}",
         "simulation": {"end": end, "seed": 1},
-        "topology": {"kind": "star", "hosts": 3, "link": {"rate": HOST_RATE, "delay": LINK_DELAY}},
-        "queue": q,
+        "topology": topo,
+        "queue": declared("ppt", topo, UTIL["buffer"], ecn_threshold=UTIL["k"]),
         "transport": transport(scheme),
         "workload": [{"name": "websearch", "cdf": "websearch", "load": LOAD / 2, "pattern": "many_to_one",
                       "receiver": "h0", "senders": ["h1", "h2"]}],

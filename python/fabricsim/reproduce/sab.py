@@ -71,6 +71,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from ..ports import declared
 from ..analysis import jain
 from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, counter_rate, duration_us, finish_models,
                      model_figures, primary, rate_bps, relative_band, run_models, size_bytes, value, write_runs)
@@ -122,9 +123,13 @@ def transport(scheme: str, *, ns2: bool = False) -> dict:
 
 
 def queue(scheme: str, buffer: str = BUFFER) -> dict:
-    q = {"buffer": buffer}
-    if scheme in ("dctcp", "d2tcp"):
-        q.update(discipline="ecn", ecn_threshold=K_DCTCP)
+    """Switch ports from each scheme's declared setup (fabricsim.ports): drop-tail for TCP and SAB
+    (SAB's switch side is `[sab]`), DCTCP's marking for DCTCP and D2TCP at the paper's K_DCTCP
+    (32 KB) instead of the K of DCTCP's rule. The testbed's 1 Gb/s star is the fabric the
+    declarations are read for; every value that depends on it is stated here."""
+    q = declared({"tcp": "newreno"}.get(scheme, scheme), {"kind": "star", "hosts": 2, "link": LINK}, buffer)
+    if "ecn_threshold" in q:
+        q["ecn_threshold"] = K_DCTCP
     return q
 
 

@@ -22,6 +22,7 @@
 //! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
 //!   at enqueue or dequeue; or RED ([`red`]).
 
+pub mod describe;
 pub mod fifo;
 pub mod red;
 pub mod shared;

@@ -7,6 +7,7 @@
 
 pub mod kinds;
 mod parse;
+mod port_profiles;
 pub mod limits;
 mod queues;
 mod rdcn;
@@ -20,6 +21,7 @@ pub use reader::{Issue, Issues};
 use crate::network::Ecmp;
 use crate::queue::Amount;
 use crate::time::{Rate, Time};
+use crate::transport::ports::{Fabric, PaperPorts, PortSetup};
 use crate::transport::TransportConfig;
 
 pub use crate::queue::QueueSpec;
@@ -236,6 +238,25 @@ impl Scenario {
             return Err(Issues(contradictions));
         }
         Ok(s)
+    }
+
+    /// The port setup the paper of the transport carrying this scenario's traffic configures
+    /// (the first flow's, workload's or incast's profile), for this scenario's fabric, with that
+    /// transport's declaration (`transport/ports.rs`). The scenario is read without refusing
+    /// contradictions between its transport and its ports (NDP over ports that do not trim):
+    /// those are what the setup replaces. `Ok(None)`: the scenario has no traffic.
+    pub fn paper_ports(json: &str) -> Result<Option<(&'static PaperPorts, PortSetup)>, Issues> {
+        let v: serde_json::Value = serde_json::from_str(json).map_err(|e| {
+            let mut iss = Issues::default();
+            iss.push("", format!("not valid JSON: {e}"));
+            iss
+        })?;
+        let s = parse::scenario(&v)?;
+        let cfg = s.flows.iter().map(|f| &f.cfg).chain(s.workloads.iter().map(|w| &w.cfg)).chain(s.incasts.iter().map(|i| &i.cfg)).next();
+        Ok(cfg.map(|c| {
+            let decl = c.paper_ports();
+            (decl, (decl.setup)(c, &Fabric::of(&s)))
+        }))
     }
 
     /// Settings that run but are probably not what was meant (Homa over fewer queues than its

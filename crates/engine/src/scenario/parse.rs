@@ -3,6 +3,7 @@
 use super::reader::*;
 use super::*;
 use crate::network::Ecmp;
+use super::port_profiles::{self, Written};
 use super::queues::queue_table;
 use crate::topology;
 use crate::transport::tcp::{CcKind, EcnMode, TcpConfig};
@@ -78,7 +79,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let host = host_section(&t, &mut iss);
     let tcp_base = host.stack.map_or_else(TcpConfig::default, |k| k.tcp_defaults(TcpConfig::default()));
     // Transports next: the largest packet decides whether a buffer can hold one packet.
-    let mut profiles = transports(&t, tcp_base, &mut iss);
+    let (mut profiles, written_ports) = transports(&t, tcp_base, &mut iss);
     if host.time_dilation > 1 {
         dilate(&mut profiles, host.time_dilation, &mut iss);
     }
@@ -97,6 +98,8 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
         }
         _ => queue(&t, "host_queue", None, Some(DEFAULT_SEND_LIMIT), max_packet, shared, &mut iss),
     };
+
+    let own_ports = port_profiles::read(&written_ports, switch_q, host_q, max_packet, shared, &mut iss);
 
     let mut layout = None;
     let (nodes, mut topo) = match t.table("topology", &mut iss) {
@@ -136,6 +139,10 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, &mut iss);
     let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
+    if let Some(topo) = topo.as_mut() {
+        let used: Vec<&str> = flows.iter().map(|f| f.transport.as_str()).chain(workloads.iter().map(|w| w.transport.as_str())).chain(incasts.iter().map(|i| i.transport.as_str())).collect();
+        port_profiles::apply(&own_ports, &used, topo, &mut iss);
+    }
     let voqs = topo.as_ref().and_then(|t| t.rdcn.as_ref()).map_or(0, |r| (r.racks * r.racks.saturating_sub(1)) as u64);
     let output = output(&t, net.as_ref(), flows.len(), end, voqs, &mut iss);
     let faults = faults(&t, net.as_ref(), &mut iss);
@@ -585,8 +592,12 @@ fn fabric_links(t: &Table, iss: &mut Issues) -> (Option<LinkParams>, Option<Link
 /// The transport profiles: "default" from [transport], one per [transports.NAME]. A table's
 /// `kind` picks the transport (TCP unless said); a named profile of the same kind as
 /// [transport] inherits its settings.
-fn transports(t: &Table, tcp_base: TcpConfig, iss: &mut Issues) -> BTreeMap<String, TransportConfig> {
+/// With them, each named profile's port tables (`port_profiles.rs`); a profile that sets only
+/// ports and is named after a transport, congestion control or scheme is that one, as a flow
+/// naming it would get it.
+fn transports<'a>(t: &Table<'a>, tcp_base: TcpConfig, iss: &mut Issues) -> (BTreeMap<String, TransportConfig>, BTreeMap<String, Written<'a>>) {
     let mut out = BTreeMap::new();
+    let mut written = BTreeMap::new();
     let one = |tt: &Table, inherit: Option<(TransportConfig, Option<bool>)>, iss: &mut Issues| -> (TransportConfig, Option<bool>) {
         let kind = super::kinds::kind_of(tt, iss).or_else(|| inherit.map(|(c, _)| c.kind().to_string())).unwrap_or_else(|| "tcp".into());
         if kind == "tcp" {
@@ -611,14 +622,19 @@ fn transports(t: &Table, tcp_base: TcpConfig, iss: &mut Issues) -> BTreeMap<Stri
             let path = named.key_path(name);
             match v {
                 Value::Object(pm) => {
-                    let (cfg, _) = one(&Table::new(path, pm), Some((base, base_ecn)), iss);
+                    let tt = Table::new(path, pm);
+                    written.insert(name.clone(), Written::take(&tt, iss));
+                    let cfg = match by_name(name, &base) {
+                        Some(c) if Written::only_ports(pm) => c,
+                        _ => one(&tt, Some((base, base_ecn)), iss).0,
+                    };
                     out.insert(name.clone(), cfg);
                 }
                 _ => iss.push(path, format!("{} is not a table of transport settings", show(v))),
             }
         }
     }
-    out
+    (out, written)
 }
 
 fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issues) -> (TcpConfig, Option<bool>) {
@@ -1152,13 +1168,27 @@ fn priority_keys(t: &Table, c: &mut TcpConfig, iss: &mut Issues) {
 
 /// A transport profile name, or a congestion-control name applied to the default profile.
 fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, TransportConfig>, iss: &mut Issues) -> Option<TransportConfig> {
-    match profiles.get(tname) {
-            Some(c) => Some(*c),
+    match profiles.get(tname).copied().or_else(|| by_name(tname, &profiles["default"])) {
+        Some(c) => Some(c),
+        None => {
+            let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
+            known.extend(super::kinds::KINDS[1..].iter());
+            known.extend(CC_AND_SCHEME_NAMES.iter());
+            let hint = suggest(tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
+            iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
+            None
+        }
+    }
+}
+
+/// A transport kind, congestion control or scheme by name, over the default profile `default`.
+fn by_name(tname: &str, default: &TransportConfig) -> Option<TransportConfig> {
+    match tname {
             // A transport kind's name: its defaults.
-            None if super::kinds::default_of(tname).is_some() => super::kinds::default_of(tname),
+            _ if super::kinds::default_of(tname).is_some() => super::kinds::default_of(tname),
             // A congestion-control name selects the default profile (if TCP) with that algorithm.
-            None if CC_NAMES.contains(&tname) => {
-                let mut c = profiles["default"].tcp().copied().unwrap_or_default();
+            _ if CC_NAMES.contains(&tname) => {
+                let mut c = default.tcp().copied().unwrap_or_default();
                 c.cc = CcKind::from_name(tname).expect("CC_NAMES are known");
                 c.cc_params = Default::default();
                 c.scheme = None;
@@ -1171,18 +1201,11 @@ fn resolve_transport(f: &Table, tname: &str, profiles: &BTreeMap<String, Transpo
                 Some(TransportConfig::Tcp(c))
             }
             // A scheme name: the default profile turned into that scheme.
-            None if scheme::scheme(tname).is_some() => {
-                let base = profiles["default"].tcp().copied().unwrap_or_default();
+            _ if scheme::scheme(tname).is_some() => {
+                let base = default.tcp().copied().unwrap_or_default();
                 Some(TransportConfig::Tcp(scheme::scheme(tname).expect("checked").config(base)))
             }
-            None => {
-                let mut known: Vec<&str> = profiles.keys().map(String::as_str).collect();
-                known.extend(super::kinds::KINDS[1..].iter());
-                known.extend(CC_AND_SCHEME_NAMES.iter());
-                let hint = suggest(tname, &known).map(|o| format!("did you mean '{o}'? ")).unwrap_or_default();
-                iss.push(f.key_path("transport"), format!("'{tname}' is not a transport profile or congestion control; {hint}known: {}", known.join(", ")));
-                None
-            }
+            _ => None,
     }
 }
 

@@ -7,15 +7,17 @@
 //!
 //! - Error: NDP over switch ports that do not trim (a full queue drops its data and NDP, which
 //!   has no loss recovery but its RTO, runs on timeouts).
-//! - Warnings: Homa over fewer queues than its priority levels; PPT, RC3, Flash or PIAS over
-//!   one-queue ports; pFabric over ports without its admission; a DCTCP-family profile where no
-//!   switch port marks ECN; `[switch] shared_buffer` that no port's `alpha` draws on.
+//! - Warnings, from what each transport declares it needs (`transport/ports.rs`): Homa over
+//!   fewer queues than its priority levels; PPT, RC3, Flash or PIAS over fewer queues than the
+//!   classes they tag; pFabric over ports without its admission; Aeolus over ports without
+//!   selective dropping; a DCTCP-family profile where no switch port marks ECN. And `[switch]
+//!   shared_buffer` that no port's `alpha` draws on. (HPCC's telemetry is recorded by every
+//!   switch port, so it cannot be missing.)
 
 use super::reader::Issue;
 use super::Scenario;
 use crate::queue::{Admission, Marking, QueueSpec};
-use crate::transport::tcp::priority::Priority;
-use crate::transport::tcp::{CcKind, EcnMode, TcpConfig};
+use crate::transport::tcp::{EcnMode, TcpConfig};
 use crate::transport::TransportConfig;
 
 /// Every transport profile some flow, workload or incast uses, by name, first use first.
@@ -60,6 +62,18 @@ fn offenders(ports: &[(String, &QueueSpec)], bad: impl Fn(&QueueSpec) -> bool) -
     }
 }
 
+/// A TCP profile's scheme as its paper names it, else its congestion control's scenario name.
+fn scheme_name(c: &TcpConfig) -> &'static str {
+    match c.scheme.unwrap_or(c.cc.name()) {
+        "ppt" => "PPT",
+        "rc3" => "RC3",
+        "pias" => "PIAS",
+        "flash" => "Flash",
+        "flash-ia" => "Flash-IA",
+        n => n,
+    }
+}
+
 fn admission_name(a: Admission) -> &'static str {
     match a {
         Admission::DropTail => "droptail",
@@ -92,74 +106,56 @@ pub(super) fn errors(s: &Scenario) -> Vec<Issue> {
     out
 }
 
-/// What a TCP profile needs of the ports, if anything beyond one FIFO.
-enum Needs {
-    /// Several strict-priority queues (the scheme tags classes).
-    Queues(&'static str),
-    /// pFabric's admission and priority dequeue.
-    PFabric,
-}
-
-fn tcp_needs(c: &TcpConfig) -> Option<Needs> {
-    if c.scheme == Some("pfabric") || c.cc == CcKind::PFabric {
-        return Some(Needs::PFabric);
-    }
-    match (c.cc, c.priority) {
-        (CcKind::Ppt | CcKind::PptSwift, _) => Some(Needs::Queues("PPT")),
-        (CcKind::Rc3, _) => Some(Needs::Queues("RC3")),
-        (_, Priority::Flash { .. }) => Some(Needs::Queues("Flash")),
-        (_, Priority::Mlfq { .. }) => Some(Needs::Queues("PIAS")),
-        _ => None,
-    }
-}
-
-/// Setups that run but are probably not what was meant.
+/// Setups that run but are probably not what was meant: ports that lack what a transport
+/// needs (its declaration, `TransportConfig::port_needs`), and an unused shared buffer.
 pub(super) fn warnings(s: &Scenario) -> Vec<Issue> {
     let ports = switch_ports(s);
     let mut out = Vec::new();
     let mut warn = |path: &str, message: String| out.push(Issue { path: path.into(), message });
     let marks = ports.iter().any(|(_, q)| !matches!(q.marking, Marking::None));
     for (name, cfg) in used_profiles(s) {
-        match cfg {
-            TransportConfig::Homa(h) => {
-                let levels = h.priorities;
-                if let Some(which) = offenders(&ports, |q| q.queues < levels) {
-                    let what = if h.aeolus { "Aeolus (on Homa)" } else { "Homa" };
-                    warn("queue.queues", format!(
-                        "transport '{name}' is {what} with {levels} priority levels, but {which} has fewer queues, so its \
-                         levels share a FIFO; set [queue] queues = {levels} (or the transport's priorities to the ports' queues)"
-                    ));
-                }
+        let needs = cfg.port_needs();
+        let what = match cfg {
+            TransportConfig::Homa(h) if h.aeolus => "Aeolus (on Homa)".to_string(),
+            TransportConfig::Homa(_) => "Homa".to_string(),
+            TransportConfig::Ndp(_) => "NDP".to_string(),
+            TransportConfig::Tcp(c) => scheme_name(c).to_string(),
+        };
+        if needs.queues > 1 {
+            if let Some(which) = offenders(&ports, |q| q.queues < needs.queues) {
+                let n = needs.queues;
+                let tags = match cfg {
+                    TransportConfig::Homa(_) => format!("with {n} priority levels"),
+                    _ => format!("which tags packets with {n} priority classes"),
+                };
+                warn("queue.queues", format!(
+                    "transport '{name}' is {what} {tags}, but {which} has fewer than {n} queues, so some of its classes share a queue; \
+                     set [queue] queues = {n}, scheduler = \"strict\" (or give the profile its paper's ports: fabricsim compare --ports paper)"
+                ));
             }
-            TransportConfig::Tcp(c) => {
-                match tcp_needs(c) {
-                    Some(Needs::Queues(scheme)) => {
-                        if let Some(which) = offenders(&ports, |q| q.queues == 1) {
-                            warn("queue.queues", format!(
-                                "transport '{name}' is {scheme}, which tags packets with priority classes, but {which} has one \
-                                 queue, so the classes share a FIFO; set [queue] queues = 8 (strict priority)"
-                            ));
-                        }
-                    }
-                    Some(Needs::PFabric) => {
-                        if let Some(which) = offenders(&ports, |q| q.admission != Admission::PFabric) {
-                            warn("queue.admission", format!(
-                                "transport '{name}' is pFabric, whose ports send the smallest remaining size first and drop \
-                                 the largest, but {which} does not (admission is not \"pfabric\"); set [queue] admission = \"pfabric\""
-                            ));
-                        }
-                    }
-                    None => {}
-                }
-                if c.ecn == EcnMode::Dctcp && !marks && s.topology.rdcn.is_none() {
-                    warn("queue.discipline", format!(
-                        "transport '{name}' ({}) reacts to ECN marks, but no switch port marks, so it behaves as Reno on \
-                         drops; set [queue] discipline = \"ecn\" and ecn_threshold (e.g. \"65pkt\")",
-                        c.scheme.unwrap_or(c.cc.name())
-                    ));
-                }
+        }
+        if needs.rank_admission {
+            if let Some(which) = offenders(&ports, |q| q.admission != Admission::PFabric) {
+                warn("queue.admission", format!(
+                    "transport '{name}' is pFabric, whose ports send the smallest remaining size first and drop \
+                     the largest, but {which} does not (admission is not \"pfabric\"); set [queue] admission = \"pfabric\""
+                ));
             }
-            TransportConfig::Ndp(_) => {}
+        }
+        if needs.selective_drop {
+            if let Some(which) = offenders(&ports, |q| q.selective_drop.is_none()) {
+                warn("queue.selective_drop", format!(
+                    "transport '{name}' is {what}, whose first-RTT packets are droppable, but {which} has no selective dropping, \
+                     so they are lost only when the buffer overflows, as Homa's; set [queue] selective_drop (Aeolus's default: 0.2 x the buffer)"
+                ));
+            }
+        }
+        let dctcp_ecn = cfg.tcp().is_some_and(|c| c.ecn == EcnMode::Dctcp);
+        if (needs.marking || dctcp_ecn) && !marks && s.topology.rdcn.is_none() {
+            warn("queue.discipline", format!(
+                "transport '{name}' ({what}) reacts to ECN marks, but no switch port marks, so it behaves as Reno on \
+                 drops; set [queue] discipline = \"ecn\" and ecn_threshold (e.g. \"65pkt\")"
+            ));
         }
     }
     if s.topology.shared_buffer.is_some() && ports.iter().all(|(_, q)| q.shared_alpha.is_none()) {
@@ -217,5 +213,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(keys(&shared), ["switch.shared_buffer"]);
+    }
+
+    #[test]
+    fn aeolus_without_selective_dropping_and_pias_on_too_few_queues() {
+        let w = star("queues = 8", "kind = \"aeolus\"").unwrap();
+        assert_eq!(keys(&w), ["queue.selective_drop"]);
+        assert!(w.warnings()[0].message.contains("'default' is Aeolus (on Homa)"), "{}", w.warnings()[0].message);
+        assert!(keys(&star("queues = 8\nselective_drop = \"24KB\"", "kind = \"aeolus\"").unwrap()).is_empty());
+        // PIAS tags 8 classes: 4 queues share some; marking present, so only the queues.
+        let pias = star("queues = 4\ndiscipline = \"ecn\"\necn_port_threshold = \"20pkt\"", "cc = \"pias\"").unwrap();
+        assert_eq!(keys(&pias), ["queue.queues"]);
+        assert!(pias.warnings()[0].message.contains("PIAS which tags packets with 8 priority classes, but every switch port (3) has fewer than 8 queues"), "{}", pias.warnings()[0].message);
     }
 }

@@ -17,11 +17,13 @@
 //! To add a transport (as `ndp/` and `homa/`): a module under `transport/` with its header,
 //! config and state implementing [`Transport`]; a variant in `packet::Header`,
 //! [`TransportConfig`] and [`FlowTransport`] (the `dispatch!` list below); per-host state, if
-//! it needs any, as a field of `host::Stacks`; and its `kind` and keys in
-//! `scenario/kinds.rs`.
+//! it needs any, as a field of `host::Stacks`; its `kind` and keys in `scenario/kinds.rs`; and
+//! what it needs of the switch ports with its paper's port setup (a `ports::PaperPorts` in its
+//! own file, returned by [`TransportConfig::paper_ports`]).
 
 pub mod homa;
 pub mod ndp;
+pub mod ports;
 pub mod tcp;
 pub mod timer;
 
@@ -238,6 +240,30 @@ impl TransportConfig {
             TransportConfig::Homa(c) if c.aeolus => "aeolus",
             TransportConfig::Homa(_) => "homa",
         }
+    }
+    /// What the transport needs of the switch ports and its paper's port setup (`ports.rs`):
+    /// a TCP profile's scheme's, else its congestion control's.
+    pub fn paper_ports(&self) -> &'static ports::PaperPorts {
+        match self {
+            TransportConfig::Tcp(c) => c.scheme.and_then(tcp::scheme::scheme).map_or_else(|| c.cc.paper_ports(), |s| &s.ports),
+            TransportConfig::Ndp(_) => &ndp::PORTS,
+            TransportConfig::Homa(c) if c.aeolus => &homa::AEOLUS_PORTS,
+            TransportConfig::Homa(_) => &homa::PORTS,
+        }
+    }
+    /// [`Self::paper_ports`]'s needs for this configuration (queues: Homa's priority levels, the
+    /// classes a PIAS or Flash sender tags).
+    pub fn port_needs(&self) -> ports::Needs {
+        let mut n = self.paper_ports().needs;
+        match self {
+            TransportConfig::Homa(h) => n.queues = h.priorities,
+            TransportConfig::Tcp(c) => match c.priority {
+                tcp::priority::Priority::Mlfq { n: k, .. } | tcp::priority::Priority::Flash { n: k, .. } => n.queues = k,
+                _ => {}
+            },
+            TransportConfig::Ndp(_) => {}
+        }
+        n
     }
     /// The TCP configuration, if this is TCP.
     pub fn tcp(&self) -> Option<&tcp::TcpConfig> {

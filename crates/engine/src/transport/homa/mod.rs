@@ -34,7 +34,9 @@ pub use header::{HomaHeader, HomaKind};
 pub use receiver::{InSlot, Inbound};
 pub use sender::{OutSlot, Outbound};
 
+use super::ports::{bytes, pkts, strict_queues, Needs, PaperPorts, PortSetup};
 use super::timer::TimerId;
+use super::TransportConfig;
 use super::{Endpoints, FlowStats, Framing, Outbox, Transport};
 use crate::host::{HostInfo, HostTimer, HostTimerId, Stacks};
 use crate::packet::{Header, Packet};
@@ -243,6 +245,44 @@ impl Transport for HomaFlow {
     fn framing(&self) -> Framing {
         self.cfg.framing()
     }
+}
+
+/// Homa's switch ports (Montazeri et al., SIGCOMM 2018 §3.4): one strict-priority queue per
+/// priority level, drop-tail (Homa recovers losses by RESEND).
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { queues: 8, ..Needs::NONE },
+    summary: "a strict-priority queue per priority level (8), drop-tail (Homa §3.4)",
+    setup: |cfg, _| priority_ports(cfg, None),
+};
+
+/// Aeolus's switch ports (Hu et al., SIGCOMM 2020 §3.2): Homa's priority queues with selective
+/// dropping of the droppable first-RTT packets. The threshold is 0.2 of the port buffer, the
+/// default of the authors' htsim queue (the paper's text gives none); RTTbytes when the buffer is
+/// unlimited.
+pub const AEOLUS_PORTS: PaperPorts = PaperPorts {
+    needs: Needs { queues: 8, selective_drop: true, ..Needs::NONE },
+    summary: "Homa's strict-priority queues + selective dropping of first-RTT packets above 0.2 x the buffer (Aeolus §3.2; htsim's default)",
+    setup: |cfg, f| {
+        let TransportConfig::Homa(c) = cfg else { unreachable!("Aeolus's declaration") };
+        let (k, why) = match f.buffer {
+            Some(crate::queue::Amount::Bytes(b)) => (bytes(b / 5), format!("0.2 x the {b} B buffer")),
+            Some(crate::queue::Amount::Packets(n)) => (pkts((n / 5).max(1)), format!("0.2 x the {n}-packet buffer")),
+            None => (bytes(c.rtt_bytes), "RTTbytes (the buffer is unlimited)".to_string()),
+        };
+        priority_ports(cfg, Some((k, why)))
+    },
+};
+
+/// One strict-priority queue per level; Aeolus's selective-drop threshold and its reason.
+fn priority_ports(cfg: &TransportConfig, selective: Option<(serde_json::Value, String)>) -> PortSetup {
+    let TransportConfig::Homa(c) = cfg else { unreachable!("Homa's declaration") };
+    let mut ports = strict_queues(c.priorities);
+    let mut note = format!("{} strict-priority queues, one per priority level, drop-tail (Homa §3.4)", c.priorities);
+    if let Some((k, why)) = selective {
+        note = format!("{note}; selective_drop = {} ({why})", k.as_str().unwrap_or_default());
+        ports.insert("selective_drop".into(), k);
+    }
+    PortSetup { ports, host_ports: None, note }
 }
 
 #[cfg(test)]

@@ -26,7 +26,9 @@ pub use header::{NdpHeader, NdpKind};
 pub use pacer::{NdpHost, PullSlot};
 
 use super::timer::{LazyTimer, TimerId};
-use super::{Endpoints, FlowStats, Framing, Outbox, Transport};
+use super::ports::{bytes, keys, pkts, Needs, PaperPorts, PortSetup};
+use super::{Endpoints, FlowStats, Framing, Outbox, Transport, TransportConfig};
+use serde_json::json;
 use crate::host::Stacks;
 use crate::packet::{Header, Kind, Packet};
 use crate::rng::mix64;
@@ -63,6 +65,40 @@ impl NdpConfig {
         Framing { payload: self.mss, header: self.header, control: self.control, handshake: false, sprays: true }
     }
 }
+
+/// Packets NDP's data queue holds (§3.1, §6.1: 8 full packets keep a permutation above 95 %).
+pub const DATA_QUEUE_PACKETS: u64 = 8;
+/// The header queue is served this many times per data packet (§3.1: weighted round robin 10:1).
+pub const HEADER_WEIGHT: u32 = 10;
+
+/// NDP's switch ports (Handley et al., SIGCOMM 2017 §3.1): a data queue of 8 full packets that
+/// trims what does not fit to its header (or, with probability 1/2, trims the packet at its tail
+/// instead, against phase effects), a header queue of the same bytes served 10:1 ahead of it,
+/// and return-to-sender for headers that overflow it; hosts send control packets ahead of data.
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { trimming: true, queues: 2, ..Needs::NONE },
+    summary: "2 queues, WRR 10:1: headers and control / data; data queue of 8 packets, trimming to the header (1/2 at the tail), return to sender (NDP §3.1)",
+    setup: |cfg, _| {
+        let TransportConfig::Ndp(c) = cfg else { unreachable!("NDP's declaration") };
+        let packet = (c.mss + c.header) as u64;
+        let header_queue = DATA_QUEUE_PACKETS * packet;
+        PortSetup {
+            ports: keys(&[
+                ("queues", json!(2)),
+                ("classes", json!([0, 1])),
+                ("queue_buffer", json!([bytes(header_queue), pkts(DATA_QUEUE_PACKETS)])),
+                ("scheduler", json!("wrr")),
+                ("weights", json!([HEADER_WEIGHT, 1])),
+                ("admission", json!("trim")),
+                ("trim_size", json!(format!("{}B", c.header))),
+                ("trim_tail", json!(0.5)),
+                ("return_to_sender", json!(true)),
+            ]),
+            host_ports: Some(keys(&[("queues", json!(2)), ("classes", json!([0, 1]))])),
+            note: format!("data queue {DATA_QUEUE_PACKETS} x {packet} B packets, header queue {header_queue} B served {HEADER_WEIGHT}:1 (NDP §3.1)"),
+        }
+    },
+};
 
 const RTO: TimerId = TimerId(1);
 

@@ -9,7 +9,30 @@ use super::cc::{CcKind, Knobs};
 use super::lcp::PptSwitches;
 use super::priority::{pias_thresholds, Priority};
 use super::{EcnMode, FixedRto, TcpConfig};
+use crate::transport::ports::{strict_marked_port, Needs, PaperPorts, PortSetup};
+use serde_json::json;
 use std::sync::LazyLock;
+
+/// PIAS's switch ports (Bai et al., NSDI 2015 §3.3, §5; the authors' ns-2 runs: K = 65 packets
+/// per port at 10 Gb/s): 8 strict-priority queues marking ECN on the port's total occupancy at
+/// DCTCP's K.
+const PIAS_PORTS: PaperPorts = PaperPorts {
+    needs: Needs { marking: true, queues: 8, ..Needs::NONE },
+    summary: "8 strict-priority queues, per-port ECN marking at DCTCP's K (PIAS §3.3)",
+    setup: strict_marked_port,
+};
+
+/// Flash's switch ports (Gao et al. §3.2, Table 1: 8 queues, "queue length threshold for port
+/// buffer 65 packets"): PIAS's per-port marking with Flash's priority-based push-out (Algorithm 1).
+const FLASH_PORTS: PaperPorts = PaperPorts {
+    needs: Needs { marking: true, queues: 8, ..Needs::NONE },
+    summary: "8 strict-priority queues, per-port ECN marking at DCTCP's K, priority push-out when full (Flash §3.2, Table 1)",
+    setup: |c, f| {
+        let mut s = strict_marked_port(c, f);
+        s.ports.insert("admission".into(), json!("pushout"));
+        PortSetup { note: format!("{}; push-out admission", s.note), ..s }
+    },
+};
 
 /// A congestion control plus sender settings, under one name.
 pub struct Scheme {
@@ -17,6 +40,8 @@ pub struct Scheme {
     pub cc: CcKind,
     pub help: &'static str,
     apply: fn(&mut TcpConfig),
+    /// What it needs of the switch ports and its paper's setup (`transport/ports.rs`).
+    pub ports: PaperPorts,
 }
 
 impl Scheme {
@@ -68,6 +93,7 @@ pub const SCHEMES: &[Scheme] = &[
             c.priority = pias_default();
             alpha_from_zero(c);
         },
+        ports: PIAS_PORTS,
     },
     Scheme {
         name: "l2dct-pias",
@@ -77,6 +103,7 @@ pub const SCHEMES: &[Scheme] = &[
             c.priority = pias_default();
             alpha_from_zero(c);
         },
+        ports: PIAS_PORTS,
     },
     Scheme {
         name: "flash",
@@ -86,6 +113,7 @@ pub const SCHEMES: &[Scheme] = &[
             c.priority = Priority::Flash { n: 8, t1: FLASH_T1, e: FLASH_E, aware: false };
             alpha_from_zero(c);
         },
+        ports: FLASH_PORTS,
     },
     Scheme {
         name: "flash-ia",
@@ -95,6 +123,7 @@ pub const SCHEMES: &[Scheme] = &[
             c.priority = Priority::Flash { n: 8, t1: FLASH_T1, e: FLASH_E, aware: true };
             alpha_from_zero(c);
         },
+        ports: FLASH_PORTS,
     },
     Scheme {
         name: "pfabric",
@@ -108,6 +137,7 @@ pub const SCHEMES: &[Scheme] = &[
             c.fixed_rto = FixedRto::Rtts(PFABRIC_RTO_RTTS);
             c.probe_after = PFABRIC_PROBE_AFTER;
         },
+        ports: super::cc::PFABRIC_PORTS,
     },
     // PPT's ablations (SIGCOMM 2024 §6.3, Figs. 15-18); `ppt` itself is the congestion control.
     Scheme {
@@ -115,24 +145,28 @@ pub const SCHEMES: &[Scheme] = &[
         cc: CcKind::Ppt,
         help: "PPT without ECN on the LCP (§6.3, Fig. 15): opportunistic packets Not-ECT, every low-priority ACK clocks a packet",
         apply: |c| c.ppt.lcp_ecn = false,
+        ports: super::cc::PPT_PORTS,
     },
     Scheme {
         name: "ppt-no-ewd",
         cc: CcKind::Ppt,
         help: "PPT without exponential window decrease (§6.3, Fig. 16): the LCP window at line rate, one low-priority ACK per packet",
         apply: |c| c.ppt.ewd = false,
+        ports: super::cc::PPT_PORTS,
     },
     Scheme {
         name: "ppt-no-sched",
         cc: CcKind::Ppt,
         help: "PPT without flow scheduling (§6.3, Fig. 17): every HCP packet in the connection's class, every LCP packet 4 classes lower",
         apply: |c| c.ppt.sched = false,
+        ports: super::cc::PPT_PORTS,
     },
     Scheme {
         name: "ppt-no-ident",
         cc: CcKind::Ppt,
         help: "PPT without buffer-aware identification (§6.3, Fig. 18): every flow starts unidentified at P0/P4",
         apply: |c| c.ppt.ident = false,
+        ports: super::cc::PPT_PORTS,
     },
 ];
 

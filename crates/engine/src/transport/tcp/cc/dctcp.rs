@@ -12,6 +12,8 @@
 //! only ends slow start (ssthresh ≤ cwnd), without a cut of its own.
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
+use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
+use serde_json::Map;
 
 /// DCTCP parameters (RFC 8257 §4.2 defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -135,6 +137,18 @@ impl CongestionOps for Dctcp {
         }
     }
 }
+
+/// DCTCP's switch ports (Alizadeh et al., SIGCOMM 2010 §3.1, §3.4): one FIFO marking CE on
+/// arrivals that find more than K packets queued, K from [`dctcp_k`]. D2TCP and L2DCT ran on the
+/// same switches.
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { marking: true, ..Needs::NONE },
+    summary: "one FIFO marking ECN above K: K > C*RTT/7, the paper's 20 pkt at 1 Gb/s and 65 at 10 Gb/s (DCTCP §3.4)",
+    setup: |_, f| {
+        let (k, why) = dctcp_k(f);
+        PortSetup { ports: mark_queues(Map::new(), pkts(k)), host_ports: None, note: why }
+    },
+};
 
 #[cfg(test)]
 mod tests {

@@ -29,6 +29,7 @@
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
 use crate::switch::telemetry::IntRecord;
 use crate::transport::PathInfo;
+use crate::transport::ports::{drop_tail, Needs, PaperPorts, PortSetup};
 
 /// η, the target utilization (§3.3, §5.1: 95 %).
 pub const ETA: f64 = 0.95;
@@ -215,6 +216,14 @@ impl CongestionOps for Hpcc {
         self.apply(tcb);
     }
 }
+
+/// HPCC's switch ports (Li et al., SIGCOMM 2019 §3.2, §4.1): in-band telemetry at every egress,
+/// which every switch port of this engine records for the packets that ask; no marking.
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { telemetry: true, ..Needs::NONE },
+    summary: "one drop-tail FIFO with in-band telemetry at every egress (HPCC §3.2; always on in this engine)",
+    setup: |c, f| PortSetup { note: "drop-tail FIFO; INT recorded at every egress".into(), ..drop_tail(c, f) },
+};
 
 #[cfg(test)]
 mod tests {

@@ -10,6 +10,7 @@
 //! and the knob lookup.
 
 use crate::time::Time;
+use crate::transport::ports::DROP_TAIL;
 
 /// One tunable constant of a congestion control: its name in a scenario's `cc_params`, default,
 /// accepted range and meaning (docs/CONGESTION_CONTROL.md).
@@ -309,9 +310,10 @@ impl Cc {
 }
 
 /// The registry: for each algorithm `Variant: module::Type = ["scenario", "aliases"], knobs
-/// KNOB_LIST, |seed, knobs| constructor, "description";`.
+/// KNOB_LIST, ports PAPER_PORTS, |seed, knobs| constructor, "description";` (`PAPER_PORTS`: what
+/// it needs of the switch ports and its paper's setup, `transport/ports.rs`).
 macro_rules! registry {
-    ($($v:ident: $m:ident :: $t:ident = [$name:literal $(, $alias:literal)*], knobs $knobs:expr, |$seed:ident, $k:ident| $build:expr, $help:literal;)*) => {
+    ($($v:ident: $m:ident :: $t:ident = [$name:literal $(, $alias:literal)*], knobs $knobs:expr, ports $ports:expr, |$seed:ident, $k:ident| $build:expr, $help:literal;)*) => {
         $(mod $m; pub use $m::$t;)*
 
         /// The congestion controls this engine knows, statically dispatched.
@@ -352,6 +354,10 @@ macro_rules! registry {
             pub fn knobs(self) -> &'static [Knob] {
                 match self { $(CcKind::$v => $knobs,)* }
             }
+            /// What it needs of the switch ports and its paper's port setup.
+            pub fn paper_ports(self) -> &'static crate::transport::ports::PaperPorts {
+                match self { $(CcKind::$v => &$ports,)* }
+            }
         }
 
         impl CongestionOps for Cc {
@@ -388,38 +394,40 @@ pub fn knob_choices(cc: CcKind, knob: &str) -> &'static [(&'static str, f64)] {
 }
 
 registry! {
-    NewReno: newreno::NewReno = ["newreno", "reno"], knobs &[], |seed, k| NewReno, "Reno/NewReno (RFC 5681, RFC 6582 or RFC 6675 recovery); Linux 'reno'";
-    Dctcp: dctcp::Dctcp = ["dctcp"], knobs dctcp::DCTCP_KNOBS, |seed, k| Dctcp::with_knobs(dctcp::DctcpParams::default(), k), "DCTCP: ECN-fraction-proportional cut (RFC 8257)";
-    Cubic: cubic::Cubic = ["cubic"], knobs cubic::KNOBS, |seed, k| Cubic::new(cubic::CubicParams::default().with_knobs(k)), "CUBIC: cubic window growth from the last maximum (RFC 9438, Linux tcp_cubic)";
-    Bic: bic::Bic = ["bic"], knobs bic::KNOBS, |seed, k| Bic::new(bic::BicParams::default().with_knobs(k)), "BIC-TCP: binary search towards the last maximum (Linux tcp_bic)";
-    HighSpeed: highspeed::HighSpeed = ["highspeed"], knobs &[], |seed, k| HighSpeed::default(), "HighSpeed TCP: a(w)/b(w) response function above 38 segments (RFC 3649)";
-    Htcp: htcp::Htcp = ["htcp"], knobs &[], |seed, k| Htcp::default(), "H-TCP: increase grows with time since congestion, adaptive backoff (Linux tcp_htcp)";
-    Hybla: hybla::Hybla = ["hybla"], knobs hybla::KNOBS, |seed, k| Hybla::with_knobs(k), "Hybla: RTT-normalised growth for long paths (Linux tcp_hybla)";
-    Scalable: scalable::Scalable = ["scalable"], knobs scalable::KNOBS, |seed, k| Scalable::with_knobs(k), "Scalable TCP: +1 per 50 ACKs, cut by 1/8 (Linux tcp_scalable)";
-    Veno: veno::Veno = ["veno"], knobs veno::KNOBS, |seed, k| Veno::with_knobs(k), "Veno: Vegas backlog tells random from congestive loss (Linux tcp_veno)";
-    Westwood: westwood::Westwood = ["westwood"], knobs &[], |seed, k| Westwood::default(), "Westwood+: post-loss window from a bandwidth estimate (Linux tcp_westwood)";
-    Vegas: vegas::Vegas = ["vegas"], knobs vegas::KNOBS, |seed, k| Vegas::new(vegas::VegasParams::default().with_knobs(k)), "Vegas: keeps 2-4 packets queued per flow (Linux tcp_vegas)";
-    Illinois: illinois::Illinois = ["illinois"], knobs illinois::KNOBS, |seed, k| Illinois::with_knobs(k), "TCP-Illinois: loss sets direction, queuing delay sets the step (Linux tcp_illinois)";
-    Yeah: yeah::Yeah = ["yeah"], knobs yeah::KNOBS, |seed, k| Yeah::with_knobs(k), "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)";
-    Ledbat: ledbat::Ledbat = ["ledbat"], knobs ledbat::KNOBS, |seed, k| Ledbat::new(ledbat::LedbatParams::default().with_knobs(k)), "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)";
-    Nv: nv::Nv = ["nv"], knobs nv::KNOBS, |seed, k| Nv::with_knobs(k), "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)";
-    Cdg: cdg::Cdg = ["cdg"], knobs cdg::KNOBS, |seed, k| Cdg::with_knobs(seed, k), "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)";
-    Bbr: bbr::Bbr = ["bbr"], knobs bbr::KNOBS, |seed, k| Bbr::with_knobs(seed, k), "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)";
-    Lp: lp::Lp = ["lp"], knobs lp::KNOBS, |seed, k| Lp::with_knobs(k), "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)";
-    D2tcp: d2tcp::D2tcp = ["d2tcp"], knobs dctcp::KNOBS, |seed, k| D2tcp::new(dctcp::DctcpParams::default().with_knobs(k)), "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)";
-    Sab: sab::Sab = ["sab"], knobs &[], |seed, k| Sab, "SAB: cwnd = the window switches write into data packets, eps*B/N (JSAC 2014 §IV); needs [sab] switches";
-    L2dct: l2dct::L2dct = ["l2dct"], knobs l2dct::KNOBS, |seed, k| L2dct::new(l2dct::L2dctParams::default().with_knobs(k)), "L2DCT: DCTCP with increase and cut weighted by bytes sent, b = alpha^w_c (INFOCOM 2013 §III)";
-    PFabric: pfabric::PFabric = ["pfabric-rc"], knobs pfabric::KNOBS, |seed, k| PFabric::with_knobs(k), "pFabric's minimal rate control: TCP growth capped at max_cwnd, timeouts only (SIGCOMM 2013 §4.2); use the 'pfabric' scheme";
-    Hpcc: hpcc::Hpcc = ["hpcc"], knobs hpcc::KNOBS, |seed, k| Hpcc::with_knobs(k), "HPCC: window from the most loaded hop's INT-measured inflight, target eta 95 %, paced at W/T (SIGCOMM 2019 §3); telemetry on";
-    Swift: swift::Swift = ["swift"], knobs swift::KNOBS, |seed, k| Swift::with_knobs(k), "Swift-like: AIMD on fabric delay vs a target scaled by hops and flow window, paced below 1 packet (SIGCOMM 2020 §3)";
-    Ppt: ppt::Ppt = ["ppt"], knobs ppt::KNOBS, |seed, k| Ppt::with_knobs(k), "PPT (SIGCOMM 2024): DCTCP loop + low-priority loop from the flow's tail (opened at start / at alpha_min, EWD, closed after 2 silent RTTs), mirror-symmetric P0-P3/P4-P7 tagging with buffer-aware identification";
-    PptSwift: ppt_swift::PptSwift = ["ppt-swift"], knobs ppt_swift::KNOBS, |seed, k| PptSwift::with_knobs(k), "PPT on the Swift-like transport (SIGCOMM 2024 Fig. 14): Swift's window + a low-priority loop opened whenever the fabric delay is below the target (window: the spare up to the target), PPT's EWD, silence and tagging; Swift's knobs";
-    Rc3: rc3::Rc3 = ["rc3"], knobs rc3::KNOBS, |seed, k| Rc3::with_knobs(k), "RC3 (NSDI 2014) as PPT ran it: DCTCP primary loop + recursive low-priority loop sending the rest of the flow from its tail at line rate once, in classes 1..levels of factor^i x IW packets";
-    Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
+    NewReno: newreno::NewReno = ["newreno", "reno"], knobs &[], ports DROP_TAIL, |seed, k| NewReno, "Reno/NewReno (RFC 5681, RFC 6582 or RFC 6675 recovery); Linux 'reno'";
+    Dctcp: dctcp::Dctcp = ["dctcp"], knobs dctcp::DCTCP_KNOBS, ports dctcp::PORTS, |seed, k| Dctcp::with_knobs(dctcp::DctcpParams::default(), k), "DCTCP: ECN-fraction-proportional cut (RFC 8257)";
+    Cubic: cubic::Cubic = ["cubic"], knobs cubic::KNOBS, ports DROP_TAIL, |seed, k| Cubic::new(cubic::CubicParams::default().with_knobs(k)), "CUBIC: cubic window growth from the last maximum (RFC 9438, Linux tcp_cubic)";
+    Bic: bic::Bic = ["bic"], knobs bic::KNOBS, ports DROP_TAIL, |seed, k| Bic::new(bic::BicParams::default().with_knobs(k)), "BIC-TCP: binary search towards the last maximum (Linux tcp_bic)";
+    HighSpeed: highspeed::HighSpeed = ["highspeed"], knobs &[], ports DROP_TAIL, |seed, k| HighSpeed::default(), "HighSpeed TCP: a(w)/b(w) response function above 38 segments (RFC 3649)";
+    Htcp: htcp::Htcp = ["htcp"], knobs &[], ports DROP_TAIL, |seed, k| Htcp::default(), "H-TCP: increase grows with time since congestion, adaptive backoff (Linux tcp_htcp)";
+    Hybla: hybla::Hybla = ["hybla"], knobs hybla::KNOBS, ports DROP_TAIL, |seed, k| Hybla::with_knobs(k), "Hybla: RTT-normalised growth for long paths (Linux tcp_hybla)";
+    Scalable: scalable::Scalable = ["scalable"], knobs scalable::KNOBS, ports DROP_TAIL, |seed, k| Scalable::with_knobs(k), "Scalable TCP: +1 per 50 ACKs, cut by 1/8 (Linux tcp_scalable)";
+    Veno: veno::Veno = ["veno"], knobs veno::KNOBS, ports DROP_TAIL, |seed, k| Veno::with_knobs(k), "Veno: Vegas backlog tells random from congestive loss (Linux tcp_veno)";
+    Westwood: westwood::Westwood = ["westwood"], knobs &[], ports DROP_TAIL, |seed, k| Westwood::default(), "Westwood+: post-loss window from a bandwidth estimate (Linux tcp_westwood)";
+    Vegas: vegas::Vegas = ["vegas"], knobs vegas::KNOBS, ports DROP_TAIL, |seed, k| Vegas::new(vegas::VegasParams::default().with_knobs(k)), "Vegas: keeps 2-4 packets queued per flow (Linux tcp_vegas)";
+    Illinois: illinois::Illinois = ["illinois"], knobs illinois::KNOBS, ports DROP_TAIL, |seed, k| Illinois::with_knobs(k), "TCP-Illinois: loss sets direction, queuing delay sets the step (Linux tcp_illinois)";
+    Yeah: yeah::Yeah = ["yeah"], knobs yeah::KNOBS, ports DROP_TAIL, |seed, k| Yeah::with_knobs(k), "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)";
+    Ledbat: ledbat::Ledbat = ["ledbat"], knobs ledbat::KNOBS, ports DROP_TAIL, |seed, k| Ledbat::new(ledbat::LedbatParams::default().with_knobs(k)), "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)";
+    Nv: nv::Nv = ["nv"], knobs nv::KNOBS, ports DROP_TAIL, |seed, k| Nv::with_knobs(k), "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)";
+    Cdg: cdg::Cdg = ["cdg"], knobs cdg::KNOBS, ports DROP_TAIL, |seed, k| Cdg::with_knobs(seed, k), "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)";
+    Bbr: bbr::Bbr = ["bbr"], knobs bbr::KNOBS, ports DROP_TAIL, |seed, k| Bbr::with_knobs(seed, k), "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)";
+    Lp: lp::Lp = ["lp"], knobs lp::KNOBS, ports DROP_TAIL, |seed, k| Lp::with_knobs(k), "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)";
+    D2tcp: d2tcp::D2tcp = ["d2tcp"], knobs dctcp::KNOBS, ports dctcp::PORTS, |seed, k| D2tcp::new(dctcp::DctcpParams::default().with_knobs(k)), "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)";
+    Sab: sab::Sab = ["sab"], knobs &[], ports DROP_TAIL, |seed, k| Sab, "SAB: cwnd = the window switches write into data packets, eps*B/N (JSAC 2014 §IV); needs [sab] switches";
+    L2dct: l2dct::L2dct = ["l2dct"], knobs l2dct::KNOBS, ports dctcp::PORTS, |seed, k| L2dct::new(l2dct::L2dctParams::default().with_knobs(k)), "L2DCT: DCTCP with increase and cut weighted by bytes sent, b = alpha^w_c (INFOCOM 2013 §III)";
+    PFabric: pfabric::PFabric = ["pfabric-rc"], knobs pfabric::KNOBS, ports pfabric::PORTS, |seed, k| PFabric::with_knobs(k), "pFabric's minimal rate control: TCP growth capped at max_cwnd, timeouts only (SIGCOMM 2013 §4.2); use the 'pfabric' scheme";
+    Hpcc: hpcc::Hpcc = ["hpcc"], knobs hpcc::KNOBS, ports hpcc::PORTS, |seed, k| Hpcc::with_knobs(k), "HPCC: window from the most loaded hop's INT-measured inflight, target eta 95 %, paced at W/T (SIGCOMM 2019 §3); telemetry on";
+    Swift: swift::Swift = ["swift"], knobs swift::KNOBS, ports DROP_TAIL, |seed, k| Swift::with_knobs(k), "Swift-like: AIMD on fabric delay vs a target scaled by hops and flow window, paced below 1 packet (SIGCOMM 2020 §3)";
+    Ppt: ppt::Ppt = ["ppt"], knobs ppt::KNOBS, ports ppt::PORTS, |seed, k| Ppt::with_knobs(k), "PPT (SIGCOMM 2024): DCTCP loop + low-priority loop from the flow's tail (opened at start / at alpha_min, EWD, closed after 2 silent RTTs), mirror-symmetric P0-P3/P4-P7 tagging with buffer-aware identification";
+    PptSwift: ppt_swift::PptSwift = ["ppt-swift"], knobs ppt_swift::KNOBS, ports ppt_swift::PORTS, |seed, k| PptSwift::with_knobs(k), "PPT on the Swift-like transport (SIGCOMM 2024 Fig. 14): Swift's window + a low-priority loop opened whenever the fabric delay is below the target (window: the spare up to the target), PPT's EWD, silence and tagging; Swift's knobs";
+    Rc3: rc3::Rc3 = ["rc3"], knobs rc3::KNOBS, ports rc3::PORTS, |seed, k| Rc3::with_knobs(k), "RC3 (NSDI 2014) as PPT ran it: DCTCP primary loop + recursive low-priority loop sending the rest of the flow from its tail at line rate once, in classes 1..levels of factor^i x IW packets";
+    Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, ports DROP_TAIL, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
 }
 
 pub use self::ppt::PptParams;
 pub use self::rc3::Rc3Params;
+/// The port setups the schemes built on these share (`scheme.rs`).
+pub use self::{pfabric::PORTS as PFABRIC_PORTS, ppt::PORTS as PPT_PORTS};
 /// PPT's LCP constants (`cc/ppt.rs`).
 pub mod ppt_consts {
     pub use super::ppt::{marking_threshold, ALPHA_RTTS, IDENT_THRESHOLD, LAMBDA_HCP, LAMBDA_LCP, LCP_PER_ACK, SILENCE_RTTS};

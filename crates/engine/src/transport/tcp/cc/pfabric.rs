@@ -7,6 +7,8 @@
 //! are sender settings of the scheme (`transport/tcp/scheme.rs`).
 
 use super::{reno_cong_avoid, CongestionOps, Knob, Knobs, Tcb};
+use crate::transport::ports::{keys, pkts, Needs, PaperPorts, PortSetup};
+use serde_json::json;
 
 pub const KNOBS: &[Knob] = &[Knob {
     name: "max_cwnd",
@@ -39,6 +41,25 @@ impl CongestionOps for PFabric {
         tcb.cwnd = tcb.cwnd.min(self.max_cwnd);
     }
 }
+
+/// Buffer of pFabric's ports in bandwidth-delay products (SIGCOMM 2013 §4.1, §5: 36 KB, "about
+/// twice the BDP", at 10 Gb/s and 14.6 us).
+pub const BUFFER_BDPS: f64 = 2.0;
+
+/// pFabric's switch ports: one small buffer of about two BDPs that sends the smallest remaining
+/// size first and drops the largest (`admission = "pfabric"`).
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { rank_admission: true, ..Needs::NONE },
+    summary: "one buffer of 2 BDPs, smallest rank first, largest rank dropped (pFabric §4.1, §5)",
+    setup: |_, f| {
+        let n = ((BUFFER_BDPS * f.bdp_packets()).ceil() as u64).max(2);
+        PortSetup {
+            ports: keys(&[("buffer", pkts(n)), ("admission", json!("pfabric"))]),
+            host_ports: None,
+            note: format!("buffer {n} pkt = 2 x C*RTT at {} (pFabric §5: 36 KB, 2 BDPs, at 10 Gb/s)", f.describe()),
+        }
+    },
+};
 
 #[cfg(test)]
 mod tests {

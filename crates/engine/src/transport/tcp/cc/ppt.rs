@@ -15,6 +15,8 @@
 
 use super::dctcp::DctcpParams;
 use super::{AckEvent, CaState, CongestionOps, CwndEvent, Dctcp, Knob, Knobs, Tcb};
+use crate::transport::ports::{dctcp_k, mark_queues, pkts, strict_queues, Needs, PaperPorts, PortSetup};
+use serde_json::json;
 
 /// §4.1 / Table 3: "Identification threshold: Default: 100KB".
 pub const IDENT_THRESHOLD: f64 = 100_000.0;
@@ -164,6 +166,29 @@ impl CongestionOps for Ppt {
         self.dctcp.set_state(tcb, s)
     }
 }
+
+/// §6.2's thresholds at 40/100 Gb/s: K_HCP (DCTCP's K too) and K_LCP, in bytes.
+pub const K_HCP_PAPER: u64 = 96_000;
+pub const K_LCP_PAPER: u64 = 86_000;
+
+/// PPT's switch ports (SIGCOMM 2024 §4.2, §6.2): 8 strict-priority queues, P0-P3 for the HCP
+/// marking at K_HCP and P4-P7 for the LCP at K_LCP, each on its own queue's length. K_HCP is
+/// DCTCP's K for the fabric (§6.2 gives DCTCP and the HCP the same 96 KB) and K_LCP keeps §6.2's
+/// ratio to it (86/96).
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { marking: true, queues: 8, ..Needs::NONE },
+    summary: "8 strict-priority queues; HCP queues P0-P3 mark at K_HCP (DCTCP's K), LCP queues P4-P7 at K_LCP = 86/96 K_HCP (PPT §4.2, §6.2)",
+    setup: |_, f| {
+        let (k, why) = dctcp_k(f);
+        let lcp = (k * K_LCP_PAPER).div_ceil(K_HCP_PAPER);
+        let per_queue: Vec<_> = [k; 4].into_iter().chain([lcp; 4]).map(pkts).collect();
+        PortSetup {
+            ports: mark_queues(strict_queues(8), json!(per_queue)),
+            host_ports: None,
+            note: format!("8 strict-priority queues, K_HCP {k} pkt, K_LCP {lcp} pkt (PPT §6.2: 96 KB and 86 KB; HCP's {why})"),
+        }
+    },
+};
 
 #[cfg(test)]
 mod tests {

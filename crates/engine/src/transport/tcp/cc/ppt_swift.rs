@@ -20,6 +20,7 @@
 use super::swift::{Swift, KNOBS as SWIFT_KNOBS};
 use super::{CaState, CongestionOps, Knob, Knobs, RateSample, Tcb};
 use crate::transport::PathInfo;
+use crate::transport::ports::{strict_queues, Needs, PaperPorts, PortSetup};
 
 /// Scenario knobs: Swift's.
 pub const KNOBS: &[Knob] = SWIFT_KNOBS;
@@ -85,6 +86,14 @@ impl CongestionOps for PptSwift {
         self.swift.set_state(tcb, s)
     }
 }
+
+/// PPT-on-Swift's switch ports (PPT Fig. 14): PPT's 8 strict-priority queues, no marking
+/// (the delay loop reads delay, not ECN).
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { queues: 8, ..Needs::NONE },
+    summary: "8 strict-priority queues, drop-tail, no marking (PPT §6.3, Fig. 14)",
+    setup: |_, _| PortSetup { ports: strict_queues(8), host_ports: None, note: "8 strict-priority queues, drop-tail".into() },
+};
 
 #[cfg(test)]
 mod tests {

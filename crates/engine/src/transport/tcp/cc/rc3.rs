@@ -8,6 +8,7 @@
 use super::dctcp::DctcpParams;
 use super::{AckEvent, CaState, CongestionOps, CwndEvent, Dctcp, Knob, Knobs, Tcb};
 use crate::transport::tcp::lcp::{RC3_FACTOR, RC3_LEVELS};
+use crate::transport::ports::{dctcp_k, mark_queues, pkts, strict_queues, Needs, PaperPorts, PortSetup};
 
 pub const KNOBS: &[Knob] = &[
     Knob { name: "g", default: 1.0 / 16.0, min: 1e-6, max: 1.0, help: "DCTCP's α estimation gain (primary loop)" },
@@ -66,3 +67,14 @@ impl CongestionOps for Rc3 {
         self.dctcp.set_state(tcb, s)
     }
 }
+
+/// RC3's switch ports as PPT ran it (PPT §6.2): 8 strict-priority queues (RC3 §3: the low
+/// priority loop's classes), every queue marking at DCTCP's K for the primary loop.
+pub const PORTS: PaperPorts = PaperPorts {
+    needs: Needs { marking: true, queues: 8, ..Needs::NONE },
+    summary: "8 strict-priority queues, each marking at DCTCP's K (RC3 §3; PPT §6.2)",
+    setup: |_, f| {
+        let (k, why) = dctcp_k(f);
+        PortSetup { ports: mark_queues(strict_queues(8), pkts(k)), host_ports: None, note: format!("8 strict-priority queues, each marking at {why}") }
+    },
+};
