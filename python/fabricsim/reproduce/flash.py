@@ -55,7 +55,7 @@ SCALES = {
 
 def pias_set(workload: str, load: float) -> str:
     """PIAS's published thresholds for this workload and load; the mix uses web search's (PIAS
-    publishes none for a mix; decided before running, docs/REPRODUCTIONS.md)."""
+    publishes none for a mix; decided before running, docs/reproductions/flash.md)."""
     return f"{'datamining' if workload == 'datamining' else 'websearch'}@{load}"
 
 
@@ -65,7 +65,7 @@ def transport(scheme: str, workload: str, load: float, queues: int = QUEUES) -> 
                "initial_cwnd": IW, "initial_rto": RTO, "min_rto": RTO, "delayed_ack": 1}
     if scheme == FLASH_ON_DCTCP:
         # Diagnostic, not a scheme of the paper: Flash's priorities and Algorithm 1 with DCTCP's
-        # windows instead of L2DCT's (docs/REPRODUCTIONS.md, "what explains the misses").
+        # windows instead of L2DCT's (docs/reproductions/flash.md, "What explains the misses").
         t.update({"cc": "dctcp", "priority": "flash", "dctcp_initial_alpha": 0.0, "priority_queues": queues})
         return t
     if scheme in ("dctcp", "l2dct", "pias", "l2dct-pias", "flash", "flash-ia"):

@@ -60,7 +60,7 @@ KINDS = {"ndp", "homa", "aeolus"}
 SEND_BUFFER_KEY = "send_buffer"
 #: Extra switch-port keys Aeolus needs for selective dropping, beyond Homa's 8 priority queues.
 #: Neither PPT nor the Aeolus text we have gives the threshold; htsim's Aeolus queue defaults to
-#: 0.2 x the queue size, so 24 KB of the 120 KB port (fixed before any run; docs/REPRODUCTIONS.md).
+#: 0.2 x the queue size, so 24 KB of the 120 KB port (fixed before any run; docs/reproductions/ppt.md).
 AEOLUS_QUEUE: dict = {"selective_drop": "24KB"}
 
 # ---- §6.2's setup ---------------------------------------------------------------------------------
@@ -176,7 +176,7 @@ def queue(scheme: str, *, k_hcp: str = K_HCP, k_lcp: str = K_LCP, buffer: str = 
     queues (Aeolus with selective dropping); the TCP schemes on PPT's 8 strict-priority queues:
     PPT (and its variants) marks HCP queues (P0-P3) at 96 KB and LCP queues (P4-P7) at 86 KB,
     each on its own queue's length; with `lcp_on_port` (the alternative reading of §3.2, chosen
-    after the first results: see docs/REPRODUCTIONS.md) LCP packets are marked on the port's
+    after the first results: see docs/reproductions/ppt.md) LCP packets are marked on the port's
     buffer occupancy instead. The other TCP schemes mark every queue at DCTCP's 96 KB."""
     topo = topology or fabric()
     if scheme == "ndp":
