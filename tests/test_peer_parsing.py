@@ -233,3 +233,39 @@ def test_the_swift_mapping_follows_the_driver(tmp_path):
     assert [f["size"] for f in doc["flows"]] == [f"{500 * int(t['mss'][:-1])}B"] * 2
     # htsim's targets carry no hop term (Route::clone drops the hop count): 20 us base, h = 0.
     assert (t["cc_params"]["base_target_us"], t["cc_params"]["hop_scale_us"], t["cc_params"]["fs_range_us"]) == (20, 0, 100)
+
+
+def test_the_hpcc_driver_copy_prints_each_pfc_pause():
+    src = ("    if ((uint64_t)_queuesize > _high_threshold && _state_recv!=PAUSED){\n        _state_recv = PAUSED;\n"
+           "        sendPause(1000);\n    }\n")
+    text = htsim.print_pauses(src, "queue_lossless_input.cpp")
+    assert 'sendPause(1000); cout << "PFC pause "' in text and text.count("sendPause") == 1 and htsim.EDIT_MARK in text
+    with pytest.raises(SystemExit):
+        htsim.print_pauses("sendPause(0);\n")
+    # What the edited driver prints, some lines behind progress marks; nothing else counts.
+    out = ("PFC pause 19.6778 VirtualQueue(US1->CS3(0))\n.PFC pause 21.3034 VirtualQueue(SRC14->LS7(0))\n"
+           "Flow HPCC_0_15 finished at 190.863 total bytes 2007000\n")
+    assert htsim.pfc_pauses(out) == 2 and htsim.pfc_pauses("Done\n") == 0
+    assert htsim.finished_flows(out) == {"HPCC_0_15": (190.863, 2_007_000)}
+
+
+def test_the_hpcc_mapping_follows_the_driver(tmp_path):
+    import tomllib
+
+    import htsim_validate
+
+    class Fake:
+        commit = "841d9e7"
+        sim = tmp_path
+
+        def driver(self, name):
+            return tmp_path / name
+
+    e = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand")
+    doc = tomllib.loads(e.toml.read_text())
+    # HPCCSrc sends whole 9000 B packets: 100 KB is 12 of them (108 000 B, its "total bytes").
+    assert [f["size"] for f in doc["flows"]] == ["108000B"] * 4 and [f["dst"] for f in doc["flows"]] == ["h15"] * 4
+    cc = doc["transport"]["cc_params"]
+    # T = 12 us, W_AI one 9064 B packet on the wire, no bound on W.
+    assert (cc["t_us"], cc["w_ai_bytes"], cc["eta"], cc["max_stage"]) == (12, 9064, 0.95, 5) and cc["w_max_bytes"] >= 1e12
+    assert e.argv[e.argv.index("-strat") + 1] == "ecmp_host" and "-log" in e.argv

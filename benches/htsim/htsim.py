@@ -13,7 +13,10 @@ one asked for. The incast driver's copy also names its flows in its "Flow .. fin
 (TcpSrc prints its nodename(), which is "tcpsrc" for every flow: the copy's sources are a
 subclass of DCTCPSrc whose nodename() is the name the driver gives them); nothing else changes.
 The copy of sim/datacenter/main_swift.cpp takes its seed (srand(13)) from $HTSIM_SEED when that is
-set (EDITS, seed_from_env), so the validation can vary htsim's path draw as it varies fabricsim's.
+set (EDITS, seed_from_env), so the validation can vary htsim's path draw as it varies fabricsim's;
+its copy of sim/queue_lossless_input.cpp prints a line for each PFC pause it sends (print_pauses),
+which htsim does not count, so that HPCC runs can be checked for pauses. Only the lossless queues
+(the HPCC and RoCE drivers') are changed by it.
 
 Reading. Drivers log through htsim's binary Logfile (`-o FILE`); sim/parse_output turns it into
 text lines such as
@@ -97,6 +100,9 @@ class Htsim:
                 f.write_text(edit(text, rel))  # make rebuilds what depends on it
         exe = self.sim / "datacenter" / name
         if not exe.exists() or any((self.sim / rel).stat().st_mtime > exe.stat().st_mtime for rel, _ in EDITS.get(name, [])):
+            if any("/" not in rel for rel, _ in EDITS.get(name, [])):
+                make(self.sim, "libhtsim.a")
+            exe.unlink(missing_ok=True)
             make(self.sim / "datacenter", name)
         return exe
 
@@ -147,8 +153,20 @@ def seed_from_env(text: str, path: str = "") -> str:
     return text
 
 
-# The documented edits the build copy gets before a driver is built: (file under sim/, edit).
-EDITS = {"htsim_swift": [("datacenter/main_swift.cpp", seed_from_env)]}
+def print_pauses(text: str, path: str = "") -> str:
+    """LosslessInputQueue::receivePacket sends a PFC pause upstream when its ingress bytes pass the
+    high threshold (and counts nothing): the copy prints "PFC pause T_US QUEUE" there, once per pause."""
+    text, n = re.subn(r"\n(\s*)sendPause\(1000\);\n", "\n\\1sendPause(1000); cout << \"PFC pause \" << timeAsUs(eventlist().now()) << \" \" << "
+                      "_nodename << endl;  // edited by " + EDIT_MARK + ": count the pauses\n", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'sendPause(1000);' to edit")
+    return text
+
+
+# The documented edits the build copy gets before a driver is built: (file under sim/, edit). An
+# edit of a file directly under sim/ is in libhtsim.a, rebuilt before the driver.
+EDITS = {"htsim_swift": [("datacenter/main_swift.cpp", seed_from_env)],
+         "htsim_hpcc": [("queue_lossless_input.cpp", print_pauses)]}
 
 
 def make(cwd: Path, *targets: str) -> None:
@@ -262,6 +280,14 @@ def finished_flows(stdout: str) -> dict[str, tuple[float, int]]:
     for m in FINISHED.finditer(stdout):
         out.setdefault(m[1], (float(m[2]), int(m[3])))
     return out
+
+
+PFC_PAUSE = re.compile(r"PFC pause [0-9.e+-]+ ")
+
+
+def pfc_pauses(stdout: str) -> int:
+    """PFC pauses sent in a lossless run: the build copy's "PFC pause T QUEUE" lines (print_pauses)."""
+    return len(PFC_PAUSE.findall(stdout))
 
 
 SWIFT_RTX = re.compile(r"\S+ retransmit_packet")

@@ -90,7 +90,7 @@ import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
 from htsim import (Htsim, checkout_commit, connection_matrix, finished_flows, logged_names, ndp_totals, sink_pair,  # noqa: E402
-                   sink_samples, swift_retransmits, tcp_finished, tcp_timeouts)
+                   pfc_pauses, sink_samples, swift_retransmits, tcp_finished, tcp_timeouts)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -469,13 +469,100 @@ def swift_incast(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q) ->
                             [f"htsim's connection_matrices/incast.cm: k = 4, 15 x 500 packets (2 MB) -> h15, 100 Gb/s, {end} simulated, -q {q}"])
 
 
+# htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) onto fabricsim's
+# cc = "hpcc" (transport/tcp/cc/hpcc.rs), on settings where htsim's PFC never pauses.
+HPCC_MTU = 9000  # -mtu default (payload); HPCCPacket adds ACKSIZE = 64 B on the wire
+HPCC_SCENARIO = """name = "{name}"
+description = "htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
+
+[simulation]
+end = "{end}"                        # -end (us)
+seed = 1                             # htsim: each HPCCSrc reseeds srand(time(NULL)) for its path id
+
+[topology]
+kind = "fat_tree"                    # FatTreeTopology(no_of_nodes, linkspeed, queuesize, .., LOSSLESS_INPUT, hop_latency, switch_latency, FAIR_PRIO)
+k = {k}                              # -nodes N = k^3/4
+link = {{ rate = "100Gbps", delay = "1us" }}   # HOST_NIC 100 Gb/s; -hop_latency 1, -switch_latency 0 (defaults)
+
+[queue]
+# LOSSLESS_INPUT: LosslessOutputQueue egress queues (never drop) with LosslessInputQueue PFC at each
+# ingress: pause upstream above 15 x 9000 B of that ingress's packets, resume below 12 (defaults of
+# -pfc_thresholds). fabricsim has no PFC: the runs here are ones where htsim sends no pause
+# (counted by the build copy's edit, benches/htsim/htsim.py), where a lossless queue is an
+# unlimited one.
+buffer = "unlimited"
+
+[routing]
+ecmp = "flow_hash"                   # -strat ecmp_host -paths 256: switches hash the flow's random path id
+
+[transport]
+cc = "hpcc"
+mss = "{mss}B"                       # Packet::data_packet_size() = -mtu 9000 of payload ...
+header = "64B"                       # ... + HPCCPacket::ACKSIZE on the wire
+ack_size = "64B"                     # HPCCAck: ACKSIZE
+handshake = false                    # HPCCSrc::startflow sends at once
+delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
+# HPCCSrc: _T = 12 us (a global T; W_init = T x linkspeed = 150 KB), _eta 0.95, _max_stages 5,
+# _Wai = _mss (one packet per step, not W_init(1 - eta)/N). HPCCSrc never bounds W (fabricsim's
+# default bound is W_init): w_max_bytes = 1e15 is no bound.
+cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15 }}
+
+[output]
+sample_interval = "100us"            # -logtime 0.1 (HPCCSinkLoggerSampling)
+flows = "all"
+
+"""
+
+
+def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int, end: str, out: Path,
+                    notes: list[str]) -> Experiment:
+    n = k**3 // 4
+    cm = out / f"{name}.cm"
+    cm.write_text(connection_matrix(n, pairs, size=size))
+    packets = -(-size // HPCC_MTU)  # HPCCSrc sends whole packets: ceil(size / mss)
+    text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64)
+    toml = out / f"{name}.toml"
+    toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\nsize = "{packets * HPCC_MTU}B"\n' for a, b in pairs))
+    argv = [str(h.driver("htsim_hpcc")), "-nodes", str(n), "-tm", str(cm.resolve()), "-strat", "ecmp_host", "-paths", "256",
+            "-end", str(round(experiments.seconds(end) * 1e6)), "-log", "sink", "-logtime", "0.1", "-o", "log.dat"]
+    return Experiment(name, toml, argv, "HPCC_SINK", experiments.seconds(end), True, notes, line_gbps=100.0)
+
+
+def hpcc_incast(h: Htsim, end: str, out: Path, strat: str, senders: int = 4, size: int = 100_000,
+                name: str = "hpcc-incast") -> Experiment:
+    # h0..h{senders-1} -> h15 at k = 4. Without a pause in htsim: 4 x 100 KB (8 x 100 KB pauses),
+    # 2 x 500 KB (3 x 500 KB pauses).
+    pairs = [(i, 15) for i in range(senders)]
+    return hpcc_experiment(h, name, 4, pairs, size, end, out,
+                           [f"k = 4, {senders} x {size // 1000} KB -> h15, 100 Gb/s, {end} simulated"])
+
+
+def hpcc_incast2(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    return hpcc_incast(h, end, out, strat, senders=2, size=500_000, name="hpcc-incast2")
+
+
+def hpcc_flow(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    return hpcc_experiment(h, "hpcc-flow", 4, [(0, 15)], 20_000_000, end, out,
+                           [f"k = 4, one 20 MB flow h0 -> h15 across the core, 100 Gb/s, {end} simulated"])
+
+
+def hpcc_incast15(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    # htsim's own connection_matrices/incast.cm: pauses (shown so, not a comparison of HPCC).
+    return hpcc_experiment(h, "hpcc-incast15", 4, [(i, 15) for i in range(15)], 2_000_000, end, out,
+                           [f"htsim's incast.cm: k = 4, 15 x 2 MB -> h15, 100 Gb/s, {end} simulated; htsim pauses (PFC), "
+                            "fabricsim has no PFC: not a like-for-like run"])
+
+
 EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation,
-               "dctcp-incast": dctcp_incast, "swift-permutation": swift_permutation, "swift-incast": swift_incast}
+               "dctcp-incast": dctcp_incast, "swift-permutation": swift_permutation, "swift-incast": swift_incast,
+               "hpcc-flow": hpcc_flow, "hpcc-incast": hpcc_incast, "hpcc-incast2": hpcc_incast2,
+               "hpcc-incast15": hpcc_incast15}
 # Long enough for the incast's 30 MB to cross one 10 Gb/s link (24 ms) and for the DCTCP driver's
 # sinks, which log every 10 ms, to log twice.
 # The DCTCP incast: until its last flows, stalled by timeouts, finish (htsim: about 1.09 s).
 DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms", "dctcp-incast": "1200ms",
-               "swift-permutation": "5ms", "swift-incast": "5ms"}
+               "swift-permutation": "5ms", "swift-incast": "5ms", "hpcc-flow": "3ms", "hpcc-incast": "1ms", "hpcc-incast2": "1ms",
+               "hpcc-incast15": "10ms"}
 
 
 def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
@@ -505,6 +592,9 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
            "fct_us": [t for t, _ in finished_flows(stdout).values()]}
     if sink == "NDP_SINK":
         out.update(ndp_totals(stdout))
+    elif sink == "HPCC_SINK":
+        done = finished_flows(stdout)
+        out.update(finished_bytes=sum(b for _, b in done.values()), pauses=pfc_pauses(stdout))
     elif sink == "SWIFT_SINK":
         done = finished_flows(stdout)
         out.update(finished_bytes=sum(b for _, b in done.values()), swift_rtx=swift_retransmits(stdout),
@@ -545,6 +635,9 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
                  ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
                  ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
                  ("drops", None, fd["drops"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"])]
+    elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim has no PFC
+        rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
+        rows += [("PFC pauses", float(hd["pauses"]), None), ("retransmissions", None, fd["retransmits"]), ("drops", None, fd["drops"])]
     elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout
         if e.finite:  # the incast's fastest flow: the one from the receiver's own rack
             rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
