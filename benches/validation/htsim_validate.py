@@ -315,6 +315,7 @@ initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
 initial_ssthresh = 10                # tcpSrc->set_ssthresh(10 * data_packet_size())
 min_rto = "250ms"                    # TcpSrc::receivePacket: _rto at least 0.25 s
 initial_rto = "10ms"                 # tcpSrc->_rto = timeFromMs(10): the SYN's timer
+rto_tick = "0.5ms"                   # TcpRtxTimerScanner(timeFromMs(0.5)): deadlines checked every 0.5 ms
 delayed_ack = 1                      # TcpSink ACKs every packet
 handshake = true                     # TcpSrc::send_packets sends a SYN first
 sack = false                         # TcpSrc: NewReno-style fast recovery on 3 duplicate ACKs (RFC 3782), no SACK
