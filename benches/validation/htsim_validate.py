@@ -33,9 +33,9 @@ dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collatera
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
   80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
-  no SACK, 250 ms minimum RTO, its zero SYN timestamp). Figures: FCTs, flows finished before one
-  and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long flow's goodput before and
-  in the incast's first 10 ms. The driver seeds its path draw, so its runs are identical.
+  no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan). Figures: FCTs,
+  flows finished before one and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long
+  flow's goodput before and in the incast's first 10 ms. The driver seeds its path draw, so its runs are identical.
 
 swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swift in sim/swift.cpp)
   against fabricsim's cc = "swift", SWIFT_SCENARIO below, each key commented with its source:
@@ -57,6 +57,17 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
   100 us sink sample (SwiftSink::cumulative_ack counts one packet more than received: 4 KB of
   tens of MB, not corrected), retransmissions ("retransmit_packet" lines) and timeouts ("At T
   RTO" lines, SwiftRtxTimerScanner checks every 10 ms).
+
+hpcc-flow, hpcc-incast, hpcc-incast2 (hpcc-incast15): htsim_hpcc (sim/datacenter/main_hpcc.cpp,
+  HPCC in sim/hpcc.cpp) against fabricsim's cc = "hpcc", HPCC_SCENARIO below: 100 Gb/s, 1 us
+  links, 9000 B payload + 64 B header, ACKs of 64 B, T = 12 us for every path, eta 0.95, maxStage
+  5, W_AI one packet, no bound on W (w_max_bytes = 1e15), -strat ecmp_host -paths 256 (flow
+  hashing on a random path id). The driver's queues are lossless (PFC at every switch ingress
+  above 15 x 9000 B); htsim counts no pauses, so its build copy prints one line per pause
+  (benches/htsim/htsim.py) and the table shows them: the comparisons are runs without any (one
+  20 MB flow; 4 x 100 KB and 2 x 500 KB into h15 at k = 4), with fabricsim's buffers unlimited.
+  hpcc-incast15 (htsim's incast.cm) pauses and is shown only as such. Every HPCCSrc seeds its
+  path id from the time of day: htsim's runs differ; the table shows its first.
 
 Figures. Goodput is acknowledged bytes in htsim's unit (NDP: 9000 B of payload per data packet on
 both sides, 9064 B on the wire; DCTCP: htsim counts whole 9000 B packets, fabricsim's 8948 B of
