@@ -175,3 +175,97 @@ def test_the_incast_driver_copy_names_its_flows():
     assert text.index("class NamedDCTCPSrc") < text.index("EventList eventlist;")
     with pytest.raises(SystemExit):
         htsim.named_tcp_sources("no sources here")
+
+
+def test_swift_finished_flows_retransmissions_and_timeouts():
+    out = (SAMPLES / "swift_incast_stdout.txt").read_text()
+    done = htsim.finished_flows(out)
+    assert done["swift_12_15"] == (pytest.approx(732.95), 2_000_000)
+    assert sorted(done) == ["swift_12_15", "swift_1_15", "swift_2_15", "swift_6_15"]
+    # SwiftSrc::update_dsn_ack prints on every ACK at or past the flow's size: the first line counts,
+    # also behind a progress mark.
+    again = ".Flow swift_12_15 finished at 733.5 total bytes 2000000\n"
+    assert htsim.finished_flows(out + again)["swift_12_15"][0] == pytest.approx(732.95)
+    assert htsim.finished_flows(again) == {"swift_12_15": (733.5, 2_000_000)}
+    # -flowsize 499 of 4000 B packets: SwiftSrc::set_flowsize adds one mss, 500 packets = 2 MB.
+    assert {b for _, b in done.values()} == {500 * 4000}
+    # 2 MB through a 100 Gb/s link takes 160 us: none finished sooner.
+    assert min(t for t, _ in done.values()) > 2e6 * 8 / 100e9 * 1e6
+    # One "T NAME retransmit_packet" line per packet resent; one "At T RTO" line per timeout,
+    # which SwiftRtxTimerScanner checks every 10 ms: none before 10 ms.
+    assert htsim.swift_retransmits(out) == out.count(" retransmit_packet") == 194
+    assert htsim.tcp_timeouts(out) == 24
+    assert all(float(line.split()[0]) >= 10_000 for line in out.splitlines() if " RTO " in line)
+    # NDP's line (with flow_id) still reads.
+    assert htsim.finished_flows("Flow ndp_3_15 flow_id 4 finished at 10.5 total bytes 9000\n") == {"ndp_3_15": (10.5, 9000)}
+
+
+def test_the_swift_driver_copy_reads_its_seed_from_the_environment():
+    src = "int main() {\n    queuesize = queuesize*Packet::data_packet_size();\n    srand(13);\n}\n"
+    text = htsim.seed_from_env(src, "main_swift.cpp")
+    assert 'srand(getenv("HTSIM_SEED") ? atoi(getenv("HTSIM_SEED")) : 13);' in text and htsim.EDIT_MARK in text
+    assert text.count("srand") == 1
+    with pytest.raises(SystemExit):
+        htsim.seed_from_env("srand(time(NULL));\n")
+
+
+def test_the_swift_mapping_follows_the_driver(tmp_path):
+    import htsim_validate
+
+    class Fake:  # an htsim build without its binaries: the scenario and the command line only
+        commit = "841d9e7"
+        sim = tmp_path
+
+        def driver(self, name):
+            return tmp_path / name
+
+    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, [(0, 15), (14, 15)], "5ms", tmp_path, 500, 8, [])
+    argv = e.argv
+    # -flowsize P makes P + 1 packets (SwiftSrc::set_flowsize adds one mss).
+    assert argv[argv.index("-flowsize") + 1] == "499" and argv[argv.index("-q") + 1] == "8"
+    import tomllib
+
+    doc = tomllib.loads(e.toml.read_text())
+    # -q 8 of 4000 B counts the packet on the wire: 7 wait here. 4000 B packets = mss + header.
+    assert doc["queue"]["buffer"] == "28000B"
+    t = doc["transport"]
+    assert int(t["mss"][:-1]) + int(t["header"][:-1]) == 4000 and e.fab_scale == 4000 / int(t["mss"][:-1])
+    assert [f["size"] for f in doc["flows"]] == [f"{500 * int(t['mss'][:-1])}B"] * 2
+    # htsim's targets carry no hop term (Route::clone drops the hop count): 20 us base, h = 0.
+    assert (t["cc_params"]["base_target_us"], t["cc_params"]["hop_scale_us"], t["cc_params"]["fs_range_us"]) == (20, 0, 100)
+
+
+def test_the_hpcc_driver_copy_prints_each_pfc_pause():
+    src = ("    if ((uint64_t)_queuesize > _high_threshold && _state_recv!=PAUSED){\n        _state_recv = PAUSED;\n"
+           "        sendPause(1000);\n    }\n")
+    text = htsim.print_pauses(src, "queue_lossless_input.cpp")
+    assert 'sendPause(1000); cout << "PFC pause "' in text and text.count("sendPause") == 1 and htsim.EDIT_MARK in text
+    with pytest.raises(SystemExit):
+        htsim.print_pauses("sendPause(0);\n")
+    # What the edited driver prints, some lines behind progress marks; nothing else counts.
+    out = ("PFC pause 19.6778 VirtualQueue(US1->CS3(0))\n.PFC pause 21.3034 VirtualQueue(SRC14->LS7(0))\n"
+           "Flow HPCC_0_15 finished at 190.863 total bytes 2007000\n")
+    assert htsim.pfc_pauses(out) == 2 and htsim.pfc_pauses("Done\n") == 0
+    assert htsim.finished_flows(out) == {"HPCC_0_15": (190.863, 2_007_000)}
+
+
+def test_the_hpcc_mapping_follows_the_driver(tmp_path):
+    import tomllib
+
+    import htsim_validate
+
+    class Fake:
+        commit = "841d9e7"
+        sim = tmp_path
+
+        def driver(self, name):
+            return tmp_path / name
+
+    e = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand")
+    doc = tomllib.loads(e.toml.read_text())
+    # HPCCSrc sends whole 9000 B packets: 100 KB is 12 of them (108 000 B, its "total bytes").
+    assert [f["size"] for f in doc["flows"]] == ["108000B"] * 4 and [f["dst"] for f in doc["flows"]] == ["h15"] * 4
+    cc = doc["transport"]["cc_params"]
+    # T = 12 us, W_AI one 9064 B packet on the wire, no bound on W.
+    assert (cc["t_us"], cc["w_ai_bytes"], cc["eta"], cc["max_stage"]) == (12, 9064, 0.95, 5) and cc["w_max_bytes"] >= 1e12
+    assert e.argv[e.argv.index("-strat") + 1] == "ecmp_host" and "-log" in e.argv

@@ -12,6 +12,11 @@ are dropped (libhtsim defines them too, so they do not link otherwise) and their
 one asked for. The incast driver's copy also names its flows in its "Flow .. finished at" lines
 (TcpSrc prints its nodename(), which is "tcpsrc" for every flow: the copy's sources are a
 subclass of DCTCPSrc whose nodename() is the name the driver gives them); nothing else changes.
+The copy of sim/datacenter/main_swift.cpp takes its seed (srand(13)) from $HTSIM_SEED when that is
+set (EDITS, seed_from_env), so the validation can vary htsim's path draw as it varies fabricsim's;
+its copy of sim/queue_lossless_input.cpp prints a line for each PFC pause it sends (print_pauses),
+which htsim does not count, so that HPCC runs can be checked for pauses. Only the lossless queues
+(the HPCC and RoCE drivers') are changed by it.
 
 Reading. Drivers log through htsim's binary Logfile (`-o FILE`); sim/parse_output turns it into
 text lines such as
@@ -22,7 +27,8 @@ text lines such as
 (sink loggers: cumulative acknowledged bytes sampled every period); the log file starts with a
 text preamble naming the logged objects (": dctcp_sink_3_17=239"). The NDP driver prints "New: N
 Rtx: R Bounced: B" at the end (data packets first sent, retransmitted, headers returned to their
-sender); finite flows print "Flow NAME flow_id I finished at T_US total bytes B".
+sender); finite flows print "Flow NAME flow_id I finished at T_US total bytes B" (Swift's driver: no
+flow_id, and the line repeats for every later ACK).
 """
 
 from __future__ import annotations
@@ -83,11 +89,20 @@ class Htsim:
         return h
 
     def driver(self, name: str) -> Path:
-        """One of sim/datacenter's drivers (htsim_ndp, htsim_hpcc, htsim_swift), built if missing."""
+        """One of sim/datacenter's drivers (htsim_ndp, htsim_hpcc, htsim_swift), built if missing
+        (after the copy's documented edits, EDITS)."""
         if name not in DRIVERS:
             raise ValueError(f"unknown htsim driver {name!r}")
+        for rel, edit in EDITS.get(name, []):
+            f = self.sim / rel
+            text = f.read_text()
+            if EDIT_MARK not in text:
+                f.write_text(edit(text, rel))  # make rebuilds what depends on it
         exe = self.sim / "datacenter" / name
-        if not exe.exists():
+        if not exe.exists() or any((self.sim / rel).stat().st_mtime > exe.stat().st_mtime for rel, _ in EDITS.get(name, [])):
+            if any("/" not in rel for rel, _ in EDITS.get(name, [])):
+                make(self.sim, "libhtsim.a")
+            exe.unlink(missing_ok=True)
             make(self.sim / "datacenter", name)
         return exe
 
@@ -123,6 +138,35 @@ class Htsim:
         if p.returncode != 0:
             raise SystemExit(f"parse_output {log} failed ({p.returncode})")
         return text
+
+
+EDIT_MARK = "fabricsim's benches/htsim/htsim.py"
+
+
+def seed_from_env(text: str, path: str = "") -> str:
+    """main_swift.cpp seeds its path draw with srand(13): the copy reads the seed from $HTSIM_SEED
+    when it is set (13 otherwise, so runs without it are the driver's own)."""
+    text, n = re.subn(r"\n(\s*)srand\(13\);", "\n\\1srand(getenv(\"HTSIM_SEED\") ? atoi(getenv(\"HTSIM_SEED\")) : 13);  // edited by "
+                      + EDIT_MARK + ": the seed from $HTSIM_SEED", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'srand(13);' to edit")
+    return text
+
+
+def print_pauses(text: str, path: str = "") -> str:
+    """LosslessInputQueue::receivePacket sends a PFC pause upstream when its ingress bytes pass the
+    high threshold (and counts nothing): the copy prints "PFC pause T_US QUEUE" there, once per pause."""
+    text, n = re.subn(r"\n(\s*)sendPause\(1000\);\n", "\n\\1sendPause(1000); cout << \"PFC pause \" << timeAsUs(eventlist().now()) << \" \" << "
+                      "_nodename << endl;  // edited by " + EDIT_MARK + ": count the pauses\n", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'sendPause(1000);' to edit")
+    return text
+
+
+# The documented edits the build copy gets before a driver is built: (file under sim/, edit). An
+# edit of a file directly under sim/ is in libhtsim.a, rebuilt before the driver.
+EDITS = {"htsim_swift": [("datacenter/main_swift.cpp", seed_from_env)],
+         "htsim_hpcc": [("queue_lossless_input.cpp", print_pauses)]}
 
 
 def make(cwd: Path, *targets: str) -> None:
@@ -209,7 +253,10 @@ def sink_pair(name: str) -> tuple[int, int] | None:
 
 
 NDP_TOTALS = re.compile(r"^New: (\d+) Rtx: (\d+) Bounced: (\d+)\s*$", re.M)
-FINISHED = re.compile(r"^Flow (\S+) flow_id (\d+) finished at ([0-9.e+-]+) total bytes (\d+)", re.M)
+# NDP: "Flow ndp_3_15 flow_id 4 finished at T total bytes B" (once); Swift (SwiftSrc::update_dsn_ack):
+# "Flow swift_3_15 finished at T total bytes B" on every ACK at or past the flow's size, the first
+# one the completion, some behind the event loop's progress marks (".Flow swift_7_15 ...").
+FINISHED = re.compile(r"Flow (\S+) (?:flow_id \d+ )?finished at ([0-9.e+-]+) total bytes (\d+)")
 
 
 NDP_RTOS = re.compile(r"^Total RTOs: (\d+)", re.M)
@@ -227,8 +274,29 @@ def ndp_totals(stdout: str) -> dict[str, int]:
 
 
 def finished_flows(stdout: str) -> dict[str, tuple[float, int]]:
-    """Finite flows that completed: name -> (completion time in us, bytes)."""
-    return {m[1]: (float(m[3]), int(m[4])) for m in FINISHED.finditer(stdout)}
+    """Finite flows that completed (NDP's and Swift's drivers): name -> (completion time in us,
+    bytes), from each flow's first line."""
+    out: dict[str, tuple[float, int]] = {}
+    for m in FINISHED.finditer(stdout):
+        out.setdefault(m[1], (float(m[2]), int(m[3])))
+    return out
+
+
+PFC_PAUSE = re.compile(r"PFC pause [0-9.e+-]+ ")
+
+
+def pfc_pauses(stdout: str) -> int:
+    """PFC pauses sent in a lossless run: the build copy's "PFC pause T QUEUE" lines (print_pauses)."""
+    return len(PFC_PAUSE.findall(stdout))
+
+
+SWIFT_RTX = re.compile(r"\S+ retransmit_packet")
+
+
+def swift_retransmits(stdout: str) -> int:
+    """Packets htsim's Swift resent: SwiftSubflowSrc::retransmit_packet prints "T NAME
+    retransmit_packet" for each (fast retransmit, recovery and timeout alike)."""
+    return len(SWIFT_RTX.findall(stdout))
 
 
 # Not anchored: the event loop's progress marks may precede them on the line (".Flow tcp_383_0(0)
@@ -248,8 +316,8 @@ def tcp_finished(stdout: str) -> dict[str, float]:
 
 
 def tcp_timeouts(stdout: str) -> int:
-    """Retransmission timeouts of htsim's TCP sources: TcpSrc::rtx_timer_hook prints "At T RTO .."
-    once for each timeout that fires."""
+    """Retransmission timeouts of htsim's TCP (and Swift) sources: TcpSrc::rtx_timer_hook (and
+    SwiftSubflowSrc::rtx_timer_hook) prints "At T RTO .." once for each timeout that fires."""
     return len(TCP_RTO.findall(stdout))
 
 

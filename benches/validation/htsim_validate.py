@@ -4,6 +4,7 @@
     python benches/validation/htsim_validate.py --htsim /path/to/csg-htsim                  # every experiment
     python benches/validation/htsim_validate.py --htsim SRC --experiment ndp-permutation --end 20ms
     python benches/validation/htsim_validate.py --htsim SRC --experiment ndp-permutation --strat perm
+    python benches/validation/htsim_validate.py --htsim SRC --experiment swift-permutation --runs 6 --vary-seed
 
 Nothing is downloaded: the script takes a checkout of Broadcom/csg-htsim (tested at 841d9e7),
 builds its drivers in a copy (benches/htsim/htsim.py, shared with benches/htsim/compare.py), runs
@@ -32,9 +33,41 @@ dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collatera
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
   80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
-  no SACK, 250 ms minimum RTO, its zero SYN timestamp). Figures: FCTs, flows finished before one
-  and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long flow's goodput before and
-  in the incast's first 10 ms. The driver seeds its path draw, so its runs are identical.
+  no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan). Figures: FCTs,
+  flows finished before one and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long
+  flow's goodput before and in the incast's first 10 ms. The driver seeds its path draw, so its runs are identical.
+
+swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swift in sim/swift.cpp)
+  against fabricsim's cc = "swift", SWIFT_SCENARIO below, each key commented with its source:
+  100 Gb/s (HOST_NIC), 1 us links, 4000 B packets, IW 15, no slow start, no handshake, every
+  packet ACKed, 40 B ACKs, FairScheduler host queues (at most 3 packets of a flow at its NIC), one
+  random path per flow, target 20 us + flow term (fs_range 100 us, fs cwnd 0.1-100), ai 1, beta
+  0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps routeout.clone(), and
+  Route::clone's copy starts at hop count 0, so its route.hop_count() x _h is always 0 (found
+  through the incast: with h = 20/6.55 us per hop mapped, fabricsim's flow from the receiver's
+  own rack finished last, htsim's first). Switch queues: RandomQueue of -q x 4000 B (the packet
+  on the wire counted) with a 10 % random-drop band over its last 3 packets, which fabricsim does
+  not model: the runs use -q 500 (--swift-queue), where no queue reaches it (htsim prints no
+  retransmission, fabricsim drops nothing). The incast is htsim's connection_matrices/incast.cm
+  with -flowsize 499 (500 packets, SwiftSrc::set_flowsize adds one); the permutation is B4's
+  derangement at k = 8 (the driver's 128 default nodes), long-lived. htsim's copy of
+  main_swift.cpp takes its srand seed from $HTSIM_SEED (benches/htsim/htsim.py): with
+  --vary-seed its runs take 13, 14, ... as fabricsim's take 1, 2, ..., so both path draws vary.
+  Figures: FCTs (htsim's first "Flow .. finished at" line of each flow), goodput at htsim's last
+  100 us sink sample (SwiftSink::cumulative_ack counts one packet more than received: 4 KB of
+  tens of MB, not corrected), retransmissions ("retransmit_packet" lines) and timeouts ("At T
+  RTO" lines, SwiftRtxTimerScanner checks every 10 ms).
+
+hpcc-flow, hpcc-incast, hpcc-incast2 (hpcc-incast15): htsim_hpcc (sim/datacenter/main_hpcc.cpp,
+  HPCC in sim/hpcc.cpp) against fabricsim's cc = "hpcc", HPCC_SCENARIO below: 100 Gb/s, 1 us
+  links, 9000 B payload + 64 B header, ACKs of 64 B, T = 12 us for every path, eta 0.95, maxStage
+  5, W_AI one packet, no bound on W (w_max_bytes = 1e15), -strat ecmp_host -paths 256 (flow
+  hashing on a random path id). The driver's queues are lossless (PFC at every switch ingress
+  above 15 x 9000 B); htsim counts no pauses, so its build copy prints one line per pause
+  (benches/htsim/htsim.py) and the table shows them: the comparisons are runs without any (one
+  20 MB flow; 4 x 100 KB and 2 x 500 KB into h15 at k = 4), with fabricsim's buffers unlimited.
+  hpcc-incast15 (htsim's incast.cm) pauses and is shown only as such. Every HPCCSrc seeds its
+  path id from the time of day: htsim's runs differ; the table shows its first.
 
 Figures. Goodput is acknowledged bytes in htsim's unit (NDP: 9000 B of payload per data packet on
 both sides, 9064 B on the wire; DCTCP: htsim counts whole 9000 B packets, fabricsim's 8948 B of
@@ -52,6 +85,7 @@ column is "-" and fabricsim's value is shown alone.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import sys
@@ -67,7 +101,7 @@ import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
 from htsim import (Htsim, checkout_commit, connection_matrix, finished_flows, logged_names, ndp_totals, sink_pair,  # noqa: E402
-                   sink_samples, tcp_finished, tcp_timeouts)
+                   pfc_pauses, sink_samples, swift_retransmits, tcp_finished, tcp_timeouts)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -118,6 +152,7 @@ class Experiment:
     # Instead of the default network rows: rows(htsim's figures, fabricsim's figures).
     rows: Callable[[dict, dict], list] | None = None
     at_times: list[float] = field(default_factory=list)  # fabricsim's delivered bytes also read at these times
+    line_gbps: float = LINE_GBPS  # the hosts' line rate, for utilization
 
 
 NDP_SCENARIO = """name = "{name}"
@@ -291,6 +326,7 @@ initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
 initial_ssthresh = 10                # tcpSrc->set_ssthresh(10 * data_packet_size())
 min_rto = "250ms"                    # TcpSrc::receivePacket: _rto at least 0.25 s
 initial_rto = "10ms"                 # tcpSrc->_rto = timeFromMs(10): the SYN's timer
+rto_tick = "0.5ms"                   # TcpRtxTimerScanner(timeFromMs(0.5)): deadlines checked every 0.5 ms
 delayed_ack = 1                      # TcpSink ACKs every packet
 handshake = true                     # TcpSrc::send_packets sends a SYN first
 sack = false                         # TcpSrc: NewReno-style fast recovery on 3 duplicate ACKs (RFC 3782), no SACK
@@ -348,12 +384,197 @@ def incast_rows(hd: dict, fd: dict) -> list:
     return rows
 
 
+# htsim's Swift driver (sim/datacenter/main_swift.cpp) and Swift (sim/swift.cpp, SwiftSrc and
+# SwiftSubflowSrc), mapped onto fabricsim's `cc = "swift"` (transport/tcp/cc/swift.rs).
+SWIFT_MTU = 4000  # -mtu default: Packet::set_packet_size(4000); htsim's sequence numbers count these whole
+SWIFT_Q = 500  # -q, packets: large enough that no queue reaches RandomQueue's drop band (see the header)
+SWIFT_SCENARIO = """name = "{name}"
+description = "htsim's Swift driver (sim/datacenter/main_swift.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
+
+[simulation]
+end = "{end}"                        # -end (us)
+seed = 1                             # htsim: srand(13); its path draw differs anyway
+
+[topology]
+kind = "fat_tree"                    # FatTreeTopology(no_of_nodes, linkspeed, queuesize, .., RANDOM, SWIFT_SCHEDULER, 0)
+k = {k}                              # -nodes N = k^3/4
+link = {{ rate = "100Gbps", delay = "1us" }}   # linkspeed = HOST_NIC (main.h: 100000 Mb/s); that constructor: 1 us per link, 0 switching
+
+[queue]
+# RANDOM -> RandomQueue(speed, -q x 4000 B, .., memFromPkt(RANDOM_BUFFER = 3)): an arrival is dropped
+# when the queue, the packet being serialized included, would exceed -q x 4000 B, and with
+# probability 0.1 when it would exceed that less 3 packets. fabricsim counts waiting packets only:
+# -q x 4000 B is (q - 1) x 4000 B here (as the NDP mapping). The random band is not modelled: the
+# runs use a -q no queue comes near (htsim prints no retransmission, fabricsim drops nothing).
+buffer = "{buffer}B"
+
+[host_queue]
+# SWIFT_SCHEDULER -> FairScheduler at each host; SwiftSubflowSrc::send_next_packet hands it a
+# packet only while the flow has at most 2 there (BaseScheduler::src_queuesize > 2 defers).
+send_limit = "3pkt"
+
+[routing]
+ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow; ACKs on its reverse
+
+[transport]
+cc = "swift"
+mss = "{mss}B"                       # 4000 B packets on the wire (htsim counts them whole as payload) ...
+header = "52B"                       # ... = mss + header here; goodput is scaled to htsim's unit
+ack_size = "40B"                     # SwiftAck::ACKSIZE
+initial_cwnd = 15                    # -cwnd 15 (set_cwnd(cwnd * data_packet_size())); no slow start
+handshake = false                    # SwiftSrc::startflow sets _established and sends data at once
+delayed_ack = 1                      # SwiftSubflowSink::receivePacket ACKs every packet
+timestamps = true                    # every ACK echoes its packet's time: delay = now - ts_echo
+sack = false                         # SwiftSubflowSrc::handle_ack: NewReno-style fast recovery on 3 duplicate ACKs
+rack = false
+tlp = false
+min_rto = "100us"                    # SwiftSubflowSrc: _min_rto = 100 us ...
+initial_rto = "1ms"                  # ... _rto = 1 ms before a sample (checked every 10 ms by SwiftRtxTimerScanner)
+# SwiftSrc's constructor: _base_delay 20 us, _h = _base_delay / 6.55 per hop, _fs_range = 5 x
+# _base_delay, _fs_min_cwnd 0.1, _fs_max_cwnd 100, _ai 1, _beta 0.8, _max_mdf 0.5. The hop term is
+# route.hop_count() x _h, and the route SwiftSubflowSrc::connect keeps is routeout.clone(), which
+# Route::clone builds with Route(int size): hop count 0 (the reserve size takes the count). So
+# htsim's target has no hop term: hop_scale_us = 0.
+cc_params = {{ base_target_us = 20, hop_scale_us = 0, fs_range_us = 100, fs_min_cwnd = 0.1, fs_max_cwnd = 100, ai = 1, beta = 0.8, max_mdf = 0.5 }}
+
+[output]
+sample_interval = "{sample_us}us"         # -tsample (SwiftSinkLoggerSampling): goodput read at the same time
+flows = "all"
+
+"""
+SWIFT_SAMPLE_US = 100
+
+
+def swift_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], end: str, out: Path, packets: int | None,
+                     q: int, notes: list[str]) -> Experiment:
+    """One Swift experiment: `pairs` (src, dst) from time 0, each `packets` long (None: long-lived)."""
+    n = k**3 // 4
+    cm = out / f"{name}.cm"
+    cm.write_text(connection_matrix(n, pairs))  # main_swift reads only its pairs and start times (us)
+    mss = SWIFT_MTU - 52
+    text = SWIFT_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, buffer=(q - 1) * SWIFT_MTU, mss=mss,
+                                 sample_us=SWIFT_SAMPLE_US)
+    size = f'size = "{packets * mss}B"\n' if packets else ""
+    toml = out / f"{name}.toml"
+    toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{size}' for a, b in pairs))
+    argv = [str(h.driver("htsim_swift")), "-nodes", str(n), "-conns", str(len(pairs)), "-tm", str(cm.resolve()), "-q", str(q),
+            "-cwnd", "15", "-mtu", str(SWIFT_MTU), "-linkspeed", "100000", "-end", str(round(experiments.seconds(end) * 1e6)),
+            "-tsample", str(SWIFT_SAMPLE_US), "-o", "log.dat"]
+    if packets:
+        # SwiftSrc::set_flowsize(F) makes the flow F + one mss: -flowsize P sends P + 1 packets.
+        argv += ["-flowsize", str(packets - 1)]
+    return Experiment(name, toml, argv, "SWIFT_SINK", experiments.seconds(end), packets is not None, notes,
+                      fab_scale=SWIFT_MTU / mss, line_gbps=100.0)
+
+
+def swift_permutation(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q) -> Experiment:
+    k = 8  # main_swift's DEFAULT_NODES, 128
+    return swift_experiment(h, "swift-permutation", k, experiments.ndp_pairs(k), end, out, None, q,
+                            [f"k = 8 (128 hosts, 100 Gb/s), a permutation of long flows, {end} simulated, -q {q}"])
+
+
+def swift_incast(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q) -> Experiment:
+    # htsim's own connection_matrices/incast.cm: 16 nodes (k = 4), nodes 0-14 -> node 15, 500 packets (2 MB) each.
+    cm = (h.sim / "datacenter" / "connection_matrices" / "incast.cm").read_text()
+    pairs = [(int(a), int(b)) for a, b in re.findall(r"^(\d+)->(\d+)", cm, flags=re.M)]
+    return swift_experiment(h, "swift-incast", 4, pairs, end, out, 500, q,
+                            [f"htsim's connection_matrices/incast.cm: k = 4, 15 x 500 packets (2 MB) -> h15, 100 Gb/s, {end} simulated, -q {q}"])
+
+
+# htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) onto fabricsim's
+# cc = "hpcc" (transport/tcp/cc/hpcc.rs), on settings where htsim's PFC never pauses.
+HPCC_MTU = 9000  # -mtu default (payload); HPCCPacket adds ACKSIZE = 64 B on the wire
+HPCC_SCENARIO = """name = "{name}"
+description = "htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
+
+[simulation]
+end = "{end}"                        # -end (us)
+seed = 1                             # htsim: each HPCCSrc reseeds srand(time(NULL)) for its path id
+
+[topology]
+kind = "fat_tree"                    # FatTreeTopology(no_of_nodes, linkspeed, queuesize, .., LOSSLESS_INPUT, hop_latency, switch_latency, FAIR_PRIO)
+k = {k}                              # -nodes N = k^3/4
+link = {{ rate = "100Gbps", delay = "1us" }}   # HOST_NIC 100 Gb/s; -hop_latency 1, -switch_latency 0 (defaults)
+
+[queue]
+# LOSSLESS_INPUT: LosslessOutputQueue egress queues (never drop) with LosslessInputQueue PFC at each
+# ingress: pause upstream above 15 x 9000 B of that ingress's packets, resume below 12 (defaults of
+# -pfc_thresholds). fabricsim has no PFC: the runs here are ones where htsim sends no pause
+# (counted by the build copy's edit, benches/htsim/htsim.py), where a lossless queue is an
+# unlimited one.
+buffer = "unlimited"
+
+[routing]
+ecmp = "flow_hash"                   # -strat ecmp_host -paths 256: switches hash the flow's random path id
+
+[transport]
+cc = "hpcc"
+mss = "{mss}B"                       # Packet::data_packet_size() = -mtu 9000 of payload ...
+header = "64B"                       # ... + HPCCPacket::ACKSIZE on the wire
+ack_size = "64B"                     # HPCCAck: ACKSIZE
+handshake = false                    # HPCCSrc::startflow sends at once
+delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
+# HPCCSrc: _T = 12 us (a global T; W_init = T x linkspeed = 150 KB), _eta 0.95, _max_stages 5,
+# _Wai = _mss (one packet per step, not W_init(1 - eta)/N). HPCCSrc never bounds W (fabricsim's
+# default bound is W_init): w_max_bytes = 1e15 is no bound.
+cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15 }}
+
+[output]
+sample_interval = "100us"            # -logtime 0.1 (HPCCSinkLoggerSampling)
+flows = "all"
+
+"""
+
+
+def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int, end: str, out: Path,
+                    notes: list[str]) -> Experiment:
+    n = k**3 // 4
+    cm = out / f"{name}.cm"
+    cm.write_text(connection_matrix(n, pairs, size=size))
+    packets = -(-size // HPCC_MTU)  # HPCCSrc sends whole packets: ceil(size / mss)
+    text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64)
+    toml = out / f"{name}.toml"
+    toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\nsize = "{packets * HPCC_MTU}B"\n' for a, b in pairs))
+    argv = [str(h.driver("htsim_hpcc")), "-nodes", str(n), "-tm", str(cm.resolve()), "-strat", "ecmp_host", "-paths", "256",
+            "-end", str(round(experiments.seconds(end) * 1e6)), "-log", "sink", "-logtime", "0.1", "-o", "log.dat"]
+    return Experiment(name, toml, argv, "HPCC_SINK", experiments.seconds(end), True, notes, line_gbps=100.0)
+
+
+def hpcc_incast(h: Htsim, end: str, out: Path, strat: str, senders: int = 4, size: int = 100_000,
+                name: str = "hpcc-incast") -> Experiment:
+    # h0..h{senders-1} -> h15 at k = 4. Without a pause in htsim: 4 x 100 KB (8 x 100 KB pauses),
+    # 2 x 500 KB (3 x 500 KB pauses).
+    pairs = [(i, 15) for i in range(senders)]
+    return hpcc_experiment(h, name, 4, pairs, size, end, out,
+                           [f"k = 4, {senders} x {size // 1000} KB -> h15, 100 Gb/s, {end} simulated"])
+
+
+def hpcc_incast2(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    return hpcc_incast(h, end, out, strat, senders=2, size=500_000, name="hpcc-incast2")
+
+
+def hpcc_flow(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    return hpcc_experiment(h, "hpcc-flow", 4, [(0, 15)], 20_000_000, end, out,
+                           [f"k = 4, one 20 MB flow h0 -> h15 across the core, 100 Gb/s, {end} simulated"])
+
+
+def hpcc_incast15(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+    # htsim's own connection_matrices/incast.cm: pauses (shown so, not a comparison of HPCC).
+    return hpcc_experiment(h, "hpcc-incast15", 4, [(i, 15) for i in range(15)], 2_000_000, end, out,
+                           [f"htsim's incast.cm: k = 4, 15 x 2 MB -> h15, 100 Gb/s, {end} simulated; htsim pauses (PFC), "
+                            "fabricsim has no PFC: not a like-for-like run"])
+
+
 EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation,
-               "dctcp-incast": dctcp_incast}
+               "dctcp-incast": dctcp_incast, "swift-permutation": swift_permutation, "swift-incast": swift_incast,
+               "hpcc-flow": hpcc_flow, "hpcc-incast": hpcc_incast, "hpcc-incast2": hpcc_incast2,
+               "hpcc-incast15": hpcc_incast15}
 # Long enough for the incast's 30 MB to cross one 10 Gb/s link (24 ms) and for the DCTCP driver's
 # sinks, which log every 10 ms, to log twice.
 # The DCTCP incast: until its last flows, stalled by timeouts, finish (htsim: about 1.09 s).
-DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms", "dctcp-incast": "1200ms"}
+DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms", "dctcp-incast": "1200ms",
+               "swift-permutation": "5ms", "swift-incast": "5ms", "hpcc-flow": "3ms", "hpcc-incast": "1ms", "hpcc-incast2": "1ms",
+               "hpcc-incast15": "10ms"}
 
 
 def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
@@ -383,6 +604,13 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
            "fct_us": [t for t, _ in finished_flows(stdout).values()]}
     if sink == "NDP_SINK":
         out.update(ndp_totals(stdout))
+    elif sink == "HPCC_SINK":
+        done = finished_flows(stdout)
+        out.update(finished_bytes=sum(b for _, b in done.values()), pauses=pfc_pauses(stdout))
+    elif sink == "SWIFT_SINK":
+        done = finished_flows(stdout)
+        out.update(finished_bytes=sum(b for _, b in done.values()), swift_rtx=swift_retransmits(stdout),
+                   timeouts=tcp_timeouts(stdout))
     else:
         out["tcp_finished"] = tcp_finished(stdout)
         out["timeouts"] = tcp_timeouts(stdout)
@@ -403,12 +631,14 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     elif e.finite:
         rows += fct_rows(hd["fct_us"], fd["fct_us"])
         span = max(hd["fct_us"], default=float("nan")) * 1e-6, max(fd["fct_us"], default=float("nan")) * 1e-6
-        rows.append(("bottleneck utilization (bytes / last FCT)", gbps(sum(hd["bytes"].values()), span[0]) / LINE_GBPS,
-                     gbps(sum(fd["acked"]) * e.fab_scale, span[1]) / LINE_GBPS))
+        line = e.line_gbps
+        peer_bytes = hd.get("finished_bytes", sum(hd["bytes"].values()))
+        rows.append(("bottleneck utilization (bytes / last FCT)", gbps(peer_bytes, span[0]) / line,
+                     gbps(sum(fd["acked"]) * e.fab_scale, span[1]) / line))
     else:
         hg = [gbps(b, t) for b in hd["bytes"].values()]
         fg = [gbps(b * e.fab_scale, t) for b in fd["acked_at"].values()]
-        rows.append(("utilization (receivers' mean / line rate)", statistics.mean(hg) / LINE_GBPS, statistics.mean(fg) / LINE_GBPS))
+        rows.append(("utilization (receivers' mean / line rate)", statistics.mean(hg) / e.line_gbps, statistics.mean(fg) / e.line_gbps))
         rows += goodput_rows(hg, fg)
     if e.rows:
         pass
@@ -417,6 +647,14 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
                  ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
                  ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
                  ("drops", None, fd["drops"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"])]
+    elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim has no PFC
+        rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
+        rows += [("PFC pauses", float(hd["pauses"]), None), ("retransmissions", None, fd["retransmits"]), ("drops", None, fd["drops"])]
+    elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout
+        if e.finite:  # the incast's fastest flow: the one from the receiver's own rack
+            rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
+        rows += [("retransmissions", float(hd["swift_rtx"]), fd["retransmits"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"]),
+                 ("drops", None, fd["drops"])]
     else:
         rows += [("retransmissions", None, fd["retransmits"]), ("ECN marks", None, fd["marks"]), ("drops", None, fd["drops"]),
                  ("timeouts", None, fd["timeouts"])]
@@ -436,7 +674,9 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
         def spread(runs: list, key: str, scale: float) -> str:
             mins = [min(gbps(b * scale, t) for b in d[key].values()) for _, d in runs]
             js = [jain([gbps(b * scale, t) for b in d[key].values()]) for _, d in runs]
-            return f"min goodput {min(mins):.2f}-{max(mins):.2f} Gb/s, Jain {min(js):.3f}-{max(js):.3f}"
+            us = [statistics.mean(gbps(b * scale, t) for b in d[key].values()) / e.line_gbps for _, d in runs]
+            return (f"utilization {min(us):.3f}-{max(us):.3f}, min goodput {min(mins):.2f}-{max(mins):.2f} Gb/s, "
+                    f"Jain {min(js):.3f}-{max(js):.3f}")
         e.notes.append(f"across the {len(hts)} runs: htsim {spread(hts, 'bytes', 1.0)}; fabricsim {spread(fab, 'acked_at', e.fab_scale)}")
     notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
                        f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
@@ -455,8 +695,11 @@ def main() -> None:
     ap.add_argument("--experiment", default="all", choices=["all", *EXPERIMENTS])
     ap.add_argument("--end", help="simulated time (default: ndp-permutation 20ms, ndp-incast 40ms, dctcp-permutation 30ms)")
     ap.add_argument("--strat", default="rand", choices=["rand", "perm"], help="htsim's NDP path strategy (default rand)")
+    ap.add_argument("--swift-queue", type=int, default=SWIFT_Q,
+                    help=f"htsim's -q for the Swift experiments, packets of 4000 B (default {SWIFT_Q}; the driver's own is 8)")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
-    ap.add_argument("--vary-seed", action="store_true", help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical)")
+    ap.add_argument("--vary-seed", action="store_true",
+                    help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")
     ap.add_argument("--build", type=Path, default=HERE.parent / "htsim" / "build", help="htsim build directory (shared with compare.py)")
     a = ap.parse_args()
     commit = checkout_commit(a.htsim.resolve(), a.peer_commit)
@@ -465,9 +708,13 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     names = list(EXPERIMENTS) if a.experiment == "all" else [a.experiment]
     for name in names:
-        e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat)
+        extra = {"q": a.swift_queue} if name.startswith("swift") else {}
+        e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):
+            # htsim's Swift driver (its copy) takes its path-draw seed from $HTSIM_SEED: 13 (its own)
+            # in the first run, 13 + i in run i with --vary-seed. The other drivers ignore it.
+            os.environ["HTSIM_SEED"] = str(13 + i if a.vary_seed else 13)
             hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
             if e.toml is None:
                 e.toml = e.after_htsim(hts[0][1])

@@ -720,6 +720,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("rto_granularity", iss, as_time) {
         c.rto.granularity = v;
     }
+    if let Some(v) = t.get("rto_tick", iss, as_time) {
+        c.rto_tick = v;
+    }
     if c.rto.min > c.rto.max {
         iss.push(t.key_path("min_rto"), format!("{} is above max_rto {}", c.rto.min, c.rto.max));
     }

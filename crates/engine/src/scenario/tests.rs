@@ -126,6 +126,8 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);
     // 21b. The SYN's timestamp is "sent" or "zero" (htsim's).
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_timestamp = \"0\"", "transport.syn_timestamp", &["\"sent\" or \"zero\""]);
+    // 21c. The RTO scan period is a time.
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nrto_tick = \"fast\"", "transport.rto_tick", &["fast"]);
     // 22. Zero-size flow.
     assert_reports("size = \"1MB\"", "size = 0", "flows[0].size", &["at least one byte"]);
     // 24. A top-level key swallowed by the preceding table (a classic TOML slip).

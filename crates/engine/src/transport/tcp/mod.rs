@@ -119,6 +119,7 @@ impl TcpConfig {
         c.rto.initial = d(c.rto.initial);
         c.delack_timeout = d(c.delack_timeout);
         c.tlp_min = d(c.tlp_min);
+        c.rto_tick = d(c.rto_tick);
         if let FixedRto::Time(t) = c.fixed_rto {
             c.fixed_rto = FixedRto::Time(d(t));
         }
@@ -215,6 +216,9 @@ pub struct TcpConfig {
     pub priority: priority::Priority,
     /// A retransmission timeout that ignores the RTT estimator and never backs off (pFabric §4.2).
     pub fixed_rto: FixedRto,
+    /// Timeouts fire only at multiples of this period (0 = at their deadline), as htsim's
+    /// `TcpRtxTimerScanner` checks every flow's deadline once per period (sim/tcp.cpp).
+    pub rto_tick: Time,
     /// After this many timeouts in a row, probe with header-only packets until one is answered
     /// (pFabric §4.2's probe mode); 0 = never.
     pub probe_after: u32,
@@ -285,6 +289,7 @@ impl Default for TcpConfig {
             rank_remaining: false,
             priority: priority::Priority::Fixed,
             fixed_rto: FixedRto::Off,
+            rto_tick: Time::ZERO,
             probe_after: 0,
             cwnd_cap: None,
             ns2_ecn_growth: false,

@@ -89,6 +89,8 @@ pub struct Sender {
     completed_at: Option<Time>,
     /// The retransmission timeout when it is fixed (`TcpConfig::fixed_rto`).
     pub fixed_rto: Option<Time>,
+    /// `TcpConfig::rto_tick` (0: timeouts fire at their deadline).
+    rto_tick: Time,
     /// Timeouts since the last ACK, and whether the sender is probing (pFabric §4.2).
     timeouts_in_row: u32,
     probing: bool,
@@ -209,6 +211,7 @@ impl Sender {
                 super::FixedRto::Time(t) => Some(t),
                 _ => None,
             },
+            rto_tick: cfg.rto_tick,
             timeouts_in_row: 0,
             probing: false,
             class: cfg.class,
@@ -1026,7 +1029,7 @@ impl Sender {
 
     fn arm_rto(&mut self, now: Time, out: &mut Outbox) {
         let at = now + self.fixed_rto.unwrap_or_else(|| self.rtt.rto());
-        self.rto.set(at, out);
+        self.rto.set(ticked(at, self.rto_tick), out);
     }
 
     /// The NIC drained after this sender was blocked.
@@ -1252,6 +1255,19 @@ pub fn ppt_thresholds(cfg: &TcpConfig) -> [u64; 3] {
 
 /// The first three of PIAS's web-search thresholds for load 0.5, bytes (`priority.rs`).
 pub const PPT_THRESHOLDS: [u64; 3] = [1059 * 1460, 1412 * 1460, 1643 * 1460];
+
+/// When a timeout due at `deadline` fires on a timer scanned every `tick` (0: at the deadline),
+/// as htsim's `TcpRtxTimerScanner` runs it (sim/tcp.cpp: scans at every multiple of the period
+/// check `now > deadline`; `TcpSrc::rtx_timer_hook` then acts after (period − too_late)/200, too_late
+/// the scan's lateness, a spread of up to period/200 that it keeps "to keep randomness").
+pub fn ticked(deadline: Time, tick: Time) -> Time {
+    if tick == Time::ZERO {
+        return deadline;
+    }
+    let scan = (deadline.0 / tick.0 + 1) * tick.0; // the first scan strictly after the deadline
+    let late = scan - deadline.0;
+    Time(scan + (tick.0 - late) / 200)
+}
 
 #[cfg(test)]
 mod tests {
@@ -1523,6 +1539,26 @@ mod tests {
             assert_eq!(s.rtt.rto(), Time::from_ms(rto_ms), "timestamps = {timestamps}");
             assert_eq!(s.rtt.srtt(), if timestamps { Some(Time::from_us(10)) } else { None });
         }
+    }
+
+    #[test]
+    fn ticked_timeouts_fire_at_the_next_scan_with_htsims_spread() {
+        let ms = Time::from_ms;
+        assert_eq!(ticked(Time::from_us(330_200), Time::ZERO), Time::from_us(330_200), "no tick: at the deadline");
+        // Scans every 0.5 ms: due at 330.2 ms, the 330.5 ms scan is 0.3 ms late and acts
+        // (0.5 − 0.3) ms / 200 = 1 us after it.
+        assert_eq!(ticked(Time::from_us(330_200), Time::from_us(500)), Time::from_us(330_501));
+        // Due exactly at a scan: htsim's check is now > deadline, so the next scan, 0.5 ms late: +0.
+        assert_eq!(ticked(ms(330) + Time::from_us(500), Time::from_us(500)), ms(331));
+        // Due just after a scan: the next is nearly a period late and acts at once; due just
+        // before one: acts almost period/200 = 2.5 us after it (htsim's spread).
+        assert_eq!(ticked(ms(330) + Time(1), Time::from_us(500)), ms(330) + Time::from_us(500));
+        assert_eq!(ticked(ms(330) + Time::from_us(500) - Time(1), Time::from_us(500)), ms(330) + Time::from_us(500) + Time(2_499_999));
+        // A sender with the tick arms its RTO on it: 50 us fixed RTO from 0, scans every 30 us:
+        // due at 50, scanned at 60 (10 us late), acts (30 − 10)/200 us = 100 ns later.
+        let c = TcpConfig { fixed_rto: super::super::FixedRto::Time(Time::from_us(50)), rto_tick: Time::from_us(30), ..cfg(true) };
+        let (_, out) = started(&c);
+        assert_eq!(out.timers.last().map(|t| t.0), Some(Time::from_us(60) + Time(100_000)));
     }
 
     #[test]

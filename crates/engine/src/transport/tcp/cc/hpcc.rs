@@ -18,7 +18,9 @@
 //!   the bytes in flight are below W; pacing is W/T bytes per second.
 //! - W_init = B_nic·T (§3.3); T is the flow's idle-path RTT of a full segment (a global T can be
 //!   set with `t_us`, as the paper uses one T for the whole fabric); W is kept within
-//!   [W_AI, W_init] (W ≥ W_AI holds by construction), and W_c takes the clamped W.
+//!   [W_AI, W_init] (W ≥ W_AI holds by construction), and W_c takes the clamped W. The bound is
+//!   ours; `w_max_bytes` sets another (htsim's HPCCSrc has none, so with its T = 12 µs below a
+//!   path's RTT its W grows past B·T: docs/VALIDATION.md).
 //! - A change of path (the hops' ports differ) restarts the per-hop history, like the paper's
 //!   path ID. A hop whose new record is not newer than the last gives no rate sample.
 //! - Loss recovery is the TCP core's (RFC 6675 SACK, RACK, TLP, RTO), not the go-back-N of the
@@ -46,6 +48,7 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "w_ai_bytes", default: 0.0, min: 0.0, max: 1e12, help: "additive increase W_AI in bytes; 0 = W_init(1-eta)/ai_flows (§3.3)" },
     Knob { name: "ai_flows", default: AI_FLOWS, min: 1.0, max: 1e9, help: "N, the expected concurrent flows in W_AI = W_init(1-eta)/N (§3.3)" },
     Knob { name: "t_us", default: 0.0, min: 0.0, max: 1e9, help: "T, the base RTT in microseconds; 0 = the flow's idle-path RTT" },
+    Knob { name: "w_max_bytes", default: 0.0, min: 0.0, max: 1e15, help: "upper bound on W in bytes; 0 = W_init (ours; htsim's HPCCSrc has none)" },
 ];
 
 #[derive(Clone, Debug)]
@@ -56,11 +59,15 @@ pub struct Hpcc {
     ai_flows: f64,
     /// T in seconds (0 until known).
     t: f64,
+    /// The `w_max_bytes` knob (0: W's bound is W_init).
+    w_max_set: f64,
     /// B_nic in bytes per second (0 until known).
     b_nic: f64,
     /// Wire bytes of a full segment.
     segment: f64,
     pub w_init: f64,
+    /// W's upper bound: W_init, or `w_max_bytes` when set.
+    pub w_max: f64,
     pub w: f64,
     pub wc: f64,
     pub w_ai: f64,
@@ -80,9 +87,11 @@ impl Hpcc {
             w_ai_set: k.get(KNOBS, 2),
             ai_flows: k.get(KNOBS, 3),
             t: k.get(KNOBS, 4) * 1e-6,
+            w_max_set: k.get(KNOBS, 5),
             b_nic: 0.0,
             segment: 0.0,
             w_init: 0.0,
+            w_max: 0.0,
             w: 0.0,
             wc: 0.0,
             w_ai: 0.0,
@@ -148,8 +157,8 @@ impl Hpcc {
             }
             self.wc + self.w_ai
         };
-        // Within [W_AI, W_init] (a W_AI set above W_init pins W at W_init; U = 0 gives W_init).
-        self.w = w.min(self.w_init).max(self.w_ai.min(self.w_init));
+        // Within [W_AI, W_max] (a W_AI set above W_max pins W at W_max; U = 0 gives W_max).
+        self.w = w.min(self.w_max).max(self.w_ai.min(self.w_max));
         if update_wc {
             self.wc = self.w;
         }
@@ -176,9 +185,10 @@ impl CongestionOps for Hpcc {
             return; // no path given: the core's window, unpaced
         }
         self.w_init = self.b_nic * self.t;
+        self.w_max = if self.w_max_set > 0.0 { self.w_max_set } else { self.w_init };
         self.w_ai = if self.w_ai_set > 0.0 { self.w_ai_set } else { self.w_init * (1.0 - self.eta) / self.ai_flows };
-        self.w = self.w_init;
-        self.wc = self.w_init;
+        self.w = self.w_init.min(self.w_max);
+        self.wc = self.w;
         self.apply(tcb);
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
@@ -352,6 +362,25 @@ mod tests {
         t.snd_una = 1;
         h.on_int(&mut t, &rec(&[1.0], &[0], &[0]));
         assert!(close(h.w, 12_500.0) && t.cwnd == 10, "W {}", h.w);
+    }
+
+    #[test]
+    fn w_max_bytes_lets_additive_steps_pass_w_init() {
+        // U = 0.5 < η on every ACK (τ = T, hop at half rate, no queue), each ACK a new RTT: by
+        // default W stays at W_init = 12 500 B; with w_max_bytes = 12 520 it takes W_AI = 6.25 B
+        // per RTT up to the bound: 12 506.25, 12 512.5, 12 518.75, then 12 520.
+        let mut k = Knobs::default();
+        k.0[5] = Some(12_520.0);
+        for (knobs, want) in [(Knobs::default(), [12_500.0; 4]), (k, [12_506.25, 12_512.5, 12_518.75, 12_520.0])] {
+            let (mut h, mut t) = hpcc(&knobs);
+            h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+            for (i, w) in want.iter().enumerate() {
+                t.snd_una = t.snd_nxt + 1;
+                t.snd_nxt = t.snd_una + 10;
+                h.on_int(&mut t, &rec(&[10.0 * (i + 1) as f64], &[6250 * (i as u64 + 1)], &[0]));
+                assert!((h.u - 0.5).abs() < 1e-12 && close(h.w, *w), "step {i}: U {} W {} want {w}", h.u, h.w);
+            }
+        }
     }
 
     #[test]
