@@ -8,36 +8,7 @@ from typing import Iterable, Mapping, Optional, Sequence
 import numpy as np
 import pandas as pd
 
-KB = 1_000
-MB = 1_000_000
-
-#: Default flow-size bins (bytes): (0, 100 KB], (100 KB, 10 MB], > 10 MB.
-DEFAULT_BINS: tuple = (0, 100 * KB, 10 * MB, np.inf)
-
-
-def _fmt_size(b: float) -> str:
-    if b == np.inf:
-        return "inf"
-    if b == 0:
-        return "0"
-    for unit, k in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if b >= k and b % k == 0:
-            return f"{b / k:g}{unit}"
-    return f"{b:g}B"
-
-
-def bin_labels(bins: Sequence[float]) -> list[str]:
-    """Labels such as '(0, 100KB]', '(100KB, 10MB]', '>10MB'.
-
-    Example::
-
-        >>> bin_labels([0, 100e3, 10e6, float("inf")])
-        ['(0, 100KB]', '(100KB, 10MB]', '>10MB']
-    """
-    out = []
-    for lo, hi in zip(bins[:-1], bins[1:]):
-        out.append(f">{_fmt_size(lo)}" if hi == np.inf else f"({_fmt_size(lo)}, {_fmt_size(hi)}]")
-    return out
+from .stats import DEFAULT_BINS, KB, MB, bin_labels, fct_rows, qname  # noqa: F401 - part of this module's API
 
 
 def finished(flows: pd.DataFrame, measured_only: bool = True) -> pd.DataFrame:
@@ -70,35 +41,16 @@ def fct_stats(
 
         >>> fabricsim.analysis.fct_stats(res.flows, bins=[100e3, 10e6])[["size_bin", "count", "fct_p99_s"]]   # doctest: +SKIP
     """
-    f = finished(flows, measured_only).copy()
-    f["size_bin"] = pd.cut(f["size"].astype(float), list(bins), labels=bin_labels(bins), right=True)
+    f = finished(flows, measured_only)
     keys = [by] if isinstance(by, str) else list(by or [])
-
-    def summarize(g: pd.DataFrame) -> dict:
-        fct = g["fct_s"].astype(float)
-        sd = g["slowdown"].astype(float)
-        row = {"count": len(g), "fct_mean_s": fct.mean()}
-        for q in quantiles:
-            row[f"fct_p{_qname(q)}_s"] = fct.quantile(q) if len(g) else np.nan
-        row["slowdown_mean"] = sd.mean()
-        for q in quantiles:
-            row[f"slowdown_p{_qname(q)}"] = sd.quantile(q) if len(g) else np.nan
-        return row
-
     rows = []
     groups = f.groupby(keys, observed=True) if keys else [((), f)]
     for key, g in groups:
         key = key if isinstance(key, tuple) else (key,)
         base = dict(zip(keys, key))
-        for label, gb in g.groupby("size_bin", observed=False):
-            rows.append({**base, "size_bin": str(label), **summarize(gb)})
-        rows.append({**base, "size_bin": "all", **summarize(g)})
+        cols = [g[c].to_numpy(dtype=float, na_value=np.nan) for c in ("size", "fct_s", "slowdown")]
+        rows += [{**base, **r} for r in fct_rows(*cols, bins=list(bins), quantiles=quantiles)]
     return pd.DataFrame(rows)
-
-
-def _qname(q: float) -> str:
-    s = f"{q * 100:g}".replace(".", "")
-    return "50" if q == 0.5 else s
 
 
 def unfinished_count(flows: pd.DataFrame) -> int:
@@ -203,7 +155,7 @@ def throughput_series(timeseries: pd.DataFrame, port: str) -> pd.DataFrame:
     return pd.DataFrame({"time_s": t[1:], "gbps": gbps})
 
 
-FLOW_METRICS = ("delivered_bytes", "cwnd", "dctcp_alpha", "srtt_s", "rate_bps")
+from .columns import FLOW_METRICS  # noqa: E402 - the metrics flow_series gathers
 
 
 def flow_series(timeseries: pd.DataFrame) -> pd.DataFrame:
@@ -217,18 +169,15 @@ def flow_series(timeseries: pd.DataFrame) -> pd.DataFrame:
         >>> fs = fabricsim.analysis.flow_series(res.timeseries)     # doctest: +SKIP
         >>> fs.pivot(index="time_s", columns="flow", values="goodput_gbps").plot()   # doctest: +SKIP
     """
-    s = timeseries[timeseries["metric"].isin(FLOW_METRICS)] if "metric" in timeseries else timeseries.iloc[:0]
-    if s.empty:
+    from .columns import flow_series_columns
+
+    cols = None
+    if len(timeseries) and "metric" in timeseries:
+        cols = flow_series_columns(timeseries["time_s"].to_numpy(), timeseries["metric"].to_numpy(dtype=object),
+                                   timeseries["target"].to_numpy(dtype=object), timeseries["value"].to_numpy(), FLOW_METRICS)
+    if cols is None:
         return pd.DataFrame(columns=["time_s", "flow", "delivered_bytes", "goodput_gbps"])
-    w = s.pivot_table(index=["time_s", "target"], columns="metric", values="value", aggfunc="last").reset_index()
-    w = w.rename(columns={"target": "flow"})
-    w["flow"] = w["flow"].astype(int)
-    w.columns.name = None
-    w = w.sort_values(["flow", "time_s"], kind="stable").reset_index(drop=True)
-    if "delivered_bytes" in w:
-        g = w.groupby("flow")
-        w["goodput_gbps"] = g["delivered_bytes"].diff() * 8 / g["time_s"].diff() / 1e9
-    return w
+    return pd.DataFrame({name: values for name, values, _ in cols})
 
 
 def class_queue_series(timeseries: pd.DataFrame) -> pd.DataFrame:

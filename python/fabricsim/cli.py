@@ -85,9 +85,13 @@ def format_table(header: list[str], rows: list[list], indent: str = "  ", left: 
 
 def print_report(res, out_dir=None, file=sys.stdout) -> None:
     """The summary table printed after a run."""
+    import numpy as np
+
+    from . import stats
+
     s = res.summary
-    f = res.flows
-    done = f[f["fct_s"].notna()]
+    f = res.flow_columns()
+    finished = ~np.isnan(f["fct_s"])
     w = lambda *a: print(*a, file=file)  # noqa: E731
     w(f"scenario {s['scenario']!r}, seed {s['seed']}" + ("  (INTERRUPTED)" if s.get("interrupted") else ""))
     w(f"  simulated      {_fmt_time(s['sim_time_s'])} of {_fmt_time(s['end_s'])}")
@@ -98,22 +102,27 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
       f"{s['packets_dropped']:,} dropped, {s['packets_in_flight']:,} in flight")
     w(f"  goodput        {s['goodput_bytes'] * 8 / max(s['sim_time_s'], 1e-12) / 1e9:.3f} Gb/s (all receivers)")
     w(f"  peak memory    {s['peak_rss_bytes'] / 2**20:.1f} MiB")
-    w(f"flows: {len(f)} total, {len(done)} finished, "
+    w(f"flows: {len(finished)} total, {int(finished.sum())} finished, "
       f"{int(f['retransmits'].sum())} retransmissions, {int(f['timeouts'].sum())} timeouts")
-    if len(done):
-        from . import analysis
-
-        st = analysis.fct_stats(f)
-        workloads = sorted(x for x in f["workload"].unique() if x) if "workload" in f else []
-        excluded = int((~f["measured"]).sum()) if "measured" in f else 0
+    if finished.any():
+        measured = f["measured"]
+        workloads = sorted({x for x in f["workload"] if x})
+        excluded = int((~measured).sum())
         w(f"FCT by flow size (finished flows{f', {excluded} in warm-up/cool-down left out' if excluded else ''}):")
         header = ["flow size", "flows", "mean", "median", "p99", "p99.9", "slowdown mean", "p99"]
-        rows = [("", st)] + ([(wl, analysis.fct_stats(f[f["workload"] == wl])) for wl in workloads] if len(workloads) > 1 else [])
+
+        def table(keep):
+            keep = keep & finished & measured
+            return stats.fct_rows(f["size"][keep], f["fct_s"][keep], f["slowdown"][keep])
+
+        rows = [("", table(np.ones(len(finished), dtype=bool)))]
+        if len(workloads) > 1:
+            rows += [(wl, table(f["workload"] == wl)) for wl in workloads]
         cells = []
         for wl, t in rows:
             if wl:
                 cells.append([f"workload {wl}:"] + [""] * 7)
-            for _, r in t.iterrows():
+            for r in t:
                 if r["count"] == 0:
                     continue
                 cells.append([("  " if wl else "") + str(r["size_bin"]), f"{int(r['count']):,}", _fmt_time(r["fct_mean_s"]), _fmt_time(r["fct_p50_s"]),
@@ -145,11 +154,15 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
         else:
             w(f"  VOQs: {len(v)} in use, {int(v['drops'].sum()):,} drops, busiest mean {v['mean_packets'].max():.1f} / max "
               f"{int(v['max_packets'].max())} packets")
-    p = res.ports.sort_values("utilization", ascending=False).head(5)
+    p = res.port_columns()
     w("busiest ports (util = time the transmitter was busy / simulated time; counts in packets):")
+    util = np.asarray(p["utilization"], dtype=float)
+    # Descending and stable among equals, as pandas' sort_values orders them.
+    back = np.arange(len(util))[::-1]
+    top = back[util[::-1].argsort(kind="quicksort")][::-1][:5]
     for line in format_table(["port", "util", "sent", "drops", "marks", "meanQ", "maxQ"],
-                             [[r["port"], f"{r['utilization']:.3f}", f"{r['tx_packets']:,}", f"{r['drops']:,}", f"{r['ecn_marks']:,}",
-                               f"{r['mean_queue_packets']:,.1f}", f"{r['max_queue_packets']:,}"] for _, r in p.iterrows()]):
+                             [[p["port"][i], f"{p['utilization'][i]:.3f}", f"{p['tx_packets'][i]:,}", f"{p['drops'][i]:,}", f"{p['ecn_marks'][i]:,}",
+                               f"{p['mean_queue_packets'][i]:,.1f}", f"{p['max_queue_packets'][i]:,}"] for i in top]):
         w(line)
     if "pcap" in s:
         w(f"pcap: {s.get('pcap_packets', 0):,} packet records" + (f", {s['pcap_left_out']:,} left out past max_packets" if s.get("pcap_left_out") else "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -49,14 +50,17 @@ def check_output_dir(directory: str | Path, overwrite: bool = True) -> Path:
     return d
 
 
-def _write_parquet(frame: pd.DataFrame, path: Path, run_id: str) -> None:
+def _write_parquet(frame, path: Path, run_id: str) -> None:
+    """Write a DataFrame, or an Arrow table from fabricsim.columns (which carries the run id)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    meta = dict(table.schema.metadata or {})
-    meta[RUN_ID_KEY] = run_id.encode()
-    pq.write_table(table.replace_schema_metadata(meta), path)
+    if not isinstance(frame, pa.Table):
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        meta = dict(table.schema.metadata or {})
+        meta[RUN_ID_KEY] = run_id.encode()
+        frame = table.replace_schema_metadata(meta)
+    pq.write_table(frame, path)
 
 
 def _read_parquet(path: Path, run_id: str | None, columns: list[str] | None = None) -> pd.DataFrame:
@@ -94,10 +98,10 @@ def _flows_frame(cols: dict) -> pd.DataFrame:
 
 
 def _circuit_frames(c: dict | None) -> dict[str, pd.DataFrame]:
-    import pandas as pd
-
     if c is None:
         return {}
+    import pandas as pd
+
     days = pd.DataFrame(c["days"])
     days["start_s"] = days["start_ps"] / PS
     days["length_s"] = days["length_ps"] / PS
@@ -391,26 +395,94 @@ class Results:
             >>> res.write_files(Path(tempfile.mkdtemp()))   # doctest: +SKIP
         """
         run_id = self.summary.get("run_id") or uuid.uuid4().hex
-        files = {"flows": self.flows, "ports": self.ports, "timeseries": self.timeseries}
-        if len(self.queues):
-            files["queues"] = self.queues
+        files = {name: self._written(name, run_id) for name in ("flows", "ports", "timeseries")}
+        if self._rows("queues"):
+            files["queues"] = self._written("queues", run_id)
         files.update({f"circuit_{name}": frame for name, frame in self.circuit.items()})
         if "pcap" in self.summary:
             files["packets"] = self.packets
-        from . import analysis
-
-        for name, table in (("flow_series", analysis.flow_series(self.timeseries)),
-                            ("class_queues", analysis.class_queue_series(self.timeseries))):
-            if len(table):
-                files[name] = table
-        for name, frame in files.items():
-            _write_parquet(frame, d / f"{name}.parquet", run_id)
+        files.update(self._series_written(run_id))
+        for name, table in files.items():
+            _write_parquet(table, d / f"{name}.parquet", run_id)
         if "pcap" in self.summary:
             self.write_pcap(d / "pcap")
         summary = {**self.summary, "run_id": run_id, "files": sorted(f"{n}.parquet" for n in files)}
         # summary.json last: a directory without it is not a finished write.
         (d / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
         self.summary = summary
+
+    def flow_columns(self) -> dict:
+        """What the run report needs of the flows, as numpy arrays: size, fct_s and slowdown
+        (float, NaN where missing), measured (bool), workload, retransmits, timeouts — from the
+        engine's columns while the flows' DataFrame is unbuilt (so without pandas).
+
+        Example::
+
+            >>> int((~np.isnan(res.flow_columns()["fct_s"])).sum())   # finished flows   # doctest: +SKIP
+        """
+        import numpy as np
+
+        def floats(values, scale=1.0):
+            return np.array([math.nan if v is None else v / scale for v in values], dtype=float)
+
+        if "flows" in self._pending and "flows" in self._raw:
+            r = self._raw["flows"]
+            return {"size": floats(r["size"]), "fct_s": floats(r["fct_ps"], PS), "slowdown": floats(r["slowdown"]),
+                    "measured": np.array(r["measured"], dtype=bool), "workload": np.array(r["workload"], dtype=object),
+                    "retransmits": np.array(r["retransmits"]), "timeouts": np.array(r["timeouts"])}
+        f = self.flows
+        out = {c: f[c].to_numpy(dtype=float, na_value=np.nan) for c in ("size", "fct_s", "slowdown")}
+        out["measured"] = f["measured"].to_numpy(dtype=bool) if "measured" in f else np.ones(len(f), dtype=bool)
+        out["workload"] = f["workload"].to_numpy(dtype=object) if "workload" in f else np.full(len(f), "", dtype=object)
+        out.update({c: f[c].to_numpy() for c in ("retransmits", "timeouts")})
+        return out
+
+    def port_columns(self) -> dict:
+        """The ports table as columns (lists from the engine, or the DataFrame's arrays).
+
+        Example::
+
+            >>> max(res.port_columns()["utilization"])   # doctest: +SKIP
+        """
+        if "ports" in self._pending and "ports" in self._raw:
+            return self._raw["ports"]
+        return {c: self.ports[c].to_numpy() for c in self.ports.columns}
+
+    def _rows(self, name: str) -> int:
+        """The row count of a table, without building its DataFrame when it is still pending."""
+        if name in self._pending and name in self._raw:
+            return len(next(iter(self._raw[name].values()), []))
+        return len(getattr(self, name))
+
+    def _written(self, name: str, run_id: str):
+        """What write_files writes for table `name`: straight from the engine's columns while
+        nobody has built its DataFrame (no pandas; fabricsim.columns), else the DataFrame."""
+        if name in self._pending and name in self._raw:
+            from .columns import arrow_table
+
+            table = arrow_table(name, self._raw[name], run_id)
+            if table is not None:
+                return table
+        return getattr(self, name)
+
+    def _series_written(self, run_id: str) -> dict:
+        """flow_series and class_queues, the derived tables write_files adds when not empty."""
+        out = {}
+        if "timeseries" in self._pending and "timeseries" in self._raw:
+            from .columns import FLOW_METRICS, PS, flow_series_columns, table_from
+
+            ts = self._raw["timeseries"]
+            cols = flow_series_columns([t / PS for t in ts["time_ps"]], ts["metric"], ts["target"], ts["value"], FLOW_METRICS)
+            if cols is not None:
+                out["flow_series"] = table_from(cols, run_id)
+            if not any(m.startswith("class_queue_") for m in set(ts["metric"])):
+                return out
+        from . import analysis
+
+        if "flow_series" not in out:
+            out["flow_series"] = analysis.flow_series(self.timeseries)
+        out["class_queues"] = analysis.class_queue_series(self.timeseries)
+        return {name: table for name, table in out.items() if len(table)}
 
     @classmethod
     def load(cls, directory: str | Path) -> "Results":
