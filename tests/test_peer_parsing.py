@@ -249,6 +249,27 @@ def test_the_hpcc_driver_copy_prints_each_pfc_pause():
     assert htsim.finished_flows(out) == {"HPCC_0_15": (190.863, 2_007_000)}
 
 
+def test_the_hpcc_driver_copy_seeds_its_path_ids_from_the_environment():
+    src = '    _nodename = "HPCCsrc " + to_string(_node_num);\n\n    srand(time(NULL));\n    _pathid = random()%256;\n'
+    text = htsim.pathid_seed_from_env(src, "hpcc.cpp")
+    assert 'srand(getenv("HTSIM_SEED") ? atoi(getenv("HTSIM_SEED")) : time(NULL));' in text and htsim.EDIT_MARK in text
+    assert text.count("srand") == 1 and "_pathid = random()%256;" in text
+    with pytest.raises(SystemExit):
+        htsim.pathid_seed_from_env("srand(13);\n")
+
+
+def test_hpcc_incast_samples_pauses_only_at_the_drivers_thresholds():
+    # htsim's incast.cm under its HPCC driver (tests/peers/htsim/README.md): with its own PFC
+    # thresholds (12, 15 packets) the copy printed 51 pauses; with them above all the flows' bytes,
+    # none. Every flow finished in both, its 2 MB sent as 223 whole packets of 9000 B.
+    for name, pauses, first in [("hpcc_incast_pfc_stdout.txt", 51, 499.992), ("hpcc_incast_stdout.txt", 0, 539.874)]:
+        out = (SAMPLES / name).read_text()
+        assert htsim.pfc_pauses(out) == pauses, name
+        done = htsim.finished_flows(out)
+        assert sorted(done) == sorted(f"HPCC_{i}_15" for i in range(15)), name
+        assert {b for _, b in done.values()} == {2_007_000} and min(t for t, _ in done.values()) == first, name
+
+
 def test_the_hpcc_mapping_follows_the_driver(tmp_path):
     import tomllib
 
@@ -268,4 +289,17 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
     cc = doc["transport"]["cc_params"]
     # T = 12 us, W_AI one 9064 B packet on the wire, no bound on W.
     assert (cc["t_us"], cc["w_ai_bytes"], cc["eta"], cc["max_stage"]) == (12, 9064, 0.95, 5) and cc["w_max_bytes"] >= 1e12
+    # sim/hpcc.cpp's departures from Algorithm 1, each as its option.
+    assert {k: cc[k] for k in ("reference_update", "int_reference", "tau_ratio", "u_init", "unmeasured_ack", "int_queue", "int_hops",
+                               "window_rounding")} == {"reference_update": "per_ack", "int_reference": "first", "tau_ratio": "integer",
+                                                       "u_init": 0.95, "unmeasured_ack": "update", "int_queue": "with_packet",
+                                                       "int_hops": "switches", "window_rounding": "down"}
     assert e.argv[e.argv.index("-strat") + 1] == "ecmp_host" and "-log" in e.argv
+    # PFC above all the flows' bytes: 4 x 12 packets of 9000 B, so no ingress can pass 50 packets.
+    i = e.argv.index("-pfc_thresholds")
+    assert e.argv[i + 1:i + 3] == ["49", "50"]
+    plain = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", pfc="driver", rules=False)
+    cc = tomllib.loads(plain.toml.read_text())["transport"]["cc_params"]
+    assert "reference_update" not in cc and plain.argv[plain.argv.index("-pfc_thresholds") + 1:][:2] == ["12", "15"]
+    # Long-lived flows (the permutation): at most line rate each for the run, 4166 packets in 3 ms.
+    assert htsim_validate.hpcc_pfc_thresholds([(0, 1), (1, 0)], None, "3ms", "raised") == (8333, 8334)

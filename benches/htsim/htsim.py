@@ -16,7 +16,9 @@ The copy of sim/datacenter/main_swift.cpp takes its seed (srand(13)) from $HTSIM
 set (EDITS, seed_from_env), so the validation can vary htsim's path draw as it varies fabricsim's;
 its copy of sim/queue_lossless_input.cpp prints a line for each PFC pause it sends (print_pauses),
 which htsim does not count, so that HPCC runs can be checked for pauses. Only the lossless queues
-(the HPCC and RoCE drivers') are changed by it.
+(the HPCC and RoCE drivers') are changed by it. Its copy of sim/hpcc.cpp seeds HPCCSrc's path id
+(srand(time(NULL)) in the constructor) from $HTSIM_SEED when that is set (pathid_seed_from_env),
+so HPCC runs repeat and --vary-seed varies them.
 
 Reading. Drivers log through htsim's binary Logfile (`-o FILE`); sim/parse_output turns it into
 text lines such as
@@ -153,6 +155,18 @@ def seed_from_env(text: str, path: str = "") -> str:
     return text
 
 
+def pathid_seed_from_env(text: str, path: str = "") -> str:
+    """HPCCSrc's constructor seeds its path id with srand(time(NULL)) (so every flow made in one
+    second gets the same id, and runs differ by the second they start in): the copy reads the seed
+    from $HTSIM_SEED when it is set (the time of day otherwise, so runs without it are the
+    driver's own)."""
+    text, n = re.subn(r"\n(\s*)srand\(time\(NULL\)\);", "\n\\1srand(getenv(\"HTSIM_SEED\") ? atoi(getenv(\"HTSIM_SEED\")) : time(NULL));  // edited by "
+                      + EDIT_MARK + ": the seed from $HTSIM_SEED", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'srand(time(NULL));' to edit")
+    return text
+
+
 def print_pauses(text: str, path: str = "") -> str:
     """LosslessInputQueue::receivePacket sends a PFC pause upstream when its ingress bytes pass the
     high threshold (and counts nothing): the copy prints "PFC pause T_US QUEUE" there, once per pause."""
@@ -166,7 +180,7 @@ def print_pauses(text: str, path: str = "") -> str:
 # The documented edits the build copy gets before a driver is built: (file under sim/, edit). An
 # edit of a file directly under sim/ is in libhtsim.a, rebuilt before the driver.
 EDITS = {"htsim_swift": [("datacenter/main_swift.cpp", seed_from_env)],
-         "htsim_hpcc": [("queue_lossless_input.cpp", print_pauses)]}
+         "htsim_hpcc": [("queue_lossless_input.cpp", print_pauses), ("hpcc.cpp", pathid_seed_from_env)]}
 
 
 def make(cwd: Path, *targets: str) -> None:

@@ -58,16 +58,22 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
   tens of MB, not corrected), retransmissions ("retransmit_packet" lines) and timeouts ("At T
   RTO" lines, SwiftRtxTimerScanner checks every 10 ms).
 
-hpcc-flow, hpcc-incast, hpcc-incast2 (hpcc-incast15): htsim_hpcc (sim/datacenter/main_hpcc.cpp,
-  HPCC in sim/hpcc.cpp) against fabricsim's cc = "hpcc", HPCC_SCENARIO below: 100 Gb/s, 1 us
-  links, 9000 B payload + 64 B header, ACKs of 64 B, T = 12 us for every path, eta 0.95, maxStage
-  5, W_AI one packet, no bound on W (w_max_bytes = 1e15), -strat ecmp_host -paths 256 (flow
-  hashing on a random path id). The driver's queues are lossless (PFC at every switch ingress
-  above 15 x 9000 B); htsim counts no pauses, so its build copy prints one line per pause
-  (benches/htsim/htsim.py) and the table shows them: the comparisons are runs without any (one
-  20 MB flow; 4 x 100 KB and 2 x 500 KB into h15 at k = 4), with fabricsim's buffers unlimited.
-  hpcc-incast15 (htsim's incast.cm) pauses and is shown only as such. Every HPCCSrc seeds its
-  path id from the time of day: htsim's runs differ; the table shows its first.
+hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpcc
+  (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) against fabricsim's cc = "hpcc",
+  HPCC_SCENARIO below: 100 Gb/s, 1 us links, 9000 B payload + 64 B header, ACKs of 64 B, T = 12 us
+  for every path, eta 0.95, maxStage 5, W_AI one packet, no bound on W (w_max_bytes = 1e15), and
+  the eight places where sim/hpcc.cpp departs from HPCC's Algorithm 1, each an HPCC option
+  (HPCC_HTSIM_RULES, commented key by key in HPCC_SCENARIO; --hpcc-algorithm1 leaves them out);
+  -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
+  srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
+  The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B
+  (-pfc_thresholds LOW HIGH, its own 12 15). The runs pass a HIGH above all the flows' whole
+  packets together (long-lived flows: line rate for the run), so no ingress can reach it and no
+  pause can occur (--hpcc-pfc driver keeps 12 15); htsim counts no pauses, so its build copy
+  prints one line per pause (benches/htsim/htsim.py) and the table shows the most in a run. Without
+  pauses its never-dropping egress queues are fabricsim's unlimited buffers. Experiments: one
+  20 MB flow; 4 x 100 KB and 2 x 500 KB into h15 at k = 4; htsim's incast.cm (15 x 2 MB into h15);
+  a permutation of long flows at k = 8 (B4's derangement, as swift-permutation).
 
 Figures. Goodput is acknowledged bytes in htsim's unit (NDP: 9000 B of payload per data packet on
 both sides, 9064 B on the wire; DCTCP: htsim counts whole 9000 B packets, fabricsim's 8948 B of
@@ -489,7 +495,7 @@ description = "htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, csg-htsim {com
 
 [simulation]
 end = "{end}"                        # -end (us)
-seed = 1                             # htsim: each HPCCSrc reseeds srand(time(NULL)) for its path id
+seed = 1                             # htsim: each HPCCSrc reseeds srand() for its path id (time(NULL); its copy: $HTSIM_SEED)
 
 [topology]
 kind = "fat_tree"                    # FatTreeTopology(no_of_nodes, linkspeed, queuesize, .., LOSSLESS_INPUT, hop_latency, switch_latency, FAIR_PRIO)
@@ -497,11 +503,13 @@ k = {k}                              # -nodes N = k^3/4
 link = {{ rate = "100Gbps", delay = "1us" }}   # HOST_NIC 100 Gb/s; -hop_latency 1, -switch_latency 0 (defaults)
 
 [queue]
-# LOSSLESS_INPUT: LosslessOutputQueue egress queues (never drop) with LosslessInputQueue PFC at each
-# ingress: pause upstream above 15 x 9000 B of that ingress's packets, resume below 12 (defaults of
-# -pfc_thresholds). fabricsim has no PFC: the runs here are ones where htsim sends no pause
-# (counted by the build copy's edit, benches/htsim/htsim.py), where a lossless queue is an
-# unlimited one.
+# LOSSLESS_INPUT: LosslessOutputQueue egress queues (never drop; -q only sets when they print
+# "LOSSLESS not working") with LosslessInputQueue PFC at each ingress: pause upstream above HIGH x
+# 9000 B of that ingress's packets, resume below LOW (-pfc_thresholds LOW HIGH; the driver's own
+# 12 15). fabricsim has no PFC. The runs pass -pfc_thresholds {pfc_low} {pfc_high}: HIGH x 9000 B is
+# more than all the flows' bytes together, so no ingress can reach it (--hpcc-pfc driver keeps 12 15);
+# the build copy prints every pause (benches/htsim/htsim.py) and the table counts them. Without a
+# pause a lossless queue is an unlimited one.
 buffer = "unlimited"
 
 [routing]
@@ -516,8 +524,20 @@ handshake = false                    # HPCCSrc::startflow sends at once
 delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 # HPCCSrc: _T = 12 us (a global T; W_init = T x linkspeed = 150 KB), _eta 0.95, _max_stages 5,
 # _Wai = _mss (one packet per step, not W_init(1 - eta)/N). HPCCSrc never bounds W (fabricsim's
-# default bound is W_init): w_max_bytes = 1e15 is no bound.
-cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15 }}
+# default bound is W_init): w_max_bytes = 1e15 is no bound. Where sim/hpcc.cpp departs from
+# HPCC's Algorithm 1 (docs/CONGESTION_CONTROL.md "HPCC"; --hpcc-algorithm1 leaves these out):
+#   reference_update = "per_ack"    processAck: _cwnd = computeWind(..) on every ACK, and computeWind
+#                                   reads _cwnd as W_c
+#   int_reference = "first"         measureInFlight: _link_info is set only when the hop count changes
+#   tau_ratio = "integer"           measureInFlight: tau/_T, two simtime_picosec: 0 below T, 1 from T
+#   u_init = 0.95                   HPCCSrc(): _U = _eta
+#   unmeasured_ack = "update"       processAck runs computeWind on the first ACK too (_last_update_seq
+#                                   starts at 0)
+#   int_queue = "with_packet"       LosslessOutputQueue::completeService records _queuesize before the
+#                                   leaving packet is taken off it
+#   int_hops = "switches"           the host queue (FairPriorityQueue) records no INT
+#   window_rounding = "down"        doNextEvent sends only if _cwnd >= _flightsize + _mss
+cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15{htsim_rules} }}
 
 [output]
 sample_interval = "100us"            # -logtime 0.1 (HPCCSinkLoggerSampling)
@@ -526,55 +546,87 @@ flows = "all"
 """
 
 
-def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int, end: str, out: Path,
-                    notes: list[str]) -> Experiment:
+# The htsim departures from Algorithm 1 that the mapping follows (HPCC_SCENARIO's comments say where
+# each is in sim/hpcc.cpp); --hpcc-algorithm1 runs fabricsim without them.
+HPCC_HTSIM_RULES = ('reference_update = "per_ack", int_reference = "first", tau_ratio = "integer", u_init = 0.95, '
+                    'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "down"')
+HPCC_DRIVER_PFC = (12, 15)  # main_hpcc.cpp's low_pfc, high_pfc (packets of 9000 B)
+
+
+def hpcc_pfc_thresholds(pairs: list[tuple[int, int]], size: int | None, end: str, pfc: str) -> tuple[int, int]:
+    """-pfc_thresholds LOW HIGH: the driver's own, or HIGH above every byte the flows can send (so
+    no ingress can hold that many: a pause is impossible); long-lived flows at most 100 Gb/s each
+    for the run."""
+    if pfc == "driver":
+        return HPCC_DRIVER_PFC
+    # HPCCSrc sends whole packets: ceil(size / mss) of them.
+    per_flow = -(-size // HPCC_MTU) if size is not None else int(100e9 / 8 * experiments.seconds(end) // HPCC_MTU)
+    high = len(pairs) * per_flow + 2
+    return high - 1, high
+
+
+def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
+                    notes: list[str], pfc: str = "raised", rules: bool = True) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
-    packets = -(-size // HPCC_MTU)  # HPCCSrc sends whole packets: ceil(size / mss)
-    text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64)
+    low, high = hpcc_pfc_thresholds(pairs, size, end, pfc)
+    text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
+                                htsim_rules=", " + HPCC_HTSIM_RULES if rules else "")
     toml = out / f"{name}.toml"
-    toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\nsize = "{packets * HPCC_MTU}B"\n' for a, b in pairs))
+    if size is None:
+        toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n' for a, b in pairs))
+    else:
+        packets = -(-size // HPCC_MTU)  # HPCCSrc sends whole packets: ceil(size / mss)
+        toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\nsize = "{packets * HPCC_MTU}B"\n' for a, b in pairs))
     argv = [str(h.driver("htsim_hpcc")), "-nodes", str(n), "-tm", str(cm.resolve()), "-strat", "ecmp_host", "-paths", "256",
+            "-pfc_thresholds", str(low), str(high),
             "-end", str(round(experiments.seconds(end) * 1e6)), "-log", "sink", "-logtime", "0.1", "-o", "log.dat"]
-    return Experiment(name, toml, argv, "HPCC_SINK", experiments.seconds(end), True, notes, line_gbps=100.0)
+    notes = notes + [f"htsim -pfc_thresholds {low} {high}" + (" (the driver's own)" if pfc == "driver" else " (above all the flows' bytes)")
+                     + ("" if rules else "; fabricsim without htsim's HPCC rules (--hpcc-algorithm1)")]
+    return Experiment(name, toml, argv, "HPCC_SINK", experiments.seconds(end), size is not None, notes, line_gbps=100.0)
 
 
 def hpcc_incast(h: Htsim, end: str, out: Path, strat: str, senders: int = 4, size: int = 100_000,
-                name: str = "hpcc-incast") -> Experiment:
-    # h0..h{senders-1} -> h15 at k = 4. Without a pause in htsim: 4 x 100 KB (8 x 100 KB pauses),
-    # 2 x 500 KB (3 x 500 KB pauses).
+                name: str = "hpcc-incast", **hpcc) -> Experiment:
+    # h0..h{senders-1} -> h15 at k = 4. Without a pause in htsim even at its own thresholds:
+    # 4 x 100 KB (8 x 100 KB pauses), 2 x 500 KB (3 x 500 KB pauses).
     pairs = [(i, 15) for i in range(senders)]
     return hpcc_experiment(h, name, 4, pairs, size, end, out,
-                           [f"k = 4, {senders} x {size // 1000} KB -> h15, 100 Gb/s, {end} simulated"])
+                           [f"k = 4, {senders} x {size // 1000} KB -> h15, 100 Gb/s, {end} simulated"], **hpcc)
 
 
-def hpcc_incast2(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
-    return hpcc_incast(h, end, out, strat, senders=2, size=500_000, name="hpcc-incast2")
+def hpcc_incast2(h: Htsim, end: str, out: Path, strat: str, **hpcc) -> Experiment:
+    return hpcc_incast(h, end, out, strat, senders=2, size=500_000, name="hpcc-incast2", **hpcc)
 
 
-def hpcc_flow(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+def hpcc_flow(h: Htsim, end: str, out: Path, strat: str, **hpcc) -> Experiment:
     return hpcc_experiment(h, "hpcc-flow", 4, [(0, 15)], 20_000_000, end, out,
-                           [f"k = 4, one 20 MB flow h0 -> h15 across the core, 100 Gb/s, {end} simulated"])
+                           [f"k = 4, one 20 MB flow h0 -> h15 across the core, 100 Gb/s, {end} simulated"], **hpcc)
 
 
-def hpcc_incast15(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
-    # htsim's own connection_matrices/incast.cm: pauses (shown so, not a comparison of HPCC).
+def hpcc_incast15(h: Htsim, end: str, out: Path, strat: str, **hpcc) -> Experiment:
+    # htsim's own connection_matrices/incast.cm (nodes 0-14 -> 15, 2 MB each).
     return hpcc_experiment(h, "hpcc-incast15", 4, [(i, 15) for i in range(15)], 2_000_000, end, out,
-                           [f"htsim's incast.cm: k = 4, 15 x 2 MB -> h15, 100 Gb/s, {end} simulated; htsim pauses (PFC), "
-                            "fabricsim has no PFC: not a like-for-like run"])
+                           [f"htsim's incast.cm: k = 4, 15 x 2 MB -> h15, 100 Gb/s, {end} simulated"], **hpcc)
+
+
+def hpcc_permutation(h: Htsim, end: str, out: Path, strat: str, **hpcc) -> Experiment:
+    # B4's derangement at k = 8 (as the Swift permutation), long-lived flows.
+    return hpcc_experiment(h, "hpcc-permutation", 8, experiments.ndp_pairs(8), None, end, out,
+                           [f"k = 8 (128 hosts, 100 Gb/s), a permutation of long flows, {end} simulated"], **hpcc)
 
 
 EXPERIMENTS = {"ndp-permutation": ndp_permutation, "ndp-incast": ndp_incast, "dctcp-permutation": dctcp_permutation,
                "dctcp-incast": dctcp_incast, "swift-permutation": swift_permutation, "swift-incast": swift_incast,
                "hpcc-flow": hpcc_flow, "hpcc-incast": hpcc_incast, "hpcc-incast2": hpcc_incast2,
-               "hpcc-incast15": hpcc_incast15}
+               "hpcc-incast15": hpcc_incast15, "hpcc-permutation": hpcc_permutation}
 # Long enough for the incast's 30 MB to cross one 10 Gb/s link (24 ms) and for the DCTCP driver's
 # sinks, which log every 10 ms, to log twice.
 # The DCTCP incast: until its last flows, stalled by timeouts, finish (htsim: about 1.09 s).
 DEFAULT_END = {"ndp-permutation": "20ms", "ndp-incast": "40ms", "dctcp-permutation": "30ms", "dctcp-incast": "1200ms",
                "swift-permutation": "5ms", "swift-incast": "5ms", "hpcc-flow": "3ms", "hpcc-incast": "1ms", "hpcc-incast2": "1ms",
-               "hpcc-incast15": "10ms"}
+               "hpcc-incast15": "6ms", "hpcc-permutation": "3ms"}
 
 
 def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
@@ -648,8 +700,10 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
                  ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
                  ("drops", None, fd["drops"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"])]
     elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim has no PFC
-        rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
-        rows += [("PFC pauses", float(hd["pauses"]), None), ("retransmissions", None, fd["retransmits"]), ("drops", None, fd["drops"])]
+        if e.finite:
+            rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
+        rows += [("PFC pauses (most in a run)", float(max(d["pauses"] for _, d in hts)), None), ("retransmissions", None, fd["retransmits"]),
+                 ("drops", None, fd["drops"])]
     elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout
         if e.finite:  # the incast's fastest flow: the one from the receiver's own rack
             rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
@@ -668,15 +722,25 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
                   zip(per_run[0], zip(*[[r[2] for r in run] for run in per_run])) if None not in vs and min(vs) != max(vs)]
         if varied:
             e.notes.append(f"fabricsim across its {len(fab)} runs: " + "; ".join(varied))
+    if e.finite and not e.rows and len(hts) > 1:
+        # Runs that differ (htsim's HPCC path ids from $HTSIM_SEED, fabricsim's seeds with --vary-seed).
+        def fcts(runs: list) -> str:
+            parts = []
+            for name, f in (("min", min), ("p50", statistics.median), ("max", max)):
+                vs = [f(d["fct_us"]) for _, d in runs if d["fct_us"]]
+                parts.append(f"FCT {name} {fmt(min(vs))}-{fmt(max(vs))}" if vs else f"FCT {name} -")
+            return ", ".join(parts) + " us"
+        e.notes.append(f"across the {len(hts)} runs: htsim {fcts(hts)}; fabricsim {fcts(fab)}")
     if not e.finite and len(hts) > 1:
         # Runs that differ (htsim's DCTCP driver draws its permutation and paths from the time of
         # day; --vary-seed gives fabricsim's runs seeds 1, 2, ...): the range of the per-flow figures.
         def spread(runs: list, key: str, scale: float) -> str:
             mins = [min(gbps(b * scale, t) for b in d[key].values()) for _, d in runs]
             js = [jain([gbps(b * scale, t) for b in d[key].values()]) for _, d in runs]
+            meds = [statistics.median(gbps(b * scale, t) for b in d[key].values()) for _, d in runs]
             us = [statistics.mean(gbps(b * scale, t) for b in d[key].values()) / e.line_gbps for _, d in runs]
             return (f"utilization {min(us):.3f}-{max(us):.3f}, min goodput {min(mins):.2f}-{max(mins):.2f} Gb/s, "
-                    f"Jain {min(js):.3f}-{max(js):.3f}")
+                    f"median {min(meds):.2f}-{max(meds):.2f} Gb/s, Jain {min(js):.3f}-{max(js):.3f}")
         e.notes.append(f"across the {len(hts)} runs: htsim {spread(hts, 'bytes', 1.0)}; fabricsim {spread(fab, 'acked_at', e.fab_scale)}")
     notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
                        f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
@@ -697,6 +761,11 @@ def main() -> None:
     ap.add_argument("--strat", default="rand", choices=["rand", "perm"], help="htsim's NDP path strategy (default rand)")
     ap.add_argument("--swift-queue", type=int, default=SWIFT_Q,
                     help=f"htsim's -q for the Swift experiments, packets of 4000 B (default {SWIFT_Q}; the driver's own is 8)")
+    ap.add_argument("--hpcc-pfc", default="raised", choices=["raised", "driver"],
+                    help="htsim's HPCC PFC thresholds: raised above all the flows' bytes (default: no pause can occur) "
+                         "or the driver's own 12 15 packets")
+    ap.add_argument("--hpcc-algorithm1", action="store_true",
+                    help="run fabricsim's HPCC as Algorithm 1, without htsim's departures (HPCC_HTSIM_RULES)")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
     ap.add_argument("--vary-seed", action="store_true",
                     help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")
@@ -709,11 +778,14 @@ def main() -> None:
     names = list(EXPERIMENTS) if a.experiment == "all" else [a.experiment]
     for name in names:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
+        if name.startswith("hpcc"):
+            extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1}
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):
             # htsim's Swift driver (its copy) takes its path-draw seed from $HTSIM_SEED: 13 (its own)
-            # in the first run, 13 + i in run i with --vary-seed. The other drivers ignore it.
+            # in the first run, 13 + i in run i with --vary-seed; so does the HPCC driver's copy for
+            # its path ids (its own: the time of day). The other drivers ignore it.
             os.environ["HTSIM_SEED"] = str(13 + i if a.vary_seed else 13)
             hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
             if e.toml is None:

@@ -173,6 +173,13 @@ fn contrary_keys_are_rejected_by_name() {
     assert!(e.contains("fs_min_cwnd = 200 must be below fs_max_cwnd = 100"), "{e}");
     let e = err("swift", "cc_params = { max_mdf = 1.5 }").unwrap();
     assert!(e.contains("transport.cc_params.max_mdf: 1.5 is not a number in [0, 1]"), "{e}");
+    let e = err("hpcc", "cc_params = { reference_update = \"per_packet\" }").unwrap();
+    assert!(e.contains("transport.cc_params.reference_update: 'per_packet' is not one of \"per_rtt\", \"per_ack\""), "{e}");
+    // htsim's readings by name, and the numbers they stand for.
+    let named = "cc_params = { reference_update = \"per_ack\", int_reference = \"first\", tau_ratio = \"integer\", unmeasured_ack = \"update\", int_queue = \"with_packet\", int_hops = \"switches\", window_rounding = \"down\", u_init = 0.95 }";
+    let sc = Scenario::from_toml(&star(1, "hpcc", "1us", "1ms", None, named)).unwrap();
+    let k = &sc.flows[0].cfg.tcp().unwrap().cc_params;
+    assert_eq!(&k.0[6..14], &[Some(1.0), Some(1.0), Some(1.0), Some(0.95), Some(1.0), Some(1.0), Some(1.0), Some(1.0)]);
     // Settings they imply are accepted when written out.
     assert!(err("hpcc", "telemetry = true\ndelayed_ack = 1").is_none());
     // And they are what the connections run with.

@@ -27,9 +27,22 @@
 //!   authors' RDMA simulator; a loss does not cut W (HPCC has no loss response; the authors'
 //!   network is lossless with PFC). After an RTO the core's cwnd of 1 lasts until the next ACK.
 //! - INT header bytes are not added to packets.
+//!
+//! Eight knobs model where htsim's `HPCCSrc` (csg-htsim 841d9e7, `sim/hpcc.cpp`) departs from
+//! Algorithm 1, each on its own (`HtsimRules`; defaults are Algorithm 1 as above):
+//! `reference_update = "per_ack"` (`processAck` stores every ACK's W in `_cwnd`, which
+//! `computeWind` reads as W_c), `int_reference = "first"` (`measureInFlight` sets `_link_info`
+//! only when a path's hop count changes), `tau_ratio = "integer"` (τ/T divides picoseconds:
+//! 0 below T, 1 from T), `u_init` (the constructor's `_U = _eta`), `unmeasured_ack = "update"`
+//! (an ACK with no earlier record still runs `computeWind` on the current U; `_last_update_seq`
+//! starts at 0), `int_queue = "with_packet"` (`LosslessOutputQueue::completeService` records
+//! the queue before taking the leaving packet off it), `int_hops = "switches"` (the host's queue
+//! records nothing) and `window_rounding = "down"` (`doNextEvent` sends only while a whole
+//! packet fits in W).
 
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
-use crate::switch::telemetry::IntRecord;
+use crate::switch::telemetry::{IntHop, IntRecord};
+use crate::time::Time;
 use crate::transport::PathInfo;
 use crate::transport::ports::{drop_tail, Needs, PaperPorts, PortSetup};
 
@@ -49,7 +62,70 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "ai_flows", default: AI_FLOWS, min: 1.0, max: 1e9, help: "N, the expected concurrent flows in W_AI = W_init(1-eta)/N (§3.3)" },
     Knob { name: "t_us", default: 0.0, min: 0.0, max: 1e9, help: "T, the base RTT in microseconds; 0 = the flow's idle-path RTT" },
     Knob { name: "w_max_bytes", default: 0.0, min: 0.0, max: 1e15, help: "upper bound on W in bytes; 0 = W_init (ours; htsim's HPCCSrc has none)" },
+    Knob { name: "reference_update", default: 0.0, min: 0.0, max: 1.0, help: "when W_c takes W: \"per_rtt\" (0; Algorithm 1) or \"per_ack\" (1; htsim's HPCCSrc::processAck)" },
+    Knob { name: "int_reference", default: 0.0, min: 0.0, max: 1.0, help: "the record L each new one is measured against: \"previous\" (0; Algorithm 1's L = ack.L) or \"first\" (1; the path's first, htsim's measureInFlight)" },
+    Knob { name: "tau_ratio", default: 0.0, min: 0.0, max: 1.0, help: "the EWMA weight tau/T: \"real\" (0) or \"integer\" (1; 0 below T, 1 from T, htsim's picosecond division)" },
+    Knob { name: "u_init", default: 0.0, min: 0.0, max: 100.0, help: "U before the first measurement (htsim's HPCCSrc: eta)" },
+    Knob { name: "unmeasured_ack", default: 0.0, min: 0.0, max: 1.0, help: "an ACK with no earlier record of its path: \"record\" (0; kept as L only) or \"update\" (1; W from the current U as well, htsim)" },
+    Knob { name: "int_queue", default: 0.0, min: 0.0, max: 1.0, help: "a hop's queue: \"waiting\" (0; bytes behind the packet) or \"with_packet\" (1; plus the packet's own segment, as htsim records it)" },
+    Knob { name: "int_hops", default: 0.0, min: 0.0, max: 1.0, help: "hops measured: \"all\" (0) or \"switches\" (1; not the sender's NIC, whose queue records none in htsim)" },
+    Knob { name: "window_rounding", default: 0.0, min: 0.0, max: 1.0, help: "segments in flight from W: \"up\" (0; ceil(W/segment)) or \"down\" (1; floor, htsim sends only while a whole packet fits)" },
 ];
+
+/// The names the two-way knobs accept (`cc::knob_choices`), in knob order from `reference_update`.
+pub const CHOICES: [&[(&str, f64)]; 8] = [
+    &[("per_rtt", 0.0), ("per_ack", 1.0)],
+    &[("previous", 0.0), ("first", 1.0)],
+    &[("real", 0.0), ("integer", 1.0)],
+    &[],
+    &[("record", 0.0), ("update", 1.0)],
+    &[("waiting", 0.0), ("with_packet", 1.0)],
+    &[("all", 0.0), ("switches", 1.0)],
+    &[("up", 0.0), ("down", 1.0)],
+];
+
+/// Index of `reference_update`, the first of the knobs `CHOICES` covers.
+const FIRST_RULE: usize = 6;
+
+/// The names knob `knob` accepts instead of a number (none for the numeric knobs).
+pub fn choices(knob: &str) -> &'static [(&'static str, f64)] {
+    KNOBS.iter().position(|k| k.name == knob).and_then(|i| i.checked_sub(FIRST_RULE)).map_or(&[], |i| CHOICES[i])
+}
+
+/// Where this HPCC follows htsim's `HPCCSrc` (csg-htsim 841d9e7, `sim/hpcc.cpp`) instead of
+/// Algorithm 1; all false is Algorithm 1. One flag per two-way knob, in knob order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HtsimRules {
+    /// W_c takes every ACK's W (`processAck`: `_cwnd = computeWind(..)`).
+    pub per_ack_reference: bool,
+    /// L stays the path's first record (`measureInFlight` never replaces `_link_info`).
+    pub first_reference: bool,
+    /// τ/T is 0 below T and 1 from T (integer picoseconds).
+    pub integer_tau: bool,
+    /// An ACK with no earlier record of its path still computes W from the current U.
+    pub update_unmeasured: bool,
+    /// Each hop's queue counts the recorded packet (its segment) too.
+    pub queue_with_packet: bool,
+    /// The first hop, the sender's own NIC, is left out of the measurement.
+    pub switches_only: bool,
+    /// ⌊W/segment⌋ segments in flight rather than ⌈W/segment⌉.
+    pub floor_window: bool,
+}
+
+impl HtsimRules {
+    fn from_knobs(k: &Knobs) -> Self {
+        let on = |i: usize| k.get(KNOBS, FIRST_RULE + i) >= 0.5;
+        HtsimRules {
+            per_ack_reference: on(0),
+            first_reference: on(1),
+            integer_tau: on(2),
+            update_unmeasured: on(4),
+            queue_with_packet: on(5),
+            switches_only: on(6),
+            floor_window: on(7),
+        }
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Hpcc {
@@ -77,6 +153,9 @@ pub struct Hpcc {
     last_update_seq: u64,
     /// L: the last INT record (boxed once, at the first echo, so the state stays small).
     last: Option<Box<IntRecord>>,
+    /// U before the first measurement (`u_init`).
+    u_init: f64,
+    pub rules: HtsimRules,
 }
 
 impl Hpcc {
@@ -99,6 +178,8 @@ impl Hpcc {
             inc_stage: 0,
             last_update_seq: 0,
             last: None,
+            u_init: k.get(KNOBS, FIRST_RULE + 3),
+            rules: HtsimRules::from_knobs(k),
         }
     }
 
@@ -119,29 +200,45 @@ impl Hpcc {
         if self.w_init <= 0.0 {
             return;
         }
-        // ⌈W/segment⌉, forgiving the float error of B·T (1.25e9 · 1e-5 = 12 500.000…2).
-        tcb.cwnd = ((self.w / self.segment * (1.0 - 1e-12)).ceil() as u32).max(1);
+        // ⌈W/segment⌉ (or ⌊W/segment⌋), forgiving the float error of B·T (1.25e9 · 1e-5 =
+        // 12 500.000…2).
+        let n = self.w / self.segment;
+        let n = if self.rules.floor_window { (n * (1.0 + 1e-12)).floor() } else { (n * (1.0 - 1e-12)).ceil() };
+        tcb.cwnd = (n as u32).max(1);
         tcb.pacing_rate = Some(self.w / self.t / self.segment);
     }
 
-    /// MeasureInflight (§3.3): the smoothed U after record `a`, given the last record `l`.
+    /// The hops a record's measurement reads: all, or all but the sender's NIC (the first).
+    fn measured<'a>(&self, r: &'a IntRecord) -> &'a [IntHop] {
+        let hops = r.hops();
+        &hops[(self.rules.switches_only as usize).min(hops.len())..]
+    }
+
+    /// MeasureInflight (§3.3): the smoothed U after record `a`, given the reference record `l`.
     fn measure_inflight(&mut self, a: &IntRecord, l: &IntRecord) {
-        let (mut u_max, mut tau) = (0.0f64, 0.0f64);
-        for (h, p) in a.hops().iter().zip(l.hops()) {
+        let (mut u_max, mut tau) = (0.0f64, Time::ZERO);
+        // htsim's record counts the packet it rides in the queue (both records: the min keeps it).
+        let own = if self.rules.queue_with_packet { self.segment } else { 0.0 };
+        for (h, p) in self.measured(a).iter().zip(self.measured(l)) {
             if h.time <= p.time {
                 continue;
             }
             let dt = (h.time - p.time).secs_f64();
             let b = h.rate.bps() as f64 / 8.0;
             let tx_rate = h.tx_bytes.saturating_sub(p.tx_bytes) as f64 / dt;
-            let u = h.queue_bytes.min(p.queue_bytes) as f64 / (b * self.t) + tx_rate / b;
+            let u = (h.queue_bytes.min(p.queue_bytes) as f64 + own) / (b * self.t) + tx_rate / b;
             if u > u_max {
                 u_max = u;
-                tau = dt;
+                tau = h.time - p.time;
             }
         }
-        let tau = tau.min(self.t);
-        self.u = (1.0 - tau / self.t) * self.u + (tau / self.t) * u_max;
+        let weight = if self.rules.integer_tau {
+            // htsim: simtime_picosec τ (≤ T) over T, an integer division.
+            if tau.0 as f64 >= (self.t * 1e12).round() { 1.0 } else { 0.0 }
+        } else {
+            tau.secs_f64().min(self.t) / self.t
+        };
+        self.u = (1.0 - weight) * self.u + weight * u_max;
     }
 
     /// ComputeWind (§3.3); `update_wc` once per RTT.
@@ -159,7 +256,7 @@ impl Hpcc {
         };
         // Within [W_AI, W_max] (a W_AI set above W_max pins W at W_max; U = 0 gives W_max).
         self.w = w.min(self.w_max).max(self.w_ai.min(self.w_max));
-        if update_wc {
+        if update_wc || self.rules.per_ack_reference {
             self.wc = self.w;
         }
     }
@@ -189,6 +286,7 @@ impl CongestionOps for Hpcc {
         self.w_ai = if self.w_ai_set > 0.0 { self.w_ai_set } else { self.w_init * (1.0 - self.eta) / self.ai_flows };
         self.w = self.w_init.min(self.w_max);
         self.wc = self.w;
+        self.u = self.u_init;
         self.apply(tcb);
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
@@ -198,26 +296,37 @@ impl CongestionOps for Hpcc {
     fn owns_cwnd(&self) -> bool {
         true
     }
-    /// NewAck (Algorithm 1): the first echo only records L; later ones measure and set W.
+    /// NewAck (Algorithm 1): the first echo only records L; later ones measure and set W
+    /// (`unmeasured_ack = "update"`: the first and a new path's set W too, from the current U).
     fn on_int(&mut self, tcb: &mut Tcb, a: &IntRecord) {
         if self.w_init <= 0.0 {
             return;
         }
-        let Some(mut l) = self.last.take() else {
-            self.last = Some(Box::new(*a));
-            self.last_update_seq = tcb.snd_nxt;
-            return;
+        let last = self.last.take();
+        let measured = match &last {
+            Some(l) if same_path(a, l) => {
+                self.measure_inflight(a, l);
+                true
+            }
+            _ => false,
         };
-        if same_path(a, &l) {
-            self.measure_inflight(a, &l);
+        if measured || self.rules.update_unmeasured {
             let update_wc = tcb.snd_una > self.last_update_seq;
             self.compute_wind(update_wc);
             if update_wc {
                 self.last_update_seq = tcb.snd_nxt;
             }
+        } else if last.is_none() {
+            self.last_update_seq = tcb.snd_nxt;
         }
-        *l = *a;
-        self.last = Some(l);
+        self.last = match last {
+            Some(l) if measured && self.rules.first_reference => Some(l),
+            Some(mut l) => {
+                *l = *a;
+                Some(l)
+            }
+            None => Some(Box::new(*a)),
+        };
         self.apply(tcb);
     }
     /// Every ACK: the window and pacing are W's (this also undoes the core's cwnd of 1 after an
@@ -239,8 +348,8 @@ pub const PORTS: PaperPorts = PaperPorts {
 mod tests {
     use super::*;
     use crate::ids::PortId;
-    use crate::switch::telemetry::{IntHop, MAX_HOPS};
-    use crate::time::{Rate, Time};
+    use crate::switch::telemetry::MAX_HOPS;
+    use crate::time::Rate;
 
     /// 10 Gb/s NIC (1.25e9 B/s), T = 10 µs: W_init = 12 500 B; 1250-B segments.
     fn hpcc(k: &Knobs) -> (Hpcc, Tcb) {
@@ -380,6 +489,122 @@ mod tests {
                 h.on_int(&mut t, &rec(&[10.0 * (i + 1) as f64], &[6250 * (i as u64 + 1)], &[0]));
                 assert!((h.u - 0.5).abs() < 1e-12 && close(h.w, *w), "step {i}: U {} W {} want {w}", h.u, h.w);
             }
+        }
+    }
+
+    /// Knobs by name (the two-way ones as their values: 1 = htsim's reading).
+    fn knobs(set: &[(&str, f64)]) -> Knobs {
+        let mut k = Knobs::default();
+        for (name, v) in set {
+            k.0[KNOBS.iter().position(|n| n.name == *name).unwrap()] = Some(*v);
+        }
+        k
+    }
+
+    #[test]
+    fn per_ack_reference_compounds_within_an_rtt() {
+        // The three ACKs of `reference_window_moves_once_per_rtt` (U = 1.9, τ = T, one RTT):
+        // per RTT each gives W_c/2 + W_AI with W_c = 12 500; per ACK (htsim's processAck) W_c is
+        // the previous W: 6256.25, then 6256.25/2 + 6.25 = 3134.375, then 1573.4375. The additive
+        // stage counter still moves only once per RTT (it stays 0 here).
+        for (k, want) in [(Knobs::default(), [6256.25, 6256.25, 6256.25]), (knobs(&[("reference_update", 1.0)]), [6256.25, 3134.375, 1573.4375])] {
+            let (mut h, mut t) = hpcc(&k);
+            t.snd_nxt = 1_000_000;
+            h.on_int(&mut t, &rec(&[0.0], &[0], &[11_250]));
+            for (i, w) in want.iter().enumerate() {
+                t.snd_una += 1000;
+                h.on_int(&mut t, &rec(&[10.0 * (i + 1) as f64], &[12_500 * (i as u64 + 1)], &[11_250]));
+                assert!(close(h.w, *w) && close(h.wc, if h.rules.per_ack_reference { *w } else { 12_500.0 }), "ACK {i}: W {} W_c {}", h.w, h.wc);
+                assert_eq!(h.inc_stage, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn first_reference_measures_since_the_paths_first_record() {
+        // Records at 0, 10 and 20 µs with 0, 12 500 and 18 750 B sent, no queue. The second ACK
+        // gives u = 1.0 either way (τ = T: U = u). The third: since the previous record
+        // 6250 B in 10 µs, u = 0.5; since the first (htsim's _link_info) 18 750 B in 20 µs,
+        // u = 0.75, with τ = 20 µs capped at T.
+        for (k, want) in [(Knobs::default(), 0.5), (knobs(&[("int_reference", 1.0)]), 0.75)] {
+            let (mut h, mut t) = hpcc(&k);
+            h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+            h.on_int(&mut t, &rec(&[10.0], &[12_500], &[0]));
+            assert!(close(h.u, 1.0), "U {}", h.u);
+            h.on_int(&mut t, &rec(&[20.0], &[18_750], &[0]));
+            assert!(close(h.u, want), "U {} want {want}", h.u);
+        }
+    }
+
+    #[test]
+    fn integer_tau_keeps_u_until_a_full_t_and_u_init_starts_it() {
+        // u_init = η (htsim's _U = _eta). An ACK 5 µs (T/2) after the first record with the hop
+        // at half rate (u = 0.5): real τ/T gives U = 0.5·0.95 + 0.5·0.5 = 0.725; integer τ/T
+        // (htsim's picosecond division) gives 0, so U stays 0.95, and W = W_c/(U/η) + W_AI =
+        // 12 500 + 6.25 (w_max_bytes lifts the W_init bound). At τ = T = 10 µs both give U = u.
+        let base = [("u_init", 0.95), ("w_max_bytes", 1e9)];
+        let integer = knobs(&[base[0], base[1], ("tau_ratio", 1.0)]);
+        for (k, half, w_half) in [(knobs(&base), 0.725, 12_500.0 + 6.25), (integer, 0.95, 12_500.0 + 6.25)] {
+            let (mut h, mut t) = hpcc(&k);
+            assert!(close(h.u, 0.95));
+            h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+            t.snd_una = 1; // past the first echo's snd_nxt (0): W_c moves
+            h.on_int(&mut t, &rec(&[5.0], &[3125], &[0]));
+            assert!(close(h.u, half), "U {} want {half}", h.u);
+            if h.rules.integer_tau {
+                assert!(close(h.w, w_half), "W {}", h.w);
+            }
+            h.on_int(&mut t, &rec(&[10.0], &[6250], &[0]));
+            // Real: τ = 5 µs since the previous record; integer: the same 5 µs, still below T.
+            let u = if h.rules.integer_tau { 0.95 } else { 0.5 * 0.725 + 0.5 * 0.5 };
+            assert!(close(h.u, u), "U {} want {u}", h.u);
+            h.on_int(&mut t, &rec(&[20.0], &[12_500], &[0]));
+            assert!(close(h.u, 0.5), "τ = T: U = u, got {}", h.u);
+        }
+    }
+
+    #[test]
+    fn unmeasured_ack_update_sets_w_from_the_current_u() {
+        // The first echo: by default only recorded (W = W_init); with "update" (htsim) W is
+        // computed from U = u_init = η: W_c/(η/η) + W_AI = 12 506.25, W_c too (the ACK passes
+        // lastUpdateSeq = 0), stage 0.
+        let base = [("u_init", 0.95), ("w_max_bytes", 1e9)];
+        for (k, want) in [(knobs(&base), 12_500.0), (knobs(&[base[0], base[1], ("unmeasured_ack", 1.0)]), 12_506.25)] {
+            let (mut h, mut t) = hpcc(&k);
+            t.snd_una = 1250;
+            t.snd_nxt = 12_500;
+            h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+            assert!(close(h.w, want) && close(h.wc, want) && h.inc_stage == 0, "W {} W_c {}", h.w, h.wc);
+        }
+    }
+
+    #[test]
+    fn queue_with_packet_adds_the_segment_and_switches_skip_the_nic() {
+        // Hop 0 (the sender's NIC) at line rate with min(2500, 5000) B queued: u0 = 1.2; hop 1 at
+        // half rate, no queue: u1 = 0.5 (τ = T, so U = the larger). "with_packet" adds the
+        // 1250-B segment to each hop's queue: u0 = 3750/12 500 + 1 = 1.3, u1 = 0.6. "switches"
+        // leaves hop 0 out: U = u1.
+        let cases = [(vec![], 1.2), (vec![("int_queue", 1.0)], 1.3), (vec![("int_hops", 1.0)], 0.5), (vec![("int_queue", 1.0), ("int_hops", 1.0)], 0.6)];
+        for (set, want) in cases {
+            let (mut h, mut t) = hpcc(&knobs(&set));
+            h.on_int(&mut t, &rec(&[0.0, 0.5], &[0, 0], &[5000, 0]));
+            h.on_int(&mut t, &rec(&[10.0, 10.5], &[12_500, 6250], &[2500, 0]));
+            assert!(close(h.u, want), "{set:?}: U {} want {want}", h.u);
+        }
+    }
+
+    #[test]
+    fn window_rounding_down_sends_whole_segments_only() {
+        // W = 12 500·0.95/1.2 + 6.25 = 9902.08 B of 1250-B segments: 7.92 → 8 up, 7 down; the
+        // initial 12 500 B is exactly 10 either way (the float error of B·T forgiven).
+        for (k, first, after) in [(Knobs::default(), 10, 8), (knobs(&[("window_rounding", 1.0)]), 10, 7)] {
+            let (mut h, mut t) = hpcc(&k);
+            assert_eq!(t.cwnd, first);
+            t.snd_nxt = 100_000;
+            h.on_int(&mut t, &rec(&[0.0, 0.5], &[0, 0], &[5000, 0]));
+            t.snd_una = 100_001;
+            h.on_int(&mut t, &rec(&[10.0, 10.5], &[12_500, 6250], &[2500, 0]));
+            assert_eq!(t.cwnd, after, "W {}", h.w);
         }
     }
 

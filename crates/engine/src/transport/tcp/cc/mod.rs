@@ -23,8 +23,8 @@ pub struct Knob {
     pub help: &'static str,
 }
 
-/// Most knobs an algorithm has.
-pub const MAX_KNOBS: usize = 8;
+/// Most knobs an algorithm has (HPCC's).
+pub const MAX_KNOBS: usize = 14;
 
 /// Values set for an algorithm's knobs, by position in its knob list; unset = the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -389,6 +389,7 @@ pub fn knobs_of(cc: &str) -> &'static [Knob] {
 pub fn knob_choices(cc: CcKind, knob: &str) -> &'static [(&'static str, f64)] {
     match (cc, knob) {
         (CcKind::L2dct, "increase") => l2dct::INCREASE_CHOICES,
+        (CcKind::Hpcc, _) => hpcc::choices(knob),
         _ => &[],
     }
 }
