@@ -202,14 +202,16 @@ impl Occupancy {
 ///
 /// The common port — one drop-tail FIFO, at most step marking at enqueue on its own length — is
 /// a packet list, its occupancy and the threshold: small, so thousands of ports stay in cache,
-/// and its counters are the port's own. Everything else lives behind `multi`.
+/// and its counters are the port's own. Everything else lives behind `multi`. Laid out by hand:
+/// the occupancy and the packet list, all a dequeue reads, first ([`PortQueue::HOT_BYTES`]).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct PortQueue {
-    fifo: VecDeque<Queued>,
     occ: Occupancy,
+    fifo: VecDeque<Queued>,
+    multi: Option<Box<Multi>>,
     /// The simple port's step-marking threshold.
     mark_k: Option<Amount>,
-    multi: Option<Box<Multi>>,
 }
 
 /// A packet waiting in the simple port's FIFO, with what its transmission needs of it (wire size,
@@ -240,6 +242,9 @@ struct Multi {
 }
 
 impl PortQueue {
+    /// Bytes from the start of the queue that a dequeue from the simple port reads.
+    pub const HOT_BYTES: usize = std::mem::offset_of!(PortQueue, multi);
+
     /// The queues of a port with `spec`, sending at `rate`; `pool` = its switch's shared memory.
     pub fn new(spec: &QueueSpec, rate: Rate, pool: Option<u32>) -> PortQueue {
         let n = spec.queues.clamp(1, MAX_QUEUES as u8) as usize;
@@ -250,9 +255,9 @@ impl PortQueue {
         };
         if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() {
             match spec.marking {
-                Marking::None => return PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: None },
+                Marking::None => return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: None },
                 Marking::Threshold { queue, port: [None, ..], at: MarkAt::Enqueue } => {
-                    return PortQueue { fifo: VecDeque::new(), occ, mark_k: queue[0], multi: None }
+                    return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: queue[0] }
                 }
                 _ => {}
             }
@@ -288,7 +293,7 @@ impl PortQueue {
             red,
             shared,
         };
-        PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: Some(Box::new(multi)) }
+        PortQueue { occ, fifo: VecDeque::new(), multi: Some(Box::new(multi)), mark_k: None }
     }
 
     /// A plain FIFO (tests, host NICs).

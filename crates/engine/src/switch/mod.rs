@@ -87,6 +87,8 @@ impl Fabric {
     pub fn new(sc: &Scenario, seed: u64, mut net: Network) -> Fabric {
         for (i, p) in net.ports.iter_mut().enumerate() {
             p.rng = Rng::stream(seed, PORT_STREAM | i as u64);
+            p.lossy = p.loss_rate > 0.0 || !p.drop_list.is_empty();
+            p.simple_queue = p.queue.counted_by_port();
         }
         let pools = match sc.topology.shared_buffer {
             Some(b) => vec![SharedPool::new(b); net.nodes.len()],
@@ -206,11 +208,13 @@ impl Fabric {
         }
         if !p.busy {
             debug_assert!(p.queue.is_empty());
-            if !p.queue.counted_by_port() {
+            if !p.simple_queue {
                 // Simple ports count admissions from what they send; no need to read the class.
                 p.queue.passed(cx.slab.get(id).class);
             }
-            self.start_tx(port, id, cx);
+            // Nothing waits behind this packet: the transmitter reads nothing of the queue.
+            let pkt = cx.slab.get(id);
+            self.send(port, id, pkt.size, pkt.int == Int::Collect, false, cx);
             return;
         }
         p.note_queue(cx.now);
@@ -219,7 +223,9 @@ impl Fabric {
         match p.queue.offer(id, &mut env) {
             Admit::Enqueued { marked, trimmed } => {
                 p.stats.ecn_marks += marked as u64;
-                p.stats.trims += trimmed as u64;
+                if trimmed {
+                    p.stats.trims += 1;
+                }
                 p.note_peak();
             }
             Admit::Dropped if p.queue.returns_to_sender() && { let q = cx.slab.get(id); q.trimmed && !q.bounced } => {
@@ -354,12 +360,14 @@ impl Fabric {
     #[inline]
     pub fn start_tx(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
         let pkt = cx.slab.get(id);
-        self.send(port, id, pkt.size, pkt.int == Int::Collect, cx);
+        let waiting = !self.net.ports[port.idx()].queue.is_empty();
+        self.send(port, id, pkt.size, pkt.int == Int::Collect, waiting, cx);
     }
 
-    /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known.
+    /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known, with
+    /// `waiting` telling whether packets wait in the port's queue behind it.
     #[inline]
-    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, cx: &mut Ctx) {
+    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, waiting: bool, cx: &mut Ctx) {
         let now = cx.now;
         let size = size as u64;
         let p = &mut self.net.ports[port.idx()];
@@ -378,13 +386,12 @@ impl Fabric {
         // gets a packet while this one serializes schedules it then (`enqueue`). Event order and
         // results are the same as with one `TxDone` per packet — tie keys do not depend on when an
         // event was scheduled — with half the packet events on lightly queued fabrics.
-        p.tx_pending = self.eager_tx_done || p.tx_done_always || !p.queue.is_empty() || p.watched;
+        p.tx_pending = self.eager_tx_done || p.tx_done_always || waiting || p.watched;
         if p.tx_pending {
             cx.events.schedule_ahead(now + ser, Event::TxDone { port });
         }
-        let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
+        let lost = p.lossy && p.lost();
         p.stats.tx_packets += 1;
-        let lost = scheduled || (p.loss_rate > 0.0 && p.rng.uniform() < p.loss_rate);
         if let Some(c) = self.capture.as_deref_mut() {
             let p = &self.net.ports[port.idx()];
             c.on_tx(port, now, now + ser + p.delay, lost, cx.slab.get(id), &self.net);
@@ -411,10 +418,11 @@ impl Fabric {
         p.busy = false;
         p.tx_pending = false;
         p.note_queue(cx.now);
-        if p.queue.counted_by_port() {
+        if p.simple_queue {
             if let Some(q) = p.queue.pop_fifo() {
                 debug_assert!({ let k = cx.slab.get(q.id); (k.size, k.int == Int::Collect) == (q.size, q.collect) });
-                self.send(port, q.id, q.size, q.collect, cx);
+                let waiting = !p.queue.is_empty();
+                self.send(port, q.id, q.size, q.collect, waiting, cx);
             }
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
