@@ -32,6 +32,7 @@ pub use red::{Red, RedAction, RedSpec};
 pub use shared::SharedPool;
 
 use crate::ids::PacketId;
+use crate::switch::paths::PathPos;
 use crate::packet::{Ecn, Kind, PacketSlab};
 use crate::rng::Rng;
 use crate::time::{Rate, Time};
@@ -215,11 +216,13 @@ pub struct PortQueue {
 }
 
 /// A packet waiting in the simple port's FIFO, with what its transmission needs of it (wire size,
-/// telemetry request): the packet's own slot, cold after its wait, is not read to send it.
+/// telemetry request, its position on its flow's path at the next node): the packet's own slot,
+/// cold after its wait, is not read to send it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Queued {
     pub id: PacketId,
     pub size: u32,
+    pub next: PathPos,
     pub collect: bool,
 }
 
@@ -360,15 +363,22 @@ impl PortQueue {
     /// dropped; packets pushed out to make room are appended to `env.victims`.
     #[inline]
     pub fn offer(&mut self, id: PacketId, env: &mut Env) -> Admit {
+        self.offer_at(id, PathPos::NONE, env)
+    }
+
+    /// `offer` of a packet whose position on its flow's path at the next node is `next`: the
+    /// simple port keeps it with the packet (ports with several queues do not).
+    #[inline]
+    pub fn offer_at(&mut self, id: PacketId, next: PathPos, env: &mut Env) -> Admit {
         match self.multi.as_deref_mut() {
-            None => self.offer_fifo(id, env.slab),
+            None => self.offer_fifo(id, next, env.slab),
             Some(m) => m.offer(id, &mut self.occ, env),
         }
     }
 
     /// `offer` for the simple port.
     #[inline]
-    fn offer_fifo(&mut self, id: PacketId, slab: &mut PacketSlab) -> Admit {
+    fn offer_fifo(&mut self, id: PacketId, next: PathPos, slab: &mut PacketSlab) -> Admit {
         let p = slab.get_mut(id);
         let size = p.size as u64;
         if self.occ.full_for(size) {
@@ -381,7 +391,7 @@ impl PortQueue {
                 p.ecn = Ecn::Ce;
             }
         }
-        self.fifo.push_back(Queued { id, size: p.size, collect: p.int == crate::packet::Int::Collect });
+        self.fifo.push_back(Queued { id, size: p.size, next, collect: p.int == crate::packet::Int::Collect });
         self.occ.pkts += 1;
         self.occ.bytes += size;
         Admit::Enqueued { marked, trimmed: false }

@@ -33,6 +33,7 @@ use crate::queue::{Admit, Env, SharedPool};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::time::Time;
+use paths::PathPos;
 use telemetry::{IntHop, Telemetry};
 
 /// What a stage needs from the simulation around the fabric.
@@ -134,14 +135,25 @@ impl Fabric {
     /// caller delivers and frees it); otherwise it is forwarded (or dropped).
     #[inline]
     pub fn at_node(&mut self, node: NodeId, id: PacketId, cx: &mut Ctx) -> Option<PacketId> {
+        self.at_node_on(node, id, PathPos::NONE, cx)
+    }
+
+    /// Stage 1 for a packet whose position `at` on its flow's path at `node` may be known (an
+    /// arrival carries it): then the hop there gives the egress port.
+    #[inline]
+    fn at_node_on(&mut self, node: NodeId, id: PacketId, at: PathPos, cx: &mut Ctx) -> Option<PacketId> {
         let p = cx.slab.get(id);
         let (dst, path_hash) = (p.dst, p.path_hash);
         if dst == node {
             return Some(id);
         }
-        if let Some(port) = self.paths.as_deref().and_then(|f| f.egress(p, node)) {
-            self.enqueue(port, id, cx);
-            return None;
+        if let Some(paths) = self.paths.as_deref() {
+            let at = if at.is_some() { Some(at) } else { paths.position(p, node) };
+            if let Some(at) = at {
+                debug_assert_eq!(paths.node(at), node);
+                self.enqueue_on(paths.port(at), id, at.next(), cx);
+                return None;
+            }
         }
         if let Some(r) = self.rdcn.as_deref() {
             if let Some(s) = r.tor_rack(node) {
@@ -154,7 +166,7 @@ impl Fabric {
                 // The ACK bypass (`hybrid.rs`): a pure ACK a host sends to another rack.
                 if cx.slab.get(id).kind == crate::packet::Kind::Ack && r.is_host(node) && r.rack_of_host(node) != r.rack_of_host(dst) {
                     let port = r.host_down[dst.idx()];
-                    cx.events.schedule(cx.now + delay, Event::Arrive { port, pkt: id });
+                    cx.events.schedule(cx.now + delay, Event::Arrive { port, pkt: id, at: PathPos::NONE });
                     return None;
                 }
             }
@@ -175,24 +187,47 @@ impl Fabric {
         None
     }
 
-    /// A packet crossed the wire behind `port` (event `Arrive`): hybrid-network measurements,
-    /// then stage 1 at the peer node.
+    /// A packet crossed the wire behind `port` (event `Arrive`, with the packet's position `at`
+    /// on its flow's path at the peer node, if known): hybrid-network measurements, then stage 1
+    /// at the peer node.
     #[inline]
-    pub fn arrive(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) -> Option<PacketId> {
+    pub fn arrive(&mut self, port: PortId, id: PacketId, at: PathPos, cx: &mut Ctx) -> Option<PacketId> {
         if let Some(r) = self.rdcn.as_deref() {
             let role = r.role[port.idx()];
             if role != crate::rdcn::Role::Plain {
                 self.hybrid_arrival(role, id, cx);
             }
         }
-        let node = self.peers[port.idx()];
-        self.at_node(node, id, cx)
+        let node = match self.paths.as_deref() {
+            Some(paths) if at.is_some() => paths.node(at),
+            _ => self.peers[port.idx()],
+        };
+        debug_assert_eq!(node, self.peers[port.idx()]);
+        self.at_node_on(node, id, at, cx)
+    }
+
+    /// Start loading what the arrival of a packet at position `at` of its path will touch: the
+    /// egress port's transmitter line (a hint; no effect on results).
+    #[inline]
+    pub fn prefetch_hop(&self, at: PathPos) {
+        if let Some(paths) = self.paths.as_deref().filter(|_| at.is_some()) {
+            if let Some(p) = self.net.ports.get(paths.port(at).idx()) {
+                crate::packet::prefetch(p as *const crate::network::Port as *const u8);
+            }
+        }
     }
 
     /// Stages 2 and 3: egress features, then admission to the port's queues (or straight to the
     /// transmitter when it is idle). A shaped host port's packets wait in its shaper first.
     #[inline]
     pub fn enqueue(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
+        self.enqueue_on(port, id, PathPos::NONE, cx)
+    }
+
+    /// `enqueue` of a packet whose position on its flow's path at the next node is `next` (kept
+    /// with it through the simple port's queue and the arrival).
+    #[inline]
+    fn enqueue_on(&mut self, port: PortId, id: PacketId, next: PathPos, cx: &mut Ctx) {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
         }
@@ -214,13 +249,13 @@ impl Fabric {
             }
             // Nothing waits behind this packet: the transmitter reads nothing of the queue.
             let pkt = cx.slab.get(id);
-            self.send(port, id, pkt.size, pkt.int == Int::Collect, false, cx);
+            self.send(port, id, pkt.size, pkt.int == Int::Collect, false, next, cx);
             return;
         }
         p.note_queue(cx.now);
         let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
         let mut bounce = None;
-        match p.queue.offer(id, &mut env) {
+        match p.queue.offer_at(id, next, &mut env) {
             Admit::Enqueued { marked, trimmed } => {
                 p.stats.ecn_marks += marked as u64;
                 if trimmed {
@@ -361,13 +396,15 @@ impl Fabric {
     pub fn start_tx(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
         let pkt = cx.slab.get(id);
         let waiting = !self.net.ports[port.idx()].queue.is_empty();
-        self.send(port, id, pkt.size, pkt.int == Int::Collect, waiting, cx);
+        self.send(port, id, pkt.size, pkt.int == Int::Collect, waiting, PathPos::NONE, cx);
     }
 
     /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known, with
-    /// `waiting` telling whether packets wait in the port's queue behind it.
+    /// `waiting` telling whether packets wait in the port's queue behind it and `next` its
+    /// position on its flow's path at the port's peer.
     #[inline]
-    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, waiting: bool, cx: &mut Ctx) {
+    #[allow(clippy::too_many_arguments)]
+    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, waiting: bool, next: PathPos, cx: &mut Ctx) {
         let now = cx.now;
         let size = size as u64;
         let p = &mut self.net.ports[port.idx()];
@@ -407,7 +444,7 @@ impl Fabric {
             cx.slab.free(id);
         } else {
             let delay = p.delay;
-            cx.events.schedule_ahead(now + ser + delay, Event::Arrive { port, pkt: id });
+            cx.events.schedule_ahead(now + ser + delay, Event::Arrive { port, pkt: id, at: next });
         }
     }
 
@@ -422,7 +459,7 @@ impl Fabric {
             if let Some(q) = p.queue.pop_fifo() {
                 debug_assert!({ let k = cx.slab.get(q.id); (k.size, k.int == Int::Collect) == (q.size, q.collect) });
                 let waiting = !p.queue.is_empty();
-                self.send(port, q.id, q.size, q.collect, waiting, cx);
+                self.send(port, q.id, q.size, q.collect, waiting, q.next, cx);
             }
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
