@@ -30,6 +30,7 @@
 
 use crate::host::HostTimerId;
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
+use crate::switch::paths::PathPos;
 use crate::transport::timer::TimerId;
 use crate::time::Time;
 use std::cmp::Ordering;
@@ -38,8 +39,10 @@ use std::collections::{BinaryHeap, VecDeque};
 /// Everything that can happen. Small and `Copy`: events carry indices, never data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The packet has crossed the link behind `port` and reaches the port's peer node.
-    Arrive { port: PortId, pkt: PacketId },
+    /// The packet has crossed the link behind `port` and reaches the port's peer node; `at` is
+    /// its position on its flow's path there, when known (not part of the tie key: a forwarding
+    /// hint that changes no result).
+    Arrive { port: PortId, pkt: PacketId, at: PathPos },
     /// `port` finished serializing its packet and may start the next one.
     TxDone { port: PortId },
     /// Host `node` hands packet `pkt`, received earlier, to its transport (receive processing
@@ -84,7 +87,7 @@ impl Event {
         match *self {
             Event::Sample => key(0, 0, 0),
             Event::Circuit => key(1, 0, 0),
-            Event::Arrive { port, pkt } => key(2, port.0, pkt.0),
+            Event::Arrive { port, pkt, .. } => key(2, port.0, pkt.0),
             Event::TxDone { port } => key(3, port.0, 0),
             Event::Timer { flow, timer } => key(4, flow.0, timer.0 as u32),
             Event::HostTimer { node, timer } => key(5, node.0, timer as u32),
@@ -127,27 +130,32 @@ impl Ord for Entry {
     }
 }
 
-/// A packet event (`Arrive`, `TxDone`) as the packet queues hold it: its time and tie key only,
-/// 16 bytes. The key holds the whole event (`Event::tie_key`: rank, port, packet), so nothing
-/// else is stored; half the size of an [`Entry`], which matters because these queues hold
+/// A packet event (`Arrive`, `TxDone`) as the packet queues hold it: its time, its tie key and an
+/// arrival's path position, 24 bytes. The key holds the rest of the event (`Event::tie_key`:
+/// rank, port, packet); smaller than an [`Entry`], which matters because these queues hold
 /// thousands of events whose nodes are touched in time order, not memory order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PEntry {
     time: Time,
     key: u64,
+    at: PathPos,
 }
 
 impl PEntry {
     #[inline]
-    fn new(time: Time, key: u64) -> PEntry {
-        PEntry { time, key }
+    fn new(time: Time, event: Event) -> PEntry {
+        let at = match event {
+            Event::Arrive { at, .. } => at,
+            _ => PathPos::NONE,
+        };
+        PEntry { time, key: event.tie_key(), at }
     }
     /// The event the key encodes (ranks 2 and 3 of `Event::tie_key`).
     #[inline]
     fn event(&self) -> Event {
         let port = PortId((self.key >> 28) as u32);
         if self.key >> 60 == 2 {
-            Event::Arrive { port, pkt: PacketId((self.key & ((1 << 28) - 1)) as u32) }
+            Event::Arrive { port, pkt: PacketId((self.key & ((1 << 28) - 1)) as u32), at: self.at }
         } else {
             debug_assert_eq!(self.key >> 60, 3);
             Event::TxDone { port }
@@ -509,10 +517,9 @@ impl EventQueue {
 
     #[inline]
     pub fn schedule(&mut self, time: Time, event: Event) {
-        let key = event.tie_key();
         match event {
             Event::Arrive { .. } | Event::TxDone { .. } => {
-                let e = PEntry::new(time, key);
+                let e = PEntry::new(time, event);
                 if self.use_wheel {
                     self.wheel_insert(e);
                 } else {
@@ -522,7 +529,7 @@ impl EventQueue {
                     }
                 }
             }
-            _ => self.timers.push(Entry { time, key, event }),
+            _ => self.timers.push(Entry { time, key: event.tie_key(), event }),
         }
     }
 
@@ -534,7 +541,7 @@ impl EventQueue {
     pub fn schedule_ahead(&mut self, time: Time, event: Event) {
         debug_assert!(matches!(event, Event::Arrive { .. } | Event::TxDone { .. }));
         if let Some(offset) = time.0.checked_sub(self.last.0) {
-            if self.lanes.insert(offset, PEntry::new(time, event.tie_key())).is_ok() {
+            if self.lanes.insert(offset, PEntry::new(time, event)).is_ok() {
                 return;
             }
         }
@@ -666,17 +673,17 @@ mod tests {
 
     #[test]
     fn packet_entries_are_compact_and_decode_to_their_event() {
-        // The packet queues keep (time, key) only: a wheel node is 24 bytes, not 40.
-        assert_eq!(std::mem::size_of::<PEntry>(), 16);
-        assert_eq!(std::mem::size_of::<Node>(), 24);
+        // The packet queues keep (time, key, path position) only: a wheel node is 32 bytes, not 48.
+        assert_eq!(std::mem::size_of::<PEntry>(), 24);
+        assert_eq!(std::mem::size_of::<Node>(), 32);
         for ev in [
-            Event::Arrive { port: PortId(0), pkt: PacketId(0) },
-            Event::Arrive { port: PortId(u32::MAX), pkt: PacketId((1 << 28) - 1) },
-            Event::Arrive { port: PortId(123_456), pkt: PacketId(98_765) },
+            Event::Arrive { port: PortId(0), pkt: PacketId(0), at: PathPos::NONE },
+            Event::Arrive { port: PortId(u32::MAX), pkt: PacketId((1 << 28) - 1), at: PathPos::NONE },
+            Event::Arrive { port: PortId(123_456), pkt: PacketId(98_765), at: PathPos::NONE.next() },
             Event::TxDone { port: PortId(0) },
             Event::TxDone { port: PortId(u32::MAX) },
         ] {
-            assert_eq!(PEntry::new(Time(5), ev.tie_key()).event(), ev);
+            assert_eq!(PEntry::new(Time(5), ev).event(), ev);
         }
     }
 
@@ -710,7 +717,7 @@ mod tests {
                     Event::Timer { flow: FlowId(step), timer: TimerId(0) }
                 } else {
                     // Ports in random order, so that ties reach a lane out of key order.
-                    Event::Arrive { port: PortId(rng.below(1 << 20) as u32), pkt: PacketId(step) }
+                    Event::Arrive { port: PortId(rng.below(1 << 20) as u32), pkt: PacketId(step), at: PathPos::NONE }
                 };
                 if matches!(event, Event::Arrive { .. }) && rng.below(2) == 0 {
                     q.schedule_ahead(t, event);
@@ -751,7 +758,7 @@ mod tests {
         let mut reference: BinaryHeap<Entry> = BinaryHeap::new();
         let t0 = Time(8_200_000);
         let mut push = |q: &mut EventQueue, reference: &mut BinaryHeap<Entry>, t: Time, id: u32| {
-            let event = Event::Arrive { port: PortId(rng.below(1 << 20) as u32), pkt: PacketId(id) };
+            let event = Event::Arrive { port: PortId(rng.below(1 << 20) as u32), pkt: PacketId(id), at: PathPos::NONE };
             q.schedule(t, event);
             reference.push(Entry { time: t, key: event.tie_key(), event });
         };
@@ -777,7 +784,7 @@ mod tests {
         // arrive out of key order; one tie further back than a lane will search, and an event
         // earlier than its lane's tail, must fall back to the heap and still pop in order.
         let mut q = EventQueue::new();
-        let a = |port: u32, t: u64| (Time(t), Event::Arrive { port: PortId(port), pkt: PacketId(0) });
+        let a = |port: u32, t: u64| (Time(t), Event::Arrive { port: PortId(port), pkt: PacketId(0), at: PathPos::NONE });
         let mut want = Vec::new();
         for port in [5, 3, 9, 1] {
             // Offset 100 at time 0: all due at 100, scheduled with falling and rising keys.
@@ -851,7 +858,7 @@ mod tests {
             events.push((Time(t), Event::Sample));
             events.push((Time(t + 1), Event::Circuit));
             for i in 0..4 {
-                events.push((Time(t), Event::Arrive { port: PortId(i), pkt: PacketId(7 - i) }));
+                events.push((Time(t), Event::Arrive { port: PortId(i), pkt: PacketId(7 - i), at: PathPos::NONE }));
                 events.push((Time(t), Event::TxDone { port: PortId(i) }));
                 events.push((Time(t), Event::Timer { flow: FlowId(i), timer: TimerId(i as u8) }));
                 events.push((Time(t), Event::HostTimer { node: NodeId(i), timer: HostTimerId::NdpPull }));
@@ -869,7 +876,7 @@ mod tests {
         let reference = run(&events);
         // Kind order at one instant, then the entity: hand-checked on the first instant.
         assert_eq!(reference[0], (Time(0), Event::Sample));
-        assert_eq!(reference[1], (Time(0), Event::Arrive { port: PortId(0), pkt: PacketId(7) }));
+        assert_eq!(reference[1], (Time(0), Event::Arrive { port: PortId(0), pkt: PacketId(7), at: PathPos::NONE }));
         assert_eq!(reference[5], (Time(0), Event::TxDone { port: PortId(0) }));
         assert_eq!(reference[9], (Time(0), Event::Timer { flow: FlowId(0), timer: TimerId(0) }));
         let mut rng = Rng::stream(3, 0);

@@ -27,6 +27,8 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         watched: false,
         tx_done_always: false,
         shaped: false,
+        lossy: false,
+        simple_queue: false,
         held: 0,
         stats: PortStats::default(),
     }

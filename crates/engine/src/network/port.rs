@@ -5,18 +5,20 @@ use crate::queue::PortQueue;
 use crate::rng::Rng;
 use crate::time::{Rate, Time};
 
-/// Counters a port keeps for the per-port output table. Laid out by hand: the fields the
-/// transmit path updates for every packet first (two cache lines), the rare ones last.
+/// Counters a port keeps for the per-port output table. Laid out by hand for [`Port`]'s cache
+/// lines: what the transmitter updates for every packet (the first four, in the port's first
+/// line), then what a packet that waits updates (the queue's time integrals and peaks, one line),
+/// then the losses, written only when a packet is lost or cut.
 #[derive(Clone, Debug, Default)]
 #[repr(C)]
 pub struct PortStats {
     /// When the packet being serialized ends (may be after the run ends).
     pub busy_until: Time,
-    pub last_change: Time,
     pub tx_bytes: u64,
     /// Time the transmitter spent serializing (counted whole when a packet starts).
     pub busy_time: Time,
     pub tx_packets: u64,
+    pub last_change: Time,
     pub ecn_marks: u64,
     pub max_queue_packets: u64,
     pub max_queue_bytes: u64,
@@ -33,10 +35,12 @@ pub struct PortStats {
     pub wire_losses: u64,
 }
 
-/// One direction of a link. Laid out by hand and aligned to a cache line: what the transmit
-/// path reads and writes for every packet (flags, wire, queue, hot counters) fills the first
-/// four lines ([`Port::HOT_LINES`]), which the event loop prefetches ahead of a transmit-done;
-/// the name, random stream and rare counters come after.
+/// One direction of a link. Laid out by hand and aligned to a cache line, by what a packet
+/// touches ([`Port::HOT_LINES`], which the event loop prefetches ahead of a transmit-done):
+/// line 0 is the transmitter — flags, wire, and the counters every packet updates — and is all a
+/// packet that finds the port idle reads or writes; line 1 holds the queue's time integrals and
+/// peaks, lines 2 and 3 the loss counters and the queue itself (occupancy and packet list first),
+/// for packets that wait. The wire's loss settings, the name and the random stream come after.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct Port {
@@ -52,10 +56,21 @@ pub struct Port {
     pub tx_done_always: bool,
     /// Packets pass a host-egress shaper before this port's queue (`shaper.rs`).
     pub shaped: bool,
-    pub node: NodeId,
-    pub peer: NodeId,
+    /// The wire may lose packets (`loss_rate` > 0 or a `drop_list`; set by the `Fabric`): only
+    /// then does a transmission read the loss settings.
+    pub lossy: bool,
+    /// `queue.counted_by_port()`, kept here so that a packet passing an idle port reads nothing
+    /// of its queue.
+    pub simple_queue: bool,
     pub rate: Rate,
     pub delay: Time,
+    /// Packets waiting in this port's shaper (`shaper.rs`), which the NIC's backpressure counts
+    /// with the queue's; 0 on unshaped ports. Kept here so that counting costs no branch.
+    pub held: u32,
+    pub stats: PortStats,
+    pub queue: PortQueue,
+    pub node: NodeId,
+    pub peer: NodeId,
     /// Probability that a packet serialized onto this wire is lost (0 = lossless).
     pub loss_rate: f64,
     /// Next entry of `drop_list` to match.
@@ -63,21 +78,25 @@ pub struct Port {
     /// Indices (0-based, in serialization order) of packets this wire loses on purpose — the
     /// `[[faults]]` of a scenario, like ns-3's ReceiveListErrorModel. Sorted ascending.
     pub drop_list: Vec<u64>,
-    pub queue: PortQueue,
-    pub stats: PortStats,
     /// The port's own random stream (random loss, RED): per port, so what one port draws never
     /// shifts another's.
     pub rng: Rng,
-    /// Packets waiting in this port's shaper (`shaper.rs`), which the NIC's backpressure counts
-    /// with the queue's; 0 on unshaped ports. Kept here so that counting costs no branch.
-    pub held: u32,
     /// "a->b".
     pub name: String,
 }
 
 impl Port {
-    /// Cache lines from the start of a port that the transmit path touches for every packet.
+    /// Cache lines from the start of a port that a transmit-done touches: the transmitter, the
+    /// queue's counters, the queue (two lines).
     pub const HOT_LINES: usize = 4;
+
+    /// Does the wire lose the packet about to be serialized (number `stats.tx_packets`): a
+    /// scheduled drop, or a draw below `loss_rate`? (Called only for `lossy` ports.)
+    #[inline(never)]
+    pub fn lost(&mut self) -> bool {
+        let scheduled = !self.drop_list.is_empty() && self.scheduled_drop();
+        scheduled || (self.loss_rate > 0.0 && self.rng.uniform() < self.loss_rate)
+    }
 
     /// Should the packet about to be serialized (number `stats.tx_packets`) be lost on purpose?
     #[inline]
@@ -112,23 +131,43 @@ mod tests {
     use std::mem::offset_of;
 
     #[test]
-    fn the_per_packet_fields_are_in_the_hot_lines() {
-        let hot = Port::HOT_LINES * 64;
+    fn the_per_packet_fields_are_in_their_lines() {
+        use crate::queue::PortQueue;
         let s = offset_of!(Port, stats);
-        for end in [
-            offset_of!(Port, busy) + 1,
-            offset_of!(Port, shaped) + 1,
-            offset_of!(Port, rate) + 8,
-            offset_of!(Port, delay) + 8,
-            offset_of!(Port, loss_rate) + 8,
-            offset_of!(Port, drop_list) + std::mem::size_of::<Vec<u64>>(),
-            offset_of!(Port, queue) + std::mem::size_of::<PortQueue>(),
-            s + offset_of!(PortStats, busy_until) + 8,
-            s + offset_of!(PortStats, max_queue_bytes) + 8,
-            s + offset_of!(PortStats, queue_area_bytes) + 16,
+        let line = |start: usize, len: usize| {
+            assert_eq!(start / 64, (start + len - 1) / 64, "a field straddles two lines");
+            start / 64
+        };
+        // Line 0: everything a packet passing an idle port reads or writes.
+        for (at, len) in [
+            (offset_of!(Port, busy), 1),
+            (offset_of!(Port, shaped), 1),
+            (offset_of!(Port, lossy), 1),
+            (offset_of!(Port, simple_queue), 1),
+            (offset_of!(Port, rate), 8),
+            (offset_of!(Port, delay), 8),
+            (offset_of!(Port, held), 4),
+            (s + offset_of!(PortStats, busy_until), 8),
+            (s + offset_of!(PortStats, tx_bytes), 8),
+            (s + offset_of!(PortStats, busy_time), 8),
+            (s + offset_of!(PortStats, tx_packets), 8),
         ] {
-            assert!(end <= hot, "field ends at {end}, past the {hot} hot bytes");
+            assert_eq!(line(at, len), 0, "field at {at}");
         }
+        // Line 1: what a packet that waits updates besides the queue.
+        for (at, len) in [
+            (s + offset_of!(PortStats, last_change), 8),
+            (s + offset_of!(PortStats, ecn_marks), 8),
+            (s + offset_of!(PortStats, max_queue_bytes), 8),
+            (s + offset_of!(PortStats, queue_area_packets), 16),
+            (s + offset_of!(PortStats, queue_area_bytes), 16),
+        ] {
+            assert_eq!(line(at, len), 1, "field at {at}");
+        }
+        // Lines 2 and 3: the queue's occupancy and packet list (what a dequeue reads).
+        let q = offset_of!(Port, queue);
+        assert!(q + PortQueue::HOT_BYTES <= Port::HOT_LINES * 64);
+        assert!(s + offset_of!(PortStats, drops) >= 128, "losses share no line with the counters every packet updates");
         assert_eq!(std::mem::align_of::<Port>(), 64);
     }
 }

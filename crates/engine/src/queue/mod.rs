@@ -32,6 +32,7 @@ pub use red::{Red, RedAction, RedSpec};
 pub use shared::SharedPool;
 
 use crate::ids::PacketId;
+use crate::switch::paths::PathPos;
 use crate::packet::{Ecn, Kind, PacketSlab};
 use crate::rng::Rng;
 use crate::time::{Rate, Time};
@@ -202,22 +203,26 @@ impl Occupancy {
 ///
 /// The common port — one drop-tail FIFO, at most step marking at enqueue on its own length — is
 /// a packet list, its occupancy and the threshold: small, so thousands of ports stay in cache,
-/// and its counters are the port's own. Everything else lives behind `multi`.
+/// and its counters are the port's own. Everything else lives behind `multi`. Laid out by hand:
+/// the occupancy and the packet list, all a dequeue reads, first ([`PortQueue::HOT_BYTES`]).
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub struct PortQueue {
-    fifo: VecDeque<Queued>,
     occ: Occupancy,
+    fifo: VecDeque<Queued>,
+    multi: Option<Box<Multi>>,
     /// The simple port's step-marking threshold.
     mark_k: Option<Amount>,
-    multi: Option<Box<Multi>>,
 }
 
 /// A packet waiting in the simple port's FIFO, with what its transmission needs of it (wire size,
-/// telemetry request): the packet's own slot, cold after its wait, is not read to send it.
+/// telemetry request, its position on its flow's path at the next node): the packet's own slot,
+/// cold after its wait, is not read to send it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Queued {
     pub id: PacketId,
     pub size: u32,
+    pub next: PathPos,
     pub collect: bool,
 }
 
@@ -240,6 +245,9 @@ struct Multi {
 }
 
 impl PortQueue {
+    /// Bytes from the start of the queue that a dequeue from the simple port reads.
+    pub const HOT_BYTES: usize = std::mem::offset_of!(PortQueue, multi);
+
     /// The queues of a port with `spec`, sending at `rate`; `pool` = its switch's shared memory.
     pub fn new(spec: &QueueSpec, rate: Rate, pool: Option<u32>) -> PortQueue {
         let n = spec.queues.clamp(1, MAX_QUEUES as u8) as usize;
@@ -250,9 +258,9 @@ impl PortQueue {
         };
         if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() {
             match spec.marking {
-                Marking::None => return PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: None },
+                Marking::None => return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: None },
                 Marking::Threshold { queue, port: [None, ..], at: MarkAt::Enqueue } => {
-                    return PortQueue { fifo: VecDeque::new(), occ, mark_k: queue[0], multi: None }
+                    return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: queue[0] }
                 }
                 _ => {}
             }
@@ -288,7 +296,7 @@ impl PortQueue {
             red,
             shared,
         };
-        PortQueue { fifo: VecDeque::new(), occ, mark_k: None, multi: Some(Box::new(multi)) }
+        PortQueue { occ, fifo: VecDeque::new(), multi: Some(Box::new(multi)), mark_k: None }
     }
 
     /// A plain FIFO (tests, host NICs).
@@ -355,15 +363,22 @@ impl PortQueue {
     /// dropped; packets pushed out to make room are appended to `env.victims`.
     #[inline]
     pub fn offer(&mut self, id: PacketId, env: &mut Env) -> Admit {
+        self.offer_at(id, PathPos::NONE, env)
+    }
+
+    /// `offer` of a packet whose position on its flow's path at the next node is `next`: the
+    /// simple port keeps it with the packet (ports with several queues do not).
+    #[inline]
+    pub fn offer_at(&mut self, id: PacketId, next: PathPos, env: &mut Env) -> Admit {
         match self.multi.as_deref_mut() {
-            None => self.offer_fifo(id, env.slab),
+            None => self.offer_fifo(id, next, env.slab),
             Some(m) => m.offer(id, &mut self.occ, env),
         }
     }
 
     /// `offer` for the simple port.
     #[inline]
-    fn offer_fifo(&mut self, id: PacketId, slab: &mut PacketSlab) -> Admit {
+    fn offer_fifo(&mut self, id: PacketId, next: PathPos, slab: &mut PacketSlab) -> Admit {
         let p = slab.get_mut(id);
         let size = p.size as u64;
         if self.occ.full_for(size) {
@@ -376,7 +391,7 @@ impl PortQueue {
                 p.ecn = Ecn::Ce;
             }
         }
-        self.fifo.push_back(Queued { id, size: p.size, collect: p.int == crate::packet::Int::Collect });
+        self.fifo.push_back(Queued { id, size: p.size, next, collect: p.int == crate::packet::Int::Collect });
         self.occ.pkts += 1;
         self.occ.bytes += size;
         Admit::Enqueued { marked, trimmed: false }

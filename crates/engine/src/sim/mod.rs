@@ -330,7 +330,10 @@ impl Simulator {
             debug_assert!(t >= self.now, "time went backwards");
             // Start loading what an upcoming packet event will touch while this one runs.
             match self.events.upcoming() {
-                Some(Event::Arrive { pkt, .. }) => self.slab.prefetch(pkt),
+                Some(Event::Arrive { pkt, at, .. }) => {
+                    self.slab.prefetch(pkt);
+                    self.fabric.prefetch_hop(at);
+                }
                 Some(Event::TxDone { port }) => self.fabric.prefetch_port(port),
                 _ => {}
             }
@@ -350,9 +353,9 @@ impl Simulator {
     #[inline]
     fn dispatch(&mut self, ev: Event) {
         match ev {
-            Event::Arrive { port, pkt } => {
+            Event::Arrive { port, pkt, at } => {
                 let mut cx = ctx!(self);
-                if let Some(p) = self.fabric.arrive(port, pkt, &mut cx) {
+                if let Some(p) = self.fabric.arrive(port, pkt, at, &mut cx) {
                     self.received(p);
                 }
             }

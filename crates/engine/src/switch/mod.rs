@@ -33,6 +33,7 @@ use crate::queue::{Admit, Env, SharedPool};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::time::Time;
+use paths::PathPos;
 use telemetry::{IntHop, Telemetry};
 
 /// What a stage needs from the simulation around the fabric.
@@ -87,6 +88,8 @@ impl Fabric {
     pub fn new(sc: &Scenario, seed: u64, mut net: Network) -> Fabric {
         for (i, p) in net.ports.iter_mut().enumerate() {
             p.rng = Rng::stream(seed, PORT_STREAM | i as u64);
+            p.lossy = p.loss_rate > 0.0 || !p.drop_list.is_empty();
+            p.simple_queue = p.queue.counted_by_port();
         }
         let pools = match sc.topology.shared_buffer {
             Some(b) => vec![SharedPool::new(b); net.nodes.len()],
@@ -132,14 +135,25 @@ impl Fabric {
     /// caller delivers and frees it); otherwise it is forwarded (or dropped).
     #[inline]
     pub fn at_node(&mut self, node: NodeId, id: PacketId, cx: &mut Ctx) -> Option<PacketId> {
+        self.at_node_on(node, id, PathPos::NONE, cx)
+    }
+
+    /// Stage 1 for a packet whose position `at` on its flow's path at `node` may be known (an
+    /// arrival carries it): then the hop there gives the egress port.
+    #[inline]
+    fn at_node_on(&mut self, node: NodeId, id: PacketId, at: PathPos, cx: &mut Ctx) -> Option<PacketId> {
         let p = cx.slab.get(id);
         let (dst, path_hash) = (p.dst, p.path_hash);
         if dst == node {
             return Some(id);
         }
-        if let Some(port) = self.paths.as_deref().and_then(|f| f.egress(p, node)) {
-            self.enqueue(port, id, cx);
-            return None;
+        if let Some(paths) = self.paths.as_deref() {
+            let at = if at.is_some() { Some(at) } else { paths.position(p, node) };
+            if let Some(at) = at {
+                debug_assert_eq!(paths.node(at), node);
+                self.enqueue_on(paths.port(at), id, at.next(), cx);
+                return None;
+            }
         }
         if let Some(r) = self.rdcn.as_deref() {
             if let Some(s) = r.tor_rack(node) {
@@ -152,7 +166,7 @@ impl Fabric {
                 // The ACK bypass (`hybrid.rs`): a pure ACK a host sends to another rack.
                 if cx.slab.get(id).kind == crate::packet::Kind::Ack && r.is_host(node) && r.rack_of_host(node) != r.rack_of_host(dst) {
                     let port = r.host_down[dst.idx()];
-                    cx.events.schedule(cx.now + delay, Event::Arrive { port, pkt: id });
+                    cx.events.schedule(cx.now + delay, Event::Arrive { port, pkt: id, at: PathPos::NONE });
                     return None;
                 }
             }
@@ -173,24 +187,47 @@ impl Fabric {
         None
     }
 
-    /// A packet crossed the wire behind `port` (event `Arrive`): hybrid-network measurements,
-    /// then stage 1 at the peer node.
+    /// A packet crossed the wire behind `port` (event `Arrive`, with the packet's position `at`
+    /// on its flow's path at the peer node, if known): hybrid-network measurements, then stage 1
+    /// at the peer node.
     #[inline]
-    pub fn arrive(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) -> Option<PacketId> {
+    pub fn arrive(&mut self, port: PortId, id: PacketId, at: PathPos, cx: &mut Ctx) -> Option<PacketId> {
         if let Some(r) = self.rdcn.as_deref() {
             let role = r.role[port.idx()];
             if role != crate::rdcn::Role::Plain {
                 self.hybrid_arrival(role, id, cx);
             }
         }
-        let node = self.peers[port.idx()];
-        self.at_node(node, id, cx)
+        let node = match self.paths.as_deref() {
+            Some(paths) if at.is_some() => paths.node(at),
+            _ => self.peers[port.idx()],
+        };
+        debug_assert_eq!(node, self.peers[port.idx()]);
+        self.at_node_on(node, id, at, cx)
+    }
+
+    /// Start loading what the arrival of a packet at position `at` of its path will touch: the
+    /// egress port's transmitter line (a hint; no effect on results).
+    #[inline]
+    pub fn prefetch_hop(&self, at: PathPos) {
+        if let Some(paths) = self.paths.as_deref().filter(|_| at.is_some()) {
+            if let Some(p) = self.net.ports.get(paths.port(at).idx()) {
+                crate::packet::prefetch(p as *const crate::network::Port as *const u8);
+            }
+        }
     }
 
     /// Stages 2 and 3: egress features, then admission to the port's queues (or straight to the
     /// transmitter when it is idle). A shaped host port's packets wait in its shaper first.
     #[inline]
     pub fn enqueue(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
+        self.enqueue_on(port, id, PathPos::NONE, cx)
+    }
+
+    /// `enqueue` of a packet whose position on its flow's path at the next node is `next` (kept
+    /// with it through the simple port's queue and the arrival).
+    #[inline]
+    fn enqueue_on(&mut self, port: PortId, id: PacketId, next: PathPos, cx: &mut Ctx) {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
         }
@@ -206,20 +243,24 @@ impl Fabric {
         }
         if !p.busy {
             debug_assert!(p.queue.is_empty());
-            if !p.queue.counted_by_port() {
+            if !p.simple_queue {
                 // Simple ports count admissions from what they send; no need to read the class.
                 p.queue.passed(cx.slab.get(id).class);
             }
-            self.start_tx(port, id, cx);
+            // Nothing waits behind this packet: the transmitter reads nothing of the queue.
+            let pkt = cx.slab.get(id);
+            self.send(port, id, pkt.size, pkt.int == Int::Collect, false, next, cx);
             return;
         }
         p.note_queue(cx.now);
         let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
         let mut bounce = None;
-        match p.queue.offer(id, &mut env) {
+        match p.queue.offer_at(id, next, &mut env) {
             Admit::Enqueued { marked, trimmed } => {
                 p.stats.ecn_marks += marked as u64;
-                p.stats.trims += trimmed as u64;
+                if trimmed {
+                    p.stats.trims += 1;
+                }
                 p.note_peak();
             }
             Admit::Dropped if p.queue.returns_to_sender() && { let q = cx.slab.get(id); q.trimmed && !q.bounced } => {
@@ -354,12 +395,16 @@ impl Fabric {
     #[inline]
     pub fn start_tx(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
         let pkt = cx.slab.get(id);
-        self.send(port, id, pkt.size, pkt.int == Int::Collect, cx);
+        let waiting = !self.net.ports[port.idx()].queue.is_empty();
+        self.send(port, id, pkt.size, pkt.int == Int::Collect, waiting, PathPos::NONE, cx);
     }
 
-    /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known.
+    /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known, with
+    /// `waiting` telling whether packets wait in the port's queue behind it and `next` its
+    /// position on its flow's path at the port's peer.
     #[inline]
-    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, cx: &mut Ctx) {
+    #[allow(clippy::too_many_arguments)]
+    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, waiting: bool, next: PathPos, cx: &mut Ctx) {
         let now = cx.now;
         let size = size as u64;
         let p = &mut self.net.ports[port.idx()];
@@ -378,13 +423,12 @@ impl Fabric {
         // gets a packet while this one serializes schedules it then (`enqueue`). Event order and
         // results are the same as with one `TxDone` per packet — tie keys do not depend on when an
         // event was scheduled — with half the packet events on lightly queued fabrics.
-        p.tx_pending = self.eager_tx_done || p.tx_done_always || !p.queue.is_empty() || p.watched;
+        p.tx_pending = self.eager_tx_done || p.tx_done_always || waiting || p.watched;
         if p.tx_pending {
             cx.events.schedule_ahead(now + ser, Event::TxDone { port });
         }
-        let scheduled = !p.drop_list.is_empty() && p.scheduled_drop();
+        let lost = p.lossy && p.lost();
         p.stats.tx_packets += 1;
-        let lost = scheduled || (p.loss_rate > 0.0 && p.rng.uniform() < p.loss_rate);
         if let Some(c) = self.capture.as_deref_mut() {
             let p = &self.net.ports[port.idx()];
             c.on_tx(port, now, now + ser + p.delay, lost, cx.slab.get(id), &self.net);
@@ -400,7 +444,7 @@ impl Fabric {
             cx.slab.free(id);
         } else {
             let delay = p.delay;
-            cx.events.schedule_ahead(now + ser + delay, Event::Arrive { port, pkt: id });
+            cx.events.schedule_ahead(now + ser + delay, Event::Arrive { port, pkt: id, at: next });
         }
     }
 
@@ -411,10 +455,11 @@ impl Fabric {
         p.busy = false;
         p.tx_pending = false;
         p.note_queue(cx.now);
-        if p.queue.counted_by_port() {
+        if p.simple_queue {
             if let Some(q) = p.queue.pop_fifo() {
                 debug_assert!({ let k = cx.slab.get(q.id); (k.size, k.int == Int::Collect) == (q.size, q.collect) });
-                self.send(port, q.id, q.size, q.collect, cx);
+                let waiting = !p.queue.is_empty();
+                self.send(port, q.id, q.size, q.collect, waiting, q.next, cx);
             }
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };

@@ -8,17 +8,52 @@
 //! A packet uses its flow's path only if it carries the flow's hash for its direction and that
 //! direction's source; anything else (sprayed packets, NDP's per-packet hashes, packets a switch
 //! returned to their sender) falls back to the table. Identical paths are stored once.
+//!
+//! Once a packet is on its path, its position there ([`PathPos`]: an index into the stored hops)
+//! travels with it — in the simple port's queue and in the `Arrive` event — so the next switch
+//! reads its node and egress port from one hop entry, without the flow's record, the search along
+//! the path or the port's peer table (three scattered reads per hop on a large fabric), and the
+//! event loop can prefetch that egress port before the arrival is processed.
 
 use crate::ids::{FlowId, NodeId, PortId};
 use crate::network::Network;
 use crate::packet::Packet;
 use std::collections::HashMap;
 
+/// The port of a path's last entry: its destination, where the packet is delivered.
+const NO_PORT: PortId = PortId(u32::MAX);
+
 /// One hop of a path: at `node`, leave by `port`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Hop {
     node: NodeId,
     port: PortId,
+}
+
+/// A packet's position on its flow's path: the hop it takes at the node it is at or reaching
+/// (an index into [`FlowPaths`]' stored hops), or [`PathPos::NONE`] when it follows no stored
+/// path or the position is not known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathPos(u32);
+
+impl PathPos {
+    pub const NONE: PathPos = PathPos(u32::MAX);
+
+    #[inline]
+    pub fn is_some(self) -> bool {
+        self != PathPos::NONE
+    }
+
+    /// The position one hop further: the next hop, or the path's destination entry (whose
+    /// node delivers the packet).
+    #[inline]
+    pub fn next(self) -> PathPos {
+        if self.is_some() {
+            PathPos(self.0 + 1)
+        } else {
+            self
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -59,10 +94,13 @@ impl FlowPaths {
         }
         self.scratch.clear();
         self.scratch.extend(ports.iter().map(|&port| Hop { node: net.ports[port.idx()].node, port }));
+        // The path ends with its destination, where a packet leaves by no port: the position
+        // after the last hop names the node the packet is delivered at.
+        self.scratch.push(Hop { node: to, port: NO_PORT });
         let key = self.scratch.iter().fold(self.scratch.len() as u64, |h, x| crate::rng::mix64(h ^ ((x.port.0 as u64) << 32 | x.node.0 as u64)));
-        let len = self.scratch.len();
+        let len = ports.len();
         if let Some(&s) = self.interned.get(&key) {
-            if self.hops.get(s as usize..s as usize + len) == Some(&self.scratch[..]) {
+            if self.hops.get(s as usize..s as usize + len + 1) == Some(&self.scratch[..]) {
                 return (s, len as u8);
             }
         }
@@ -72,9 +110,9 @@ impl FlowPaths {
         (s, len as u8)
     }
 
-    /// The egress port at `node` of packet `p` on its flow's path, if it follows one.
+    /// The position at `node` of packet `p` on its flow's path, if it follows one.
     #[inline]
-    pub fn egress(&self, p: &Packet, node: NodeId) -> Option<PortId> {
+    pub fn position(&self, p: &Packet, node: NodeId) -> Option<PathPos> {
         let f = self.flows.get(p.flow.idx())?;
         let (start, len) = if p.path_hash == f.hash_fwd && p.src == f.src {
             (f.fwd, f.fwd_len)
@@ -84,10 +122,28 @@ impl FlowPaths {
             return None;
         };
         let hops = &self.hops[start as usize..start as usize + len as usize];
-        hops.iter().find(|h| h.node == node).map(|h| h.port)
+        hops.iter().position(|h| h.node == node).map(|i| PathPos(start + i as u32))
     }
 
-    /// Hops stored (distinct paths share their hops).
+    /// The egress port at `node` of packet `p` on its flow's path, if it follows one.
+    #[inline]
+    pub fn egress(&self, p: &Packet, node: NodeId) -> Option<PortId> {
+        self.position(p, node).map(|at| self.port(at))
+    }
+
+    /// The egress port at position `at` (which must be some and not the destination's).
+    #[inline]
+    pub fn port(&self, at: PathPos) -> PortId {
+        self.hops[at.0 as usize].port
+    }
+
+    /// The node at position `at` (which must be some).
+    #[inline]
+    pub fn node(&self, at: PathPos) -> NodeId {
+        self.hops[at.0 as usize].node
+    }
+
+    /// Hops stored, each path's destination entry included (distinct paths share their hops).
     pub fn stored_hops(&self) -> usize {
         self.hops.len()
     }
@@ -122,13 +178,19 @@ mod tests {
                 // Walk hop by hop with the routing table and compare every egress port.
                 let pkt = Packet::new(FlowId(f as u32), from, to, 1500, Kind::Data, hash, Header::Tcp(TcpHeader::default()));
                 let mut at = from;
+                // The position a packet carries from hop to hop names the same nodes and ports,
+                // and after the last hop the destination.
+                let mut pos = paths.position(&pkt, from).unwrap();
                 while at != to {
                     let hops = net.next_hops(at, to);
                     let want = hops[pick(hops.len(), hash, at)];
                     assert_eq!(paths.egress(&pkt, at), Some(want), "flow {f} at {at:?}");
+                    assert_eq!((paths.node(pos), paths.port(pos)), (at, want));
                     at = net.ports[want.idx()].peer;
+                    pos = pos.next();
                     walked += 1;
                 }
+                assert_eq!(paths.node(pos), to);
                 // Another hash (a sprayed packet), or the data hash going back (a packet
                 // returned to its sender), does not follow the flow's paths.
                 let mut other = pkt;
