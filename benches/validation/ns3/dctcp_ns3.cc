@@ -21,6 +21,11 @@
 //   --deviceQueue=P      the switches' device queue under the queue discs, packets (example only;
 //                        default 100, ns-3's PointToPointNetDevice default: a packet waits there,
 //                        unseen by RED, whenever the device is busy; B1 always uses 1).
+//   --trace=FILE         per-packet trace of the first observed port until --traceUntil (seconds):
+//                        one line per queue-disc enqueue (E), mark (M) and drop (D): time in ns,
+//                        the event, the disc's and the device queue's packets after it, the sender's
+//                        address, the TCP sequence number and flags (for finding where the two
+//                        simulators first diverge; no figure depends on it).
 //
 // Figures: per-flow goodput after the warm-up (bytes received by each sink), for each observed
 // queue disc its marks and drops (QueueDisc stats) and its length sampled every 10 us after the
@@ -52,10 +57,42 @@ struct Watched
 {
     std::string name;
     Ptr<QueueDisc> disc;
+    Ptr<Queue<Packet>> device;  // the device queue below the disc
     std::vector<uint32_t> samples;
+    // The same instants' totals waiting at the port: the disc and the device queue below it.
+    std::vector<uint32_t> withDevice;
 };
 
+Ptr<Queue<Packet>> DeviceQueue(Ptr<NetDevice> d)
+{
+    return DynamicCast<PointToPointNetDevice>(d)->GetQueue();
+}
+
 std::vector<Watched> g_watched;
+
+// The per-packet trace (--trace): the observed port's disc and device queue.
+FILE* g_trace = nullptr;
+Time g_traceUntil;
+Ptr<QueueDisc> g_traceDisc;
+Ptr<Queue<Packet>> g_traceDevice;
+
+void TraceItem(char ev, Ptr<const QueueDiscItem> item)
+{
+    if (!g_trace || Simulator::Now() > g_traceUntil) return;
+    auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    TcpHeader tcp;
+    Ptr<Packet> c = item->GetPacket()->Copy();
+    bool isTcp = c->PeekHeader(tcp) > 0;
+    uint8_t src[4] = {0, 0, 0, 0};
+    if (ip) ip->GetHeader().GetSource().Serialize(src);
+    std::fprintf(g_trace, "%ld %c %u %u %u.%u.%u.%u %u %u %u\n", (long)Simulator::Now().GetNanoSeconds(), ev,
+                 g_traceDisc->GetNPackets(), g_traceDevice ? g_traceDevice->GetNPackets() : 0, src[0], src[1], src[2], src[3],
+                 isTcp ? tcp.GetSequenceNumber().GetValue() : 0, isTcp ? (unsigned)tcp.GetFlags() : 0, c->GetSize());
+}
+
+void TraceEnqueue(Ptr<const QueueDiscItem> item) { TraceItem('E', item); }
+void TraceDrop(Ptr<const QueueDiscItem> item) { TraceItem('D', item); }
+void TraceMark(Ptr<const QueueDiscItem> item, const char*) { TraceItem('M', item); }
 
 void TxEnd(Ptr<const Packet>) { g_hops++; }
 
@@ -74,6 +111,7 @@ void Sample(Time every)
     for (auto& w : g_watched)
     {
         w.samples.push_back(w.disc->GetNPackets());
+        w.withDevice.push_back(w.disc->GetNPackets() + w.device->GetNPackets());
     }
     Simulator::Schedule(every, &Sample, every);
 }
@@ -165,7 +203,7 @@ void B1(Time stop)
         QueueDiscContainer q = (i == 0 ? red : fifo).Install(d.Get(1));
         if (i == 0)
         {
-            g_watched.push_back({"s0->h0", q.Get(0), {}});
+            g_watched.push_back({"s0->h0", q.Get(0), DeviceQueue(d.Get(1)), {}, {}});
         }
         ip[i] = Assign(addr, d);
     }
@@ -217,8 +255,8 @@ void Example(Time stop, uint32_t deviceQueue)
     red1.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue("1Gbps"), "LinkDelay", StringValue("10us"),
                           "MinTh", DoubleValue(20), "MaxTh", DoubleValue(60));
     QueueDiscContainer trunkQ = red10.Install(t1t2);
-    g_watched.push_back({"T1->T2", trunkQ.Get(0), {}});
-    g_watched.push_back({"T2->R1", red1.Install(r1t2.Get(1)).Get(0), {}});
+    g_watched.push_back({"T1->T2", trunkQ.Get(0), DeviceQueue(t1t2.Get(0)), {}, {}});
+    g_watched.push_back({"T2->R1", red1.Install(r1t2.Get(1)).Get(0), DeviceQueue(r1t2.Get(1)), {}, {}});
     for (auto* v : {&ds1, &ds2, &ds3, &dr2})
     {
         for (auto& d : *v) red1.Install(d.Get(1));
@@ -249,12 +287,16 @@ int main(int argc, char* argv[])
     std::string scenario = "b1";
     double simTime = 0.1, warmup = 0.0, sampleUs = 10;
     uint32_t deviceQueue = 100;
+    std::string trace;
+    double traceUntil = 0.01;
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "b1 or example", scenario);
     cmd.AddValue("time", "simulated seconds", simTime);
     cmd.AddValue("warmup", "seconds before per-flow goodput and queue samples count", warmup);
     cmd.AddValue("sample", "queue sampling interval, microseconds", sampleUs);
     cmd.AddValue("deviceQueue", "switch device queue, packets (example)", deviceQueue);
+    cmd.AddValue("trace", "per-packet trace of the first observed port into this file", trace);
+    cmd.AddValue("traceUntil", "seconds of per-packet trace", traceUntil);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
@@ -279,6 +321,16 @@ int main(int argc, char* argv[])
         return 2;
     }
     Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxEnd", MakeCallback(&TxEnd));
+    if (!trace.empty())
+    {
+        g_trace = std::fopen(trace.c_str(), "w");
+        g_traceUntil = Seconds(traceUntil);
+        g_traceDisc = g_watched[0].disc;
+        g_traceDevice = g_watched[0].device;
+        g_traceDisc->TraceConnectWithoutContext("Enqueue", MakeCallback(&TraceEnqueue));
+        g_traceDisc->TraceConnectWithoutContext("Drop", MakeCallback(&TraceDrop));
+        g_traceDisc->TraceConnectWithoutContext("Mark", MakeCallback(&TraceMark));
+    }
     Simulator::Schedule(Seconds(warmup), &MarkWarmup);
     Simulator::Schedule(Seconds(warmup), &Sample, MicroSeconds(sampleUs));
     Simulator::Stop(stop);
@@ -305,12 +357,19 @@ int main(int argc, char* argv[])
         for (uint32_t v : s) mean += v;
         mean = s.empty() ? 0 : mean / s.size();
         uint32_t p99 = s.empty() ? 0 : s[std::min(s.size() - 1, (size_t)(0.99 * (s.size() - 1) + 0.5))];
+        std::vector<uint32_t> t = g_watched[i].withDevice;
+        std::sort(t.begin(), t.end());
+        double meanT = 0;
+        for (uint32_t v : t) meanT += v;
+        meanT = t.empty() ? 0 : meanT / t.size();
+        uint32_t p99T = t.empty() ? 0 : t[std::min(t.size() - 1, (size_t)(0.99 * (t.size() - 1) + 0.5))];
         std::printf("%s{\"port\": \"%s\", \"marks\": %u, \"drops\": %u, \"enqueued\": %u, \"mean_packets\": %.3f, \"p99_packets\": %u, "
-                    "\"samples\": %zu}",
+                    "\"samples\": %zu, \"mean_with_device\": %.3f, \"p99_with_device\": %u}",
                     i ? ", " : "", g_watched[i].name.c_str(), st.nTotalMarkedPackets, st.nTotalDroppedPackets,
-                    st.nTotalEnqueuedPackets, mean, p99, s.size());
+                    st.nTotalEnqueuedPackets, mean, p99, s.size(), meanT, p99T);
     }
     std::printf("]}\n");
+    if (g_trace) std::fclose(g_trace);
     Simulator::Destroy();
     return 0;
 }
