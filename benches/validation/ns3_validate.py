@@ -79,7 +79,7 @@ FABRICSIM = r"""
 import json, sys
 from fabricsim.runner import run
 r = run(sys.argv[1], progress=False)
-warm = float(sys.argv[2]); ports = sys.argv[3].split(",")
+warm = float(sys.argv[2]); ports = sys.argv[3].split(","); device = int(sys.argv[4])
 f, p, ts = r.flows, r.ports, r.timeseries
 q = ts[(ts["metric"] == "queue_packets") & (ts["time_s"] >= warm - 1e-12)]
 fs = r.flow_series()
@@ -91,11 +91,14 @@ after = (at(t_end) - at(warm)).fillna(0) if warm > 0 else at(t_end)
 out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end),
        "retransmits": float(f["retransmits"].sum()), "queues": []}
 for port in ports:
-    s = q[q["target"] == port]["value"].astype(float)
+    t = q[q["target"] == port]["value"].astype(float)
+    # With a device queue of N packets the discipline holds whatever waits beyond N (queue/device.rs).
+    s = (t - device).clip(lower=0)
     row = p[p["port"] == port].iloc[0]
     out["queues"].append({"port": port, "marks": float(row["ecn_marks"]), "drops": float(row["drops"]),
                           "utilization": float(row["utilization"]), "mean_packets": float(s.mean()),
-                          "p99_packets": float(s.quantile(0.99, interpolation="nearest")), "samples": int(len(s))})
+                          "p99_packets": float(s.quantile(0.99, interpolation="nearest")), "samples": int(len(s)),
+                          "mean_with_device": float(t.mean()), "p99_with_device": float(t.quantile(0.99, interpolation="nearest"))})
 print(json.dumps(out))
 """
 
@@ -152,12 +155,18 @@ NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}p
 NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
 
 
-def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True) -> Path:
+def device_line(packets: int) -> str:
+    """ns-3's switch device queues under the queue discs (0: not mapped, one queue per port)."""
+    return f'device_queue = "{packets}pkt"\n' if packets else ""
+
+
+def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
-    RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open."""
+    RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
+    every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + NS3_OPEN)
-    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
     toml = out / "b1.toml"
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
@@ -171,12 +180,13 @@ def example_starts() -> list[tuple[str, str, float]]:
     return flows
 
 
-def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True) -> Path:
+def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
     links = [f'  {{ a = "{h}", b = "{host_sw[h]}", rate = "1Gbps", delay = "10us" }},' for h in hosts]
-    trunk_q = "{ buffer = \"2666pkt\", " + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower()).replace("\n", ", ") + " }"
+    trunk_dev = f'device_queue = "{device}pkt", ' if device else ""
+    trunk_q = "{ buffer = \"2666pkt\", " + trunk_dev + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower()).replace("\n", ", ") + " }"
     links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
     flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
     text = f"""name = "ns3-dctcp-example"
@@ -196,7 +206,7 @@ links = [
 
 [queue]
 buffer = "2666pkt"
-{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
+{device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
 
 [transport]
 {NS3_OPEN}cc = "dctcp"
@@ -214,7 +224,7 @@ queues = ["T1->T2", "T2->R1"]
 flows = "all"
 
 {flows}"""
-    toml = out / "example.toml"
+    toml = out / f"example-dq{device}.toml"
     toml.write_text(text)
     return toml
 
@@ -237,8 +247,8 @@ def parse_ns3(stdout: str) -> dict:
     raise ValueError("no JSON object in the ns-3 driver's output")
 
 
-def run_fabricsim(toml: Path, warmup: float, ports: list[str]) -> tuple[timing.Run, dict]:
-    return timing.run_python(FABRICSIM, str(toml), repr(warmup), ",".join(ports))
+def run_fabricsim(toml: Path, warmup: float, ports: list[str], device: int) -> tuple[timing.Run, dict]:
+    return timing.run_python(FABRICSIM, str(toml), repr(warmup), ",".join(ports), str(device))
 
 
 def table(title: str, notes: list[str], version: str, ns: list, fab: list, window: float, groups: list[str] | None) -> Table:
@@ -255,6 +265,7 @@ def table(title: str, notes: list[str], version: str, ns: list, fab: list, windo
         p = nq["port"]
         rows += [(f"{p}: mean queue (packets)", nq["mean_packets"], fq["mean_packets"]),
                  (f"{p}: p99 queue (packets)", float(nq["p99_packets"]), fq["p99_packets"]),
+                 (f"{p}: mean queue + device (packets)", nq["mean_with_device"], fq["mean_with_device"]),
                  (f"{p}: ECN marks", float(nq["marks"]), fq["marks"]), (f"{p}: drops", float(nq["drops"]), fq["drops"])]
     rows.append(("retransmissions", float(nd["retransmits"]), fd["retransmits"]))
     sn, sf = timing.Summary.of([r for r, _ in ns]), timing.Summary.of([r for r, _ in fab])
@@ -277,6 +288,9 @@ def main() -> None:
     ap.add_argument("--peer-commit", help="the ns-3 tree's commit, when it has no .git")
     ap.add_argument("--red-wait", choices=["on", "off"], default="on",
                     help="map ns-3 RED's Wait (its default, on) or FJ93's marking as Linux's (off), to show what Wait accounts for")
+    ap.add_argument("--device-queue", choices=["on", "off"], default="on",
+                    help="map ns-3's switch device queues (device_queue: 1 packet in B1, 100 in example, 1 in example-dq1; "
+                         "on) or give fabricsim's ports one queue (off), to show what they account for")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -288,18 +302,19 @@ def main() -> None:
         time_s = a.time or (0.2 if b1 else 2.0)
         window = a.window or (0.15 if b1 else 0.5)
         warm = time_s - window
-        toml = b1_scenario(time_s, a.sample, a.build, wait) if b1 else example_scenario(time_s, a.sample, a.build, wait)
-        ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         dq = 1 if name != "example" else 100
+        fdq = dq if a.device_queue == "on" else 0
+        toml = b1_scenario(time_s, a.sample, a.build, wait, fdq) if b1 else example_scenario(time_s, a.sample, a.build, wait, fdq)
+        ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
             ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq))
-            fab.append(run_fabricsim(toml, warm, ports))
+            fab.append(run_fabricsim(toml, warm, ports, fdq))
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if not wait:
             notes.append("fabricsim's RED without ns-3's Wait (--red-wait off)")
-        if not b1:
-            notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}")
+        notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
+                     + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
         print("\n".join(table(f"ns-3 {name}", notes, version, ns, fab, window, groups).lines()) + "\n", flush=True)
 
