@@ -77,9 +77,15 @@ MODULES = ["core", "network", "internet", "point-to-point", "traffic-control", "
 
 FABRICSIM = r"""
 import json, sys
-from fabricsim.runner import run
-r = run(sys.argv[1], progress=False)
+from fabricsim import _engine
+from fabricsim.results import Results
+from fabricsim.scenario import to_json, validate
+sim = _engine.Simulation(to_json(validate(sys.argv[1], ())), None)
 warm = float(sys.argv[2]); ports = sys.argv[3].split(","); device = int(sys.argv[4])
+sim.run_until(int(round(warm * 1e12)))  # each port's marks at the warm-up
+p0 = sim.ports(); marks_at = {n: int(m) for n, m in zip(p0["port"], p0["ecn_marks"])}
+sim.run_until(sim.end_ps)
+r = Results.from_engine(sim, {})
 f, p, ts = r.flows, r.ports, r.timeseries
 q = ts[(ts["metric"] == "queue_packets") & (ts["time_s"] >= warm - 1e-12)]
 fs = r.flow_series()
@@ -88,7 +94,10 @@ def at(t):  # each flow's delivered bytes at the last sample at or before t
     last = fs["time_s"][fs["time_s"] <= t + 1e-12].max()
     return fs[fs["time_s"] == last].set_index("flow")["delivered_bytes"]
 after = (at(t_end) - at(warm)).fillna(0) if warm > 0 else at(t_end)
-out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end),
+late = fs[fs["time_s"] >= warm - 1e-12].groupby("flow")
+means = {c: late[c].mean() for c in ("cwnd", "dctcp_alpha", "srtt_s") if c in fs}
+per_flow = [{k: float(v.get(i, float("nan"))) for k, v in means.items()} for i in f["id"]]
+out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end), "per_flow": per_flow,
        "retransmits": float(f["retransmits"].sum()), "queues": []}
 for port in ports:
     t = q[q["target"] == port]["value"].astype(float)
@@ -96,6 +105,7 @@ for port in ports:
     s = (t - device).clip(lower=0)
     row = p[p["port"] == port].iloc[0]
     out["queues"].append({"port": port, "marks": float(row["ecn_marks"]), "drops": float(row["drops"]),
+                          "marks_after_warmup": float(row["ecn_marks"]) - marks_at[port],
                           "utilization": float(row["utilization"]), "mean_packets": float(s.mean()),
                           "p99_packets": float(s.quantile(0.99, interpolation="nearest")), "samples": int(len(s)),
                           "mean_with_device": float(t.mean()), "p99_with_device": float(t.quantile(0.99, interpolation="nearest"))})
@@ -153,6 +163,9 @@ NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}p
 # its DctcpEcn mode every packet is ECN-capable, the SYN and SYN-ACK too (tcp-socket-base.cc's
 # ECN_RESTRICTION_MAP), so RED marks them instead of dropping them.
 NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
+# ns-3's TCP brings cwnd down to ssthresh after an ECE over the round, by Proportional Rate
+# Reduction (TcpSocketBase::EnterCwr + TcpPrrRecovery, its default RecoveryType), not at once.
+NS3_PRR = 'prr = true\n'
 
 
 def device_line(packets: int) -> str:
@@ -160,12 +173,12 @@ def device_line(packets: int) -> str:
     return f'device_queue = "{packets}pkt"\n' if packets else ""
 
 
-def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1) -> Path:
+def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + NS3_OPEN)
+    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + NS3_OPEN + (NS3_PRR if prr else ""))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
     toml = out / "b1.toml"
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
@@ -180,7 +193,7 @@ def example_starts() -> list[tuple[str, str, float]]:
     return flows
 
 
-def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100) -> Path:
+def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -209,7 +222,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
 
 [transport]
-{NS3_OPEN}cc = "dctcp"
+{NS3_OPEN}{NS3_PRR if prr else ""}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -222,6 +235,7 @@ rcv_buffer = "131072B"
 sample_interval = "{sample_us}us"
 queues = ["T1->T2", "T2->R1"]
 flows = "all"
+cwnd = "all"
 
 {flows}"""
     toml = out / f"example-dq{device}.toml"
@@ -261,12 +275,21 @@ def table(title: str, notes: list[str], version: str, ns: list, fab: list, windo
             idx = [i for i, f in enumerate(nd["flows"]) if f["group"] == g]
             rows.append((f"{g}: total goodput (Gb/s)", sum(ng[i] for i in idx), sum(fg[i] for i in idx)))
             rows.append((f"{g}: Jain", jain([ng[i] for i in idx]), jain([fg[i] for i in idx])))
+            # The senders' state, averaged over the samples after the warm-up and over the group.
+            nf, ff = [nd["flows"][i] for i in idx], [fd["per_flow"][i] for i in idx]
+            if ff and "cwnd" in ff[0]:
+                mean = lambda xs: sum(xs) / len(xs)
+                rows.append((f"{g}: cwnd (packets)", mean([x["cwnd_mean"] / 1448 for x in nf]), mean([x["cwnd"] for x in ff])))
+                rows.append((f"{g}: DCTCP alpha", mean([x["alpha_mean"] for x in nf]), mean([x["dctcp_alpha"] for x in ff])))
+                rows.append((f"{g}: smoothed RTT (ms)", mean([x["srtt_mean_s"] * 1e3 for x in nf]), mean([x["srtt_s"] * 1e3 for x in ff])))
     for nq, fq in zip(nd["queues"], fd["queues"]):
         p = nq["port"]
         rows += [(f"{p}: mean queue (packets)", nq["mean_packets"], fq["mean_packets"]),
                  (f"{p}: p99 queue (packets)", float(nq["p99_packets"]), fq["p99_packets"]),
                  (f"{p}: mean queue + device (packets)", nq["mean_with_device"], fq["mean_with_device"]),
                  (f"{p}: ECN marks", float(nq["marks"]), fq["marks"]), (f"{p}: drops", float(nq["drops"]), fq["drops"])]
+        if "marks_after_warmup" in nq:
+            rows.append((f"{p}: ECN marks in the window", float(nq["marks_after_warmup"]), fq["marks_after_warmup"]))
     rows.append(("retransmissions", float(nd["retransmits"]), fd["retransmits"]))
     sn, sf = timing.Summary.of([r for r, _ in ns]), timing.Summary.of([r for r, _ in fab])
     cost = [("wall s (min of runs)", sn.wall_min, sf.wall_min), ("CPU s (min of runs)", sn.cpu_min, sf.cpu_min),
@@ -291,6 +314,8 @@ def main() -> None:
     ap.add_argument("--device-queue", choices=["on", "off"], default="on",
                     help="map ns-3's switch device queues (device_queue: 1 packet in B1, 100 in example, 1 in example-dq1; "
                          "on) or give fabricsim's ports one queue (off), to show what they account for")
+    ap.add_argument("--prr", choices=["on", "off"], default="on",
+                    help="map ns-3's Proportional Rate Reduction after ECE (prr = true; on) or cut cwnd to ssthresh at once (off)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -304,7 +329,8 @@ def main() -> None:
         warm = time_s - window
         dq = 1 if name != "example" else 100
         fdq = dq if a.device_queue == "on" else 0
-        toml = b1_scenario(time_s, a.sample, a.build, wait, fdq) if b1 else example_scenario(time_s, a.sample, a.build, wait, fdq)
+        prr = a.prr == "on"
+        toml = b1_scenario(time_s, a.sample, a.build, wait, fdq, prr) if b1 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr)
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -313,6 +339,8 @@ def main() -> None:
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if not wait:
             notes.append("fabricsim's RED without ns-3's Wait (--red-wait off)")
+        if not prr:
+            notes.append("fabricsim cuts cwnd to ssthresh at once after ECE (--prr off)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
