@@ -29,7 +29,8 @@ struct AckConfig {
     rcv_window: RcvWindow,
     /// Low-priority packets per low-priority ACK (PPT's EWD: 2; otherwise 1).
     lp_per_ack: u32,
-    /// DCTCP's echo as ns-3 does it (`TcpConfig::dctcp_echo_ns3`).
+    /// DCTCP's echo as ns-3 does it (`TcpConfig::dctcp_echo_ns3`; its sender then reads ECE only
+    /// on ACKs that advance).
     echo_ns3: bool,
 }
 
@@ -81,8 +82,12 @@ pub struct Receiver {
     delack: LazyTimer,
     /// DCTCP CE state (RFC 8257 §3.2).
     ce_state: bool,
-    /// ns-3's echo state (`echo_ns3`), none otherwise.
-    ns3: Ns3Echo,
+    /// ns-3's echo state when `echo_ns3` (`ns3_ce_event`), in the struct's padding: how far
+    /// rcv_nxt moved while the last ECN-capable segment was taken in (its event recorded the
+    /// point below it, `TcpDctcp::m_priorRcvNxt`; u32::MAX before the first), and whether that
+    /// segment's ACK was delayed (`m_delayedAckReserved`).
+    ns3_moved: u32,
+    ns3_reserved: bool,
     /// RFC 3168 ECE latch.
     ece_latch: bool,
     /// Linux quick-ACK state, when the connection models a Linux receiver.
@@ -132,7 +137,8 @@ impl Receiver {
             pending: 0,
             delack: LazyTimer::new(timers::DELAYED_ACK),
             ce_state: false,
-            ns3: Ns3Echo::default(),
+            ns3_moved: u32::MAX,
+            ns3_reserved: false,
             ece_latch: false,
             duplicate_segments: 0,
             acks_sent: 0,
@@ -218,6 +224,7 @@ impl Receiver {
             EcnMode::Off => {}
         }
 
+        let at_event = self.rcv_nxt;
         let (start, end) = (h.seq, h.seq + h.len as u64);
         // Only the normal loop's gaps count: data a low-priority loop sent from the tail sits
         // above them and must not change this loop's ACKs (PPT §5).
@@ -249,8 +256,11 @@ impl Receiver {
         }
         self.pending += 1;
         let ack_now = immediate || self.pending >= self.cfg.delack_count;
-        // ns-3 notes whether this segment's ACK waits (TcpDctcp::UpdateAckReserved).
-        self.ns3.reserved = !ack_now;
+        if self.cfg.echo_ns3 {
+            // ns-3 notes whether this segment's ACK waits (TcpDctcp::UpdateAckReserved).
+            self.ns3_reserved = !ack_now;
+            self.ns3_moved = (self.rcv_nxt - at_event).min(u32::MAX as u64 - 1) as u32;
+        }
         if ack_now {
             self.send_ack(ends, out);
         } else if !self.delack.is_set() {
@@ -268,12 +278,10 @@ impl Receiver {
     /// ACK resets the delayed-ACK count (`SendEmptyPacket`). No immediate ACK of the segment
     /// itself (RFC 8257 §3.2 and Linux send one).
     fn ns3_ce_event(&mut self, ce: bool, ends: &Endpoints, out: &mut Outbox) {
-        if ce != self.ce_state && self.ns3.reserved {
-            if let Some(at) = self.ns3.prior {
-                self.send_ack_at(at, self.ce_state, ends, out);
-            }
+        if ce != self.ce_state && self.ns3_reserved && self.ns3_moved != u32::MAX {
+            let prior = self.rcv_nxt - self.ns3_moved as u64;
+            self.send_ack_at(prior, self.ce_state, ends, out);
         }
-        self.ns3.prior = Some(self.rcv_nxt);
         self.ce_state = ce;
     }
 
@@ -341,7 +349,7 @@ impl Receiver {
     pub fn on_delack_timer(&mut self, now: Time, ends: &Endpoints, out: &mut Outbox) {
         if self.delack.fired(now, out) && self.pending > 0 {
             // ns-3's DelAckTimeout raises CA_EVENT_DELAYED_ACK before its ACK.
-            self.ns3.reserved = true;
+            self.ns3_reserved = true;
             self.send_ack(ends, out);
         }
     }
@@ -422,15 +430,6 @@ impl Receiver {
             q.on_ack_sent();
         }
     }
-}
-
-/// ns-3's DCTCP receiver state beyond the CE state (`Receiver::ns3_ce_event`): the rcv_nxt
-/// recorded at the last ECN-capable segment's event (`TcpDctcp::m_priorRcvNxt`, none before the
-/// first) and whether that segment's ACK was being delayed (`m_delayedAckReserved`).
-#[derive(Clone, Copy, Debug, Default)]
-struct Ns3Echo {
-    prior: Option<u64>,
-    reserved: bool,
 }
 
 /// Where a data segment's bytes fell.

@@ -604,7 +604,9 @@ impl Sender {
             // pFabric §4.2: the first answer to a probe ends probe mode; slow start resumes.
             self.timeouts_in_row = 0;
         }
-        let ece = h.ece && cfg.ecn != EcnMode::Off;
+        // ns-3 reads ECE only on an ACK that advances snd_una (TcpSocketBase::ReceivedAck), which
+        // its DCTCP echo relies on (`TcpConfig::dctcp_echo_ns3`, receiver.rs).
+        let ece = h.ece && cfg.ecn != EcnMode::Off && !(cfg.dctcp_echo_ns3 && acked.count == 0);
         // ns-2 FullTcp opens cwnd on every ACK of new data but the first ECE one of a burst.
         let ns2_may_grow = !ece || self.prev_ece;
         if acked.count > 0 {
@@ -1454,6 +1456,27 @@ mod tests {
         let e = Vec::<u64>::new;
         assert_eq!(per_ack(true), vec![vec![10], e(), vec![11], e(), vec![12], e(), vec![13], e(), e(), vec![14]]);
         assert_eq!(per_ack(false), vec![e(), e(), e(), e(), e(), vec![10], vec![11], vec![12], vec![13], vec![14]]);
+    }
+
+    #[test]
+    fn with_ns3s_echo_ece_counts_only_on_an_ack_that_advances() {
+        // ns-3's ReceivedAck reads ECE only when the ACK advances snd_una: a duplicate ACK(0)
+        // with ECE leaves the sender open; ACK(1000) with ECE then reduces. By default the
+        // duplicate's ECE reduces at once.
+        let state_after_dup = |ns3: bool| {
+            let c = TcpConfig { ecn: EcnMode::Dctcp, dctcp_echo_ns3: ns3, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            let mut h = ack(0, &[]);
+            h.ece = true;
+            s.on_ack(Time(1), &h, &c, &ends(), &mut out);
+            let dup = (s.state(), s.stats.ecn_reductions);
+            let mut h = ack(1000, &[]);
+            h.ece = true;
+            s.on_ack(Time(2), &h, &c, &ends(), &mut out);
+            (dup, s.stats.ecn_reductions)
+        };
+        assert_eq!(state_after_dup(true), ((CaState::Open, 0), 1));
+        assert_eq!(state_after_dup(false), ((CaState::Cwr, 1), 1));
     }
 
     #[test]
