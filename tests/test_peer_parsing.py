@@ -104,6 +104,17 @@ def test_ns3_b1_output():
     assert 0 <= q["mean_packets"] <= q["p99_packets"] <= 250  # the RED queue disc's limit
     # With the device queue: B1's driver gives every switch device a one-packet queue.
     assert 0 <= q["mean_with_device"] - q["mean_packets"] <= 1
+    assert 0 <= q["marks_after_warmup"] <= q["marks"]
+    # Each sender's state over the samples after the warm-up: DCTCP's alpha and the fraction of
+    # acknowledged bytes that came with ECE are fractions; the window holds at least a segment.
+    for f in d["flows"]:
+        assert 0 <= f["alpha_mean"] <= 1 and 0 <= f["ece_fraction"] <= 1
+        assert f["cwnd_mean"] >= 1448 and f["srtt_mean_s"] >= 0
+    # h11 and h16, among the last to start, are the flows ns-3 starves: no RTT sample yet, alpha
+    # still near its initial 1 (the start-up drops were h1's and h4's packets).
+    slow = [f["group"] for f in d["flows"] if f["srtt_mean_s"] == 0]
+    assert slow == ["h11->h0", "h16->h0"]
+    assert all(f["alpha_mean"] > 0.9 for f in d["flows"] if f["group"] in slow)
     with pytest.raises(ValueError):
         ns3_validate.parse_ns3("no json here\n")
 

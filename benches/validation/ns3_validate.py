@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -205,7 +206,7 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
-    toml = out / "b1.toml"
+    toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
 
@@ -264,7 +265,7 @@ flows = "all"
 cwnd = "all"
 
 {flows}"""
-    toml = out / f"example-dq{device}.toml"
+    toml = out / f"example-dq{device}-{time_s}s-{os.getpid()}.toml"
     toml.write_text(text)
     return toml
 
