@@ -219,6 +219,16 @@ void AddFlow(const std::string& group, Ptr<Node> tx, Ptr<Node> rx, Ipv4Address t
     a.Stop(stop);
 }
 
+// The mean and the 99th percentile (nearest rank) of queue samples.
+std::pair<double, uint32_t> MeanAndP99(std::vector<uint32_t> s)
+{
+    if (s.empty()) return {0, 0};
+    std::sort(s.begin(), s.end());
+    double sum = 0;
+    for (uint32_t v : s) sum += v;
+    return {sum / s.size(), s[std::min(s.size() - 1, (size_t)(0.99 * (s.size() - 1) + 0.5))]};
+}
+
 Ipv4Address Assign(Ipv4AddressHelper& addr, NetDeviceContainer d)
 {
     Ipv4Address a = addr.Assign(d).GetAddress(0);
@@ -414,22 +424,13 @@ int main(int argc, char* argv[])
     for (size_t i = 0; i < g_watched.size(); i++)
     {
         const QueueDisc::Stats& st = g_watched[i].disc->GetStats();
-        std::vector<uint32_t> s = g_watched[i].samples;
-        std::sort(s.begin(), s.end());
-        double mean = 0;
-        for (uint32_t v : s) mean += v;
-        mean = s.empty() ? 0 : mean / s.size();
-        uint32_t p99 = s.empty() ? 0 : s[std::min(s.size() - 1, (size_t)(0.99 * (s.size() - 1) + 0.5))];
-        std::vector<uint32_t> t = g_watched[i].withDevice;
-        std::sort(t.begin(), t.end());
-        double meanT = 0;
-        for (uint32_t v : t) meanT += v;
-        meanT = t.empty() ? 0 : meanT / t.size();
-        uint32_t p99T = t.empty() ? 0 : t[std::min(t.size() - 1, (size_t)(0.99 * (t.size() - 1) + 0.5))];
+        auto [mean, p99] = MeanAndP99(g_watched[i].samples);
+        auto [meanT, p99T] = MeanAndP99(g_watched[i].withDevice);
+        size_t samples = g_watched[i].samples.size();
         std::printf("%s{\"port\": \"%s\", \"marks\": %u, \"drops\": %u, \"enqueued\": %u, \"mean_packets\": %.3f, \"p99_packets\": %u, "
                     "\"samples\": %zu, \"mean_with_device\": %.3f, \"p99_with_device\": %u, \"marks_after_warmup\": %u}",
                     i ? ", " : "", g_watched[i].name.c_str(), st.nTotalMarkedPackets, st.nTotalDroppedPackets,
-                    st.nTotalEnqueuedPackets, mean, p99, s.size(), meanT, p99T, st.nTotalMarkedPackets - g_watched[i].marksAtWarmup);
+                    st.nTotalEnqueuedPackets, mean, p99, samples, meanT, p99T, st.nTotalMarkedPackets - g_watched[i].marksAtWarmup);
     }
     std::printf("]}\n");
     if (g_trace) std::fclose(g_trace);
