@@ -102,6 +102,19 @@ def test_ns3_b1_output():
     assert q["port"] == "s0->h0" and q["marks"] <= q["enqueued"]
     assert q["samples"] == 40  # 4 ms after the warm-up, sampled every 100 us
     assert 0 <= q["mean_packets"] <= q["p99_packets"] <= 250  # the RED queue disc's limit
+    # With the device queue: B1's driver gives every switch device a one-packet queue.
+    assert 0 <= q["mean_with_device"] - q["mean_packets"] <= 1
+    assert 0 <= q["marks_after_warmup"] <= q["marks"]
+    # Each sender's state over the samples after the warm-up: DCTCP's alpha and the fraction of
+    # acknowledged bytes that came with ECE are fractions; the window holds at least a segment.
+    for f in d["flows"]:
+        assert 0 <= f["alpha_mean"] <= 1 and 0 <= f["ece_fraction"] <= 1
+        assert f["cwnd_mean"] >= 1448 and f["srtt_mean_s"] >= 0
+    # h11 and h16, among the last to start, are the flows ns-3 starves: no RTT sample yet, alpha
+    # still near its initial 1 (the start-up drops were h1's and h4's packets).
+    slow = [f["group"] for f in d["flows"] if f["srtt_mean_s"] == 0]
+    assert slow == ["h11->h0", "h16->h0"]
+    assert all(f["alpha_mean"] > 0.9 for f in d["flows"] if f["group"] in slow)
     with pytest.raises(ValueError):
         ns3_validate.parse_ns3("no json here\n")
 
@@ -113,6 +126,11 @@ def test_ns3_example_output_and_the_mapped_start_times():
     groups = [f["group"] for f in d["flows"]]
     assert groups == ["S2->R2"] * 20 + ["S1->R1"] * 10 + ["S3->R1"] * 10
     assert [q["port"] for q in d["queues"]] == ["T1->T2", "T2->R1"]
+    # Below each disc ns-3's device queue (100 packets) holds a packet whenever the disc holds any
+    # (queue/device.rs), so the totals exceed the disc's by at most 100 and are full past it.
+    for q in d["queues"]:
+        assert 0 <= q["mean_with_device"] - q["mean_packets"] <= 100
+        assert q["p99_packets"] == 0 or q["p99_with_device"] == q["p99_packets"] + 100
     # dctcp-example.cc's start times: S2[i] at i*50 ms + i*5 ms, S1[i] at i*100 ms + i*5 ms,
     # S3[i] at i*100 ms + (i+10)*5 ms. By 60 ms only S2[0] (0 ms) and S2[1] (55 ms) and S1[0] (0 ms)
     # have started; S3[0] starts at 50 ms.

@@ -23,8 +23,17 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
   TCP connection set-up (SYN, SYN-ACK; a lost SYN resent after ConnTimeout = 3 s) -> handshake = true,
     initial_rto = "3s"; TcpDctcp's DctcpEcn mode sends every packet ECN-capable, SYN and SYN-ACK
     included (tcp-socket-base.cc, ECN_RESTRICTION_MAP), so RED marks them -> ect_syn = true
+  after an ECE ns-3 brings cwnd down over the round by Proportional Rate Reduction
+    (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default) -> prr = true (--prr off: not)
+  TcpDctcp's receiver echo (CeState0to1/CeState1to0: on a CE change with an ACK delayed, an ACK
+    for the point recorded before the previous segment was taken in) and ECE read only on ACKs
+    that advance (TcpSocketBase::ReceivedAck) -> dctcp_echo = "ns3" (--dctcp-echo rfc8257: not)
+  TcpDctcp::GetSsThresh cuts (1 - alpha/2) of the window in bytes, no floor of 2 segments ->
+    cc_params = { byte_cut = 1 } (--dctcp-cut linux: Linux's integer cut)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
-  switch device queues 1p (the backlog waits in the queue disc) -> none (a port's one queue)
+  switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
+    controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
+    (--device-queue off: none)
   TcpDctcp, SegmentSize 1448 + timestamps (52 B of headers) -> cc = "dctcp", mss 1448 B, header 52 B
     (the PointToPoint PPP header adds 2 B a packet on ns-3's wire: 0.13 %, not modelled)
   InitialCwnd 10, DelAckCount 2, MinRto 10 ms, buffers 64 MB -> initial_cwnd 10, delayed_ack 2, min_rto 10ms
@@ -42,18 +51,22 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     SndBufSize = RcvBufSize = 128 KiB, ConnTimeout 3 s, ECN-capable SYNs -> mss 1448 B, header 52 B,
     delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
     initial_rto = "3s", ect_syn = true
+  Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
+    dctcp_echo = "ns3", cc_params = { byte_cut = 1 } (as for b1)
+  switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
+    queue disc, filled whenever the disc holds packets (NetDeviceQueue stop/wake, no BQL) ->
+    device_queue = "100pkt" on every switch port ("1pkt" for example-dq1; --device-queue off: none)
   OnOff (always on, 1 Gb/s of 1000 B writes) S2[i] -> R2[i] from i*1s/20 + i*5ms; S1[i] -> R1 from
     i*1s/10 + i*5ms; S3[i] -> R1 from i*1s/10 + (i+10)*5ms -> long-lived flows at those starts (the
     1 Gb/s application rate exceeds what a 1 Gb/s link carries in payload, so the link limits them)
   measurement: goodput per flow over the last --window seconds (the example: 1 s after 4 s)
-  ns-3's switch device queues (100p by default) sit under the queue discs: a packet waits there,
-  unseen by RED, while the device is busy, so ns-3's queues hold up to 100 packets more than RED
-  sees. fabricsim has one queue per port; `example-dq1` runs ns-3 with device queues of 1 packet
-  (as B1 does) to show what that difference accounts for.
+  `example-dq1` runs both with device queues of 1 packet (as B1 does).
 
-Figures: goodput per flow (min, median, Jain; and per group for the example), utilization of the
-bottleneck ports, mean and p99 queue (samples every --sample us after the warm-up on both sides),
-ECN marks and drops at the observed ports, retransmissions (ns-3's TcpSocketBase "Retransmission"
+Figures: goodput per flow (min, median, Jain; and per group for the example, with the senders'
+mean cwnd, DCTCP alpha and smoothed RTT), mean and p99 queue of the discipline (RED's view) and the
+mean with the device queue below it (samples every --sample us after the warm-up on both sides;
+fabricsim's discipline holds what waits beyond device_queue), ECN marks (whole run, and in the
+window) and drops at the observed ports, retransmissions (ns-3's TcpSocketBase "Retransmission"
 trace; fabricsim's per-flow retransmits), wall time and peak memory.
 """
 
@@ -61,6 +74,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,9 +91,15 @@ MODULES = ["core", "network", "internet", "point-to-point", "traffic-control", "
 
 FABRICSIM = r"""
 import json, sys
-from fabricsim.runner import run
-r = run(sys.argv[1], progress=False)
-warm = float(sys.argv[2]); ports = sys.argv[3].split(",")
+from fabricsim import _engine
+from fabricsim.results import Results
+from fabricsim.scenario import to_json, validate
+sim = _engine.Simulation(to_json(validate(sys.argv[1], ())), None)
+warm = float(sys.argv[2]); ports = sys.argv[3].split(","); device = int(sys.argv[4])
+sim.run_until(int(round(warm * 1e12)))  # each port's marks at the warm-up
+p0 = sim.ports(); marks_at = {n: int(m) for n, m in zip(p0["port"], p0["ecn_marks"])}
+sim.run_until(sim.end_ps)
+r = Results.from_engine(sim, {})
 f, p, ts = r.flows, r.ports, r.timeseries
 q = ts[(ts["metric"] == "queue_packets") & (ts["time_s"] >= warm - 1e-12)]
 fs = r.flow_series()
@@ -88,14 +108,21 @@ def at(t):  # each flow's delivered bytes at the last sample at or before t
     last = fs["time_s"][fs["time_s"] <= t + 1e-12].max()
     return fs[fs["time_s"] == last].set_index("flow")["delivered_bytes"]
 after = (at(t_end) - at(warm)).fillna(0) if warm > 0 else at(t_end)
-out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end),
+late = fs[fs["time_s"] >= warm - 1e-12].groupby("flow")
+means = {c: late[c].mean() for c in ("cwnd", "dctcp_alpha", "srtt_s") if c in fs}
+per_flow = [{k: float(v.get(i, float("nan"))) for k, v in means.items()} for i in f["id"]]
+out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end), "per_flow": per_flow,
        "retransmits": float(f["retransmits"].sum()), "queues": []}
 for port in ports:
-    s = q[q["target"] == port]["value"].astype(float)
+    t = q[q["target"] == port]["value"].astype(float)
+    # With a device queue of N packets the discipline holds whatever waits beyond N (queue/device.rs).
+    s = (t - device).clip(lower=0)
     row = p[p["port"] == port].iloc[0]
     out["queues"].append({"port": port, "marks": float(row["ecn_marks"]), "drops": float(row["drops"]),
+                          "marks_after_warmup": float(row["ecn_marks"]) - marks_at[port],
                           "utilization": float(row["utilization"]), "mean_packets": float(s.mean()),
-                          "p99_packets": float(s.quantile(0.99, interpolation="nearest")), "samples": int(len(s))})
+                          "p99_packets": float(s.quantile(0.99, interpolation="nearest")), "samples": int(len(s)),
+                          "mean_with_device": float(t.mean()), "p99_with_device": float(t.quantile(0.99, interpolation="nearest"))})
 print(json.dumps(out))
 """
 
@@ -150,15 +177,36 @@ NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}p
 # its DctcpEcn mode every packet is ECN-capable, the SYN and SYN-ACK too (tcp-socket-base.cc's
 # ECN_RESTRICTION_MAP), so RED marks them instead of dropping them.
 NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
+# ns-3's TCP brings cwnd down to ssthresh after an ECE over the round, by Proportional Rate
+# Reduction (TcpSocketBase::EnterCwr + TcpPrrRecovery, its default RecoveryType), not at once.
+NS3_PRR = 'prr = true\n'
+# ns-3's TcpDctcp receiver echo (TcpDctcp::CeState0to1/1to0 with m_priorRcvNxt recorded before the
+# segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck).
+NS3_ECHO = 'dctcp_echo = "ns3"\n'
+# ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
+# floor of 2 segments.
+NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 
 
-def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True) -> Path:
+def ns3_tcp(prr: bool, echo: bool, cut: bool) -> str:
+    """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen."""
+    return NS3_OPEN + (NS3_PRR if prr else "") + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "")
+
+
+def device_line(packets: int) -> str:
+    """ns-3's switch device queues under the queue discs (0: not mapped, one queue per port)."""
+    return f'device_queue = "{packets}pkt"\n' if packets else ""
+
+
+def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: bool = True,
+                echo: bool = True, cut: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
-    RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open."""
+    RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
+    every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + NS3_OPEN)
-    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
-    toml = out / "b1.toml"
+    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut))
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
+    toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
 
@@ -171,12 +219,14 @@ def example_starts() -> list[tuple[str, str, float]]:
     return flows
 
 
-def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True) -> Path:
+def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: bool = True,
+                     echo: bool = True, cut: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
     links = [f'  {{ a = "{h}", b = "{host_sw[h]}", rate = "1Gbps", delay = "10us" }},' for h in hosts]
-    trunk_q = "{ buffer = \"2666pkt\", " + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower()).replace("\n", ", ") + " }"
+    trunk_dev = f'device_queue = "{device}pkt", ' if device else ""
+    trunk_q = "{ buffer = \"2666pkt\", " + trunk_dev + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower()).replace("\n", ", ") + " }"
     links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
     flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
     text = f"""name = "ns3-dctcp-example"
@@ -196,10 +246,10 @@ links = [
 
 [queue]
 buffer = "2666pkt"
-{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
+{device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
 
 [transport]
-{NS3_OPEN}cc = "dctcp"
+{ns3_tcp(prr, echo, cut)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -212,9 +262,10 @@ rcv_buffer = "131072B"
 sample_interval = "{sample_us}us"
 queues = ["T1->T2", "T2->R1"]
 flows = "all"
+cwnd = "all"
 
 {flows}"""
-    toml = out / "example.toml"
+    toml = out / f"example-dq{device}-{time_s}s-{os.getpid()}.toml"
     toml.write_text(text)
     return toml
 
@@ -237,8 +288,8 @@ def parse_ns3(stdout: str) -> dict:
     raise ValueError("no JSON object in the ns-3 driver's output")
 
 
-def run_fabricsim(toml: Path, warmup: float, ports: list[str]) -> tuple[timing.Run, dict]:
-    return timing.run_python(FABRICSIM, str(toml), repr(warmup), ",".join(ports))
+def run_fabricsim(toml: Path, warmup: float, ports: list[str], device: int) -> tuple[timing.Run, dict]:
+    return timing.run_python(FABRICSIM, str(toml), repr(warmup), ",".join(ports), str(device))
 
 
 def table(title: str, notes: list[str], version: str, ns: list, fab: list, window: float, groups: list[str] | None) -> Table:
@@ -251,11 +302,21 @@ def table(title: str, notes: list[str], version: str, ns: list, fab: list, windo
             idx = [i for i, f in enumerate(nd["flows"]) if f["group"] == g]
             rows.append((f"{g}: total goodput (Gb/s)", sum(ng[i] for i in idx), sum(fg[i] for i in idx)))
             rows.append((f"{g}: Jain", jain([ng[i] for i in idx]), jain([fg[i] for i in idx])))
+            # The senders' state, averaged over the samples after the warm-up and over the group.
+            nf, ff = [nd["flows"][i] for i in idx], [fd["per_flow"][i] for i in idx]
+            if ff and "cwnd" in ff[0]:
+                mean = lambda xs: sum(xs) / len(xs)
+                rows.append((f"{g}: cwnd (packets)", mean([x["cwnd_mean"] / 1448 for x in nf]), mean([x["cwnd"] for x in ff])))
+                rows.append((f"{g}: DCTCP alpha", mean([x["alpha_mean"] for x in nf]), mean([x["dctcp_alpha"] for x in ff])))
+                rows.append((f"{g}: smoothed RTT (ms)", mean([x["srtt_mean_s"] * 1e3 for x in nf]), mean([x["srtt_s"] * 1e3 for x in ff])))
     for nq, fq in zip(nd["queues"], fd["queues"]):
         p = nq["port"]
         rows += [(f"{p}: mean queue (packets)", nq["mean_packets"], fq["mean_packets"]),
                  (f"{p}: p99 queue (packets)", float(nq["p99_packets"]), fq["p99_packets"]),
+                 (f"{p}: mean queue + device (packets)", nq["mean_with_device"], fq["mean_with_device"]),
                  (f"{p}: ECN marks", float(nq["marks"]), fq["marks"]), (f"{p}: drops", float(nq["drops"]), fq["drops"])]
+        if "marks_after_warmup" in nq:
+            rows.append((f"{p}: ECN marks in the window", float(nq["marks_after_warmup"]), fq["marks_after_warmup"]))
     rows.append(("retransmissions", float(nd["retransmits"]), fd["retransmits"]))
     sn, sf = timing.Summary.of([r for r, _ in ns]), timing.Summary.of([r for r, _ in fab])
     cost = [("wall s (min of runs)", sn.wall_min, sf.wall_min), ("CPU s (min of runs)", sn.cpu_min, sf.cpu_min),
@@ -277,6 +338,15 @@ def main() -> None:
     ap.add_argument("--peer-commit", help="the ns-3 tree's commit, when it has no .git")
     ap.add_argument("--red-wait", choices=["on", "off"], default="on",
                     help="map ns-3 RED's Wait (its default, on) or FJ93's marking as Linux's (off), to show what Wait accounts for")
+    ap.add_argument("--device-queue", choices=["on", "off"], default="on",
+                    help="map ns-3's switch device queues (device_queue: 1 packet in B1, 100 in example, 1 in example-dq1; "
+                         "on) or give fabricsim's ports one queue (off), to show what they account for")
+    ap.add_argument("--prr", choices=["on", "off"], default="on",
+                    help="map ns-3's Proportional Rate Reduction after ECE (prr = true; on) or cut cwnd to ssthresh at once (off)")
+    ap.add_argument("--dctcp-echo", choices=["ns3", "rfc8257"], default="ns3",
+                    help="map ns-3's DCTCP receiver echo (dctcp_echo = \"ns3\"; default) or RFC 8257's exact echo")
+    ap.add_argument("--dctcp-cut", choices=["ns3", "linux"], default="ns3",
+                    help="map ns-3's DCTCP window cut (cc_params byte_cut = 1; default) or Linux's integer cut with its floor of 2")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -288,18 +358,29 @@ def main() -> None:
         time_s = a.time or (0.2 if b1 else 2.0)
         window = a.window or (0.15 if b1 else 0.5)
         warm = time_s - window
-        toml = b1_scenario(time_s, a.sample, a.build, wait) if b1 else example_scenario(time_s, a.sample, a.build, wait)
-        ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         dq = 1 if name != "example" else 100
+        fdq = dq if a.device_queue == "on" else 0
+        prr = a.prr == "on"
+        echo = a.dctcp_echo == "ns3"
+        cut = a.dctcp_cut == "ns3"
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut) if b1
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut))
+        ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
             ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq))
-            fab.append(run_fabricsim(toml, warm, ports))
+            fab.append(run_fabricsim(toml, warm, ports, fdq))
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if not wait:
             notes.append("fabricsim's RED without ns-3's Wait (--red-wait off)")
-        if not b1:
-            notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}")
+        if not prr:
+            notes.append("fabricsim cuts cwnd to ssthresh at once after ECE (--prr off)")
+        if not echo:
+            notes.append("fabricsim's DCTCP echo as RFC 8257 (--dctcp-echo rfc8257)")
+        if not cut:
+            notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
+        notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
+                     + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
         print("\n".join(table(f"ns-3 {name}", notes, version, ns, fab, window, groups).lines()) + "\n", flush=True)
 

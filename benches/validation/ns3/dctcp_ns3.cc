@@ -21,10 +21,17 @@
 //   --deviceQueue=P      the switches' device queue under the queue discs, packets (example only;
 //                        default 100, ns-3's PointToPointNetDevice default: a packet waits there,
 //                        unseen by RED, whenever the device is busy; B1 always uses 1).
+//   --trace=FILE         per-packet trace of observed port --tracePort (0: the first) from
+//                        --traceFrom until --traceUntil (seconds):
+//                        one line per queue-disc enqueue (E), mark (M) and drop (D): time in ns,
+//                        the event, the disc's and the device queue's packets after it, the sender's
+//                        address, the TCP sequence number and flags (for finding where the two
+//                        simulators first diverge; no figure depends on it).
 //
-// Figures: per-flow goodput after the warm-up (bytes received by each sink), for each observed
-// queue disc its marks and drops (QueueDisc stats) and its length sampled every 10 us after the
-// warm-up (mean, p99), TCP retransmissions (TcpSocketBase "Retransmission"), packets serialized
+// Figures: per-flow goodput after the warm-up (bytes received by each sink) and each sender's mean
+// congestion window, DCTCP alpha and smoothed RTT over the samples after it; for each observed
+// queue disc its marks (all, and after the warm-up) and drops (QueueDisc stats) and its length,
+// alone and with the device queue below it, sampled every --sample us after the warm-up (mean, p99), TCP retransmissions (TcpSocketBase "Retransmission"), packets serialized
 // onto links (PhyTxEnd) and the wall time of Simulator::Run.
 
 #include "ns3/applications-module.h"
@@ -52,10 +59,44 @@ struct Watched
 {
     std::string name;
     Ptr<QueueDisc> disc;
+    Ptr<Queue<Packet>> device;  // the device queue below the disc
     std::vector<uint32_t> samples;
+    // The same instants' totals waiting at the port: the disc and the device queue below it.
+    std::vector<uint32_t> withDevice;
+    uint32_t marksAtWarmup = 0;
 };
 
+Ptr<Queue<Packet>> DeviceQueue(Ptr<NetDevice> d)
+{
+    return DynamicCast<PointToPointNetDevice>(d)->GetQueue();
+}
+
 std::vector<Watched> g_watched;
+
+// The per-packet trace (--trace): the observed port's disc and device queue.
+FILE* g_trace = nullptr;
+Time g_traceUntil;
+Time g_traceFrom;
+Ptr<QueueDisc> g_traceDisc;
+Ptr<Queue<Packet>> g_traceDevice;
+
+void TraceItem(char ev, Ptr<const QueueDiscItem> item)
+{
+    if (!g_trace || Simulator::Now() > g_traceUntil || Simulator::Now() < g_traceFrom) return;
+    auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    TcpHeader tcp;
+    Ptr<Packet> c = item->GetPacket()->Copy();
+    bool isTcp = c->PeekHeader(tcp) > 0;
+    uint8_t src[4] = {0, 0, 0, 0};
+    if (ip) ip->GetHeader().GetSource().Serialize(src);
+    std::fprintf(g_trace, "%ld %c %u %u %u.%u.%u.%u %u %u %u\n", (long)Simulator::Now().GetNanoSeconds(), ev,
+                 g_traceDisc->GetNPackets(), g_traceDevice ? g_traceDevice->GetNPackets() : 0, src[0], src[1], src[2], src[3],
+                 isTcp ? tcp.GetSequenceNumber().GetValue() : 0, isTcp ? (unsigned)tcp.GetFlags() : 0, c->GetSize());
+}
+
+void TraceEnqueue(Ptr<const QueueDiscItem> item) { TraceItem('E', item); }
+void TraceDrop(Ptr<const QueueDiscItem> item) { TraceItem('D', item); }
+void TraceMark(Ptr<const QueueDiscItem> item, const char*) { TraceItem('M', item); }
 
 void TxEnd(Ptr<const Packet>) { g_hops++; }
 
@@ -64,9 +105,44 @@ void Retransmitted(Ptr<const Packet>, const TcpHeader&, const Address&, const Ad
     g_retransmits++;
 }
 
-void Connected(Ptr<Socket> s, const Address&, const Address&)
+// Each sender's latest congestion window (bytes), DCTCP alpha and smoothed RTT (s), and their
+// sums over the samples after the warm-up (per-flow means in the output).
+struct SenderState
+{
+    double cwnd = 0, alpha = 1, srtt = 0;
+    double sumCwnd = 0, sumAlpha = 0, sumSrtt = 0;
+    uint64_t samples = 0;
+    // Samples with the window below two segments and below one (ns-3 has no floor there).
+    uint64_t belowTwo = 0, belowOne = 0;
+    // Bytes the sender counted as acknowledged, and with ECE, in its alpha windows after the
+    // warm-up (what its alpha estimates).
+    uint64_t ackedBytes = 0, eceBytes = 0;
+};
+
+std::vector<SenderState> g_senders;
+
+void Cwnd(size_t i, uint32_t, uint32_t now) { g_senders[i].cwnd = now; }
+void Srtt(size_t i, Time, Time now) { g_senders[i].srtt = now.GetSeconds(); }
+bool g_warm = false;
+
+void Alpha(size_t i, uint32_t ece, uint32_t total, double alpha)
+{
+    g_senders[i].alpha = alpha;
+    if (g_warm)
+    {
+        g_senders[i].eceBytes += ece;
+        g_senders[i].ackedBytes += total;
+    }
+}
+
+void Connected(size_t i, Ptr<Socket> s, const Address&, const Address&)
 {
     s->TraceConnectWithoutContext("Retransmission", MakeCallback(&Retransmitted));
+    s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&Cwnd, i));
+    s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&Srtt, i));
+    PointerValue cc;
+    s->GetAttribute("CongestionOps", cc);
+    cc.Get<TcpCongestionOps>()->TraceConnectWithoutContext("CongestionEstimate", MakeBoundCallback(&Alpha, i));
 }
 
 void Sample(Time every)
@@ -74,6 +150,16 @@ void Sample(Time every)
     for (auto& w : g_watched)
     {
         w.samples.push_back(w.disc->GetNPackets());
+        w.withDevice.push_back(w.disc->GetNPackets() + w.device->GetNPackets());
+    }
+    for (auto& f : g_senders)
+    {
+        f.sumCwnd += f.cwnd;
+        f.sumAlpha += f.alpha;
+        f.sumSrtt += f.srtt;
+        f.samples++;
+        f.belowTwo += f.cwnd < 2 * 1448;
+        f.belowOne += f.cwnd < 1448;
     }
     Simulator::Schedule(every, &Sample, every);
 }
@@ -93,6 +179,11 @@ void MarkWarmup()
     {
         f.atWarmup = f.sink->GetTotalRx();
     }
+    for (auto& w : g_watched)
+    {
+        w.marksAtWarmup = w.disc->GetStats().nTotalMarkedPackets;
+    }
+    g_warm = true;
 }
 
 // A sink on `rx` and a sender on `tx` towards it: OnOff (always on at `rate`, `chunk`-byte writes)
@@ -103,7 +194,9 @@ void AddFlow(const std::string& group, Ptr<Node> tx, Ptr<Node> rx, Ipv4Address t
     PacketSinkHelper sink("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
     ApplicationContainer s = sink.Install(rx);
     s.Start(Seconds(0));
+    size_t index = g_flows.size();
     g_flows.push_back({group, DynamicCast<PacketSink>(s.Get(0))});
+    g_senders.emplace_back();
     ApplicationContainer a;
     if (rate.empty())
     {
@@ -121,9 +214,19 @@ void AddFlow(const std::string& group, Ptr<Node> tx, Ptr<Node> rx, Ipv4Address t
         src.SetAttribute("PacketSize", UintegerValue(chunk));
         a = src.Install(tx);
     }
-    a.Get(0)->TraceConnectWithoutContext("ConnectionSucceeded", MakeCallback(&Connected));
+    a.Get(0)->TraceConnectWithoutContext("ConnectionSucceeded", MakeBoundCallback(&Connected, index));
     a.Start(start);
     a.Stop(stop);
+}
+
+// The mean and the 99th percentile (nearest rank) of queue samples.
+std::pair<double, uint32_t> MeanAndP99(std::vector<uint32_t> s)
+{
+    if (s.empty()) return {0, 0};
+    std::sort(s.begin(), s.end());
+    double sum = 0;
+    for (uint32_t v : s) sum += v;
+    return {sum / s.size(), s[std::min(s.size() - 1, (size_t)(0.99 * (s.size() - 1) + 0.5))]};
 }
 
 Ipv4Address Assign(Ipv4AddressHelper& addr, NetDeviceContainer d)
@@ -165,7 +268,7 @@ void B1(Time stop)
         QueueDiscContainer q = (i == 0 ? red : fifo).Install(d.Get(1));
         if (i == 0)
         {
-            g_watched.push_back({"s0->h0", q.Get(0), {}});
+            g_watched.push_back({"s0->h0", q.Get(0), DeviceQueue(d.Get(1)), {}, {}});
         }
         ip[i] = Assign(addr, d);
     }
@@ -217,8 +320,8 @@ void Example(Time stop, uint32_t deviceQueue)
     red1.SetRootQueueDisc("ns3::RedQueueDisc", "LinkBandwidth", StringValue("1Gbps"), "LinkDelay", StringValue("10us"),
                           "MinTh", DoubleValue(20), "MaxTh", DoubleValue(60));
     QueueDiscContainer trunkQ = red10.Install(t1t2);
-    g_watched.push_back({"T1->T2", trunkQ.Get(0), {}});
-    g_watched.push_back({"T2->R1", red1.Install(r1t2.Get(1)).Get(0), {}});
+    g_watched.push_back({"T1->T2", trunkQ.Get(0), DeviceQueue(t1t2.Get(0)), {}, {}});
+    g_watched.push_back({"T2->R1", red1.Install(r1t2.Get(1)).Get(0), DeviceQueue(r1t2.Get(1)), {}, {}});
     for (auto* v : {&ds1, &ds2, &ds3, &dr2})
     {
         for (auto& d : *v) red1.Install(d.Get(1));
@@ -249,12 +352,19 @@ int main(int argc, char* argv[])
     std::string scenario = "b1";
     double simTime = 0.1, warmup = 0.0, sampleUs = 10;
     uint32_t deviceQueue = 100;
+    std::string trace;
+    double traceUntil = 0.01, traceFrom = 0;
+    uint32_t tracePort = 0;
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "b1 or example", scenario);
     cmd.AddValue("time", "simulated seconds", simTime);
     cmd.AddValue("warmup", "seconds before per-flow goodput and queue samples count", warmup);
     cmd.AddValue("sample", "queue sampling interval, microseconds", sampleUs);
     cmd.AddValue("deviceQueue", "switch device queue, packets (example)", deviceQueue);
+    cmd.AddValue("trace", "per-packet trace of the first observed port into this file", trace);
+    cmd.AddValue("traceUntil", "per-packet trace until this time, seconds", traceUntil);
+    cmd.AddValue("traceFrom", "per-packet trace from this time, seconds", traceFrom);
+    cmd.AddValue("tracePort", "which observed port to trace (0, 1, ...)", tracePort);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
@@ -279,6 +389,17 @@ int main(int argc, char* argv[])
         return 2;
     }
     Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxEnd", MakeCallback(&TxEnd));
+    if (!trace.empty())
+    {
+        g_trace = std::fopen(trace.c_str(), "w");
+        g_traceUntil = Seconds(traceUntil);
+        g_traceFrom = Seconds(traceFrom);
+        g_traceDisc = g_watched.at(tracePort).disc;
+        g_traceDevice = g_watched.at(tracePort).device;
+        g_traceDisc->TraceConnectWithoutContext("Enqueue", MakeCallback(&TraceEnqueue));
+        g_traceDisc->TraceConnectWithoutContext("Drop", MakeCallback(&TraceDrop));
+        g_traceDisc->TraceConnectWithoutContext("Mark", MakeCallback(&TraceMark));
+    }
     Simulator::Schedule(Seconds(warmup), &MarkWarmup);
     Simulator::Schedule(Seconds(warmup), &Sample, MicroSeconds(sampleUs));
     Simulator::Stop(stop);
@@ -292,25 +413,27 @@ int main(int argc, char* argv[])
     for (size_t i = 0; i < g_flows.size(); i++)
     {
         uint64_t rx = g_flows[i].sink->GetTotalRx();
-        std::printf("%s{\"group\": \"%s\", \"rx_bytes\": %lu, \"rx_after_warmup\": %lu}", i ? ", " : "", g_flows[i].group.c_str(),
-                    (unsigned long)rx, (unsigned long)(rx - g_flows[i].atWarmup));
+        const SenderState& f = g_senders[i];
+        double n = f.samples ? (double)f.samples : 1.0;
+        std::printf("%s{\"group\": \"%s\", \"rx_bytes\": %lu, \"rx_after_warmup\": %lu, \"cwnd_mean\": %.1f, \"alpha_mean\": %.5f, "
+                    "\"srtt_mean_s\": %.7f, \"cwnd_below_2_frac\": %.4f, \"cwnd_below_1_frac\": %.4f, \"ece_fraction\": %.5f}",
+                    i ? ", " : "", g_flows[i].group.c_str(), (unsigned long)rx, (unsigned long)(rx - g_flows[i].atWarmup),
+                    f.sumCwnd / n, f.sumAlpha / n, f.sumSrtt / n, f.belowTwo / n, f.belowOne / n, f.ackedBytes ? (double)f.eceBytes / f.ackedBytes : 0.0);
     }
     std::printf("], \"queues\": [");
     for (size_t i = 0; i < g_watched.size(); i++)
     {
         const QueueDisc::Stats& st = g_watched[i].disc->GetStats();
-        std::vector<uint32_t> s = g_watched[i].samples;
-        std::sort(s.begin(), s.end());
-        double mean = 0;
-        for (uint32_t v : s) mean += v;
-        mean = s.empty() ? 0 : mean / s.size();
-        uint32_t p99 = s.empty() ? 0 : s[std::min(s.size() - 1, (size_t)(0.99 * (s.size() - 1) + 0.5))];
+        auto [mean, p99] = MeanAndP99(g_watched[i].samples);
+        auto [meanT, p99T] = MeanAndP99(g_watched[i].withDevice);
+        size_t samples = g_watched[i].samples.size();
         std::printf("%s{\"port\": \"%s\", \"marks\": %u, \"drops\": %u, \"enqueued\": %u, \"mean_packets\": %.3f, \"p99_packets\": %u, "
-                    "\"samples\": %zu}",
+                    "\"samples\": %zu, \"mean_with_device\": %.3f, \"p99_with_device\": %u, \"marks_after_warmup\": %u}",
                     i ? ", " : "", g_watched[i].name.c_str(), st.nTotalMarkedPackets, st.nTotalDroppedPackets,
-                    st.nTotalEnqueuedPackets, mean, p99, s.size());
+                    st.nTotalEnqueuedPackets, mean, p99, samples, meanT, p99T, st.nTotalMarkedPackets - g_watched[i].marksAtWarmup);
     }
     std::printf("]}\n");
+    if (g_trace) std::fclose(g_trace);
     Simulator::Destroy();
     return 0;
 }

@@ -10,7 +10,7 @@ pub struct Described {
     pub queues: String,
     /// "strict", "wrr 10:1", "drr 1:1 (1500 B)".
     pub scheduler: String,
-    /// "120000B", "100pkt", "unlimited"; per-queue limits after a slash.
+    /// "120000B", "100pkt", "unlimited"; per-queue limits after a slash; "+ device 100pkt".
     pub buffer: String,
     /// "none", "ecn per queue 65pkt", "ecn per port 65pkt", "red 20pkt-60pkt".
     pub marking: String,
@@ -53,6 +53,9 @@ impl QueueSpec {
         let mut buffer = self.limit.map_or("unlimited".to_string(), amount);
         if self.queue_limits[..n].iter().any(Option::is_some) {
             buffer = format!("{buffer} (queues {})", per_queue(&self.queue_limits[..n]));
+        }
+        if let Some(d) = self.device_queue {
+            buffer = format!("{buffer} + device {d}pkt");
         }
         let marking = match self.marking {
             Marking::None => "none".to_string(),

@@ -21,8 +21,11 @@
 //!   threshold; other packets see the whole buffer.
 //! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
 //!   at enqueue or dequeue; or RED ([`red`]).
+//! - A device queue below all of it (`QueueSpec::device_queue`, [`device`]): ns-3's NetDevice
+//!   transmit queue under a queue disc, which the discipline never sees.
 
 pub mod describe;
+pub mod device;
 pub mod fifo;
 pub mod red;
 pub mod shared;
@@ -139,6 +142,9 @@ pub struct QueueSpec {
     /// Host NICs only: transports stop handing data packets to the NIC while it holds this many
     /// packets (backpressure, no drop). `None` = no backpressure.
     pub send_limit: Option<u64>,
+    /// A device transmit queue of this many packets below the discipline ([`device`]: ns-3's
+    /// NetDevice queue under a queue disc). `None`: the transmitter takes from the queues.
+    pub device_queue: Option<u32>,
 }
 
 impl QueueSpec {
@@ -155,6 +161,7 @@ impl QueueSpec {
             selective_drop: None,
             marking: Marking::None,
             send_limit: None,
+            device_queue: None,
         }
     }
 
@@ -242,6 +249,8 @@ struct Multi {
     red: Vec<Red>,
     /// The switch's shared memory (index into the pools) and α per class.
     shared: Option<(u32, [f64; CLASSES])>,
+    /// The device queue below the queues, if any; `occ` counts its packets too.
+    device: Option<device::Device>,
 }
 
 impl PortQueue {
@@ -256,7 +265,7 @@ impl PortQueue {
             (Some(p), Some(a)) => Some((p, a)),
             _ => None,
         };
-        if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() {
+        if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() && spec.device_queue.is_none() {
             match spec.marking {
                 Marking::None => return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: None },
                 Marking::Threshold { queue, port: [None, ..], at: MarkAt::Enqueue } => {
@@ -295,6 +304,7 @@ impl PortQueue {
             marking: spec.marking,
             red,
             shared,
+            device: spec.device_queue.map(device::Device::new),
         };
         PortQueue { occ, fifo: VecDeque::new(), multi: Some(Box::new(multi)), mark_k: None }
     }
@@ -433,11 +443,21 @@ impl Multi {
         queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes())) || port[qi].is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes))
     }
 
+    /// What the port's buffer limit is checked against: the whole occupancy, or with a device
+    /// queue only the discipline's part.
+    #[inline]
+    fn buffered(&self, occ: &Occupancy) -> Occupancy {
+        match &self.device {
+            None => *occ,
+            Some(d) => Occupancy { pkts: occ.pkts - d.len_packets(), bytes: occ.bytes - d.len_bytes(), limit: occ.limit },
+        }
+    }
+
     /// Could queue `qi` hold one more packet of `size` bytes?
     #[inline]
     fn fits(&self, occ: &Occupancy, qi: usize, size: u64, class: u8, pools: &[SharedPool]) -> bool {
         let q = &self.queues[qi];
-        if occ.full_for(size) {
+        if self.buffered(occ).full_for(size) {
             return false;
         }
         if self.queue_limits[qi].is_some_and(|l| l.exceeded_by(q.len_packets() + 1, q.len_bytes() + size)) {
@@ -590,7 +610,34 @@ impl Multi {
             self.queues[qi].stats.marks += marked as u64;
         }
         self.admit(id, qi, size, occ, env);
+        if self.device.as_ref().is_some_and(device::Device::has_room) {
+            // The device queue had room, so the discipline was empty: the packet goes on down.
+            marked |= self.to_device(occ, env);
+        }
         Admit::Enqueued { marked, trimmed }
+    }
+
+    /// Move the discipline's next packet into the device queue (both counted in `occ`); `true`
+    /// = it was marked on leaving the discipline (dequeue marking).
+    #[inline(never)]
+    fn to_device(&mut self, occ: &mut Occupancy, env: &mut Env) -> bool {
+        let (id, marked) = self.pop_queues(occ, env);
+        let size = env.slab.get(id).size;
+        self.device.as_mut().expect("a device queue").push(id, size);
+        occ.pkts += 1;
+        occ.bytes += size as u64;
+        marked
+    }
+
+    /// The transmitter takes the device queue's head; the discipline refills the room it leaves
+    /// (ns-3's wake of a stopped device queue). `true` = the refill was marked on dequeue.
+    #[inline(never)]
+    fn pop_device(&mut self, occ: &mut Occupancy, env: &mut Env) -> (PacketId, bool) {
+        let (id, size) = self.device.as_mut().expect("a device queue").pop().expect("the device queue holds the port's head");
+        occ.pkts -= 1;
+        occ.bytes -= size as u64;
+        let waiting = self.buffered(occ).pkts > 0;
+        (id, waiting && self.to_device(occ, env))
     }
 
     /// Put packet `id` of `size` bytes at the tail of queue `qi` (it fits).
@@ -661,8 +708,17 @@ impl Multi {
         q.iter().position(|id| slab.get(id).flow == flow).unwrap()
     }
 
-    /// The next packet (some queue is non-empty); `true` = marked on dequeue.
+    /// The next packet to transmit (the port holds one); `true` = marked on dequeue.
+    #[inline]
     fn pop(&mut self, occ: &mut Occupancy, env: &mut Env) -> (PacketId, bool) {
+        if self.device.is_some() {
+            return self.pop_device(occ, env);
+        }
+        self.pop_queues(occ, env)
+    }
+
+    /// The next packet of the queues (some queue is non-empty); `true` = marked on dequeue.
+    fn pop_queues(&mut self, occ: &mut Occupancy, env: &mut Env) -> (PacketId, bool) {
         let qi = self.pick_queue(env.slab);
         let pos = self.pick_position(qi, env.slab);
         let id = self.take(occ, qi, pos, env);

@@ -468,3 +468,63 @@ fn selective_dropping_keeps_droppable_packets_under_the_threshold() {
         assert_eq!(b.offer(&mut plain, id), OK);
     }
 }
+
+#[test]
+fn a_device_queue_holds_packets_below_red_and_its_limit() {
+    // RED as step marking at 2 (min = max = 2, w = 1, not gentle: every arrival finding at least
+    // 2 in the discipline is marked), a 4-packet buffer, and a 3-packet device queue below (ns-3's
+    // queue disc over a NetDevice queue). Arrivals 0..2 go down to the device, finding the
+    // discipline empty; 3 and 4 find 0 and 1 there; 5 and 6 find 2 and 3 (marked); 7 finds the
+    // buffer full (4 + 1 > 4) and is dropped. The port holds 3 + 4 = 7.
+    let mut s = QueueSpec::fifo(Some(Amount::Packets(4)));
+    s.marking = Marking::Red(RedSpec { weight: 1.0, gentle: false, ..RedSpec::new(Amount::Packets(2), Amount::Packets(2)) });
+    s.device_queue = Some(3);
+    let mut b = Bench::new();
+    let mut q = PortQueue::new(&s, Rate(10_000_000_000), None);
+    let ids: Vec<_> = (0..8).map(|_| b.pkt(0, 1500, 0, Ecn::Ect0)).collect();
+    let got: Vec<Admit> = ids.iter().map(|&id| b.offer(&mut q, id)).collect();
+    let mark = Admit::Enqueued { marked: true, trimmed: false };
+    assert_eq!(got, vec![OK, OK, OK, OK, OK, mark, mark, Admit::Dropped]);
+    assert_eq!((q.len_packets(), q.len_bytes()), (7, 7 * 1500));
+    assert_eq!(q.queues()[0].len_packets(), 4, "the discipline's own queue");
+    // The transmitter takes 0 from the device; 3 moves down, so a new arrival finds 3 above the
+    // device (marked) and fits (3 + 1 <= 4).
+    assert_eq!(b.pop(&mut q), Some(ids[0]));
+    assert_eq!(q.queues()[0].len_packets(), 3);
+    let late = b.pkt(0, 1500, 0, Ecn::Ect0);
+    assert_eq!(b.offer(&mut q, late), mark);
+    // First in, first out through both stages.
+    let order: Vec<_> = std::iter::from_fn(|| b.pop(&mut q)).collect();
+    assert_eq!(order, [&ids[1..7], &[late]].concat());
+    assert_eq!(q.len_packets(), 0);
+    // Without the device queue the same arrivals find 0, 1, 2 (marked), 3 (marked), then a full
+    // buffer.
+    s.device_queue = None;
+    let mut q = PortQueue::new(&s, Rate(10_000_000_000), None);
+    let got: Vec<Admit> = (0..5).map(|_| { let id = b.pkt(0, 1500, 0, Ecn::Ect0); b.offer(&mut q, id) }).collect();
+    assert_eq!(got, vec![OK, OK, mark, mark, Admit::Dropped]);
+}
+
+#[test]
+fn a_device_queue_under_step_marking_moves_marks_not_departures() {
+    // Per-queue step marking at K = 1 over a 2-packet device queue: the discipline sees the
+    // occupancy minus 2. Six arrivals find 0..5 waiting in all, 0, 0, 0, 1, 2, 3 in the
+    // discipline: the last two are marked (above 1), not the last four. Dequeue marking at K = 0
+    // marks a packet leaving the discipline for the device with another still behind it.
+    let mut b = Bench::new();
+    let mut s = QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Packets(1));
+    s.device_queue = Some(2);
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let marks: Vec<bool> = (0..6).map(|_| { let id = b.pkt(0, 1500, 0, Ecn::Ect0); b.offer(&mut q, id) != OK }).collect();
+    assert_eq!(marks, vec![false, false, false, false, true, true]);
+    s.marking = Marking::Threshold { queue: [Some(Amount::Packets(0)); MAX_QUEUES], port: [None; MAX_QUEUES], at: MarkAt::Dequeue };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    for _ in 0..5 {
+        let id = b.pkt(0, 1500, 0, Ecn::Ect0);
+        assert_eq!(b.offer(&mut q, id), OK);
+    }
+    // 0 and 1 went down with nothing behind them; popping 0 moves 2 down leaving 3 and 4 (marked),
+    // popping 1 moves 3 leaving 4 (marked), popping 2 moves 4 leaving nothing.
+    let ce: Vec<bool> = (0..5).map(|_| b.pop(&mut q).map(|id| b.slab.get(id).ecn == Ecn::Ce).unwrap()).collect();
+    assert_eq!(ce, vec![false, false, true, true, false]);
+}

@@ -708,6 +708,12 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("ect_syn", iss, as_bool) {
         c.ect_syn = v;
     }
+    if let Some(v) = t.get("prr", iss, as_bool) {
+        c.prr = v;
+    }
+    if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
+        c.dctcp_echo_ns3 = v == "ns3";
+    }
     match t.raw("syn_timestamp") {
         Some(v) if v.as_str() == Some("sent") => c.syn_ts_zero = false,
         Some(v) if v.as_str() == Some("zero") => c.syn_ts_zero = true,

@@ -299,8 +299,33 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
     if q.has("red") && disc.as_deref() != Some("red") {
         iss.push(q.key_path("red"), "only applies to discipline = \"red\"");
     }
+    device_queue(q, &mut spec, iss);
     q.finish(iss);
     spec
+}
+
+/// `device_queue`: ns-3's NetDevice transmit queue below the discipline (queue/device.rs), in
+/// packets, or "off". Refused with the settings that would read the port's whole occupancy
+/// (a port-wide marking threshold, selective dropping, a shared buffer), where it is not clear
+/// whether the device's packets count.
+fn device_queue(q: &Table, spec: &mut QueueSpec, iss: &mut Issues) {
+    let Some(v) = q.raw("device_queue") else { return };
+    if v.as_str() == Some("off") {
+        spec.device_queue = None;
+        return;
+    }
+    match as_amount(v) {
+        Ok(Amount::Packets(n)) if (1..=1_000_000).contains(&n) => spec.device_queue = Some(n as u32),
+        _ => {
+            iss.push(q.key_path("device_queue"), format!("{} is not a packet count from '1pkt' to '1000000pkt' (or \"off\"); ns-3's default is '100pkt'", show(v)));
+            return;
+        }
+    }
+    let port_wide = matches!(spec.marking, Marking::Threshold { port, .. } if port.iter().any(Option::is_some));
+    let clash = [(port_wide, "ecn_port_threshold"), (spec.selective_drop.is_some(), "selective_drop"), (spec.shared_alpha.is_some(), "alpha (a shared buffer)")];
+    if let Some((_, what)) = clash.iter().find(|(on, _)| *on) {
+        iss.push(q.key_path("device_queue"), format!("cannot be combined with {what}: it reads the port's whole occupancy"));
+    }
 }
 
 /// `alpha`: one factor for every class or a list per class.

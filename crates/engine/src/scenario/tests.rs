@@ -359,7 +359,19 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "queues = 2\nscheduler = \"wrr\"\nweights = [1, 2, 3]\n", "queue.weights", &["3 entries", "2 queues"]);
     assert_reports(q, "admission = \"trim\"\n", "queue.admission", &["queues >= 2"]);
     assert_reports(q, "admission = \"pfabrc\"\n", "queue.admission", &["did you mean 'pfabric'"]);
+    let dq = with("device_queue = \"100pkt\"\n");
+    assert_eq!(Scenario::from_toml(&dq).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba.device_queue, Some(100));
+    assert_reports(q, "device_queue = \"0pkt\"\n", "queue.device_queue", &["'1pkt' to '1000000pkt'", "'100pkt'"]);
+    assert_reports(q, "device_queue = \"15KB\"\n", "queue.device_queue", &["not a packet count"]);
+    assert_reports(q, "device_queue = \"4pkt\"\ndiscipline = \"ecn\"\necn_port_threshold = \"8pkt\"\n", "queue.device_queue", &["ecn_port_threshold"]);
+    assert_reports(q, "device_queue = \"4pkt\"\nselective_drop = \"8pkt\"\n", "queue.device_queue", &["selective_drop"]);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nclass = 8\nmin_rto", "transport.class", &["0 (most urgent) to 7"]);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = \"yes\"\nmin_rto", "transport.prr", &["not true or false"]);
+    let prr = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nmin_rto", 1);
+    assert!(Scenario::from_toml(&prr).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().prr);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ndctcp_echo = \"ns-3\"\nmin_rto", "transport.dctcp_echo", &["ns3"]);
+    let echo = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ndctcp_echo = \"ns3\"\nmin_rto", 1);
+    assert!(Scenario::from_toml(&echo).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().dctcp_echo_ns3);
 }
 
 #[test]

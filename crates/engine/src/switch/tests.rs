@@ -393,3 +393,27 @@ dst = "h7"
     }
     assert!(busiest > 1_000_000, "the senders did send ({busiest} B)");
 }
+
+#[test]
+fn a_device_queue_delays_marks_but_not_packets() {
+    // h1 and h2 each send one 10-segment window to h0 at t = 0 (10 Gb/s, 1 µs wires: 1500 B in
+    // 1.2 µs). Segment k of each reaches s0 at 2.2 + 1.2(k−1) µs; h1's first finds s0->h0 idle.
+    // At each later instant the two arrivals come before the transmitter frees (tie order), so
+    // before instant k ≥ 2 k − 1 packets wait: h1's k-th finds k − 1, h2's k-th finds k (h2's
+    // first: 0). Step marking above K = 2 marks h2's 3rd and both 4th..10th: 15. With a 4-packet
+    // device queue below the discipline, it sees 4 fewer: above 2 means 7 or more in all, h1's
+    // 8th..10th and h2's 7th..10th: 7. The order of departures is the same FIFO, so every
+    // segment arrives when it did without the device queue.
+    let flows = "initial_cwnd = 10\ncc = \"dctcp\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 14480\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 14480\n";
+    let marks_and_fcts = |queue: &str| {
+        let mut sim = run(&star(3, "1ms", &format!("buffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"2pkt\"\n{queue}"), flows));
+        let pt = sim.port_table();
+        let p = pt.find("s0->h0").unwrap();
+        (pt.ecn_marks[p], pt.max_queue_packets[p], sim.flow_table().fct_ps)
+    };
+    let (plain, peak, fcts) = marks_and_fcts("");
+    assert_eq!((plain, peak), (15, 11));
+    let (dev, dpeak, dfcts) = marks_and_fcts("device_queue = \"4pkt\"");
+    assert_eq!((dev, dpeak), (7, 11), "the port's occupancy counts the device queue's packets");
+    assert_eq!(dfcts, fcts);
+}

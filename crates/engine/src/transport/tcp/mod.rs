@@ -13,8 +13,8 @@
 //! (`Sender::cc_call`).
 //!
 //! Not modelled: ECN negotiation (set by configuration), the FIN exchange (the last data segment
-//! carries FIN), timestamp option bytes (the RTT samples they give are: `timestamps`), PRR (cwnd
-//! is set to ssthresh on entering recovery, as RFC 6675 §5 says), F-RTO and undo, Nagle, slow
+//! carries FIN), timestamp option bytes (the RTT samples they give are: `timestamps`), PRR in fast
+//! recovery (cwnd is set to ssthresh on entering it, as RFC 6675 §5 says; PRR only in CWR, `prr`), F-RTO and undo, Nagle, slow
 //! start after idle, SACK option bytes on the wire.
 
 pub mod cc;
@@ -180,6 +180,14 @@ pub struct TcpConfig {
     /// congestion control that needs ECN (DCTCP) and ns-3 in its DctcpEcn mode; off: not
     /// ECN-capable (RFC 3168 §6.1.1), so a RED queue that picks them drops them.
     pub ect_syn: bool,
+    /// Proportional Rate Reduction (RFC 6937) while reducing after ECE (CWR): cwnd is not cut
+    /// to ssthresh at once but brought down over the round, `sender.rs` `Prr`; as Linux
+    /// (`tcp_cwnd_reduction`) and ns-3 (`TcpPrrRecovery`, its default) do. Off: cwnd = ssthresh
+    /// on entering CWR. Fast recovery keeps cwnd = ssthresh either way.
+    pub prr: bool,
+    /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `Ns3Echo`), not
+    /// RFC 8257 §3.2's: used only to validate against ns-3 (docs/VALIDATION.md).
+    pub dctcp_echo_ns3: bool,
     /// The SYN carries a zero timestamp, so the SYN-ACK's RTT sample is its arrival time since
     /// the simulation's start rather than since the SYN left: htsim's TCP does this
     /// (`TcpPacket::new_syn_pkt` never sets the timestamp that `TcpSink` echoes and
@@ -273,6 +281,8 @@ impl Default for TcpConfig {
             timestamps: false,
             handshake: false,
             ect_syn: false,
+            prr: false,
+            dctcp_echo_ns3: false,
             syn_ts_zero: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),

@@ -29,6 +29,9 @@ struct AckConfig {
     rcv_window: RcvWindow,
     /// Low-priority packets per low-priority ACK (PPT's EWD: 2; otherwise 1).
     lp_per_ack: u32,
+    /// DCTCP's echo as ns-3 does it (`TcpConfig::dctcp_echo_ns3`; its sender then reads ECE only
+    /// on ACKs that advance).
+    echo_ns3: bool,
 }
 
 /// How a receive buffer (`rcv_buffer`) bounds what the receiver holds and advertises.
@@ -59,6 +62,7 @@ impl From<&TcpConfig> for AckConfig {
             rcv_buffer: c.rcv_buffer,
             rcv_window: c.rcv_window,
             lp_per_ack: c.lp_per_ack(),
+            echo_ns3: c.dctcp_echo_ns3,
         }
     }
 }
@@ -78,6 +82,12 @@ pub struct Receiver {
     delack: LazyTimer,
     /// DCTCP CE state (RFC 8257 §3.2).
     ce_state: bool,
+    /// ns-3's echo state when `echo_ns3` (`ns3_ce_event`), in the struct's padding: how far
+    /// rcv_nxt moved while the last ECN-capable segment was taken in (its event recorded the
+    /// point below it, `TcpDctcp::m_priorRcvNxt`; u32::MAX before the first), and whether that
+    /// segment's ACK was delayed (`m_delayedAckReserved`).
+    ns3_moved: u32,
+    ns3_reserved: bool,
     /// RFC 3168 ECE latch.
     ece_latch: bool,
     /// Linux quick-ACK state, when the connection models a Linux receiver.
@@ -127,6 +137,8 @@ impl Receiver {
             pending: 0,
             delack: LazyTimer::new(timers::DELAYED_ACK),
             ce_state: false,
+            ns3_moved: u32::MAX,
+            ns3_reserved: false,
             ece_latch: false,
             duplicate_segments: 0,
             acks_sent: 0,
@@ -183,6 +195,7 @@ impl Receiver {
         }
         let mut immediate = false;
         match self.cfg.ecn {
+            EcnMode::Dctcp if self.cfg.echo_ns3 => self.ns3_ce_event(ce, ends, out),
             EcnMode::Dctcp => {
                 if ce != self.ce_state {
                     // RFC 8257 §3.2: flush a pending delayed ACK with the old CE state first, so
@@ -211,6 +224,7 @@ impl Receiver {
             EcnMode::Off => {}
         }
 
+        let at_event = self.rcv_nxt;
         let (start, end) = (h.seq, h.seq + h.len as u64);
         // Only the normal loop's gaps count: data a low-priority loop sent from the tail sits
         // above them and must not change this loop's ACKs (PPT §5).
@@ -241,11 +255,34 @@ impl Receiver {
             self.assigned = h.window();
         }
         self.pending += 1;
-        if immediate || self.pending >= self.cfg.delack_count {
+        let ack_now = immediate || self.pending >= self.cfg.delack_count;
+        if self.cfg.echo_ns3 {
+            // ns-3 notes whether this segment's ACK waits (TcpDctcp::UpdateAckReserved).
+            self.ns3_reserved = !ack_now;
+            self.ns3_moved = (self.rcv_nxt - at_event).min(u32::MAX as u64 - 1) as u32;
+        }
+        if ack_now {
             self.send_ack(ends, out);
         } else if !self.delack.is_set() {
             self.delack.set(now + self.cfg.delack_timeout, out);
         }
+    }
+
+    /// ns-3's DCTCP receiver on an ECN-capable data segment, before it is taken in
+    /// (`TcpSocketBase::ForwardUp` raising `CA_EVENT_ECN_IS_CE`/`_NO_CE`, `TcpDctcp::CeState0to1`
+    /// and `CeState1to0`): when the CE state flips while an ACK is being delayed, an ACK with the
+    /// old state's ECE goes out at once — for the rcv_nxt recorded at the *previous* segment's
+    /// event, before that segment was taken in, so it acknowledges up to the segment before it
+    /// and, the previous segment still unacknowledged, is often a duplicate ACK, whose ECE the
+    /// sender ignores (`TcpSocketBase::ReceivedAck` reads ECE only on an ACK that advances). That
+    /// ACK resets the delayed-ACK count (`SendEmptyPacket`). No immediate ACK of the segment
+    /// itself (RFC 8257 §3.2 and Linux send one).
+    fn ns3_ce_event(&mut self, ce: bool, ends: &Endpoints, out: &mut Outbox) {
+        if ce != self.ce_state && self.ns3_reserved && self.ns3_moved != u32::MAX {
+            let prior = self.rcv_nxt - self.ns3_moved as u64;
+            self.send_ack_at(prior, self.ce_state, ends, out);
+        }
+        self.ce_state = ce;
     }
 
     /// Put bytes `[start, end)` in place (those the receive buffer can hold).
@@ -311,6 +348,8 @@ impl Receiver {
 
     pub fn on_delack_timer(&mut self, now: Time, ends: &Endpoints, out: &mut Outbox) {
         if self.delack.fired(now, out) && self.pending > 0 {
+            // ns-3's DelAckTimeout raises CA_EVENT_DELAYED_ACK before its ACK.
+            self.ns3_reserved = true;
             self.send_ack(ends, out);
         }
     }
@@ -363,12 +402,19 @@ impl Receiver {
     }
 
     fn send_ack(&mut self, ends: &Endpoints, out: &mut Outbox) {
-        let mut h = self.ack_header();
-        h.ece = match self.cfg.ecn {
+        let ece = match self.cfg.ecn {
             EcnMode::Off => false,
             EcnMode::Classic => self.ece_latch,
             EcnMode::Dctcp => self.ce_state,
         };
+        self.send_ack_at(self.rcv_nxt, ece, ends, out);
+    }
+
+    /// An ACK of the bytes below `ack` (the cumulative point, or an earlier one: ns-3's echo).
+    fn send_ack_at(&mut self, ack: u64, ece: bool, ends: &Endpoints, out: &mut Outbox) {
+        let mut h = self.ack_header();
+        h.ack = ack;
+        h.ece = ece;
         let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
         p.ecn = if self.cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
         p.class = self.cfg.class;
@@ -485,6 +531,34 @@ mod tests {
             r.on_data(Time(i as u64), &data(i as u64 * 1000, 1000, e), &ends(), &mut out);
         }
         assert_eq!(acks(&out), vec![(2000, false), (3000, true), (4000, true), (5000, false)]);
+    }
+
+    #[test]
+    fn ns3s_dctcp_echo_acks_the_segment_before_and_loses_a_leading_mark() {
+        // ns-3's TcpDctcp receiver (dctcp_echo = "ns3"), ACK every 2nd segment. CE: 0 0 1 0 0.
+        // Segments 0, 1: ACK(2000). Segment 2 (CE) flips the state with no ACK waiting: nothing
+        // sent; its event records rcv_nxt = 2000; it waits. Segment 3 flips back while 2 waits:
+        // ns-3 sends the old state's ACK for the rcv_nxt recorded at segment 2's event, 2000 —
+        // a duplicate carrying ECE, which a sender ignores — and restarts the count; segment 4
+        // completes a pair: ACK(5000) without ECE. Segment 2's mark reaches no sender.
+        // RFC 8257 §3.2 instead: ACK(3000, ECE) at the flip to 1, ACK(4000) at the flip back.
+        let run = |ns3: bool, marks: &[bool]| {
+            let cfg = TcpConfig { ecn: EcnMode::Dctcp, dctcp_echo_ns3: ns3, ..Default::default() };
+            let mut r = Receiver::new(&cfg, None);
+            let mut out = Outbox::default();
+            for (i, &m) in marks.iter().enumerate() {
+                let e = if m { Ecn::Ce } else { Ecn::Ect0 };
+                r.on_data(Time(i as u64), &data(i as u64 * 1000, 1000, e), &ends(), &mut out);
+            }
+            acks(&out)
+        };
+        let leading = [false, false, true, false, false];
+        assert_eq!(run(true, &leading), vec![(2000, false), (2000, true), (5000, false)]);
+        assert_eq!(run(false, &leading), vec![(2000, false), (3000, true), (4000, false)]);
+        // CE: 0 1 0 0. Segment 1 flips while 0 waits: ACK(0) without ECE (rcv_nxt at segment 0's
+        // event); segment 2 flips back while 1 waits: ACK(1000, ECE) — segment 0 acknowledged as
+        // marked; segment 3 completes a pair: ACK(4000). One marked segment counted, the wrong one.
+        assert_eq!(run(true, &[false, true, false, false]), vec![(0, false), (1000, true), (4000, false)]);
     }
 
     #[test]

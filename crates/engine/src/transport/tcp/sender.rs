@@ -60,6 +60,8 @@ pub struct Sender {
     send_cwr: bool,
     /// The last ACK of new data carried ECE (ns-2 FullTcp's `ecn_burst_`, `TcpConfig::ns2_ecn_growth`).
     prev_ece: bool,
+    /// Proportional Rate Reduction's state during a CWR episode (`TcpConfig::prr`).
+    prr: Option<Prr>,
     /// Retransmit the first lost segment regardless of the window (RFC 6675 §5 step 4.3,
     /// RFC 6582 §3.2 steps 2 and 5).
     force_rtx: bool,
@@ -189,6 +191,7 @@ impl Sender {
             rwnd: u64::MAX,
             send_cwr: false,
             prev_ece: false,
+            prr: None,
             force_rtx: false,
             rtt: RttEstimator::new(cfg.rto),
             rto: LazyTimer::new(timers::RTO),
@@ -601,7 +604,9 @@ impl Sender {
             // pFabric §4.2: the first answer to a probe ends probe mode; slow start resumes.
             self.timeouts_in_row = 0;
         }
-        let ece = h.ece && cfg.ecn != EcnMode::Off;
+        // ns-3 reads ECE only on an ACK that advances snd_una (TcpSocketBase::ReceivedAck), which
+        // its DCTCP echo relies on (`TcpConfig::dctcp_echo_ns3`, receiver.rs).
+        let ece = h.ece && cfg.ecn != EcnMode::Off && !(cfg.dctcp_echo_ns3 && acked.count == 0);
         // ns-2 FullTcp opens cwnd on every ACK of new data but the first ECE one of a burst.
         let ns2_may_grow = !ece || self.prev_ece;
         if acked.count > 0 {
@@ -654,6 +659,11 @@ impl Sender {
             }
             CaState::Loss | CaState::Cwr if una >= self.recovery_point => {
                 if self.state == CaState::Cwr {
+                    if self.prr.take().is_some() && !self.cc.owns_cwnd() {
+                        // The reduction ends at ssthresh (Linux tcp_end_cwnd_reduction, ns-3
+                        // TcpSocketBase::ReceivedAck on leaving CA_CWR).
+                        self.tcb.cwnd = self.tcb.ssthresh;
+                    }
                     self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::CompleteCwr));
                 }
                 self.state = CaState::Open;
@@ -706,7 +716,7 @@ impl Sender {
             self.state = if disorder { CaState::Disorder } else { CaState::Open };
             if ece && una >= self.recovery_point {
                 // RFC 3168 §6.1.2: one reduction per window of data.
-                self.enter_cwr();
+                self.enter_cwr(cfg.prr, own_acked as u64 + newly_sacked as u64);
                 self.send_cwr = true;
                 self.stats.ecn_reductions += 1;
                 // ns-2 opens cwnd on this ACK too (unless it starts an ECE run), even when it also
@@ -732,8 +742,12 @@ impl Sender {
                 self.tcb.cwnd = self.tcb.cwnd.min(cap); // ns-2's maxcwnd_, applied in opencwnd()
             }
             if std::mem::take(&mut self.tcb.request_cwr) && matches!(self.state, CaState::Open | CaState::Disorder) {
-                self.enter_cwr(); // a delay-based back-off (CDG)
+                self.enter_cwr(cfg.prr, 0); // a delay-based back-off (CDG)
             }
+        }
+
+        if self.state == CaState::Cwr && self.prr.is_some() {
+            self.prr_step(own_acked as u64 + newly_sacked as u64);
         }
 
         // RFC 6298 §5.2/5.3: stop the timer when all is acked, restart it on new data acked.
@@ -925,10 +939,16 @@ impl Sender {
     }
 
     /// Linux `tcp_enter_cwr`: ssthresh from the congestion control, cwnd reduced to it, until
-    /// the data outstanding now is acknowledged.
-    fn enter_cwr(&mut self) {
+    /// the data outstanding now is acknowledged — at once, or with `prr` over the round
+    /// (`delivered`: segments the ACK that triggers it delivered).
+    fn enter_cwr(&mut self, prr: bool, delivered: u64) {
         self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
-        if !self.cc.owns_cwnd() {
+        if prr && !self.cc.owns_cwnd() {
+            // RFC 6937's RecoverFS: the flight when the reduction starts, this ACK's share
+            // included (ns-3 TcpPrrRecovery::EnterRecovery: SND.NXT − SND.UNA − SACKed + delivered).
+            let fs = (self.board.packets_out() - self.board.sacked_out() + delivered).max(1);
+            self.prr = Some(Prr { delivered: 0, out_base: self.stats.segments_sent, recover_fs: fs });
+        } else if !self.cc.owns_cwnd() {
             self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
         }
         self.state = CaState::Cwr;
@@ -936,7 +956,31 @@ impl Sender {
         self.recovery_point = self.board.nxt();
     }
 
+    /// One ACK of a CWR episode under PRR (RFC 6937 §3, ns-3 `TcpPrrRecovery::DoRecovery`):
+    /// `delivered` segments newly acknowledged or SACKed; cwnd becomes pipe + what may be sent.
+    /// Above ssthresh, sending follows delivery in the ratio ssthresh / RecoverFS; at or below,
+    /// the conservative bound (PRR-CRB) lets it catch up to ssthresh, at most as fast as data is
+    /// delivered. At least one segment on the episode's first ACK (ns-3 forces one there).
+    fn prr_step(&mut self, delivered: u64) {
+        let Some(p) = self.prr.as_mut() else { return };
+        if delivered == 0 {
+            return;
+        }
+        p.delivered += delivered;
+        let pipe = self.board.pipe();
+        let ss = self.tcb.ssthresh as u64;
+        let sent = self.stats.segments_sent - p.out_base;
+        let quota = if pipe > ss {
+            (p.delivered * ss).div_ceil(p.recover_fs).saturating_sub(sent)
+        } else {
+            (p.delivered.saturating_sub(sent)).max(delivered).min(ss - pipe)
+        };
+        let quota = quota.max(if sent > 0 { 0 } else { 1 });
+        self.tcb.cwnd = (pipe + quota).min(u32::MAX as u64) as u32;
+    }
+
     fn enter_recovery(&mut self, cfg: &TcpConfig) {
+        self.prr = None;
         if self.state != CaState::Cwr {
             self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
         }
@@ -1269,6 +1313,17 @@ pub fn ticked(deadline: Time, tick: Time) -> Time {
     Time(scan + (tick.0 - late) / 200)
 }
 
+/// Proportional Rate Reduction during one CWR episode (RFC 6937; `TcpConfig::prr`), in segments.
+#[derive(Clone, Copy, Debug)]
+struct Prr {
+    /// prr_delivered: segments delivered (acknowledged or SACKed) since the episode began.
+    delivered: u64,
+    /// `stats.segments_sent` when it began (prr_out = the difference).
+    out_base: u64,
+    /// RecoverFS: the flight at the start.
+    recover_fs: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1373,6 +1428,78 @@ mod tests {
         // The next data segment carries CWR (RFC 3168 §6.1.2), exactly once.
         let cwr: Vec<_> = out.packets.iter().filter(|p| p.tcp().cwr).collect();
         assert_eq!(cwr.len(), 1);
+    }
+
+    #[test]
+    fn prr_spreads_the_cwr_reduction_over_the_round() {
+        // Ten segments out (cwnd 10), ACK 1000 carries ECE: ssthresh = 5 (Reno), RecoverFS = 9
+        // out + the 1 this ACK delivered = 10. RFC 6937 while pipe > ssthresh: after the k-th
+        // ACK, sent = ⌈5k / 10⌉ in all — one new segment on ACKs 1, 3, 5, 7 (the first forced, as
+        // ns-3 does). At ACK 9 pipe has fallen to ssthresh (segments 9..13 out), where the
+        // conservative bound allows ssthresh − pipe = 0. ACK 10000 ends the round: cwnd =
+        // ssthresh = 5, and segment 14 fills it. Cut at once instead, nothing leaves until pipe
+        // drops below 5: ACKs 6 to 10 send one each.
+        let per_ack = |prr: bool| {
+            let c = TcpConfig { ecn: EcnMode::Classic, prr, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            let mut sent = Vec::new();
+            for k in 1..=10u64 {
+                out.clear();
+                let mut h = ack(k * 1000, &[]);
+                h.ece = k == 1;
+                s.on_ack(Time(k), &h, &c, &ends(), &mut out);
+                sent.push(seqs(&out));
+            }
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Open, 5, 5));
+            sent
+        };
+        let e = Vec::<u64>::new;
+        assert_eq!(per_ack(true), vec![vec![10], e(), vec![11], e(), vec![12], e(), vec![13], e(), e(), vec![14]]);
+        assert_eq!(per_ack(false), vec![e(), e(), e(), e(), e(), vec![10], vec![11], vec![12], vec![13], vec![14]]);
+    }
+
+    #[test]
+    fn with_ns3s_echo_ece_counts_only_on_an_ack_that_advances() {
+        // ns-3's ReceivedAck reads ECE only when the ACK advances snd_una: a duplicate ACK(0)
+        // with ECE leaves the sender open; ACK(1000) with ECE then reduces. By default the
+        // duplicate's ECE reduces at once.
+        let state_after_dup = |ns3: bool| {
+            let c = TcpConfig { ecn: EcnMode::Dctcp, dctcp_echo_ns3: ns3, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            let mut h = ack(0, &[]);
+            h.ece = true;
+            s.on_ack(Time(1), &h, &c, &ends(), &mut out);
+            let dup = (s.state(), s.stats.ecn_reductions);
+            let mut h = ack(1000, &[]);
+            h.ece = true;
+            s.on_ack(Time(2), &h, &c, &ends(), &mut out);
+            (dup, s.stats.ecn_reductions)
+        };
+        assert_eq!(state_after_dup(true), ((CaState::Open, 0), 1));
+        assert_eq!(state_after_dup(false), ((CaState::Cwr, 1), 1));
+    }
+
+    #[test]
+    fn prr_catches_up_to_ssthresh_no_faster_than_delivery() {
+        // PRR-CRB (RFC 6937 §3): once pipe is below ssthresh, an ACK may send what delivery has
+        // earned beyond what the round sent (at least what it delivered), up to ssthresh − pipe.
+        // ACK 1000 with ECE: ssthresh 5, segment 10 forced out (pipe 10). ACK 7000 delivers 6 at
+        // once: pipe 4 < 5, so min(max(7 − 1, 6), 5 − 4) = 1: segment 11 (where the proportional
+        // rule would give ⌈7·5/10⌉ − 1 = 3). ACK 8000: pipe 4 again, one more: segment 12.
+        let c = TcpConfig { ecn: EcnMode::Classic, prr: true, ..cfg(true) };
+        let (mut s, mut out) = started(&c);
+        out.clear();
+        let mut h = ack(1000, &[]);
+        h.ece = true;
+        s.on_ack(Time(1), &h, &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Cwr, 5));
+        assert_eq!(seqs(&out), vec![10]);
+        out.clear();
+        s.on_ack(Time(2), &ack(7000, &[]), &c, &ends(), &mut out);
+        assert_eq!((seqs(&out), s.tcb.cwnd), (vec![11], 5));
+        out.clear();
+        s.on_ack(Time(3), &ack(8000, &[]), &c, &ends(), &mut out);
+        assert_eq!((seqs(&out), s.tcb.cwnd), (vec![12], 5));
     }
 
     #[test]

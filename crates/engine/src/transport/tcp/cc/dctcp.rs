@@ -6,6 +6,14 @@
 //! cwnd·(1 − α/2) (computed as Linux does: cwnd − ⌊cwnd·α/2⌋, at least 2); on loss (fast
 //! retransmit or RTO) it halves like Reno (RFC 8257 §3.5, Linux `dctcp_react_to_loss`).
 //!
+//! `cc_params = { byte_cut = 1 }` cuts as ns-3's `TcpDctcp::GetSsThresh` does (ns-3-dev
+//! src/internet/model/tcp-dctcp.cc): the window is kept in bytes and cut to exactly (1 − α/2) of
+//! itself, with no floor of 2 segments, and a segment goes out while a whole one fits
+//! (`TcpSocketBase::SendPendingData`); so the part of a segment the cut leaves is carried to the
+//! next cut (growth adds whole segments, as ns-3's `TcpLinuxReno`). Linux's integer cut spares a
+//! small window: at 6 segments it cuts nothing until α reaches 1/3. One segment is the floor here,
+//! where ns-3's window can fall below one segment and stop sending.
+//!
 //! `cc_params = { window_cut = 1 }` runs htsim's variant instead (csg-htsim `DCTCPSrc::
 //! receivePacket`), for side-by-side validation against htsim: at the end of *every* observation
 //! window cwnd is cut to cwnd·(1 − α/2) while α > 0, marked or not, and ssthresh follows it; an ECE
@@ -42,6 +50,7 @@ pub const DCTCP_KNOBS: &[super::Knob] = &[
     KNOBS[0],
     KNOBS[1],
     super::Knob { name: "window_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: htsim's DCTCPSrc (cut by α/2 every window while α > 0; ECE only ends slow start)" },
+    super::Knob { name: "byte_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpDctcp (the window, kept in bytes, cut to exactly (1 − α/2) of itself, no floor of 2 segments)" },
 ];
 
 impl DctcpParams {
@@ -65,15 +74,18 @@ pub struct Dctcp {
     rounds: u64,
     /// htsim's variant (module docs).
     window_cut: bool,
+    /// ns-3's cut (module docs): the part of a segment the window holds beyond `tcb.cwnd`.
+    byte_cut: Option<f64>,
 }
 
 impl Dctcp {
     pub fn new(p: DctcpParams) -> Dctcp {
-        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0, rounds: 0, window_cut: false }
+        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0, rounds: 0, window_cut: false, byte_cut: None }
     }
     /// With `window_cut` (DCTCP_KNOBS[2] set to 1): htsim's variant.
     pub fn with_knobs(p: DctcpParams, k: &super::Knobs) -> Dctcp {
-        Dctcp { window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5, ..Dctcp::new(p.with_knobs(k)) }
+        let byte_cut = (k.get(DCTCP_KNOBS, 3) >= 0.5).then_some(0.0);
+        Dctcp { window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5, byte_cut, ..Dctcp::new(p.with_knobs(k)) }
     }
     pub fn alpha(&self) -> f64 {
         self.alpha
@@ -85,8 +97,11 @@ impl Dctcp {
     pub fn rounds(&self) -> u64 {
         self.rounds
     }
-    fn react_to_loss(tcb: &mut Tcb) {
+    fn react_to_loss(&mut self, tcb: &mut Tcb) {
         tcb.ssthresh = (tcb.cwnd / 2).max(2);
+        if let Some(f) = self.byte_cut.as_mut() {
+            *f = 0.0;
+        }
     }
 }
 
@@ -100,6 +115,13 @@ impl CongestionOps for Dctcp {
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
         if self.window_cut {
             return tcb.ssthresh.min(tcb.cwnd); // htsim: an ECE only ends slow start
+        }
+        if let Some(f) = self.byte_cut.as_mut() {
+            // ns-3: ssthresh = (1 − α/2)·cwnd in bytes; segments go out while a whole one fits.
+            let w = (tcb.cwnd as f64 + *f) * (1.0 - self.alpha / 2.0);
+            let k = w.floor();
+            *f = w - k;
+            return (k as u32).max(1);
         }
         let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
         (tcb.cwnd - cut.min(tcb.cwnd)).max(2)
@@ -128,12 +150,12 @@ impl CongestionOps for Dctcp {
     }
     fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
         if ev == CwndEvent::Loss {
-            Self::react_to_loss(tcb);
+            self.react_to_loss(tcb);
         }
     }
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
         if s == CaState::Recovery {
-            Self::react_to_loss(tcb);
+            self.react_to_loss(tcb);
         }
     }
 }
@@ -194,6 +216,32 @@ mod tests {
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 1.0, ..Default::default() }).ssthresh(&t), 20);
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() }).ssthresh(&t), 40);
         assert_eq!(Dctcp::new(DctcpParams { initial_alpha: 0.25, ..Default::default() }).ssthresh(&t), 35);
+    }
+
+    #[test]
+    fn ns3s_cut_is_exact_on_a_window_kept_in_bytes() {
+        // ns-3 TcpDctcp::GetSsThresh: (1 − α/2)·cwnd in bytes, no floor; a segment goes out while
+        // a whole one fits. α = 0.3 from 6 segments: 6·0.85 = 5.1 → 5 (Linux: 6 − ⌊0.9⌋ = 6);
+        // again from 5.1: 4.335 → 4; α = 1 from 4.335: 2.1675 → 2, then 1.08375 → 1 (Linux stops
+        // at 2), and it stays at one segment (ns-3 would go below one and stall: not modelled).
+        let mut k = super::super::Knobs::default();
+        k.0[3] = Some(1.0);
+        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.3, ..Default::default() }, &k);
+        let mut linux = Dctcp::new(DctcpParams { initial_alpha: 0.3, ..Default::default() });
+        assert_eq!((d.ssthresh(&tcb(6, 100)), linux.ssthresh(&tcb(6, 100))), (5, 6));
+        assert_eq!(d.ssthresh(&tcb(5, 100)), 4);
+        d.set_alpha(1.0);
+        linux.set_alpha(1.0);
+        assert_eq!(d.ssthresh(&tcb(4, 100)), 2);
+        assert_eq!((d.ssthresh(&tcb(2, 100)), linux.ssthresh(&tcb(2, 100))), (1, 2));
+        assert_eq!(d.ssthresh(&tcb(1, 100)), 1);
+        // A loss halves like Reno and forgets the fraction: from 10, ssthresh 5; then α = 1 cuts
+        // 5 to 2 (2.5), not 2.77.
+        let mut t = tcb(10, 100);
+        d.cwnd_event(&mut t, CwndEvent::Loss);
+        assert_eq!(t.ssthresh, 5);
+        assert_eq!(d.ssthresh(&tcb(5, 100)), 2);
+        assert_eq!(d.ssthresh(&tcb(3, 100)), 1, "3.5 / 2 = 1.75: the half segment carried over");
     }
 
     #[test]
