@@ -970,6 +970,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     (c, ecn)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn flows(
     t: &Table,
     nodes: &[NodeSpec],
