@@ -342,3 +342,31 @@ def test_same_flows_note_pairs_flows_by_source_and_destination():
                     "the slowest: h1 -> h2 and h5 -> h6")
     fd["acked_at"] = {"0": 3.3 * gb, "1": 1.1 * gb, "2": 2 * gb}
     assert htsim_validate.same_flows(hd, fd, 1.0, 0.01).endswith("median |difference| 10.0%; the slowest: the same flow")
+
+
+def test_the_dctcp_incast_runs_htsims_own_path_draw(tmp_path):
+    import tomllib
+
+    import htsim_validate
+
+    class Fake:  # an htsim build without its binaries: the scenario only
+        commit = "841d9e7"
+
+        def old_driver(self, name, end_s):
+            return tmp_path / name
+
+    draw = htsim.path_choices((SAMPLES / "dctcp_incast_paths.txt").read_text())
+    e = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand")
+    assert e.toml is None  # written from htsim's run, which prints the draw
+    doc = tomllib.loads(e.after_htsim({"paths": draw}).read_text())
+    assert doc["routing"]["paths"] == "flow"
+    flows = doc["flows"]
+    # 64 incast flows on htsim's choices (h368's 31 is fabricsim's 11), then the long flow h7 -> h1
+    # on the first path each way (within pod 0: index 0 is aggregation switch 0 in both).
+    assert [(f["src"], f["path"]) for f in flows[:2]] == [("h367", 0), ("h368", 11)]
+    assert all(f["path"] == htsim.fat_tree_path_index(12, int(f["src"][1:]), 0, draw[int(f["src"][1:]), 0][0]) for f in flows[:64])
+    assert (flows[64]["src"], flows[64]["dst"], flows[64]["path"]) == ("h7", "h1", 0)
+    own = tomllib.loads(htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", own_paths=True).after_htsim({"paths": {}}).read_text())
+    assert "paths" not in own["routing"] and not any("path" in f for f in own["flows"])
+    with pytest.raises(SystemExit, match="no path choice"):
+        e.after_htsim({"paths": {}})
