@@ -339,9 +339,9 @@ def test_same_flows_note_pairs_flows_by_source_and_destination():
     fd = {"src": ["h5", "h1", "h3"], "dst": ["h6", "h2", "h4"], "acked_at": {"0": 1 * gb, "1": 3 * gb, "2": 2 * gb}}
     note = htsim_validate.same_flows(hd, fd, 1.0, 0.01)
     assert note == ("per flow, the same pair on both sides (3): correlation -1.000, median |difference| 66.7%; "
-                    "the slowest: h1 -> h2 and h5 -> h6")
+                    "the slowest (1.00 / 1.00 Gb/s): h1 -> h2 and h5 -> h6")
     fd["acked_at"] = {"0": 3.3 * gb, "1": 1.1 * gb, "2": 2 * gb}
-    assert htsim_validate.same_flows(hd, fd, 1.0, 0.01).endswith("median |difference| 10.0%; the slowest: the same flow")
+    assert htsim_validate.same_flows(hd, fd, 1.0, 0.01).endswith("median |difference| 10.0%; the slowest (1.00 / 1.10 Gb/s): the same flow")
 
 
 def test_the_dctcp_incast_runs_htsims_own_path_draw(tmp_path):

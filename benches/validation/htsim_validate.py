@@ -28,13 +28,14 @@ ndp-incast: htsim's own sim/datacenter/connection_matrices/incast.cm (16 nodes: 
   15 senders to node 15, 2 MB each, all starting at 0), imported as it is, the same NDP mapping.
 dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_permutation.cpp,
   built by benches/htsim/htsim.py with the end time set) at k = 12; it draws its permutation and
-  paths from the time of day, so fabricsim runs the permutation of htsim's first run (read from
-  the names in its log) on the same paths: the build copy prints each flow's path draw
-  (benches/htsim/htsim.py's print_path_choices; both directions use the same index), which
-  becomes the flow's path index under [routing] paths = "flow" (htsim.fat_tree_path_index).
-  --own-paths lets fabricsim hash its flows onto paths of its own draw instead; --vary-seed then
-  gives fabricsim's runs seeds 1, 2, ... and the table prints both simulators' range of per-flow
-  figures over the runs.
+  paths from the time of day, so each fabricsim run takes the permutation of the htsim run
+  before it (read from the names in its log) on the same paths: the build copy prints each
+  flow's path draw (benches/htsim/htsim.py's print_path_choices; both directions use the same
+  index), which becomes the flow's path index under [routing] paths = "flow"
+  (htsim.fat_tree_path_index); the table compares the first pair and notes, pair by pair, how
+  the same flows' goodputs go together. --own-paths lets fabricsim hash its flows onto paths of
+  its own draw for htsim's first permutation instead; --vary-seed then gives fabricsim's runs
+  seeds 1, 2, .... The table prints both simulators' range of per-flow figures over the runs.
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
@@ -161,6 +162,9 @@ class Experiment:
     finite: bool  # flows of a size (FCTs), else long-lived (goodput)
     notes: list[str] = field(default_factory=list)
     after_htsim: Callable[[dict], Path] | None = None
+    # fabricsim's run i written from htsim's run i (`after_htsim`): the DCTCP permutation on
+    # htsim's own draw, which is new in every htsim run (its permutation and paths: time of day).
+    each_run: bool = False
     # fabricsim's acknowledged bytes in htsim's unit: htsim's sequence numbers count whole 9000 B
     # TCP packets; fabricsim's count payload (8948 B of each 9000 B packet). NDP: 9000 B on both.
     fab_scale: float = 1.0
@@ -349,7 +353,7 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         # The driver draws its permutation and paths from srand(time(NULL)): take the ones its
         # first run used.
         pairs = sorted(first["pairs"].values())
-        toml = out / f"dctcp-permutation{'-own' if own_paths else ''}.toml"
+        toml = out / f"dctcp-permutation{'-own' if own_paths else ''}-{first['run']}.toml"
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
         toml.write_text(DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths) + flows)
@@ -357,9 +361,11 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
 
     return Experiment("dctcp-permutation", None, [str(exe), "-nodes", str(n), "-conns", str(n), "-q", "100", "-o", "log.dat"],
                       "TCP_SINK", experiments.seconds(end), False,
-                      [f"B4's experiment: k = 12, 432 flows, {end} simulated; fabricsim runs the permutation htsim's first run drew; "
-                       + paths_note(own_paths, "its paths too (paths = \"flow\", each flow's path = htsim's choice)")],
-                      after_htsim=scenario, fab_scale=9000 / 8948)
+                      [f"B4's experiment: k = 12, 432 flows, {end} simulated; "
+                       + ("fabricsim runs the permutation htsim's first run drew, on its own paths (--own-paths)" if own_paths else
+                          "each fabricsim run takes the permutation and the paths htsim's run drew (paths = \"flow\", each "
+                          "flow's path = htsim's choice)")],
+                      after_htsim=scenario, fab_scale=9000 / 8948, each_run=not own_paths)
 
 
 # htsim's DCTCP incast with a collateral flow (old_tests/main_dctcp_incast_collateral.cpp), as its
@@ -802,7 +808,9 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
                     f"median {min(meds):.2f}-{max(meds):.2f} Gb/s, Jain {min(js):.3f}-{max(js):.3f}")
         e.notes.append(f"across the {len(hts)} runs: htsim {spread(hts, 'bytes', 1.0)}; fabricsim {spread(fab, 'acked_at', e.fab_scale)}")
     if not e.finite and hd.get("pairs") and "src" in fd:
-        e.notes.append(same_flows(hd, fd, e.fab_scale, t))
+        pairs = list(zip(hts, fab)) if e.each_run else [(hts[0], fab[0])]
+        for i, ((_, h_i), (_, f_i)) in enumerate(pairs):
+            e.notes.append((f"run {i + 1}: " if len(pairs) > 1 else "") + same_flows(h_i, f_i, e.fab_scale, h_i["t_last"]))
     notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
                        f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
     return Table(f"== {e.name} ==", f"htsim {peer}", rows, notes, cost)
@@ -820,7 +828,7 @@ def same_flows(hd: dict, fd: dict, fab_scale: float, t: float) -> str:
     slow_p, slow_f = min(common, key=peer.get), min(common, key=ours.get)
     same = "the same flow" if slow_p == slow_f else f"h{slow_p[0]} -> h{slow_p[1]} and h{slow_f[0]} -> h{slow_f[1]}"
     return (f"per flow, the same pair on both sides ({len(common)}): correlation {statistics.correlation(x, y):.3f}, median |difference| "
-            f"{statistics.median(abs(b / a - 1) for a, b in zip(x, y) if a > 0):.1%}; the slowest: {same}")
+            f"{statistics.median(abs(b / a - 1) for a, b in zip(x, y) if a > 0):.1%}; the slowest ({min(x):.2f} / {min(y):.2f} Gb/s): {same}")
 
 
 def gbps(nbytes: float, seconds: float) -> float:
@@ -870,13 +878,14 @@ def main() -> None:
             # its path ids (its own: the time of day). The other drivers ignore it.
             os.environ["HTSIM_SEED"] = str(13 + i if a.vary_seed else 13)
             hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
-            if e.toml is None:
-                e.toml = e.after_htsim(hts[0][1])
+            hts[-1][1]["run"] = i
+            if e.toml is None or e.each_run:
+                e.toml = e.after_htsim(hts[-1][1] if e.each_run else hts[0][1])
             toml = e.toml
-            if a.vary_seed and i > 0:
+            if a.vary_seed and i > 0 and not e.each_run:
                 toml = e.toml.with_name(f"{e.toml.stem}-seed{i + 1}.toml")
                 toml.write_text(e.toml.read_text().replace("\nseed = 1", f"\nseed = {i + 1}", 1))
-            fab.append(run_fabricsim(toml, hts[0][1]["t_last"], e.at_times))
+            fab.append(run_fabricsim(toml, hts[-1 if e.each_run else 0][1]["t_last"], e.at_times))
         print("\n".join(table(e, hts, fab, commit).lines()) + "\n", flush=True)
 
 
