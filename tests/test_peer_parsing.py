@@ -321,3 +321,70 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
     assert "reference_update" not in cc and plain.argv[plain.argv.index("-pfc_thresholds") + 1:][:2] == ["12", "15"]
     # Long-lived flows (the permutation): at most line rate each for the run, 4166 packets in 3 ms.
     assert htsim_validate.hpcc_pfc_thresholds([(0, 1), (1, 0)], None, "3ms", "raised") == (8333, 8334)
+
+
+def test_dctcp_path_draw_and_its_fabricsim_path_index():
+    # The incast driver's copy prints each flow's path draw (print_path_choices): hosts 367-430
+    # to h0 across pods of the k = 12 fat tree, (k/2)^2 = 36 paths each.
+    draw = htsim.path_choices((SAMPLES / "dctcp_incast_paths.txt").read_text())
+    assert sorted(draw) == [(s, 0) for s in range(367, 431)]
+    assert draw[367, 0] == (0, 36) and draw[368, 0] == (31, 36)
+    assert all(n == 36 and 0 <= c < 36 for c, n in draw.values())
+    # htsim lists the paths between pods aggregation switch first (upper = index div 6, then its
+    # core uplink l = index mod 6); fabricsim's index takes the aggregation switch as its lowest
+    # digit: 31 = upper 5, uplink 1 -> 5 + 6 * 1 = 11. A bijection of the 36.
+    assert htsim.fat_tree_path_index(12, 368, 0, 31) == 11
+    assert sorted(htsim.fat_tree_path_index(12, 368, 0, i) for i in range(36)) == list(range(36))
+    # k = 4 between pods: htsim's (agg 0, l 0), (0, 1), (1, 0), (1, 1) are fabricsim's 0, 2, 1, 3;
+    # within a pod both number the aggregation switch; under one edge switch there is one path.
+    assert [htsim.fat_tree_path_index(4, 0, 15, i) for i in range(4)] == [0, 2, 1, 3]
+    assert [htsim.fat_tree_path_index(4, 0, 2, i) for i in range(2)] == [0, 1]
+    assert htsim.fat_tree_path_index(4, 0, 1, 0) == 0
+    # The driver edit: one line, or the copy is not what the script expects.
+    text = htsim.print_path_choices("\n\t\troutein = x;\n\t\trouteout = new Route(*(net_paths[src][dest]->at(choice)));\n")
+    assert 'cout << "Path choice " << src' in text and htsim.EDIT_MARK in text
+    with pytest.raises(SystemExit):
+        htsim.print_path_choices("no routes here")
+
+
+def test_same_flows_note_pairs_flows_by_source_and_destination():
+    import htsim_validate
+    # 10 ms of goodput: htsim's flows at 1, 2, 3 Gb/s, fabricsim's same pairs at 3, 2, 1 Gb/s
+    # (listed in another order): correlation -1, differences +200 %, 0, -66.7 % (median 66.7 %),
+    # and the slowest flows differ.
+    gb = 1e9 / 8 * 0.01
+    hd = {"pairs": {"x": (1, 2), "y": (3, 4), "z": (5, 6), "other": None}, "bytes": {"x": 1 * gb, "y": 2 * gb, "z": 3 * gb, "other": 0}}
+    fd = {"src": ["h5", "h1", "h3"], "dst": ["h6", "h2", "h4"], "acked_at": {"0": 1 * gb, "1": 3 * gb, "2": 2 * gb}}
+    note = htsim_validate.same_flows(hd, fd, 1.0, 0.01)
+    assert note == ("per flow, the same pair on both sides (3): correlation -1.000, median |difference| 66.7%; "
+                    "the slowest (1.00 / 1.00 Gb/s): h1 -> h2 and h5 -> h6")
+    fd["acked_at"] = {"0": 3.3 * gb, "1": 1.1 * gb, "2": 2 * gb}
+    assert htsim_validate.same_flows(hd, fd, 1.0, 0.01).endswith("median |difference| 10.0%; the slowest (1.00 / 1.10 Gb/s): the same flow")
+
+
+def test_the_dctcp_incast_runs_htsims_own_path_draw(tmp_path):
+    import tomllib
+
+    import htsim_validate
+
+    class Fake:  # an htsim build without its binaries: the scenario only
+        commit = "841d9e7"
+
+        def old_driver(self, name, end_s):
+            return tmp_path / name
+
+    draw = htsim.path_choices((SAMPLES / "dctcp_incast_paths.txt").read_text())
+    e = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand")
+    assert e.toml is None  # written from htsim's run, which prints the draw
+    doc = tomllib.loads(e.after_htsim({"paths": draw}).read_text())
+    assert doc["routing"]["paths"] == "flow"
+    flows = doc["flows"]
+    # 64 incast flows on htsim's choices (h368's 31 is fabricsim's 11), then the long flow h7 -> h1
+    # on the first path each way (within pod 0: index 0 is aggregation switch 0 in both).
+    assert [(f["src"], f["path"]) for f in flows[:2]] == [("h367", 0), ("h368", 11)]
+    assert all(f["path"] == htsim.fat_tree_path_index(12, int(f["src"][1:]), 0, draw[int(f["src"][1:]), 0][0]) for f in flows[:64])
+    assert (flows[64]["src"], flows[64]["dst"], flows[64]["path"]) == ("h7", "h1", 0)
+    own = tomllib.loads(htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", own_paths=True).after_htsim({"paths": {}}).read_text())
+    assert "paths" not in own["routing"] and not any("path" in f for f in own["flows"])
+    with pytest.raises(SystemExit, match="no path choice"):
+        e.after_htsim({"paths": {}})

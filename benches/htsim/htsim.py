@@ -12,6 +12,8 @@ are dropped (libhtsim defines them too, so they do not link otherwise) and their
 one asked for. The incast driver's copy also names its flows in its "Flow .. finished at" lines
 (TcpSrc prints its nodename(), which is "tcpsrc" for every flow: the copy's sources are a
 subclass of DCTCPSrc whose nodename() is the name the driver gives them); nothing else changes.
+Both old drivers' copies also print each flow's path draw ("Path choice SRC DST CHOICE of N",
+print_path_choices), so that fabricsim can pin its flows to htsim's paths (fat_tree_path_index).
 The copy of sim/datacenter/main_swift.cpp takes its seed (srand(13)) from $HTSIM_SEED when that is
 set (EDITS, seed_from_env), so the validation can vary htsim's path draw as it varies fabricsim's;
 its copy of sim/queue_lossless_input.cpp prints a line for each PFC pause it sends (print_pauses),
@@ -113,8 +115,10 @@ class Htsim:
         return self.old_driver("dctcp_permutation", end_s)
 
     def old_driver(self, name: str, end_s: float) -> Path:
-        """One of OLD_DRIVERS, its end time set to `end_s` seconds (built once per end time)."""
-        exe = self.root / f"htsim_{name}_{end_s}"
+        """One of OLD_DRIVERS, its end time set to `end_s` seconds (built once per end time),
+        printing its flows' path choices (print_path_choices; "-paths" in the name: a build
+        from before that edit is not reused)."""
+        exe = self.root / f"htsim_{name}_{end_s}-paths"
         if exe.exists():
             return exe
         dc = self.sim / "datacenter"
@@ -122,6 +126,7 @@ class Htsim:
             make(dc, *(f"{o}.o" for o in DC_OBJECTS))
         cpp = self.root / f"main_{name}_{end_s}.cpp"
         text = old_driver_source((self.sim / OLD_DRIVERS[name]).read_text(), end_s, OLD_DRIVERS[name])
+        text = print_path_choices(text, OLD_DRIVERS[name])
         if name == "dctcp_incast_collateral":
             text = named_tcp_sources(text, OLD_DRIVERS[name])
         cpp.write_text(text)
@@ -210,6 +215,18 @@ public:
     virtual const string& nodename() { return _name; }
 };
 """
+
+
+def print_path_choices(text: str, path: str = "") -> str:
+    """The old DCTCP drivers draw one path per flow (`choice = rand() % paths`, both directions
+    `at(choice)`) and print nothing of it: the copy prints "Path choice SRC DST CHOICE of N" where
+    it takes the route, so that fabricsim can pin its flows to the same paths."""
+    text, n = re.subn(r"\n(\s*)(routeout = new Route\(\*\(net_paths\[src\]\[dest\]->at\(choice\)\)\);)",
+                      "\n\\1\\2 cout << \"Path choice \" << src << \" \" << dest << \" \" << choice << \" of \" << "
+                      "net_paths[src][dest]->size() << endl;  // edited by " + EDIT_MARK + ": print the path draw", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'routeout = new Route(*(net_paths[src][dest]->at(choice)));' to edit")
+    return text
 
 
 def named_tcp_sources(text: str, path: str = "") -> str:
@@ -327,6 +344,31 @@ def tcp_finished(stdout: str) -> dict[str, float]:
     for m in TCP_FINISHED.finditer(stdout):
         out.setdefault(m[1], float(m[2]))
     return out
+
+
+PATH_CHOICE = re.compile(r"Path choice (\d+) (\d+) (\d+) of (\d+)")
+
+
+def path_choices(stdout: str) -> dict[tuple[int, int], tuple[int, int]]:
+    """The old DCTCP drivers' per-flow path draw (their copies print it, print_path_choices):
+    (source, destination) -> (the index into FatTreeTopology::get_bidir_paths' list, its length)."""
+    return {(int(m[1]), int(m[2])): (int(m[3]), int(m[4])) for m in PATH_CHOICE.finditer(stdout)}
+
+
+def fat_tree_path_index(k: int, src: int, dst: int, htsim_index: int) -> int:
+    """fabricsim's path index ([routing] paths, crates/engine/src/network/source_paths.rs) of the
+    path htsim's FatTreeTopology::get_bidir_paths lists at `htsim_index` between hosts `src` and
+    `dst` of a k-port fat tree. htsim lists paths between pods aggregation switch first (outer
+    loop `upper`, inner loop over its core uplinks `l`: index = upper * k/2 + l), fabricsim reads
+    the edge switch's choice as the lowest digit (index mod k/2 picks the aggregation switch,
+    index div k/2 its core uplink): the digits swap. Within a pod both index the aggregation
+    switch; under one edge switch there is one path."""
+    half = k // 2
+    if src // half == dst // half:
+        return 0
+    if src // (half * half) == dst // (half * half):
+        return htsim_index
+    return htsim_index // half + half * (htsim_index % half)
 
 
 def tcp_timeouts(stdout: str) -> int:

@@ -19,23 +19,33 @@ command lines are experiments.ndp_argv and the DCTCP driver's -nodes/-conns/-q).
 ndp-permutation: htsim_ndp (sim/datacenter/main_ndp.cpp) at k = 12 (432 hosts, 10 Gb/s, 9000 B
   packets, -q 8, IW 23) on the permutation of B4/B5 written as an htsim connection matrix and
   given to both (htsim -tm, fabricsim [[import]]), 2 GB flows (long-lived for the run). htsim
-  -strat rand by default (each packet a random one of the flow's paths, as fabricsim sprays);
-  --strat perm runs htsim's path permutation (SCATTER_PERMUTE: each flow cycles through a
-  shuffled list of its paths), which fabricsim does not model.
+  -strat rand by default (each packet a random one of the flow's paths, the receiver's ACKs,
+  NACKs and PULLs too), mapped as fabricsim's [routing] paths = "random"; --strat perm runs
+  htsim's path permutation (SCATTER_PERMUTE: each direction of a flow cycles through a shuffled
+  list of its paths), mapped as paths = "permutation". --own-paths leaves fabricsim's NDP to its
+  own spraying (a per-packet hash at each switch, control packets on the flow's one path).
 ndp-incast: htsim's own sim/datacenter/connection_matrices/incast.cm (16 nodes: a k = 4 fat tree;
   15 senders to node 15, 2 MB each, all starting at 0), imported as it is, the same NDP mapping.
 dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_permutation.cpp,
   built by benches/htsim/htsim.py with the end time set) at k = 12; it draws its permutation and
-  paths from the time of day, so fabricsim runs the permutation of htsim's first run (read from
-  the names in its log). --vary-seed gives fabricsim's runs seeds 1, 2, ... and the table then
-  prints both simulators' range of per-flow figures over the runs.
+  paths from the time of day, so each fabricsim run takes the permutation of the htsim run
+  before it (read from the names in its log) on the same paths: the build copy prints each
+  flow's path draw (benches/htsim/htsim.py's print_path_choices; both directions use the same
+  index), which becomes the flow's path index under [routing] paths = "flow"
+  (htsim.fat_tree_path_index); the table compares the first pair and notes, pair by pair, how
+  the same flows' goodputs go together. --own-paths lets fabricsim hash its flows onto paths of
+  its own draw for htsim's first permutation instead; --vary-seed then gives fabricsim's runs
+  seeds 1, 2, .... The table prints both simulators' range of per-flow figures over the runs.
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
   80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
   no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan). Figures: FCTs,
   flows finished before one and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long
-  flow's goodput before and in the incast's first 10 ms. The driver seeds its path draw, so its runs are identical.
+  flow's goodput before and in the incast's first 10 ms. The driver seeds its path draw
+  (srand(13)), so its runs are identical; fabricsim pins each flow to htsim's path as in the
+  permutation (the long flow to the first path each way, srcpaths->at(0)), or with --own-paths
+  hashes them.
 
 swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swift in sim/swift.cpp)
   against fabricsim's cc = "swift", SWIFT_SCENARIO below, each key commented with its source:
@@ -106,8 +116,8 @@ sys.path.insert(0, str(HERE))
 import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
-from htsim import (Htsim, checkout_commit, connection_matrix, finished_flows, logged_names, ndp_totals, sink_pair,  # noqa: E402
-                   pfc_pauses, sink_samples, swift_retransmits, tcp_finished, tcp_timeouts)
+from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, logged_names,  # noqa: E402
+                   ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples, swift_retransmits, tcp_finished, tcp_timeouts)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -132,7 +142,7 @@ for x in (sys.argv[3].split(",") if len(sys.argv) > 3 and sys.argv[3] else []):
     w = w[w["time_s"] == w["time_s"].max()]
     at_times[x] = {int(a): float(b) for a, b in zip(w["flow"], w["delivered_bytes"])}
 print(json.dumps({
-    "acked_at_times": at_times, "dst": [str(x) for x in f["dst"]], "fct_by_flow_us": [None if x != x or x is None else float(x) * 1e6 for x in f["fct_s"].astype(float)],
+    "acked_at_times": at_times, "dst": [str(x) for x in f["dst"]], "src": [str(x) for x in f["src"]], "fct_by_flow_us": [None if x != x or x is None else float(x) * 1e6 for x in f["fct_s"].astype(float)],
     "acked": [float(x) for x in f["bytes_acked"]],
     "acked_at": acked_at,
     "fct_us": [float(x) * 1e6 for x in f["fct_s"].dropna()],
@@ -152,6 +162,9 @@ class Experiment:
     finite: bool  # flows of a size (FCTs), else long-lived (goodput)
     notes: list[str] = field(default_factory=list)
     after_htsim: Callable[[dict], Path] | None = None
+    # fabricsim's run i written from htsim's run i (`after_htsim`): the DCTCP permutation on
+    # htsim's own draw, which is new in every htsim run (its permutation and paths: time of day).
+    each_run: bool = False
     # fabricsim's acknowledged bytes in htsim's unit: htsim's sequence numbers count whole 9000 B
     # TCP packets; fabricsim's count payload (8948 B of each 9000 B packet). NDP: 9000 B on both.
     fab_scale: float = 1.0
@@ -201,7 +214,8 @@ queues = 2
 classes = [0, 1]
 
 [routing]
-ecmp = "flow_hash"                   # NDP chooses each packet's path itself (-strat)
+ecmp = "flow_hash"
+{paths}
 
 [transport]
 kind = "ndp"
@@ -221,35 +235,50 @@ file = "{cm}"                        # -tm: the same connection matrix
 """
 
 
-def ndp_scenario(k: int, end: str, cm: Path, out: Path, name: str, commit: str) -> Path:
-    """htsim's NDP driver as a fabricsim scenario at size k with the flows of the connection matrix `cm`."""
-    toml = out / f"{name}.toml"
-    toml.write_text(NDP_SCENARIO.format(name=name, commit=commit, end=end, k=k, cm=cm.name))
+# -strat: NdpSrc::choose_route picks each data packet's path, NdpSink::send_ack/send_nack and
+# process_request_to_send each ACK's, NACK's and PULL's, from the flow's own list of paths.
+NDP_PATHS = {"rand": 'paths = "random"                     # -strat rand (SCATTER_RANDOM): random() % paths per packet, both directions',
+             "perm": 'paths = "permutation"                # -strat perm (SCATTER_PERMUTE): each direction cycles through a shuffled '
+                     'list of its paths (permute_paths when used up)'}
+OWN_NDP_PATHS = "# --own-paths: fabricsim's NDP sprays by a per-packet hash at every switch (its control packets on one path)"
+
+
+def ndp_scenario(k: int, end: str, cm: Path, out: Path, name: str, commit: str, strat: str, own_paths: bool) -> Path:
+    """htsim's NDP driver as a fabricsim scenario at size k with the flows of the connection matrix
+    `cm`, its path strategy `strat` mapped (or fabricsim's own spraying with `own_paths`)."""
+    toml = out / f"{name}{'-own' if own_paths else ''}.toml"
+    paths = OWN_NDP_PATHS if own_paths else NDP_PATHS[strat]
+    toml.write_text(NDP_SCENARIO.format(name=name, commit=commit, end=end, k=k, cm=cm.name, paths=paths))
     return toml
 
 
-def ndp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+def paths_note(own_paths: bool, mapped: str) -> str:
+    return "fabricsim: its own path choice (--own-paths)" if own_paths else f"fabricsim: {mapped}"
+
+
+def ndp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False) -> Experiment:
     k, n = 12, 432
     cm = out / "ndp-permutation-k12.cm"
     cm.write_text(connection_matrix(n, experiments.ndp_pairs(k), size=experiments.LONG_FLOW))
-    toml = ndp_scenario(k, end, cm, out, f"ndp-permutation-{strat}", h.commit)
+    toml = ndp_scenario(k, end, cm, out, f"ndp-permutation-{strat}", h.commit, strat, own_paths)
     argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
     return Experiment("ndp-permutation", toml, argv, "NDP_SINK", experiments.seconds(end), False,
-                      [f"k = 12, 432 flows, {end} simulated, htsim -strat {strat}"])
+                      [f"k = 12, 432 flows, {end} simulated, htsim -strat {strat}; "
+                       + paths_note(own_paths, NDP_PATHS[strat].split("#")[0].strip())])
 
 
-def ndp_incast(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+def ndp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False) -> Experiment:
     src = h.sim / "datacenter" / "connection_matrices" / "incast.cm"
     cm = out / "ndp-incast.cm"
     cm.write_text(src.read_text())
     n = int(cm.read_text().split()[1])
     k = round((4 * n) ** (1 / 3))
-    toml = ndp_scenario(k, end, cm, out, f"ndp-incast-{strat}", h.commit)
+    toml = ndp_scenario(k, end, cm, out, f"ndp-incast-{strat}", h.commit, strat, own_paths)
     argv = experiments.ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat)
     argv[argv.index("-conns") + 1] = cm.read_text().split()[3]
     return Experiment("ndp-incast", toml, argv, "NDP_SINK", experiments.seconds(end), True,
                       [f"htsim's connection_matrices/incast.cm: k = {k} fat tree, 15 x 2 MB -> one host, {end} simulated, "
-                       f"htsim -strat {strat}"])
+                       f"htsim -strat {strat}; " + paths_note(own_paths, NDP_PATHS[strat].split("#")[0].strip())])
 
 
 DCTCP_SCENARIO = """name = "{name}"
@@ -276,7 +305,8 @@ ecn_threshold = "126000B"
 mark_at = "dequeue"
 
 [routing]
-ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow
+ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow ...
+{paths}
 
 [transport]
 cc = "dctcp"                         # DCTCPSrc; TcpSink ACKs every packet
@@ -298,22 +328,44 @@ flows = "all"
 """
 
 
-def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+# ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
+DCTCP_PATHS = ('paths = "flow"                       # ... printed by the copy (print_path_choices); each flow\'s path = '
+               'htsim\'s choice (routeout at(choice), routein at(choice))')
+OWN_DCTCP_PATHS = "# --own-paths: fabricsim's switches hash each flow onto a path of their own draw"
+
+
+def pinned(k: int, pairs: list[tuple[int, int]], choices: dict, own_paths: bool) -> list[str]:
+    """The `path = ...` line of each flow (src, dst): htsim's draw as fabricsim's path index, or
+    nothing with `own_paths`."""
+    if own_paths:
+        return ["" for _ in pairs]
+    missing = [p for p in pairs if p not in choices]
+    if missing:
+        raise SystemExit(f"htsim printed no path choice for {len(missing)} flows (e.g. {missing[0]}): is its build the edited copy?")
+    return [f"path = {fat_tree_path_index(k, a, b, choices[a, b][0])}\n" for a, b in pairs]
+
+
+def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False) -> Experiment:
     k, n = 12, 432
     exe = h.dctcp_permutation(experiments.seconds(end))
 
     def scenario(first: dict) -> Path:
-        # The driver draws its permutation from srand(time(NULL)): take the one its first run used.
+        # The driver draws its permutation and paths from srand(time(NULL)): take the ones its
+        # first run used.
         pairs = sorted(first["pairs"].values())
-        toml = out / "dctcp-permutation.toml"
-        flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n' for a, b in pairs)
-        toml.write_text(DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k) + flows)
+        toml = out / f"dctcp-permutation{'-own' if own_paths else ''}-{first['run']}.toml"
+        flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
+        paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
+        toml.write_text(DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths) + flows)
         return toml
 
     return Experiment("dctcp-permutation", None, [str(exe), "-nodes", str(n), "-conns", str(n), "-q", "100", "-o", "log.dat"],
                       "TCP_SINK", experiments.seconds(end), False,
-                      [f"B4's experiment: k = 12, 432 flows, {end} simulated; fabricsim runs the permutation htsim's first run drew"],
-                      after_htsim=scenario, fab_scale=9000 / 8948)
+                      [f"B4's experiment: k = 12, 432 flows, {end} simulated; "
+                       + ("fabricsim runs the permutation htsim's first run drew, on its own paths (--own-paths)" if own_paths else
+                          "each fabricsim run takes the permutation and the paths htsim's run drew (paths = \"flow\", each "
+                          "flow's path = htsim's choice)")],
+                      after_htsim=scenario, fab_scale=9000 / 8948, each_run=not own_paths)
 
 
 # htsim's DCTCP incast with a collateral flow (old_tests/main_dctcp_incast_collateral.cpp), as its
@@ -343,11 +395,11 @@ syn_timestamp = "zero"               # TcpPacket::new_syn_pkt sets no timestamp:
 """
 
 
-def dctcp_incast(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
+def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False) -> Experiment:
     k, n = 12, 432
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
-    toml = out / "dctcp-incast.toml"
-    text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k)
+    paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
+    text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k, paths=paths)
     text = text.replace("DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp",
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
@@ -356,16 +408,28 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str) -> Experiment:
                   flags=re.S)
     # ConnectionMatrix::setIncast(conns, N - 1 - conns): hosts N-1-conns .. N-2 send to host 0.
     first = n - 1 - INCAST_SENDERS
-    flows = "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{INCAST_PACKETS * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n'
-                    for s in range(first, first + INCAST_SENDERS))
-    flows += f'[[flows]]\nsrc = "h{INCAST_LONG[0]}"\ndst = "h{INCAST_LONG[1]}"\n'  # the collateral long flow, from 0
-    toml.write_text(text + flows)
+    senders = list(range(first, first + INCAST_SENDERS))
+
+    def scenario(htsim_run: dict) -> Path:
+        # The driver's draw (srand(13): the same in every run), printed by its copy; the long flow
+        # takes the first path of each direction (srcpaths->at(0), dstpaths->at(0)).
+        choices = {**htsim_run["paths"], INCAST_LONG: (0, 0)}
+        pairs = [(s, 0) for s in senders] + [INCAST_LONG]
+        lines = pinned(k, pairs, choices, own_paths)
+        flows = "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{INCAST_PACKETS * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n{p}'
+                        for s, p in zip(senders, lines))
+        flows += f'[[flows]]\nsrc = "h{INCAST_LONG[0]}"\ndst = "h{INCAST_LONG[1]}"\n{lines[-1]}'  # the collateral long flow, from 0
+        toml = out / f"dctcp-incast{'-own' if own_paths else ''}.toml"
+        toml.write_text(text + flows)
+        return toml
+
     argv = [str(exe), "-nodes", str(n), "-conns", str(INCAST_SENDERS), "-q", "100", "-o", "log.dat"]
     t0, t1 = INCAST_START_MS / 1e3, INCAST_START_MS / 1e3 + 0.01
-    return Experiment("dctcp-incast", toml, argv, "TCP_SINK", experiments.seconds(end), True,
+    return Experiment("dctcp-incast", None, argv, "TCP_SINK", experiments.seconds(end), True,
                       [f"htsim's sim/EXAMPLES/collateral run: k = 12, {INCAST_SENDERS} x {INCAST_PACKETS} packets -> h0 at "
-                       f"{INCAST_START_MS:g} ms, a long flow h7 -> h1 from 0; {end} simulated"],
-                      fab_scale=9000 / 8948, rows=incast_rows, at_times=[t0, t1])
+                       f"{INCAST_START_MS:g} ms, a long flow h7 -> h1 from 0; {end} simulated; "
+                       + paths_note(own_paths, "htsim's paths (paths = \"flow\", each flow's path = htsim's choice)")],
+                      after_htsim=scenario, fab_scale=9000 / 8948, rows=incast_rows, at_times=[t0, t1])
 
 
 def incast_rows(hd: dict, fd: dict) -> list:
@@ -665,6 +729,7 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
                    timeouts=tcp_timeouts(stdout))
     else:
         out["tcp_finished"] = tcp_finished(stdout)
+        out["paths"] = path_choices(stdout)
         out["timeouts"] = tcp_timeouts(stdout)
         out["long"] = next((v for i, v in samples.items() if names.get(i, "").startswith("long_sink")), [])
     return out
@@ -742,9 +807,28 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
             return (f"utilization {min(us):.3f}-{max(us):.3f}, min goodput {min(mins):.2f}-{max(mins):.2f} Gb/s, "
                     f"median {min(meds):.2f}-{max(meds):.2f} Gb/s, Jain {min(js):.3f}-{max(js):.3f}")
         e.notes.append(f"across the {len(hts)} runs: htsim {spread(hts, 'bytes', 1.0)}; fabricsim {spread(fab, 'acked_at', e.fab_scale)}")
+    if not e.finite and hd.get("pairs") and "src" in fd:
+        pairs = list(zip(hts, fab)) if e.each_run else [(hts[0], fab[0])]
+        for i, ((_, h_i), (_, f_i)) in enumerate(pairs):
+            e.notes.append((f"run {i + 1}: " if len(pairs) > 1 else "") + same_flows(h_i, f_i, e.fab_scale, h_i["t_last"]))
     notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
                        f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
     return Table(f"== {e.name} ==", f"htsim {peer}", rows, notes, cost)
+
+
+def same_flows(hd: dict, fd: dict, fab_scale: float, t: float) -> str:
+    """Flow by flow (the same source and destination on both sides): how the two simulators'
+    goodputs go together, and which flow is the slowest in each."""
+    peer = {hd["pairs"][n]: gbps(b, t) for n, b in hd["bytes"].items() if hd["pairs"].get(n)}
+    ours = {(int(fd["src"][i][1:]), int(fd["dst"][i][1:])): gbps(b * fab_scale, t) for i, b in ((int(i), b) for i, b in fd["acked_at"].items())}
+    common = sorted(set(peer) & set(ours))
+    if len(common) < 3:
+        return "per flow: too few flows in common"
+    x, y = [peer[k] for k in common], [ours[k] for k in common]
+    slow_p, slow_f = min(common, key=peer.get), min(common, key=ours.get)
+    same = "the same flow" if slow_p == slow_f else f"h{slow_p[0]} -> h{slow_p[1]} and h{slow_f[0]} -> h{slow_f[1]}"
+    return (f"per flow, the same pair on both sides ({len(common)}): correlation {statistics.correlation(x, y):.3f}, median |difference| "
+            f"{statistics.median(abs(b / a - 1) for a, b in zip(x, y) if a > 0):.1%}; the slowest ({min(x):.2f} / {min(y):.2f} Gb/s): {same}")
 
 
 def gbps(nbytes: float, seconds: float) -> float:
@@ -758,7 +842,11 @@ def main() -> None:
     ap.add_argument("--peer-commit", help="the checkout's commit, when it has no .git")
     ap.add_argument("--experiment", default="all", choices=["all", *EXPERIMENTS])
     ap.add_argument("--end", help="simulated time (default: ndp-permutation 20ms, ndp-incast 40ms, dctcp-permutation 30ms)")
-    ap.add_argument("--strat", default="rand", choices=["rand", "perm"], help="htsim's NDP path strategy (default rand)")
+    ap.add_argument("--strat", default="rand", choices=["rand", "perm"],
+                    help="htsim's NDP path strategy (default rand), mapped to fabricsim's [routing] paths (random, permutation)")
+    ap.add_argument("--own-paths", action="store_true",
+                    help="NDP and DCTCP: fabricsim chooses its paths its own way (NDP: per-packet hashes at the switches; DCTCP: "
+                         "per-flow hashes) instead of htsim's strategy (NDP) or htsim's own draw (DCTCP, pinned per flow)")
     ap.add_argument("--swift-queue", type=int, default=SWIFT_Q,
                     help=f"htsim's -q for the Swift experiments, packets of 4000 B (default {SWIFT_Q}; the driver's own is 8)")
     ap.add_argument("--hpcc-pfc", default="raised", choices=["raised", "driver"],
@@ -780,6 +868,8 @@ def main() -> None:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
             extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1}
+        if name.startswith(("ndp", "dctcp")):
+            extra["own_paths"] = a.own_paths
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):
@@ -788,13 +878,14 @@ def main() -> None:
             # its path ids (its own: the time of day). The other drivers ignore it.
             os.environ["HTSIM_SEED"] = str(13 + i if a.vary_seed else 13)
             hts.append(run_htsim(h, e, out / f"run-{name}-{i}"))
-            if e.toml is None:
-                e.toml = e.after_htsim(hts[0][1])
+            hts[-1][1]["run"] = i
+            if e.toml is None or e.each_run:
+                e.toml = e.after_htsim(hts[-1][1] if e.each_run else hts[0][1])
             toml = e.toml
-            if a.vary_seed and i > 0:
+            if a.vary_seed and i > 0 and not e.each_run:
                 toml = e.toml.with_name(f"{e.toml.stem}-seed{i + 1}.toml")
                 toml.write_text(e.toml.read_text().replace("\nseed = 1", f"\nseed = {i + 1}", 1))
-            fab.append(run_fabricsim(toml, hts[0][1]["t_last"], e.at_times))
+            fab.append(run_fabricsim(toml, hts[-1 if e.each_run else 0][1]["t_last"], e.at_times))
         print("\n".join(table(e, hts, fab, commit).lines()) + "\n", flush=True)
 
 

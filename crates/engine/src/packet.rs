@@ -67,7 +67,9 @@ pub struct Packet {
     pub dst: NodeId,
     /// Bytes on the wire (headers included).
     pub size: u32,
-    /// Hash used by ECMP (per flow and direction), fixed when the packet is created.
+    /// Hash used by ECMP (per flow and direction), fixed when the packet is created; under
+    /// source-chosen paths (`[routing] paths`) the path index its source picked, of which each
+    /// node with a choice takes and removes one digit (`network/source_paths.rs`).
     pub path_hash: u64,
     /// Scheduling rank for rank-ordered ports (pFabric: remaining flow size; smaller = sooner).
     pub rank: u64,

@@ -83,3 +83,39 @@ fn steady_state_homa_incast_allocates_nothing() {
     // 1 GB messages: grants, SRPT ranking and the NIC wake-ups run throughout.
     assert_steady_state_allocates_nothing("buffer = \"unlimited\"\nqueues = 8", "kind = \"homa\"", ", size = \"1GB\"");
 }
+
+#[test]
+fn source_chosen_paths_allocate_nothing_per_packet() {
+    // What `[routing] paths` adds per packet: the source's pick (`SourcePaths::next`, a shuffle
+    // every 4 packets between pods of a k = 4 fat tree) and each hop's digit (`take_digit`, as
+    // `Fabric::at_node` reads it). A whole run's working-set growth (queues reaching a new depth)
+    // is not this code's and would blur the count, so the two are driven directly.
+    use fabricsim_engine::ids::FlowId;
+    use fabricsim_engine::network::source_paths::{take_digit, PathChoice, SourcePaths};
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let doc = "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"fat_tree\"\nk = 4\nlink = { rate = \"10Gbps\", delay = \"1us\" }\n[[flows]]\nsrc = \"h0\"\ndst = \"h15\"\n";
+    let net = fabricsim_engine::topology::build(&Scenario::from_toml(doc).unwrap().topology);
+    let hosts = net.hosts.clone();
+    for choice in [PathChoice::Permutation, PathChoice::Random, PathChoice::Flow] {
+        let mut sp = SourcePaths::new(choice, 1);
+        for f in 0..16 {
+            sp.add(&net, FlowId(f), hosts[f as usize], hosts[(f as usize + 5) % 16], None);
+        }
+        let before = common::allocations();
+        let mut hops_taken = 0u64;
+        for n in 0..200_000u32 {
+            let (f, fwd) = (n % 16, n % 3 != 0);
+            let (mut at, to) = if fwd { (hosts[f as usize], hosts[(f as usize + 5) % 16]) } else { (hosts[(f as usize + 5) % 16], hosts[f as usize]) };
+            let mut index = sp.next(FlowId(f), fwd);
+            while at != to {
+                let hops = net.next_hops(at, to);
+                let port = if hops.len() == 1 { hops[0] } else { hops[take_digit(&mut index, hops.len())] };
+                at = net.ports[port.idx()].peer;
+                hops_taken += 1;
+            }
+        }
+        let allocs = common::allocations() - before;
+        assert!(hops_taken > 800_000, "{choice:?}: {hops_taken} hops");
+        assert_eq!(allocs, 0, "{choice:?}: {allocs} heap allocations in {hops_taken} hops");
+    }
+}

@@ -8,6 +8,7 @@
 pub mod port;
 pub mod routing;
 pub mod shaper;
+pub mod source_paths;
 
 pub use port::{Port, PortStats};
 pub use routing::{Ecmp, Routes};
@@ -66,6 +67,16 @@ impl Network {
 
     /// The path a packet with `hash` takes from `src` to `dst` under per-flow hashing.
     pub fn path(&self, src: NodeId, dst: NodeId, hash: u64) -> Option<Vec<PortId>> {
+        self.walk(src, dst, |hops, at| hops[routing::pick(hops.len(), hash, at)])
+    }
+
+    /// The path of source-chosen path index `index` from `src` to `dst` (`source_paths.rs`).
+    pub fn path_by_index(&self, src: NodeId, dst: NodeId, mut index: u64) -> Option<Vec<PortId>> {
+        self.walk(src, dst, |hops, _| if hops.len() == 1 { hops[0] } else { hops[source_paths::take_digit(&mut index, hops.len())] })
+    }
+
+    /// The ports from `src` to `dst`, `choose` picking one of each node's next hops.
+    fn walk(&self, src: NodeId, dst: NodeId, mut choose: impl FnMut(&[PortId], NodeId) -> PortId) -> Option<Vec<PortId>> {
         let mut path = Vec::new();
         let mut at = src;
         while at != dst {
@@ -73,7 +84,7 @@ impl Network {
             if hops.is_empty() || path.len() > self.nodes.len() {
                 return None;
             }
-            let p = hops[routing::pick(hops.len(), hash, at)];
+            let p = choose(hops, at);
             path.push(p);
             at = self.ports[p.idx()].peer;
         }

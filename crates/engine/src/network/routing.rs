@@ -13,6 +13,9 @@ pub enum Ecmp {
     FlowHash,
     /// A uniformly random next hop per packet (per-packet spraying).
     PacketSpray,
+    /// The packet carries the path its source chose (`[routing] paths`, `source_paths.rs`):
+    /// each node with a choice takes the next digit of its path index.
+    Source,
 }
 
 /// Index of the chosen next hop among `n` for a packet with `hash` at `node`.

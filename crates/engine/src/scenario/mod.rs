@@ -80,6 +80,8 @@ pub struct FlowSpec {
     /// The flow should finish within this time of its start (deadline-aware transports read it;
     /// the flow table reports whether it did).
     pub deadline: Option<Time>,
+    /// The path index both directions of the flow are pinned to (`[routing] paths = "flow"`).
+    pub path: Option<u64>,
     /// Name of the transport profile used (for the output table).
     pub transport: String,
     pub cfg: TransportConfig,
@@ -192,6 +194,9 @@ pub struct Scenario {
     pub seed: u64,
     pub topology: TopologySpec,
     pub ecmp: Ecmp,
+    /// Who picks each packet's path among the equal-cost ones (`[routing] paths`): the switches
+    /// (by `ecmp`), or the flow's endpoints (`network/source_paths.rs`).
+    pub paths: crate::network::source_paths::PathChoice,
     pub flows: Vec<FlowSpec>,
     pub output: OutputSpec,
     pub faults: Vec<FaultSpec>,

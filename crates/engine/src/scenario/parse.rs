@@ -2,6 +2,7 @@
 
 use super::reader::*;
 use super::*;
+use crate::network::source_paths::PathChoice;
 use crate::network::Ecmp;
 use super::port_profiles::{self, Written};
 use super::queues::queue_table;
@@ -111,9 +112,16 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     };
 
     let mut ecmp = Ecmp::FlowHash;
+    let mut paths = PathChoice::Switches;
     if let Some(r) = t.table("routing", &mut iss) {
         if let Some(e) = r.get("ecmp", &mut iss, as_choice(&["flow_hash", "packet_spray"])) {
             ecmp = if e == "flow_hash" { Ecmp::FlowHash } else { Ecmp::PacketSpray };
+        }
+        if let Some(c) = r.get("paths", &mut iss, as_choice(&PathChoice::NAMES)) {
+            paths = PathChoice::from_name(&c).expect("a listed name");
+            if paths != PathChoice::Switches && ecmp == Ecmp::PacketSpray {
+                iss.push(r.key_path("paths"), format!("'{c}' has the sources choose the paths, so the switches' ecmp = \"packet_spray\" would never apply; drop one of the two"));
+            }
         }
         r.finish(&mut iss);
     }
@@ -136,7 +144,10 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let reach = topo.as_ref().map(topology::Reach::new);
     // Flows are checked against the node names even when the links had problems.
     let traffic = t.has("workload") || t.has("incast");
-    let flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, &mut iss);
+    if let (Some(net), true) = (net.as_ref(), paths != PathChoice::Switches) {
+        source_paths_fit(net, is_rdcn, paths, &mut iss);
+    }
+    let flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, paths, &mut iss);
     let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
     if let Some(topo) = topo.as_mut() {
@@ -171,7 +182,19 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if !iss.is_empty() {
         return Err(iss);
     }
-    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, flows, output, faults, workloads, incasts, stop_when_done, sab, host })
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, paths, flows, output, faults, workloads, incasts, stop_when_done, sab, host })
+}
+
+/// `[routing] paths` other than the switches' needs a packet-switched fabric (a hybrid network's
+/// ToRs queue by rack pair, not by path) and hosts with one link each (a host's NIC is its flow's,
+/// chosen once, so a path index could not pick among a host's links).
+fn source_paths_fit(net: &crate::network::Network, is_rdcn: bool, paths: PathChoice, iss: &mut Issues) {
+    let name = paths.name();
+    if is_rdcn {
+        iss.push("routing.paths", format!("'{name}' needs a packet-switched fabric; a hybrid (rdcn) network's ToRs send by rack pair, not by path"));
+    } else if let Some(&h) = net.hosts.iter().find(|&&h| net.node(h).ports.len() > 1) {
+        iss.push("routing.paths", format!("'{name}' needs hosts with one link each; '{}' has {}", net.node(h).name, net.node(h).ports.len()));
+    }
 }
 
 /// `[host] time_dilation`: every TCP profile's kernel timers shrink and its congestion control
@@ -953,6 +976,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     (c, ecn)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn flows(
     t: &Table,
     nodes: &[NodeSpec],
@@ -960,6 +984,7 @@ fn flows(
     profiles: &BTreeMap<String, TransportConfig>,
     end: Option<Time>,
     traffic: bool,
+    paths: PathChoice,
     iss: &mut Issues,
 ) -> Vec<FlowSpec> {
     let items = match t.raw("flows") {
@@ -1030,6 +1055,10 @@ fn flows(
             iss.push(f.key_path("stop"), format!("{t} is not after the flow's start ({start})"));
         }
         let deadline = positive_time(&f, "deadline", iss);
+        let path = f.get("path", iss, as_u64);
+        if let (Some(i), false) = (path, paths == PathChoice::Flow) {
+            iss.push(f.key_path("path"), format!("{i} pins the flow to a path, which needs [routing] paths = \"flow\" (the sources choose the paths)"));
+        }
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let mut tcp = resolve_transport(&f, &tname, profiles, iss);
         // A flow's own priority class overrides its profile's `class` (TCP: the other transports
@@ -1064,7 +1093,7 @@ fn flows(
             }
         }
         if let (Some(src), Some(dst), Some(tcp)) = (src, dst, tcp) {
-            out.push(FlowSpec { src, dst, size, start, stop: stop.filter(|&t| t > start), deadline, transport: tname, cfg: tcp });
+            out.push(FlowSpec { src, dst, size, start, stop: stop.filter(|&t| t > start), deadline, path, transport: tname, cfg: tcp });
         }
     }
     out

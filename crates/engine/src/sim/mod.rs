@@ -8,6 +8,7 @@
 use crate::event::{Event, EventQueue};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::host::Hosts;
+use crate::network::source_paths::{PathChoice, SourcePaths};
 use crate::network::{routing, Ecmp};
 use crate::output::{ideal_fct, ideal_fct_sprayed, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
 use crate::switch::{Ctx, Fabric};
@@ -116,6 +117,8 @@ pub struct Simulator {
     slab: PacketSlab,
     /// The switches, links and ports: the per-hop pipeline.
     pub fabric: Fabric,
+    /// The flows' own path choices (`[routing] paths`), when the sources choose.
+    source_paths: Option<Box<SourcePaths>>,
     pub hosts: Hosts,
     pub flows: Vec<Flow>,
     outbox: Outbox,
@@ -163,6 +166,7 @@ impl Simulator {
             slab: PacketSlab::new(),
             hosts: Hosts::new(&sc.topology, &net),
             fabric: Fabric::new(sc, seed, net),
+            source_paths: (sc.paths != PathChoice::Switches).then(|| Box::new(SourcePaths::new(sc.paths, seed))),
             flows: Vec::with_capacity(sc.flows.len()),
             outbox: Outbox::default(),
             int_spare: None,
@@ -182,7 +186,7 @@ impl Simulator {
         }
         for f in &sc.flows {
             let (profile, label) = (sim.intern(&f.transport), 0);
-            let id = sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.cfg, profile, label, None);
+            let id = sim.add_flow(NodeId::from_idx(f.src), NodeId::from_idx(f.dst), f.size, f.start, f.cfg, profile, label, None, f.path);
             if let Some(t) = f.stop {
                 sim.events.schedule(t, Event::FlowStop { flow: id });
             }
@@ -252,9 +256,10 @@ impl Simulator {
         self.fabric.net.node(h).ports.iter().map(|&p| self.fabric.egress_rate(p).bps()).sum()
     }
 
-    /// Create a flow; it starts at `start` (now or later).
+    /// Create a flow; it starts at `start` (now or later). `path`: the path index it is pinned
+    /// to (`[routing] paths = "flow"`), else drawn.
     #[allow(clippy::too_many_arguments)]
-    fn add_flow(&mut self, src: NodeId, dst: NodeId, size: Option<u64>, start: Time, cfg: TransportConfig, profile: u32, label: u32, app: Option<u32>) -> FlowId {
+    fn add_flow(&mut self, src: NodeId, dst: NodeId, size: Option<u64>, start: Time, cfg: TransportConfig, profile: u32, label: u32, app: Option<u32>, path: Option<u64>) -> FlowId {
         let id = FlowId::from_idx(self.flows.len());
         let h = mix64(self.seed ^ mix64(id.0 as u64 + 1));
         let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
@@ -263,19 +268,22 @@ impl Simulator {
         if let Some(paths) = self.fabric.paths.as_deref_mut() {
             paths.add(&self.fabric.net, id, src, dst, ends.hash_fwd, ends.hash_rev);
         }
+        if let Some(sp) = self.source_paths.as_deref_mut() {
+            sp.add(&self.fabric.net, id, src, dst, path);
+        }
         self.hosts.stacks.prepare(&cfg);
         let mut transport = cfg.build(ends, size);
         if cfg.seeds_rtt() {
             let control = cfg.framing().control as u64;
-            let one_way = |a, b, h| -> Time { self.hops(a, b, h).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d) };
-            transport.seed_rtt(one_way(src, dst, ends.hash_fwd) + one_way(dst, src, ends.hash_rev));
+            let one_way = |fwd| -> Time { self.route(&ends, fwd).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d) };
+            transport.seed_rtt(one_way(true) + one_way(false));
         }
         if cfg.wants_path() {
             let fr = cfg.framing();
             let (data, control) = ((fr.payload + fr.header) as u64, fr.control as u64);
-            let fwd = self.hops(src, dst, ends.hash_fwd);
+            let fwd = self.route(&ends, true);
             let there = fwd.iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(data) + d);
-            let back = self.hops(dst, src, ends.hash_rev).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d);
+            let back = self.route(&ends, false).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d);
             let nic_rate = self.fabric.egress_rate(nic);
             transport.set_path(crate::transport::PathInfo { nic_rate, base_rtt: there + back, switches: fwd.len().saturating_sub(1) as u32, segment: data as u32 });
         }
@@ -423,7 +431,7 @@ impl Simulator {
         let deadline = w.deadline.map(|d| now + d.for_size(f.size));
         let (src, dst) = (NodeId::from_idx(f.src), NodeId::from_idx(f.dst));
         let pooled = w.persistent;
-        let id = self.add_flow(src, dst, Some(f.size), now, cfg, profile, label, None);
+        let id = self.add_flow(src, dst, Some(f.size), now, cfg, profile, label, None, None);
         if pooled {
             // The pair's connection idle longest takes the flow (ns-2's Agent_Aggr_pair schedules
             // idle connections in the order they finished); none idle: a new one, fresh.
@@ -477,14 +485,14 @@ impl Simulator {
         let now = self.now;
         if !persistent {
             for s in senders {
-                self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, Some(ai as u32));
+                self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, Some(ai as u32), None);
             }
             return;
         }
         if self.incasts[ai].conns.is_empty() {
             // The first request opens the connections; later ones reuse them.
             for s in senders {
-                let id = self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, None);
+                let id = self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, None, None);
                 let f = &mut self.flows[id.idx()];
                 f.transport.keep_open(last);
                 f.block = Some((ai as u32, block));
@@ -616,6 +624,10 @@ impl Simulator {
             let p = self.slab.get_mut(id);
             p.stamp = self.now;
             let (from, int) = (p.src, p.int);
+            if let Some(sp) = self.source_paths.as_deref_mut() {
+                // The sending endpoint picks the packet's path (`network/source_paths.rs`).
+                p.path_hash = sp.next(p.flow, from == self.flows[p.flow.idx()].ends.src);
+            }
             self.created += 1;
             if int != crate::packet::Int::Off {
                 let rec = self.outbox.int_out.iter().find(|(i, _)| *i as usize == idx).map_or_else(Default::default, |&(_, r)| r);
@@ -745,12 +757,19 @@ impl Simulator {
         }
     }
 
-    /// Hop list (rate, delay) of the path a flow-hashed packet takes; a shaped host port counts
-    /// at its egress rate.
-    fn hops(&self, src: NodeId, dst: NodeId, hash: u64) -> Vec<(crate::time::Rate, Time)> {
-        self.fabric.net
-            .path(src, dst, hash)
-            .unwrap_or_default()
+    /// Hop list (rate, delay; a shaped host port counts at its egress rate) of a flow's path in
+    /// the data direction (`fwd`) or back: the one it is pinned to under `[routing] paths =
+    /// "flow"`, else its per-flow hash's (with per-packet choices, one of its equal-cost paths).
+    fn route(&self, ends: &Endpoints, fwd: bool) -> Vec<(crate::time::Rate, Time)> {
+        let (from, to, hash) = if fwd { (ends.src, ends.dst, ends.hash_fwd) } else { (ends.dst, ends.src, ends.hash_rev) };
+        match self.source_paths.as_deref().and_then(|sp| sp.pinned(ends.flow, fwd)) {
+            Some(index) => self.rates_of(self.fabric.net.path_by_index(from, to, index)),
+            None => self.rates_of(self.fabric.net.path(from, to, hash)),
+        }
+    }
+
+    fn rates_of(&self, path: Option<Vec<PortId>>) -> Vec<(crate::time::Rate, Time)> {
+        path.unwrap_or_default()
             .iter()
             .map(|&p| (self.fabric.egress_rate(p), self.fabric.net.ports[p.idx()].delay))
             .collect()
@@ -777,13 +796,13 @@ impl Simulator {
             let fct = end.map(|e| e - f.start);
             t.fct_ps.push(fct.map(|x| x.0));
             let ideal = f.size.map(|size| {
-                let fwd = self.hops(f.ends.src, f.ends.dst, f.ends.hash_fwd);
-                let rev = self.hops(f.ends.dst, f.ends.src, f.ends.hash_rev);
+                let fwd = self.route(&f.ends, true);
+                let rev = self.route(&f.ends, false);
                 let a = fr.control as u64;
                 // With a handshake the flow first waits one SYN / SYN-ACK round trip.
                 let setup = if fr.handshake { fwd.iter().chain(&rev).fold(Time::ZERO, |t, &(r, d)| t + r.serialization(a) + d) } else { Time::ZERO };
                 // Sprayed packets may overtake each other: the bound over paths (output.rs).
-                let bound = if self.sc.ecmp == Ecmp::PacketSpray || fr.sprays { ideal_fct_sprayed } else { ideal_fct };
+                let bound = if self.sc.ecmp == Ecmp::PacketSpray || self.sc.paths.per_packet() || fr.sprays { ideal_fct_sprayed } else { ideal_fct };
                 setup + bound(&fwd, &rev, size, fr.payload as u64, fr.header as u64, a)
             });
             t.ideal_fct_ps.push(ideal.map(|x| x.0));

@@ -2,8 +2,9 @@
 //!
 //! 1. **Ingress** ([`Fabric::at_node`]): the packet reaches a node. At its destination host it is
 //!    handed back for delivery; at a hybrid ToR bound for another rack it goes to a VOQ
-//!    (`hybrid.rs`); otherwise forwarding picks an egress port from the ECMP set (per-flow hash or
-//!    per-packet spraying from the node's own random stream).
+//!    (`hybrid.rs`); otherwise forwarding picks an egress port from the ECMP set (per-flow hash,
+//!    per-packet spraying from the node's own random stream, or the next digit of the path index
+//!    the packet's source chose, `network/source_paths.rs`).
 //! 2. **Egress features** ([`Fabric::enqueue`]): per-port header rewriting that must see every
 //!    packet leaving by a port before it queues (SAB's flow counting and window field, `sab.rs`).
 //! 3. **Admission and enqueue**: the port's [`PortQueue`](crate::queue::PortQueue) decides by the
@@ -27,6 +28,7 @@ pub mod telemetry;
 use crate::event::{Event, EventQueue};
 use crate::ids::{NodeId, PacketId, PortId};
 use crate::network::shaper::Shapers;
+use crate::network::source_paths::PathChoice;
 use crate::network::{routing, Ecmp, Network};
 use crate::packet::{Int, PacketSlab};
 use crate::queue::{Admit, Env, SharedPool};
@@ -71,8 +73,8 @@ pub struct Fabric {
     pub shapers: Option<Box<Shapers>>,
     /// Every transmission ends in a `TxDone` event (for tests: results must not change).
     pub(crate) eager_tx_done: bool,
-    /// Each flow's paths under per-flow ECMP (`None` with packet spraying or a hybrid network,
-    /// or when switched off for tests: results must not change).
+    /// Each flow's paths under per-flow ECMP (`None` with packet spraying, source-chosen paths or
+    /// a hybrid network, or when switched off for tests: results must not change).
     pub paths: Option<Box<paths::FlowPaths>>,
     /// Each port's peer node (`Port::peer`), apart: an arrival reads 4 bytes from a 4-byte-per-port
     /// table that stays in cache instead of a cache line of the sending port.
@@ -126,9 +128,11 @@ impl Fabric {
             _ => None,
         };
         let eager_tx_done = false;
-        let paths = (sc.ecmp == Ecmp::FlowHash && rdcn.is_none()).then(Box::default);
+        let paths = (sc.ecmp == Ecmp::FlowHash && sc.paths == PathChoice::Switches && rdcn.is_none()).then(Box::default);
         let peers = net.ports.iter().map(|p| p.peer).collect();
-        Fabric { net, pools, ecmp: sc.ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        // Source-chosen paths: switches read the packet's path index instead of hashing.
+        let ecmp = if sc.paths == PathChoice::Switches { sc.ecmp } else { Ecmp::Source };
+        Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -182,6 +186,7 @@ impl Fabric {
             (1, _) => hops[0],
             (n, Ecmp::FlowHash) => hops[routing::pick(n, path_hash, node)],
             (n, Ecmp::PacketSpray) => hops[self.spray[node.idx()].below(n as u64) as usize],
+            (n, Ecmp::Source) => hops[crate::network::source_paths::take_digit(&mut cx.slab.get_mut(id).path_hash, n)],
         };
         self.enqueue(port, id, cx);
         None
