@@ -48,6 +48,12 @@ def test_raw_columns_are_the_frames_columns():
 
 
 def test_the_cli_run_writes_and_reports_without_pandas(tmp_path):
+    from importlib.metadata import version
+
+    if int(version("pandas").split(".")[0]) < 3:
+        import pytest
+
+        pytest.skip("with pandas < 3 the files are written through pandas (fabricsim.columns)")
     # `fabricsim run` of the example: Parquet written from the engine's columns (pyarrow,
     # numpy), the report from fabricsim.stats: pandas (about 0.3 s) is never imported.
     code = ("import io, sys\nout, sys.stdout = io.StringIO(), io.StringIO()\nsys.stdout = out\n"

@@ -124,7 +124,12 @@ def table_from(columns: list[tuple[str, Any, str]], run_id: str):
 
 def arrow_table(name: str, cols: dict[str, list], run_id: str) -> Any:
     """The Arrow table pandas would write for the engine's table `name` ("flows", "ports",
-    "timeseries", "queues"), or None when a column is of no kind this writer knows."""
+    "timeseries", "queues"), or None when a column is of no kind this writer knows or pandas is
+    older than 3 (whose text columns are written as object/string, not str/large_string)."""
+    from importlib.metadata import version
+
+    if int(version("pandas").split(".")[0]) < 3:
+        return None
     columns: list[tuple[str, list, str]] = []
     for c, values in cols.items():
         if name == "flows" and c in FLOWS_NULLABLE:
