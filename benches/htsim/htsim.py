@@ -150,14 +150,21 @@ class Htsim:
 EDIT_MARK = "fabricsim's benches/htsim/htsim.py"
 
 
+def _srand_from_env(text: str, path: str, default: str) -> str:
+    """Replace the one `srand(DEFAULT);` with a seed read from $HTSIM_SEED when it is set
+    (DEFAULT otherwise, so runs without it are the driver's own)."""
+    text, n = re.subn(r"\n(\s*)srand\(" + re.escape(default) + r"\);",
+                      "\n\\1srand(getenv(\"HTSIM_SEED\") ? atoi(getenv(\"HTSIM_SEED\")) : " + default.replace("\\", "\\\\")
+                      + ");  // edited by " + EDIT_MARK + ": the seed from $HTSIM_SEED", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'srand({default});' to edit")
+    return text
+
+
 def seed_from_env(text: str, path: str = "") -> str:
     """main_swift.cpp seeds its path draw with srand(13): the copy reads the seed from $HTSIM_SEED
     when it is set (13 otherwise, so runs without it are the driver's own)."""
-    text, n = re.subn(r"\n(\s*)srand\(13\);", "\n\\1srand(getenv(\"HTSIM_SEED\") ? atoi(getenv(\"HTSIM_SEED\")) : 13);  // edited by "
-                      + EDIT_MARK + ": the seed from $HTSIM_SEED", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no 'srand(13);' to edit")
-    return text
+    return _srand_from_env(text, path, "13")
 
 
 def pathid_seed_from_env(text: str, path: str = "") -> str:
@@ -165,11 +172,7 @@ def pathid_seed_from_env(text: str, path: str = "") -> str:
     second gets the same id, and runs differ by the second they start in): the copy reads the seed
     from $HTSIM_SEED when it is set (the time of day otherwise, so runs without it are the
     driver's own)."""
-    text, n = re.subn(r"\n(\s*)srand\(time\(NULL\)\);", "\n\\1srand(getenv(\"HTSIM_SEED\") ? atoi(getenv(\"HTSIM_SEED\")) : time(NULL));  // edited by "
-                      + EDIT_MARK + ": the seed from $HTSIM_SEED", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no 'srand(time(NULL));' to edit")
-    return text
+    return _srand_from_env(text, path, "time(NULL)")
 
 
 def print_pauses(text: str, path: str = "") -> str:

@@ -28,10 +28,10 @@ _PANDAS_NAMES = {
 }
 
 # flows' columns that may be missing (long-lived or unfinished flows; flows without deadlines),
-# as results._flows_frame types them.
+# and their dtypes: the one list both results._flows_frame (pandas) and arrow_table use.
 FLOWS_NULLABLE = {"size": "Int64", "end_ps": "Int64", "fct_ps": "Int64", "ideal_fct_ps": "Int64", "setup_ps": "Int64",
                   "deadline_ps": "Int64", "slowdown": "Float64", "deadline_met": "boolean"}
-# Derived seconds, in results._flows_frame's order: (new column, from, kind).
+# Derived seconds, in column order: (new column, from, kind).
 FLOWS_SECONDS = [("deadline_s", "deadline_ps", "Float64"), ("start_s", "start_ps", "float64"),
                  ("end_s", "end_ps", "Float64"), ("fct_s", "fct_ps", "Float64"),
                  ("ideal_fct_s", "ideal_fct_ps", "Float64"), ("setup_s", "setup_ps", "Float64")]

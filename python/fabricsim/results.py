@@ -82,18 +82,13 @@ def _read_parquet(path: Path, run_id: str | None, columns: list[str] | None = No
 def _flows_frame(cols: dict) -> pd.DataFrame:
     import pandas as pd
 
+    from .columns import FLOWS_NULLABLE, FLOWS_SECONDS
+
     df = pd.DataFrame(cols)
-    for c in ("size", "end_ps", "fct_ps", "ideal_fct_ps", "setup_ps"):
-        df[c] = df[c].astype("Int64")  # nullable: long-lived / unfinished flows
-    df["slowdown"] = df["slowdown"].astype("Float64")
-    df["deadline_ps"] = df["deadline_ps"].astype("Int64")
-    df["deadline_s"] = (df["deadline_ps"] / PS).astype("Float64")
-    df["deadline_met"] = df["deadline_met"].astype("boolean")
-    df["start_s"] = df["start_ps"] / PS
-    df["end_s"] = (df["end_ps"] / PS).astype("Float64")
-    df["fct_s"] = (df["fct_ps"] / PS).astype("Float64")
-    df["ideal_fct_s"] = (df["ideal_fct_ps"] / PS).astype("Float64")
-    df["setup_s"] = (df["setup_ps"] / PS).astype("Float64")
+    for c, kind in FLOWS_NULLABLE.items():
+        df[c] = df[c].astype(kind)  # nullable: long-lived / unfinished flows, flows without deadlines
+    for name, source, kind in FLOWS_SECONDS:
+        df[name] = (df[source] / PS).astype(kind)
     return df
 
 

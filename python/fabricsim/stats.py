@@ -56,9 +56,7 @@ def _summary(fct, slowdown, quantiles: Sequence[float]) -> dict:
         row[f"{name}_mean{suffix}"] = float(v.sum() / len(v)) if len(v) else math.nan
         for q in quantiles:
             row[f"{name}_p{qname(q)}{suffix}"] = float(np.quantile(v, q)) if len(v) else math.nan
-    # The mean columns first, as fct_stats has always ordered them.
-    keys = ["count", "fct_mean_s"] + [f"fct_p{qname(q)}_s" for q in quantiles] + ["slowdown_mean"] + [f"slowdown_p{qname(q)}" for q in quantiles]
-    return {k: row[k] for k in keys}
+    return row
 
 
 def fct_rows(size, fct_s, slowdown, bins: Sequence[float] = DEFAULT_BINS,
