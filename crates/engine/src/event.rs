@@ -679,7 +679,7 @@ mod tests {
         for ev in [
             Event::Arrive { port: PortId(0), pkt: PacketId(0), at: PathPos::NONE },
             Event::Arrive { port: PortId(u32::MAX), pkt: PacketId((1 << 28) - 1), at: PathPos::NONE },
-            Event::Arrive { port: PortId(123_456), pkt: PacketId(98_765), at: PathPos::NONE.next() },
+            Event::Arrive { port: PortId(123_456), pkt: PacketId(98_765), at: PathPos::at(7) },
             Event::TxDone { port: PortId(0) },
             Event::TxDone { port: PortId(u32::MAX) },
         ] {

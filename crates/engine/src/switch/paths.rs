@@ -39,6 +39,12 @@ pub struct PathPos(u32);
 impl PathPos {
     pub const NONE: PathPos = PathPos(u32::MAX);
 
+    /// Position `i`, for tests that need a real one.
+    #[cfg(test)]
+    pub(crate) const fn at(i: u32) -> PathPos {
+        PathPos(i)
+    }
+
     #[inline]
     pub fn is_some(self) -> bool {
         self != PathPos::NONE
