@@ -22,9 +22,12 @@ SCENARIOS = Path(__file__).parent.parent / "scenarios"
     ("incast.toml", ["simulation.end='2ms'"]),              # unfinished flows: nullable columns
     ("flash-mixed.toml", ["simulation.end='1ms'"]),         # several transports and workloads
 ])
+@pytest.mark.skipif(int(pd.__version__.split(".")[0]) < 3, reason="pandas < 3 writes text columns with another Arrow type, so the writer goes through pandas")
 def test_files_from_the_engine_columns_equal_the_pandas_written_ones(tmp_path, name, overrides):
     fast = fabricsim.run(SCENARIOS / name, overrides=overrides)
     slow = fabricsim.run(SCENARIOS / name, overrides=overrides)
+    # The fast run's tables really come from the engine's columns (not through pandas).
+    assert isinstance(fast._written("flows", "same"), pa.Table)
     for r in (fast, slow):
         r.summary["run_id"] = "same"
     _ = (slow.flows, slow.ports, slow.timeseries, slow.queues)  # built: written through pandas

@@ -157,7 +157,8 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
     p = res.port_columns()
     w("busiest ports (util = time the transmitter was busy / simulated time; counts in packets):")
     util = np.asarray(p["utilization"], dtype=float)
-    # Descending and stable among equals, as pandas' sort_values orders them.
+    # Descending in pandas' own order among equals (sort_values(ascending=False) reverses,
+    # quicksorts and reverses again), so the report names the same ports as before.
     back = np.arange(len(util))[::-1]
     top = back[util[::-1].argsort(kind="quicksort")][::-1][:5]
     for line in format_table(["port", "util", "sent", "drops", "marks", "meanQ", "maxQ"],

@@ -14,7 +14,7 @@ import json
 import math
 from typing import Any
 
-PS = 1e12
+from .results import PS, RUN_ID_KEY
 
 # Per-flow metrics of the timeseries that flow_series gathers into columns.
 FLOW_METRICS = ("delivered_bytes", "cwnd", "dctcp_alpha", "srtt_s", "rate_bps")
@@ -119,7 +119,7 @@ def table_from(columns: list[tuple[str, Any, str]], run_id: str):
         "pandas_version": version("pandas"),
     }
     table = pa.Table.from_arrays([_array(v, k) for _, v, k in columns], names=[n for n, _, _ in columns])
-    return table.replace_schema_metadata({b"pandas": json.dumps(meta).encode(), b"fabricsim.run_id": run_id.encode()})
+    return table.replace_schema_metadata({b"pandas": json.dumps(meta).encode(), RUN_ID_KEY: run_id.encode()})
 
 
 def arrow_table(name: str, cols: dict[str, list], run_id: str) -> Any:
