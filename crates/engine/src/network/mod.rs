@@ -76,7 +76,7 @@ impl Network {
     }
 
     /// The ports from `src` to `dst`, `choose` picking one of each node's next hops.
-    fn walk(&self, src: NodeId, dst: NodeId, mut choose: impl FnMut(&[PortId], NodeId) -> PortId) -> Option<Vec<PortId>> {
+    pub(crate) fn walk(&self, src: NodeId, dst: NodeId, mut choose: impl FnMut(&[PortId], NodeId) -> PortId) -> Option<Vec<PortId>> {
         let mut path = Vec::new();
         let mut at = src;
         while at != dst {

@@ -77,17 +77,10 @@ pub fn take_digit(index: &mut u64, n: usize) -> usize {
 /// the path of index 0 (all of them on a fat tree or leaf-spine); 1 with no choice, saturating.
 pub fn path_count(net: &Network, from: NodeId, to: NodeId) -> u64 {
     let mut count = 1u64;
-    let mut at = from;
-    let mut steps = 0;
-    while at != to && steps <= net.nodes.len() {
-        let hops = net.next_hops(at, to);
-        if hops.is_empty() {
-            break;
-        }
+    let _ = net.walk(from, to, |hops, _| {
         count = count.saturating_mul(hops.len() as u64);
-        at = net.ports[hops[0].idx()].peer;
-        steps += 1;
-    }
+        hops[0]
+    });
     count
 }
 

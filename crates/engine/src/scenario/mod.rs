@@ -228,12 +228,7 @@ impl Scenario {
 
     /// Parse and validate a JSON document (what the Python front end sends).
     pub fn from_json(text: &str) -> Result<Scenario, Issues> {
-        let json: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-            let mut iss = Issues::default();
-            iss.push("", format!("not valid JSON: {e}"));
-            iss
-        })?;
-        Self::from_value(&json)
+        Self::from_value(&json_document(text)?)
     }
 
     pub fn from_value(v: &serde_json::Value) -> Result<Scenario, Issues> {
@@ -251,12 +246,7 @@ impl Scenario {
     /// contradictions between its transport and its ports (NDP over ports that do not trim):
     /// those are what the setup replaces. `Ok(None)`: the scenario has no traffic.
     pub fn paper_ports(json: &str) -> Result<Option<(&'static PaperPorts, PortSetup)>, Issues> {
-        let v: serde_json::Value = serde_json::from_str(json).map_err(|e| {
-            let mut iss = Issues::default();
-            iss.push("", format!("not valid JSON: {e}"));
-            iss
-        })?;
-        let s = parse::scenario(&v)?;
+        let s = parse::scenario(&json_document(json)?)?;
         let cfg = s.flows.iter().map(|f| &f.cfg).chain(s.workloads.iter().map(|w| &w.cfg)).chain(s.incasts.iter().map(|i| &i.cfg)).next();
         Ok(cfg.map(|c| {
             let decl = c.paper_ports();
@@ -270,4 +260,13 @@ impl Scenario {
     pub fn warnings(&self) -> Vec<Issue> {
         warnings::warnings(self)
     }
+}
+
+/// The JSON document the Python front end sends, or the one issue saying why it is not JSON.
+fn json_document(text: &str) -> Result<serde_json::Value, Issues> {
+    serde_json::from_str(text).map_err(|e| {
+        let mut iss = Issues::default();
+        iss.push("", format!("not valid JSON: {e}"));
+        iss
+    })
 }
