@@ -304,6 +304,16 @@ discipline = "ecn"
 ecn_threshold = "126000B"
 mark_at = "dequeue"
 
+[host_queue]
+# FatTreeTopology::alloc_src_queue -> FairPriorityQueue (the constructor's default _sender_qt =
+# FAIR_PRIO): TcpAck is PRIO_HI, TcpPacket PRIO_LO (tcppacket.h), served strictly in that order
+# (FairPriorityQueue::beginService), so a host's ACKs never wait behind its own data backlog:
+# two queues, ACKs (ack_class = 0 below) in the first. No marking; its memFromPkt(FEEDER_BUFFER)
+# limit only prints ("Host Queue size"), and TcpSrc sends into it without backpressure.
+queues = 2
+classes = [0, 1]
+send_limit = "unlimited"
+
 [routing]
 ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow ...
 {paths}
@@ -320,6 +330,8 @@ initial_ssthresh = 15                # -ssthresh default 15 (set_ssthresh(15 * 9
 min_rto = "250ms"                    # TcpSrc::update_rtx_time: _rto at least 0.25 s
 delayed_ack = 1
 handshake = true                     # TcpSrc::connect sends a SYN and waits for the SYN/ACK
+class = 1                            # TcpPacket::priority(): PRIO_LO at the host's FairPriorityQueue ...
+ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of the host's own data
 
 [output]
 sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10)): goodput read at the same time
@@ -392,6 +404,8 @@ rack = false
 tlp = false
 timestamps = true                    # TcpSink echoes each packet's timestamp; every ACK is an RTT sample
 syn_timestamp = "zero"               # TcpPacket::new_syn_pkt sets no timestamp: the SYN-ACK's sample is its time since 0 (about 80 ms)
+class = 1                            # TcpPacket::priority(): PRIO_LO at the host's FairPriorityQueue ...
+ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of the host's own data
 """
 
 
