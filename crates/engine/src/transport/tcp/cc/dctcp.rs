@@ -28,7 +28,10 @@
 //! a fast recovery, and with `window_cut` each cuts the (inflated) window there too.
 //! `cwr_on_ece = 0` starts no CWR episode on ECE: htsim's `TcpSrc::receivePacket` grows the
 //! window on every new ACK outside fast recovery, marked or not (Linux and RFC 3168 §6.1.2 hold
-//! it for a window); the ECE only lowers ssthresh to cwnd.
+//! it for a window); the ECE only lowers ssthresh to cwnd. With `window_cut`, `byte_cut = 1` makes
+//! htsim's cut exact too: its window is bytes, so `_cwnd * (1 - _alfa/2)` keeps the part of a
+//! segment that Linux's rounding drops (a window of 7.7 segments at α = 0.2 loses 0.77 of one
+//! there, nothing here); the fraction is carried to the next cut.
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
 use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
@@ -157,8 +160,15 @@ impl Dctcp {
     fn close_window(&mut self, tcb: &mut Tcb, f: f64) {
         self.alpha = (1.0 - self.p.g) * self.alpha + self.p.g * f;
         if self.window_cut && self.alpha > 0.0 {
-            let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
-            tcb.cwnd = (tcb.cwnd - cut.min(tcb.cwnd)).max(1);
+            if let Some(f) = self.byte_cut.as_mut() {
+                // htsim's window is bytes: `_cwnd * (1 - _alfa/2)` keeps the fraction of a segment.
+                let w = (tcb.cwnd as f64 + *f) * (1.0 - self.alpha / 2.0);
+                *f = w - w.floor();
+                tcb.cwnd = (w.floor() as u32).max(1);
+            } else {
+                let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
+                tcb.cwnd = (tcb.cwnd - cut.min(tcb.cwnd)).max(1);
+            }
             tcb.ssthresh = tcb.cwnd;
         }
         self.rounds += 1;
@@ -337,6 +347,34 @@ mod tests {
         r.init(&mut u);
         window(&mut r, &mut u, 40, 40);
         assert_eq!(u.cwnd, 40);
+    }
+
+    #[test]
+    fn htsims_cut_with_byte_cut_keeps_the_fraction_of_a_segment() {
+        // htsim's cwnd is bytes: _cwnd * (1 - _alfa/2) from 10 segments at α = 1/16 is 9.6875
+        // (9 segments go out, 0.6875 kept); the next window, unmarked (α = 15/256), cuts 9.6875 to
+        // 9.6875 · (1 − 15/512) = 9.4037. Linux-style rounding cuts ⌊10/32⌋ = 0 and ⌊10 · 15/512⌋ = 0.
+        let mut k = super::super::Knobs::default();
+        k.0[2] = Some(1.0);
+        k.0[3] = Some(1.0);
+        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
+        let mut t = tcb(10, 1000);
+        t.snd_nxt = 10_000;
+        d.init(&mut t);
+        window(&mut d, &mut t, 10, 10);
+        assert_eq!((t.cwnd, t.ssthresh, d.byte_cut), (9, 9, Some(0.6875)));
+        window(&mut d, &mut t, 10, 0); // by sequence: the 10 segments sent in the first window
+        let f = d.byte_cut.unwrap();
+        assert_eq!(t.cwnd, 9);
+        assert!((9.0 + f - 9.6875 * (1.0 - 15.0 / 512.0)).abs() < 1e-12, "{f}");
+        k.0[3] = None;
+        let mut r = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
+        let mut u = tcb(10, 1000);
+        u.snd_nxt = 10_000;
+        r.init(&mut u);
+        window(&mut r, &mut u, 10, 10);
+        window(&mut r, &mut u, 10, 0);
+        assert_eq!(u.cwnd, 10);
     }
 
     #[test]
