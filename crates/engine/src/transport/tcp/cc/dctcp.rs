@@ -265,6 +265,20 @@ mod tests {
         }
     }
 
+    /// htsim's DCTCP from α₀ = 0 with the knobs `set` (index, value), on a window of `cwnd`
+    /// segments of 1000 B all in flight (ssthresh 1000).
+    fn htsim_dctcp(set: &[(usize, f64)], cwnd: u32) -> (Dctcp, Tcb) {
+        let mut k = super::super::Knobs::default();
+        for &(i, v) in set {
+            k.0[i] = Some(v);
+        }
+        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
+        let mut t = tcb(cwnd, 1000);
+        t.snd_nxt = cwnd as u64 * 1000;
+        d.init(&mut t);
+        (d, t)
+    }
+
     #[test]
     fn alpha_converges_to_marked_fraction() {
         // RFC 8257 §3.3 (α ← (1 − g)·α + g·F): a constant marked fraction F makes α converge to F.
@@ -327,12 +341,7 @@ mod tests {
     fn htsims_variant_cuts_every_window_while_alpha_is_positive() {
         // csg-htsim DCTCPSrc::receivePacket: α = 15/16·α + F/16 per window, then cwnd × (1 − α/2)
         // whenever α > 0, marked or not; ECE alone does not cut.
-        let mut k = super::super::Knobs::default();
-        k.0[2] = Some(1.0);
-        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
-        let mut t = tcb(40, 1000);
-        t.snd_nxt = 40_000;
-        d.init(&mut t);
+        let (mut d, mut t) = htsim_dctcp(&[(2, 1.0)], 40);
         window(&mut d, &mut t, 40, 0); // no marks, α stays 0: no cut
         assert_eq!((t.cwnd, t.ssthresh), (40, 1000));
         assert_eq!(d.ssthresh(&t), 40); // an ECE now: ssthresh down to cwnd, cwnd kept
@@ -341,10 +350,7 @@ mod tests {
         window(&mut d, &mut t, 40, 0); // unmarked, α = 15/256 > 0: cut ⌊39·15/512⌋ = 1 again
         assert_eq!(t.cwnd, 38);
         // Without the knob the same windows never cut (RFC 8257 cuts on ECE, in the core).
-        let mut r = Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() });
-        let mut u = tcb(40, 1000);
-        u.snd_nxt = 40_000;
-        r.init(&mut u);
+        let (mut r, mut u) = htsim_dctcp(&[], 40);
         window(&mut r, &mut u, 40, 40);
         assert_eq!(u.cwnd, 40);
     }
@@ -354,24 +360,14 @@ mod tests {
         // htsim's cwnd is bytes: _cwnd * (1 - _alfa/2) from 10 segments at α = 1/16 is 9.6875
         // (9 segments go out, 0.6875 kept); the next window, unmarked (α = 15/256), cuts 9.6875 to
         // 9.6875 · (1 − 15/512) = 9.4037. Linux-style rounding cuts ⌊10/32⌋ = 0 and ⌊10 · 15/512⌋ = 0.
-        let mut k = super::super::Knobs::default();
-        k.0[2] = Some(1.0);
-        k.0[3] = Some(1.0);
-        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
-        let mut t = tcb(10, 1000);
-        t.snd_nxt = 10_000;
-        d.init(&mut t);
+        let (mut d, mut t) = htsim_dctcp(&[(2, 1.0), (3, 1.0)], 10);
         window(&mut d, &mut t, 10, 10);
         assert_eq!((t.cwnd, t.ssthresh, d.byte_cut), (9, 9, Some(0.6875)));
         window(&mut d, &mut t, 10, 0); // by sequence: the 10 segments sent in the first window
         let f = d.byte_cut.unwrap();
         assert_eq!(t.cwnd, 9);
         assert!((9.0 + f - 9.6875 * (1.0 - 15.0 / 512.0)).abs() < 1e-12, "{f}");
-        k.0[3] = None;
-        let mut r = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
-        let mut u = tcb(10, 1000);
-        u.snd_nxt = 10_000;
-        r.init(&mut u);
+        let (mut r, mut u) = htsim_dctcp(&[(2, 1.0)], 10);
         window(&mut r, &mut u, 10, 10);
         window(&mut r, &mut u, 10, 0);
         assert_eq!(u.cwnd, 10);
@@ -381,12 +377,7 @@ mod tests {
     fn htsims_ack_window_counts_acks_duplicates_included() {
         // csg-htsim DCTCPSrc::receivePacket: the window ends when _pkts_seen · mss ≥ _past_cwnd
         // (2 segments at first, then cwnd after each update). cwnd 40, window_cut, α₀ = 0.
-        let mut k = super::super::Knobs::default();
-        k.0[2] = Some(1.0);
-        k.0[4] = Some(1.0);
-        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
-        let mut t = tcb(40, 1000);
-        d.init(&mut t);
+        let (mut d, mut t) = htsim_dctcp(&[(2, 1.0), (4, 1.0)], 40);
         let dup = AckEvent { ece: true, acked_bytes: 0 };
         d.in_ack_event(&mut t, AckEvent { ece: false, acked_bytes: 1000 });
         assert_eq!(d.rounds(), 0);
@@ -405,11 +396,7 @@ mod tests {
         d.set_state(&mut t, CaState::Recovery);
         assert_eq!(d.ack_window, Some(AckWindow { seen: 0, marked: 0, past_cwnd: 39 }));
         // By sequence instead (the default), duplicate ACKs close no window.
-        k.0[4] = None;
-        let mut r = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
-        let mut u = tcb(40, 1000);
-        u.snd_nxt = 40_000;
-        r.init(&mut u);
+        let (mut r, mut u) = htsim_dctcp(&[(2, 1.0)], 40);
         for _ in 0..100 {
             r.in_ack_event(&mut u, dup);
         }
