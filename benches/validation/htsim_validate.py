@@ -36,6 +36,9 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   the same flows' goodputs go together. --own-paths lets fabricsim hash its flows onto paths of
   its own draw for htsim's first permutation instead; --vary-seed then gives fabricsim's runs
   seeds 1, 2, .... The table prints both simulators' range of per-flow figures over the runs.
+  Both DCTCP experiments map htsim's hosts (ACKs ahead of data in a FairPriorityQueue, no send
+  limit: [host_queue] and class / ack_class) and its DCTCP window rules (cc_params window_cut,
+  ack_window, cwr_on_ece; byte_cut for the permutation only: see INCAST_TRANSPORT).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
