@@ -36,6 +36,9 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   the same flows' goodputs go together. --own-paths lets fabricsim hash its flows onto paths of
   its own draw for htsim's first permutation instead; --vary-seed then gives fabricsim's runs
   seeds 1, 2, .... The table prints both simulators' range of per-flow figures over the runs.
+  Both DCTCP experiments map htsim's hosts (ACKs ahead of data in a FairPriorityQueue, no send
+  limit: [host_queue] and class / ack_class) and its DCTCP window rules (cc_params window_cut,
+  ack_window, cwr_on_ece; byte_cut for the permutation only: see INCAST_TRANSPORT).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
@@ -304,6 +307,16 @@ discipline = "ecn"
 ecn_threshold = "126000B"
 mark_at = "dequeue"
 
+[host_queue]
+# FatTreeTopology::alloc_src_queue -> FairPriorityQueue (the constructor's default _sender_qt =
+# FAIR_PRIO): TcpAck is PRIO_HI, TcpPacket PRIO_LO (tcppacket.h), served strictly in that order
+# (FairPriorityQueue::beginService), so a host's ACKs never wait behind its own data backlog:
+# two queues, ACKs (ack_class = 0 below) in the first. No marking; its memFromPkt(FEEDER_BUFFER)
+# limit only prints ("Host Queue size"), and TcpSrc sends into it without backpressure.
+queues = 2
+classes = [0, 1]
+send_limit = "unlimited"
+
 [routing]
 ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow ...
 {paths}
@@ -312,7 +325,11 @@ ecmp = "flow_hash"                   # choice = rand() % paths: one random path 
 cc = "dctcp"                         # DCTCPSrc; TcpSink ACKs every packet
 dctcp_g = 0.0625                     # DCTCPSrc::receivePacket: alfa = 15/16 alfa + 1/16 f, once per window
 dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
-cc_params = {{ window_cut = 1 }}       # DCTCPSrc::receivePacket: cwnd *= 1 - alfa/2 every window while alfa > 0; ECE only ends slow start
+# DCTCPSrc::receivePacket: cwnd *= 1 - alfa/2 every window while alfa > 0 (window_cut), in bytes:
+# the fraction of a segment is kept (byte_cut); the window is _pkts_seen ACKs, duplicates included,
+# until they reach _past_cwnd (ack_window); an ECE only ends slow start: TcpSrc::receivePacket grows
+# the window on every new ACK (cwr_on_ece = 0).
+cc_params = {{ window_cut = 1, byte_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
 mss = "8948B"                        # Packet::data_packet_size() = 9000 B on the wire ...
 header = "52B"                       # ... (htsim's TCP packet has no separate header; ACKs are 40 B)
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
@@ -320,6 +337,8 @@ initial_ssthresh = 15                # -ssthresh default 15 (set_ssthresh(15 * 9
 min_rto = "250ms"                    # TcpSrc::update_rtx_time: _rto at least 0.25 s
 delayed_ack = 1
 handshake = true                     # TcpSrc::connect sends a SYN and waits for the SYN/ACK
+class = 1                            # TcpPacket::priority(): PRIO_LO at the host's FairPriorityQueue ...
+ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of the host's own data
 
 [output]
 sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10)): goodput read at the same time
@@ -377,7 +396,10 @@ INCAST_LONG = (7, 1)  # long_src_no = 7, long_dest_no = 1 at 432 nodes
 INCAST_TRANSPORT = """cc = "dctcp"                         # DCTCPSrc for the incast and the long flow
 dctcp_g = 0.0625                     # DCTCPSrc::receivePacket: alfa = 15/16 alfa + 1/16 f
 dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
-cc_params = {{ window_cut = 1 }}       # DCTCPSrc::receivePacket: cwnd *= 1 - alfa/2 every window while alfa > 0
+# As DCTCP_SCENARIO's but without byte_cut: fabricsim keeps the window in whole segments through a
+# loss (byte_cut's fraction restarts at 0, ssthresh = cwnd/2 in segments), where htsim's stays in
+# bytes; with the cut alone exact the incast's long flow collapses (docs/VALIDATION.md).
+cc_params = {{ window_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
 mss = "8948B"                        # Packet::set_packet_size(9000): 9000 B on the wire
 header = "52B"
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
@@ -392,6 +414,8 @@ rack = false
 tlp = false
 timestamps = true                    # TcpSink echoes each packet's timestamp; every ACK is an RTT sample
 syn_timestamp = "zero"               # TcpPacket::new_syn_pkt sets no timestamp: the SYN-ACK's sample is its time since 0 (about 80 ms)
+class = 1                            # TcpPacket::priority(): PRIO_LO at the host's FairPriorityQueue ...
+ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of the host's own data
 """
 
 

@@ -816,6 +816,13 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             c.class = v as u8;
         }
     }
+    if let Some(v) = t.get("ack_class", iss, as_u64) {
+        if v as usize >= crate::queue::CLASSES {
+            iss.push(t.key_path("ack_class"), format!("{v} is not a priority class; classes are 0 (most urgent) to {}", crate::queue::CLASSES - 1));
+        } else {
+            c.ack_class = Some(v as u8);
+        }
+    }
     if let Some(r) = t.get("rank", iss, as_choice(&["none", "remaining"])) {
         c.rank_remaining = r == "remaining";
     }

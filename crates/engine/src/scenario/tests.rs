@@ -128,6 +128,8 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_timestamp = \"0\"", "transport.syn_timestamp", &["\"sent\" or \"zero\""]);
     // 21c. The RTO scan period is a time.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nrto_tick = \"fast\"", "transport.rto_tick", &["fast"]);
+    // 21d. The ACKs' class is a class.
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nack_class = 8", "transport.ack_class", &["8 is not a priority class"]);
     // 22. Zero-size flow.
     assert_reports("size = \"1MB\"", "size = 0", "flows[0].size", &["at least one byte"]);
     // 24. A top-level key swallowed by the preceding table (a classic TOML slip).

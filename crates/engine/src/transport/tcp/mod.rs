@@ -218,6 +218,10 @@ pub struct TcpConfig {
     /// Priority class of every packet of the connection (0 = most urgent; the ports' class map
     /// picks the queue).
     pub class: u8,
+    /// Priority class of the receiver's pure ACKs and SYN-ACK, when it differs from `class`
+    /// (htsim's hosts serve a `TcpAck`, `PRIO_HI`, before data, `PRIO_LO`, in their
+    /// `FairPriorityQueue`: csg-htsim sim/queue.cpp, sim/tcppacket.h). None: `class`.
+    pub ack_class: Option<u8>,
     /// Data packets carry their remaining flow size as rank (pFabric §4.1); else rank 0.
     pub rank_remaining: bool,
     /// How data packets get their class (`priority.rs`: fixed, PIAS's MLFQ, Flash).
@@ -296,6 +300,7 @@ impl Default for TcpConfig {
             tlp: true,
             tlp_min: Time::from_ms(10),
             class: 0,
+            ack_class: None,
             rank_remaining: false,
             priority: priority::Priority::Fixed,
             fixed_rto: FixedRto::Off,

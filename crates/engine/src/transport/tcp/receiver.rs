@@ -52,7 +52,7 @@ impl From<&TcpConfig> for AckConfig {
     fn from(c: &TcpConfig) -> Self {
         AckConfig {
             ack_size: c.ack_size,
-            class: c.class,
+            class: c.ack_class.unwrap_or(c.class),
             ecn: c.ecn,
             window_field: c.cc.sets_window_field(),
             sack: c.sack,

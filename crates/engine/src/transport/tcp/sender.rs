@@ -714,7 +714,7 @@ impl Sender {
         if matches!(self.state, CaState::Open | CaState::Disorder) {
             let disorder = self.dupacks > 0 || self.board.sacked_out() > 0;
             self.state = if disorder { CaState::Disorder } else { CaState::Open };
-            if ece && una >= self.recovery_point {
+            if ece && una >= self.recovery_point && self.cc.cwr_on_ece() {
                 // RFC 3168 §6.1.2: one reduction per window of data.
                 self.enter_cwr(cfg.prr, own_acked as u64 + newly_sacked as u64);
                 self.send_cwr = true;
@@ -1428,6 +1428,42 @@ mod tests {
         // The next data segment carries CWR (RFC 3168 §6.1.2), exactly once.
         let cwr: Vec<_> = out.packets.iter().filter(|p| p.tcp().cwr).collect();
         assert_eq!(cwr.len(), 1);
+    }
+
+    #[test]
+    fn dctcp_without_cwr_on_ece_keeps_growing_on_marked_acks() {
+        // htsim's TcpSrc grows on every new ACK outside fast recovery: with cwr_on_ece = 0 an ECE
+        // only lowers ssthresh to cwnd, before the ACK grows the window (DCTCPSrc::receivePacket
+        // runs ahead of TcpSrc's): cwnd 10, ssthresh 100, six ACKs with ECE -> ssthresh 10 on the
+        // first, and each of the six counts towards congestion avoidance's +1 (after 10): cwnd 10,
+        // 6 counted, still Open. With the default a CWR episode starts instead (no cut: α = 0 and
+        // window_cut; growth held for the window).
+        let mut knobs = crate::transport::tcp::cc::Knobs::default();
+        knobs.0[1] = Some(0.0); // initial_alpha
+        knobs.0[2] = Some(1.0); // window_cut
+        knobs.0[5] = Some(0.0); // cwr_on_ece
+        let c = TcpConfig {
+            ecn: EcnMode::Dctcp,
+            cc: CcKind::Dctcp,
+            cc_params: knobs,
+            initial_ssthresh: 100,
+            ..cfg(true)
+        };
+        let (mut s, mut out) = started(&c);
+        for k in 1..=6 {
+            let mut h = ack(k * 1000, &[]);
+            h.ece = true;
+            s.on_ack(Time(k), &h, &c, &ends(), &mut out);
+        }
+        assert_eq!((s.state(), s.tcb.ssthresh, s.stats.ecn_reductions), (CaState::Open, 10, 0));
+        assert_eq!((s.tcb.cwnd, s.tcb.cwnd_cnt), (10, 6));
+        let mut held = c.clone();
+        held.cc_params.0[5] = None;
+        let (mut s, mut out) = started(&held);
+        let mut h = ack(1000, &[]);
+        h.ece = true;
+        s.on_ack(Time(1), &h, &held, &ends(), &mut out);
+        assert_eq!((s.state(), s.stats.ecn_reductions), (CaState::Cwr, 1));
     }
 
     #[test]

@@ -375,6 +375,53 @@ fn first_rto_comes_from_the_handshake_rtt_unless_told_otherwise() {
     assert!(rfc > Time::from_ms(1000).0 && rfc < Time::from_ms(1001).0, "FCT {rfc}");
 }
 
+/// h1 sends a long flow to h0 whose window fills h1's NIC queue; at 1 ms h0 sends h1 one segment,
+/// whose ACK leaves through that NIC.
+fn ack_behind_data(extra_tcp: &str, host_queue: &str) -> String {
+    format!(
+        r#"
+[simulation]
+end = "2ms"
+[topology]
+kind = "star"
+hosts = 2
+link = {{ rate = "10Gbps", delay = "1us" }}
+{host_queue}
+[transport]
+mss = 1448
+delayed_ack = 1
+handshake = false
+{extra_tcp}
+[[flows]]
+src = "h1"
+dst = "h0"
+[[flows]]
+src = "h0"
+dst = "h1"
+size = "1448B"
+start = "1ms"
+"#
+    )
+}
+
+#[test]
+fn ack_class_lets_acks_pass_the_hosts_own_data() {
+    // htsim's hosts serve ACKs (PRIO_HI) before data (FairPriorityQueue). Idle round trip of the
+    // one segment: 2 x (1.2 us + 1 us) for 1500 B of data, 2 x (41.6 ns + 1 us) for the 52 B ACK
+    // = 6.483 us. h1's NIC holds the long flow's window (up to its 100-packet send limit, 1.2 us
+    // each): FIFO, the ACK waits behind all of it; in its own queue ahead of the data, at most
+    // for the packet being sent (1.2 us) and a few of the long flow's ACKs at h0 and s0.
+    let rtt = 2 * (1_200_000 + 1_000_000) + 2 * (41_600 + 1_000_000);
+    let fct = |doc: &str| run(doc).flow_table().fct_ps[1].unwrap();
+    let fifo = fct(&ack_behind_data("", ""));
+    assert!(fifo > rtt + 20 * 1_200_000, "FIFO: FCT {fifo} ps, expected the ACK behind > 20 packets");
+    let split = "[host_queue]\nqueues = 2\nclasses = [0, 1]";
+    let first = fct(&ack_behind_data("class = 1\nack_class = 0", split));
+    assert!(first >= rtt && first < rtt + 1_200_000 + 200_000, "ack_class 0: FCT {first} ps, expected {rtt} + at most one packet");
+    // The same split without ack_class changes nothing: the ACKs keep the flow's class 1.
+    assert_eq!(fct(&ack_behind_data("class = 1", split)), fifo);
+}
+
 /// n long-lived flows of `cc` through a 10 Gb/s dumbbell bottleneck (40 Gb/s hosts, ≈ 80 µs base
 /// RTT, so BDP ≈ 67 packets) with an 84-packet (≈ BDP) drop-tail buffer.
 fn cc_dumbbell(cc: &str, n: usize, end: &str) -> String {

@@ -18,6 +18,20 @@
 //! receivePacket`), for side-by-side validation against htsim: at the end of *every* observation
 //! window cwnd is cut to cwnd·(1 − α/2) while α > 0, marked or not, and ssthresh follows it; an ECE
 //! only ends slow start (ssthresh ≤ cwnd), without a cut of its own.
+//!
+//! Two more of htsim's rules (csg-htsim sim/dctcp.cpp, sim/tcp.cpp), each its own knob:
+//! `ack_window = 1` counts the observation window in ACKs, duplicates included, as
+//! `DCTCPSrc::receivePacket` does (`_pkts_seen`, `_pkts_marked`): it ends once the ACKs seen
+//! reach the window of the last update (`_past_cwnd`: cwnd after that update's cut; 2 segments at
+//! first; cwnd before the reduction after a loss, when `deflate_window` restarts the count), and
+//! F is the fraction of those ACKs with ECE. So windows keep ending while snd_una stands still in
+//! a fast recovery, and with `window_cut` each cuts the (inflated) window there too.
+//! `cwr_on_ece = 0` starts no CWR episode on ECE: htsim's `TcpSrc::receivePacket` grows the
+//! window on every new ACK outside fast recovery, marked or not (Linux and RFC 3168 §6.1.2 hold
+//! it for a window); the ECE only lowers ssthresh to cwnd. With `window_cut`, `byte_cut = 1` makes
+//! htsim's cut exact too: its window is bytes, so `_cwnd * (1 - _alfa/2)` keeps the part of a
+//! segment that Linux's rounding drops (a window of 7.7 segments at α = 0.2 loses 0.77 of one
+//! there, nothing here); the fraction is carried to the next cut.
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
 use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
@@ -51,6 +65,8 @@ pub const DCTCP_KNOBS: &[super::Knob] = &[
     KNOBS[1],
     super::Knob { name: "window_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: htsim's DCTCPSrc (cut by α/2 every window while α > 0; ECE only ends slow start)" },
     super::Knob { name: "byte_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpDctcp (the window, kept in bytes, cut to exactly (1 − α/2) of itself, no floor of 2 segments)" },
+    super::Knob { name: "ack_window", default: 0.0, min: 0.0, max: 1.0, help: "1: htsim's DCTCPSrc observation window: counted in ACKs, duplicates included, until they reach the last update's cwnd" },
+    super::Knob { name: "cwr_on_ece", default: 1.0, min: 0.0, max: 1.0, help: "0: an ECE starts no CWR episode, growth goes on (htsim's TcpSrc); it only lowers ssthresh to cwnd" },
 ];
 
 impl DctcpParams {
@@ -76,16 +92,47 @@ pub struct Dctcp {
     window_cut: bool,
     /// ns-3's cut (module docs): the part of a segment the window holds beyond `tcb.cwnd`.
     byte_cut: Option<f64>,
+    /// htsim's window of ACKs (module docs): `_pkts_seen`, `_pkts_marked`, `_past_cwnd`.
+    ack_window: Option<AckWindow>,
+    /// Whether an ECE starts a CWR episode (module docs).
+    cwr_on_ece: bool,
+}
+
+/// htsim's observation window counted in ACKs (`DCTCPSrc`'s `_pkts_seen`, `_pkts_marked`,
+/// `_past_cwnd` in segments).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct AckWindow {
+    seen: u32,
+    marked: u32,
+    past_cwnd: u32,
+}
+
+impl AckWindow {
+    /// `DCTCPSrc`'s constructor: `_past_cwnd = 2 * data_packet_size()`.
+    const START: AckWindow = AckWindow { seen: 0, marked: 0, past_cwnd: 2 };
 }
 
 impl Dctcp {
     pub fn new(p: DctcpParams) -> Dctcp {
-        Dctcp { p, alpha: p.initial_alpha, window_end: 0, bytes_acked: 0, bytes_marked: 0, rounds: 0, window_cut: false, byte_cut: None }
+        Dctcp {
+            p,
+            alpha: p.initial_alpha,
+            window_end: 0,
+            bytes_acked: 0,
+            bytes_marked: 0,
+            rounds: 0,
+            window_cut: false,
+            byte_cut: None,
+            ack_window: None,
+            cwr_on_ece: true,
+        }
     }
     /// With `window_cut` (DCTCP_KNOBS[2] set to 1): htsim's variant.
     pub fn with_knobs(p: DctcpParams, k: &super::Knobs) -> Dctcp {
         let byte_cut = (k.get(DCTCP_KNOBS, 3) >= 0.5).then_some(0.0);
-        Dctcp { window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5, byte_cut, ..Dctcp::new(p.with_knobs(k)) }
+        let ack_window = (k.get(DCTCP_KNOBS, 4) >= 0.5).then_some(AckWindow::START);
+        let cwr_on_ece = k.get(DCTCP_KNOBS, 5) >= 0.5;
+        Dctcp { window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5, byte_cut, ack_window, cwr_on_ece, ..Dctcp::new(p.with_knobs(k)) }
     }
     pub fn alpha(&self) -> f64 {
         self.alpha
@@ -102,6 +149,29 @@ impl Dctcp {
         if let Some(f) = self.byte_cut.as_mut() {
             *f = 0.0;
         }
+        if let Some(w) = self.ack_window.as_mut() {
+            // DCTCPSrc::deflate_window: the count restarts from the window before the reduction.
+            *w = AckWindow { seen: 0, marked: 0, past_cwnd: tcb.cwnd };
+        }
+    }
+
+    /// One EWMA step of α from the window's marked fraction, htsim's cut if chosen, and the next
+    /// window's start.
+    fn close_window(&mut self, tcb: &mut Tcb, f: f64) {
+        self.alpha = (1.0 - self.p.g) * self.alpha + self.p.g * f;
+        if self.window_cut && self.alpha > 0.0 {
+            if let Some(f) = self.byte_cut.as_mut() {
+                // htsim's window is bytes: `_cwnd * (1 - _alfa/2)` keeps the fraction of a segment.
+                let w = (tcb.cwnd as f64 + *f) * (1.0 - self.alpha / 2.0);
+                *f = w - w.floor();
+                tcb.cwnd = (w.floor() as u32).max(1);
+            } else {
+                let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
+                tcb.cwnd = (tcb.cwnd - cut.min(tcb.cwnd)).max(1);
+            }
+            tcb.ssthresh = tcb.cwnd;
+        }
+        self.rounds += 1;
     }
 }
 
@@ -130,22 +200,28 @@ impl CongestionOps for Dctcp {
         reno_cong_avoid(tcb, acked)
     }
     fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
+        if ev.ece && !self.cwr_on_ece {
+            tcb.ssthresh = tcb.ssthresh.min(tcb.cwnd); // htsim: "exit slow start"
+        }
+        if let Some(mut w) = self.ack_window {
+            w.seen += 1;
+            w.marked += ev.ece as u32;
+            if w.seen >= w.past_cwnd {
+                self.close_window(tcb, w.marked as f64 / w.seen as f64);
+                w = AckWindow { seen: 0, marked: 0, past_cwnd: tcb.cwnd };
+            }
+            self.ack_window = Some(w);
+            return;
+        }
         self.bytes_acked += ev.acked_bytes;
         if ev.ece {
             self.bytes_marked += ev.acked_bytes;
         }
         if tcb.snd_una >= self.window_end && self.bytes_acked > 0 {
-            let f = self.bytes_marked as f64 / self.bytes_acked as f64;
-            self.alpha = (1.0 - self.p.g) * self.alpha + self.p.g * f;
-            if self.window_cut && self.alpha > 0.0 {
-                let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
-                tcb.cwnd = (tcb.cwnd - cut.min(tcb.cwnd)).max(1);
-                tcb.ssthresh = tcb.cwnd;
-            }
+            self.close_window(tcb, self.bytes_marked as f64 / self.bytes_acked as f64);
             self.window_end = tcb.snd_nxt;
             self.bytes_acked = 0;
             self.bytes_marked = 0;
-            self.rounds += 1;
         }
     }
     fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
@@ -157,6 +233,9 @@ impl CongestionOps for Dctcp {
         if s == CaState::Recovery {
             self.react_to_loss(tcb);
         }
+    }
+    fn cwr_on_ece(&self) -> bool {
+        self.cwr_on_ece
     }
 }
 
@@ -184,6 +263,20 @@ mod tests {
             t.snd_nxt += 1000;
             d.in_ack_event(t, AckEvent { ece: i < marked, acked_bytes: 1000 });
         }
+    }
+
+    /// htsim's DCTCP from α₀ = 0 with the knobs `set` (index, value), on a window of `cwnd`
+    /// segments of 1000 B all in flight (ssthresh 1000).
+    fn htsim_dctcp(set: &[(usize, f64)], cwnd: u32) -> (Dctcp, Tcb) {
+        let mut k = super::super::Knobs::default();
+        for &(i, v) in set {
+            k.0[i] = Some(v);
+        }
+        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
+        let mut t = tcb(cwnd, 1000);
+        t.snd_nxt = cwnd as u64 * 1000;
+        d.init(&mut t);
+        (d, t)
     }
 
     #[test]
@@ -248,12 +341,7 @@ mod tests {
     fn htsims_variant_cuts_every_window_while_alpha_is_positive() {
         // csg-htsim DCTCPSrc::receivePacket: α = 15/16·α + F/16 per window, then cwnd × (1 − α/2)
         // whenever α > 0, marked or not; ECE alone does not cut.
-        let mut k = super::super::Knobs::default();
-        k.0[2] = Some(1.0);
-        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.0, ..Default::default() }, &k);
-        let mut t = tcb(40, 1000);
-        t.snd_nxt = 40_000;
-        d.init(&mut t);
+        let (mut d, mut t) = htsim_dctcp(&[(2, 1.0)], 40);
         window(&mut d, &mut t, 40, 0); // no marks, α stays 0: no cut
         assert_eq!((t.cwnd, t.ssthresh), (40, 1000));
         assert_eq!(d.ssthresh(&t), 40); // an ECE now: ssthresh down to cwnd, cwnd kept
@@ -262,12 +350,57 @@ mod tests {
         window(&mut d, &mut t, 40, 0); // unmarked, α = 15/256 > 0: cut ⌊39·15/512⌋ = 1 again
         assert_eq!(t.cwnd, 38);
         // Without the knob the same windows never cut (RFC 8257 cuts on ECE, in the core).
-        let mut r = Dctcp::new(DctcpParams { initial_alpha: 0.0, ..Default::default() });
-        let mut u = tcb(40, 1000);
-        u.snd_nxt = 40_000;
-        r.init(&mut u);
+        let (mut r, mut u) = htsim_dctcp(&[], 40);
         window(&mut r, &mut u, 40, 40);
         assert_eq!(u.cwnd, 40);
+    }
+
+    #[test]
+    fn htsims_cut_with_byte_cut_keeps_the_fraction_of_a_segment() {
+        // htsim's cwnd is bytes: _cwnd * (1 - _alfa/2) from 10 segments at α = 1/16 is 9.6875
+        // (9 segments go out, 0.6875 kept); the next window, unmarked (α = 15/256), cuts 9.6875 to
+        // 9.6875 · (1 − 15/512) = 9.4037. Linux-style rounding cuts ⌊10/32⌋ = 0 and ⌊10 · 15/512⌋ = 0.
+        let (mut d, mut t) = htsim_dctcp(&[(2, 1.0), (3, 1.0)], 10);
+        window(&mut d, &mut t, 10, 10);
+        assert_eq!((t.cwnd, t.ssthresh, d.byte_cut), (9, 9, Some(0.6875)));
+        window(&mut d, &mut t, 10, 0); // by sequence: the 10 segments sent in the first window
+        let f = d.byte_cut.unwrap();
+        assert_eq!(t.cwnd, 9);
+        assert!((9.0 + f - 9.6875 * (1.0 - 15.0 / 512.0)).abs() < 1e-12, "{f}");
+        let (mut r, mut u) = htsim_dctcp(&[(2, 1.0)], 10);
+        window(&mut r, &mut u, 10, 10);
+        window(&mut r, &mut u, 10, 0);
+        assert_eq!(u.cwnd, 10);
+    }
+
+    #[test]
+    fn htsims_ack_window_counts_acks_duplicates_included() {
+        // csg-htsim DCTCPSrc::receivePacket: the window ends when _pkts_seen · mss ≥ _past_cwnd
+        // (2 segments at first, then cwnd after each update). cwnd 40, window_cut, α₀ = 0.
+        let (mut d, mut t) = htsim_dctcp(&[(2, 1.0), (4, 1.0)], 40);
+        let dup = AckEvent { ece: true, acked_bytes: 0 };
+        d.in_ack_event(&mut t, AckEvent { ece: false, acked_bytes: 1000 });
+        assert_eq!(d.rounds(), 0);
+        d.in_ack_event(&mut t, dup); // the 2nd ACK closes the first window: F = 1/2, α = 1/32
+        assert_eq!((d.rounds(), d.alpha()), (1, 1.0 / 32.0));
+        assert_eq!(t.cwnd, 40, "⌊40 · 1/64⌋ = 0: no cut");
+        // 40 duplicate ACKs (snd_una still), all marked: one window of 40. α = 15/16 · 1/32 +
+        // 1/16 = 47/512; cut ⌊40 · 47/1024⌋ = ⌊1.836⌋ = 1.
+        for _ in 0..39 {
+            d.in_ack_event(&mut t, dup);
+        }
+        assert_eq!(d.rounds(), 1);
+        d.in_ack_event(&mut t, dup);
+        assert_eq!((d.rounds(), d.alpha(), t.cwnd, t.ssthresh), (2, 47.0 / 512.0, 39, 39));
+        // A loss restarts the count from the window before its reduction (deflate_window).
+        d.set_state(&mut t, CaState::Recovery);
+        assert_eq!(d.ack_window, Some(AckWindow { seen: 0, marked: 0, past_cwnd: 39 }));
+        // By sequence instead (the default), duplicate ACKs close no window.
+        let (mut r, mut u) = htsim_dctcp(&[(2, 1.0)], 40);
+        for _ in 0..100 {
+            r.in_ack_event(&mut u, dup);
+        }
+        assert_eq!((r.rounds(), u.cwnd), (0, 40));
     }
 
     #[test]

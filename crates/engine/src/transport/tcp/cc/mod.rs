@@ -168,6 +168,11 @@ pub trait CongestionOps {
     fn reads_raw_ece(&self) -> bool {
         false
     }
+    /// False for algorithms whose ECE response is their own (`in_ack_event`), so an ECE starts
+    /// no CWR episode in the core (htsim's DCTCP: `dctcp.rs` `cwr_on_ece`).
+    fn cwr_on_ece(&self) -> bool {
+        true
+    }
     /// State changes, called after `ssthresh` when a reduction starts.
     fn set_state(&mut self, _tcb: &mut Tcb, _s: CaState) {}
     /// True for SAB: data packets carry the window field for switches to lower, and the receiver
@@ -371,6 +376,7 @@ macro_rules! registry {
             fn cong_control(&mut self, tcb: &mut Tcb, rs: &RateSample) { match self { $(Cc::$v(c) => c.cong_control(tcb, rs),)* } }
             fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) { match self { $(Cc::$v(c) => c.cwnd_event(tcb, ev),)* } }
             fn reads_raw_ece(&self) -> bool { match self { $(Cc::$v(c) => c.reads_raw_ece(),)* } }
+            fn cwr_on_ece(&self) -> bool { match self { $(Cc::$v(c) => c.cwr_on_ece(),)* } }
             fn set_state(&mut self, tcb: &mut Tcb, s: CaState) { match self { $(Cc::$v(c) => c.set_state(tcb, s),)* } }
             fn sets_window_field(&self) -> bool { match self { $(Cc::$v(c) => c.sets_window_field(),)* } }
             fn path(&mut self, p: &crate::transport::PathInfo) { match self { $(Cc::$v(c) => c.path(p),)* } }
