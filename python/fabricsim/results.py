@@ -174,7 +174,9 @@ class Results:
                 did not finish (long-lived flows, or the run ended first).
     ports:      one row per port (link direction): packets/bytes sent, drops, ECN marks,
                 max and time-averaged queue, utilization; with SAB also sab_flows,
-                sab_peak_flows and sab_rewrites (flows counted, data windows lowered).
+                sab_peak_flows and sab_rewrites (flows counted, data windows lowered); with
+                [pfc] also pfc_pauses and pfc_paused_s (PAUSE frames the port received from
+                its peer switch, seconds it spent paused).
     timeseries: long format (time_s, metric, target, value); metrics queue_packets,
                 queue_bytes (target = port), cwnd, dctcp_alpha (target = flow id).
     summary:    sim_time_s, wall_s, events, packet_hops, peak_rss_bytes, packet counts, and
