@@ -1569,8 +1569,8 @@ fn pfc_section(t: &Table, topo: Option<&TopologySpec>, iss: &mut Issues) -> Opti
     let n = |a: Amount| match a {
         Amount::Packets(n) | Amount::Bytes(n) => n,
     };
-    if n(xoff) == 0 {
-        iss.push(s.key_path("xoff"), "0 pauses at the first packet and never resumes; use a positive amount such as \"135KB\"");
+    if n(xon) == 0 {
+        iss.push(s.key_path("xon"), "0: an ingress never holds less than nothing, so a paused port would never resume; use a positive amount such as \"108KB\"");
     } else if super::queues::same_unit(xon, xoff) && n(xon) > n(xoff) {
         iss.push(s.key_path("xon"), format!("{} is above xoff ({}): the upstream would resume before the pause; use an amount at or below xoff", crate::queue::describe::amount(xon), crate::queue::describe::amount(xoff)));
     }

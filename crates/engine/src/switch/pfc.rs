@@ -20,7 +20,8 @@
 //!   for the reverse wire's current frame: at most one MTU's serialization later than here.
 //! - The upstream finishes its current packet (htsim's `LosslessOutputQueue` state
 //!   `PAUSE_RECEIVED`, then `PAUSED`). A host NIC stops as a port does; its senders then stop
-//!   at the NIC's send limit (htsim's `HPCCSrc::processPause` stops the source itself).
+//!   at the NIC's send limit (htsim's `HPCCSrc::processPause` stops the source itself: a send
+//!   limit of one packet, `[host_queue] send_limit = "1pkt"`, comes closest).
 //! - One class: a pause stops every queue of the port (802.1Qbb pauses per priority; htsim's
 //!   lossless queues have one).
 //!
@@ -340,7 +341,7 @@ mod input {
         let e = error(OK_QUEUE, "xon = \"2pkt\"");
         assert!(e.contains("pfc.xoff"), "{e}");
         let e = error(OK_QUEUE, "xoff = \"0pkt\"\nxon = \"0pkt\"");
-        assert!(e.contains("pfc.xoff: 0 pauses"), "{e}");
+        assert!(e.contains("pfc.xon: 0: an ingress never holds less"), "{e}");
         let e = error(OK_QUEUE, "xoff = \"4pkt\"\nxon = \"2pkt\"\nxof = 3");
         assert!(e.contains("pfc.xof"), "{e}");
     }
