@@ -270,9 +270,8 @@ mod tests {
     #[test]
     fn thresholds_in_bytes_act_as_the_same_packets() {
         // 6000 B is 4 packets of 1500 B, 3000 B 2: the same timeline as in packets.
-        let pk = run(&two_into_one("[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\""));
-        let by = run(&two_into_one("[pfc]\nxoff = \"6000B\"\nxon = \"3000B\""));
-        let (mut pk, mut by) = (pk, by);
+        let mut pk = run(&two_into_one("[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\""));
+        let mut by = run(&two_into_one("[pfc]\nxoff = \"6000B\"\nxon = \"3000B\""));
         assert_eq!(format!("{:?}", pk.port_table()), format!("{:?}", by.port_table()));
     }
 
@@ -293,9 +292,8 @@ mod tests {
 
     #[test]
     fn a_pause_propagates_two_hops_and_blocks_a_flow_to_a_free_port() {
-        let on = run(&two_hops("[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\""));
-        let off = run(&two_hops(""));
-        let (mut on, mut off) = (on, off);
+        let mut on = run(&two_hops("[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\""));
+        let mut off = run(&two_hops(""));
         let t = on.port_table();
         let p = t.pfc.as_ref().unwrap();
         let n = |name: &str| p.pauses[t.find(name).unwrap()];
@@ -307,7 +305,8 @@ mod tests {
         assert_eq!(n("s2->u") + n("u->s2") + n("r->s2") + n("s2->s1"), 0);
         assert_eq!(t.drops.iter().sum::<u64>(), 0);
         // Head-of-line blocking: b's flow, alone on s2->u, finishes later than without PFC,
-        // where it only shares s1->s2 with a.
+        // where it only shares s1->s2 with a (measured: 113.9 against 104.5 µs; s1->s2 paused
+        // twice, 10 µs in all).
         let fct = |sim: &mut Simulator| sim.flow_table().fct_ps[2].unwrap();
         let (b_on, b_off) = (fct(&mut on), fct(&mut off));
         assert!(b_on > b_off, "b with PFC {b_on} ps, without {b_off} ps");
