@@ -28,14 +28,15 @@ def test_pfc_columns_count_pauses_and_paused_time(tmp_path):
     assert h2["pfc_pauses"] >= 1 and h2["pfc_paused_s"] >= 12e-6 - 1e-15
     assert res.port("s0->h0")["pfc_pauses"] == 0, "hosts do not pause"
     assert int(res.ports["drops"].sum()) == 0 and res.flows["fct_s"].notna().all()
+    assert "pfc" in str(res) and "longest paused" in str(res)
     res.save(tmp_path / "r")
     back = fabricsim.Results.load(tmp_path / "r")
     assert list(back.ports["pfc_pauses"]) == list(res.ports["pfc_pauses"])
 
 
 def test_without_pfc_the_port_table_has_no_pfc_columns():
-    ports = fabricsim.run(incast_doc(None), progress=False).ports
-    assert "pfc_pauses" not in ports and "pfc_paused_s" not in ports
+    res = fabricsim.run(incast_doc(None), progress=False)
+    assert "pfc_pauses" not in res.ports and "pfc_paused_s" not in res.ports and "longest paused" not in str(res)
 
 
 def toml(pfc: str, buffer: str) -> str:

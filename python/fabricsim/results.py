@@ -275,6 +275,10 @@ class Results:
             b = self.ports.sort_values("utilization", ascending=False).iloc[0]
             rows.append(("ports", f"{len(self.ports):,}; busiest {b['port']} at utilization {b['utilization']:.3f}, "
                                   f"{int(self.ports['drops'].sum()):,} drops, {int(self.ports['ecn_marks'].sum()):,} ECN marks in all"))
+            if "pfc_pauses" in self.ports:
+                m = self.ports.sort_values("pfc_paused_s", ascending=False).iloc[0]
+                rows.append(("pfc", f"{int(self.ports['pfc_pauses'].sum()):,} pauses; longest paused {m['port']}, "
+                                    f"{_fmt_time(float(m['pfc_paused_s']))} in {int(m['pfc_pauses']):,} pauses"))
         if len(self.timeseries):
             rows.append(("series", f"{len(self.timeseries):,} samples of " + ", ".join(sorted(self.timeseries["metric"].unique()))))
         if len(self.packets):
