@@ -275,10 +275,14 @@ mod tests {
         assert_eq!(format!("{:?}", pk.port_table()), format!("{:?}", by.port_table()));
     }
 
-    /// a and b on s1, s1 up to s2, c, r and u on s2; a → r and c → r meet at s2->r, b → u
-    /// shares s1->s2 with a but its port s2->u is free.
+    /// a and b on s1, s1 up to s2 at 20 Gb/s (a and b together fit: s1 itself never queues),
+    /// c, r and u on s2, host links 10 Gb/s; a → r and c → r meet at s2->r, b → u shares s1->s2
+    /// with a but its port s2->u is free.
     fn two_hops(pfc: &str) -> String {
-        let link = |x: &str, y: &str| format!("{{ a = \"{x}\", b = \"{y}\", rate = \"10Gbps\", delay = \"1us\" }}");
+        let link = |x: &str, y: &str| {
+            let rate = if x == "s1" { "20Gbps" } else { "10Gbps" };
+            format!("{{ a = \"{x}\", b = \"{y}\", rate = \"{rate}\", delay = \"1us\" }}")
+        };
         let links = [("a", "s1"), ("b", "s1"), ("s1", "s2"), ("c", "s2"), ("r", "s2"), ("u", "s2")].map(|(x, y)| link(x, y)).join(", ");
         let flow = |s: &str, d: &str| format!("[[flows]]\nsrc = \"{s}\"\ndst = \"{d}\"\nsize = 57920\n");
         format!(
@@ -288,6 +292,28 @@ mod tests {
             flow("c", "r"),
             flow("b", "u")
         )
+    }
+
+    #[test]
+    fn the_pause_reaches_b_only_after_s2_paused_s1() {
+        // Step through the run 100 ns at a time: the first PAUSE at b's NIC comes while s1->s2
+        // is paused (s1 then holds b's packets behind a's), never before s2 paused s1.
+        let sc = Scenario::from_toml(&two_hops("[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\"")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        let (up, b) = (port(&sim, "s1->s2"), port(&sim, "b->s1"));
+        let mut first_up = None;
+        for step in 1..=2000u64 {
+            sim.run_until(Time::from_ps(step * 100_000));
+            let paused = |p: PortId| sim.fabric.net.ports[p.idx()].paused;
+            if first_up.is_none() && paused(up) {
+                first_up = Some(step);
+            }
+            if pfc(&sim).stats[b.idx()].pauses > 0 {
+                assert!(first_up.is_some_and(|u| u <= step) && paused(up), "b paused at step {step}, s1->s2 first at {first_up:?}");
+                return;
+            }
+        }
+        panic!("b was never paused");
     }
 
     #[test]
@@ -304,12 +330,18 @@ mod tests {
         assert!(n("c->s2") >= 1 && n("a->s1") >= 1);
         assert_eq!(n("s2->u") + n("u->s2") + n("r->s2") + n("s2->s1"), 0);
         assert_eq!(t.drops.iter().sum::<u64>(), 0);
-        // Head-of-line blocking: b's flow, alone on s2->u, finishes later than without PFC,
-        // where it only shares s1->s2 with a (measured: 113.9 against 104.5 µs; s1->s2 paused
-        // twice, 10 µs in all).
+        // Head-of-line blocking. b's 40 packets alone: the last leaves b at 48 µs, reaches s1 at
+        // 49.0, s2 at 50.6 (0.6 µs at 20 Gb/s + 1 µs) and u at 52.8; its 52 B ACK takes
+        // 41.6 + 20.8 + 41.6 ns of serialization and 3 µs of wires back: FCT 55.904 µs. Without
+        // PFC a's packets share s1->s2 but fit it: one tie there costs b 0.6 µs. With PFC b's NIC
+        // stops while s1 holds b's packets behind a's, so b finishes at least its paused time
+        // later than alone (measured: 106.1 µs, paused 44 µs).
         let fct = |sim: &mut Simulator| sim.flow_table().fct_ps[2].unwrap();
         let (b_on, b_off) = (fct(&mut on), fct(&mut off));
-        assert!(b_on > b_off, "b with PFC {b_on} ps, without {b_off} ps");
+        let alone = 55_904_000;
+        assert_eq!(b_off, alone + 600_000, "without PFC b barely notices a and c");
+        let paused = p.paused_s[t.find("b->s1").unwrap()];
+        assert!(b_on as f64 >= alone as f64 + paused * 1e12 && paused > 20e-6, "b with PFC {b_on} ps, paused {paused} s");
         assert_eq!(off.port_table().drops.iter().sum::<u64>(), 0);
     }
 }
