@@ -319,6 +319,17 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
     plain = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", pfc="driver", rules=False)
     cc = tomllib.loads(plain.toml.read_text())["transport"]["cc_params"]
     assert "reference_update" not in cc and plain.argv[plain.argv.index("-pfc_thresholds") + 1:][:2] == ["12", "15"]
+    # htsim's thresholds onto [pfc]: LosslessInputQueue pauses above HIGH x 9000 B and resumes below
+    # LOW x 9000 B of an ingress's packets (the driver's own 12 15 -> 135 000 B and 108 000 B; the
+    # raised 49 50 -> 441 000 B and 450 000 B); its sources stop at a pause: one packet in the NIC.
+    pfc = tomllib.loads(plain.toml.read_text())
+    assert pfc["pfc"] == {"xoff": "135000B", "xon": "108000B"} and pfc["queue"]["buffer"] == "unlimited"
+    assert pfc["host_queue"]["send_limit"] == "1pkt"
+    assert doc["pfc"] == {"xoff": "450000B", "xon": "441000B"}
+    # The pause row: the most in one run on each side; a fabricsim run without [pfc] has none to show.
+    run = lambda n: (None, {"pauses": n})
+    assert htsim_validate.pause_row([run(51), run(57)], [run(53), run(50)]) == ("PFC pauses (most in a run)", 57.0, 53)
+    assert htsim_validate.pause_row([run(0)], [run(None)])[2] is None
     # Long-lived flows (the permutation): at most line rate each for the run, 4166 packets in 3 ms.
     assert htsim_validate.hpcc_pfc_thresholds([(0, 1), (1, 0)], None, "3ms", "raised") == (8333, 8334)
 

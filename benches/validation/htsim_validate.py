@@ -79,12 +79,14 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   (HPCC_HTSIM_RULES, commented key by key in HPCC_SCENARIO; --hpcc-algorithm1 leaves them out);
   -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
   srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
-  The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B
-  (-pfc_thresholds LOW HIGH, its own 12 15). The runs pass a HIGH above all the flows' whole
-  packets together (long-lived flows: line rate for the run), so no ingress can reach it and no
-  pause can occur (--hpcc-pfc driver keeps 12 15); htsim counts no pauses, so its build copy
-  prints one line per pause (benches/htsim/htsim.py) and the table shows the most in a run. Without
-  pauses its never-dropping egress queues are fabricsim's unlimited buffers. Experiments: one
+  The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B, resumed below
+  LOW x 9000 B (-pfc_thresholds LOW HIGH, its own 12 15), mapped key by key onto fabricsim's [pfc]
+  (xoff = HIGH x 9000 B, xon = LOW x 9000 B; HPCC_SCENARIO's [pfc] comments say where each rule is
+  in sim/queue_lossless_input.cpp) over unlimited buffers (its never-dropping egress queues). By
+  default the runs pass a HIGH above all the flows' whole packets together (long-lived flows: line
+  rate for the run), so no ingress can reach it and no pause can occur on either side; --hpcc-pfc
+  driver keeps 12 15 and compares what PFC does. htsim counts no pauses, so its build copy prints
+  one line per pause (benches/htsim/htsim.py); the table shows the most in a run on each side. Experiments: one
   20 MB flow; 4 x 100 KB and 2 x 500 KB into h15 at k = 4; htsim's incast.cm (15 x 2 MB into h15);
   a permutation of long flows at k = 8 (B4's derangement, as swift-permutation).
 
@@ -151,7 +153,7 @@ print(json.dumps({
     "fct_us": [float(x) * 1e6 for x in f["fct_s"].dropna()],
     "retransmits": col(f, "retransmits"), "timeouts": col(f, "timeouts"), "trims": col(f, "trimmed"),
     "segments": col(f, "segments_sent"), "bounces": col(p, "bounces"), "drops": col(p, "drops"),
-    "marks": col(p, "ecn_marks"), "hops": r.summary["packet_hops"]}))
+    "marks": col(p, "ecn_marks"), "pauses": col(p, "pfc_pauses"), "hops": r.summary["packet_hops"]}))
 """
 
 
@@ -576,7 +578,7 @@ def swift_incast(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q) ->
 
 
 # htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) onto fabricsim's
-# cc = "hpcc" (transport/tcp/cc/hpcc.rs), on settings where htsim's PFC never pauses.
+# cc = "hpcc" (transport/tcp/cc/hpcc.rs), its PFC onto fabricsim's [pfc] (switch/pfc.rs).
 HPCC_MTU = 9000  # -mtu default (payload); HPCCPacket adds ACKSIZE = 64 B on the wire
 HPCC_SCENARIO = """name = "{name}"
 description = "htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, csg-htsim {commit}) mapped key by key; benches/validation/htsim_validate.py"
@@ -591,14 +593,29 @@ k = {k}                              # -nodes N = k^3/4
 link = {{ rate = "100Gbps", delay = "1us" }}   # HOST_NIC 100 Gb/s; -hop_latency 1, -switch_latency 0 (defaults)
 
 [queue]
-# LOSSLESS_INPUT: LosslessOutputQueue egress queues (never drop; -q only sets when they print
-# "LOSSLESS not working") with LosslessInputQueue PFC at each ingress: pause upstream above HIGH x
-# 9000 B of that ingress's packets, resume below LOW (-pfc_thresholds LOW HIGH; the driver's own
-# 12 15). fabricsim has no PFC. The runs pass -pfc_thresholds {pfc_low} {pfc_high}: HIGH x 9000 B is
-# more than all the flows' bytes together, so no ingress can reach it (--hpcc-pfc driver keeps 12 15);
-# the build copy prints every pause (benches/htsim/htsim.py) and the table counts them. Without a
-# pause a lossless queue is an unlimited one.
+# LOSSLESS_INPUT: LosslessOutputQueue egress queues never drop (-q only sets when they print
+# "LOSSLESS not working"): unlimited buffers, which [pfc] requires.
 buffer = "unlimited"
+
+[pfc]
+# LosslessInputQueue at every switch ingress (the hosts' ingress has none): receivePacket adds
+# pkt.size() (9000 B of payload + 64 B, as fabricsim's packets) and sends a pause upstream when the
+# sum exceeds _high_threshold = HIGH x Packet::data_packet_size() (9000 B); completedService (the
+# egress's completeService, the last bit out) subtracts it and resumes below _low_threshold =
+# LOW x 9000 B. -pfc_thresholds {pfc_low} {pfc_high}{pfc_note}. The pause reaches the upstream
+# after the hop latency (CallbackPipe, no serialization), as in fabricsim. The build copy prints
+# every pause (benches/htsim/htsim.py), compared with the ports' pfc_pauses.
+xoff = "{xoff}B"
+xon = "{xon}B"
+
+[host_queue]
+# FAIR_PRIO: a FairPriorityQueue per host, fed by HPCCSrc::doNextEvent one packet per _packet_spacing
+# (the line rate, or the pacing rate); a pause that reaches it is forwarded to its sources
+# (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop sending until the resume,
+# so the queue holds at most the packet a source just handed it: the sender stops at one packet in
+# the NIC (without it, a paused NIC would fill with the window and send it back to back on resume:
+# 2,051 pauses instead of 500 on the k = 8 permutation's first draw).
+send_limit = "1pkt"
 
 [routing]
 ecmp = "flow_hash"                   # -strat ecmp_host -paths 256: switches hash the flow's random path id
@@ -659,7 +676,9 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
     low, high = hpcc_pfc_thresholds(pairs, size, end, pfc)
+    pfc_note = " (the driver's own)" if pfc == "driver" else ": HIGH x 9000 B is more than all the flows' bytes, so no pause can occur"
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
+                                pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
                                 htsim_rules=", " + HPCC_HTSIM_RULES if rules else "")
     toml = out / f"{name}.toml"
     if size is None:
@@ -788,11 +807,13 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
                  ("retransmissions", float(hd["rtx"]), fd["retransmits"]),
                  ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
                  ("drops", None, fd["drops"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"])]
-    elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim has no PFC
+    elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim's ports count theirs
         if e.finite:
             rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
-        rows += [("PFC pauses (most in a run)", float(max(d["pauses"] for _, d in hts)), None), ("retransmissions", None, fd["retransmits"]),
-                 ("drops", None, fd["drops"])]
+        rows += [pause_row(hts, fab), ("retransmissions", None, fd["retransmits"]), ("drops", None, fd["drops"])]
+        if len(hts) > 1 and None not in (d["pauses"] for _, d in fab):
+            span = lambda runs: f"{min(d['pauses'] for _, d in runs):,.0f}-{max(d['pauses'] for _, d in runs):,.0f}"
+            e.notes.append(f"PFC pauses per run: htsim {span(hts)}, fabricsim {span(fab)}")
     elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout
         if e.finite:  # the incast's fastest flow: the one from the receiver's own rack
             rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
@@ -838,6 +859,13 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
                        f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
     return Table(f"== {e.name} ==", f"htsim {peer}", rows, notes, cost)
+
+
+def pause_row(hts: list, fab: list) -> tuple:
+    """PFC pauses, the most in one run on each side: htsim's printed pauses, fabricsim's ports'
+    pfc_pauses (None: a scenario without [pfc])."""
+    ours = [d["pauses"] for _, d in fab]
+    return ("PFC pauses (most in a run)", float(max(d["pauses"] for _, d in hts)), None if None in ours else max(ours))
 
 
 def same_flows(hd: dict, fd: dict, fab_scale: float, t: float) -> str:

@@ -77,7 +77,7 @@ class Simulation:
     def ports(self) -> dict[str, list[Any]]:
         """Per-port counters (port, node, peer, rate_bps, tx_packets, tx_bytes, drops,
         wire_losses, ecn_marks, trims, max/mean queue packets and bytes, utilization; with SAB
-        also sab_flows, sab_peak_flows, sab_rewrites)."""
+        also sab_flows, sab_peak_flows, sab_rewrites; with [pfc] also pfc_pauses, pfc_paused_s)."""
     def queues(self) -> dict[str, list[Any]]:
         """One row per queue of every port (port, queue, classes, enqueued, drops, marks, trims,
         max/mean packets and bytes)."""

@@ -174,7 +174,9 @@ class Results:
                 did not finish (long-lived flows, or the run ended first).
     ports:      one row per port (link direction): packets/bytes sent, drops, ECN marks,
                 max and time-averaged queue, utilization; with SAB also sab_flows,
-                sab_peak_flows and sab_rewrites (flows counted, data windows lowered).
+                sab_peak_flows and sab_rewrites (flows counted, data windows lowered); with
+                [pfc] also pfc_pauses and pfc_paused_s (PAUSE frames the port received from
+                its peer switch, seconds it spent paused).
     timeseries: long format (time_s, metric, target, value); metrics queue_packets,
                 queue_bytes (target = port), cwnd, dctcp_alpha (target = flow id).
     summary:    sim_time_s, wall_s, events, packet_hops, peak_rss_bytes, packet counts, and
@@ -273,6 +275,10 @@ class Results:
             b = self.ports.sort_values("utilization", ascending=False).iloc[0]
             rows.append(("ports", f"{len(self.ports):,}; busiest {b['port']} at utilization {b['utilization']:.3f}, "
                                   f"{int(self.ports['drops'].sum()):,} drops, {int(self.ports['ecn_marks'].sum()):,} ECN marks in all"))
+            if "pfc_pauses" in self.ports:
+                m = self.ports.sort_values("pfc_paused_s", ascending=False).iloc[0]
+                rows.append(("pfc", f"{int(self.ports['pfc_pauses'].sum()):,} pauses; longest paused {m['port']}, "
+                                    f"{_fmt_time(float(m['pfc_paused_s']))} in {int(m['pfc_pauses']):,} pauses"))
         if len(self.timeseries):
             rows.append(("series", f"{len(self.timeseries):,} samples of " + ", ".join(sorted(self.timeseries["metric"].unique()))))
         if len(self.packets):

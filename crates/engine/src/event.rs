@@ -67,6 +67,9 @@ pub enum Event {
     /// The host-egress shaper of `port` releases its burst to the port and forms the next
     /// (`network::shaper`).
     Release { port: PortId },
+    /// A PFC frame from the peer of `port` reaches it: PAUSE (`pause`) or RESUME
+    /// (`switch::pfc`).
+    Pfc { port: PortId, pause: bool },
 }
 
 impl Event {
@@ -100,6 +103,9 @@ impl Event {
             Event::HostRx { node, pkt } => key(10, node.0, pkt.0),
             // Last of all: a shaper forms its burst from everything handed to it at this instant.
             Event::Release { port } => key(11, port.0, 0),
+            // After a transmit-done of the same picosecond: a frame arriving as a packet ends
+            // lets the next one start (rank 12 keeps every other kind's order unchanged).
+            Event::Pfc { port, pause } => key(12, port.0, pause as u32),
         }
     }
 }

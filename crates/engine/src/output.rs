@@ -67,6 +67,26 @@ pub struct PortTable {
     pub mean_queue_bytes: Vec<f64>,
     /// Fraction of the run the transmitter was busy.
     pub utilization: Vec<f64>,
+    /// PFC's counters, with `[pfc]` only (so the table is unchanged without it).
+    pub pfc: Option<PfcColumns>,
+}
+
+/// The port table's PFC columns (`switch/pfc.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct PfcColumns {
+    /// PAUSE frames the port received: the pauses its peer switch's ingress sent it.
+    pub pauses: Vec<u64>,
+    /// Seconds the port spent paused, up to the table's time.
+    pub paused_s: Vec<f64>,
+}
+
+impl PfcColumns {
+    pub fn from_stats(stats: &[crate::switch::pfc::PauseStats], now: Time) -> PfcColumns {
+        PfcColumns {
+            pauses: stats.iter().map(|s| s.pauses).collect(),
+            paused_s: stats.iter().map(|s| s.paused_until(now).0 as f64 / Time::S as f64).collect(),
+        }
+    }
 }
 
 impl PortTable {

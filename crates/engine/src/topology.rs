@@ -29,6 +29,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         shaped: false,
         lossy: false,
         simple_queue: false,
+        paused: false,
         held: 0,
         stats: PortStats::default(),
     }

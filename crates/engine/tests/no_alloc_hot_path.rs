@@ -119,3 +119,12 @@ fn source_chosen_paths_allocate_nothing_per_packet() {
         assert_eq!(allocs, 0, "{choice:?}: {allocs} heap allocations in {hops_taken} hops");
     }
 }
+
+#[test]
+fn steady_state_pfc_incast_allocates_nothing() {
+    // PFC at the switch: eight DCTCP senders into one port keep its ingresses pausing and resuming
+    // (ingress counts, the per-packet ingress table, PAUSE/RESUME events): 95 pauses in the measured
+    // window (191 by 40 ms, 286 by 60 ms).
+    let queue = "buffer = \"unlimited\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\n[pfc]\nxoff = \"6pkt\"\nxon = \"4pkt\"";
+    assert_steady_state_allocates_nothing(queue, "cc = \"dctcp\"", "");
+}

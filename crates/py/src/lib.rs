@@ -322,6 +322,11 @@ fn ports_dict<'py>(py: Python<'py>, t: &PortTable) -> PyResult<Bound<'py, PyDict
     d.set_item("mean_queue_packets", &t.mean_queue_packets)?;
     d.set_item("mean_queue_bytes", &t.mean_queue_bytes)?;
     d.set_item("utilization", &t.utilization)?;
+    if let Some(p) = &t.pfc {
+        // PFC (`[pfc]`): PAUSE frames each port received from its peer switch, time paused.
+        d.set_item("pfc_pauses", &p.pauses)?;
+        d.set_item("pfc_paused_s", &p.paused_s)?;
+    }
     Ok(d)
 }
 

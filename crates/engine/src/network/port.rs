@@ -62,6 +62,9 @@ pub struct Port {
     /// `queue.counted_by_port()`, kept here so that a packet passing an idle port reads nothing
     /// of its queue.
     pub simple_queue: bool,
+    /// A PFC PAUSE from the peer holds the transmitter (`switch/pfc.rs`): the packet on the wire
+    /// ends, the next waits for the RESUME. Always false without `[pfc]`.
+    pub paused: bool,
     pub rate: Rate,
     pub delay: Time,
     /// Packets waiting in this port's shaper (`shaper.rs`), which the NIC's backpressure counts
@@ -144,6 +147,7 @@ mod tests {
             (offset_of!(Port, shaped), 1),
             (offset_of!(Port, lossy), 1),
             (offset_of!(Port, simple_queue), 1),
+            (offset_of!(Port, paused), 1),
             (offset_of!(Port, rate), 8),
             (offset_of!(Port, delay), 8),
             (offset_of!(Port, held), 4),

@@ -208,6 +208,8 @@ pub struct Scenario {
     pub sab: Option<crate::switch::sab::SabSpec>,
     /// The hosts' model (`[host]`): receive processing jitter.
     pub host: crate::host::HostSpec,
+    /// Priority Flow Control at every switch (`[pfc]`), if on.
+    pub pfc: Option<crate::switch::pfc::PfcSpec>,
 }
 
 impl Scenario {

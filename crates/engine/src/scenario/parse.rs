@@ -160,6 +160,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
     let uses_sab = profiles.values().any(is_sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
+    let pfc = pfc_section(&t, topo.as_ref(), &mut iss);
     t.finish(&mut iss);
     if let (Some(e), true) = (end, iss.is_empty()) {
         if e.0 > MAX_RESULT_PS {
@@ -182,7 +183,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if !iss.is_empty() {
         return Err(iss);
     }
-    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, paths, flows, output, faults, workloads, incasts, stop_when_done, sab, host })
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, paths, flows, output, faults, workloads, incasts, stop_when_done, sab, host, pfc })
 }
 
 /// `[routing] paths` other than the switches' needs a packet-switched fabric (a hybrid network's
@@ -1561,6 +1562,53 @@ fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut
         iss.push("sab.buffer", "SAB allocates a share of each switch port's buffer, but [queue] buffer is \"unlimited\"; set sab.buffer (e.g. \"512KB\") or a finite queue buffer");
     }
     Some(spec)
+}
+
+/// `[pfc]`: Priority Flow Control at every switch (`switch/pfc.rs`). A PFC fabric does not drop,
+/// so every port's queue must be unlimited and keep every packet; hybrid networks (their ToRs
+/// queue by rack pair) are refused.
+fn pfc_section(t: &Table, topo: Option<&TopologySpec>, iss: &mut Issues) -> Option<crate::switch::pfc::PfcSpec> {
+    let s = t.table("pfc", iss)?;
+    let xoff = s.need("xoff", iss, "an amount such as \"135KB\" or \"15pkt\" (pause the upstream above it)", as_amount);
+    let xon = s.need("xon", iss, "an amount such as \"108KB\" or \"12pkt\" (resume below it)", as_amount);
+    s.finish(iss);
+    let (xoff, xon) = (xoff?, xon?);
+    let n = |a: Amount| match a {
+        Amount::Packets(n) | Amount::Bytes(n) => n,
+    };
+    if n(xon) == 0 {
+        iss.push(s.key_path("xon"), "0: an ingress never holds less than nothing, so a paused port would never resume; use a positive amount such as \"108KB\"");
+    } else if super::queues::same_unit(xon, xoff) && n(xon) > n(xoff) {
+        iss.push(s.key_path("xon"), format!("{} is above xoff ({}): the upstream would resume before the pause; use an amount at or below xoff", crate::queue::describe::amount(xon), crate::queue::describe::amount(xoff)));
+    }
+    if let Some(topo) = topo {
+        if topo.rdcn.is_some() {
+            iss.push("pfc", "not available in hybrid networks (kind = \"rdcn\"): their ToRs queue by rack pair, not by ingress");
+        } else if topo.shared_buffer.is_some() {
+            iss.push("pfc", "a PFC fabric does not drop, but [switch] shared_buffer sets dynamic thresholds that do; remove it");
+        } else if let Some((port, what)) = topo.links.iter().flat_map(|l| [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)]).find_map(|(a, b, q)| queue_drops(q).map(|w| ((a, b), w))) {
+            let name = |i: usize| topo.nodes[i].name.as_str();
+            iss.push("pfc", format!("a PFC fabric does not drop, but port {}->{} has {what}; make its queue unlimited ([queue] or [host_queue] buffer = \"unlimited\")", name(port.0), name(port.1)));
+        }
+    }
+    Some(crate::switch::pfc::PfcSpec { xoff, xon })
+}
+
+/// What in a port's queue can drop a packet, if anything.
+fn queue_drops(q: &crate::queue::QueueSpec) -> Option<String> {
+    if let Some(l) = q.limit {
+        return Some(format!("a {} buffer", crate::queue::describe::amount(l)));
+    }
+    if q.queue_limits.iter().any(Option::is_some) {
+        return Some("per-queue limits".into());
+    }
+    if q.selective_drop.is_some() {
+        return Some("selective_drop".into());
+    }
+    if matches!(q.marking, crate::queue::Marking::Red(_)) {
+        return Some("RED (which drops packets that are not ECN-capable)".into());
+    }
+    None
 }
 
 /// Memory the time series may take unless `[output] memory_budget` says otherwise.

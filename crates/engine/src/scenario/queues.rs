@@ -54,7 +54,7 @@ fn per_queue<T: Copy>(q: &Table, key: &'static str, n: usize, iss: &mut Issues, 
     }
 }
 
-fn same_unit(a: Amount, b: Amount) -> bool {
+pub(super) fn same_unit(a: Amount, b: Amount) -> bool {
     matches!((a, b), (Amount::Packets(_), Amount::Packets(_)) | (Amount::Bytes(_), Amount::Bytes(_)))
 }
 

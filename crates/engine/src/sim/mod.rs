@@ -414,6 +414,11 @@ impl Simulator {
                 let mut cx = ctx!(self);
                 self.fabric.form_burst(port, &mut cx);
             }
+            Event::Pfc { port, pause } => {
+                let mut cx = ctx!(self);
+                self.fabric.pfc_frame(port, pause, &mut cx);
+                self.wake_if_room(port);
+            }
         }
     }
 
@@ -835,7 +840,11 @@ impl Simulator {
         for p in &mut self.fabric.net.ports {
             p.note_queue(now);
         }
-        PortTable::from_network(&self.fabric.net, now)
+        let mut t = PortTable::from_network(&self.fabric.net, now);
+        if let Some(pfc) = self.fabric.pfc.as_deref() {
+            t.pfc = Some(crate::output::PfcColumns::from_stats(&pfc.stats, now));
+        }
+        t
     }
 
     /// The per-queue table as of now.

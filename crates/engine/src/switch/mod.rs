@@ -22,6 +22,7 @@
 mod hybrid;
 mod segregated;
 pub mod paths;
+pub mod pfc;
 pub mod sab;
 pub mod telemetry;
 
@@ -76,6 +77,9 @@ pub struct Fabric {
     /// Each flow's paths under per-flow ECMP (`None` with packet spraying, source-chosen paths or
     /// a hybrid network, or when switched off for tests: results must not change).
     pub paths: Option<Box<paths::FlowPaths>>,
+    /// Priority Flow Control (`[pfc]`, `pfc.rs`), if on: one `Option` test per arrival,
+    /// transmission and transmit-done otherwise.
+    pub pfc: Option<Box<pfc::Pfc>>,
     /// Each port's peer node (`Port::peer`), apart: an arrival reads 4 bytes from a 4-byte-per-port
     /// table that stays in cache instead of a cache line of the sending port.
     peers: Vec<NodeId>,
@@ -129,10 +133,18 @@ impl Fabric {
         };
         let eager_tx_done = false;
         let paths = (sc.ecmp == Ecmp::FlowHash && sc.paths == PathChoice::Switches && rdcn.is_none()).then(Box::default);
+        let pfc = sc.pfc.map(|spec| {
+            // A packet leaves a switch's count when its last bit leaves: every switch port's
+            // transmission ends in a `TxDone` (results are the same with or without them).
+            for p in net.ports.iter_mut() {
+                p.tx_done_always |= net.nodes[p.node.idx()].kind == crate::network::NodeKind::Switch;
+            }
+            Box::new(pfc::Pfc::new(spec, &net))
+        });
         let peers = net.ports.iter().map(|p| p.peer).collect();
         // Source-chosen paths: switches read the packet's path index instead of hashing.
         let ecmp = if sc.paths == PathChoice::Switches { sc.ecmp } else { Ecmp::Source };
-        Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, pfc, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -203,6 +215,11 @@ impl Fabric {
                 self.hybrid_arrival(role, id, cx);
             }
         }
+        if let Some(pfc) = self.pfc.as_deref_mut().filter(|f| f.counts(port)) {
+            if pfc.entered(port, id, cx.slab.get(id).size) {
+                self.send_frame(port, true, cx);
+            }
+        }
         let node = match self.paths.as_deref() {
             Some(paths) if at.is_some() => paths.node(at),
             _ => self.peers[port.idx()],
@@ -246,7 +263,7 @@ impl Fabric {
             // The transmission ended unobserved (no `TxDone`: nothing was waiting).
             p.busy = false;
         }
-        if !p.busy {
+        if !p.busy && !p.paused {
             debug_assert!(p.queue.is_empty());
             if !p.simple_queue {
                 // Simple ports count admissions from what they send; no need to read the class.
@@ -290,8 +307,9 @@ impl Fabric {
             }
         }
         let p = &mut self.net.ports[port.idx()];
-        if !p.tx_pending && !p.queue.is_empty() {
-            // Someone waits now: the transmitter comes back for it when its packet ends.
+        if !p.tx_pending && !p.paused && !p.queue.is_empty() {
+            // Someone waits now: the transmitter comes back for it when its packet ends (a
+            // paused port's RESUME starts it instead).
             p.tx_pending = true;
             cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
         }
@@ -423,6 +441,9 @@ impl Fabric {
         p.stats.busy_time += ser;
         p.stats.busy_until = now + ser;
         self.packet_hops += 1;
+        if let Some(pfc) = self.pfc.as_deref_mut() {
+            pfc.on_wire(port, id, size as u32);
+        }
         // A `TxDone` only when packets wait, a host sender waits for this NIC, or the port pulls
         // VOQs then (hybrid networks); a port that
         // gets a packet while this one serializes schedules it then (`enqueue`). Event order and
@@ -453,12 +474,51 @@ impl Fabric {
         }
     }
 
+    /// The peer of `port` sends it a PFC frame (PAUSE or RESUME), which arrives after the link's
+    /// propagation delay (`pfc.rs`).
+    #[inline(never)]
+    fn send_frame(&mut self, port: PortId, pause: bool, cx: &mut Ctx) {
+        cx.events.schedule(cx.now + self.net.ports[port.idx()].delay, Event::Pfc { port, pause });
+    }
+
+    /// A PFC frame reaches `port` (event `Pfc`): a PAUSE stops it after the packet on its wire; a
+    /// RESUME starts the next packet waiting, or has the transmitter come back for it when the
+    /// packet on the wire ends.
+    pub fn pfc_frame(&mut self, port: PortId, pause: bool, cx: &mut Ctx) {
+        if let Some(pfc) = self.pfc.as_deref_mut() {
+            pfc.received(port, pause, cx.now);
+        }
+        let p = &mut self.net.ports[port.idx()];
+        p.paused = pause;
+        if pause || p.queue.is_empty() {
+            return;
+        }
+        if p.busy && !p.tx_pending && Self::finished(p.stats.busy_until, port, cx) {
+            p.busy = false;
+        }
+        if !p.busy {
+            self.tx_done(port, cx);
+        } else if !p.tx_pending {
+            p.tx_pending = true;
+            cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
+        }
+    }
+
     /// The transmitter of `port` finished its packet: dequeue the next one (stage 4 again).
     #[inline]
     pub fn tx_done(&mut self, port: PortId, cx: &mut Ctx) {
+        if let Some(pfc) = self.pfc.as_deref_mut() {
+            if let Some(from) = pfc.left(port) {
+                self.send_frame(from, false, cx);
+            }
+        }
         let p = &mut self.net.ports[port.idx()];
         p.busy = false;
         p.tx_pending = false;
+        if p.paused {
+            // PAUSE received: the next packet waits for the RESUME.
+            return;
+        }
         p.note_queue(cx.now);
         if p.simple_queue {
             if let Some(q) = p.queue.pop_fifo() {
