@@ -902,7 +902,7 @@ def main() -> None:
     ap.add_argument("--swift-queue", type=int, default=SWIFT_Q,
                     help=f"htsim's -q for the Swift experiments, packets of 4000 B (default {SWIFT_Q}; the driver's own is 8)")
     ap.add_argument("--hpcc-pfc", default="raised", choices=["raised", "driver"],
-                    help="htsim's HPCC PFC thresholds: raised above all the flows' bytes (default: no pause can occur) "
+                    help="htsim's HPCC PFC thresholds, mapped onto fabricsim's [pfc]: raised above all the flows' bytes (default: no pause can occur) "
                          "or the driver's own 12 15 packets")
     ap.add_argument("--hpcc-algorithm1", action="store_true",
                     help="run fabricsim's HPCC as Algorithm 1, without htsim's departures (HPCC_HTSIM_RULES)")
