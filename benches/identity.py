@@ -79,11 +79,25 @@ def cases() -> dict[str, tuple[dict, str]]:
             else:
                 doc[section] = keys
         out[f"example/{name}"] = (doc, "20ms")
+    # AccelToR's reproduction, reduced scale (8 racks), 1 + 3 weeks, as the authors ran it: the
+    # ToR rules that keep per-elephant state (case4 = "window", acceleration = "count") and the
+    # weekly elephant rows (`circuit` table).
+    for point in ("compare/acceltor", "compare/blocking", "queue/300"):
+        out[f"acceltor-artifact/{point}"] = (acceltor_artifact(point), "7280us")
     # Per-packet spraying falls back from the flows' paths to the routing table at every hop.
     spray = copy.deepcopy(out["bench/fattree-permutation"][0])
     spray["routing"] = {"ecmp": "packet_spray"}
     out["bench/fattree-permutation/spray"] = (spray, "2ms")
     return out
+
+
+def acceltor_artifact(point: str) -> dict:
+    """A point of the AccelToR reproduction (reduced scale, 1 warm-up and 3 measured weeks) in
+    the artifact model."""
+    from fabricsim.reproduce import acceltor
+    from fabricsim.reproduce.common import artifact_scenario
+    kw = {**dict(acceltor.plan("reduced"))[point], "weeks": 3, "warmup_weeks": 1}
+    return artifact_scenario(acceltor.ARTIFACT, point, acceltor.scenario(**kw))
 
 
 def digest(value) -> str:

@@ -1,4 +1,6 @@
 //! Run a scenario file without Python: `cargo run --release --example run -- SCENARIO.toml`.
+//! A `.json` path is read as the scenario document the Python front end hands the engine
+//! (`fabricsim.scenario.to_json`), e.g. a reproduction's point written out by a script.
 //! Prints the summary and the first flows; handy for profiling the engine on its own.
 
 use fabricsim_engine::{Scenario, Simulator};
@@ -6,7 +8,8 @@ use fabricsim_engine::{Scenario, Simulator};
 fn main() {
     let path = std::env::args().nth(1).expect("usage: run SCENARIO.toml");
     let text = std::fs::read_to_string(&path).expect("cannot read the scenario");
-    let sc = match Scenario::from_toml(&text) {
+    let parsed = if path.ends_with(".json") { Scenario::from_json(&text) } else { Scenario::from_toml(&text) };
+    let sc = match parsed {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

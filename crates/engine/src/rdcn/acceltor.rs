@@ -114,19 +114,24 @@ pub struct FlowState {
     prev_sent: u32,
     /// The warm-up threshold is doubled (the flow sent fewer than `double_below` packets).
     doubled: bool,
-    /// The first Case IV drop since the flow last entered the calendar.
-    drop_time: Option<Time>,
+    /// The first Case IV drop since the flow last entered the calendar (`NO_DROP`: none; a
+    /// sentinel rather than an `Option` keeps the state 24 B, so an elephant's slot with its
+    /// week's counts is one cache line, `elephants.rs`).
+    drop_time: Time,
     /// Case IV packets take LP (their `lostflag`; true for a new elephant).
     lost: bool,
     /// A packet of the flow waits in a future day's Q_i (reset by a drop).
     enqueued: bool,
 }
 
+/// `FlowState::drop_time` when the flow has no drop to remember.
+const NO_DROP: Time = Time::MAX;
+
 impl Default for FlowState {
     fn default() -> FlowState {
         // `Flow`'s constructor: lostflag = true, droptime = 0, sentp = 0; `enqueued` is left
         // uninitialized there; false (fresh memory) is taken here.
-        FlowState { sent: 0, prev_sent: 0, doubled: false, drop_time: None, lost: true, enqueued: false }
+        FlowState { sent: 0, prev_sent: 0, doubled: false, drop_time: NO_DROP, lost: true, enqueued: false }
     }
 }
 
@@ -136,7 +141,7 @@ impl FlowState {
         self.enqueued = false;
         if self.sent != 0 {
             self.prev_sent = self.sent;
-            self.drop_time = Some(now);
+            self.drop_time = now;
         }
         self.doubled = self.prev_sent < double_below;
         self.sent = 0;
@@ -201,7 +206,7 @@ impl AccelTor {
                 if f.lost {
                     return Decision::Fallback;
                 }
-                if f.drop_time.is_some_and(|t| now >= t + w) {
+                if f.drop_time != NO_DROP && now >= f.drop_time + w {
                     f.lost = true;
                     return Decision::Fallback;
                 }
@@ -228,7 +233,7 @@ impl AccelTor {
         };
         if d != Decision::Accelerate {
             f.sent += 1;
-            f.drop_time = None;
+            f.drop_time = NO_DROP;
         }
         d
     }

@@ -8,8 +8,8 @@
 //! whose count reached `heavy` (or, with a place already free, to the first flow that reaches it).
 //!
 //! Only data packets count; the sketch counts the flows that are not (yet) elephants, whose own
-//! bytes go to their dedicated counters. Memory is fixed per pair; a flow's label lives in a
-//! vector indexed by flow id that grows only when a new flow id appears.
+//! bytes go to their dedicated counters. Memory is fixed per pair (one 64 B slot per place); a
+//! flow's label lives in a vector indexed by flow id that grows only when a new flow id appears.
 
 use super::acceltor::{ElephantSpec, FlowState, Selection};
 use super::sketch::CountMin;
@@ -30,26 +30,23 @@ pub struct Week {
     pub sent: u64,
 }
 
-/// One elephant: its flow, when it last sent a data packet through the ToR, and the state the
-/// authors' per-flow ToR rules keep (fresh for each new elephant, as their `Flow` objects are).
+/// One elephant: its flow, when it last sent a data packet through the ToR, the state the
+/// authors' per-flow ToR rules keep (fresh for each new elephant, as their `Flow` objects are)
+/// and its bytes this week. One cache line: a data packet entering the source ToR reads its
+/// flow's label and then touches only this line (`observe`, `sent`, `state_mut`).
 #[derive(Clone, Debug)]
+#[repr(align(64))]
 struct Slot {
-    flow: FlowId,
     last: Time,
+    flow: FlowId,
     state: FlowState,
+    week: Week,
 }
 
 impl Slot {
     fn new(flow: FlowId, last: Time) -> Slot {
-        Slot { flow, last, state: FlowState::default() }
+        Slot { last, flow, state: FlowState::default(), week: Week::default() }
     }
-}
-
-#[derive(Clone, Debug, Default)]
-struct PairSet {
-    slots: Vec<Slot>,
-    /// The heaviest candidate seen while no place was free: (flow, estimated bytes).
-    best: Option<(FlowId, u64)>,
 }
 
 #[derive(Clone, Debug)]
@@ -64,14 +61,15 @@ enum Counter {
 pub struct Elephants {
     spec: ElephantSpec,
     racks: usize,
-    pairs: Vec<PairSet>,
-    /// Per flow id: its position in its pair's `slots`, or NONE for a mouse.
+    /// Pair pi's elephants (pi = src · racks + dst) are `slots[pi · per_pair ..][.. len[pi]]`:
+    /// one flat table, so a flow's label leads straight to its slot.
+    slots: Vec<Slot>,
+    len: Vec<u32>,
+    /// Per pair: the heaviest candidate seen while no place was free (flow, estimated bytes).
+    best: Vec<Option<(FlowId, u64)>>,
+    /// Per flow id: the index of its slot in `slots`, or NONE for a mouse.
     label: Vec<u32>,
     counter: Counter,
-    /// Data bytes of each elephant (by flow id) this week: that left the hybrid network, of
-    /// those across the circuit, and that entered its source ToR (reset at each week's start and
-    /// when a flow's label changes).
-    delivered: Vec<Week>,
     /// Flows made elephants after the start (replacements and first fills).
     pub promoted: u64,
     /// Elephants that left (idle).
@@ -80,12 +78,14 @@ pub struct Elephants {
 
 impl Elephants {
     pub fn new(spec: ElephantSpec, racks: usize, seed: u64) -> Elephants {
-        let pairs = (0..racks * racks).map(|_| PairSet { slots: Vec::with_capacity(spec.per_pair), best: None }).collect();
+        let pairs = racks * racks;
+        assert!(pairs * spec.per_pair < NONE as usize, "slot indices fit a u32");
+        let slots = vec![Slot::new(FlowId(NONE), Time::ZERO); pairs * spec.per_pair];
         let counter = match spec.selection {
             Selection::Sketch { width, depth } => Counter::Sketch((0..racks).map(|r| CountMin::new(width, depth, seed ^ (r as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect()),
             Selection::Oracle => Counter::Exact(Vec::new()),
         };
-        Elephants { spec, racks, pairs, label: Vec::new(), counter, delivered: Vec::new(), promoted: 0, departed: 0 }
+        Elephants { spec, racks, slots, len: vec![0; pairs], best: vec![None; pairs], label: Vec::new(), counter, promoted: 0, departed: 0 }
     }
 
     pub fn spec(&self) -> &ElephantSpec {
@@ -99,6 +99,16 @@ impl Elephants {
         }
     }
 
+    /// Make `flow` the next elephant of pair `pi` (which has a free place) from `now`, its week's
+    /// counts starting at zero.
+    fn admit(&mut self, pi: usize, flow: FlowId, now: Time) {
+        let g = pi * self.spec.per_pair + self.len[pi] as usize;
+        self.len[pi] += 1;
+        self.slots[g] = Slot::new(flow, now);
+        Self::grow(&mut self.label, flow.idx());
+        self.label[flow.idx()] = g as u32;
+    }
+
     /// Choose, per pair, the `per_pair` largest of `flows` (flow, src rack, dst rack, size; no
     /// size = long-lived = largest), ties to the lower flow id.
     pub fn preselect(&mut self, flows: &[(FlowId, usize, usize, Option<u64>)]) {
@@ -106,77 +116,65 @@ impl Elephants {
         order.sort_by_key(|f| (std::cmp::Reverse(f.3.unwrap_or(u64::MAX)), f.0));
         for &&(id, s, d, _) in &order {
             let pi = s * self.racks + d;
-            if self.pairs[pi].slots.len() < self.spec.per_pair {
-                Self::grow(&mut self.label, id.idx());
-                self.label[id.idx()] = self.pairs[pi].slots.len() as u32;
-                self.pairs[pi].slots.push(Slot::new(id, Time::ZERO));
+            if (self.len[pi] as usize) < self.spec.per_pair {
+                self.admit(pi, id, Time::ZERO);
             }
         }
+    }
+
+    /// `flow`'s slot, if it is an elephant now.
+    #[inline]
+    fn slot_of(&self, flow: FlowId) -> Option<usize> {
+        self.label.get(flow.idx()).copied().filter(|&l| l != NONE).map(|l| l as usize)
     }
 
     /// Is `flow` an elephant now (without counting anything)?
     #[inline]
     pub fn is_elephant(&self, flow: FlowId) -> bool {
-        self.label.get(flow.idx()).is_some_and(|&l| l != NONE)
+        self.slot_of(flow).is_some()
     }
 
     /// A data packet of `flow` left the hybrid network (`circuit`: across the circuit); counted
     /// if the flow is an elephant.
     #[inline]
     pub fn delivered(&mut self, flow: FlowId, bytes: u64, circuit: bool) {
-        if !self.is_elephant(flow) {
-            return;
+        if let Some(g) = self.slot_of(flow) {
+            let w = &mut self.slots[g].week;
+            w.bytes += bytes;
+            w.circuit += if circuit { bytes } else { 0 };
         }
-        let w = self.week_mut(flow);
-        w.bytes += bytes;
-        w.circuit += if circuit { bytes } else { 0 };
     }
 
     /// A data packet of `bytes` of elephant `flow` entered its source ToR.
     #[inline]
     pub fn sent(&mut self, flow: FlowId, bytes: u64) {
-        if self.is_elephant(flow) {
-            self.week_mut(flow).sent += bytes;
+        if let Some(g) = self.slot_of(flow) {
+            self.slots[g].week.sent += bytes;
         }
-    }
-
-    #[inline]
-    fn week_mut(&mut self, flow: FlowId) -> &mut Week {
-        let i = flow.idx();
-        if i >= self.delivered.len() {
-            self.delivered.resize((i + 1).next_power_of_two().max(64), Week::default());
-        }
-        &mut self.delivered[i]
     }
 
     /// The per-flow ToR state of elephant `flow` of pair (s, d), if it is one.
     #[inline]
     pub fn state_mut(&mut self, s: usize, d: usize, flow: FlowId) -> Option<&mut FlowState> {
-        let l = *self.label.get(flow.idx())?;
-        (l != NONE).then(|| &mut self.pairs[s * self.racks + d].slots[l as usize].state)
+        let g = self.slot_of(flow)?;
+        debug_assert_eq!(g / self.spec.per_pair, s * self.racks + d, "an elephant of another pair");
+        Some(&mut self.slots[g].state)
     }
 
     /// Every current elephant as (src rack, dst rack, flow, its bytes this week), then the counts
     /// start again (the week-end flush).
     pub fn take_week(&mut self, mut row: impl FnMut(usize, usize, FlowId, Week)) {
-        for (pi, p) in self.pairs.iter().enumerate() {
-            for sl in &p.slots {
-                let f = sl.flow;
-                row(pi / self.racks, pi % self.racks, f, self.delivered.get(f.idx()).copied().unwrap_or_default());
-                Self::forget(&mut self.delivered, f);
+        let per = self.spec.per_pair;
+        for (pi, &n) in self.len.iter().enumerate() {
+            for sl in &mut self.slots[pi * per..pi * per + n as usize] {
+                row(pi / self.racks, pi % self.racks, sl.flow, std::mem::take(&mut sl.week));
             }
-        }
-    }
-
-    fn forget(delivered: &mut [Week], f: FlowId) {
-        if let Some(x) = delivered.get_mut(f.idx()) {
-            *x = Week::default();
         }
     }
 
     /// Elephants of pair (s, d) now.
     pub fn count(&self, s: usize, d: usize) -> usize {
-        self.pairs[s * self.racks + d].slots.len()
+        self.len[s * self.racks + d] as usize
     }
 
     /// A data packet of `bytes` of `flow` (pair s → d) passes the source ToR at `now`: count it
@@ -184,9 +182,8 @@ impl Elephants {
     #[inline]
     pub fn observe(&mut self, s: usize, d: usize, flow: FlowId, bytes: u64, now: Time) -> bool {
         let pi = s * self.racks + d;
-        let l = self.label.get(flow.idx()).copied().unwrap_or(NONE);
-        if l != NONE {
-            self.pairs[pi].slots[l as usize].last = now;
+        if let Some(g) = self.slot_of(flow) {
+            self.slots[g].last = now;
             return true;
         }
         let est = match &mut self.counter {
@@ -203,20 +200,17 @@ impl Elephants {
         if est < self.spec.heavy {
             return false;
         }
-        let p = &mut self.pairs[pi];
-        if p.slots.len() < self.spec.per_pair {
-            Self::grow(&mut self.label, flow.idx());
-            self.label[flow.idx()] = p.slots.len() as u32;
-            p.slots.push(Slot::new(flow, now));
-            Self::forget(&mut self.delivered, flow);
-            if p.best.is_some_and(|(f, _)| f == flow) {
-                p.best = None;
+        if (self.len[pi] as usize) < self.spec.per_pair {
+            self.admit(pi, flow, now);
+            if self.best[pi].is_some_and(|(f, _)| f == flow) {
+                self.best[pi] = None;
             }
             self.promoted += 1;
             return true;
         }
-        if p.best.is_none_or(|(f, e)| f == flow || est > e) {
-            p.best = Some((flow, est));
+        let best = &mut self.best[pi];
+        if best.is_none_or(|(f, e)| f == flow || est > e) {
+            *best = Some((flow, est));
         }
         false
     }
@@ -226,28 +220,29 @@ impl Elephants {
     pub fn expire(&mut self, s: usize, d: usize, now: Time) {
         let pi = s * self.racks + d;
         let idle = self.spec.idle;
-        let p = &mut self.pairs[pi];
+        let base = pi * self.spec.per_pair;
         let mut i = 0;
-        while i < p.slots.len() {
-            if p.slots[i].last + idle <= now {
-                let gone = p.slots.swap_remove(i).flow;
+        while i < self.len[pi] as usize {
+            if self.slots[base + i].last + idle <= now {
+                // Remove by moving the pair's last elephant into the place (its week's counts
+                // with it); the departed flow's counts go with its slot.
+                let last = base + self.len[pi] as usize - 1;
+                let gone = self.slots[base + i].flow;
+                self.slots.swap(base + i, last);
+                self.len[pi] -= 1;
                 self.label[gone.idx()] = NONE;
-                Self::forget(&mut self.delivered, gone);
-                if i < p.slots.len() {
-                    self.label[p.slots[i].flow.idx()] = i as u32;
+                if base + i < last {
+                    self.label[self.slots[base + i].flow.idx()] = (base + i) as u32;
                 }
                 self.departed += 1;
             } else {
                 i += 1;
             }
         }
-        if p.slots.len() < self.spec.per_pair {
-            if let Some((f, _)) = p.best.take() {
-                if self.label.get(f.idx()).is_none_or(|&l| l == NONE) {
-                    Self::grow(&mut self.label, f.idx());
-                    self.label[f.idx()] = p.slots.len() as u32;
-                    p.slots.push(Slot::new(f, now));
-                    Self::forget(&mut self.delivered, f);
+        if (self.len[pi] as usize) < self.spec.per_pair {
+            if let Some((f, _)) = self.best[pi].take() {
+                if !self.is_elephant(f) {
+                    self.admit(pi, f, now);
                     self.promoted += 1;
                 }
             }
@@ -308,5 +303,37 @@ mod tests {
         assert_eq!(e.promoted, 1);
         assert_eq!(e.count(0, 1), 1);
         assert_eq!(e.count(1, 0), 0);
+    }
+
+    #[test]
+    fn an_elephants_slot_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 64);
+        assert_eq!(std::mem::align_of::<Slot>(), 64);
+    }
+
+    #[test]
+    fn weekly_counts_follow_their_elephant_when_another_departs() {
+        // Pair 0 → 1 holds flows 0 and 1 (places 0, 1). Flow 0 goes quiet and departs; flow 1
+        // moves to place 0 with its counts (1500 delivered, 1000 of them by circuit, 3000 sent);
+        // the mouse 2 (not counted while a mouse) takes the free place with zero counts.
+        let mut e = Elephants::new(spec(Selection::Oracle), 2, 1);
+        e.preselect(&[(f(0), 0, 1, None), (f(1), 0, 1, None)]);
+        let t = Time::from_us;
+        e.delivered(f(0), 700, true);
+        e.sent(f(1), 3000);
+        e.delivered(f(1), 1000, true);
+        e.delivered(f(1), 500, false);
+        assert!(e.observe(0, 1, f(1), 1500, t(60)));
+        assert!(!e.observe(0, 1, f(2), 20_000, t(60)), "no place is free yet");
+        e.delivered(f(2), 999, false);
+        e.expire(0, 1, t(100));
+        assert_eq!((e.departed, e.promoted, e.count(0, 1)), (1, 1, 2));
+        let mut rows = vec![];
+        e.take_week(|s, d, fl, w| rows.push((s, d, fl.idx(), w.bytes, w.circuit, w.sent)));
+        assert_eq!(rows, vec![(0, 1, 1, 1500, 1000, 3000), (0, 1, 2, 0, 0, 0)]);
+        // The flush starts the counts again.
+        let mut rows = vec![];
+        e.take_week(|_, _, fl, w| rows.push((fl.idx(), w)));
+        assert_eq!(rows, vec![(1, Week::default()), (2, Week::default())]);
     }
 }

@@ -98,8 +98,12 @@ pub struct Rdcn {
     pub eps_inflight: Vec<(u64, u64)>,
     /// Round-robin cursor of each ToR's packet uplink (last rack served).
     pub rr: Vec<u32>,
-    /// ToRs whose packet uplink idles with packets held back by the packet switch.
+    /// ToRs whose packet uplink idles with packets held back by the packet switch (set through
+    /// `set_eps_blocked`, which keeps `eps_blocked_count`).
     pub eps_blocked: Vec<bool>,
+    /// How many of `eps_blocked` are set: a packet-switch port that drains looks for held-back
+    /// ToRs only when there are some, instead of scanning every rack per packet.
+    pub eps_blocked_count: u32,
     /// Lane byte counters at the start of the running day, per pair of the current matching.
     pub day_open: Vec<(Rack, Rack, u64)>,
     pub day_start: Time,
@@ -167,6 +171,7 @@ impl Rdcn {
             eps_inflight: vec![(0, 0); n],
             rr: (0..n as u32).collect(),
             eps_blocked: vec![false; n],
+            eps_blocked_count: 0,
             day_open: Vec::new(),
             day_start: Time::ZERO,
             days: Vec::new(),
@@ -189,6 +194,14 @@ impl Rdcn {
     #[inline]
     pub fn rack_of_host(&self, h: NodeId) -> Rack {
         (h.idx() / self.spec.hosts_per_rack) as Rack
+    }
+
+    /// Mark ToR `s`'s packet uplink as held back by the packet switch or not.
+    #[inline]
+    pub fn set_eps_blocked(&mut self, s: Rack, blocked: bool) {
+        let b = &mut self.eps_blocked[s as usize];
+        self.eps_blocked_count = self.eps_blocked_count + blocked as u32 - *b as u32;
+        *b = blocked;
     }
 
     /// Note that pair `pi`'s lane starts a transmission at `now` (the day's span on the wire
