@@ -30,6 +30,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         lossy: false,
         simple_queue: false,
         held: 0,
+        ps_per_byte: 0,
         stats: PortStats::default(),
     }
 }
