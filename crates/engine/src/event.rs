@@ -606,15 +606,15 @@ impl EventQueue {
     }
 
     #[inline]
-    fn take(&mut self, source: usize) -> (Time, Event) {
-        let (time, event) = match source {
-            0 => self.wheel.pop().map(|e| (e.time, e.event())),
-            1 => self.far.pop().map(|e| (e.time, e.event())),
-            2 => self.timers.pop().map(|e| (e.time, e.event)),
-            3 => self.heap.pop().map(|e| (e.time, e.event())),
+    fn take(&mut self, source: usize) -> (Time, u64, Event) {
+        let (time, key, event) = match source {
+            0 => self.wheel.pop().map(|e| (e.time, e.key, e.event())),
+            1 => self.far.pop().map(|e| (e.time, e.key, e.event())),
+            2 => self.timers.pop().map(|e| (e.time, e.key, e.event)),
+            3 => self.heap.pop().map(|e| (e.time, e.key, e.event())),
             i => {
                 self.last_lane = i - 4;
-                Some(self.lanes.pop(i - 4)).map(|e| (e.time, e.event()))
+                Some(self.lanes.pop(i - 4)).map(|e| (e.time, e.key, e.event()))
             }
         }
         .expect("the head's source holds it");
@@ -627,7 +627,7 @@ impl EventQueue {
                 self.to_heap();
             }
         }
-        (time, event)
+        (time, key, event)
     }
 
     /// Time of the earliest pending event.
@@ -639,12 +639,20 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         let (src, _) = self.head()?;
-        Some(self.take(src))
+        let (time, _, event) = self.take(src);
+        Some((time, event))
     }
 
     /// Pop the earliest event if it is due at or before `limit`.
     #[inline]
     pub fn pop_until(&mut self, limit: Time) -> Option<(Time, Event)> {
+        self.pop_keyed_until(limit).map(|(time, _, event)| (time, event))
+    }
+
+    /// [`pop_until`](Self::pop_until), with the event's tie key (`Event::tie_key`) as stored at
+    /// scheduling, so that the caller need not derive it again.
+    #[inline]
+    pub fn pop_keyed_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
         let (src, t) = self.head()?;
         if t > limit {
             return None;
@@ -735,7 +743,9 @@ mod tests {
                     if want.time > Time::ZERO {
                         assert_eq!(q.pop_until(Time(want.time.0 - 1)), None);
                     }
-                    q.pop_until(want.time).unwrap()
+                    let (time, key, event) = q.pop_keyed_until(want.time).unwrap();
+                    assert_eq!(key, event.tie_key(), "pop {popped}: the stored key is the event's");
+                    (time, event)
                 };
                 assert_eq!(got, (want.time, want.event), "pop {popped}");
                 now = want.time;
