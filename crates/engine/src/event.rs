@@ -77,9 +77,9 @@ impl Event {
     /// different packets anyway); a port has at most one `TxDone`, a shaper at most one `Release`
     /// and a lazy timer at most one pending event; flows start and stop once. Packet ids stay below 2^28 (that many packets
     /// in flight would need 34 GB of slab).
-    #[inline]
+    #[inline(always)]
     pub fn tie_key(&self) -> u64 {
-        #[inline]
+        #[inline(always)]
         fn key(rank: u64, who: u32, detail: u32) -> u64 {
             debug_assert!(detail < 1 << 28);
             rank << 60 | (who as u64) << 28 | (detail as u64 & ((1 << 28) - 1))
@@ -142,7 +142,7 @@ pub(crate) struct PEntry {
 }
 
 impl PEntry {
-    #[inline]
+    #[inline(always)]
     fn new(time: Time, event: Event) -> PEntry {
         let at = match event {
             Event::Arrive { at, .. } => at,
@@ -518,18 +518,21 @@ impl EventQueue {
     #[inline]
     pub fn schedule(&mut self, time: Time, event: Event) {
         match event {
-            Event::Arrive { .. } | Event::TxDone { .. } => {
-                let e = PEntry::new(time, event);
-                if self.use_wheel {
-                    self.wheel_insert(e);
-                } else {
-                    self.heap.push(e);
-                    if self.heap.len() >= WHEEL_ENTER {
-                        self.to_wheel();
-                    }
-                }
-            }
+            Event::Arrive { .. } | Event::TxDone { .. } => self.packet_event(PEntry::new(time, event)),
             _ => self.timers.push(Entry { time, key: event.tie_key(), event }),
+        }
+    }
+
+    /// A packet event outside the lanes: the heap while few are pending, else the wheel.
+    #[inline]
+    fn packet_event(&mut self, e: PEntry) {
+        if self.use_wheel {
+            self.wheel_insert(e);
+        } else {
+            self.heap.push(e);
+            if self.heap.len() >= WHEEL_ENTER {
+                self.to_wheel();
+            }
         }
     }
 
@@ -537,15 +540,23 @@ impl EventQueue {
     /// processed — a serialization time, or one plus a propagation delay — so that it goes to the
     /// lane of that offset ([`Lanes`]). Any other event, or one the lanes cannot hold in order,
     /// is scheduled as by [`schedule`](Self::schedule); the order is the same either way.
-    #[inline]
+    /// Inlined so that the caller's event, known where it is built, becomes its entry without a
+    /// match on its kind.
+    #[inline(always)]
     pub fn schedule_ahead(&mut self, time: Time, event: Event) {
         debug_assert!(matches!(event, Event::Arrive { .. } | Event::TxDone { .. }));
-        if let Some(offset) = time.0.checked_sub(self.last.0) {
-            if self.lanes.insert(offset, PEntry::new(time, event)).is_ok() {
-                return;
+        self.entry_ahead(PEntry::new(time, event));
+    }
+
+    fn entry_ahead(&mut self, e: PEntry) {
+        if let Some(offset) = e.time.0.checked_sub(self.last.0) {
+            match self.lanes.insert(offset, e) {
+                Ok(()) => {}
+                Err(e) => self.packet_event(e),
             }
+        } else {
+            self.packet_event(e);
         }
-        self.schedule(time, event);
     }
 
     #[inline(never)]
