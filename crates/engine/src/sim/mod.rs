@@ -358,7 +358,9 @@ impl Simulator {
         self.run_until(self.end);
     }
 
-    #[inline]
+    /// Always inlined into the loop (its one caller): a call per event with the event passed in
+    /// memory cost about 35 instructions per packet-hop (callgrind, B4).
+    #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::Arrive { port, pkt, at } => {
