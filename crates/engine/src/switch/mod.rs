@@ -176,7 +176,7 @@ impl Fabric {
                 }
             }
         }
-        let hops = self.net.next_hops(node, dst);
+        let hops = self.net.forward_hops(node, dst);
         let port = match (hops.len(), self.ecmp) {
             (0, _) => {
                 // Validation guarantees routes; keep the invariant even so.
