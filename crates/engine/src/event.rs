@@ -80,9 +80,9 @@ impl Event {
     /// different packets anyway); a port has at most one `TxDone`, a shaper at most one `Release`
     /// and a lazy timer at most one pending event; flows start and stop once. Packet ids stay below 2^28 (that many packets
     /// in flight would need 34 GB of slab).
-    #[inline]
+    #[inline(always)]
     pub fn tie_key(&self) -> u64 {
-        #[inline]
+        #[inline(always)]
         fn key(rank: u64, who: u32, detail: u32) -> u64 {
             debug_assert!(detail < 1 << 28);
             rank << 60 | (who as u64) << 28 | (detail as u64 & ((1 << 28) - 1))
@@ -148,7 +148,7 @@ pub(crate) struct PEntry {
 }
 
 impl PEntry {
-    #[inline]
+    #[inline(always)]
     fn new(time: Time, event: Event) -> PEntry {
         let at = match event {
             Event::Arrive { at, .. } => at,
@@ -199,10 +199,12 @@ impl Copy for Entry {}
 /// A timing wheel of `1 << BITS` buckets of `1 << SHIFT` ps, for events due soon. Each bucket is
 /// an unsorted singly linked list in a node slab; a bucket's events all fall in the same
 /// `1 << SHIFT`-ps slot of absolute time, so buckets in wheel order are in time order. The
-/// earliest bucket is drained into a small binary heap (`cur`) and popped from there: a bucket
+/// earliest bucket is drained into a vector sorted once (`cur`) and popped from its end: a bucket
 /// may hold thousands of events of one instant — every host of a symmetric fabric in lock step
 /// (a k = 32 fat tree's permutation: 8 192) — and scanning its list for each pop made the wheel
-/// quadratic in them (74 % of a k = 32 run's instructions).
+/// quadratic in them (74 % of a k = 32 run's instructions); one sort costs fewer instructions
+/// than a binary heap's push and pop per entry (callgrind, k = 32). Entries scheduled into the
+/// slot being drained meanwhile wait in a small heap (`late`) beside it.
 #[derive(Debug)]
 pub struct Wheel {
     heads: Vec<u32>,
@@ -214,10 +216,13 @@ pub struct Wheel {
     len: usize,
     /// Absolute slot (time >> SHIFT) no event in the wheel precedes; never decreases.
     cursor: u64,
-    /// The bucket being drained, earliest entry on top, plus anything inserted at or before its
-    /// slot meanwhile: every entry here precedes every entry still in a bucket.
-    cur: BinaryHeap<PEntry>,
-    /// Absolute slot of the bucket `cur` was filled from (meaningful while `cur` is not empty).
+    /// The bucket being drained, sorted by `PEntry`'s (reversed) order: the earliest entry last.
+    cur: Vec<PEntry>,
+    /// Entries inserted at or before `cur_slot` while it drains, earliest on top. Every entry in
+    /// `cur` or `late` precedes every entry still in a bucket.
+    late: BinaryHeap<PEntry>,
+    /// Absolute slot of the bucket `cur` was filled from (meaningful while `cur` or `late` is not
+    /// empty).
     cur_slot: u64,
 }
 
@@ -235,7 +240,8 @@ impl Default for Wheel {
             free: Vec::new(),
             len: 0,
             cursor: 0,
-            cur: BinaryHeap::new(),
+            cur: Vec::new(),
+            late: BinaryHeap::new(),
             cur_slot: 0,
         }
     }
@@ -251,8 +257,8 @@ impl Wheel {
             return Err(e);
         }
         self.len += 1;
-        if !self.cur.is_empty() && slot <= self.cur_slot {
-            self.cur.push(e);
+        if self.draining() && slot <= self.cur_slot {
+            self.late.push(e);
             return Ok(());
         }
         let b = (slot as usize) & (BUCKETS - 1);
@@ -304,11 +310,17 @@ impl Wheel {
         find_from(start).or_else(|| find_from(0))
     }
 
-    /// Make `cur` hold the earliest entries: when it is empty, drain the first non-empty bucket
-    /// into it. False when the wheel is empty.
+    /// Is a bucket being drained (`cur` or `late` not empty)?
+    #[inline]
+    fn draining(&self) -> bool {
+        !self.cur.is_empty() || !self.late.is_empty()
+    }
+
+    /// Make `cur` and `late` hold the earliest entries: when both are empty, drain the first
+    /// non-empty bucket into `cur` and sort it. False when the wheel is empty.
     #[inline]
     fn fill(&mut self) -> bool {
-        if !self.cur.is_empty() {
+        if self.draining() {
             return true;
         }
         let Some(b) = self.first_bucket() else { return false };
@@ -320,6 +332,8 @@ impl Wheel {
             self.free.push(n);
             n = node.next;
         }
+        // Keys are unique, so the unstable sort's order is the one order.
+        self.cur.sort_unstable();
         self.bits[b / 64] &= !(1 << (b % 64));
         if self.bits[b / 64] == 0 {
             self.summary[b / 4096] &= !(1 << ((b / 64) % 64));
@@ -327,12 +341,26 @@ impl Wheel {
         true
     }
 
+    /// Whether the earliest entry is `late`'s top rather than `cur`'s last (after `fill`).
+    #[inline]
+    fn late_first(&self) -> bool {
+        match (self.cur.last(), self.late.peek()) {
+            (Some(c), Some(l)) => l > c,
+            (None, _) => true,
+            (_, None) => false,
+        }
+    }
+
     #[inline]
     fn peek(&mut self) -> Option<&PEntry> {
         if !self.fill() {
             return None;
         }
-        self.cur.peek()
+        if self.late_first() {
+            self.late.peek()
+        } else {
+            self.cur.last()
+        }
     }
 
     #[inline]
@@ -340,7 +368,7 @@ impl Wheel {
         if !self.fill() {
             return None;
         }
-        let e = self.cur.pop()?;
+        let e = if self.late_first() { self.late.pop() } else { self.cur.pop() }?;
         self.len -= 1;
         self.advance(e.time);
         Some(e)
@@ -524,18 +552,21 @@ impl EventQueue {
     #[inline]
     pub fn schedule(&mut self, time: Time, event: Event) {
         match event {
-            Event::Arrive { .. } | Event::TxDone { .. } => {
-                let e = PEntry::new(time, event);
-                if self.use_wheel {
-                    self.wheel_insert(e);
-                } else {
-                    self.heap.push(e);
-                    if self.heap.len() >= WHEEL_ENTER {
-                        self.to_wheel();
-                    }
-                }
-            }
+            Event::Arrive { .. } | Event::TxDone { .. } => self.packet_event(PEntry::new(time, event)),
             _ => self.timers.push(Entry { time, key: event.tie_key(), event }),
+        }
+    }
+
+    /// A packet event outside the lanes: the heap while few are pending, else the wheel.
+    #[inline]
+    fn packet_event(&mut self, e: PEntry) {
+        if self.use_wheel {
+            self.wheel_insert(e);
+        } else {
+            self.heap.push(e);
+            if self.heap.len() >= WHEEL_ENTER {
+                self.to_wheel();
+            }
         }
     }
 
@@ -543,15 +574,23 @@ impl EventQueue {
     /// processed — a serialization time, or one plus a propagation delay — so that it goes to the
     /// lane of that offset ([`Lanes`]). Any other event, or one the lanes cannot hold in order,
     /// is scheduled as by [`schedule`](Self::schedule); the order is the same either way.
-    #[inline]
+    /// Inlined so that the caller's event, known where it is built, becomes its entry without a
+    /// match on its kind.
+    #[inline(always)]
     pub fn schedule_ahead(&mut self, time: Time, event: Event) {
         debug_assert!(matches!(event, Event::Arrive { .. } | Event::TxDone { .. }));
-        if let Some(offset) = time.0.checked_sub(self.last.0) {
-            if self.lanes.insert(offset, PEntry::new(time, event)).is_ok() {
-                return;
+        self.entry_ahead(PEntry::new(time, event));
+    }
+
+    fn entry_ahead(&mut self, e: PEntry) {
+        if let Some(offset) = e.time.0.checked_sub(self.last.0) {
+            match self.lanes.insert(offset, e) {
+                Ok(()) => {}
+                Err(e) => self.packet_event(e),
             }
+        } else {
+            self.packet_event(e);
         }
-        self.schedule(time, event);
     }
 
     #[inline(never)]
@@ -612,15 +651,15 @@ impl EventQueue {
     }
 
     #[inline]
-    fn take(&mut self, source: usize) -> (Time, Event) {
-        let (time, event) = match source {
-            0 => self.wheel.pop().map(|e| (e.time, e.event())),
-            1 => self.far.pop().map(|e| (e.time, e.event())),
-            2 => self.timers.pop().map(|e| (e.time, e.event)),
-            3 => self.heap.pop().map(|e| (e.time, e.event())),
+    fn take(&mut self, source: usize) -> (Time, u64, Event) {
+        let (time, key, event) = match source {
+            0 => self.wheel.pop().map(|e| (e.time, e.key, e.event())),
+            1 => self.far.pop().map(|e| (e.time, e.key, e.event())),
+            2 => self.timers.pop().map(|e| (e.time, e.key, e.event)),
+            3 => self.heap.pop().map(|e| (e.time, e.key, e.event())),
             i => {
                 self.last_lane = i - 4;
-                Some(self.lanes.pop(i - 4)).map(|e| (e.time, e.event()))
+                Some(self.lanes.pop(i - 4)).map(|e| (e.time, e.key, e.event()))
             }
         }
         .expect("the head's source holds it");
@@ -633,7 +672,7 @@ impl EventQueue {
                 self.to_heap();
             }
         }
-        (time, event)
+        (time, key, event)
     }
 
     /// Time of the earliest pending event.
@@ -645,12 +684,20 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         let (src, _) = self.head()?;
-        Some(self.take(src))
+        let (time, _, event) = self.take(src);
+        Some((time, event))
     }
 
     /// Pop the earliest event if it is due at or before `limit`.
     #[inline]
     pub fn pop_until(&mut self, limit: Time) -> Option<(Time, Event)> {
+        self.pop_keyed_until(limit).map(|(time, _, event)| (time, event))
+    }
+
+    /// [`pop_until`](Self::pop_until), with the event's tie key (`Event::tie_key`) as stored at
+    /// scheduling, so that the caller need not derive it again.
+    #[inline]
+    pub fn pop_keyed_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
         let (src, t) = self.head()?;
         if t > limit {
             return None;
@@ -741,7 +788,9 @@ mod tests {
                     if want.time > Time::ZERO {
                         assert_eq!(q.pop_until(Time(want.time.0 - 1)), None);
                     }
-                    q.pop_until(want.time).unwrap()
+                    let (time, key, event) = q.pop_keyed_until(want.time).unwrap();
+                    assert_eq!(key, event.tie_key(), "pop {popped}: the stored key is the event's");
+                    (time, event)
                 };
                 assert_eq!(got, (want.time, want.event), "pop {popped}");
                 now = want.time;

@@ -101,6 +101,16 @@ impl Rate {
         let r = self.0 as u128;
         Time(bits.div_ceil(r) as u64)
     }
+    /// Picoseconds per byte when that is a whole number below 2^32 — 8·10^12 divisible by the
+    /// rate, as for 1, 10, 25, 40, 100, 400 Gb/s — else 0. Then `bytes × ps_per_byte` is exactly
+    /// [`serialization`](Self::serialization) (no rounding), without its 128-bit division.
+    pub const fn exact_ps_per_byte(self) -> u32 {
+        let ps = 8 * Time::S;
+        if self.0 == 0 || ps % self.0 != 0 || ps / self.0 > u32::MAX as u64 {
+            return 0;
+        }
+        (ps / self.0) as u32
+    }
     /// Bytes this rate carries in `t` (floor), for capacity bookkeeping.
     pub fn bytes_in(self, t: Time) -> u64 {
         (self.0 as u128 * t.0 as u128 / (8 * Time::S as u128)) as u64
@@ -138,6 +148,28 @@ mod tests {
     fn serialization_rounds_up() {
         // 1 byte at 3 bps = 8/3 s -> rounded up.
         assert_eq!(Rate(3).serialization(1), Time(2_666_666_666_667));
+    }
+
+    #[test]
+    fn whole_picoseconds_per_byte_where_exact() {
+        // 8 bits / 1e10 bit/s = 800 ps; / 4e11 = 20 ps; 25 Gb/s: 320 ps; 1 Mb/s: 8e6 ps.
+        assert_eq!(Rate::gbps(10).exact_ps_per_byte(), 800);
+        assert_eq!(Rate::gbps(400).exact_ps_per_byte(), 20);
+        assert_eq!(Rate::gbps(25).exact_ps_per_byte(), 320);
+        assert_eq!(Rate(1_000_000).exact_ps_per_byte(), 8_000_000);
+        // Not whole (8e12 / 3e9, 8e12 / 3e12) or beyond 32 bits (1 bit/s: 8e12 ps): none.
+        assert_eq!(Rate(3_000_000_000).exact_ps_per_byte(), 0);
+        assert_eq!(Rate(3_000_000_000_000).exact_ps_per_byte(), 0);
+        assert_eq!(Rate(1).exact_ps_per_byte(), 0);
+        assert_eq!(Rate(0).exact_ps_per_byte(), 0);
+        // Where it is given, the product is the division's result for every size.
+        for r in [Rate::gbps(1), Rate::gbps(10), Rate::gbps(40), Rate::gbps(100), Rate::gbps(800), Rate(2_000_000)] {
+            let k = r.exact_ps_per_byte() as u64;
+            assert!(k > 0);
+            for b in [0, 1, 52, 1500, 8948, 9000, 65_536, u32::MAX as u64] {
+                assert_eq!(Time(b * k), r.serialization(b), "{r} {b} B");
+            }
+        }
     }
 
     #[test]

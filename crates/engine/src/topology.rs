@@ -31,6 +31,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         simple_queue: false,
         paused: false,
         held: 0,
+        ps_per_byte: 0,
         stats: PortStats::default(),
     }
 }

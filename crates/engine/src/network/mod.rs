@@ -65,6 +65,16 @@ impl Network {
         }
     }
 
+    /// [`next_hops`](Self::next_hops) for a packet being forwarded, whose destination is
+    /// reachable (`Routes::forward_hops`: a single-homed host's uplink without the check).
+    #[inline]
+    pub fn forward_hops(&self, node: NodeId, dst: NodeId) -> &[PortId] {
+        match self.host_index[dst.idx()] {
+            Some(h) => self.routes.forward_hops(node, h),
+            None => &[],
+        }
+    }
+
     /// The path a packet with `hash` takes from `src` to `dst` under per-flow hashing.
     pub fn path(&self, src: NodeId, dst: NodeId, hash: u64) -> Option<Vec<PortId>> {
         self.walk(src, dst, |hops, at| hops[routing::pick(hops.len(), hash, at)])

@@ -70,6 +70,9 @@ pub struct Port {
     /// Packets waiting in this port's shaper (`shaper.rs`), which the NIC's backpressure counts
     /// with the queue's; 0 on unshaped ports. Kept here so that counting costs no branch.
     pub held: u32,
+    /// `rate.exact_ps_per_byte()` (set by the `Fabric`; 0: not whole, or not set): serialization
+    /// as one multiplication ([`Port::serialization`]).
+    pub ps_per_byte: u32,
     pub stats: PortStats,
     pub queue: PortQueue,
     pub node: NodeId,
@@ -92,6 +95,16 @@ impl Port {
     /// Cache lines from the start of a port that a transmit-done touches: the transmitter, the
     /// queue's counters, the queue (two lines).
     pub const HOT_LINES: usize = 4;
+
+    /// Time to serialize `bytes` onto this port's wire: `rate.serialization(bytes)`, by
+    /// multiplication where the rate gives whole picoseconds per byte (the same result).
+    #[inline]
+    pub fn serialization(&self, bytes: u64) -> Time {
+        if self.ps_per_byte != 0 {
+            return Time(bytes * self.ps_per_byte as u64);
+        }
+        self.rate.serialization(bytes)
+    }
 
     /// Does the wire lose the packet about to be serialized (number `stats.tx_packets`): a
     /// scheduled drop, or a draw below `loss_rate`? (Called only for `lossy` ports.)
@@ -151,6 +164,7 @@ mod tests {
             (offset_of!(Port, rate), 8),
             (offset_of!(Port, delay), 8),
             (offset_of!(Port, held), 4),
+            (offset_of!(Port, ps_per_byte), 4),
             (s + offset_of!(PortStats, busy_until), 8),
             (s + offset_of!(PortStats, tx_bytes), 8),
             (s + offset_of!(PortStats, busy_time), 8),

@@ -190,6 +190,22 @@ impl Routes {
         &self.ports[s as usize..s as usize + l as usize]
     }
 
+    /// [`next_hops`](Self::next_hops) for forwarding a packet, whose destination is reachable
+    /// from its source (validation refuses flows to unreachable hosts): a host without a row
+    /// answers its one uplink without reading its switch's row and set to confirm it (two
+    /// scattered reads per packet at its source when it follows no stored path: spraying,
+    /// source-chosen paths, NDP, hybrids). Exactly `next_hops` wherever that is not empty.
+    #[inline]
+    pub fn forward_hops(&self, node: NodeId, host: u32) -> &[PortId] {
+        if self.row[node.idx()] == NO_ROW {
+            let d = &self.dest[host as usize];
+            if node != d.attach {
+                return std::slice::from_ref(&self.uplink[node.idx()].0);
+            }
+        }
+        self.next_hops(node, host)
+    }
+
     /// Bytes the tables take (for the performance notes).
     pub fn table_bytes(&self) -> usize {
         self.sets.len() * std::mem::size_of::<(u32, u16)>()
@@ -238,6 +254,28 @@ mod tests {
         let r = Routes::build(&adj, &[true, true, false, false], &[h0, h1]);
         assert!(r.next_hops(s0, 1).is_empty());
         assert_eq!(r.next_hops(h0, 1), &[PortId(1)]);
+    }
+
+    #[test]
+    fn forwarding_from_a_single_homed_host_takes_its_uplink_unchecked() {
+        // h0 - s0 - h1, and h2 - s1 alone: h2 has no row; towards h1 its switch has no route, so
+        // the exact answer is none, while forwarding (never asked for an unreachable host) takes
+        // the uplink without reading s1's set. Towards reachable hosts both agree.
+        let (h0, h1, h2, s0, s1) = (NodeId(0), NodeId(1), NodeId(2), NodeId(3), NodeId(4));
+        let adj = vec![
+            vec![(PortId(0), s0)],
+            vec![(PortId(1), s0)],
+            vec![(PortId(2), s1)],
+            vec![(PortId(3), h0), (PortId(4), h1)],
+            vec![(PortId(5), h2)],
+        ];
+        let r = Routes::build(&adj, &[true, true, true, false, false], &[h0, h1, h2]);
+        assert!(r.next_hops(h2, 1).is_empty());
+        assert_eq!(r.forward_hops(h2, 1), &[PortId(2)]);
+        assert_eq!(r.forward_hops(h0, 1), &[PortId(0)]);
+        assert_eq!(r.next_hops(h0, 1), &[PortId(0)]);
+        // At a destination's own switch: its port down, either way.
+        assert_eq!(r.forward_hops(s0, 1), &[PortId(4)]);
     }
 
     #[test]
@@ -316,6 +354,9 @@ mod tests {
                         continue;
                     }
                     assert_eq!(r.next_hops(NodeId::from_idx(u), h as u32), w.as_slice(), "case {c}: node {u} to host {h}");
+                    if !w.is_empty() {
+                        assert_eq!(r.forward_hops(NodeId::from_idx(u), h as u32), w.as_slice(), "case {c}: node {u} to host {h}");
+                    }
                 }
             }
         }

@@ -334,7 +334,7 @@ impl Simulator {
     pub fn run_until(&mut self, until: Time) {
         let started = std::time::Instant::now();
         // `end` may move earlier during the loop (stop_when_done).
-        while let Some((t, ev)) = self.events.pop_until(until.min(self.end)) {
+        while let Some((t, key, ev)) = self.events.pop_keyed_until(until.min(self.end)) {
             debug_assert!(t >= self.now, "time went backwards");
             // Start loading what an upcoming packet event will touch while this one runs.
             match self.events.upcoming() {
@@ -346,7 +346,7 @@ impl Simulator {
                 _ => {}
             }
             self.now = t;
-            self.now_key = ev.tie_key();
+            self.now_key = key;
             self.dispatch(ev);
         }
         self.now = self.now.max(until.min(self.end));
@@ -358,7 +358,9 @@ impl Simulator {
         self.run_until(self.end);
     }
 
-    #[inline]
+    /// Always inlined into the loop (its one caller): a call per event with the event passed in
+    /// memory cost about 35 instructions per packet-hop (callgrind, B4).
+    #[inline(always)]
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::Arrive { port, pkt, at } => {

@@ -96,6 +96,7 @@ impl Fabric {
             p.rng = Rng::stream(seed, PORT_STREAM | i as u64);
             p.lossy = p.loss_rate > 0.0 || !p.drop_list.is_empty();
             p.simple_queue = p.queue.counted_by_port();
+            p.ps_per_byte = p.rate.exact_ps_per_byte();
         }
         let pools = match sc.topology.shared_buffer {
             Some(b) => vec![SharedPool::new(b); net.nodes.len()],
@@ -187,7 +188,7 @@ impl Fabric {
                 }
             }
         }
-        let hops = self.net.next_hops(node, dst);
+        let hops = self.net.forward_hops(node, dst);
         let port = match (hops.len(), self.ecmp) {
             (0, _) => {
                 // Validation guarantees routes; keep the invariant even so.
@@ -436,7 +437,7 @@ impl Fabric {
             self.telemetry.record(id, hop);
         }
         p.busy = true;
-        let ser = p.rate.serialization(size);
+        let ser = p.serialization(size);
         p.stats.tx_bytes += size;
         p.stats.busy_time += ser;
         p.stats.busy_until = now + ser;
