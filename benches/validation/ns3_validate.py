@@ -27,7 +27,8 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default) -> prr = true (--prr off: not)
   TcpDctcp's receiver echo (CeState0to1/CeState1to0: on a CE change with an ACK delayed, an ACK
     for the point recorded before the previous segment was taken in) and ECE read only on ACKs
-    that advance (TcpSocketBase::ReceivedAck) -> dctcp_echo = "ns3" (--dctcp-echo rfc8257: not)
+    that advance (TcpSocketBase::ReceivedAck), and a segment for every duplicate ACK in TcpDctcp's
+    count (ProcessAck's PktsAcked(1)) -> dctcp_echo = "ns3" (--dctcp-echo rfc8257: not)
   TcpDctcp::GetSsThresh cuts (1 - alpha/2) of the window in bytes, no floor of 2 segments ->
     cc_params = { byte_cut = 1 } (--dctcp-cut linux: Linux's integer cut)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
@@ -67,7 +68,10 @@ mean cwnd, DCTCP alpha and smoothed RTT), mean and p99 queue of the discipline (
 mean with the device queue below it (samples every --sample us after the warm-up on both sides;
 fabricsim's discipline holds what waits beyond device_queue), ECN marks (whole run, and in the
 window) and drops at the observed ports, retransmissions (ns-3's TcpSocketBase "Retransmission"
-trace; fabricsim's per-flow retransmits), wall time and peak memory.
+trace; fabricsim's per-flow retransmits), wall time and peak memory. Below each table: ns-3's
+echo after the warm-up (from the driver's per-flow counters: CE-marked data segments at the
+receivers, ECE on the bytes ACKs advanced over and on what TcpDctcp counted, duplicate ACKs) and
+each simulator's timeouts by flow.
 """
 
 from __future__ import annotations
@@ -112,7 +116,7 @@ late = fs[fs["time_s"] >= warm - 1e-12].groupby("flow")
 means = {c: late[c].mean() for c in ("cwnd", "dctcp_alpha", "srtt_s") if c in fs}
 per_flow = [{k: float(v.get(i, float("nan"))) for k, v in means.items()} for i in f["id"]]
 out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end), "per_flow": per_flow,
-       "retransmits": float(f["retransmits"].sum()), "queues": []}
+       "retransmits": float(f["retransmits"].sum()), "timeouts": [int(t) for t in f["timeouts"]], "queues": []}
 for port in ports:
     t = q[q["target"] == port]["value"].astype(float)
     # With a device queue of N packets the discipline holds whatever waits beyond N (queue/device.rs).
@@ -181,7 +185,8 @@ NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
 # Reduction (TcpSocketBase::EnterCwr + TcpPrrRecovery, its default RecoveryType), not at once.
 NS3_PRR = 'prr = true\n'
 # ns-3's TcpDctcp receiver echo (TcpDctcp::CeState0to1/1to0 with m_priorRcvNxt recorded before the
-# segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck).
+# segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck),
+# with a segment counted for each duplicate ACK (TcpSocketBase::ProcessAck's PktsAcked(1)).
 NS3_ECHO = 'dctcp_echo = "ns3"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
@@ -288,6 +293,38 @@ def parse_ns3(stdout: str) -> dict:
     raise ValueError("no JSON object in the ns-3 driver's output")
 
 
+def echo_summary(flows: list[dict]) -> dict:
+    """ns-3's echo over these flows after the warm-up (the driver's per-flow "echo" counters): the
+    share of data segments that arrived CE-marked, of the bytes advancing ACKs acknowledged that
+    came with ECE, of the bytes TcpDctcp counted that it counted as ECE (its total includes a
+    segment per duplicate ACK), and of the ACKs that were duplicates."""
+    t = {k: sum(f["echo"][k] for f in flows) for k in flows[0]["echo"]}
+    share = lambda a, b: t[a] / t[b] if t[b] else 0.0
+    return {"ce": share("ce", "data"), "ece_acked": share("adv_ece_bytes", "adv_bytes"),
+            "ece_counted": share("cc_ece_bytes", "cc_bytes"), "duplicates": share("dup_acks", "acks")}
+
+
+def echo_note(nd: dict, groups: list[str] | None) -> list[str]:
+    """One line per group (or for all flows) of ns-3's echo (`echo_summary`), when the driver counted it."""
+    if not nd["flows"] or "echo" not in nd["flows"][0]:
+        return []
+    lines = []
+    for g in groups or [None]:
+        e = echo_summary([f for f in nd["flows"] if g is None or f["group"] == g])
+        lines.append(f"ns-3's echo{' ' + g if g else ''}: CE on {e['ce']:.1%} of data segments, ECE on {e['ece_acked']:.1%} of "
+                     f"the bytes ACKs advanced over, {e['ece_counted']:.1%} of what TcpDctcp counted; "
+                     f"{e['duplicates']:.1%} of ACKs duplicates")
+    return lines
+
+
+def timeouts_note(labels: list[str], nd: dict, fd: dict) -> str:
+    """Each simulator's timeouts by flow (only the flows that had any)."""
+    def by_flow(counts):
+        return ", ".join(f"{n} {c}" for n, c in zip(labels, counts) if c) or "none"
+    return (f"timeouts by flow: ns-3 {by_flow([f.get('timeouts', 0) for f in nd['flows']])}; "
+            f"fabricsim {by_flow(fd.get('timeouts', []))}")
+
+
 def run_fabricsim(toml: Path, warmup: float, ports: list[str], device: int) -> tuple[timing.Run, dict]:
     return timing.run_python(FABRICSIM, str(toml), repr(warmup), ",".join(ports), str(device))
 
@@ -382,6 +419,8 @@ def main() -> None:
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
+        labels = [f"h{i}" for i in range(1, 17)] if b1 else [src for src, _, _ in example_starts()]
+        notes += echo_note(ns[0][1], groups) + [timeouts_note(labels, ns[0][1], fab[0][1])]
         print("\n".join(table(f"ns-3 {name}", notes, version, ns, fab, window, groups).lines()) + "\n", flush=True)
 
 

@@ -10,6 +10,7 @@
 use super::cc::{AckEvent, CaState, Cc, CcKind, CongestionOps, CwndEvent, RateSample, Tcb};
 use super::lcp::{Design, LowLoop};
 use super::layout::Layout;
+use super::ns3_ecn::Ns3EceState;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::priority::Priority;
@@ -62,6 +63,8 @@ pub struct Sender {
     prev_ece: bool,
     /// Proportional Rate Reduction's state during a CWR episode (`TcpConfig::prr`).
     prr: Option<Prr>,
+    /// What ns-3's DCTCP counts of duplicate ACKs (`TcpConfig::dctcp_echo_ns3`, ns3_ecn.rs).
+    ns3_ecn: Ns3EceState,
     /// Retransmit the first lost segment regardless of the window (RFC 6675 §5 step 4.3,
     /// RFC 6582 §3.2 steps 2 and 5).
     force_rtx: bool,
@@ -191,6 +194,7 @@ impl Sender {
             rwnd: u64::MAX,
             send_cwr: false,
             prev_ece: false,
+            ns3_ecn: Ns3EceState::default(),
             prr: None,
             force_rtx: false,
             rtt: RttEstimator::new(cfg.rto),
@@ -607,6 +611,16 @@ impl Sender {
         // ns-3 reads ECE only on an ACK that advances snd_una (TcpSocketBase::ReceivedAck), which
         // its DCTCP echo relies on (`TcpConfig::dctcp_echo_ns3`, receiver.rs).
         let ece = h.ece && cfg.ecn != EcnMode::Off && !(cfg.dctcp_echo_ns3 && acked.count == 0);
+        let (mut cc_ece, mut acked_bytes) = (ece, acked_bytes);
+        if cfg.dctcp_echo_ns3 && cfg.ecn != EcnMode::Off {
+            // ns-3's congestion control counts a segment for a duplicate ACK too (ns3_ecn.rs).
+            if acked.count > 0 {
+                self.ns3_ecn.on_advancing_ack(h.ack, h.ece);
+            } else if ack_seg == prior_una && self.board.packets_out() > 0 {
+                cc_ece = self.ns3_ecn.on_duplicate_ack(h.ece);
+                acked_bytes = cfg.mss as u64;
+            }
+        }
         // ns-2 FullTcp opens cwnd on every ACK of new data but the first ECE one of a burst.
         let ns2_may_grow = !ece || self.prev_ece;
         if acked.count > 0 {
@@ -614,7 +628,9 @@ impl Sender {
         }
         self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
         let rs = self.rate_sample(now, prior_delivered, rtt_sample);
-        let cc_ece = if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() { h.ece } else { ece };
+        if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() {
+            cc_ece = h.ece;
+        }
         self.cc_call(|cc, t| cc.in_ack_event(t, AckEvent { ece: cc_ece, acked_bytes }));
         if own_acked > 0 {
             let rtt_k = rtt_sample.map(|r| self.kernel_time(r));
@@ -1220,6 +1236,9 @@ impl Sender {
             _ => Ecn::Ect0,
         };
         let cwr = std::mem::take(&mut self.send_cwr);
+        if cfg.dctcp_echo_ns3 && !retransmission {
+            self.ns3_ecn.on_new_data(self.seg_start(seg));
+        }
         let ends_write = self.layout.ends_written(seg);
         self.stats.segments_sent += 1;
         let mut p = Packet::new(
@@ -1477,6 +1496,30 @@ mod tests {
         };
         assert_eq!(state_after_dup(true), ((CaState::Open, 0), 1));
         assert_eq!(state_after_dup(false), ((CaState::Cwr, 1), 1));
+    }
+
+    #[test]
+    fn with_ns3s_echo_dctcp_counts_a_segment_per_duplicate_ack() {
+        // ns-3's ProcessAck calls PktsAcked(1) on a duplicate ACK, which TcpDctcp adds to α's
+        // total (ns3_ecn.rs). After ACK(1000) (α set to 0; the window ends at 10 000): two
+        // duplicates ACK(1000), ACK(3000) with ECE, ACK(10000). F = 2000 / (2000 + 2000 + 7000)
+        // = 2/11 with ns-3's counting, 2000 / 9000 = 2/9 without; α = F/16.
+        let alpha = |ns3: bool| {
+            let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, dctcp_echo_ns3: ns3, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            s.on_ack(Time(1), &ack(1000, &[]), &c, &ends(), &mut out);
+            s.cc.set_alpha(0.0);
+            for t in 2..4 {
+                s.on_ack(Time(t), &ack(1000, &[]), &c, &ends(), &mut out);
+            }
+            let mut h = ack(3000, &[]);
+            h.ece = true;
+            s.on_ack(Time(4), &h, &c, &ends(), &mut out);
+            s.on_ack(Time(5), &ack(10_000, &[]), &c, &ends(), &mut out);
+            s.cc.alpha().unwrap()
+        };
+        assert!((alpha(true) - 2.0 / 11.0 / 16.0).abs() < 1e-12, "{}", alpha(true));
+        assert!((alpha(false) - 2.0 / 9.0 / 16.0).abs() < 1e-12, "{}", alpha(false));
     }
 
     #[test]
