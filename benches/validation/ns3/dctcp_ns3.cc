@@ -27,6 +27,9 @@
 //                        the event, the disc's and the device queue's packets after it, the sender's
 //                        address, the TCP sequence number and flags (for finding where the two
 //                        simulators first diverge; no figure depends on it).
+//   --echoTrace=FILE     flow --echoFlow's (0-based) data arrivals at its receiver ("D time_ns seq
+//                        payload ce") and ACK arrivals at its sender ("A time_ns ack ece") in the same
+//                        time span (for replaying the receiver's echo; no figure depends on it).
 //
 // Per flow (after the warm-up; the "echo" object of each flow): data segments reaching the
 // receiver and those CE-marked; ACKs reaching the sender, with ECE, advancing its highest ACK or
@@ -154,6 +157,17 @@ void CountDrop(Ptr<const QueueDiscItem> item)
     if (it != g_senderOf.end()) g_senders[it->second].drops++;
 }
 
+// --echoTrace: flow --echoFlow's data arrivals at its receiver ("D time_ns seq payload ce") and
+// ACK arrivals at its sender ("A time_ns ack ece"), from --traceFrom until --traceUntil.
+FILE* g_echoTrace = nullptr;
+size_t g_echoFlow = 0;
+Time g_echoFrom, g_echoUntil;
+
+bool EchoTraced(size_t flow)
+{
+    return g_echoTrace && flow == g_echoFlow && Simulator::Now() >= g_echoFrom && Simulator::Now() <= g_echoUntil;
+}
+
 // Every packet a host's IP delivers up: data at a receiver (keyed by its source, the sender) and
 // ACKs at a sender (keyed by their destination).
 void Delivered(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
@@ -165,8 +179,12 @@ void Delivered(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
     if (payload > 0)
     {
         auto it = g_senderOf.find(ip.GetSource().Get());
-        if (it == g_senderOf.end() || !g_warm) return;
+        if (it == g_senderOf.end()) return;
         SenderState& f = g_senders[it->second];
+        if (EchoTraced(it->second))
+            std::fprintf(g_echoTrace, "D %ld %u %u %d\n", (long)Simulator::Now().GetNanoSeconds(), tcp.GetSequenceNumber().GetValue(),
+                         payload, ip.GetEcn() == Ipv4Header::ECN_CE);
+        if (!g_warm) return;
         f.dataSegs++;
         f.ceSegs += ip.GetEcn() == Ipv4Header::ECN_CE;
         return;
@@ -177,6 +195,8 @@ void Delivered(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
     uint32_t ack = tcp.GetAckNumber().GetValue();
     bool ece = tcp.GetFlags() & TcpHeader::ECE;
     bool advances = ack > f.highAck;
+    if (EchoTraced(it->second))
+        std::fprintf(g_echoTrace, "A %ld %u %d\n", (long)Simulator::Now().GetNanoSeconds(), ack, (int)ece);
     if (g_warm)
     {
         f.acks++;
@@ -442,6 +462,9 @@ int main(int argc, char* argv[])
     cmd.AddValue("traceUntil", "per-packet trace until this time, seconds", traceUntil);
     cmd.AddValue("traceFrom", "per-packet trace from this time, seconds", traceFrom);
     cmd.AddValue("tracePort", "which observed port to trace (0, 1, ...)", tracePort);
+    std::string echoTrace;
+    cmd.AddValue("echoTrace", "one flow's data arrivals at its receiver and ACK arrivals at its sender into this file", echoTrace);
+    cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
@@ -468,6 +491,12 @@ int main(int argc, char* argv[])
     Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxEnd", MakeCallback(&TxEnd));
     Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/LocalDeliver", MakeCallback(&Delivered));
     for (auto& w : g_watched) w.disc->TraceConnectWithoutContext("Drop", MakeCallback(&CountDrop));
+    if (!echoTrace.empty())
+    {
+        g_echoTrace = std::fopen(echoTrace.c_str(), "w");
+        g_echoFrom = Seconds(traceFrom);
+        g_echoUntil = Seconds(traceUntil);
+    }
     if (!trace.empty())
     {
         g_trace = std::fopen(trace.c_str(), "w");
@@ -521,6 +550,7 @@ int main(int argc, char* argv[])
     }
     std::printf("]}\n");
     if (g_trace) std::fclose(g_trace);
+    if (g_echoTrace) std::fclose(g_echoTrace);
     Simulator::Destroy();
     return 0;
 }
