@@ -31,6 +31,11 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     count (ProcessAck's PktsAcked(1)) -> dctcp_echo = "ns3" (--dctcp-echo rfc8257: not)
   TcpDctcp::GetSsThresh cuts (1 - alpha/2) of the window in bytes, no floor of 2 segments ->
     cc_params = { byte_cut = 1 } (--dctcp-cut linux: Linux's integer cut)
+  the ACK ending a timeout's loss state grows the window only by what it acknowledges beyond the
+    recovery point (ProcessAck in CA_LOSS: (ack - m_recover) / segment size; m_recover = HighTxMark
+    at the timeout), so after a lone segment's timeout the window stays one segment -> loss_exit = "ns3"
+    only with --loss-exit ns3 (ns-3's way out, an ECE on that ACK entering CWR from CA_LOSS with
+    PRR, is not modelled: alone the mapping traps more flows than ns-3 does)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -53,7 +58,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
     initial_rto = "3s", ect_syn = true
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
-    dctcp_echo = "ns3", cc_params = { byte_cut = 1 } (as for b1)
+    dctcp_echo = "ns3", cc_params = { byte_cut = 1 } (as for b1; loss_exit with --loss-exit ns3)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
     queue disc, filled whenever the disc holds packets (NetDeviceQueue stop/wake, no BQL) ->
     device_queue = "100pkt" on every switch port ("1pkt" for example-dq1; --device-queue off: none)
@@ -188,14 +193,18 @@ NS3_PRR = 'prr = true\n'
 # segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck),
 # with a segment counted for each duplicate ACK (TcpSocketBase::ProcessAck's PktsAcked(1)).
 NS3_ECHO = 'dctcp_echo = "ns3"\n'
+# ns-3 ends a timeout's loss state growing the window only by the segments acknowledged beyond the
+# recovery point it recorded (TcpSocketBase::ProcessAck in CA_LOSS, m_recover = m_highTxMark).
+NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 
 
-def ns3_tcp(prr: bool, echo: bool, cut: bool) -> str:
+def ns3_tcp(prr: bool, echo: bool, cut: bool, loss_exit: bool = False) -> str:
     """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen."""
-    return NS3_OPEN + (NS3_PRR if prr else "") + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "")
+    return NS3_OPEN + (NS3_PRR if prr else "") + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
+        (NS3_LOSS_EXIT if loss_exit else "")
 
 
 def device_line(packets: int) -> str:
@@ -204,12 +213,12 @@ def device_line(packets: int) -> str:
 
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: bool = True,
-                echo: bool = True, cut: bool = True) -> Path:
+                echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut))
+    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
     toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
@@ -225,7 +234,7 @@ def example_starts() -> list[tuple[str, str, float]]:
 
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: bool = True,
-                     echo: bool = True, cut: bool = True) -> Path:
+                     echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -254,7 +263,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
 
 [transport]
-{ns3_tcp(prr, echo, cut)}cc = "dctcp"
+{ns3_tcp(prr, echo, cut, loss_exit)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -384,6 +393,10 @@ def main() -> None:
                     help="map ns-3's DCTCP receiver echo (dctcp_echo = \"ns3\"; default) or RFC 8257's exact echo")
     ap.add_argument("--dctcp-cut", choices=["ns3", "linux"], default="ns3",
                     help="map ns-3's DCTCP window cut (cc_params byte_cut = 1; default) or Linux's integer cut with its floor of 2")
+    ap.add_argument("--loss-exit", choices=["ns3", "acked"], default="acked",
+                    help="map ns-3's growth on leaving a timeout's loss state (loss_exit = \"ns3\": only by what lies beyond "
+                         "the recovery point) or grow by all acknowledged (acked; default: ns-3's way out of it, an ECE "
+                         "on that ACK entering CWR and PRR, is not modelled)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -400,8 +413,9 @@ def main() -> None:
         prr = a.prr == "on"
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
-        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut) if b1
-                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut))
+        loss_exit = a.loss_exit == "ns3"
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit) if b1
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -416,6 +430,8 @@ def main() -> None:
             notes.append("fabricsim's DCTCP echo as RFC 8257 (--dctcp-echo rfc8257)")
         if not cut:
             notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
+        if loss_exit:
+            notes.append("fabricsim leaves a timeout's loss state as ns-3 (--loss-exit ns3)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]

@@ -190,6 +190,12 @@ pub struct TcpConfig {
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
     pub dctcp_echo_ns3: bool,
+    /// The ACK that ends a timeout's loss state grows the window (and counts for DCTCP's α) only
+    /// by the segments it acknowledges beyond the point the timeout recorded (snd_nxt then), as
+    /// ns-3's `TcpSocketBase::ProcessAck` does in CA_LOSS (`segsAcked = (ack − m_recover) /
+    /// segment size`, `m_recover = m_highTxMark` in `ReTxTimeout`): after a timeout with one
+    /// segment outstanding the window stays at one segment. Off: by all it acknowledges (Linux).
+    pub ns3_loss_exit: bool,
     /// The SYN carries a zero timestamp, so the SYN-ACK's RTT sample is its arrival time since
     /// the simulation's start rather than since the SYN left: htsim's TCP does this
     /// (`TcpPacket::new_syn_pkt` never sets the timestamp that `TcpSink` echoes and
@@ -285,6 +291,7 @@ impl Default for TcpConfig {
             ect_syn: false,
             prr: false,
             dctcp_echo_ns3: false,
+            ns3_loss_exit: false,
             syn_ts_zero: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),

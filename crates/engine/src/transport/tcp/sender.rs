@@ -578,6 +578,13 @@ impl Sender {
         }
         let own_acked = (acked.count - acked.skipped) as u32;
         self.tcb.snd_una = self.seg_start(self.board.una());
+        // ns-3 ends a timeout's loss state counting only what lies beyond its recovery point
+        // (`TcpConfig::ns3_loss_exit`): for the window's growth and DCTCP's α.
+        let loss_exit = (cfg.ns3_loss_exit && self.state == CaState::Loss && self.board.una() >= self.recovery_point)
+            .then(|| (self.board.una() - self.recovery_point) as u32);
+        if let Some(beyond) = loss_exit {
+            acked_bytes = beyond as u64 * cfg.mss as u64;
+        }
 
         let mut newly_sacked = 0;
         if cfg.sack {
@@ -752,8 +759,9 @@ impl Sender {
             }
             let rs = RateSample { interval: self.kernel_time(rs.interval), rtt: rs.rtt.map(|r| self.kernel_time(r)), ..rs };
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
-        } else if may_grow && own_acked > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
-            self.cc_call(|cc, t| cc.cong_avoid(t, own_acked));
+        } else if may_grow && loss_exit.unwrap_or(own_acked) > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
+            let grow = loss_exit.unwrap_or(own_acked);
+            self.cc_call(|cc, t| cc.cong_avoid(t, grow));
             if let Some(cap) = cfg.cwnd_cap {
                 self.tcb.cwnd = self.tcb.cwnd.min(cap); // ns-2's maxcwnd_, applied in opencwnd()
             }
@@ -1588,6 +1596,28 @@ mod tests {
         assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, 5));
         assert_eq!(seqs(&out), vec![0]);
         assert_eq!(s.rtt.rto(), rto.times(2), "RFC 6298 §5.5 back-off");
+    }
+
+    #[test]
+    fn ns3s_loss_exit_keeps_one_segment_after_a_lone_segments_timeout() {
+        // Ten segments out; ACK(9000) leaves segment 9 alone (cwnd 10 + 9 = 19 in slow start,
+        // so 9 + 19 − 1 = 27 more go out: segments 10..28). The RTO fires: cwnd 1, segment 9
+        // resent, ssthresh 19 / 2 = 9; recovery point = snd_nxt = 28. ACK(28 000) acknowledges
+        // all 19 outstanding: Linux grows by them (slow start 1 → 9 takes 8, the other 11 at
+        // cwnd 9 add one: 10), ns-3 by 28 − 28 = 0: cwnd stays 1.
+        let cwnd_after = |ns3: bool| {
+            let c = TcpConfig { ns3_loss_exit: ns3, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            s.on_ack(Time(1), &ack(9000, &[]), &c, &ends(), &mut out);
+            let nxt = s.board.nxt();
+            let rto = s.rtt.rto();
+            s.on_rto_timer(Time(1) + rto, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.recovery_point), (CaState::Loss, 1, nxt));
+            s.on_ack(Time(2) + rto, &ack(nxt * 1000, &[]), &c, &ends(), &mut out);
+            (s.state(), s.tcb.cwnd)
+        };
+        assert_eq!(cwnd_after(true), (CaState::Open, 1));
+        assert_eq!(cwnd_after(false), (CaState::Open, 10));
     }
 
     fn classes(out: &Outbox) -> Vec<(u64, u8)> {
