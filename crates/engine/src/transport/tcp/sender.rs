@@ -618,7 +618,7 @@ impl Sender {
         // ns-3 reads ECE only on an ACK that advances snd_una (TcpSocketBase::ReceivedAck), which
         // its DCTCP echo relies on (`TcpConfig::dctcp_echo_ns3`, receiver.rs).
         let ece = h.ece && cfg.ecn != EcnMode::Off && !(cfg.dctcp_echo_ns3 && acked.count == 0);
-        let (mut cc_ece, mut acked_bytes) = (ece, acked_bytes);
+        let mut cc_ece = ece;
         if cfg.dctcp_echo_ns3 && cfg.ecn != EcnMode::Off {
             // ns-3's congestion control counts a segment for a duplicate ACK too (ns3_ecn.rs).
             if acked.count > 0 {
