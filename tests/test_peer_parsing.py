@@ -119,6 +119,39 @@ def test_ns3_b1_output():
         ns3_validate.parse_ns3("no json here\n")
 
 
+def test_ns3_echo_counters_and_timeouts_by_flow():
+    import ns3_validate
+
+    d = ns3_validate.parse_ns3((NS3 / "b1_stdout.txt").read_text())
+    for f in d["flows"]:
+        e = f["echo"]
+        assert e["ce"] <= e["data"] and e["acks"] == e["adv_acks"] + e["dup_acks"]
+        assert e["adv_ece_acks"] + e["dup_ece_acks"] == e["ece_acks"] and e["adv_ece_bytes"] <= e["adv_bytes"]
+        # TcpDctcp counts whole segments, up to one for each duplicate ACK beyond what ACKs advanced
+        # over (its windows that closed after the warm-up; h11 and h16 have none yet); its ECE share
+        # is what the driver's own ece_fraction divides (computed in C++).
+        assert e["cc_bytes"] % 1448 == 0 and e["cc_ece_bytes"] % 1448 == 0
+        assert e["adv_bytes"] <= e["cc_bytes"] <= e["adv_bytes"] + 1448 * e["dup_acks"]
+        assert ns3_validate.echo_summary([f])["ece_counted"] == pytest.approx(f["ece_fraction"], abs=1e-5)
+    # h1 by hand: 38 of 211 segments CE; ECE on 41 992 of the 305 528 bytes ACKs advanced over and
+    # of the 341 728 bytes TcpDctcp counted; 27 of 131 ACKs duplicates.
+    h1 = ns3_validate.echo_summary(d["flows"][:1])
+    assert h1 == pytest.approx({"ce": 38 / 211, "ece_acked": 41992 / 305528, "ece_counted": 41992 / 341728, "duplicates": 27 / 131})
+    (line,) = ns3_validate.echo_note(d, None)
+    assert line.startswith("ns-3's echo: CE on ") and "of what TcpDctcp counted" in line
+    # The start-up's three drops are h1's (1) and h4's (2), each retransmitted once; no timeouts by 5 ms.
+    assert [(f["group"], f["drops"], f["retransmits"]) for f in d["flows"] if f["drops"]] == [("h1->h0", 1, 1), ("h4->h0", 2, 2)]
+    assert sum(f["drops"] for f in d["flows"]) == d["queues"][0]["drops"] == d["retransmits"] == 3
+    assert ns3_validate.timeouts_note(["h1", "h2"], {"flows": d["flows"][:2]}, {"timeouts": [0, 0]}) == \
+        "timeouts by flow: ns-3 none; fabricsim none"
+    nd = {"flows": [{"timeouts": 0}, {"timeouts": 2}]}
+    assert ns3_validate.timeouts_note(["h1", "h2"], nd, {"timeouts": [1, 0]}) == "timeouts by flow: ns-3 h2 2; fabricsim h1 1"
+    # The example's groups, each its own line.
+    ex = ns3_validate.parse_ns3((NS3 / "example_stdout.txt").read_text())
+    lines = ns3_validate.echo_note(ex, ["S1->R1", "S2->R2", "S3->R1"])
+    assert [line.split(":")[0] for line in lines] == ["ns-3's echo S1->R1", "ns-3's echo S2->R2", "ns-3's echo S3->R1"]
+
+
 def test_ns3_example_output_and_the_mapped_start_times():
     import ns3_validate
 

@@ -27,9 +27,15 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default) -> prr = true (--prr off: not)
   TcpDctcp's receiver echo (CeState0to1/CeState1to0: on a CE change with an ACK delayed, an ACK
     for the point recorded before the previous segment was taken in) and ECE read only on ACKs
-    that advance (TcpSocketBase::ReceivedAck) -> dctcp_echo = "ns3" (--dctcp-echo rfc8257: not)
+    that advance (TcpSocketBase::ReceivedAck), and a segment for every duplicate ACK in TcpDctcp's
+    count (ProcessAck's PktsAcked(1)) -> dctcp_echo = "ns3" (--dctcp-echo rfc8257: not)
   TcpDctcp::GetSsThresh cuts (1 - alpha/2) of the window in bytes, no floor of 2 segments ->
     cc_params = { byte_cut = 1 } (--dctcp-cut linux: Linux's integer cut)
+  the ACK ending a timeout's loss state grows the window only by what it acknowledges beyond the
+    recovery point (ProcessAck in CA_LOSS: (ack - m_recover) / segment size; m_recover = HighTxMark
+    at the timeout), so after a lone segment's timeout the window stays one segment -> loss_exit = "ns3"
+    only with --loss-exit ns3 (ns-3's way out, an ECE on that ACK entering CWR from CA_LOSS with
+    PRR, is not modelled: alone the mapping traps more flows than ns-3 does)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -52,7 +58,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
     initial_rto = "3s", ect_syn = true
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
-    dctcp_echo = "ns3", cc_params = { byte_cut = 1 } (as for b1)
+    dctcp_echo = "ns3", cc_params = { byte_cut = 1 } (as for b1; loss_exit with --loss-exit ns3)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
     queue disc, filled whenever the disc holds packets (NetDeviceQueue stop/wake, no BQL) ->
     device_queue = "100pkt" on every switch port ("1pkt" for example-dq1; --device-queue off: none)
@@ -67,7 +73,10 @@ mean cwnd, DCTCP alpha and smoothed RTT), mean and p99 queue of the discipline (
 mean with the device queue below it (samples every --sample us after the warm-up on both sides;
 fabricsim's discipline holds what waits beyond device_queue), ECN marks (whole run, and in the
 window) and drops at the observed ports, retransmissions (ns-3's TcpSocketBase "Retransmission"
-trace; fabricsim's per-flow retransmits), wall time and peak memory.
+trace; fabricsim's per-flow retransmits), wall time and peak memory. Below each table: ns-3's
+echo after the warm-up (from the driver's per-flow counters: CE-marked data segments at the
+receivers, ECE on the bytes ACKs advanced over and on what TcpDctcp counted, duplicate ACKs) and
+each simulator's timeouts by flow.
 """
 
 from __future__ import annotations
@@ -112,7 +121,7 @@ late = fs[fs["time_s"] >= warm - 1e-12].groupby("flow")
 means = {c: late[c].mean() for c in ("cwnd", "dctcp_alpha", "srtt_s") if c in fs}
 per_flow = [{k: float(v.get(i, float("nan"))) for k, v in means.items()} for i in f["id"]]
 out = {"rx_after_warmup": [float(after.get(i, 0.0)) for i in f["id"]], "t_end": float(t_end), "per_flow": per_flow,
-       "retransmits": float(f["retransmits"].sum()), "queues": []}
+       "retransmits": float(f["retransmits"].sum()), "timeouts": [int(t) for t in f["timeouts"]], "queues": []}
 for port in ports:
     t = q[q["target"] == port]["value"].astype(float)
     # With a device queue of N packets the discipline holds whatever waits beyond N (queue/device.rs).
@@ -181,16 +190,21 @@ NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
 # Reduction (TcpSocketBase::EnterCwr + TcpPrrRecovery, its default RecoveryType), not at once.
 NS3_PRR = 'prr = true\n'
 # ns-3's TcpDctcp receiver echo (TcpDctcp::CeState0to1/1to0 with m_priorRcvNxt recorded before the
-# segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck).
+# segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck),
+# with a segment counted for each duplicate ACK (TcpSocketBase::ProcessAck's PktsAcked(1)).
 NS3_ECHO = 'dctcp_echo = "ns3"\n'
+# ns-3 ends a timeout's loss state growing the window only by the segments acknowledged beyond the
+# recovery point it recorded (TcpSocketBase::ProcessAck in CA_LOSS, m_recover = m_highTxMark).
+NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 
 
-def ns3_tcp(prr: bool, echo: bool, cut: bool) -> str:
+def ns3_tcp(prr: bool, echo: bool, cut: bool, loss_exit: bool = False) -> str:
     """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen."""
-    return NS3_OPEN + (NS3_PRR if prr else "") + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "")
+    return NS3_OPEN + (NS3_PRR if prr else "") + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
+        (NS3_LOSS_EXIT if loss_exit else "")
 
 
 def device_line(packets: int) -> str:
@@ -199,12 +213,12 @@ def device_line(packets: int) -> str:
 
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: bool = True,
-                echo: bool = True, cut: bool = True) -> Path:
+                echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut))
+    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
     toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
@@ -220,7 +234,7 @@ def example_starts() -> list[tuple[str, str, float]]:
 
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: bool = True,
-                     echo: bool = True, cut: bool = True) -> Path:
+                     echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -249,7 +263,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
 
 [transport]
-{ns3_tcp(prr, echo, cut)}cc = "dctcp"
+{ns3_tcp(prr, echo, cut, loss_exit)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -286,6 +300,38 @@ def parse_ns3(stdout: str) -> dict:
         if line.startswith("{"):
             return json.loads(line)
     raise ValueError("no JSON object in the ns-3 driver's output")
+
+
+def echo_summary(flows: list[dict]) -> dict:
+    """ns-3's echo over these flows after the warm-up (the driver's per-flow "echo" counters): the
+    share of data segments that arrived CE-marked, of the bytes advancing ACKs acknowledged that
+    came with ECE, of the bytes TcpDctcp counted that it counted as ECE (its total includes a
+    segment per duplicate ACK), and of the ACKs that were duplicates."""
+    t = {k: sum(f["echo"][k] for f in flows) for k in flows[0]["echo"]}
+    share = lambda a, b: t[a] / t[b] if t[b] else 0.0
+    return {"ce": share("ce", "data"), "ece_acked": share("adv_ece_bytes", "adv_bytes"),
+            "ece_counted": share("cc_ece_bytes", "cc_bytes"), "duplicates": share("dup_acks", "acks")}
+
+
+def echo_note(nd: dict, groups: list[str] | None) -> list[str]:
+    """One line per group (or for all flows) of ns-3's echo (`echo_summary`), when the driver counted it."""
+    if not nd["flows"] or "echo" not in nd["flows"][0]:
+        return []
+    lines = []
+    for g in groups or [None]:
+        e = echo_summary([f for f in nd["flows"] if g is None or f["group"] == g])
+        lines.append(f"ns-3's echo{' ' + g if g else ''}: CE on {e['ce']:.1%} of data segments, ECE on {e['ece_acked']:.1%} of "
+                     f"the bytes ACKs advanced over, {e['ece_counted']:.1%} of what TcpDctcp counted; "
+                     f"{e['duplicates']:.1%} of ACKs duplicates")
+    return lines
+
+
+def timeouts_note(labels: list[str], nd: dict, fd: dict) -> str:
+    """Each simulator's timeouts by flow (only the flows that had any)."""
+    def by_flow(counts):
+        return ", ".join(f"{n} {c}" for n, c in zip(labels, counts) if c) or "none"
+    return (f"timeouts by flow: ns-3 {by_flow([f.get('timeouts', 0) for f in nd['flows']])}; "
+            f"fabricsim {by_flow(fd.get('timeouts', []))}")
 
 
 def run_fabricsim(toml: Path, warmup: float, ports: list[str], device: int) -> tuple[timing.Run, dict]:
@@ -347,6 +393,10 @@ def main() -> None:
                     help="map ns-3's DCTCP receiver echo (dctcp_echo = \"ns3\"; default) or RFC 8257's exact echo")
     ap.add_argument("--dctcp-cut", choices=["ns3", "linux"], default="ns3",
                     help="map ns-3's DCTCP window cut (cc_params byte_cut = 1; default) or Linux's integer cut with its floor of 2")
+    ap.add_argument("--loss-exit", choices=["ns3", "acked"], default="acked",
+                    help="map ns-3's growth on leaving a timeout's loss state (loss_exit = \"ns3\": only by what lies beyond "
+                         "the recovery point) or grow by all acknowledged (acked; default: ns-3's way out of it, an ECE "
+                         "on that ACK entering CWR and PRR, is not modelled)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -363,8 +413,9 @@ def main() -> None:
         prr = a.prr == "on"
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
-        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut) if b1
-                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut))
+        loss_exit = a.loss_exit == "ns3"
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit) if b1
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -379,9 +430,13 @@ def main() -> None:
             notes.append("fabricsim's DCTCP echo as RFC 8257 (--dctcp-echo rfc8257)")
         if not cut:
             notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
+        if loss_exit:
+            notes.append("fabricsim leaves a timeout's loss state as ns-3 (--loss-exit ns3)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
+        labels = [f"h{i}" for i in range(1, 17)] if b1 else [src for src, _, _ in example_starts()]
+        notes += echo_note(ns[0][1], groups) + [timeouts_note(labels, ns[0][1], fab[0][1])]
         print("\n".join(table(f"ns-3 {name}", notes, version, ns, fab, window, groups).lines()) + "\n", flush=True)
 
 

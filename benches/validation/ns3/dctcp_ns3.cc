@@ -27,6 +27,17 @@
 //                        the event, the disc's and the device queue's packets after it, the sender's
 //                        address, the TCP sequence number and flags (for finding where the two
 //                        simulators first diverge; no figure depends on it).
+//   --echoTrace=FILE     flow --echoFlow's (0-based) data arrivals at its receiver ("D time_ns seq
+//                        payload ce") and ACK arrivals at its sender ("A time_ns ack ece") in the same
+//                        time span (for replaying the receiver's echo; no figure depends on it).
+//
+// Per flow (after the warm-up; the "echo" object of each flow): data segments reaching the
+// receiver and those CE-marked; ACKs reaching the sender, with ECE, advancing its highest ACK or
+// not (duplicates, with and without ECE), and the bytes advancing ACKs acknowledged, with ECE and
+// in all; then the bytes the sender's TcpDctcp counted (CongestionEstimate: ECE and total, which
+// include one segment for every duplicate ACK, TcpSocketBase::ProcessAck's PktsAcked(1)). Whole
+// run: its timeouts (CongState entering CA_LOSS), fast recoveries (CA_RECOVERY), retransmissions,
+// and its packets the observed queue discs dropped.
 //
 // Figures: per-flow goodput after the warm-up (bytes received by each sink) and each sender's mean
 // congestion window, DCTCP alpha and smoothed RTT over the samples after it; for each observed
@@ -100,11 +111,6 @@ void TraceMark(Ptr<const QueueDiscItem> item, const char*) { TraceItem('M', item
 
 void TxEnd(Ptr<const Packet>) { g_hops++; }
 
-void Retransmitted(Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<const TcpSocketBase>)
-{
-    g_retransmits++;
-}
-
 // Each sender's latest congestion window (bytes), DCTCP alpha and smoothed RTT (s), and their
 // sums over the samples after the warm-up (per-flow means in the output).
 struct SenderState
@@ -117,13 +123,102 @@ struct SenderState
     // Bytes the sender counted as acknowledged, and with ECE, in its alpha windows after the
     // warm-up (what its alpha estimates).
     uint64_t ackedBytes = 0, eceBytes = 0;
+    // The echo as the packets show it, after the warm-up (see the header).
+    uint64_t dataSegs = 0, ceSegs = 0, acks = 0, eceAcks = 0, advAcks = 0, advEceAcks = 0, advBytes = 0,
+             advEceBytes = 0, dupAcks = 0, dupEceAcks = 0;
+    uint32_t highAck = 0;  // the highest ACK number seen at the sender (whole run)
+    // Whole run.
+    uint64_t timeouts = 0, recoveries = 0, retransmits = 0, drops = 0;
 };
 
 std::vector<SenderState> g_senders;
+// Each flow's sender address (every sender host has one flow) -> its index.
+std::map<uint32_t, size_t> g_senderOf;
+bool g_warm = false;
+
+void Retransmitted(size_t i, Ptr<const Packet>, const TcpHeader&, const Address&, const Address&, Ptr<const TcpSocketBase>)
+{
+    g_retransmits++;
+    g_senders[i].retransmits++;
+}
+
+void CongState(size_t i, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    g_senders[i].timeouts += now == TcpSocketState::CA_LOSS;
+    g_senders[i].recoveries += now == TcpSocketState::CA_RECOVERY;
+}
+
+// A watched disc's drop, counted against the flow whose sender sent the packet.
+void CountDrop(Ptr<const QueueDiscItem> item)
+{
+    auto ip = DynamicCast<const Ipv4QueueDiscItem>(item);
+    if (!ip) return;
+    auto it = g_senderOf.find(ip->GetHeader().GetSource().Get());
+    if (it != g_senderOf.end()) g_senders[it->second].drops++;
+}
+
+// --echoTrace: flow --echoFlow's data arrivals at its receiver ("D time_ns seq payload ce") and
+// ACK arrivals at its sender ("A time_ns ack ece"), from --traceFrom until --traceUntil.
+FILE* g_echoTrace = nullptr;
+size_t g_echoFlow = 0;
+Time g_echoFrom, g_echoUntil;
+
+bool EchoTraced(size_t flow)
+{
+    return g_echoTrace && flow == g_echoFlow && Simulator::Now() >= g_echoFrom && Simulator::Now() <= g_echoUntil;
+}
+
+// Every packet a host's IP delivers up: data at a receiver (keyed by its source, the sender) and
+// ACKs at a sender (keyed by their destination).
+void Delivered(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    uint32_t hdr = p->PeekHeader(tcp);
+    if (hdr == 0 || (tcp.GetFlags() & (TcpHeader::SYN | TcpHeader::FIN | TcpHeader::RST))) return;
+    uint32_t payload = p->GetSize() - hdr;
+    if (payload > 0)
+    {
+        auto it = g_senderOf.find(ip.GetSource().Get());
+        if (it == g_senderOf.end()) return;
+        SenderState& f = g_senders[it->second];
+        if (EchoTraced(it->second))
+            std::fprintf(g_echoTrace, "D %ld %u %u %d\n", (long)Simulator::Now().GetNanoSeconds(), tcp.GetSequenceNumber().GetValue(),
+                         payload, ip.GetEcn() == Ipv4Header::ECN_CE);
+        if (!g_warm) return;
+        f.dataSegs++;
+        f.ceSegs += ip.GetEcn() == Ipv4Header::ECN_CE;
+        return;
+    }
+    auto it = g_senderOf.find(ip.GetDestination().Get());
+    if (it == g_senderOf.end()) return;
+    SenderState& f = g_senders[it->second];
+    uint32_t ack = tcp.GetAckNumber().GetValue();
+    bool ece = tcp.GetFlags() & TcpHeader::ECE;
+    bool advances = ack > f.highAck;
+    if (EchoTraced(it->second))
+        std::fprintf(g_echoTrace, "A %ld %u %d\n", (long)Simulator::Now().GetNanoSeconds(), ack, (int)ece);
+    if (g_warm)
+    {
+        f.acks++;
+        f.eceAcks += ece;
+        if (advances)
+        {
+            f.advAcks++;
+            f.advEceAcks += ece;
+            f.advBytes += ack - f.highAck;
+            f.advEceBytes += ece ? ack - f.highAck : 0;
+        }
+        else
+        {
+            f.dupAcks++;
+            f.dupEceAcks += ece;
+        }
+    }
+    if (advances) f.highAck = ack;
+}
 
 void Cwnd(size_t i, uint32_t, uint32_t now) { g_senders[i].cwnd = now; }
 void Srtt(size_t i, Time, Time now) { g_senders[i].srtt = now.GetSeconds(); }
-bool g_warm = false;
 
 void Alpha(size_t i, uint32_t ece, uint32_t total, double alpha)
 {
@@ -137,7 +232,8 @@ void Alpha(size_t i, uint32_t ece, uint32_t total, double alpha)
 
 void Connected(size_t i, Ptr<Socket> s, const Address&, const Address&)
 {
-    s->TraceConnectWithoutContext("Retransmission", MakeCallback(&Retransmitted));
+    s->TraceConnectWithoutContext("Retransmission", MakeBoundCallback(&Retransmitted, i));
+    s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, i));
     s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&Cwnd, i));
     s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&Srtt, i));
     PointerValue cc;
@@ -197,6 +293,7 @@ void AddFlow(const std::string& group, Ptr<Node> tx, Ptr<Node> rx, Ipv4Address t
     size_t index = g_flows.size();
     g_flows.push_back({group, DynamicCast<PacketSink>(s.Get(0))});
     g_senders.emplace_back();
+    g_senderOf[tx->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal().Get()] = index;
     ApplicationContainer a;
     if (rate.empty())
     {
@@ -365,6 +462,9 @@ int main(int argc, char* argv[])
     cmd.AddValue("traceUntil", "per-packet trace until this time, seconds", traceUntil);
     cmd.AddValue("traceFrom", "per-packet trace from this time, seconds", traceFrom);
     cmd.AddValue("tracePort", "which observed port to trace (0, 1, ...)", tracePort);
+    std::string echoTrace;
+    cmd.AddValue("echoTrace", "one flow's data arrivals at its receiver and ACK arrivals at its sender into this file", echoTrace);
+    cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
@@ -389,6 +489,14 @@ int main(int argc, char* argv[])
         return 2;
     }
     Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxEnd", MakeCallback(&TxEnd));
+    Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/LocalDeliver", MakeCallback(&Delivered));
+    for (auto& w : g_watched) w.disc->TraceConnectWithoutContext("Drop", MakeCallback(&CountDrop));
+    if (!echoTrace.empty())
+    {
+        g_echoTrace = std::fopen(echoTrace.c_str(), "w");
+        g_echoFrom = Seconds(traceFrom);
+        g_echoUntil = Seconds(traceUntil);
+    }
     if (!trace.empty())
     {
         g_trace = std::fopen(trace.c_str(), "w");
@@ -416,9 +524,17 @@ int main(int argc, char* argv[])
         const SenderState& f = g_senders[i];
         double n = f.samples ? (double)f.samples : 1.0;
         std::printf("%s{\"group\": \"%s\", \"rx_bytes\": %lu, \"rx_after_warmup\": %lu, \"cwnd_mean\": %.1f, \"alpha_mean\": %.5f, "
-                    "\"srtt_mean_s\": %.7f, \"cwnd_below_2_frac\": %.4f, \"cwnd_below_1_frac\": %.4f, \"ece_fraction\": %.5f}",
+                    "\"srtt_mean_s\": %.7f, \"cwnd_below_2_frac\": %.4f, \"cwnd_below_1_frac\": %.4f, \"ece_fraction\": %.5f, "
+                    "\"timeouts\": %lu, \"recoveries\": %lu, \"retransmits\": %lu, \"drops\": %lu, "
+                    "\"echo\": {\"data\": %lu, \"ce\": %lu, \"acks\": %lu, \"ece_acks\": %lu, \"adv_acks\": %lu, "
+                    "\"adv_ece_acks\": %lu, \"adv_bytes\": %lu, \"adv_ece_bytes\": %lu, \"dup_acks\": %lu, \"dup_ece_acks\": %lu, "
+                    "\"cc_bytes\": %lu, \"cc_ece_bytes\": %lu}}",
                     i ? ", " : "", g_flows[i].group.c_str(), (unsigned long)rx, (unsigned long)(rx - g_flows[i].atWarmup),
-                    f.sumCwnd / n, f.sumAlpha / n, f.sumSrtt / n, f.belowTwo / n, f.belowOne / n, f.ackedBytes ? (double)f.eceBytes / f.ackedBytes : 0.0);
+                    f.sumCwnd / n, f.sumAlpha / n, f.sumSrtt / n, f.belowTwo / n, f.belowOne / n, f.ackedBytes ? (double)f.eceBytes / f.ackedBytes : 0.0,
+                    (unsigned long)f.timeouts, (unsigned long)f.recoveries, (unsigned long)f.retransmits, (unsigned long)f.drops,
+                    (unsigned long)f.dataSegs, (unsigned long)f.ceSegs, (unsigned long)f.acks, (unsigned long)f.eceAcks,
+                    (unsigned long)f.advAcks, (unsigned long)f.advEceAcks, (unsigned long)f.advBytes, (unsigned long)f.advEceBytes,
+                    (unsigned long)f.dupAcks, (unsigned long)f.dupEceAcks, (unsigned long)f.ackedBytes, (unsigned long)f.eceBytes);
     }
     std::printf("], \"queues\": [");
     for (size_t i = 0; i < g_watched.size(); i++)
@@ -434,6 +550,7 @@ int main(int argc, char* argv[])
     }
     std::printf("]}\n");
     if (g_trace) std::fclose(g_trace);
+    if (g_echoTrace) std::fclose(g_echoTrace);
     Simulator::Destroy();
     return 0;
 }

@@ -738,6 +738,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
         c.dctcp_echo_ns3 = v == "ns3";
     }
+    if let Some(v) = t.get("loss_exit", iss, as_choice(&["acked", "ns3"])) {
+        c.ns3_loss_exit = v == "ns3";
+    }
     match t.raw("syn_timestamp") {
         Some(v) if v.as_str() == Some("sent") => c.syn_ts_zero = false,
         Some(v) if v.as_str() == Some("zero") => c.syn_ts_zero = true,

@@ -374,6 +374,9 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ndctcp_echo = \"ns-3\"\nmin_rto", "transport.dctcp_echo", &["ns3"]);
     let echo = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ndctcp_echo = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&echo).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().dctcp_echo_ns3);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"linux\"\nmin_rto", "transport.loss_exit", &["acked", "ns3"]);
+    let exit = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"ns3\"\nmin_rto", 1);
+    assert!(Scenario::from_toml(&exit).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_loss_exit);
 }
 
 #[test]

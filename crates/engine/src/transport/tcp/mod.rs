@@ -21,6 +21,7 @@ pub mod cc;
 mod closed;
 pub mod header;
 mod layout;
+mod ns3_ecn;
 pub mod lcp;
 pub mod priority;
 pub mod scheme;
@@ -185,9 +186,16 @@ pub struct TcpConfig {
     /// (`tcp_cwnd_reduction`) and ns-3 (`TcpPrrRecovery`, its default) do. Off: cwnd = ssthresh
     /// on entering CWR. Fast recovery keeps cwnd = ssthresh either way.
     pub prr: bool,
-    /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `Ns3Echo`), not
-    /// RFC 8257 §3.2's: used only to validate against ns-3 (docs/VALIDATION.md).
+    /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `ns3_ce_event`), not
+    /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
+    /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
     pub dctcp_echo_ns3: bool,
+    /// The ACK that ends a timeout's loss state grows the window (and counts for DCTCP's α) only
+    /// by the segments it acknowledges beyond the point the timeout recorded (snd_nxt then), as
+    /// ns-3's `TcpSocketBase::ProcessAck` does in CA_LOSS (`segsAcked = (ack − m_recover) /
+    /// segment size`, `m_recover = m_highTxMark` in `ReTxTimeout`): after a timeout with one
+    /// segment outstanding the window stays at one segment. Off: by all it acknowledges (Linux).
+    pub ns3_loss_exit: bool,
     /// The SYN carries a zero timestamp, so the SYN-ACK's RTT sample is its arrival time since
     /// the simulation's start rather than since the SYN left: htsim's TCP does this
     /// (`TcpPacket::new_syn_pkt` never sets the timestamp that `TcpSink` echoes and
@@ -287,6 +295,7 @@ impl Default for TcpConfig {
             ect_syn: false,
             prr: false,
             dctcp_echo_ns3: false,
+            ns3_loss_exit: false,
             syn_ts_zero: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),

@@ -75,8 +75,9 @@ pub struct Receiver {
     rcv_nxt: u64,
     /// Disjoint, sorted byte ranges received above `rcv_nxt`.
     ooo: VecDeque<(u64, u64)>,
-    /// Start of the block holding the most recently received out-of-order segment (SACK order).
-    recent: Option<u64>,
+    /// Start of the block holding the most recently received out-of-order segment (SACK order;
+    /// u64::MAX: none, which no block holds — an `Option` would cost a closed connection 8 bytes).
+    recent: u64,
     /// Full segments received since the last ACK.
     pending: u32,
     delack: LazyTimer,
@@ -88,6 +89,9 @@ pub struct Receiver {
     /// segment's ACK was delayed (`m_delayedAckReserved`).
     ns3_moved: u32,
     ns3_reserved: bool,
+    /// ns-3's `m_ecnCESeq` (`TcpSocketBase::ForwardUp`): the sequence number, in ns-3's 32-bit
+    /// space (payload byte k is k + 1, wrapping), of the last segment whose CE mark it took.
+    ns3_ce_seq: u32,
     /// RFC 3168 ECE latch.
     ece_latch: bool,
     /// Linux quick-ACK state, when the connection models a Linux receiver.
@@ -133,12 +137,13 @@ impl Receiver {
             data_packets: 0,
             int_last: None,
             ooo: VecDeque::new(),
-            recent: None,
+            recent: u64::MAX,
             pending: 0,
             delack: LazyTimer::new(timers::DELAYED_ACK),
             ce_state: false,
             ns3_moved: u32::MAX,
             ns3_reserved: false,
+            ns3_ce_seq: 0,
             ece_latch: false,
             duplicate_segments: 0,
             acks_sent: 0,
@@ -193,9 +198,20 @@ impl Receiver {
             self.on_lp_data(pkt, ends, out);
             return;
         }
+        if self.cfg.echo_ns3 && h.seq + (h.len as u64) < self.rcv_nxt {
+            // ns-3 answers a segment wholly below rcv_nxt (ending short of it) with a plain ACK
+            // before any ECN processing: no ECE, no CE event, the delayed-ACK count restarted
+            // (`TcpSocketBase::ForwardUp`, `IsValidTcpSegment`, `OutOfRange`).
+            self.duplicate_segments += 1;
+            self.send_ack_at(self.rcv_nxt, false, ends, out);
+            return;
+        }
         let mut immediate = false;
         match self.cfg.ecn {
-            EcnMode::Dctcp if self.cfg.echo_ns3 => self.ns3_ce_event(ce, ends, out),
+            EcnMode::Dctcp if self.cfg.echo_ns3 => {
+                let ce = ce && self.ns3_takes_ce(h.seq);
+                self.ns3_ce_event(ce, ends, out)
+            }
             EcnMode::Dctcp => {
                 if ce != self.ce_state {
                     // RFC 8257 §3.2: flush a pending delayed ACK with the old CE state first, so
@@ -257,8 +273,12 @@ impl Receiver {
         self.pending += 1;
         let ack_now = immediate || self.pending >= self.cfg.delack_count;
         if self.cfg.echo_ns3 {
-            // ns-3 notes whether this segment's ACK waits (TcpDctcp::UpdateAckReserved).
-            self.ns3_reserved = !ack_now;
+            // ns-3 notes whether this segment's ACK waits (TcpDctcp::UpdateAckReserved), except
+            // for a segment it could not add, which it acknowledges without raising either event
+            // (TcpSocketBase::ReceivedData).
+            if !matches!(arrival, Arrival::Duplicate | Arrival::Refused) {
+                self.ns3_reserved = !ack_now;
+            }
             self.ns3_moved = (self.rcv_nxt - at_event).min(u32::MAX as u64 - 1) as u32;
         }
         if ack_now {
@@ -283,6 +303,20 @@ impl Receiver {
             self.send_ack_at(prior, self.ce_state, ends, out);
         }
         self.ce_state = ce;
+    }
+
+    /// Whether ns-3 takes the CE mark of a segment starting at payload byte `seq`: only above the
+    /// last segment whose mark it took (`TcpSocketBase::ForwardUp`, `m_ecnCESeq < seq` in 32-bit
+    /// sequence numbers, payload byte k being k + 1); otherwise — a retransmission, a segment
+    /// filling a hole below a marked one — it raises the no-CE event, as for an unmarked segment.
+    fn ns3_takes_ce(&mut self, seq: u64) -> bool {
+        let s = (seq as u32).wrapping_add(1);
+        let ahead = s.wrapping_sub(self.ns3_ce_seq);
+        let takes = ahead != 0 && ahead <= i32::MAX as u32;
+        if takes {
+            self.ns3_ce_seq = s;
+        }
+        takes
     }
 
     /// Put bytes `[start, end)` in place (those the receive buffer can hold).
@@ -363,12 +397,13 @@ impl Receiver {
             self.ooo.remove(i);
         }
         self.ooo.insert(i, (s, e));
-        self.recent = Some(s);
+        self.recent = s;
     }
 
     fn sack_blocks(&self, h: &mut TcpHeader) {
         let mut n = 0;
-        let recent = self.recent.and_then(|r| self.ooo.iter().find(|&&(a, b)| a <= r && r < b).copied());
+        let r = self.recent;
+        let recent = self.ooo.iter().find(|&&(a, b)| a <= r && r < b).copied();
         if let Some(b) = recent {
             h.sack[n] = b;
             n += 1;
@@ -559,6 +594,46 @@ mod tests {
         // event); segment 2 flips back while 1 waits: ACK(1000, ECE) — segment 0 acknowledged as
         // marked; segment 3 completes a pair: ACK(4000). One marked segment counted, the wrong one.
         assert_eq!(run(true, &[false, true, false, false]), vec![(0, false), (1000, true), (4000, false)]);
+    }
+
+    #[test]
+    fn ns3s_echo_replays_ns3s_own_acks() {
+        // tests/peers/ns3/echo_h11.txt: B1 in ns-3 (benches/validation/ns3/dctcp_ns3.cc
+        // --echoTrace, flow h11 -> h0, its first 76 ms): each data segment reaching h0 ("D time_ns
+        // seq len ce") and each ACK reaching h11 ("A time_ns ack ece"; ns-3 numbers payload byte
+        // k as k + 1). Fed the same segments at the same times, the receiver must send ns-3's 26
+        // ACKs, number and ECE alike: the previous ACKs of CE changes (duplicates, stale ones),
+        // a retransmission wholly below rcv_nxt answered by a plain ACK, a duplicate inside the
+        // window that leaves the delayed-ACK flag, lone segments held until the 10 ms RTO's
+        // retransmission arrives (the delayed-ACK timer is 200 ms). ns-3's state at the first
+        // segment: its delayed-ACK count is full ("Always respond to first data packet",
+        // ProcessSynRcvd) and the handshake's last ACK, CE-marked, took m_ecnCESeq = 1, so the
+        // first segment's mark is not taken.
+        let cfg = TcpConfig { ecn: EcnMode::Dctcp, dctcp_echo_ns3: true, mss: 1448, ..Default::default() };
+        let mut r = Receiver::new(&cfg, None);
+        r.pending = 1;
+        r.ns3_ce_seq = 1;
+        let mut out = Outbox::default();
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        let mut deadline: Option<Time> = None;
+        for line in include_str!("../../../../../tests/peers/ns3/echo_h11.txt").lines() {
+            let f: Vec<u64> = line[2..].split(' ').map(|x| x.parse().unwrap()).collect();
+            let t = Time(f[0] * 1000);
+            if line.starts_with('A') {
+                theirs.push((f[1] - 1, f[2] == 1));
+                continue;
+            }
+            if let Some(d) = deadline.filter(|&d| d <= t) {
+                r.on_delack_timer(d, &ends(), &mut out);
+                deadline = None;
+            }
+            out.timers.clear();
+            r.on_data(t, &data(f[1] - 1, f[2] as u32, if f[3] == 1 { Ecn::Ce } else { Ecn::Ect0 }), &ends(), &mut out);
+            deadline = out.timers.last().map(|&(d, _)| d).or(deadline);
+            ours.extend(out.packets.drain(..).map(|p| (p.tcp().ack, p.tcp().ece)));
+        }
+        assert_eq!(theirs.len(), 26);
+        assert_eq!(ours, theirs);
     }
 
     #[test]

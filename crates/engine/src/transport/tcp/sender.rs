@@ -10,6 +10,7 @@
 use super::cc::{AckEvent, CaState, Cc, CcKind, CongestionOps, CwndEvent, RateSample, Tcb};
 use super::lcp::{Design, LowLoop};
 use super::layout::Layout;
+use super::ns3_ecn::Ns3EceState;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::priority::Priority;
@@ -62,6 +63,8 @@ pub struct Sender {
     prev_ece: bool,
     /// Proportional Rate Reduction's state during a CWR episode (`TcpConfig::prr`).
     prr: Option<Prr>,
+    /// What ns-3's DCTCP counts of duplicate ACKs (`TcpConfig::dctcp_echo_ns3`, ns3_ecn.rs).
+    ns3_ecn: Ns3EceState,
     /// Retransmit the first lost segment regardless of the window (RFC 6675 §5 step 4.3,
     /// RFC 6582 §3.2 steps 2 and 5).
     force_rtx: bool,
@@ -191,6 +194,7 @@ impl Sender {
             rwnd: u64::MAX,
             send_cwr: false,
             prev_ece: false,
+            ns3_ecn: Ns3EceState::default(),
             prr: None,
             force_rtx: false,
             rtt: RttEstimator::new(cfg.rto),
@@ -574,6 +578,13 @@ impl Sender {
         }
         let own_acked = (acked.count - acked.skipped) as u32;
         self.tcb.snd_una = self.seg_start(self.board.una());
+        // ns-3 ends a timeout's loss state counting only what lies beyond its recovery point
+        // (`TcpConfig::ns3_loss_exit`): for the window's growth and DCTCP's α.
+        let loss_exit = (cfg.ns3_loss_exit && self.state == CaState::Loss && self.board.una() >= self.recovery_point)
+            .then(|| (self.board.una() - self.recovery_point) as u32);
+        if let Some(beyond) = loss_exit {
+            acked_bytes = beyond as u64 * cfg.mss as u64;
+        }
 
         let mut newly_sacked = 0;
         if cfg.sack {
@@ -607,6 +618,16 @@ impl Sender {
         // ns-3 reads ECE only on an ACK that advances snd_una (TcpSocketBase::ReceivedAck), which
         // its DCTCP echo relies on (`TcpConfig::dctcp_echo_ns3`, receiver.rs).
         let ece = h.ece && cfg.ecn != EcnMode::Off && !(cfg.dctcp_echo_ns3 && acked.count == 0);
+        let mut cc_ece = ece;
+        if cfg.dctcp_echo_ns3 && cfg.ecn != EcnMode::Off {
+            // ns-3's congestion control counts a segment for a duplicate ACK too (ns3_ecn.rs).
+            if acked.count > 0 {
+                self.ns3_ecn.on_advancing_ack(h.ack, h.ece);
+            } else if ack_seg == prior_una && self.board.packets_out() > 0 {
+                cc_ece = self.ns3_ecn.on_duplicate_ack(h.ece);
+                acked_bytes = cfg.mss as u64;
+            }
+        }
         // ns-2 FullTcp opens cwnd on every ACK of new data but the first ECE one of a burst.
         let ns2_may_grow = !ece || self.prev_ece;
         if acked.count > 0 {
@@ -614,7 +635,9 @@ impl Sender {
         }
         self.tcb.in_flight = self.board.pipe() * cfg.mss as u64;
         let rs = self.rate_sample(now, prior_delivered, rtt_sample);
-        let cc_ece = if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() { h.ece } else { ece };
+        if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() {
+            cc_ece = h.ece;
+        }
         self.cc_call(|cc, t| cc.in_ack_event(t, AckEvent { ece: cc_ece, acked_bytes }));
         if own_acked > 0 {
             let rtt_k = rtt_sample.map(|r| self.kernel_time(r));
@@ -736,8 +759,9 @@ impl Sender {
             }
             let rs = RateSample { interval: self.kernel_time(rs.interval), rtt: rs.rtt.map(|r| self.kernel_time(r)), ..rs };
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
-        } else if may_grow && own_acked > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
-            self.cc_call(|cc, t| cc.cong_avoid(t, own_acked));
+        } else if may_grow && loss_exit.unwrap_or(own_acked) > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
+            let grow = loss_exit.unwrap_or(own_acked);
+            self.cc_call(|cc, t| cc.cong_avoid(t, grow));
             if let Some(cap) = cfg.cwnd_cap {
                 self.tcb.cwnd = self.tcb.cwnd.min(cap); // ns-2's maxcwnd_, applied in opencwnd()
             }
@@ -1220,6 +1244,9 @@ impl Sender {
             _ => Ecn::Ect0,
         };
         let cwr = std::mem::take(&mut self.send_cwr);
+        if cfg.dctcp_echo_ns3 && !retransmission {
+            self.ns3_ecn.on_new_data(self.seg_start(seg));
+        }
         let ends_write = self.layout.ends_written(seg);
         self.stats.segments_sent += 1;
         let mut p = Packet::new(
@@ -1516,6 +1543,30 @@ mod tests {
     }
 
     #[test]
+    fn with_ns3s_echo_dctcp_counts_a_segment_per_duplicate_ack() {
+        // ns-3's ProcessAck calls PktsAcked(1) on a duplicate ACK, which TcpDctcp adds to α's
+        // total (ns3_ecn.rs). After ACK(1000) (α set to 0; the window ends at 10 000): two
+        // duplicates ACK(1000), ACK(3000) with ECE, ACK(10000). F = 2000 / (2000 + 2000 + 7000)
+        // = 2/11 with ns-3's counting, 2000 / 9000 = 2/9 without; α = F/16.
+        let alpha = |ns3: bool| {
+            let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, dctcp_echo_ns3: ns3, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            s.on_ack(Time(1), &ack(1000, &[]), &c, &ends(), &mut out);
+            s.cc.set_alpha(0.0);
+            for t in 2..4 {
+                s.on_ack(Time(t), &ack(1000, &[]), &c, &ends(), &mut out);
+            }
+            let mut h = ack(3000, &[]);
+            h.ece = true;
+            s.on_ack(Time(4), &h, &c, &ends(), &mut out);
+            s.on_ack(Time(5), &ack(10_000, &[]), &c, &ends(), &mut out);
+            s.cc.alpha().unwrap()
+        };
+        assert!((alpha(true) - 2.0 / 11.0 / 16.0).abs() < 1e-12, "{}", alpha(true));
+        assert!((alpha(false) - 2.0 / 9.0 / 16.0).abs() < 1e-12, "{}", alpha(false));
+    }
+
+    #[test]
     fn prr_catches_up_to_ssthresh_no_faster_than_delivery() {
         // PRR-CRB (RFC 6937 §3): once pipe is below ssthresh, an ACK may send what delivery has
         // earned beyond what the round sent (at least what it delivered), up to ssthresh − pipe.
@@ -1581,6 +1632,28 @@ mod tests {
         assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, 5));
         assert_eq!(seqs(&out), vec![0]);
         assert_eq!(s.rtt.rto(), rto.times(2), "RFC 6298 §5.5 back-off");
+    }
+
+    #[test]
+    fn ns3s_loss_exit_keeps_one_segment_after_a_lone_segments_timeout() {
+        // Ten segments out; ACK(9000) leaves segment 9 alone (cwnd 10 + 9 = 19 in slow start,
+        // so 9 + 19 − 1 = 27 more go out: segments 10..28). The RTO fires: cwnd 1, segment 9
+        // resent, ssthresh 19 / 2 = 9; recovery point = snd_nxt = 28. ACK(28 000) acknowledges
+        // all 19 outstanding: Linux grows by them (slow start 1 → 9 takes 8, the other 11 at
+        // cwnd 9 add one: 10), ns-3 by 28 − 28 = 0: cwnd stays 1.
+        let cwnd_after = |ns3: bool| {
+            let c = TcpConfig { ns3_loss_exit: ns3, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            s.on_ack(Time(1), &ack(9000, &[]), &c, &ends(), &mut out);
+            let nxt = s.board.nxt();
+            let rto = s.rtt.rto();
+            s.on_rto_timer(Time(1) + rto, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.recovery_point), (CaState::Loss, 1, nxt));
+            s.on_ack(Time(2) + rto, &ack(nxt * 1000, &[]), &c, &ends(), &mut out);
+            (s.state(), s.tcb.cwnd)
+        };
+        assert_eq!(cwnd_after(true), (CaState::Open, 1));
+        assert_eq!(cwnd_after(false), (CaState::Open, 10));
     }
 
     fn classes(out: &Outbox) -> Vec<(u64, u8)> {
