@@ -54,9 +54,10 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
   against fabricsim's cc = "swift", SWIFT_SCENARIO below, each key commented with its source:
   100 Gb/s (HOST_NIC), 1 us links, 4000 B packets, IW 15, no slow start, no handshake, every
   packet ACKed, 40 B ACKs, FairScheduler host queues (at most 3 packets of a flow at its NIC), one
-  path per flow and direction (below), target 20 us + flow term (fs_range 100 us, fs cwnd 0.1-100), ai 1, beta
-  0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps routeout.clone(), and
-  Route::clone's copy starts at hop count 0, so its route.hop_count() x _h is always 0 (found
+  path per flow and direction (below), target 20 us + flow term (fs_range 100 us, fs cwnd
+  0.1-100), ai 1, beta 0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps
+  routeout.clone(), and Route::clone's copy starts at hop count 0, so its route.hop_count() x _h
+  is always 0 (found
   through the incast: with h = 20/6.55 us per hop mapped, fabricsim's flow from the receiver's
   own rack finished last, htsim's first). Switch queues: RandomQueue of -q x 4000 B (the packet
   on the wire counted) with a 10 % random-drop band over its last 3 packets, which fabricsim does

@@ -13,10 +13,9 @@
 //! every index is still a shortest path, but distinct indices may share one.
 //!
 //! Strategies ([`PathChoice`]): one index drawn per flow (pinning, both directions, unless the
-//! return direction is given its own, [`Pins`]), a random
-//! index per packet, or each direction cycling through a shuffled list of its indices. Every direction
-//! of every flow draws from its own stream of the run's seed, so adding a flow never changes
-//! another's paths.
+//! return direction is given its own: [`Pins`]), a random index per packet, or each direction
+//! cycling through a shuffled list of its indices. Every direction of every flow draws from its
+//! own stream of the run's seed, so adding a flow never changes another's paths.
 
 use crate::ids::{FlowId, NodeId};
 use crate::network::Network;
