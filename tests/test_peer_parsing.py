@@ -270,7 +270,7 @@ def test_the_swift_mapping_follows_the_driver(tmp_path):
         def driver(self, name):
             return tmp_path / name
 
-    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, [(0, 15), (14, 15)], "5ms", tmp_path, 500, 8, [])
+    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, [(0, 15), (14, 15)], "5ms", tmp_path, 500, 8, [], own_paths=True)
     argv = e.argv
     # -flowsize P makes P + 1 packets (SwiftSrc::set_flowsize adds one mss).
     assert argv[argv.index("-flowsize") + 1] == "499" and argv[argv.index("-q") + 1] == "8"
@@ -284,6 +284,51 @@ def test_the_swift_mapping_follows_the_driver(tmp_path):
     assert [f["size"] for f in doc["flows"]] == [f"{500 * int(t['mss'][:-1])}B"] * 2
     # htsim's targets carry no hop term (Route::clone drops the hop count): 20 us base, h = 0.
     assert (t["cc_params"]["base_target_us"], t["cc_params"]["hop_scale_us"], t["cc_params"]["fs_range_us"]) == (20, 0, 100)
+
+
+def test_the_swift_driver_copy_prints_each_flows_two_paths():
+    src = ("int main() {\n    srand(13);\n        if (no_of_subflows == 1) {\n            swiftSrc->connect(*routeout, *routein, *swiftSnk, 0);\n        }\n"
+           "        swiftSrc->set_paths(net_paths[src][dest]);\n")
+    text = htsim.swift_driver(src, "main_swift.cpp")
+    # After set_paths: the data's path is the shuffled list's first (its path_id, the index it had
+    # before the shuffle), the ACKs' the draw `choice`.
+    assert ('swiftSrc->set_paths(net_paths[src][dest]); cout << "Swift paths " << src << " " << dest << " " << '
+            'swiftSrc->_paths[0]->path_id() << " back " << choice << " of "') in text
+    assert "HTSIM_SEED" in text and text.count(htsim.EDIT_MARK) == 2
+    with pytest.raises(SystemExit):
+        htsim.print_swift_paths("swiftSrc->connect(*routeout, *routein, *swiftSnk, 0);\n")
+
+
+def test_swift_path_draws_become_each_directions_path_index(tmp_path):
+    import htsim_validate
+
+    draws = htsim.swift_path_choices((SAMPLES / "swift_incast_paths.txt").read_text())
+    # incast.cm at k = 4: hosts 0-11 in other pods (4 paths), 12-13 in h15's pod under the other
+    # edge switch (2), 14 under h15's own (1); the two directions drawn apart.
+    assert len(draws) == 15 and draws[0, 15] == (1, 1, 4) and draws[1, 15] == (2, 3, 4)
+    assert draws[12, 15] == (1, 0, 2) and draws[14, 15] == (0, 0, 1)
+    assert sum(d != b for d, b, _ in draws.values()) == 11
+
+    class Fake:
+        commit = "841d9e7"
+        sim = tmp_path
+
+        def driver(self, name):
+            return tmp_path / name
+
+    pairs = [(0, 15), (1, 15), (12, 15), (14, 15)]
+    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, pairs, "5ms", tmp_path, 500, 500, [])
+    assert e.toml is None and e.each_run
+    import tomllib
+
+    doc = tomllib.loads(e.after_htsim({"run": 0, "swift_paths": draws}).read_text())
+    assert doc["routing"] == {"paths": "flow"}
+    # htsim's index between pods is agg x 2 + uplink, fabricsim's agg + 2 x uplink: htsim 1
+    # (agg 0, uplink 1) is fabricsim's 2, htsim 2 (agg 1, uplink 0) its 1, 3 stays 3; within a pod
+    # both count the aggregation switch.
+    assert [(f["path"], f["return_path"]) for f in doc["flows"]] == [(2, 2), (1, 3), (1, 0), (0, 0)]
+    with pytest.raises(SystemExit, match="no Swift paths"):
+        e.after_htsim({"run": 1, "swift_paths": {}})
 
 
 def test_the_hpcc_driver_copy_prints_each_pfc_pause():

@@ -15,7 +15,8 @@ subclass of DCTCPSrc whose nodename() is the name the driver gives them); nothin
 Both old drivers' copies also print each flow's path draw ("Path choice SRC DST CHOICE of N",
 print_path_choices), so that fabricsim can pin its flows to htsim's paths (fat_tree_path_index).
 The copy of sim/datacenter/main_swift.cpp takes its seed (srand(13)) from $HTSIM_SEED when that is
-set (EDITS, seed_from_env), so the validation can vary htsim's path draw as it varies fabricsim's;
+set (EDITS, seed_from_env), so the validation can vary htsim's path draw as it varies fabricsim's,
+and prints each flow's data and ACK paths, which it draws apart (print_swift_paths);
 its copy of sim/queue_lossless_input.cpp prints a line for each PFC pause it sends (print_pauses),
 which htsim does not count, so that HPCC runs can be checked for pauses. Only the lossless queues
 (the HPCC and RoCE drivers') are changed by it. Its copy of sim/hpcc.cpp seeds HPCCSrc's path id
@@ -185,9 +186,30 @@ def print_pauses(text: str, path: str = "") -> str:
     return text
 
 
+def print_swift_paths(text: str, path: str = "") -> str:
+    """main_swift.cpp draws `choice = rand() % paths` and gives the sink's ACKs the reverse path
+    at(choice) (routein), then SwiftSrc::set_paths shuffles the flow's paths (Fisher-Yates with
+    random()) and reroutes its data onto the shuffled list's first (its path_id is its index in
+    the unshuffled list): the copy prints "Swift paths SRC DST DATA back ACKS of N" after
+    set_paths, so that fabricsim can pin each direction of a flow to htsim's."""
+    text, n = re.subn(r"\n(\s*)(swiftSrc->set_paths\(net_paths\[src\]\[dest\]\);)",
+                      "\n\\1\\2 cout << \"Swift paths \" << src << \" \" << dest << \" \" << swiftSrc->_paths[0]->path_id() << \" back \" "
+                      "<< choice << \" of \" << net_paths[src][dest]->size() << endl;  // edited by " + EDIT_MARK
+                      + ": print the path draw of each direction", text)
+    if n != 1:
+        raise SystemExit(f"unexpected {path}: no 'swiftSrc->set_paths(net_paths[src][dest]);' to edit")
+    return text
+
+
+def swift_driver(text: str, path: str = "") -> str:
+    """main_swift.cpp's copy: its seed from $HTSIM_SEED (seed_from_env) and its path draw printed
+    (print_swift_paths)."""
+    return print_swift_paths(seed_from_env(text, path), path)
+
+
 # The documented edits the build copy gets before a driver is built: (file under sim/, edit). An
 # edit of a file directly under sim/ is in libhtsim.a, rebuilt before the driver.
-EDITS = {"htsim_swift": [("datacenter/main_swift.cpp", seed_from_env)],
+EDITS = {"htsim_swift": [("datacenter/main_swift.cpp", swift_driver)],
          "htsim_hpcc": [("queue_lossless_input.cpp", print_pauses), ("hpcc.cpp", pathid_seed_from_env)]}
 
 
@@ -356,6 +378,16 @@ def path_choices(stdout: str) -> dict[tuple[int, int], tuple[int, int]]:
     """The old DCTCP drivers' per-flow path draw (their copies print it, print_path_choices):
     (source, destination) -> (the index into FatTreeTopology::get_bidir_paths' list, its length)."""
     return {(int(m[1]), int(m[2])): (int(m[3]), int(m[4])) for m in PATH_CHOICE.finditer(stdout)}
+
+
+SWIFT_PATHS = re.compile(r"Swift paths (\d+) (\d+) (\d+) back (\d+) of (\d+)")
+
+
+def swift_path_choices(stdout: str) -> dict[tuple[int, int], tuple[int, int, int]]:
+    """The Swift driver's per-flow paths (its copy prints them, print_swift_paths): (source,
+    destination) -> (the data's and the ACKs' index into FatTreeTopology's path lists, their
+    length)."""
+    return {(int(m[1]), int(m[2])): (int(m[3]), int(m[4]), int(m[5])) for m in SWIFT_PATHS.finditer(stdout)}
 
 
 def fat_tree_path_index(k: int, src: int, dst: int, htsim_index: int) -> int:

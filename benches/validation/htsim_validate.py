@@ -54,18 +54,25 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
   against fabricsim's cc = "swift", SWIFT_SCENARIO below, each key commented with its source:
   100 Gb/s (HOST_NIC), 1 us links, 4000 B packets, IW 15, no slow start, no handshake, every
   packet ACKed, 40 B ACKs, FairScheduler host queues (at most 3 packets of a flow at its NIC), one
-  random path per flow, target 20 us + flow term (fs_range 100 us, fs cwnd 0.1-100), ai 1, beta
-  0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps routeout.clone(), and
-  Route::clone's copy starts at hop count 0, so its route.hop_count() x _h is always 0 (found
+  path per flow and direction (below), target 20 us + flow term (fs_range 100 us, fs cwnd
+  0.1-100), ai 1, beta 0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps
+  routeout.clone(), and Route::clone's copy starts at hop count 0, so its route.hop_count() x _h
+  is always 0 (found
   through the incast: with h = 20/6.55 us per hop mapped, fabricsim's flow from the receiver's
   own rack finished last, htsim's first). Switch queues: RandomQueue of -q x 4000 B (the packet
   on the wire counted) with a 10 % random-drop band over its last 3 packets, which fabricsim does
   not model: the runs use -q 500 (--swift-queue), where no queue reaches it (htsim prints no
   retransmission, fabricsim drops nothing). The incast is htsim's connection_matrices/incast.cm
   with -flowsize 499 (500 packets, SwiftSrc::set_flowsize adds one); the permutation is B4's
-  derangement at k = 8 (the driver's 128 default nodes), long-lived. htsim's copy of
-  main_swift.cpp takes its srand seed from $HTSIM_SEED (benches/htsim/htsim.py): with
-  --vary-seed its runs take 13, 14, ... as fabricsim's take 1, 2, ..., so both path draws vary.
+  derangement at k = 8 (the driver's 128 default nodes), long-lived. Paths: the driver draws
+  choice = rand() % paths and sends the ACKs on the reverse path at(choice), then
+  SwiftSrc::set_paths shuffles the flow's paths and moves the data onto the shuffled list's first
+  (timeouts keep it: move_path runs only under -plb, not passed); the build copy prints both
+  (print_swift_paths) and each fabricsim run pins its flows to its htsim run's draws, per
+  direction ([[flows]] path and return_path, htsim.fat_tree_path_index); --own-paths hashes them
+  instead. htsim's copy of main_swift.cpp takes its srand seed from $HTSIM_SEED
+  (benches/htsim/htsim.py): with --vary-seed its runs take 13, 14, ... (and fabricsim's, with
+  --own-paths, seeds 1, 2, ...), so the path draws vary.
   Figures: FCTs (htsim's first "Flow .. finished at" line of each flow), goodput at htsim's last
   100 us sink sample (SwiftSink::cumulative_ack counts one packet more than received: 4 KB of
   tens of MB, not corrected), retransmissions ("retransmit_packet" lines) and timeouts ("At T
@@ -122,7 +129,8 @@ import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
 from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, logged_names,  # noqa: E402
-                   ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples, swift_retransmits, tcp_finished, tcp_timeouts)
+                   ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples, swift_path_choices, swift_retransmits, tcp_finished,
+                   tcp_timeouts)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -510,7 +518,7 @@ buffer = "{buffer}B"
 send_limit = "3pkt"
 
 [routing]
-ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow; ACKs on its reverse
+{routing}
 
 [transport]
 cc = "swift"
@@ -539,42 +547,68 @@ flows = "all"
 
 """
 SWIFT_SAMPLE_US = 100
+# main_swift.cpp draws choice = rand() % paths and gives the sink's ACKs routein = the reverse path
+# at(choice); SwiftSrc::set_paths then shuffles the flow's paths (random()) and reroutes the data onto
+# the shuffled list's first. Timeouts keep the path (SwiftSubflowSrc::move_path runs only under -plb,
+# which the runs do not pass). The copy prints both (htsim.py's print_swift_paths): each flow's
+# path and return_path.
+SWIFT_PATHS = ('paths = "flow"                       # each flow: path = the data\'s (set_paths\' shuffled first), '
+               'return_path = the ACKs\' (at(choice)), printed by the copy (print_swift_paths)')
+OWN_SWIFT_PATHS = 'ecmp = "flow_hash"                   # --own-paths: one path per flow and direction, fabricsim\'s own draw'
+
+
+def swift_pins(k: int, pairs: list[tuple[int, int]], draws: dict) -> list[str]:
+    """The `path` and `return_path` lines of each flow (src, dst): htsim's two draws (htsim.py's
+    swift_path_choices) as fabricsim's path indices."""
+    missing = [p for p in pairs if p not in draws]
+    if missing:
+        raise SystemExit(f"htsim printed no Swift paths for {len(missing)} flows (e.g. {missing[0]}): is its build the edited copy? "
+                         "(a copy edited before print_swift_paths: delete its sim/datacenter/main_swift.cpp and copy it again from the checkout)")
+    return [f"path = {fat_tree_path_index(k, a, b, draws[a, b][0])}\nreturn_path = {fat_tree_path_index(k, b, a, draws[a, b][1])}\n"
+            for a, b in pairs]
 
 
 def swift_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], end: str, out: Path, packets: int | None,
-                     q: int, notes: list[str]) -> Experiment:
-    """One Swift experiment: `pairs` (src, dst) from time 0, each `packets` long (None: long-lived)."""
+                     q: int, notes: list[str], own_paths: bool = False) -> Experiment:
+    """One Swift experiment: `pairs` (src, dst) from time 0, each `packets` long (None: long-lived);
+    each fabricsim run on the paths its htsim run drew, or on its own draw (`own_paths`)."""
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs))  # main_swift reads only its pairs and start times (us)
     mss = SWIFT_MTU - 52
     text = SWIFT_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, buffer=(q - 1) * SWIFT_MTU, mss=mss,
-                                 sample_us=SWIFT_SAMPLE_US)
+                                 sample_us=SWIFT_SAMPLE_US, routing=OWN_SWIFT_PATHS if own_paths else SWIFT_PATHS)
     size = f'size = "{packets * mss}B"\n' if packets else ""
-    toml = out / f"{name}.toml"
-    toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{size}' for a, b in pairs))
+
+    def scenario(run: dict | None) -> Path:
+        pins = [""] * len(pairs) if run is None else swift_pins(k, pairs, run["swift_paths"])
+        toml = out / (f"{name}.toml" if run is None else f"{name}-{run['run']}.toml")
+        toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{size}{p}' for (a, b), p in zip(pairs, pins)))
+        return toml
     argv = [str(h.driver("htsim_swift")), "-nodes", str(n), "-conns", str(len(pairs)), "-tm", str(cm.resolve()), "-q", str(q),
             "-cwnd", "15", "-mtu", str(SWIFT_MTU), "-linkspeed", "100000", "-end", str(round(experiments.seconds(end) * 1e6)),
             "-tsample", str(SWIFT_SAMPLE_US), "-o", "log.dat"]
     if packets:
         # SwiftSrc::set_flowsize(F) makes the flow F + one mss: -flowsize P sends P + 1 packets.
         argv += ["-flowsize", str(packets - 1)]
-    return Experiment(name, toml, argv, "SWIFT_SINK", experiments.seconds(end), packets is not None, notes,
-                      fab_scale=SWIFT_MTU / mss, line_gbps=100.0)
+    notes = notes + [paths_note(own_paths, "htsim's paths, each direction its own (paths = \"flow\", path and return_path = htsim's draws)")]
+    return Experiment(name, scenario(None) if own_paths else None, argv, "SWIFT_SINK", experiments.seconds(end), packets is not None, notes,
+                      after_htsim=scenario, fab_scale=SWIFT_MTU / mss, line_gbps=100.0, each_run=not own_paths)
 
 
-def swift_permutation(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q) -> Experiment:
+def swift_permutation(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q, own_paths: bool = False) -> Experiment:
     k = 8  # main_swift's DEFAULT_NODES, 128
     return swift_experiment(h, "swift-permutation", k, experiments.ndp_pairs(k), end, out, None, q,
-                            [f"k = 8 (128 hosts, 100 Gb/s), a permutation of long flows, {end} simulated, -q {q}"])
+                            [f"k = 8 (128 hosts, 100 Gb/s), a permutation of long flows, {end} simulated, -q {q}"], own_paths)
 
 
-def swift_incast(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q) -> Experiment:
+def swift_incast(h: Htsim, end: str, out: Path, strat: str, q: int = SWIFT_Q, own_paths: bool = False) -> Experiment:
     # htsim's own connection_matrices/incast.cm: 16 nodes (k = 4), nodes 0-14 -> node 15, 500 packets (2 MB) each.
     cm = (h.sim / "datacenter" / "connection_matrices" / "incast.cm").read_text()
     pairs = [(int(a), int(b)) for a, b in re.findall(r"^(\d+)->(\d+)", cm, flags=re.M)]
     return swift_experiment(h, "swift-incast", 4, pairs, end, out, 500, q,
-                            [f"htsim's connection_matrices/incast.cm: k = 4, 15 x 500 packets (2 MB) -> h15, 100 Gb/s, {end} simulated, -q {q}"])
+                            [f"htsim's connection_matrices/incast.cm: k = 4, 15 x 500 packets (2 MB) -> h15, 100 Gb/s, {end} simulated, -q {q}"],
+                            own_paths)
 
 
 # htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) onto fabricsim's
@@ -769,7 +803,7 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
     elif sink == "SWIFT_SINK":
         done = finished_flows(stdout)
         out.update(finished_bytes=sum(b for _, b in done.values()), swift_rtx=swift_retransmits(stdout),
-                   timeouts=tcp_timeouts(stdout))
+                   timeouts=tcp_timeouts(stdout), swift_paths=swift_path_choices(stdout))
     else:
         out["tcp_finished"] = tcp_finished(stdout)
         out["paths"] = path_choices(stdout)
@@ -897,8 +931,9 @@ def main() -> None:
     ap.add_argument("--strat", default="rand", choices=["rand", "perm"],
                     help="htsim's NDP path strategy (default rand), mapped to fabricsim's [routing] paths (random, permutation)")
     ap.add_argument("--own-paths", action="store_true",
-                    help="NDP and DCTCP: fabricsim chooses its paths its own way (NDP: per-packet hashes at the switches; DCTCP: "
-                         "per-flow hashes) instead of htsim's strategy (NDP) or htsim's own draw (DCTCP, pinned per flow)")
+                    help="NDP, DCTCP and Swift: fabricsim chooses its paths its own way (NDP: per-packet hashes at the switches; DCTCP, "
+                         "Swift: per-flow hashes) instead of htsim's strategy (NDP) or htsim's own draw (DCTCP: pinned per flow; "
+                         "Swift: pinned per flow and direction)")
     ap.add_argument("--swift-queue", type=int, default=SWIFT_Q,
                     help=f"htsim's -q for the Swift experiments, packets of 4000 B (default {SWIFT_Q}; the driver's own is 8)")
     ap.add_argument("--hpcc-pfc", default="raised", choices=["raised", "driver"],
@@ -920,7 +955,7 @@ def main() -> None:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
             extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1}
-        if name.startswith(("ndp", "dctcp")):
+        if name.startswith(("ndp", "dctcp", "swift")):
             extra["own_paths"] = a.own_paths
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []

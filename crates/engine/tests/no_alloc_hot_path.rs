@@ -99,7 +99,7 @@ fn source_chosen_paths_allocate_nothing_per_packet() {
     for choice in [PathChoice::Permutation, PathChoice::Random, PathChoice::Flow] {
         let mut sp = SourcePaths::new(choice, 1);
         for f in 0..16 {
-            sp.add(&net, FlowId(f), hosts[f as usize], hosts[(f as usize + 5) % 16], None);
+            sp.add(&net, FlowId(f), hosts[f as usize], hosts[(f as usize + 5) % 16], Default::default());
         }
         let before = common::allocations();
         let mut hops_taken = 0u64;

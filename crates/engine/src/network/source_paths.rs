@@ -12,10 +12,10 @@
 //! takes the same switches back. On topologies whose branches offer different numbers of choices
 //! every index is still a shortest path, but distinct indices may share one.
 //!
-//! Strategies ([`PathChoice`]): one index drawn per flow (pinning, both directions), a random
-//! index per packet, or each direction cycling through a shuffled list of its indices. Every direction
-//! of every flow draws from its own stream of the run's seed, so adding a flow never changes
-//! another's paths.
+//! Strategies ([`PathChoice`]): one index drawn per flow (pinning, both directions, unless the
+//! return direction is given its own: [`Pins`]), a random index per packet, or each direction
+//! cycling through a shuffled list of its indices. Every direction of every flow draws from its
+//! own stream of the run's seed, so adding a flow never changes another's paths.
 
 use crate::ids::{FlowId, NodeId};
 use crate::network::Network;
@@ -61,6 +61,19 @@ impl PathChoice {
     pub fn per_packet(self) -> bool {
         matches!(self, PathChoice::Random | PathChoice::Permutation)
     }
+}
+
+/// The path indices a flow is pinned to under `PathChoice::Flow` (`[[flows]] path` and
+/// `return_path`); none given: drawn. The return direction takes the data direction's index
+/// unless it has its own, as htsim's Swift driver gives it (csg-htsim 841d9e7, main_swift.cpp:
+/// the sink's ACKs take `choice` while `SwiftSrc::set_paths` reroutes the data onto the first
+/// path of its shuffled list).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pins {
+    /// The data direction's index (`path`).
+    pub forward: Option<u64>,
+    /// The return direction's index (`return_path`); `None`: the data direction's.
+    pub back: Option<u64>,
 }
 
 /// At a node with `n` > 1 next hops: which one `index` takes (its lowest digit in base `n`), and
@@ -114,18 +127,20 @@ impl SourcePaths {
         SourcePaths { choice, seed, legs: Vec::new(), lists: Vec::new() }
     }
 
-    /// Record flow `flow` (ids come in order) from `src` to `dst`; `pinned` is a given index for
-    /// both directions (`Flow` only: the flow's `path`).
-    pub fn add(&mut self, net: &Network, flow: FlowId, src: NodeId, dst: NodeId, pinned: Option<u64>) {
+    /// Record flow `flow` (ids come in order) from `src` to `dst`; `pins` are given indices
+    /// (`Flow` only: the flow's `path` and `return_path`).
+    pub fn add(&mut self, net: &Network, flow: FlowId, src: NodeId, dst: NodeId, pins: Pins) {
         debug_assert_eq!(2 * flow.idx(), self.legs.len());
-        let mut pinned = pinned;
+        let mut shared = pins.forward;
         for (dir, (from, to)) in [(src, dst), (dst, src)].into_iter().enumerate() {
             let mut rng = Rng::stream(self.seed, PATH_STREAM | (2 * flow.0 as u64 + dir as u64));
             let count = path_count(net, from, to);
+            let own = if dir == 1 { pins.back } else { None };
             let (at, list) = match self.choice {
                 // One draw for the flow: the return direction takes the same index (the same
-                // switches back on a fat tree), as htsim's drivers pair `routeout` and `routein`.
-                PathChoice::Flow => (*pinned.get_or_insert_with(|| rng.below(count)) % count, 0),
+                // switches back on a fat tree), as htsim's drivers pair `routeout` and `routein`,
+                // unless it is given its own.
+                PathChoice::Flow => (own.unwrap_or_else(|| *shared.get_or_insert_with(|| rng.below(count))) % count, 0),
                 PathChoice::Permutation => {
                     let listed = count.min(MAX_LISTED);
                     let start = self.lists.len() as u32;
@@ -238,8 +253,8 @@ mod tests {
         let net = crate::topology::build(&sc.topology);
         let (h0, h15) = (net.node_by_name("h0").unwrap(), net.node_by_name("h15").unwrap());
         let mut sp = SourcePaths::new(PathChoice::Permutation, 1);
-        sp.add(&net, FlowId(0), h0, h15, None);
-        sp.add(&net, FlowId(1), h15, h0, None);
+        sp.add(&net, FlowId(0), h0, h15, Pins::default());
+        sp.add(&net, FlowId(1), h15, h0, Pins::default());
         let mut orders = std::collections::BTreeSet::new();
         for _ in 0..50 {
             let mut cycle: Vec<u64> = (0..4).map(|_| sp.next(FlowId(0), true)).collect();
@@ -256,7 +271,7 @@ mod tests {
         assert_eq!(sorted, [0, 1, 2, 3]);
         // Random: uniform over the 4 (each 1/4 of 4000 draws within 4 sigma = 110).
         let mut r = SourcePaths::new(PathChoice::Random, 1);
-        r.add(&net, FlowId(0), h0, h15, None);
+        r.add(&net, FlowId(0), h0, h15, Pins::default());
         let mut counts = [0; 4];
         for _ in 0..4000 {
             counts[r.next(FlowId(0), true) as usize] += 1;
@@ -298,6 +313,42 @@ mod tests {
     }
 
     #[test]
+    fn return_path_sends_the_acks_across_the_other_spine() {
+        // A leaf-spine of 2 leaves, 3 spines, 1 host each: h0 -> h1 has 3 paths, index i
+        // leaving leaf0 by spine i (the one choice); the ACKs h1 -> h0 leave leaf1 by spine j.
+        // 10 packets of data (7 segments) go up one spine, their ACKs up another.
+        let doc = |pins: &str| {
+            format!(
+                "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"leaf_spine\"\nleaves = 2\nspines = 3\nhosts_per_leaf = 1\n\
+                 link = {{ rate = \"10Gbps\", delay = \"1us\" }}\n[routing]\npaths = \"flow\"\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 10000\n{pins}"
+            )
+        };
+        let used = |sim: &mut crate::Simulator, from: &str| -> Vec<usize> { (0..3).filter(|s| tx_packets(sim, &format!("{from}->spine{s}")) > 0).collect() };
+        for (pins, data, acks) in [("path = 0\nreturn_path = 2\n", 0, 2), ("path = 2\nreturn_path = 1\n", 2, 1), ("path = 1\n", 1, 1), ("path = 1\nreturn_path = 4\n", 1, 1)] {
+            let mut sim = run(&doc(pins));
+            assert_eq!(used(&mut sim, "leaf0"), [data], "{pins}: data");
+            assert_eq!(used(&mut sim, "leaf1"), [acks], "{pins}: ACKs");
+            // Down from the spines too: data spine -> leaf1, ACK spine -> leaf0.
+            assert!(tx_packets(&mut sim, &format!("spine{data}->leaf1")) > 0 && tx_packets(&mut sim, &format!("spine{acks}->leaf0")) > 0);
+            assert!(sim.flow_table().end_ps[0].is_some());
+        }
+        // A return path alone: the data direction keeps its own draw, the ACKs take spine 2;
+        // the draw is the one made without return_path (same seed, same data spine).
+        let (mut drawn, mut given) = (run(&doc("")), run(&doc("return_path = 2\n")));
+        assert_eq!(used(&mut drawn, "leaf0"), used(&mut given, "leaf0"));
+        assert_eq!(used(&mut given, "leaf1"), [2]);
+        // Pinned per direction, as SourcePaths reports them.
+        let sc = Scenario::from_toml(&doc("path = 0\nreturn_path = 2\n")).unwrap();
+        assert_eq!(sc.flows[0].path, Pins { forward: Some(0), back: Some(2) });
+        let net = crate::topology::build(&sc.topology);
+        let (h0, h1) = (net.node_by_name("h0").unwrap(), net.node_by_name("h1").unwrap());
+        let mut sp = SourcePaths::new(PathChoice::Flow, 1);
+        sp.add(&net, FlowId(0), h0, h1, sc.flows[0].path);
+        assert_eq!((sp.pinned(FlowId(0), true), sp.pinned(FlowId(0), false)), (Some(0), Some(2)));
+        assert_eq!((sp.next(FlowId(0), true), sp.next(FlowId(0), false)), (0, 2));
+    }
+
+    #[test]
     fn bad_settings_are_refused_by_key() {
         let err = |routing: &str, flow: &str| Scenario::from_toml(&fat_tree(routing, &format!("[[flows]]\nsrc = \"h0\"\ndst = \"h15\"\n{flow}"))).unwrap_err().to_string();
         assert!(err("paths = \"perm\"", "").contains("routing.paths"), "{}", err("paths = \"perm\"", ""));
@@ -305,6 +356,9 @@ mod tests {
         assert!(err("paths = \"random\"", "path = 1").contains("flows[0].path: 1 pins the flow to a path, which needs [routing] paths = \"flow\""));
         assert!(err("", "path = 1").contains("flows[0].path"));
         assert!(err("paths = \"flow\"", "path = -1").contains("flows[0].path"));
+        assert!(err("paths = \"random\"", "return_path = 1").contains("flows[0].return_path: 1 pins the flow's return direction to a path, which needs [routing] paths = \"flow\""));
+        assert!(err("paths = \"flow\"", "return_path = \"1\"").contains("flows[0].return_path"));
+        assert!(err("paths = \"flow\"", "return_path = -1").contains("flows[0].return_path"));
         // A host with two links.
         let diamond = "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nhosts = [\"a\", \"b\"]\nswitches = [\"s0\", \"s1\"]\n\
             links = [{ a = \"a\", b = \"s0\", rate = \"10Gbps\", delay = \"1us\" }, { a = \"a\", b = \"s1\", rate = \"10Gbps\", delay = \"1us\" }, \

@@ -80,8 +80,9 @@ pub struct FlowSpec {
     /// The flow should finish within this time of its start (deadline-aware transports read it;
     /// the flow table reports whether it did).
     pub deadline: Option<Time>,
-    /// The path index both directions of the flow are pinned to (`[routing] paths = "flow"`).
-    pub path: Option<u64>,
+    /// The path indices the flow is pinned to (`[routing] paths = "flow"`): `path` for both
+    /// directions, `return_path` for the return direction apart.
+    pub path: crate::network::source_paths::Pins,
     /// Name of the transport profile used (for the output table).
     pub transport: String,
     pub cfg: TransportConfig,

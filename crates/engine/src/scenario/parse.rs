@@ -1066,9 +1066,11 @@ fn flows(
             iss.push(f.key_path("stop"), format!("{t} is not after the flow's start ({start})"));
         }
         let deadline = positive_time(&f, "deadline", iss);
-        let path = f.get("path", iss, as_u64);
-        if let (Some(i), false) = (path, paths == PathChoice::Flow) {
-            iss.push(f.key_path("path"), format!("{i} pins the flow to a path, which needs [routing] paths = \"flow\" (the sources choose the paths)"));
+        let path = crate::network::source_paths::Pins { forward: f.get("path", iss, as_u64), back: f.get("return_path", iss, as_u64) };
+        for (key, pin, what) in [("path", path.forward, "the flow"), ("return_path", path.back, "the flow's return direction")] {
+            if let (Some(i), false) = (pin, paths == PathChoice::Flow) {
+                iss.push(f.key_path(key), format!("{i} pins {what} to a path, which needs [routing] paths = \"flow\" (the sources choose the paths)"));
+            }
         }
         let tname = f.get("transport", iss, as_str).unwrap_or_else(|| "default".into());
         let mut tcp = resolve_transport(&f, &tname, profiles, iss);

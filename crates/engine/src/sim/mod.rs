@@ -8,7 +8,7 @@
 use crate::event::{Event, EventQueue};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::host::Hosts;
-use crate::network::source_paths::{PathChoice, SourcePaths};
+use crate::network::source_paths::{PathChoice, Pins, SourcePaths};
 use crate::network::{routing, Ecmp};
 use crate::output::{ideal_fct, ideal_fct_sprayed, peak_rss_bytes, FlowTable, Metric, PortTable, Series, Summary};
 use crate::switch::{Ctx, Fabric};
@@ -256,10 +256,10 @@ impl Simulator {
         self.fabric.net.node(h).ports.iter().map(|&p| self.fabric.egress_rate(p).bps()).sum()
     }
 
-    /// Create a flow; it starts at `start` (now or later). `path`: the path index it is pinned
+    /// Create a flow; it starts at `start` (now or later). `path`: the path indices it is pinned
     /// to (`[routing] paths = "flow"`), else drawn.
     #[allow(clippy::too_many_arguments)]
-    fn add_flow(&mut self, src: NodeId, dst: NodeId, size: Option<u64>, start: Time, cfg: TransportConfig, profile: u32, label: u32, app: Option<u32>, path: Option<u64>) -> FlowId {
+    fn add_flow(&mut self, src: NodeId, dst: NodeId, size: Option<u64>, start: Time, cfg: TransportConfig, profile: u32, label: u32, app: Option<u32>, path: Pins) -> FlowId {
         let id = FlowId::from_idx(self.flows.len());
         let h = mix64(self.seed ^ mix64(id.0 as u64 + 1));
         let ends = Endpoints { flow: id, src, dst, hash_fwd: h, hash_rev: mix64(h ^ 0x5bd1_e995) };
@@ -438,7 +438,7 @@ impl Simulator {
         let deadline = w.deadline.map(|d| now + d.for_size(f.size));
         let (src, dst) = (NodeId::from_idx(f.src), NodeId::from_idx(f.dst));
         let pooled = w.persistent;
-        let id = self.add_flow(src, dst, Some(f.size), now, cfg, profile, label, None, None);
+        let id = self.add_flow(src, dst, Some(f.size), now, cfg, profile, label, None, Pins::default());
         if pooled {
             // The pair's connection idle longest takes the flow (ns-2's Agent_Aggr_pair schedules
             // idle connections in the order they finished); none idle: a new one, fresh.
@@ -492,14 +492,14 @@ impl Simulator {
         let now = self.now;
         if !persistent {
             for s in senders {
-                self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, Some(ai as u32), None);
+                self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, Some(ai as u32), Pins::default());
             }
             return;
         }
         if self.incasts[ai].conns.is_empty() {
             // The first request opens the connections; later ones reuse them.
             for s in senders {
-                let id = self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, None, None);
+                let id = self.add_flow(NodeId::from_idx(s), NodeId::from_idx(receiver), Some(block), now, cfg, profile, label, None, Pins::default());
                 let f = &mut self.flows[id.idx()];
                 f.transport.keep_open(last);
                 f.block = Some((ai as u32, block));
