@@ -239,7 +239,7 @@ def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = Tr
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
     links = [f'  {{ a = "{h}", b = "{host_sw[h]}", rate = "1Gbps", delay = "10us" }},' for h in hosts]
-    trunk_dev = f'device_queue = "{device}pkt", ' if device else ""
+    trunk_dev = device_line(device).replace("\n", ", ")  # the same key, inline in the link's table
     trunk_q = "{ buffer = \"2666pkt\", " + trunk_dev + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower()).replace("\n", ", ") + " }"
     links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
     flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
