@@ -258,6 +258,11 @@ impl Fabric {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
         }
+        if self.telemetry.pending() && self.net.ports[port.idx()].stats.busy_until == cx.now {
+            // A hop recorded at its packet's end takes the queue before the packets that arrive
+            // in the picosecond the last bit leaves, as htsim's does (`telemetry.rs`).
+            self.int_ended(port, None, cx);
+        }
         let p = &mut self.net.ports[port.idx()];
         if p.shaped {
             // One flag test in the port's first cache line for every other port.

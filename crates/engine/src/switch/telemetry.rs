@@ -11,7 +11,11 @@
 //! `LosslessOutputQueue::completeService` (csg-htsim 841d9e7) writes the time stamp and the queue
 //! then, so the queue also holds the packets that arrived during the serialization; the byte
 //! counter is the port's before the packet in both. Such a hop is written at the start and its
-//! time and queue are overwritten when the serialization ends (`Telemetry::ended`).
+//! time and queue are overwritten when the serialization ends (`Telemetry::ended`), before any
+//! packet that reaches the port in that same picosecond: in htsim a packet that follows another
+//! back to back through a `Pipe` is scheduled to arrive only once the one ahead has arrived, after
+//! the egress scheduled its `completeService` for that picosecond, so it is not counted (same-time
+//! events run in the order they were scheduled); its HPCC incast traces show these counts.
 
 use crate::ids::{PacketId, PortId};
 use crate::time::{Rate, Time};
