@@ -15,7 +15,7 @@
 //! packet that reaches the port in that same picosecond: in htsim a packet that follows another
 //! back to back through a `Pipe` is scheduled to arrive only once the one ahead has arrived, after
 //! the egress scheduled its `completeService` for that picosecond, so it is not counted (same-time
-//! events run in the order they were scheduled); its HPCC incast traces show these counts.
+//! events run in the order they were scheduled; docs/VALIDATION.md, the HPCC incasts).
 
 use crate::ids::{PacketId, PortId};
 use crate::time::{Rate, Time};

@@ -241,11 +241,19 @@ fn int_recorded_at_the_end_counts_what_arrived_during_the_serialization() {
     // A packet arriving in the picosecond the last bit leaves is not counted (htsim's order):
     // with T = 24 µs (a first window of 20 segments) and 12 segments, packet 11 reaches s0 at
     // 2.2 + 12 = 14.2 µs, as packet 1's serialization ends: its record holds packets 2–10, 13 500 B.
-    let doc = doc("end").replace("t_us = 12", "t_us = 24").replace("size = 4344", "size = 17376");
-    let mut sim = Simulator::new(&Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{e}")), None);
+    let tie = doc("end").replace("t_us = 12", "t_us = 24").replace("size = 4344", "size = 17376");
+    let mut sim = Simulator::new(&Scenario::from_toml(&tie).unwrap_or_else(|e| panic!("{e}")), None);
     sim.run_until(us(14.2 + 1.0 + 1.2 + 1.0));
     let rec = *tcp(&sim, 0).receiver.int_last.as_deref().expect("packet 1's record");
     assert_eq!((rec.hops()[1].time, rec.hops()[1].queue_bytes), (us(14.2), 13_500));
+    // Over an s0->s1 wire without delay packet 1 reaches s1 (and leaves by s1->h1) in the
+    // picosecond its serialization ends, before that port's `TxDone`: its record is still the end's.
+    let no_delay = doc("end").replace("rate = \"1Gbps\"\ndelay = \"1us\"", "rate = \"1Gbps\"\ndelay = \"0us\"");
+    assert_ne!(no_delay, doc("end"));
+    let mut sim = Simulator::new(&Scenario::from_toml(&no_delay).unwrap_or_else(|e| panic!("{e}")), None);
+    sim.run_until(us(14.2 + 1.2 + 1.0));
+    let rec = *tcp(&sim, 0).receiver.int_last.as_deref().expect("packet 1's record");
+    assert_eq!((rec.hops()[1].time, rec.hops()[1].queue_bytes), (us(14.2), 3000));
 }
 
 #[test]
