@@ -82,8 +82,10 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) against fabricsim's cc = "hpcc",
   HPCC_SCENARIO below: 100 Gb/s, 1 us links, 9000 B payload + 64 B header, ACKs of 64 B, T = 12 us
   for every path, eta 0.95, maxStage 5, W_AI one packet, no bound on W (w_max_bytes = 1e15), and
-  the eight places where sim/hpcc.cpp departs from HPCC's Algorithm 1, each an HPCC option
-  (HPCC_HTSIM_RULES, commented key by key in HPCC_SCENARIO; --hpcc-algorithm1 leaves them out);
+  the eight places where sim/hpcc.cpp departs from HPCC's Algorithm 1 and htsim's INT recording
+  point (LosslessOutputQueue::completeService: int_record = "end"), each an HPCC option
+  (HPCC_HTSIM_RULES, commented key by key in HPCC_SCENARIO; --hpcc-algorithm1 leaves them out,
+  --hpcc-int-record start only the last);
   -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
   srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
   The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B, resumed below
@@ -676,6 +678,10 @@ delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 #                                   leaving packet is taken off it
 #   int_hops = "switches"           the host queue (FairPriorityQueue) records no INT
 #   window_rounding = "down"        doNextEvent sends only if _cwnd >= _flightsize + _mss
+# and where its switches record INT (the HPCC option that the data packets carry to them):
+#   int_record = "end"              LosslessOutputQueue::completeService, as the last bit leaves:
+#                                   _ts = now, _queuesize with what arrived during the
+#                                   serialization, _txbytes before the packet
 cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15{htsim_rules} }}
 
 [output]
@@ -688,7 +694,8 @@ flows = "all"
 # The htsim departures from Algorithm 1 that the mapping follows (HPCC_SCENARIO's comments say where
 # each is in sim/hpcc.cpp); --hpcc-algorithm1 runs fabricsim without them.
 HPCC_HTSIM_RULES = ('reference_update = "per_ack", int_reference = "first", tau_ratio = "integer", u_init = 0.95, '
-                    'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "down"')
+                    'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "down", '
+                    'int_record = "end"')
 HPCC_DRIVER_PFC = (12, 15)  # main_hpcc.cpp's low_pfc, high_pfc (packets of 9000 B)
 
 
@@ -705,7 +712,7 @@ def hpcc_pfc_thresholds(pairs: list[tuple[int, int]], size: int | None, end: str
 
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
-                    notes: list[str], pfc: str = "raised", rules: bool = True) -> Experiment:
+                    notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end") -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
@@ -713,7 +720,7 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     pfc_note = " (the driver's own)" if pfc == "driver" else ": HIGH x 9000 B is more than all the flows' bytes, so no pause can occur"
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
                                 pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
-                                htsim_rules=", " + HPCC_HTSIM_RULES if rules else "")
+                                htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"') if rules else "")
     toml = out / f"{name}.toml"
     if size is None:
         toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n' for a, b in pairs))
@@ -724,7 +731,8 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
             "-pfc_thresholds", str(low), str(high),
             "-end", str(round(experiments.seconds(end) * 1e6)), "-log", "sink", "-logtime", "0.1", "-o", "log.dat"]
     notes = notes + [f"htsim -pfc_thresholds {low} {high}" + (" (the driver's own)" if pfc == "driver" else " (above all the flows' bytes)")
-                     + ("" if rules else "; fabricsim without htsim's HPCC rules (--hpcc-algorithm1)")]
+                     + ("" if rules else "; fabricsim without htsim's HPCC rules (--hpcc-algorithm1)")
+                     + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else "")]
     return Experiment(name, toml, argv, "HPCC_SINK", experiments.seconds(end), size is not None, notes, line_gbps=100.0)
 
 
@@ -941,6 +949,9 @@ def main() -> None:
                          "or the driver's own 12 15 packets")
     ap.add_argument("--hpcc-algorithm1", action="store_true",
                     help="run fabricsim's HPCC as Algorithm 1, without htsim's departures (HPCC_HTSIM_RULES)")
+    ap.add_argument("--hpcc-int-record", default="end", choices=["end", "start"],
+                    help="where fabricsim's switches record HPCC's INT: end (default: as the packet's last bit leaves, as htsim's "
+                         "LosslessOutputQueue::completeService) or start (as it starts serializing, Algorithm 1's own)")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
     ap.add_argument("--vary-seed", action="store_true",
                     help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")
@@ -954,7 +965,7 @@ def main() -> None:
     for name in names:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
-            extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1}
+            extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record}
         if name.startswith(("ndp", "dctcp", "swift")):
             extra["own_paths"] = a.own_paths
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)

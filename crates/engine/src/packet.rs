@@ -38,8 +38,20 @@ pub enum Int {
     Off,
     /// Each egress appends a hop record on dequeue (`crate::switch::telemetry`).
     Collect,
+    /// As `Collect`, but each hop's time stamp and queue length are those of the end of the
+    /// packet's serialization (htsim's `LosslessOutputQueue::completeService`; HPCC's
+    /// `int_record = "end"`): the queue then holds what arrived while the packet was sent.
+    CollectAtEnd,
     /// Carries records collected by another packet back to its sender; switches add nothing.
     Echo,
+}
+
+impl Int {
+    /// Does the packet collect hop records (at either point)?
+    #[inline]
+    pub fn collects(self) -> bool {
+        matches!(self, Int::Collect | Int::CollectAtEnd)
+    }
 }
 
 pub use crate::transport::tcp::header::{TcpHeader, MAX_SACK_BLOCKS};

@@ -230,7 +230,7 @@ pub struct Queued {
     pub id: PacketId,
     pub size: u32,
     pub next: PathPos,
-    pub collect: bool,
+    pub int: crate::packet::Int,
 }
 
 /// A port with several queues, or any admission, marking or buffer beyond the simple port's.
@@ -401,7 +401,7 @@ impl PortQueue {
                 p.ecn = Ecn::Ce;
             }
         }
-        self.fifo.push_back(Queued { id, size: p.size, next, collect: p.int == crate::packet::Int::Collect });
+        self.fifo.push_back(Queued { id, size: p.size, next, int: p.int });
         self.occ.pkts += 1;
         self.occ.bytes += size;
         Admit::Enqueued { marked, trimmed: false }

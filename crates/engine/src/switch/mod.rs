@@ -216,6 +216,11 @@ impl Fabric {
                 self.hybrid_arrival(role, id, cx);
             }
         }
+        if self.telemetry.pending() {
+            // Over a link without delay the packet arrives in the picosecond its serialization
+            // ends, before the port's `TxDone` (arrivals rank first): its hop ends now.
+            self.int_ended(port, Some(id), cx);
+        }
         if let Some(pfc) = self.pfc.as_deref_mut().filter(|f| f.counts(port)) {
             if pfc.entered(port, id, cx.slab.get(id).size) {
                 self.send_frame(port, true, cx);
@@ -254,6 +259,11 @@ impl Fabric {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
         }
+        if self.telemetry.pending() && self.net.ports[port.idx()].stats.busy_until == cx.now {
+            // A hop recorded at its packet's end takes the queue before the packets that arrive
+            // in the picosecond the last bit leaves, as htsim's does (`telemetry.rs`).
+            self.int_ended(port, None, cx);
+        }
         let p = &mut self.net.ports[port.idx()];
         if p.shaped {
             // One flag test in the port's first cache line for every other port.
@@ -272,7 +282,7 @@ impl Fabric {
             }
             // Nothing waits behind this packet: the transmitter reads nothing of the queue.
             let pkt = cx.slab.get(id);
-            self.send(port, id, pkt.size, pkt.int == Int::Collect, false, next, cx);
+            self.send(port, id, pkt.size, pkt.int, false, next, cx);
             return;
         }
         p.note_queue(cx.now);
@@ -420,19 +430,19 @@ impl Fabric {
     pub fn start_tx(&mut self, port: PortId, id: PacketId, cx: &mut Ctx) {
         let pkt = cx.slab.get(id);
         let waiting = !self.net.ports[port.idx()].queue.is_empty();
-        self.send(port, id, pkt.size, pkt.int == Int::Collect, waiting, PathPos::NONE, cx);
+        self.send(port, id, pkt.size, pkt.int, waiting, PathPos::NONE, cx);
     }
 
-    /// `start_tx` for a packet of `size` bytes whose telemetry request (`collect`) is known, with
+    /// `start_tx` for a packet of `size` bytes whose telemetry request (`int`) is known, with
     /// `waiting` telling whether packets wait in the port's queue behind it and `next` its
     /// position on its flow's path at the port's peer.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn send(&mut self, port: PortId, id: PacketId, size: u32, collect: bool, waiting: bool, next: PathPos, cx: &mut Ctx) {
+    fn send(&mut self, port: PortId, id: PacketId, size: u32, int: Int, waiting: bool, next: PathPos, cx: &mut Ctx) {
         let now = cx.now;
         let size = size as u64;
         let p = &mut self.net.ports[port.idx()];
-        if collect {
+        if int.collects() {
             let hop = IntHop { port, time: now, queue_bytes: p.queue.len_bytes(), tx_bytes: p.stats.tx_bytes, rate: p.rate };
             self.telemetry.record(id, hop);
         }
@@ -450,7 +460,8 @@ impl Fabric {
         // gets a packet while this one serializes schedules it then (`enqueue`). Event order and
         // results are the same as with one `TxDone` per packet — tie keys do not depend on when an
         // event was scheduled — with half the packet events on lightly queued fabrics.
-        p.tx_pending = self.eager_tx_done || p.tx_done_always || waiting || p.watched;
+        // A hop recorded at the packet's end needs the `TxDone` that ends it.
+        p.tx_pending = self.eager_tx_done || p.tx_done_always || waiting || p.watched || int == Int::CollectAtEnd;
         if p.tx_pending {
             cx.events.schedule_ahead(now + ser, Event::TxDone { port });
         }
@@ -472,7 +483,18 @@ impl Fabric {
         } else {
             let delay = p.delay;
             cx.events.schedule_ahead(now + ser + delay, Event::Arrive { port, pkt: id, at: next });
+            if int == Int::CollectAtEnd {
+                self.telemetry.await_end(id, port, self.net.ports.len());
+            }
         }
+    }
+
+    /// The serialization on `port` ends now: a hop recorded at its end (of packet `only`, if
+    /// given) takes the time and the bytes waiting (`telemetry.rs`; not inlined: rare).
+    #[inline(never)]
+    fn int_ended(&mut self, port: PortId, only: Option<PacketId>, cx: &Ctx) {
+        let waiting = self.net.ports[port.idx()].queue.len_bytes();
+        self.telemetry.ended(port, only, cx.now, waiting);
     }
 
     /// The peer of `port` sends it a PFC frame (PAUSE or RESUME), which arrives after the link's
@@ -508,6 +530,9 @@ impl Fabric {
     /// The transmitter of `port` finished its packet: dequeue the next one (stage 4 again).
     #[inline]
     pub fn tx_done(&mut self, port: PortId, cx: &mut Ctx) {
+        if self.telemetry.pending() {
+            self.int_ended(port, None, cx);
+        }
         if let Some(pfc) = self.pfc.as_deref_mut() {
             if let Some(from) = pfc.left(port) {
                 self.send_frame(from, false, cx);
@@ -523,9 +548,9 @@ impl Fabric {
         p.note_queue(cx.now);
         if p.simple_queue {
             if let Some(q) = p.queue.pop_fifo() {
-                debug_assert!({ let k = cx.slab.get(q.id); (k.size, k.int == Int::Collect) == (q.size, q.collect) });
+                debug_assert!({ let k = cx.slab.get(q.id); (k.size, k.int) == (q.size, q.int) });
                 let waiting = !p.queue.is_empty();
-                self.send(port, q.id, q.size, q.collect, waiting, q.next, cx);
+                self.send(port, q.id, q.size, q.int, waiting, q.next, cx);
             }
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };

@@ -5,6 +5,17 @@
 //!
 //! The records live in a side table indexed by packet slot, not in the packet, so the packet that
 //! every hop copies stays small; a slot's record is reset when the slot is reused.
+//!
+//! Where a hop records: as the packet starts serializing (`Int::Collect`: the paper's "on
+//! dequeue"), or as its last bit leaves (`Int::CollectAtEnd`, HPCC's `int_record = "end"`): htsim's
+//! `LosslessOutputQueue::completeService` (csg-htsim 841d9e7) writes the time stamp and the queue
+//! then, so the queue also holds the packets that arrived during the serialization; the byte
+//! counter is the port's before the packet in both. Such a hop is written at the start and its
+//! time and queue are overwritten when the serialization ends (`Telemetry::ended`), before any
+//! packet that reaches the port in that same picosecond: in htsim a packet that follows another
+//! back to back through a `Pipe` is scheduled to arrive only once the one ahead has arrived, after
+//! the egress scheduled its `completeService` for that picosecond, so it is not counted (same-time
+//! events run in the order they were scheduled; docs/VALIDATION.md, the HPCC incasts).
 
 use crate::ids::{PacketId, PortId};
 use crate::time::{Rate, Time};
@@ -16,9 +27,9 @@ pub const MAX_HOPS: usize = 6;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IntHop {
     pub port: PortId,
-    /// When the packet was dequeued (started serializing).
+    /// When the packet was dequeued (started serializing), or when its last bit left.
     pub time: Time,
-    /// Bytes waiting in the port's queues as the packet left.
+    /// Bytes waiting in the port's queues behind the packet then.
     pub queue_bytes: u64,
     /// Bytes the port had put on its wire before this packet.
     pub tx_bytes: u64,
@@ -53,10 +64,16 @@ impl IntRecord {
     }
 }
 
+/// No packet (an empty `on_wire` entry).
+const NO_PACKET: PacketId = PacketId(u32::MAX);
+
 /// The side table: a record per packet slot that carries telemetry.
 #[derive(Clone, Debug, Default)]
 pub struct Telemetry {
     records: Vec<IntRecord>,
+    /// Per port, the packet serializing there whose hop is recorded at its end (`NO_PACKET`:
+    /// none); empty until the first such packet, so runs without one test one length.
+    on_wire: Vec<PacketId>,
 }
 
 impl Telemetry {
@@ -80,5 +97,37 @@ impl Telemetry {
             self.records.resize(id.idx() + 1, IntRecord::default());
         }
         self.records[id.idx()].push(hop);
+    }
+
+    /// Packet `id`, whose hop at `port` (one of `ports`) is recorded, takes that hop's time and
+    /// queue from the end of its serialization there (`ended`).
+    pub fn await_end(&mut self, id: PacketId, port: PortId, ports: usize) {
+        if self.on_wire.is_empty() {
+            self.on_wire = vec![NO_PACKET; ports];
+        }
+        self.on_wire[port.idx()] = id;
+    }
+
+    /// May a packet be waiting for its end record (one ever asked for one)?
+    #[inline]
+    pub fn pending(&self) -> bool {
+        !self.on_wire.is_empty()
+    }
+
+    /// The serialization on `port` ended at `time` with `queue_bytes` waiting: the hop there of
+    /// the packet that asked for an end record (if `only` is given, only if it is that packet)
+    /// takes them.
+    pub fn ended(&mut self, port: PortId, only: Option<PacketId>, time: Time, queue_bytes: u64) {
+        let id = self.on_wire[port.idx()];
+        if id == NO_PACKET || only.is_some_and(|o| o != id) {
+            return;
+        }
+        self.on_wire[port.idx()] = NO_PACKET;
+        let rec = &mut self.records[id.idx()];
+        // The hop is the last one pushed, unless the record was already full.
+        if let Some(h) = rec.hop[..rec.hops as usize].last_mut().filter(|h| h.port == port) {
+            h.time = time;
+            h.queue_bytes = queue_bytes;
+        }
     }
 }

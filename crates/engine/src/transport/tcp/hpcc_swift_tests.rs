@@ -176,15 +176,84 @@ fn contrary_keys_are_rejected_by_name() {
     let e = err("hpcc", "cc_params = { reference_update = \"per_packet\" }").unwrap();
     assert!(e.contains("transport.cc_params.reference_update: 'per_packet' is not one of \"per_rtt\", \"per_ack\""), "{e}");
     // htsim's readings by name, and the numbers they stand for.
-    let named = "cc_params = { reference_update = \"per_ack\", int_reference = \"first\", tau_ratio = \"integer\", unmeasured_ack = \"update\", int_queue = \"with_packet\", int_hops = \"switches\", window_rounding = \"down\", u_init = 0.95 }";
+    let named = "cc_params = { reference_update = \"per_ack\", int_reference = \"first\", tau_ratio = \"integer\", unmeasured_ack = \"update\", int_queue = \"with_packet\", int_hops = \"switches\", window_rounding = \"down\", u_init = 0.95, int_record = \"end\" }";
     let sc = Scenario::from_toml(&star(1, "hpcc", "1us", "1ms", None, named)).unwrap();
     let k = &sc.flows[0].cfg.tcp().unwrap().cc_params;
-    assert_eq!(&k.0[6..14], &[Some(1.0), Some(1.0), Some(1.0), Some(0.95), Some(1.0), Some(1.0), Some(1.0), Some(1.0)]);
+    assert_eq!(&k.0[6..15], &[Some(1.0), Some(1.0), Some(1.0), Some(0.95), Some(1.0), Some(1.0), Some(1.0), Some(1.0), Some(1.0)]);
+    let e = err("hpcc", "cc_params = { int_record = \"dequeue\" }").unwrap();
+    assert!(e.contains("transport.cc_params.int_record: 'dequeue' is not one of \"start\", \"end\""), "{e}");
     // Settings they imply are accepted when written out.
     assert!(err("hpcc", "telemetry = true\ndelayed_ack = 1").is_none());
     // And they are what the connections run with.
     let sim = run(&star(1, "hpcc", "1us", "1ms", Some("1448"), ""));
     assert!(tcp(&sim, 0).cfg.telemetry && tcp(&sim, 0).cfg.delack_count == 1);
+    assert!(!tcp(&sim, 0).cfg.int_at_end);
+}
+
+#[test]
+fn int_recorded_at_the_end_counts_what_arrived_during_the_serialization() {
+    // h0 - s0 - s1 - h1: 10 Gb/s host links, a 1 Gb/s s0->s1 (1500 B = 12 µs), 1 µs wires; one
+    // HPCC flow of 3 segments of 1500 B on the wire, T = 12 µs (W_init = 1.25 GB/s × 12 µs =
+    // 15 000 B, paced at line rate: packet k leaves h0 at 1.2(k−1) µs and reaches s0 at
+    // 2.2 + 1.2(k−1)). On s0->s1 packet 1 serializes over [2.2, 14.2] µs, packet 2 over
+    // [14.2, 26.2]; packets 2 and 3 reach s0 at 3.4 and 4.6 µs, during packet 1's.
+    //   start: packet 1 records (2.2 µs, 0 B waiting), packet 2 (14.2 µs, 1500 B);
+    //   end:   packet 1 records (14.2 µs, 3000 B: packets 2 and 3), packet 2 (26.2 µs, 1500 B).
+    // Byte counters are the port's before the packet in both: 0 and 1500.
+    // The first ACK only records L; the second measures (int_hops = "switches" leaves h0's NIC
+    // out; s1->h1 carries 1 Gb/s of its 10, U = 0.1): on s0->s1 txRate = 1500 B / 12 µs = B, so
+    // u = min(q2, q1)/(B·T) + 1 with B·T = 1500 B: 1 at the start (min(1500, 0) = 0), 2 at the
+    // end (min(1500, 3000) = 1500). τ = 12 µs = T, so U = u, both ≥ η = 0.95, and
+    // W = W_c·η/U + W_AI with W_c = W_init = 15 000 and W_AI = 15 000 × 0.05 / 100 = 7.5 B:
+    // 14 257.5 B at the start, 7 132.5 B at the end.
+    let doc = |at: &str| {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nswitches = [\"s0\", \"s1\"]\nhosts = [\"h0\", \"h1\"]\n\
+             [[topology.links]]\na = \"h0\"\nb = \"s0\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+             [[topology.links]]\na = \"s0\"\nb = \"s1\"\nrate = \"1Gbps\"\ndelay = \"1us\"\n\
+             [[topology.links]]\na = \"s1\"\nb = \"h1\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+             [transport]\ncc = \"hpcc\"\nmss = 1448\nheader = 52\nhandshake = false\n\
+             cc_params = {{ t_us = 12, int_hops = \"switches\", int_record = \"{at}\" }}\n\
+             [[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 4344\n"
+        )
+    };
+    let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
+    for (at, times, queues, w) in [("start", [2.2, 14.2], [0, 1500], 14_257.5), ("end", [14.2, 26.2], [3000, 1500], 7_132.5)] {
+        let mut sim = Simulator::new(&Scenario::from_toml(&doc(at)).unwrap_or_else(|e| panic!("{e}")), None);
+        let mut seen = Vec::new();
+        // Packet k reaches h1 once s1->h1 has carried it (1.2 µs + 1 µs after s0->s1's end + 1 µs).
+        for k in 0..2 {
+            let end_s0 = [14.2, 26.2][k];
+            sim.run_until(us(end_s0 + 1.0 + 1.2 + 1.0));
+            let rec = *tcp(&sim, 0).receiver.int_last.as_deref().unwrap_or_else(|| panic!("{at}: packet {k}: no telemetry"));
+            let h = rec.hops()[1];
+            assert_eq!(sim.fabric.net.ports[h.port.idx()].name, "s0->s1");
+            seen.push((h.time, h.queue_bytes, h.tx_bytes));
+        }
+        let want: Vec<_> = (0..2).map(|k| (us(times[k]), queues[k], 1500 * k as u64)).collect();
+        assert_eq!(seen, want, "int_record = {at}");
+        // The second ACK is back at h0 within 6 µs (three hops of a 52-B ACK), the third not
+        // before another 12 µs.
+        sim.run_until(us(26.2 + 3.2 + 6.0));
+        let Cc::Hpcc(h) = &tcp(&sim, 0).sender.cc else { unreachable!() };
+        assert!((h.w - w).abs() < 1e-6, "int_record = {at}: W = {} B, want {w}", h.w);
+    }
+    // A packet arriving in the picosecond the last bit leaves is not counted (htsim's order):
+    // with T = 24 µs (a first window of 20 segments) and 12 segments, packet 11 reaches s0 at
+    // 2.2 + 12 = 14.2 µs, as packet 1's serialization ends: its record holds packets 2–10, 13 500 B.
+    let tie = doc("end").replace("t_us = 12", "t_us = 24").replace("size = 4344", "size = 17376");
+    let mut sim = Simulator::new(&Scenario::from_toml(&tie).unwrap_or_else(|e| panic!("{e}")), None);
+    sim.run_until(us(14.2 + 1.0 + 1.2 + 1.0));
+    let rec = *tcp(&sim, 0).receiver.int_last.as_deref().expect("packet 1's record");
+    assert_eq!((rec.hops()[1].time, rec.hops()[1].queue_bytes), (us(14.2), 13_500));
+    // Over an s0->s1 wire without delay packet 1 reaches s1 (and leaves by s1->h1) in the
+    // picosecond its serialization ends, before that port's `TxDone`: its record is still the end's.
+    let no_delay = doc("end").replace("rate = \"1Gbps\"\ndelay = \"1us\"", "rate = \"1Gbps\"\ndelay = \"0us\"");
+    assert_ne!(no_delay, doc("end"));
+    let mut sim = Simulator::new(&Scenario::from_toml(&no_delay).unwrap_or_else(|e| panic!("{e}")), None);
+    sim.run_until(us(14.2 + 1.2 + 1.0));
+    let rec = *tcp(&sim, 0).receiver.int_last.as_deref().expect("packet 1's record");
+    assert_eq!((rec.hops()[1].time, rec.hops()[1].queue_bytes), (us(14.2), 3000));
 }
 
 #[test]

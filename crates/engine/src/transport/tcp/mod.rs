@@ -253,6 +253,9 @@ pub struct TcpConfig {
     pub scheme: Option<&'static str>,
     /// Data packets collect in-band telemetry; the receiver echoes it in its ACKs.
     pub telemetry: bool,
+    /// ... each hop recorded as the packet's last bit leaves, not as it starts (HPCC's
+    /// `int_record = "end"`; set by `TcpConnection::new`).
+    pub int_at_end: bool,
     /// Send buffer in bytes (`None` = unlimited): the data the application can have handed to
     /// the connection beyond snd_una. Bounds what the sender may have out, and is what PPT's
     /// identification reads (§4.1: the first write is min(flow size, send buffer)).
@@ -319,6 +322,7 @@ impl Default for TcpConfig {
             ns2_ecn_growth: false,
             scheme: None,
             telemetry: false,
+            int_at_end: false,
             send_buffer: None,
             ppt: lcp::PptSwitches { ewd: true, lcp_ecn: true, sched: true, ident: true },
             app_rate: None,
@@ -356,6 +360,7 @@ impl TcpConnection {
         let mut cfg = cfg;
         // What HPCC and Swift assume of the stack (the scenario parser rejects contrary keys).
         cfg.telemetry |= cfg.cc.needs_telemetry();
+        cfg.int_at_end = cfg.cc == CcKind::Hpcc && cc::HpccHtsimRules::from_knobs(&cfg.cc_params).record_at_end;
         if cfg.cc.acks_every_packet() {
             cfg.delack_count = 1;
         }

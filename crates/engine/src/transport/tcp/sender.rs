@@ -1278,7 +1278,7 @@ impl Sender {
             p.rank = self.tcb.flow_size.map_or(u64::MAX, |s| s.saturating_sub(self.seg_start(seg)));
         }
         if cfg.telemetry {
-            p.int = crate::packet::Int::Collect;
+            p.int = if cfg.int_at_end { crate::packet::Int::CollectAtEnd } else { crate::packet::Int::Collect };
         }
         out.packets.push(p);
     }

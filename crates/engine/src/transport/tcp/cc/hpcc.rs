@@ -38,7 +38,9 @@
 //! starts at 0), `int_queue = "with_packet"` (`LosslessOutputQueue::completeService` records
 //! the queue before taking the leaving packet off it), `int_hops = "switches"` (the host's queue
 //! records nothing) and `window_rounding = "down"` (`doNextEvent` sends only while a whole
-//! packet fits in W).
+//! packet fits in W). A ninth, `int_record = "end"`, is the switches' side: each egress records
+//! the data packet's hop as its last bit leaves (`completeService`), not as it starts
+//! (`Int::CollectAtEnd`, `switch/telemetry.rs`).
 
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
 use crate::switch::telemetry::{IntHop, IntRecord};
@@ -70,10 +72,11 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "int_queue", default: 0.0, min: 0.0, max: 1.0, help: "a hop's queue: \"waiting\" (0; bytes behind the packet) or \"with_packet\" (1; plus the packet's own segment, as htsim records it)" },
     Knob { name: "int_hops", default: 0.0, min: 0.0, max: 1.0, help: "hops measured: \"all\" (0) or \"switches\" (1; not the sender's NIC, whose queue records none in htsim)" },
     Knob { name: "window_rounding", default: 0.0, min: 0.0, max: 1.0, help: "segments in flight from W: \"up\" (0; ceil(W/segment)) or \"down\" (1; floor, htsim sends only while a whole packet fits)" },
+    Knob { name: "int_record", default: 0.0, min: 0.0, max: 1.0, help: "when an egress records a data packet's INT: \"start\" (0; as it starts serializing) or \"end\" (1; as its last bit leaves, so the queue counts what arrived meanwhile: htsim's completeService)" },
 ];
 
 /// The names the two-way knobs accept (`cc::knob_choices`), in knob order from `reference_update`.
-pub const CHOICES: [&[(&str, f64)]; 8] = [
+pub const CHOICES: [&[(&str, f64)]; 9] = [
     &[("per_rtt", 0.0), ("per_ack", 1.0)],
     &[("previous", 0.0), ("first", 1.0)],
     &[("real", 0.0), ("integer", 1.0)],
@@ -82,6 +85,7 @@ pub const CHOICES: [&[(&str, f64)]; 8] = [
     &[("waiting", 0.0), ("with_packet", 1.0)],
     &[("all", 0.0), ("switches", 1.0)],
     &[("up", 0.0), ("down", 1.0)],
+    &[("start", 0.0), ("end", 1.0)],
 ];
 
 /// Index of `reference_update`, the first of the knobs `CHOICES` covers.
@@ -110,10 +114,14 @@ pub struct HtsimRules {
     pub switches_only: bool,
     /// ⌊W/segment⌋ segments in flight rather than ⌈W/segment⌉.
     pub floor_window: bool,
+    /// Each egress records the data packet's hop as its last bit leaves
+    /// (`LosslessOutputQueue::completeService`), not as it starts: the switches' side
+    /// (`Int::CollectAtEnd`, `switch/telemetry.rs`); the window rule is unchanged.
+    pub record_at_end: bool,
 }
 
 impl HtsimRules {
-    fn from_knobs(k: &Knobs) -> Self {
+    pub fn from_knobs(k: &Knobs) -> Self {
         let on = |i: usize| k.get(KNOBS, FIRST_RULE + i) >= 0.5;
         HtsimRules {
             per_ack_reference: on(0),
@@ -123,6 +131,7 @@ impl HtsimRules {
             queue_with_packet: on(5),
             switches_only: on(6),
             floor_window: on(7),
+            record_at_end: on(8),
         }
     }
 }

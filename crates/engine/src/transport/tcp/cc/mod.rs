@@ -24,7 +24,7 @@ pub struct Knob {
 }
 
 /// Most knobs an algorithm has (HPCC's).
-pub const MAX_KNOBS: usize = 14;
+pub const MAX_KNOBS: usize = 15;
 
 /// Values set for an algorithm's knobs, by position in its knob list; unset = the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -433,6 +433,7 @@ registry! {
 
 pub use self::ppt::PptParams;
 pub use self::rc3::Rc3Params;
+pub use self::hpcc::HtsimRules as HpccHtsimRules;
 /// The port setups the schemes built on these share (`scheme.rs`).
 pub use self::{pfabric::PORTS as PFABRIC_PORTS, ppt::PORTS as PPT_PORTS};
 /// PPT's LCP constants (`cc/ppt.rs`).
