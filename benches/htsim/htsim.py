@@ -151,15 +151,22 @@ class Htsim:
 EDIT_MARK = "fabricsim's benches/htsim/htsim.py"
 
 
+def _sub_once(pattern: str, repl: str, text: str, path: str, what: str, count: int = 1, flags: int = 0) -> str:
+    """`text` with `pattern` replaced; the build stops with "unexpected PATH: WHAT" unless the
+    pattern occurs exactly `count` times (the source is not the one the edit was written for).
+    WHAT may name the count found as {n}."""
+    text, n = re.subn(pattern, repl, text, flags=flags)
+    if n != count:
+        raise SystemExit(f"unexpected {path}: " + what.replace("{n}", str(n)))
+    return text
+
+
 def _srand_from_env(text: str, path: str, default: str) -> str:
     """Replace the one `srand(DEFAULT);` with a seed read from $HTSIM_SEED when it is set
     (DEFAULT otherwise, so runs without it are the driver's own)."""
-    text, n = re.subn(r"\n(\s*)srand\(" + re.escape(default) + r"\);",
-                      "\n\\1srand(getenv(\"HTSIM_SEED\") ? atoi(getenv(\"HTSIM_SEED\")) : " + default.replace("\\", "\\\\")
-                      + ");  // edited by " + EDIT_MARK + ": the seed from $HTSIM_SEED", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no 'srand({default});' to edit")
-    return text
+    return _sub_once(r"\n(\s*)srand\(" + re.escape(default) + r"\);",
+                     "\n\\1srand(getenv(\"HTSIM_SEED\") ? atoi(getenv(\"HTSIM_SEED\")) : " + default.replace("\\", "\\\\")
+                     + ");  // edited by " + EDIT_MARK + ": the seed from $HTSIM_SEED", text, path, f"no 'srand({default});' to edit")
 
 
 def seed_from_env(text: str, path: str = "") -> str:
@@ -179,11 +186,8 @@ def pathid_seed_from_env(text: str, path: str = "") -> str:
 def print_pauses(text: str, path: str = "") -> str:
     """LosslessInputQueue::receivePacket sends a PFC pause upstream when its ingress bytes pass the
     high threshold (and counts nothing): the copy prints "PFC pause T_US QUEUE" there, once per pause."""
-    text, n = re.subn(r"\n(\s*)sendPause\(1000\);\n", "\n\\1sendPause(1000); cout << \"PFC pause \" << timeAsUs(eventlist().now()) << \" \" << "
-                      "_nodename << endl;  // edited by " + EDIT_MARK + ": count the pauses\n", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no 'sendPause(1000);' to edit")
-    return text
+    return _sub_once(r"\n(\s*)sendPause\(1000\);\n", "\n\\1sendPause(1000); cout << \"PFC pause \" << timeAsUs(eventlist().now()) << \" \" << "
+                     "_nodename << endl;  // edited by " + EDIT_MARK + ": count the pauses\n", text, path, "no 'sendPause(1000);' to edit")
 
 
 def print_swift_paths(text: str, path: str = "") -> str:
@@ -192,13 +196,10 @@ def print_swift_paths(text: str, path: str = "") -> str:
     random()) and reroutes its data onto the shuffled list's first (its path_id is its index in
     the unshuffled list): the copy prints "Swift paths SRC DST DATA back ACKS of N" after
     set_paths, so that fabricsim can pin each direction of a flow to htsim's."""
-    text, n = re.subn(r"\n(\s*)(swiftSrc->set_paths\(net_paths\[src\]\[dest\]\);)",
-                      "\n\\1\\2 cout << \"Swift paths \" << src << \" \" << dest << \" \" << swiftSrc->_paths[0]->path_id() << \" back \" "
-                      "<< choice << \" of \" << net_paths[src][dest]->size() << endl;  // edited by " + EDIT_MARK
-                      + ": print the path draw of each direction", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no 'swiftSrc->set_paths(net_paths[src][dest]);' to edit")
-    return text
+    return _sub_once(r"\n(\s*)(swiftSrc->set_paths\(net_paths\[src\]\[dest\]\);)",
+                     "\n\\1\\2 cout << \"Swift paths \" << src << \" \" << dest << \" \" << swiftSrc->_paths[0]->path_id() << \" back \" "
+                     "<< choice << \" of \" << net_paths[src][dest]->size() << endl;  // edited by " + EDIT_MARK
+                     + ": print the path draw of each direction", text, path, "no 'swiftSrc->set_paths(net_paths[src][dest]);' to edit")
 
 
 def swift_driver(text: str, path: str = "") -> str:
@@ -222,13 +223,10 @@ def make(cwd: Path, *targets: str) -> None:
 def old_driver_source(text: str, end_s: float, path: str = DCTCP_DRIVER) -> str:
     """An old_tests driver's source (`path` names it in errors) without its ntoa/itoa and with
     the simulated time `end_s`."""
-    text, n = re.subn(r"\nstring (ntoa|itoa)\((double|uint64_t) n\) \{.*?\n\}\n", "\n", text, flags=re.S)
-    if n != 2:
-        raise SystemExit(f"unexpected {path}: found {n} of the 2 ntoa/itoa definitions to drop")
-    text, n = re.subn(r"eventlist\.setEndtime\(timeFromSec\([0-9.]+\)\)", f"eventlist.setEndtime(timeFromSec({end_s!r}))", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no setEndtime to change")
-    return text
+    text = _sub_once(r"\nstring (ntoa|itoa)\((double|uint64_t) n\) \{.*?\n\}\n", "\n", text, path,
+                     "found {n} of the 2 ntoa/itoa definitions to drop", count=2, flags=re.S)
+    return _sub_once(r"eventlist\.setEndtime\(timeFromSec\([0-9.]+\)\)", f"eventlist.setEndtime(timeFromSec({end_s!r}))", text, path,
+                     "no setEndtime to change")
 
 
 NAMED_DCTCP = """
@@ -246,20 +244,17 @@ def print_path_choices(text: str, path: str = "") -> str:
     """The old DCTCP drivers draw one path per flow (`choice = rand() % paths`, both directions
     `at(choice)`) and print nothing of it: the copy prints "Path choice SRC DST CHOICE of N" where
     it takes the route, so that fabricsim can pin its flows to the same paths."""
-    text, n = re.subn(r"\n(\s*)(routeout = new Route\(\*\(net_paths\[src\]\[dest\]->at\(choice\)\)\);)",
-                      "\n\\1\\2 cout << \"Path choice \" << src << \" \" << dest << \" \" << choice << \" of \" << "
-                      "net_paths[src][dest]->size() << endl;  // edited by " + EDIT_MARK + ": print the path draw", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no 'routeout = new Route(*(net_paths[src][dest]->at(choice)));' to edit")
-    return text
+    return _sub_once(r"\n(\s*)(routeout = new Route\(\*\(net_paths\[src\]\[dest\]->at\(choice\)\)\);)",
+                     "\n\\1\\2 cout << \"Path choice \" << src << \" \" << dest << \" \" << choice << \" of \" << "
+                     "net_paths[src][dest]->size() << endl;  // edited by " + EDIT_MARK + ": print the path draw", text, path,
+                     "no 'routeout = new Route(*(net_paths[src][dest]->at(choice)));' to edit")
 
 
 def named_tcp_sources(text: str, path: str = "") -> str:
     """A driver whose incast sources (`new DCTCPSrc(NULL, NULL, eventlist)`) print their own
     names when they finish."""
-    text, n = re.subn(r"tcpSrc = new DCTCPSrc\(NULL, NULL, eventlist\);", "tcpSrc = new NamedDCTCPSrc(NULL, NULL, eventlist);", text)
-    if n != 1:
-        raise SystemExit(f"unexpected {path}: no 'tcpSrc = new DCTCPSrc(NULL, NULL, eventlist);' to name")
+    text = _sub_once(r"tcpSrc = new DCTCPSrc\(NULL, NULL, eventlist\);", "tcpSrc = new NamedDCTCPSrc(NULL, NULL, eventlist);", text, path,
+                     "no 'tcpSrc = new DCTCPSrc(NULL, NULL, eventlist);' to name")
     at = text.index("\nEventList eventlist;")
     return text[:at] + NAMED_DCTCP + text[at:]
 

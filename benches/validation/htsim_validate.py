@@ -800,16 +800,15 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
     samples = sink_samples(ascii_log, sink)
     names = logged_names(log)
     t_last = max(s[-1][0] for s in samples.values()) if samples else float("nan")
+    done = finished_flows(stdout)
     out = {"t_last": t_last, "bytes": {names.get(i, str(i)): s[-1][1] for i, s in samples.items()},
            "pairs": {names[i]: sink_pair(names[i]) for i in samples if i in names},
-           "fct_us": [t for t, _ in finished_flows(stdout).values()]}
+           "fct_us": [t for t, _ in done.values()]}
     if sink == "NDP_SINK":
         out.update(ndp_totals(stdout))
     elif sink == "HPCC_SINK":
-        done = finished_flows(stdout)
         out.update(finished_bytes=sum(b for _, b in done.values()), pauses=pfc_pauses(stdout))
     elif sink == "SWIFT_SINK":
-        done = finished_flows(stdout)
         out.update(finished_bytes=sum(b for _, b in done.values()), swift_rtx=swift_retransmits(stdout),
                    timeouts=tcp_timeouts(stdout), swift_paths=swift_path_choices(stdout))
     else:
@@ -842,6 +841,9 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
         fg = [gbps(b * e.fab_scale, t) for b in fd["acked_at"].values()]
         rows.append(("utilization (receivers' mean / line rate)", statistics.mean(hg) / e.line_gbps, statistics.mean(fg) / e.line_gbps))
         rows += goodput_rows(hg, fg)
+    if e.finite and not e.rows and ("pauses" in hd or "swift_rtx" in hd):
+        # HPCC's and Swift's incasts: the fastest flow too (Swift's: the one from the receiver's own rack).
+        rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
     if e.rows:
         pass
     elif "new" in hd:  # htsim_ndp's closing totals
@@ -850,15 +852,11 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
                  ("bounces (headers returned)", float(hd["bounced"]), fd["bounces"]), ("trims", None, fd["trims"]),
                  ("drops", None, fd["drops"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"])]
     elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim's ports count theirs
-        if e.finite:
-            rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
         rows += [pause_row(hts, fab), ("retransmissions", None, fd["retransmits"]), ("drops", None, fd["drops"])]
         if len(hts) > 1 and None not in (d["pauses"] for _, d in fab):
             span = lambda runs: f"{min(d['pauses'] for _, d in runs):,.0f}-{max(d['pauses'] for _, d in runs):,.0f}"
             e.notes.append(f"PFC pauses per run: htsim {span(hts)}, fabricsim {span(fab)}")
     elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout
-        if e.finite:  # the incast's fastest flow: the one from the receiver's own rack
-            rows.insert(0, ("FCT min (us)", min(hd["fct_us"], default=float("nan")), min(fd["fct_us"], default=float("nan"))))
         rows += [("retransmissions", float(hd["swift_rtx"]), fd["retransmits"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"]),
                  ("drops", None, fd["drops"])]
     else:
