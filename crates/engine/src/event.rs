@@ -104,8 +104,10 @@ impl Event {
             // Last of all: a shaper forms its burst from everything handed to it at this instant.
             Event::Release { port } => key(11, port.0, 0),
             // After a transmit-done of the same picosecond: a frame arriving as a packet ends
-            // lets the next one start (rank 12 keeps every other kind's order unchanged).
-            Event::Pfc { port, pause } => key(12, port.0, pause as u32),
+            // lets the next one start (rank 12 keeps every other kind's order unchanged). A PAUSE
+            // before a RESUME of the same picosecond: both cross the same link, and the PAUSE was
+            // sent first (by an arrival, which ranks before the departure that sends a RESUME).
+            Event::Pfc { port, pause } => key(12, port.0, (!pause) as u32),
         }
     }
 }
