@@ -646,12 +646,20 @@ xoff = "{xoff}B"
 xon = "{xon}B"
 
 [host_queue]
-# FAIR_PRIO: a FairPriorityQueue per host, fed by HPCCSrc::doNextEvent one packet per _packet_spacing
-# (the line rate, or the pacing rate); a pause that reaches it is forwarded to its sources
-# (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop sending until the resume,
-# so the queue holds at most the packet a source just handed it: the sender stops at one packet in
-# the NIC (without it, a paused NIC would fill with the window and send it back to back on resume:
-# 2,051 pauses instead of 500 on the k = 8 permutation's first draw).
+# FAIR_PRIO: a FairPriorityQueue per host (ACKs, PRIO_HI, ahead of data, PRIO_LO), fed by
+# HPCCSrc::doNextEvent: a timer every _packet_spacing = T x (9000 + 64 B) / W hands it one packet
+# while _cwnd >= _flightsize + _mss, whatever the queue holds (its 9 MB maxsize only prints "Host
+# Queue size"); a pause that reaches it is forwarded to its sources (FairPriorityQueue::receivePacket
+# -> HPCCSrc::processPause), which stop their timer until the resume. Mapped as a send limit of one
+# packet: without it, a paused NIC filled with the window and sent it back to back on resume (2,051
+# pauses instead of 500 on the k = 8 permutation's first draw). What it leaves out (issue 32): with
+# no pause, a source whose W explodes (htsim's draws 13, 14, 18: 100-180 MB) puts the whole window
+# into its host queue within microseconds, which then drains at line rate for the rest of the run
+# and starves the flows that share its uplink (the permutation's slowest flows below 12 Gb/s);
+# fabricsim's senders hold back whatever the NIC does not take, so its exploded windows (larger
+# than htsim's) latch nothing. send_limit = "unlimited" with ACKs first (queues = 2, class /
+# ack_class) would map the host queue itself, but fabricsim's windows then fill the NICs with
+# gigabytes within 1 ms (docs/VALIDATION.md, the HPCC permutation).
 send_limit = "1pkt"
 
 [routing]
