@@ -655,11 +655,11 @@ xon = "{xon}B"
 # pauses instead of 500 on the k = 8 permutation's first draw). What it leaves out (issue 32): with
 # no pause, a source whose W explodes (htsim's draws 13, 14, 18: 100-180 MB) puts the whole window
 # into its host queue within microseconds, which then drains at line rate for the rest of the run
-# and starves the flows that share its uplink (the permutation's slowest flows below 12 Gb/s);
+# and starves the flows that share its uplink (the permutation's slowest flows near 3 Gb/s);
 # fabricsim's senders hold back whatever the NIC does not take, so its exploded windows (larger
 # than htsim's) latch nothing. send_limit = "unlimited" with ACKs first (queues = 2, class /
-# ack_class) would map the host queue itself, but fabricsim's windows then fill the NICs with
-# gigabytes within 1 ms (docs/VALIDATION.md, the HPCC permutation).
+# ack_class) would map the host queue itself, but fabricsim's windows then fill its NICs until the
+# run outgrows 6 GB of memory before 1 ms (docs/VALIDATION.md, the HPCC permutation).
 send_limit = "1pkt"
 
 [routing]
