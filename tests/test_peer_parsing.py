@@ -345,6 +345,20 @@ def test_the_hpcc_driver_copy_prints_each_pfc_pause():
     assert htsim.finished_flows(out) == {"HPCC_0_15": (190.863, 2_007_000)}
 
 
+def test_the_largest_host_queue_htsim_printed():
+    # FairPriorityQueue::receivePacket prints "Host Queue size N" past its 9 MB maxsize, between
+    # other lines; the peak is the largest N (here the second), and a run without one held < 9 MB.
+    out = ("CWND2 51311 ACKNO 31482000 at 2999.29 src HPCCsrc 113\nHost Queue size 9000464\n"
+           "Host Queue size 121992376\nHost Queue size 120995336\n")
+    assert htsim.host_queue_peak(out) == 121_992_376 and htsim.host_queue_peak("Done\n") == 0
+    import htsim_validate
+
+    # Run by run, in MB: htsim's printed peak or "<9" (none printed), fabricsim's host ports' most.
+    hts = [(None, {"host_backlog": 121_992_376}), (None, {"host_backlog": 0})]
+    fab = [(None, {"host_backlog": 9128.0}), (None, {"host_backlog": 10_264.0})]
+    assert htsim_validate.host_backlog_note(hts, fab) == "host NIC backlog, most in a run (MB): htsim 122.0, <9; fabricsim 0.009, 0.010"
+
+
 def test_the_hpcc_driver_copy_seeds_its_path_ids_from_the_environment():
     src = '    _nodename = "HPCCsrc " + to_string(_node_num);\n\n    srand(time(NULL));\n    _pathid = random()%256;\n'
     text = htsim.pathid_seed_from_env(src, "hpcc.cpp")

@@ -341,6 +341,17 @@ def pfc_pauses(stdout: str) -> int:
     return len(PFC_PAUSE.findall(stdout))
 
 
+# FairPriorityQueue::receivePacket prints its size each time it grows past another million bytes
+# above its maxsize (memFromPkt(FEEDER_BUFFER): 1000 packets of 9000 B in the datacenter drivers).
+HOST_QUEUE = re.compile(r"Host Queue size (\d+)")
+
+
+def host_queue_peak(stdout: str) -> int:
+    """The most bytes any host's queue held, as far as htsim printed it: its "Host Queue size N"
+    lines, which only a queue above its maxsize (9 MB) prints; 0 when none did."""
+    return max((int(n) for n in HOST_QUEUE.findall(stdout)), default=0)
+
+
 SWIFT_RTX = re.compile(r"\S+ retransmit_packet")
 
 

@@ -130,7 +130,7 @@ sys.path.insert(0, str(HERE))
 import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
-from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, logged_names,  # noqa: E402
+from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, host_queue_peak, logged_names,  # noqa: E402
                    ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples, swift_path_choices, swift_retransmits, tcp_finished,
                    tcp_timeouts)
 
@@ -163,7 +163,8 @@ print(json.dumps({
     "fct_us": [float(x) * 1e6 for x in f["fct_s"].dropna()],
     "retransmits": col(f, "retransmits"), "timeouts": col(f, "timeouts"), "trims": col(f, "trimmed"),
     "segments": col(f, "segments_sent"), "bounces": col(p, "bounces"), "drops": col(p, "drops"),
-    "marks": col(p, "ecn_marks"), "pauses": col(p, "pfc_pauses"), "hops": r.summary["packet_hops"]}))
+    "marks": col(p, "ecn_marks"), "pauses": col(p, "pfc_pauses"), "hops": r.summary["packet_hops"],
+    "host_backlog": float(p[p["node"].str.match(r"h\d+$")]["max_queue_bytes"].max())}))
 """
 
 
@@ -645,12 +646,20 @@ xoff = "{xoff}B"
 xon = "{xon}B"
 
 [host_queue]
-# FAIR_PRIO: a FairPriorityQueue per host, fed by HPCCSrc::doNextEvent one packet per _packet_spacing
-# (the line rate, or the pacing rate); a pause that reaches it is forwarded to its sources
-# (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop sending until the resume,
-# so the queue holds at most the packet a source just handed it: the sender stops at one packet in
-# the NIC (without it, a paused NIC would fill with the window and send it back to back on resume:
-# 2,051 pauses instead of 500 on the k = 8 permutation's first draw).
+# FAIR_PRIO: a FairPriorityQueue per host (ACKs, PRIO_HI, ahead of data, PRIO_LO), fed by
+# HPCCSrc::doNextEvent: a timer every _packet_spacing = T x (9000 + 64 B) / W hands it one packet
+# while _cwnd >= _flightsize + _mss, whatever the queue holds (its 9 MB maxsize only prints "Host
+# Queue size"); a pause that reaches it is forwarded to its sources (FairPriorityQueue::receivePacket
+# -> HPCCSrc::processPause), which stop their timer until the resume. Mapped as a send limit of one
+# packet: without it, a paused NIC filled with the window and sent it back to back on resume (2,051
+# pauses instead of 500 on the k = 8 permutation's first draw). What it leaves out (issue 32): with
+# no pause, a source whose W explodes (htsim's draws 13, 14, 18: 100-180 MB) puts the whole window
+# into its host queue within microseconds, which then drains at line rate for the rest of the run
+# and starves the flows that share its uplink (the permutation's slowest flows near 3 Gb/s);
+# fabricsim's senders hold back whatever the NIC does not take, so its exploded windows (larger
+# than htsim's) latch nothing. send_limit = "unlimited" with ACKs first (queues = 2, class /
+# ack_class) would map the host queue itself, but fabricsim's windows then fill its NICs until the
+# run outgrows 6 GB of memory before 1 ms (docs/VALIDATION.md, the HPCC permutation).
 send_limit = "1pkt"
 
 [routing]
@@ -807,7 +816,7 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
     if sink == "NDP_SINK":
         out.update(ndp_totals(stdout))
     elif sink == "HPCC_SINK":
-        out.update(finished_bytes=sum(b for _, b in done.values()), pauses=pfc_pauses(stdout))
+        out.update(finished_bytes=sum(b for _, b in done.values()), pauses=pfc_pauses(stdout), host_backlog=host_queue_peak(stdout))
     elif sink == "SWIFT_SINK":
         out.update(finished_bytes=sum(b for _, b in done.values()), swift_rtx=swift_retransmits(stdout),
                    timeouts=tcp_timeouts(stdout), swift_paths=swift_path_choices(stdout))
@@ -856,6 +865,7 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
         if len(hts) > 1 and None not in (d["pauses"] for _, d in fab):
             span = lambda runs: f"{min(d['pauses'] for _, d in runs):,.0f}-{max(d['pauses'] for _, d in runs):,.0f}"
             e.notes.append(f"PFC pauses per run: htsim {span(hts)}, fabricsim {span(fab)}")
+        e.notes.append(host_backlog_note(hts, fab))
     elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout
         rows += [("retransmissions", float(hd["swift_rtx"]), fd["retransmits"]), ("timeouts", float(hd["timeouts"]), fd["timeouts"]),
                  ("drops", None, fd["drops"])]
@@ -899,6 +909,15 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     notes = e.notes + [f"goodput over htsim's last sink sample, t = {t * 1e3:.1f} ms; {sh.runs} runs of each, interleaved; "
                        f"wall spread htsim {sh.wall_spread:.0%}, fabricsim {sf.wall_spread:.0%}; measured on a loaded machine"]
     return Table(f"== {e.name} ==", f"htsim {peer}", rows, notes, cost)
+
+
+def host_backlog_note(hts: list, fab: list) -> str:
+    """The most bytes a host's NIC held, run by run: htsim's sources hand their unbounded host
+    queue a packet per pacing interval whatever it holds (only a queue past 9 MB prints its size),
+    fabricsim's senders stop at their NIC's send limit."""
+    ht = ", ".join(f"{d['host_backlog'] / 1e6:.1f}" if d["host_backlog"] else "<9" for _, d in hts)
+    ours = ", ".join(f"{d['host_backlog'] / 1e6:.3f}" for _, d in fab)
+    return f"host NIC backlog, most in a run (MB): htsim {ht}; fabricsim {ours}"
 
 
 def pause_row(hts: list, fab: list) -> tuple:
