@@ -60,11 +60,14 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
   is always 0 (found
   through the incast: with h = 20/6.55 us per hop mapped, fabricsim's flow from the receiver's
   own rack finished last, htsim's first). Switch queues: RandomQueue of -q x 4000 B (the packet
-  on the wire counted) with a 10 % random-drop band over its last 3 packets, which fabricsim does
-  not model: the runs use -q 500 (--swift-queue), where no queue reaches it (htsim prints no
-  retransmission, fabricsim drops nothing). The incast is htsim's connection_matrices/incast.cm
-  with -flowsize 499 (500 packets, SwiftSrc::set_flowsize adds one); the permutation is B4's
-  derangement at k = 8 (the driver's 128 default nodes), long-lived. Paths: the driver draws
+  on the wire counted) with a 10 % random-drop band over its last 3 packets, mapped onto [queue]
+  buffer and random_drop (queue/random_drop.rs). The runs use -q 500 (--swift-queue), where no
+  queue reaches the band (htsim prints no retransmission, fabricsim drops nothing); with the
+  driver's own -q 8 htsim's Swift stops 11 of the incast's 15 flows for good after their
+  timeouts (its go-back-N resends sequence numbers with new data: docs/VALIDATION.md). The
+  incast is htsim's connection_matrices/incast.cm with -flowsize 499 (500 packets,
+  SwiftSrc::set_flowsize adds one); the permutation is B4's derangement at k = 8 (the driver's
+  128 default nodes), long-lived. Paths: the driver draws
   choice = rand() % paths and sends the ACKs on the reverse path at(choice), then
   SwiftSrc::set_paths shuffles the flow's paths and moves the data onto the shuffled list's first
   (timeouts keep it: move_path runs only under -plb, not passed); the build copy prints both
@@ -510,10 +513,11 @@ link = {{ rate = "100Gbps", delay = "1us" }}   # linkspeed = HOST_NIC (main.h: 1
 [queue]
 # RANDOM -> RandomQueue(speed, -q x 4000 B, .., memFromPkt(RANDOM_BUFFER = 3)): an arrival is dropped
 # when the queue, the packet being serialized included, would exceed -q x 4000 B, and with
-# probability 0.1 when it would exceed that less 3 packets. fabricsim counts waiting packets only:
-# -q x 4000 B is (q - 1) x 4000 B here (as the NDP mapping). The random band is not modelled: the
-# runs use a -q no queue comes near (htsim prints no retransmission, fabricsim drops nothing).
+# probability 0.1 when it would exceed that less 3 packets (RandomQueue::receivePacket). fabricsim
+# counts waiting packets only: -q x 4000 B is (q - 1) x 4000 B here (as the NDP mapping), the
+# band's threshold (q - 3) x 4000 B is (q - 4) x 4000 B.
 buffer = "{buffer}B"
+random_drop = {{ above = "{band}B", probability = 0.1 }}
 
 [host_queue]
 # SWIFT_SCHEDULER -> FairScheduler at each host; SwiftSubflowSrc::send_next_packet hands it a
@@ -579,7 +583,7 @@ def swift_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], 
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs))  # main_swift reads only its pairs and start times (us)
     mss = SWIFT_MTU - 52
-    text = SWIFT_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, buffer=(q - 1) * SWIFT_MTU, mss=mss,
+    text = SWIFT_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, buffer=(q - 1) * SWIFT_MTU, band=max(q - 4, 0) * SWIFT_MTU, mss=mss,
                                  sample_us=SWIFT_SAMPLE_US, routing=OWN_SWIFT_PATHS if own_paths else SWIFT_PATHS)
     size = f'size = "{packets * mss}B"\n' if packets else ""
 

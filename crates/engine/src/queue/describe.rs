@@ -14,7 +14,8 @@ pub struct Described {
     pub buffer: String,
     /// "none", "ecn per queue 65pkt", "ecn per port 65pkt", "red 20pkt-60pkt".
     pub marking: String,
-    /// "droptail", "pushout", "pfabric", "trim 64B", with "+ selective drop 24000B".
+    /// "droptail", "pushout", "pfabric", "trim 64B", with "+ selective drop 24000B",
+    /// "+ random drop 0.1 above 16000B".
     pub admission: String,
 }
 
@@ -79,6 +80,9 @@ impl QueueSpec {
         };
         if let Some(k) = self.selective_drop {
             admission = format!("{admission} + selective drop {}", amount(k));
+        }
+        if let Some(r) = self.random_drop {
+            admission = format!("{admission} + random drop {} above {}", r.probability, amount(r.above));
         }
         debug_assert!(n <= MAX_QUEUES);
         Described { queues: n.to_string(), scheduler: sched, buffer, marking, admission }

@@ -19,6 +19,8 @@
 //! - Selective dropping (`QueueSpec::selective_drop`, Aeolus, Hu et al. SIGCOMM 2020 §3.2): a
 //!   packet marked droppable is admitted only while the port's occupancy stays within a small
 //!   threshold; other packets see the whole buffer.
+//! - Random drop ([`random_drop`], `QueueSpec::random_drop`): an arrival above a threshold below
+//!   the buffer limit is dropped with a fixed probability (htsim's `RandomQueue`).
 //! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
 //!   at enqueue or dequeue; or RED ([`red`]).
 //! - A device queue below all of it (`QueueSpec::device_queue`, [`device`]): ns-3's NetDevice
@@ -27,10 +29,12 @@
 pub mod describe;
 pub mod device;
 pub mod fifo;
+pub mod random_drop;
 pub mod red;
 pub mod shared;
 
 pub use fifo::{Fifo, QueueStats};
+pub use random_drop::RandomDrop;
 pub use red::{Red, RedAction, RedSpec};
 pub use shared::SharedPool;
 
@@ -138,6 +142,9 @@ pub struct QueueSpec {
     /// take the port's occupancy (all its queues, the packet included) above this amount is
     /// dropped; packets that are not droppable are admitted as usual.
     pub selective_drop: Option<Amount>,
+    /// htsim's `RandomQueue` band ([`random_drop`]): an arrival taking the port's occupancy above
+    /// the threshold is dropped with a fixed probability. `None`: off.
+    pub random_drop: Option<RandomDrop>,
     pub marking: Marking,
     /// Host NICs only: transports stop handing data packets to the NIC while it holds this many
     /// packets (backpressure, no drop). `None` = no backpressure.
@@ -159,6 +166,7 @@ impl QueueSpec {
             shared_alpha: None,
             admission: Admission::DropTail,
             selective_drop: None,
+            random_drop: None,
             marking: Marking::None,
             send_limit: None,
             device_queue: None,
@@ -245,6 +253,7 @@ struct Multi {
     fresh: bool,
     admission: Admission,
     selective_drop: Option<Amount>,
+    random_drop: Option<RandomDrop>,
     marking: Marking,
     red: Vec<Red>,
     /// The switch's shared memory (index into the pools) and α per class.
@@ -265,7 +274,7 @@ impl PortQueue {
             (Some(p), Some(a)) => Some((p, a)),
             _ => None,
         };
-        if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() && spec.device_queue.is_none() {
+        if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.random_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() && spec.device_queue.is_none() {
             match spec.marking {
                 Marking::None => return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: None },
                 Marking::Threshold { queue, port: [None, ..], at: MarkAt::Enqueue } => {
@@ -301,6 +310,7 @@ impl PortQueue {
             fresh: true,
             admission: spec.admission,
             selective_drop: spec.selective_drop,
+            random_drop: spec.random_drop,
             marking: spec.marking,
             red,
             shared,
@@ -556,6 +566,14 @@ impl Multi {
                         drop = true;
                     }
                 }
+            }
+        }
+        if !drop {
+            if let Some(r) = self.random_drop {
+                // Only an arrival that fits draws (htsim tests the limit first); one that does not
+                // is dropped below as it would be without the band.
+                let b = self.buffered(occ);
+                drop = self.fits(occ, qi, size, class, env.pools) && r.drops(b.pkts, b.bytes, size, env.rng);
             }
         }
         let mut trimmed = false;

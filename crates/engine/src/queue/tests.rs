@@ -528,3 +528,48 @@ fn a_device_queue_under_step_marking_moves_marks_not_departures() {
     let ce: Vec<bool> = (0..5).map(|_| b.pop(&mut q).map(|id| b.slab.get(id).ecn == Ecn::Ce).unwrap()).collect();
     assert_eq!(ce, vec![false, false, true, true, false]);
 }
+
+#[test]
+fn random_drop_band_is_htsims_q8_randomqueue() {
+    // htsim's -q 8 with 4000 B packets: RandomQueue drops an arrival when the queue (the packet on
+    // the wire included) plus the arrival exceeds 32,000 B, and with probability 0.1 when it
+    // exceeds 32,000 - 3 x 4000 = 20,000 B. Counting waiting packets only (the wire's 4000 B
+    // off): buffer 28,000 B, band above 16,000 B. So arrivals finding 0-3 packets waiting
+    // (totals 4,000-16,000 B) always enter, finding 4-6 (20,000-28,000 B) enter unless the
+    // port's stream draws below 0.1, finding 7 never do.
+    let mut b = Bench::new();
+    let mut s = QueueSpec::fifo(Some(Amount::Bytes(28_000)));
+    s.random_drop = Some(RandomDrop { above: Amount::Bytes(16_000), probability: 0.1 });
+    let mut q = PortQueue::new(&s, Rate::gbps(100), None);
+    let mut shadow = b.rng.clone();
+    let (mut in_band, mut band_drops, mut full_drops) = (0u64, 0u64, 0u64);
+    for round in 0..400u32 {
+        // Nine arrivals, then drain.
+        for n in 0..9 {
+            let waiting = q.len_packets();
+            let id = b.pkt(round, 4000, 0, Ecn::NotEct);
+            let got = b.offer(&mut q, id);
+            let want = match waiting {
+                0..=3 => OK,
+                4..=6 => {
+                    in_band += 1;
+                    if shadow.uniform() < 0.1 {
+                        band_drops += 1;
+                        Admit::Dropped
+                    } else {
+                        OK
+                    }
+                }
+                _ => {
+                    full_drops += 1;
+                    Admit::Dropped
+                }
+            };
+            assert_eq!(got, want, "round {round}, arrival {n}, {waiting} waiting");
+        }
+        while b.pop(&mut q).is_some() {}
+    }
+    assert!(in_band > 1000 && full_drops > 0, "{in_band} {full_drops}");
+    assert!((band_drops as f64 / in_band as f64 - 0.1).abs() < 0.03, "{band_drops} of {in_band}");
+    assert_eq!(q.queues()[0].stats.drops, band_drops + full_drops);
+}

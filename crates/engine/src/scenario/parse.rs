@@ -1610,6 +1610,9 @@ fn queue_drops(q: &crate::queue::QueueSpec) -> Option<String> {
     if q.selective_drop.is_some() {
         return Some("selective_drop".into());
     }
+    if q.random_drop.is_some() {
+        return Some("random_drop".into());
+    }
     if matches!(q.marking, crate::queue::Marking::Red(_)) {
         return Some("RED (which drops packets that are not ECN-capable)".into());
     }

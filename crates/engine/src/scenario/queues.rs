@@ -2,7 +2,7 @@
 //! switch-wide `[switch]` section. Reference: docs/SCENARIOS.md "Queues".
 
 use super::reader::*;
-use crate::queue::{Admission, Amount, MarkAt, Marking, QueueSpec, RedAction, RedSpec, Sched, CLASSES, MAX_QUEUES};
+use crate::queue::{Admission, Amount, MarkAt, Marking, QueueSpec, RandomDrop, RedAction, RedSpec, Sched, CLASSES, MAX_QUEUES};
 use serde_json::Value;
 
 /// DRR's default quantum: one 1500-byte packet per unit of weight.
@@ -235,6 +235,8 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
         }
     }
 
+    random_drop(q, &mut spec, iss);
+
     // Marking.
     let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn", "red"]));
     let ks = per_queue(q, "ecn_threshold", n, iss, amount_or_off);
@@ -302,6 +304,30 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
     device_queue(q, &mut spec, iss);
     q.finish(iss);
     spec
+}
+
+/// `random_drop = { above = "16KB", probability = 0.1 }` (or "off"): htsim's `RandomQueue` band
+/// (queue/random_drop.rs). The threshold must lie below the buffer, or nothing would be in the band.
+fn random_drop(q: &Table, spec: &mut QueueSpec, iss: &mut Issues) {
+    if q.raw("random_drop").and_then(Value::as_str) == Some("off") {
+        spec.random_drop = None;
+        return;
+    }
+    if !q.has("random_drop") {
+        return;
+    }
+    let Some(r) = q.table("random_drop", iss) else { return };
+    let above = r.need("above", iss, "a threshold such as '16KB' or '4pkt'", as_amount);
+    let p = r.need("probability", iss, "a probability such as 0.1 (htsim's RandomQueue)", as_probability);
+    r.finish(iss);
+    let (Some(above), Some(p)) = (above, p) else { return };
+    if p == 0.0 {
+        iss.push(r.key_path("probability"), "0 drops nothing; give a probability such as 0.1, or random_drop = \"off\"");
+    } else if not_below(above, spec.limit) {
+        iss.push(r.key_path("above"), format!("{} is not below the buffer size: no arrival would be in the band", crate::queue::describe::amount(above)));
+    } else {
+        spec.random_drop = Some(RandomDrop { above, probability: p });
+    }
 }
 
 /// `device_queue`: ns-3's NetDevice transmit queue below the discipline (queue/device.rs), in

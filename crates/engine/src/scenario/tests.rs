@@ -361,6 +361,14 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "queues = 2\nscheduler = \"wrr\"\nweights = [1, 2, 3]\n", "queue.weights", &["3 entries", "2 queues"]);
     assert_reports(q, "admission = \"trim\"\n", "queue.admission", &["queues >= 2"]);
     assert_reports(q, "admission = \"pfabrc\"\n", "queue.admission", &["did you mean 'pfabric'"]);
+    let rd = with("buffer = \"28KB\"\nrandom_drop = { above = \"16KB\", probability = 0.1 }\n");
+    let got = Scenario::from_toml(&rd).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba.random_drop;
+    assert_eq!(got, Some(crate::queue::RandomDrop { above: Amount::Bytes(16_000), probability: 0.1 }));
+    assert_reports(q, "buffer = \"28KB\"\nrandom_drop = { above = \"28KB\", probability = 0.1 }\n", "queue.random_drop.above", &["28000B", "not below the buffer"]);
+    assert_reports(q, "random_drop = { above = \"16KB\", probability = 0 }\n", "queue.random_drop.probability", &["drops nothing", "\"off\""]);
+    assert_reports(q, "random_drop = { above = \"16KB\", probability = 1.5 }\n", "queue.random_drop.probability", &["1.5"]);
+    assert_reports(q, "random_drop = { probability = 0.1 }\n", "queue.random_drop.above", &["missing"]);
+    assert_reports(q, "random_drop = { above = \"16KB\", probability = 0.1, band = 3 }\n", "queue.random_drop.band", &[]);
     let dq = with("device_queue = \"100pkt\"\n");
     assert_eq!(Scenario::from_toml(&dq).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba.device_queue, Some(100));
     assert_reports(q, "device_queue = \"0pkt\"\n", "queue.device_queue", &["'1pkt' to '1000000pkt'", "'100pkt'"]);
