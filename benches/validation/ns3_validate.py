@@ -189,6 +189,9 @@ NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
 # ns-3's TCP brings cwnd down to ssthresh after an ECE over the round, by Proportional Rate
 # Reduction (TcpSocketBase::EnterCwr + TcpPrrRecovery, its default RecoveryType), not at once.
 NS3_PRR = 'prr = true\n'
+# ... and counts the delivery of the ACK that starts the round twice (EnterCwr's
+# TcpPrrRecovery::EnterRecovery runs DoRecovery, and ProcessAck in CA_CWR runs it again).
+NS3_PRR_ENTRY = 'prr_entry = "ns3"\n'
 # ns-3's TcpDctcp receiver echo (TcpDctcp::CeState0to1/1to0 with m_priorRcvNxt recorded before the
 # segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck),
 # with a segment counted for each duplicate ACK (TcpSocketBase::ProcessAck's PktsAcked(1)).
@@ -201,9 +204,11 @@ NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 
 
-def ns3_tcp(prr: bool, echo: bool, cut: bool, loss_exit: bool = False) -> str:
-    """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen."""
-    return NS3_OPEN + (NS3_PRR if prr else "") + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
+def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False) -> str:
+    """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen (prr:
+    "ns3", "rfc6937" or "off")."""
+    prr_lines = {"ns3": NS3_PRR + NS3_PRR_ENTRY, "rfc6937": NS3_PRR, "off": ""}[prr]
+    return NS3_OPEN + prr_lines + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
         (NS3_LOSS_EXIT if loss_exit else "")
 
 
@@ -212,7 +217,7 @@ def device_line(packets: int) -> str:
     return f'device_queue = "{packets}pkt"\n' if packets else ""
 
 
-def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: bool = True,
+def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
@@ -233,7 +238,7 @@ def example_starts() -> list[tuple[str, str, float]]:
     return flows
 
 
-def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: bool = True,
+def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
@@ -387,8 +392,9 @@ def main() -> None:
     ap.add_argument("--device-queue", choices=["on", "off"], default="on",
                     help="map ns-3's switch device queues (device_queue: 1 packet in B1, 100 in example, 1 in example-dq1; "
                          "on) or give fabricsim's ports one queue (off), to show what they account for")
-    ap.add_argument("--prr", choices=["on", "off"], default="on",
-                    help="map ns-3's Proportional Rate Reduction after ECE (prr = true; on) or cut cwnd to ssthresh at once (off)")
+    ap.add_argument("--prr", choices=["on", "rfc6937", "off"], default="on",
+                    help="map ns-3's Proportional Rate Reduction after ECE (prr = true, prr_entry = \"ns3\": the first ACK's "
+                         "delivery counted twice; on), RFC 6937's (counted once: rfc6937) or cut cwnd to ssthresh at once (off)")
     ap.add_argument("--dctcp-echo", choices=["ns3", "rfc8257"], default="ns3",
                     help="map ns-3's DCTCP receiver echo (dctcp_echo = \"ns3\"; default) or RFC 8257's exact echo")
     ap.add_argument("--dctcp-cut", choices=["ns3", "linux"], default="ns3",
@@ -410,7 +416,7 @@ def main() -> None:
         warm = time_s - window
         dq = 1 if name != "example" else 100
         fdq = dq if a.device_queue == "on" else 0
-        prr = a.prr == "on"
+        prr = {"on": "ns3"}.get(a.prr, a.prr)
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
@@ -424,8 +430,10 @@ def main() -> None:
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if not wait:
             notes.append("fabricsim's RED without ns-3's Wait (--red-wait off)")
-        if not prr:
+        if prr == "off":
             notes.append("fabricsim cuts cwnd to ssthresh at once after ECE (--prr off)")
+        if prr == "rfc6937":
+            notes.append("fabricsim's PRR counts the first ACK's delivery once (--prr rfc6937)")
         if not echo:
             notes.append("fabricsim's DCTCP echo as RFC 8257 (--dctcp-echo rfc8257)")
         if not cut:

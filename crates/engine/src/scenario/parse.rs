@@ -735,6 +735,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("prr", iss, as_bool) {
         c.prr = v;
     }
+    if let Some(v) = t.get("prr_entry", iss, as_choice(&["rfc6937", "ns3"])) {
+        c.prr_ns3_entry = v == "ns3";
+    }
     if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
         c.dctcp_echo_ns3 = v == "ns3";
     }

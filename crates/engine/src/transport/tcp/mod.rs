@@ -186,6 +186,11 @@ pub struct TcpConfig {
     /// (`tcp_cwnd_reduction`) and ns-3 (`TcpPrrRecovery`, its default) do. Off: cwnd = ssthresh
     /// on entering CWR. Fast recovery keeps cwnd = ssthresh either way.
     pub prr: bool,
+    /// PRR counts the segments the ACK that starts a CWR episode delivered twice, as ns-3 does
+    /// (`TcpSocketBase::EnterCwr` runs `TcpPrrRecovery::EnterRecovery`, whose `DoRecovery` adds
+    /// them, and `ProcessAck`'s CA_CWR branch runs `DoRecovery` again for the same ACK): the
+    /// episode's first ACK may send up to twice what it delivered. Off: once (RFC 6937).
+    pub prr_ns3_entry: bool,
     /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `ns3_ce_event`), not
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
@@ -194,7 +199,11 @@ pub struct TcpConfig {
     /// by the segments it acknowledges beyond the point the timeout recorded (snd_nxt then), as
     /// ns-3's `TcpSocketBase::ProcessAck` does in CA_LOSS (`segsAcked = (ack − m_recover) /
     /// segment size`, `m_recover = m_highTxMark` in `ReTxTimeout`): after a timeout with one
-    /// segment outstanding the window stays at one segment. Off: by all it acknowledges (Linux).
+    /// segment outstanding the window stays at one segment. And an ECE on an advancing ACK in
+    /// the loss state enters CWR, as ns-3's `TcpSocketBase::ReceivedAck` does in any state but
+    /// CWR, with ssthresh from ns-3's rule for CA_LOSS (`TcpDctcp::GetSsThresh`: in flight / 2,
+    /// at least 2 segments); the ACK then counts all it delivered for α and PRR sets the window.
+    /// Off: by all it acknowledges (Linux), and an ECE in the loss state is not acted on.
     pub ns3_loss_exit: bool,
     /// The SYN carries a zero timestamp, so the SYN-ACK's RTT sample is its arrival time since
     /// the simulation's start rather than since the SYN left: htsim's TCP does this
@@ -297,6 +306,7 @@ impl Default for TcpConfig {
             handshake: false,
             ect_syn: false,
             prr: false,
+            prr_ns3_entry: false,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
             syn_ts_zero: false,
