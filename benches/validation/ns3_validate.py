@@ -24,7 +24,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     initial_rto = "3s"; TcpDctcp's DctcpEcn mode sends every packet ECN-capable, SYN and SYN-ACK
     included (tcp-socket-base.cc, ECN_RESTRICTION_MAP), so RED marks them -> ect_syn = true
   after an ECE ns-3 brings cwnd down over the round by Proportional Rate Reduction
-    (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default) -> prr = true (--prr off: not)
+    (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default), counting the first ACK's
+    delivery twice (EnterRecovery's DoRecovery, then ProcessAck's in CA_CWR) -> prr = true,
+    prr_entry = "ns3" (--prr rfc6937: counted once; --prr off: no PRR)
   TcpDctcp's receiver echo (CeState0to1/CeState1to0: on a CE change with an ACK delayed, an ACK
     for the point recorded before the previous segment was taken in) and ECE read only on ACKs
     that advance (TcpSocketBase::ReceivedAck), and a segment for every duplicate ACK in TcpDctcp's
@@ -33,9 +35,10 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     cc_params = { byte_cut = 1 } (--dctcp-cut linux: Linux's integer cut)
   the ACK ending a timeout's loss state grows the window only by what it acknowledges beyond the
     recovery point (ProcessAck in CA_LOSS: (ack - m_recover) / segment size; m_recover = HighTxMark
-    at the timeout), so after a lone segment's timeout the window stays one segment -> loss_exit = "ns3"
-    only with --loss-exit ns3 (ns-3's way out, an ECE on that ACK entering CWR from CA_LOSS with
-    PRR, is not modelled: alone the mapping traps more flows than ns-3 does)
+    at the timeout), so after a lone segment's timeout the window stays one segment; an ECE on that
+    ACK enters CWR first (ReceivedAck, in any state but CWR) with TcpDctcp's CA_LOSS ssthresh
+    (max(in flight / 2, 2 segments)) and PRR sets the window -> loss_exit = "ns3" (--loss-exit
+    acked: Linux's growth by all acknowledged)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -58,7 +61,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
     initial_rto = "3s", ect_syn = true
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
-    dctcp_echo = "ns3", cc_params = { byte_cut = 1 } (as for b1; loss_exit with --loss-exit ns3)
+    prr_entry = "ns3", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
     queue disc, filled whenever the disc holds packets (NetDeviceQueue stop/wake, no BQL) ->
     device_queue = "100pkt" on every switch port ("1pkt" for example-dq1; --device-queue off: none)
@@ -399,10 +402,10 @@ def main() -> None:
                     help="map ns-3's DCTCP receiver echo (dctcp_echo = \"ns3\"; default) or RFC 8257's exact echo")
     ap.add_argument("--dctcp-cut", choices=["ns3", "linux"], default="ns3",
                     help="map ns-3's DCTCP window cut (cc_params byte_cut = 1; default) or Linux's integer cut with its floor of 2")
-    ap.add_argument("--loss-exit", choices=["ns3", "acked"], default="acked",
-                    help="map ns-3's growth on leaving a timeout's loss state (loss_exit = \"ns3\": only by what lies beyond "
-                         "the recovery point) or grow by all acknowledged (acked; default: ns-3's way out of it, an ECE "
-                         "on that ACK entering CWR and PRR, is not modelled)")
+    ap.add_argument("--loss-exit", choices=["ns3", "acked"], default="ns3",
+                    help="map ns-3's way of leaving a timeout's loss state (loss_exit = \"ns3\": growth only by what lies "
+                         "beyond the recovery point, and an ECE on that ACK entering CWR; default) or grow by all "
+                         "acknowledged (acked)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -438,8 +441,8 @@ def main() -> None:
             notes.append("fabricsim's DCTCP echo as RFC 8257 (--dctcp-echo rfc8257)")
         if not cut:
             notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
-        if loss_exit:
-            notes.append("fabricsim leaves a timeout's loss state as ns-3 (--loss-exit ns3)")
+        if not loss_exit:
+            notes.append("fabricsim leaves a timeout's loss state growing by all it acknowledged (--loss-exit acked)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]
