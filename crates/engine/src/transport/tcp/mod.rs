@@ -205,6 +205,17 @@ pub struct TcpConfig {
     /// at least 2 segments); the ACK then counts all it delivered for α and PRR sets the window.
     /// Off: by all it acknowledges (Linux), and an ECE in the loss state is not acted on.
     pub ns3_loss_exit: bool,
+    /// The receiver acknowledges the connection's first data segment at once, as ns-3 does
+    /// (`TcpSocketBase::ProcessSynRcvd`: "Always respond to first data packet", the delayed-ACK
+    /// count set full on opening). Off: it waits for the delayed-ACK count like any other.
+    pub ack_first_data: bool,
+    /// With `handshake`, the sender answers the SYN-ACK with a header-only packet of its own
+    /// before its first data segment (ECN-capable with `ect_syn`), as ns-3 does
+    /// (`ProcessSynSent`'s `SendEmptyPacket(ACK)`): it takes a place in the queues, and under
+    /// ns-3's DCTCP echo the receiver raises its CE event as for a segment with the first data
+    /// byte's sequence number, so its mark takes the first segment's (`receiver.rs`). Off: the
+    /// first data segment carries the ACK.
+    pub handshake_ack: bool,
     /// The SYN carries a zero timestamp, so the SYN-ACK's RTT sample is its arrival time since
     /// the simulation's start rather than since the SYN left: htsim's TCP does this
     /// (`TcpPacket::new_syn_pkt` never sets the timestamp that `TcpSink` echoes and
@@ -309,6 +320,8 @@ impl Default for TcpConfig {
             prr_ns3_entry: false,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
+            ack_first_data: false,
+            handshake_ack: false,
             syn_ts_zero: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
@@ -405,7 +418,8 @@ impl Transport for TcpConnection {
             }
             Kind::Syn => self.receiver.on_syn(now, &self.ends, out),
             Kind::SynAck => self.sender.on_syn_ack(now, &self.cfg, &self.ends, out),
-            Kind::Control => {}
+            // The handshake's own ACK (`TcpConfig::handshake_ack`), the only control packet TCP sends.
+            Kind::Control => self.receiver.on_handshake_ack(pkt, &self.ends, out),
         }
     }
     fn on_timer(&mut self, now: Time, timer: TimerId, _: &mut Stacks, out: &mut Outbox) {

@@ -536,6 +536,15 @@ impl Sender {
         self.tcb.srtt = self.rtt.srtt();
         self.rto.cancel();
         self.cc_call(|cc, t| cc.init(t));
+        if cfg.handshake_ack {
+            // ns-3 acknowledges the SYN-ACK with a packet of its own (`TcpConfig::handshake_ack`).
+            let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.ack_size, Kind::Control, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
+            p.class = cfg.class;
+            if cfg.ect_syn && cfg.ecn != EcnMode::Off {
+                p.ecn = Ecn::Ect0;
+            }
+            out.packets.push(p);
+        }
         let case1 = self.identify(cfg);
         self.try_send(now, cfg, ends, out);
         self.open_low(now, case1, cfg, ends, out);
@@ -1793,6 +1802,25 @@ mod tests {
         };
         assert_eq!(srtt_rto(false).0, Some(Time::from_us(40)));
         assert_eq!(srtt_rto(true), (Some(Time::from_us(80_040)), Time::from_us(240_120)));
+    }
+
+    #[test]
+    fn handshake_ack_goes_ahead_of_the_first_data() {
+        // With `handshake_ack` the SYN-ACK is answered by a header-only packet (ECN-capable as
+        // the SYN, `ect_syn`) and then the initial window of 10; without, the window alone.
+        for own in [false, true] {
+            let c = TcpConfig { handshake: true, handshake_ack: own, ect_syn: true, ecn: EcnMode::Dctcp, ..cfg(true) };
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            out.clear();
+            s.on_syn_ack(Time(10), &c, &ends(), &mut out);
+            let kinds: Vec<Kind> = out.packets.iter().map(|p| p.kind).collect();
+            assert_eq!(kinds.len(), 10 + own as usize);
+            assert_eq!(kinds[0], if own { Kind::Control } else { Kind::Data });
+            assert_eq!(out.packets[0].ecn, Ecn::Ect0);
+            assert_eq!((out.packets[0].tcp().seq, out.packets[0].size), (0, if own { c.ack_size } else { 1000 + c.header }));
+        }
     }
 
     #[test]
