@@ -24,7 +24,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     initial_rto = "3s"; TcpDctcp's DctcpEcn mode sends every packet ECN-capable, SYN and SYN-ACK
     included (tcp-socket-base.cc, ECN_RESTRICTION_MAP), so RED marks them -> ect_syn = true
   after an ECE ns-3 brings cwnd down over the round by Proportional Rate Reduction
-    (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default) -> prr = true (--prr off: not)
+    (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default), counting the first ACK's
+    delivery twice (EnterRecovery's DoRecovery, then ProcessAck's in CA_CWR) -> prr = true,
+    prr_entry = "ns3" (--prr rfc6937: counted once; --prr off: no PRR)
   TcpDctcp's receiver echo (CeState0to1/CeState1to0: on a CE change with an ACK delayed, an ACK
     for the point recorded before the previous segment was taken in) and ECE read only on ACKs
     that advance (TcpSocketBase::ReceivedAck), and a segment for every duplicate ACK in TcpDctcp's
@@ -33,9 +35,10 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     cc_params = { byte_cut = 1 } (--dctcp-cut linux: Linux's integer cut)
   the ACK ending a timeout's loss state grows the window only by what it acknowledges beyond the
     recovery point (ProcessAck in CA_LOSS: (ack - m_recover) / segment size; m_recover = HighTxMark
-    at the timeout), so after a lone segment's timeout the window stays one segment -> loss_exit = "ns3"
-    only with --loss-exit ns3 (ns-3's way out, an ECE on that ACK entering CWR from CA_LOSS with
-    PRR, is not modelled: alone the mapping traps more flows than ns-3 does)
+    at the timeout), so after a lone segment's timeout the window stays one segment; an ECE on that
+    ACK enters CWR first (ReceivedAck, in any state but CWR) with TcpDctcp's CA_LOSS ssthresh
+    (max(in flight / 2, 2 segments)) and PRR sets the window -> loss_exit = "ns3" (--loss-exit
+    acked: Linux's growth by all acknowledged)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -58,7 +61,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
     initial_rto = "3s", ect_syn = true
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
-    dctcp_echo = "ns3", cc_params = { byte_cut = 1 } (as for b1; loss_exit with --loss-exit ns3)
+    prr_entry = "ns3", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
     queue disc, filled whenever the disc holds packets (NetDeviceQueue stop/wake, no BQL) ->
     device_queue = "100pkt" on every switch port ("1pkt" for example-dq1; --device-queue off: none)
@@ -189,6 +192,9 @@ NS3_OPEN = 'handshake = true\ninitial_rto = "3s"\nect_syn = true\n'
 # ns-3's TCP brings cwnd down to ssthresh after an ECE over the round, by Proportional Rate
 # Reduction (TcpSocketBase::EnterCwr + TcpPrrRecovery, its default RecoveryType), not at once.
 NS3_PRR = 'prr = true\n'
+# ... and counts the delivery of the ACK that starts the round twice (EnterCwr's
+# TcpPrrRecovery::EnterRecovery runs DoRecovery, and ProcessAck in CA_CWR runs it again).
+NS3_PRR_ENTRY = 'prr_entry = "ns3"\n'
 # ns-3's TcpDctcp receiver echo (TcpDctcp::CeState0to1/1to0 with m_priorRcvNxt recorded before the
 # segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck),
 # with a segment counted for each duplicate ACK (TcpSocketBase::ProcessAck's PktsAcked(1)).
@@ -201,9 +207,11 @@ NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 
 
-def ns3_tcp(prr: bool, echo: bool, cut: bool, loss_exit: bool = False) -> str:
-    """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen."""
-    return NS3_OPEN + (NS3_PRR if prr else "") + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
+def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False) -> str:
+    """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen (prr:
+    "ns3", "rfc6937" or "off")."""
+    prr_lines = {"ns3": NS3_PRR + NS3_PRR_ENTRY, "rfc6937": NS3_PRR, "off": ""}[prr]
+    return NS3_OPEN + prr_lines + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
         (NS3_LOSS_EXIT if loss_exit else "")
 
 
@@ -212,7 +220,7 @@ def device_line(packets: int) -> str:
     return f'device_queue = "{packets}pkt"\n' if packets else ""
 
 
-def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: bool = True,
+def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
@@ -233,7 +241,7 @@ def example_starts() -> list[tuple[str, str, float]]:
     return flows
 
 
-def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: bool = True,
+def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
@@ -387,16 +395,17 @@ def main() -> None:
     ap.add_argument("--device-queue", choices=["on", "off"], default="on",
                     help="map ns-3's switch device queues (device_queue: 1 packet in B1, 100 in example, 1 in example-dq1; "
                          "on) or give fabricsim's ports one queue (off), to show what they account for")
-    ap.add_argument("--prr", choices=["on", "off"], default="on",
-                    help="map ns-3's Proportional Rate Reduction after ECE (prr = true; on) or cut cwnd to ssthresh at once (off)")
+    ap.add_argument("--prr", choices=["on", "rfc6937", "off"], default="on",
+                    help="map ns-3's Proportional Rate Reduction after ECE (prr = true, prr_entry = \"ns3\": the first ACK's "
+                         "delivery counted twice; on), RFC 6937's (counted once: rfc6937) or cut cwnd to ssthresh at once (off)")
     ap.add_argument("--dctcp-echo", choices=["ns3", "rfc8257"], default="ns3",
                     help="map ns-3's DCTCP receiver echo (dctcp_echo = \"ns3\"; default) or RFC 8257's exact echo")
     ap.add_argument("--dctcp-cut", choices=["ns3", "linux"], default="ns3",
                     help="map ns-3's DCTCP window cut (cc_params byte_cut = 1; default) or Linux's integer cut with its floor of 2")
-    ap.add_argument("--loss-exit", choices=["ns3", "acked"], default="acked",
-                    help="map ns-3's growth on leaving a timeout's loss state (loss_exit = \"ns3\": only by what lies beyond "
-                         "the recovery point) or grow by all acknowledged (acked; default: ns-3's way out of it, an ECE "
-                         "on that ACK entering CWR and PRR, is not modelled)")
+    ap.add_argument("--loss-exit", choices=["ns3", "acked"], default="ns3",
+                    help="map ns-3's way of leaving a timeout's loss state (loss_exit = \"ns3\": growth only by what lies "
+                         "beyond the recovery point, and an ECE on that ACK entering CWR; default) or grow by all "
+                         "acknowledged (acked)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -410,7 +419,7 @@ def main() -> None:
         warm = time_s - window
         dq = 1 if name != "example" else 100
         fdq = dq if a.device_queue == "on" else 0
-        prr = a.prr == "on"
+        prr = {"on": "ns3"}.get(a.prr, a.prr)
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
@@ -424,14 +433,16 @@ def main() -> None:
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if not wait:
             notes.append("fabricsim's RED without ns-3's Wait (--red-wait off)")
-        if not prr:
+        if prr == "off":
             notes.append("fabricsim cuts cwnd to ssthresh at once after ECE (--prr off)")
+        if prr == "rfc6937":
+            notes.append("fabricsim's PRR counts the first ACK's delivery once (--prr rfc6937)")
         if not echo:
             notes.append("fabricsim's DCTCP echo as RFC 8257 (--dctcp-echo rfc8257)")
         if not cut:
             notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
-        if loss_exit:
-            notes.append("fabricsim leaves a timeout's loss state as ns-3 (--loss-exit ns3)")
+        if not loss_exit:
+            notes.append("fabricsim leaves a timeout's loss state growing by all it acknowledged (--loss-exit acked)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]

@@ -30,6 +30,10 @@
 //   --echoTrace=FILE     flow --echoFlow's (0-based) data arrivals at its receiver ("D time_ns seq
 //                        payload ce") and ACK arrivals at its sender ("A time_ns ack ece") in the same
 //                        time span (for replaying the receiver's echo; no figure depends on it).
+//   --stateTrace=FILE    the same flow's sender state in the same span, a line per change ("S
+//                        time_ns cong|ecn|cwnd|ssth|flight old new", "S time_ns rto old_us new_us")
+//                        and per data segment sent ("T time_ns seq bytes flags"), for following
+//                        its congestion states ACK by ACK (no figure depends on it).
 //
 // Per flow (after the warm-up; the "echo" object of each flow): data segments reaching the
 // receiver and those CE-marked; ACKs reaching the sender, with ECE, advancing its highest ACK or
@@ -165,7 +169,7 @@ Time g_echoFrom, g_echoUntil;
 
 bool EchoTraced(size_t flow)
 {
-    return g_echoTrace && flow == g_echoFlow && Simulator::Now() >= g_echoFrom && Simulator::Now() <= g_echoUntil;
+    return flow == g_echoFlow && Simulator::Now() >= g_echoFrom && Simulator::Now() <= g_echoUntil;
 }
 
 // Every packet a host's IP delivers up: data at a receiver (keyed by its source, the sender) and
@@ -181,7 +185,7 @@ void Delivered(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
         auto it = g_senderOf.find(ip.GetSource().Get());
         if (it == g_senderOf.end()) return;
         SenderState& f = g_senders[it->second];
-        if (EchoTraced(it->second))
+        if (g_echoTrace && EchoTraced(it->second))
             std::fprintf(g_echoTrace, "D %ld %u %u %d\n", (long)Simulator::Now().GetNanoSeconds(), tcp.GetSequenceNumber().GetValue(),
                          payload, ip.GetEcn() == Ipv4Header::ECN_CE);
         if (!g_warm) return;
@@ -195,7 +199,7 @@ void Delivered(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
     uint32_t ack = tcp.GetAckNumber().GetValue();
     bool ece = tcp.GetFlags() & TcpHeader::ECE;
     bool advances = ack > f.highAck;
-    if (EchoTraced(it->second))
+    if (g_echoTrace && EchoTraced(it->second))
         std::fprintf(g_echoTrace, "A %ld %u %d\n", (long)Simulator::Now().GetNanoSeconds(), ack, (int)ece);
     if (g_warm)
     {
@@ -230,8 +234,39 @@ void Alpha(size_t i, uint32_t ece, uint32_t total, double alpha)
     }
 }
 
+// --stateTrace: the --echoFlow sender's state changes and data segments sent.
+FILE* g_stateTrace = nullptr;
+
+void State(size_t i, const char* what, long a, long b)
+{
+    if (g_stateTrace && EchoTraced(i))
+        std::fprintf(g_stateTrace, "S %ld %s %ld %ld\n", (long)Simulator::Now().GetNanoSeconds(), what, a, b);
+}
+void StateCong(size_t i, TcpSocketState::TcpCongState_t a, TcpSocketState::TcpCongState_t b) { State(i, "cong", a, b); }
+void StateEcn(size_t i, TcpSocketState::EcnState_t a, TcpSocketState::EcnState_t b) { State(i, "ecn", a, b); }
+void StateCwnd(size_t i, uint32_t a, uint32_t b) { State(i, "cwnd", a, b); }
+void StateSsth(size_t i, uint32_t a, uint32_t b) { State(i, "ssth", a, b); }
+void StateFlight(size_t i, uint32_t a, uint32_t b) { State(i, "flight", a, b); }
+void StateRto(size_t i, Time a, Time b) { State(i, "rto", (long)a.GetMicroSeconds(), (long)b.GetMicroSeconds()); }
+void StateTx(size_t i, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (g_stateTrace && EchoTraced(i) && p->GetSize() > 0)
+        std::fprintf(g_stateTrace, "T %ld %u %u %u\n", (long)Simulator::Now().GetNanoSeconds(), h.GetSequenceNumber().GetValue(),
+                     p->GetSize(), (unsigned)h.GetFlags());
+}
+
 void Connected(size_t i, Ptr<Socket> s, const Address&, const Address&)
 {
+    if (g_stateTrace && i == g_echoFlow)
+    {
+        s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&StateCong, i));
+        s->TraceConnectWithoutContext("EcnState", MakeBoundCallback(&StateEcn, i));
+        s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&StateCwnd, i));
+        s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&StateSsth, i));
+        s->TraceConnectWithoutContext("BytesInFlight", MakeBoundCallback(&StateFlight, i));
+        s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&StateRto, i));
+        s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&StateTx, i));
+    }
     s->TraceConnectWithoutContext("Retransmission", MakeBoundCallback(&Retransmitted, i));
     s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&CongState, i));
     s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&Cwnd, i));
@@ -464,6 +499,8 @@ int main(int argc, char* argv[])
     cmd.AddValue("tracePort", "which observed port to trace (0, 1, ...)", tracePort);
     std::string echoTrace;
     cmd.AddValue("echoTrace", "one flow's data arrivals at its receiver and ACK arrivals at its sender into this file", echoTrace);
+    std::string stateTrace;
+    cmd.AddValue("stateTrace", "the --echoTrace flow's sender state changes and segments sent into this file", stateTrace);
     cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
     cmd.Parse(argc, argv);
 
@@ -491,12 +528,10 @@ int main(int argc, char* argv[])
     Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxEnd", MakeCallback(&TxEnd));
     Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/LocalDeliver", MakeCallback(&Delivered));
     for (auto& w : g_watched) w.disc->TraceConnectWithoutContext("Drop", MakeCallback(&CountDrop));
-    if (!echoTrace.empty())
-    {
-        g_echoTrace = std::fopen(echoTrace.c_str(), "w");
-        g_echoFrom = Seconds(traceFrom);
-        g_echoUntil = Seconds(traceUntil);
-    }
+    if (!stateTrace.empty()) g_stateTrace = std::fopen(stateTrace.c_str(), "w");
+    if (!echoTrace.empty()) g_echoTrace = std::fopen(echoTrace.c_str(), "w");
+    g_echoFrom = Seconds(traceFrom);
+    g_echoUntil = Seconds(traceUntil);
     if (!trace.empty())
     {
         g_trace = std::fopen(trace.c_str(), "w");
@@ -551,6 +586,7 @@ int main(int argc, char* argv[])
     std::printf("]}\n");
     if (g_trace) std::fclose(g_trace);
     if (g_echoTrace) std::fclose(g_echoTrace);
+    if (g_stateTrace) std::fclose(g_stateTrace);
     Simulator::Destroy();
     return 0;
 }

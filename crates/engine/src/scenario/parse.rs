@@ -735,11 +735,20 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("prr", iss, as_bool) {
         c.prr = v;
     }
+    if let Some(v) = t.get("prr_entry", iss, as_choice(&["rfc6937", "ns3"])) {
+        c.prr_ns3_entry = v == "ns3";
+    }
     if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
         c.dctcp_echo_ns3 = v == "ns3";
     }
     if let Some(v) = t.get("loss_exit", iss, as_choice(&["acked", "ns3"])) {
         c.ns3_loss_exit = v == "ns3";
+    }
+    if let Some(v) = t.get("ack_first_data", iss, as_bool) {
+        c.ack_first_data = v;
+    }
+    if let Some(v) = t.get("handshake_ack", iss, as_bool) {
+        c.handshake_ack = v;
     }
     match t.raw("syn_timestamp") {
         Some(v) if v.as_str() == Some("sent") => c.syn_ts_zero = false,

@@ -186,6 +186,11 @@ pub struct TcpConfig {
     /// (`tcp_cwnd_reduction`) and ns-3 (`TcpPrrRecovery`, its default) do. Off: cwnd = ssthresh
     /// on entering CWR. Fast recovery keeps cwnd = ssthresh either way.
     pub prr: bool,
+    /// PRR counts the segments the ACK that starts a CWR episode delivered twice, as ns-3 does
+    /// (`TcpSocketBase::EnterCwr` runs `TcpPrrRecovery::EnterRecovery`, whose `DoRecovery` adds
+    /// them, and `ProcessAck`'s CA_CWR branch runs `DoRecovery` again for the same ACK): the
+    /// episode's first ACK may send up to twice what it delivered. Off: once (RFC 6937).
+    pub prr_ns3_entry: bool,
     /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `ns3_ce_event`), not
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
@@ -194,8 +199,23 @@ pub struct TcpConfig {
     /// by the segments it acknowledges beyond the point the timeout recorded (snd_nxt then), as
     /// ns-3's `TcpSocketBase::ProcessAck` does in CA_LOSS (`segsAcked = (ack − m_recover) /
     /// segment size`, `m_recover = m_highTxMark` in `ReTxTimeout`): after a timeout with one
-    /// segment outstanding the window stays at one segment. Off: by all it acknowledges (Linux).
+    /// segment outstanding the window stays at one segment. And an ECE on an advancing ACK in
+    /// the loss state enters CWR, as ns-3's `TcpSocketBase::ReceivedAck` does in any state but
+    /// CWR, with ssthresh from ns-3's rule for CA_LOSS (`TcpDctcp::GetSsThresh`: in flight / 2,
+    /// at least 2 segments); the ACK then counts all it delivered for α and PRR sets the window.
+    /// Off: by all it acknowledges (Linux), and an ECE in the loss state is not acted on.
     pub ns3_loss_exit: bool,
+    /// The receiver acknowledges the connection's first data segment at once, as ns-3 does
+    /// (`TcpSocketBase::ProcessSynRcvd`: "Always respond to first data packet", the delayed-ACK
+    /// count set full on opening). Off: it waits for the delayed-ACK count like any other.
+    pub ack_first_data: bool,
+    /// With `handshake`, the sender answers the SYN-ACK with a header-only packet of its own
+    /// before its first data segment (ECN-capable with `ect_syn`), as ns-3 does
+    /// (`ProcessSynSent`'s `SendEmptyPacket(ACK)`): it takes a place in the queues, and under
+    /// ns-3's DCTCP echo the receiver raises its CE event as for a segment with the first data
+    /// byte's sequence number, so its mark takes the first segment's (`receiver.rs`). Off: the
+    /// first data segment carries the ACK.
+    pub handshake_ack: bool,
     /// The SYN carries a zero timestamp, so the SYN-ACK's RTT sample is its arrival time since
     /// the simulation's start rather than since the SYN left: htsim's TCP does this
     /// (`TcpPacket::new_syn_pkt` never sets the timestamp that `TcpSink` echoes and
@@ -297,8 +317,11 @@ impl Default for TcpConfig {
             handshake: false,
             ect_syn: false,
             prr: false,
+            prr_ns3_entry: false,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
+            ack_first_data: false,
+            handshake_ack: false,
             syn_ts_zero: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
@@ -395,7 +418,8 @@ impl Transport for TcpConnection {
             }
             Kind::Syn => self.receiver.on_syn(now, &self.ends, out),
             Kind::SynAck => self.sender.on_syn_ack(now, &self.cfg, &self.ends, out),
-            Kind::Control => {}
+            // The handshake's own ACK (`TcpConfig::handshake_ack`), the only control packet TCP sends.
+            Kind::Control => self.receiver.on_handshake_ack(pkt, &self.ends, out),
         }
     }
     fn on_timer(&mut self, now: Time, timer: TimerId, _: &mut Stacks, out: &mut Outbox) {

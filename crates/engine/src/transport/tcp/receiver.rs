@@ -32,6 +32,8 @@ struct AckConfig {
     /// DCTCP's echo as ns-3 does it (`TcpConfig::dctcp_echo_ns3`; its sender then reads ECE only
     /// on ACKs that advance).
     echo_ns3: bool,
+    /// `TcpConfig::ack_first_data`.
+    ack_first_data: bool,
 }
 
 /// How a receive buffer (`rcv_buffer`) bounds what the receiver holds and advertises.
@@ -63,6 +65,7 @@ impl From<&TcpConfig> for AckConfig {
             rcv_window: c.rcv_window,
             lp_per_ack: c.lp_per_ack(),
             echo_ns3: c.dctcp_echo_ns3,
+            ack_first_data: c.ack_first_data,
         }
     }
 }
@@ -92,6 +95,8 @@ pub struct Receiver {
     /// ns-3's `m_ecnCESeq` (`TcpSocketBase::ForwardUp`): the sequence number, in ns-3's 32-bit
     /// space (payload byte k is k + 1, wrapping), of the last segment whose CE mark it took.
     ns3_ce_seq: u32,
+    /// No data segment has arrived yet (`TcpConfig::ack_first_data` acknowledges the first at once).
+    before_data: bool,
     /// RFC 3168 ECE latch.
     ece_latch: bool,
     /// Linux quick-ACK state, when the connection models a Linux receiver.
@@ -144,6 +149,7 @@ impl Receiver {
             ns3_moved: u32::MAX,
             ns3_reserved: false,
             ns3_ce_seq: 0,
+            before_data: true,
             ece_latch: false,
             duplicate_segments: 0,
             acks_sent: 0,
@@ -270,6 +276,9 @@ impl Receiver {
             // SAB §IV-A.3: the ACK carries min(awnd, the window the switches left in the data).
             self.assigned = h.window();
         }
+        if std::mem::take(&mut self.before_data) && self.cfg.ack_first_data {
+            immediate = true; // ns-3 opens with its delayed-ACK count full
+        }
         self.pending += 1;
         let ack_now = immediate || self.pending >= self.cfg.delack_count;
         if self.cfg.echo_ns3 {
@@ -285,6 +294,16 @@ impl Receiver {
             self.send_ack(ends, out);
         } else if !self.delack.is_set() {
             self.delack.set(now + self.cfg.delack_timeout, out);
+        }
+    }
+
+    /// The handshake's own ACK (`TcpConfig::handshake_ack`): nothing to acknowledge; under ns-3's
+    /// DCTCP echo an ECN-capable one raises the CE event as a segment would (`ForwardUp`), with
+    /// the sequence number of the first data byte, so a mark on it takes that segment's.
+    pub fn on_handshake_ack(&mut self, pkt: &Packet, ends: &Endpoints, out: &mut Outbox) {
+        if self.cfg.echo_ns3 && self.cfg.ecn == EcnMode::Dctcp && pkt.ecn != Ecn::NotEct {
+            let ce = pkt.ecn == Ecn::Ce && self.ns3_takes_ce(pkt.tcp().seq);
+            self.ns3_ce_event(ce, ends, out);
         }
     }
 
@@ -493,6 +512,47 @@ mod tests {
 
     fn acks(out: &Outbox) -> Vec<(u64, bool)> {
         out.packets.iter().map(|p| (p.tcp().ack, p.tcp().ece)).collect()
+    }
+
+    #[test]
+    fn ns3_acknowledges_the_first_data_segment_at_once() {
+        // Delayed ACK every 2 segments; segments 0, 1, 2 arrive. Counted from zero: one ACK, for
+        // 2000 (after segment 1). ns-3 opens with its count full: ACK(1000) for segment 0, then
+        // the count restarts and segment 2 completes the next pair: ACK(3000).
+        let acked = |first: bool| {
+            let cfg = TcpConfig { ack_first_data: first, ..Default::default() };
+            let mut r = Receiver::new(&cfg, None);
+            let mut out = Outbox::default();
+            for k in 0..3 {
+                r.on_data(Time(k), &data(k * 1000, 1000, Ecn::NotEct), &ends(), &mut out);
+            }
+            acks(&out).iter().map(|&(a, _)| a).collect::<Vec<_>>()
+        };
+        assert_eq!(acked(false), vec![2000]);
+        assert_eq!(acked(true), vec![1000, 3000]);
+    }
+
+    #[test]
+    fn ns3s_handshake_ack_takes_the_first_segments_mark() {
+        // ns-3's echo, first segment acknowledged at once. Segment 0 CE-marked: ACK(1000) with
+        // ECE. After a CE-marked handshake ACK (sequence number that of byte 0) ns-3 has taken
+        // the mark for that number (m_ecnCESeq), so segment 0's is not taken: it raises the no-CE
+        // event and its ACK carries no ECE. The handshake ACK itself is not answered.
+        let first_ack = |marked_handshake: bool| {
+            let cfg = TcpConfig { ecn: EcnMode::Dctcp, dctcp_echo_ns3: true, ack_first_data: true, ..Default::default() };
+            let mut r = Receiver::new(&cfg, None);
+            let mut out = Outbox::default();
+            if marked_handshake {
+                let mut h = Packet::new(FlowId(0), NodeId(0), NodeId(1), 52, Kind::Control, 0, Header::Tcp(TcpHeader::default()));
+                h.ecn = Ecn::Ce;
+                r.on_handshake_ack(&h, &ends(), &mut out);
+                assert!(out.packets.is_empty());
+            }
+            r.on_data(Time(1), &data(0, 1000, Ecn::Ce), &ends(), &mut out);
+            acks(&out)
+        };
+        assert_eq!(first_ack(false), vec![(1000, true)]);
+        assert_eq!(first_ack(true), vec![(1000, false)]);
     }
 
     #[test]

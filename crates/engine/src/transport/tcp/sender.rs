@@ -536,6 +536,15 @@ impl Sender {
         self.tcb.srtt = self.rtt.srtt();
         self.rto.cancel();
         self.cc_call(|cc, t| cc.init(t));
+        if cfg.handshake_ack {
+            // ns-3 acknowledges the SYN-ACK with a packet of its own (`TcpConfig::handshake_ack`).
+            let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.ack_size, Kind::Control, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
+            p.class = cfg.class;
+            if cfg.ect_syn && cfg.ecn != EcnMode::Off {
+                p.ecn = Ecn::Ect0;
+            }
+            out.packets.push(p);
+        }
         let case1 = self.identify(cfg);
         self.try_send(now, cfg, ends, out);
         self.open_low(now, case1, cfg, ends, out);
@@ -582,7 +591,15 @@ impl Sender {
         // (`TcpConfig::ns3_loss_exit`): for the window's growth and DCTCP's α.
         let loss_exit = (cfg.ns3_loss_exit && self.state == CaState::Loss && self.board.una() >= self.recovery_point)
             .then(|| (self.board.una() - self.recovery_point) as u32);
-        if let Some(beyond) = loss_exit {
+        // Unless the ACK carries ECE: ns-3 then enters CWR from the loss state (below), and
+        // counts all it delivered.
+        let loss_ece = cfg.ns3_loss_exit
+            && self.state == CaState::Loss
+            && acked.count > 0
+            && h.ece
+            && cfg.ecn != EcnMode::Off
+            && self.cc.cwr_on_ece();
+        if let Some(beyond) = loss_exit.filter(|_| !loss_ece) {
             acked_bytes = beyond as u64 * cfg.mss as u64;
         }
 
@@ -680,7 +697,7 @@ impl Sender {
                     self.tcb.cwnd += 1; // Step 4: inflate per further duplicate ACK.
                 }
             }
-            CaState::Loss | CaState::Cwr if una >= self.recovery_point => {
+            CaState::Loss | CaState::Cwr if una >= self.recovery_point && !loss_ece => {
                 if self.state == CaState::Cwr {
                     if self.prr.take().is_some() && !self.cc.owns_cwnd() {
                         // The reduction ends at ssthresh (Linux tcp_end_cwnd_reduction, ns-3
@@ -734,12 +751,20 @@ impl Sender {
                 may_grow = false;
             }
         }
+        if loss_ece {
+            // ns-3's `ReceivedAck` enters CWR on an ECE in any state but CWR, before `ProcessAck`
+            // would end the loss state (`TcpConfig::ns3_loss_exit`).
+            self.enter_cwr(cfg, own_acked as u64 + newly_sacked as u64);
+            self.send_cwr = true;
+            self.stats.ecn_reductions += 1;
+            may_grow = false;
+        }
         if matches!(self.state, CaState::Open | CaState::Disorder) {
             let disorder = self.dupacks > 0 || self.board.sacked_out() > 0;
             self.state = if disorder { CaState::Disorder } else { CaState::Open };
             if ece && una >= self.recovery_point && self.cc.cwr_on_ece() {
                 // RFC 3168 §6.1.2: one reduction per window of data.
-                self.enter_cwr(cfg.prr, own_acked as u64 + newly_sacked as u64);
+                self.enter_cwr(cfg, own_acked as u64 + newly_sacked as u64);
                 self.send_cwr = true;
                 self.stats.ecn_reductions += 1;
                 // ns-2 opens cwnd on this ACK too (unless it starts an ECE run), even when it also
@@ -766,7 +791,7 @@ impl Sender {
                 self.tcb.cwnd = self.tcb.cwnd.min(cap); // ns-2's maxcwnd_, applied in opencwnd()
             }
             if std::mem::take(&mut self.tcb.request_cwr) && matches!(self.state, CaState::Open | CaState::Disorder) {
-                self.enter_cwr(cfg.prr, 0); // a delay-based back-off (CDG)
+                self.enter_cwr(cfg, 0); // a delay-based back-off (CDG)
             }
         }
 
@@ -964,14 +989,22 @@ impl Sender {
 
     /// Linux `tcp_enter_cwr`: ssthresh from the congestion control, cwnd reduced to it, until
     /// the data outstanding now is acknowledged — at once, or with `prr` over the round
-    /// (`delivered`: segments the ACK that triggers it delivered).
-    fn enter_cwr(&mut self, prr: bool, delivered: u64) {
-        self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
-        if prr && !self.cc.owns_cwnd() {
+    /// (`delivered`: segments the ACK that triggers it delivered). From the loss state (only
+    /// with `ns3_loss_exit`) ssthresh follows ns-3's rule there, which `TcpDctcp::GetSsThresh`
+    /// applies because `EnterCwr` asks before it changes the state: half the flight, at least 2.
+    fn enter_cwr(&mut self, cfg: &TcpConfig, delivered: u64) {
+        self.tcb.ssthresh = if self.state == CaState::Loss {
+            (self.board.pipe() / 2).max(2).min(u32::MAX as u64) as u32
+        } else {
+            self.cc_call(|cc, t| cc.ssthresh(t))
+        };
+        if cfg.prr && !self.cc.owns_cwnd() {
             // RFC 6937's RecoverFS: the flight when the reduction starts, this ACK's share
             // included (ns-3 TcpPrrRecovery::EnterRecovery: SND.NXT − SND.UNA − SACKed + delivered).
             let fs = (self.board.packets_out() - self.board.sacked_out() + delivered).max(1);
-            self.prr = Some(Prr { delivered: 0, out_base: self.stats.segments_sent, recover_fs: fs });
+            // ns-3 counts this ACK's delivery here and again in prr_step (`prr_ns3_entry`).
+            let counted = if cfg.prr_ns3_entry { delivered } else { 0 };
+            self.prr = Some(Prr { delivered: counted, out_base: self.stats.segments_sent, recover_fs: fs });
         } else if !self.cc.owns_cwnd() {
             self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
         }
@@ -1656,6 +1689,100 @@ mod tests {
         assert_eq!(cwnd_after(false), (CaState::Open, 10));
     }
 
+    /// DCTCP with ns-3's mappings (byte cut, echo, PRR, loss exit); `entry`: `prr_ns3_entry`.
+    fn ns3_dctcp(entry: bool, initial_cwnd: u32) -> TcpConfig {
+        let mut knobs = crate::transport::tcp::cc::Knobs::default();
+        knobs.0[3] = Some(1.0); // byte_cut
+        TcpConfig {
+            ecn: EcnMode::Dctcp,
+            cc: CcKind::Dctcp,
+            cc_params: knobs,
+            dctcp_echo_ns3: true,
+            prr: true,
+            prr_ns3_entry: entry,
+            ns3_loss_exit: true,
+            initial_cwnd,
+            ..cfg(true)
+        }
+    }
+
+    #[test]
+    fn ns3s_loss_exit_with_ece_enters_cwr_and_sends_two() {
+        // One segment out (initial window 1); the RTO resends it (cwnd 1, recovery point 1).
+        // ACK(1000) ends the loss state. Without ECE ns-3 keeps cwnd at 1 (segsAcked = (1000 −
+        // 1000) / 1000 = 0): segment 1 alone. With ECE `ReceivedAck` first enters CWR from
+        // CA_LOSS: ssthresh by TcpDctcp's CA_LOSS rule, max(0 in flight / 2, 2 segments) = 2 (its
+        // cut of the 1-segment window would give 1); PRR's RecoverFS = 0 unacknowledged + 1
+        // delivered = 1, and DoRecovery runs twice for this ACK (EnterRecovery, then ProcessAck in
+        // CA_CWR): prr_delivered 2, pipe 0 ≤ ssthresh, so PRR-CRB sends min(max(2 − 0, 1), 2 − 0)
+        // = 2: cwnd 2, segments 1 and 2 (the first carrying CWR). Counted once (RFC 6937), 1.
+        // ns-3's B1 h16 at 81.69 ms and h11 at 91.76 ms: ssthresh 1448 → 2896, cwnd → 2896, two
+        // segments. ACK(3000) then ends CWR (cwnd = ssthresh = 2) and, in Open, Reno's avoidance
+        // adds 2 acked to a count reaching cwnd: cwnd 3 (h11 at 91.88 ms: 2896 → 4344).
+        let exit = |entry: bool, ece: bool| {
+            let c = ns3_dctcp(entry, 1);
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            assert_eq!(seqs(&out), vec![0]);
+            let rto = s.rtt.rto();
+            s.on_rto_timer(rto, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.recovery_point), (CaState::Loss, 1, 1));
+            out.clear();
+            let h = TcpHeader { ece, ..ack(1000, &[]) };
+            s.on_ack(rto + Time(1), &h, &c, &ends(), &mut out);
+            let cwr = out.packets.first().is_some_and(|p| p.tcp().cwr);
+            (s, out, cwr)
+        };
+        let (s, out, _) = exit(true, false);
+        assert_eq!((s.state(), s.tcb.cwnd, seqs(&out)), (CaState::Open, 1, vec![1]));
+        let (s, out, _) = exit(false, true);
+        assert_eq!((s.state(), s.tcb.ssthresh, s.tcb.cwnd, seqs(&out)), (CaState::Cwr, 2, 1, vec![1]));
+        let (mut s, mut out, cwr) = exit(true, true);
+        assert_eq!((s.state(), s.tcb.ssthresh, s.tcb.cwnd, seqs(&out)), (CaState::Cwr, 2, 2, vec![1, 2]));
+        assert!(cwr && s.stats.ecn_reductions == 1);
+        out.clear();
+        let c = ns3_dctcp(true, 1);
+        s.on_ack(Time::from_ms(5000), &ack(3000, &[]), &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.cwnd, seqs(&out)), (CaState::Open, 3, vec![3, 4, 5]));
+    }
+
+    #[test]
+    fn ns3s_loss_state_enters_cwr_on_an_ece_below_the_recovery_point() {
+        // Ten segments out; the RTO marks them all lost and resends segment 0 (recovery point 10).
+        // ACK(1000) with ECE advances below the point: ns-3 enters CWR there too. Pipe 0 (1..9
+        // lost, none resent): ssthresh max(0, 2) = 2; RecoverFS = 9 + 1 = 10; prr_delivered 2,
+        // PRR-CRB min(max(2, 1), 2) = 2: the lost segments 1 and 2 go out again.
+        let c = ns3_dctcp(true, 10);
+        let (mut s, mut out) = started(&c);
+        let rto = s.rtt.rto();
+        s.on_rto_timer(rto, &c, &ends(), &mut out);
+        out.clear();
+        s.on_ack(rto + Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.ssthresh, s.tcb.cwnd, seqs(&out)), (CaState::Cwr, 2, 2, vec![1, 2]));
+        assert_eq!(s.recovery_point, 10);
+    }
+
+    #[test]
+    fn ns3s_prr_counts_the_entering_acks_delivery_twice() {
+        // Reno, ten segments out, ACK(1000) with ECE: ssthresh 5, RecoverFS 10, one segment
+        // forced out (pipe 10). ACK(2000): pipe 9 > 5, so the proportional part sends
+        // ⌈prr_delivered · 5 / 10⌉ − 1: with RFC 6937's count prr_delivered = 2, nothing; with
+        // ns-3's (the first ACK counted twice) 3, one segment (11).
+        let second = |entry: bool| {
+            let c = TcpConfig { ecn: EcnMode::Classic, prr: true, prr_ns3_entry: entry, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            out.clear();
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!(seqs(&out), vec![10]);
+            out.clear();
+            s.on_ack(Time(2), &ack(2000, &[]), &c, &ends(), &mut out);
+            seqs(&out)
+        };
+        assert_eq!(second(false), Vec::<u64>::new());
+        assert_eq!(second(true), vec![11]);
+    }
+
     fn classes(out: &Outbox) -> Vec<(u64, u8)> {
         out.packets.iter().map(|p| (p.tcp().seq, p.class)).collect()
     }
@@ -1675,6 +1802,25 @@ mod tests {
         };
         assert_eq!(srtt_rto(false).0, Some(Time::from_us(40)));
         assert_eq!(srtt_rto(true), (Some(Time::from_us(80_040)), Time::from_us(240_120)));
+    }
+
+    #[test]
+    fn handshake_ack_goes_ahead_of_the_first_data() {
+        // With `handshake_ack` the SYN-ACK is answered by a header-only packet (ECN-capable as
+        // the SYN, `ect_syn`) and then the initial window of 10; without, the window alone.
+        for own in [false, true] {
+            let c = TcpConfig { handshake: true, handshake_ack: own, ect_syn: true, ecn: EcnMode::Dctcp, ..cfg(true) };
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            out.clear();
+            s.on_syn_ack(Time(10), &c, &ends(), &mut out);
+            let kinds: Vec<Kind> = out.packets.iter().map(|p| p.kind).collect();
+            assert_eq!(kinds.len(), 10 + own as usize);
+            assert_eq!(kinds[0], if own { Kind::Control } else { Kind::Data });
+            assert_eq!(out.packets[0].ecn, Ecn::Ect0);
+            assert_eq!((out.packets[0].tcp().seq, out.packets[0].size), (0, if own { c.ack_size } else { 1000 + c.header }));
+        }
     }
 
     #[test]
