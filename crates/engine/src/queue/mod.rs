@@ -31,7 +31,7 @@ pub mod red;
 pub mod shared;
 
 pub use fifo::{Fifo, QueueStats};
-pub use red::{Red, RedAction, RedSpec};
+pub use red::{Red, RedAction, RedCount, RedSpec};
 pub use shared::SharedPool;
 
 use crate::ids::PacketId;
