@@ -161,12 +161,7 @@ impl Red {
             return Verdict::Pick { forced: true };
         };
         self.count += 1;
-        if rng.uniform() < self.p_a(pb) {
-            self.count = 0;
-            Verdict::Pick { forced: false }
-        } else {
-            Verdict::Pass
-        }
+        self.early(pb, rng)
     }
 
     /// ns-3's `RedQueueDisc::DoEnqueue` after the average is updated, for an arrival that finds
@@ -185,6 +180,13 @@ impl Red {
             self.count = 1;
             return Verdict::Pass;
         }
+        self.early(pb, rng)
+    }
+
+    /// The early (probabilistic) decision at p_b with the current count: one draw; a mark
+    /// restarts the count (FJ93; ns-3's `DropEarly`).
+    #[inline]
+    fn early(&mut self, pb: f64, rng: &mut Rng) -> Verdict {
         if rng.uniform() < self.p_a(pb) {
             self.count = 0;
             Verdict::Pick { forced: false }
