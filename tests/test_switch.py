@@ -65,6 +65,7 @@ def test_queues_table_and_per_queue_series(tmp_path):
         ('queues = 9', "queue.queues"),
         ('queues = 2\nclasses = [0, 3]', "queue.classes[1]"),
         ('discipline = "red"\nred = { min_th = "50pkt", max_th = "10pkt" }', "queue.red.min_th"),
+        ('discipline = "red"\nred = { min_th = "10pkt", max_th = "50pkt", count = "ns2" }', "queue.red.count"),
         ('alpha = -1', "queue.alpha"),
     ],
 )

@@ -20,6 +20,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     -> discipline = "red", red = { min_th = max_th = "65pkt", max_p = 0.02, weight = 1,
     gentle = true, action = "mark", wait = true }, buffer = "250pkt" (B1 itself keeps its step
     marking). --red-wait off maps RED as Linux's (FJ93's p_b / (1 - count p_b)) instead.
+  RedQueueDisc::DoEnqueue's count: the first arrival at or above MinTh after a spell below it only
+    restarts the count at 1 (m_old), nothing is marked with one packet queued, forced marks keep
+    the count -> red.count = "ns3" (--red-count fj93: FJ93's count)
   TCP connection set-up (SYN, SYN-ACK; a lost SYN resent after ConnTimeout = 3 s) -> handshake = true,
     initial_rto = "3s"; TcpDctcp's DctcpEcn mode sends every packet ECN-capable, SYN and SYN-ACK
     included (tcp-socket-base.cc, ECN_RESTRICTION_MAP), so RED marks them -> ect_syn = true
@@ -182,9 +185,11 @@ def ns3_version(ns3: Path, given: str | None = None) -> str:
 # with its defaults: LInterm 50 (max_p = 0.02) and Gentle = true (p rises from max_p at MaxTh to 1
 # at twice MaxTh), marking ECN-capable packets and dropping the others (SYNs); and Wait = true
 # (RedQueueDisc::ModifyP: no mark until count * p_b reaches 1, then p_b / (2 - count * p_b): marks
-# 1/p_b to 2/p_b arrivals apart, about a third as many as FJ93's p_b / (1 - count * p_b)).
+# 1/p_b to 2/p_b arrivals apart, about a third as many as FJ93's p_b / (1 - count * p_b)); and its
+# count as RedQueueDisc::DoEnqueue keeps it (red.count = "ns3": the m_old skip, no mark with one
+# packet queued, forced marks keep the count).
 NS3_RED = "discipline = \"red\"\nred = {{ min_th = \"{lo}pkt\", max_th = \"{hi}pkt\", max_p = 0.02, weight = 1.0, gentle = true, " \
-          "action = \"mark\", hard_drop = false, mean_packet = \"1500B\", wait = {wait} }}"
+          "action = \"mark\", hard_drop = false, mean_packet = \"1500B\", wait = {wait}, count = \"{count}\" }}"
 # ns-3's TCP opens connections (SYN, SYN-ACK) and resends a lost SYN after ConnTimeout (3 s); in
 # its DctcpEcn mode every packet is ECN-capable, the SYN and SYN-ACK too (tcp-socket-base.cc's
 # ECN_RESTRICTION_MAP), so RED marks them instead of dropping them.
@@ -221,13 +226,13 @@ def device_line(packets: int) -> str:
 
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
-                echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
+                echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3") -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
-    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower()))
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
     toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
@@ -242,13 +247,13 @@ def example_starts() -> list[tuple[str, str, float]]:
 
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
-                     echo: bool = True, cut: bool = True, loss_exit: bool = False) -> Path:
+                     echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3") -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
     links = [f'  {{ a = "{h}", b = "{host_sw[h]}", rate = "1Gbps", delay = "10us" }},' for h in hosts]
     trunk_dev = device_line(device).replace("\n", ", ")  # the same key, inline in the link's table
-    trunk_q = "{ buffer = \"2666pkt\", " + trunk_dev + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower()).replace("\n", ", ") + " }"
+    trunk_q = "{ buffer = \"2666pkt\", " + trunk_dev + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower(), count=red_count).replace("\n", ", ") + " }"
     links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
     flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
     text = f"""name = "ns3-dctcp-example"
@@ -268,7 +273,7 @@ links = [
 
 [queue]
 buffer = "2666pkt"
-{device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower())}
+{device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
 {ns3_tcp(prr, echo, cut, loss_exit)}cc = "dctcp"
@@ -406,6 +411,14 @@ def main() -> None:
                     help="map ns-3's way of leaving a timeout's loss state (loss_exit = \"ns3\": growth only by what lies "
                          "beyond the recovery point, and an ECE on that ACK entering CWR; default) or grow by all "
                          "acknowledged (acked)")
+    ap.add_argument("--red-count", choices=["ns3", "fj93"], default="ns3",
+                    help="map ns-3 RED's count (red.count = \"ns3\": the first arrival above MinTh after a spell below "
+                         "only restarts the count, no mark with one packet queued, forced marks keep the count; "
+                         "default) or FJ93's, to show what it accounts for")
+    ap.add_argument("--ns3-output", type=Path,
+                    help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
+                         "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
+                         "instead of running ns-3 again: a 5 s example costs ns-3 about 6 CPU minutes")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     wait = a.red_wait == "on"
@@ -423,16 +436,24 @@ def main() -> None:
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
-        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit) if b1
-                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit))
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count) if b1
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
-            ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq))
+            if a.ns3_output:
+                nan = float("nan")
+                ns.append((timing.Run(nan, nan, nan, 0, "", ""), parse_ns3(a.ns3_output.read_text())))
+            else:
+                ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq))
             fab.append(run_fabricsim(toml, warm, ports, fdq))
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
+        if a.ns3_output:
+            notes.append(f"ns-3 column read from the driver's output of an earlier run ({a.ns3_output.name}; not timed)")
         if not wait:
             notes.append("fabricsim's RED without ns-3's Wait (--red-wait off)")
+        if a.red_count != "ns3":
+            notes.append("fabricsim's RED counts as FJ93 (--red-count fj93)")
         if prr == "off":
             notes.append("fabricsim cuts cwnd to ssthresh at once after ECE (--prr off)")
         if prr == "rfc6937":

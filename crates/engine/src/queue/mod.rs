@@ -35,7 +35,7 @@ pub mod shared;
 
 pub use fifo::{Fifo, QueueStats};
 pub use random_drop::RandomDrop;
-pub use red::{Red, RedAction, RedSpec};
+pub use red::{Red, RedAction, RedCount, RedSpec};
 pub use shared::SharedPool;
 
 use crate::ids::PacketId;

@@ -18,6 +18,19 @@
 //! and under 2/p_b, where FJ93's is uniform on 1 … 1/p_b — about three times fewer marks at the
 //! same average.
 //!
+//! With `count = "ns3"` RED keeps its count of arrivals as ns-3's `RedQueueDisc::DoEnqueue` does
+//! (and ns-2's `REDQueue::enque` before it), three rules FJ93 and Linux do not have:
+//! - the first arrival that finds avg ≥ min_th after a spell below it (ns-3's `m_old` = 0) is
+//!   never marked and sets count ← 1, so the next arrival is judged with count 2 (FJ93: count 0,
+//!   then 1) — the first mark after each crossing comes one arrival earlier under `wait`;
+//! - nothing is marked while the queue holds at most one packet (`nQueued > 1`; in byte mode one
+//!   byte), which also counts as a spell below min_th;
+//! - a forced mark (avg past max_th, or 2·max_th when gentle) leaves count running (ns-3 resets
+//!   it only on an early mark, `DropEarly`), where FJ93 resets it.
+//! ns-3 draws its uniform number once per `DropEarly` call — on every arrival judged in the early
+//! region, as here, not once per mark. Its byte mode (count in mean packets, p scaled by
+//! size/`MeanPktSize`) is not modelled.
+//!
 //! In mark mode an ECN-capable packet gets CE and others are dropped (RFC 3168 §7); in drop mode
 //! the packet is dropped. With w = 1 and min_th = max_th = K, RED marks every packet that finds at
 //! least K waiting (non-gentle): step marking.
@@ -41,6 +54,16 @@ pub enum RedAction {
     Drop,
 }
 
+/// How RED keeps its count of arrivals since the last mark (`red.count`, module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedCount {
+    /// Floyd & Jacobson's (and Linux's): count restarts below min_th and at every mark.
+    Fj93,
+    /// ns-3's `RedQueueDisc` (ns-2's RED): the `m_old` skip, no mark with one packet queued,
+    /// count kept across forced marks.
+    Ns3,
+}
+
 /// RED's parameters (`[queue.red]`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RedSpec {
@@ -59,11 +82,13 @@ pub struct RedSpec {
     pub mean_packet: u32,
     /// ns-2/ns-3's "wait between drops" form of p_a (module doc); false: FJ93's.
     pub wait: bool,
+    /// FJ93's or ns-3's bookkeeping of the count (module doc).
+    pub count: RedCount,
 }
 
 impl RedSpec {
     pub fn new(min_th: Amount, max_th: Amount) -> RedSpec {
-        RedSpec { min_th, max_th, max_p: DEFAULT_MAX_P, weight: DEFAULT_WEIGHT, gentle: true, action: RedAction::Mark, hard_drop: false, mean_packet: DEFAULT_MEAN_PACKET, wait: false }
+        RedSpec { min_th, max_th, max_p: DEFAULT_MAX_P, weight: DEFAULT_WEIGHT, gentle: true, action: RedAction::Mark, hard_drop: false, mean_packet: DEFAULT_MEAN_PACKET, wait: false, count: RedCount::Fj93 }
     }
 }
 
@@ -81,6 +106,8 @@ pub struct Red {
     pub spec: RedSpec,
     pub avg: f64,
     count: i64,
+    /// ns-3's `m_old`: the previous arrival found avg ≥ min_th (and more than one packet queued).
+    old: bool,
     /// Since when the queue has been empty (idle-time correction), if it is.
     idle_since: Option<Time>,
     /// Mean packet transmission times per picosecond at the port's rate.
@@ -96,7 +123,9 @@ fn value(a: Amount) -> f64 {
 impl Red {
     pub fn new(spec: RedSpec, rate: Rate) -> Red {
         let packets_per_ps = rate.bps() as f64 / (8.0 * spec.mean_packet as f64) / 1e12;
-        Red { spec, avg: 0.0, count: -1, idle_since: Some(Time::ZERO), packets_per_ps }
+        // ns-3 starts its count at 0 (`InitializeParams`); FJ93's −1 means "below min_th".
+        let count = if spec.count == RedCount::Ns3 { 0 } else { -1 };
+        Red { spec, avg: 0.0, count, old: false, idle_since: Some(Time::ZERO), packets_per_ps }
     }
 
     /// The queue became empty at `now`.
@@ -120,27 +149,73 @@ impl Red {
             }
             _ => self.avg = (1.0 - s.weight) * self.avg + s.weight * q,
         }
-        let (min, max) = (value(s.min_th), value(s.max_th));
-        let avg = self.avg;
-        if avg < min {
+        if s.count == RedCount::Ns3 {
+            return self.judge_ns3(q, rng);
+        }
+        if self.avg < value(s.min_th) {
             self.count = -1;
             return Verdict::Pass;
         }
+        let Some(pb) = self.p_b() else {
+            self.count = 0;
+            return Verdict::Pick { forced: true };
+        };
+        self.count += 1;
+        self.early(pb, rng)
+    }
+
+    /// ns-3's `RedQueueDisc::DoEnqueue` after the average is updated, for an arrival that finds
+    /// `q` (packets or bytes) waiting: count every arrival; no mark at avg < min_th or with at most
+    /// one packet queued; forced marks keep the count; the first arrival of a spell at or above
+    /// min_th only restarts the count at 1 (`m_old`); the others go to `DropEarly`.
+    fn judge_ns3(&mut self, q: f64, rng: &mut Rng) -> Verdict {
+        self.count += 1;
+        if self.avg < value(self.spec.min_th) || q <= 1.0 {
+            self.old = false;
+            return Verdict::Pass;
+        }
+        let Some(pb) = self.p_b() else { return Verdict::Pick { forced: true } };
+        if !self.old {
+            self.old = true;
+            self.count = 1;
+            return Verdict::Pass;
+        }
+        self.early(pb, rng)
+    }
+
+    /// The early (probabilistic) decision at p_b with the current count: one draw; a mark
+    /// restarts the count (FJ93; ns-3's `DropEarly`).
+    #[inline]
+    fn early(&mut self, pb: f64, rng: &mut Rng) -> Verdict {
+        if rng.uniform() < self.p_a(pb) {
+            self.count = 0;
+            Verdict::Pick { forced: false }
+        } else {
+            Verdict::Pass
+        }
+    }
+
+    /// p_b at the current average (at or above min_th), or `None` past the forced threshold.
+    #[inline]
+    fn p_b(&self) -> Option<f64> {
+        let s = &self.spec;
+        let (min, max, avg) = (value(s.min_th), value(s.max_th), self.avg);
         let pb = if avg < max {
             if max > min { s.max_p * (avg - min) / (max - min) } else { 1.0 }
         } else if s.gentle && avg < 2.0 * max {
             s.max_p + (1.0 - s.max_p) * (avg - max) / max
         } else {
-            self.count = 0;
-            return Verdict::Pick { forced: true };
+            return None;
         };
-        if pb >= 1.0 {
-            self.count = 0;
-            return Verdict::Pick { forced: true };
-        }
-        self.count += 1;
+        (pb < 1.0).then_some(pb)
+    }
+
+    /// p_a from p_b and the count: FJ93's p_b/(1 − count·p_b) or, with `wait`, ns-2/ns-3's
+    /// (`RedQueueDisc::ModifyP`).
+    #[inline]
+    fn p_a(&self, pb: f64) -> f64 {
         let cp = self.count as f64 * pb;
-        let pa = if s.wait {
+        if self.spec.wait {
             if cp < 1.0 {
                 0.0
             } else if cp < 2.0 {
@@ -152,12 +227,6 @@ impl Red {
             1.0
         } else {
             pb / (1.0 - cp)
-        };
-        if rng.uniform() < pa {
-            self.count = 0;
-            Verdict::Pick { forced: false }
-        } else {
-            Verdict::Pass
         }
     }
 }
@@ -205,6 +274,67 @@ mod tests {
         assert!((mean - 14.5).abs() < 0.05, "{mean}");
         // Off, the same queue marks FJ93's fraction (bit-identical to before the option).
         assert!((held(40, RedSpec { wait: false, ..spec }, 200_000) - 0.2).abs() < 0.003);
+    }
+
+    /// Each arrival's verdict for a sequence of queue lengths (w = 1: the average is the length).
+    fn verdicts(spec: RedSpec, qs: &[u64]) -> Vec<Verdict> {
+        let mut red = Red::new(RedSpec { weight: 1.0, ..spec }, Rate(10_000_000_000));
+        let mut rng = Rng::new(5);
+        qs.iter().enumerate().map(|(i, &q)| red.arrive(q, q * 1500, Time::from_ns(i as u64 + 1), &mut rng)).collect()
+    }
+
+    const P: Verdict = Verdict::Pass;
+    const E: Verdict = Verdict::Pick { forced: false };
+    const F: Verdict = Verdict::Pick { forced: true };
+
+    /// B1's ns-3 RED (min_th = max_th = 65, gentle, max_p 0.02, wait). At 111 packets
+    /// p_b = 0.02 + 0.98·46/65 = 0.7135: count 1 gives count·p_b = 0.71 < 1, p_a = 0; count 2 gives
+    /// 1.43, p_a = 0.7135/0.573 = 1.25 ≥ 1; so every verdict below holds whatever the draws.
+    fn b1(count: RedCount) -> RedSpec {
+        RedSpec { gentle: true, wait: true, count, ..RedSpec::new(Amount::Packets(65), Amount::Packets(65)) }
+    }
+
+    #[test]
+    fn ns3_count_skips_the_crossing_arrival_and_restarts_at_one() {
+        let qs = [60, 111, 111, 111, 111, 111, 60, 111, 111, 111];
+        // FJ93's count: −1 below, 0 on the crossing arrival, a mark at count 2.
+        assert_eq!(verdicts(b1(RedCount::Fj93), &qs), [P, P, P, E, P, E, P, P, P, E]);
+        // ns-3: the crossing arrival sets count = 1 (m_old), the next one is judged at count 2.
+        assert_eq!(verdicts(b1(RedCount::Ns3), &qs), [P, P, E, P, E, P, P, P, E, P]);
+    }
+
+    #[test]
+    fn ns3_count_survives_forced_marks() {
+        // 140 ≥ 2·65: forced. ns-3 keeps count (1 after the arrival), so the next 111 is judged at
+        // count 2 and marked; FJ93 restarts it at 0 and marks two arrivals later.
+        let qs = [111, 111, 140, 111, 111];
+        assert_eq!(verdicts(b1(RedCount::Ns3), &qs), [P, E, F, E, P]);
+        assert_eq!(verdicts(b1(RedCount::Fj93), &qs), [P, P, F, P, E]);
+    }
+
+    #[test]
+    fn ns3_count_never_marks_one_queued_packet() {
+        // min_th = max_th = 1, not gentle: avg ≥ max_th is forced, but ns-3 acts only with more
+        // than one packet queued (nQueued > 1).
+        let spec = |count| RedSpec { gentle: false, count, ..RedSpec::new(Amount::Packets(1), Amount::Packets(1)) };
+        let qs = [1, 2, 1, 2, 0, 3];
+        assert_eq!(verdicts(spec(RedCount::Fj93), &qs), [F, F, F, F, P, F]);
+        assert_eq!(verdicts(spec(RedCount::Ns3), &qs), [P, F, P, F, P, F]);
+    }
+
+    #[test]
+    fn ns3_count_spaces_marks_as_wait_once_above_min_th() {
+        // Held at p_b = 0.1 the gaps are wait's 10 … 19, mean 14.5 (the count restarts at 0 after
+        // a mark under both rules).
+        let spec = RedSpec { max_p: 0.2, gentle: false, wait: true, weight: 1.0, count: RedCount::Ns3, ..RedSpec::new(Amount::Packets(20), Amount::Packets(60)) };
+        let marks: Vec<usize> = verdicts(spec, &[40; 300_000]).iter().enumerate().filter(|(_, v)| **v != P).map(|(i, _)| i).collect();
+        let gaps: Vec<usize> = marks.windows(2).map(|w| w[1] - w[0]).collect();
+        assert_eq!((gaps.iter().min(), gaps.iter().max()), (Some(&10), Some(&19)));
+        let mean = gaps.iter().sum::<usize>() as f64 / gaps.len() as f64;
+        assert!((mean - 14.5).abs() < 0.05, "{mean}");
+        // The first mark: arrival 0 is the skip (count 1), arrival k has count k + 1, so the first
+        // mark falls on arrivals 9 (count 10, count·p_b = 1) to 18 (count 19, p_a = 1).
+        assert!((9..=18).contains(&marks[0]), "{}", marks[0]);
     }
 
     #[test]

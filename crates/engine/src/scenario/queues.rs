@@ -2,7 +2,7 @@
 //! switch-wide `[switch]` section. Reference: docs/SCENARIOS.md "Queues".
 
 use super::reader::*;
-use crate::queue::{Admission, Amount, MarkAt, Marking, QueueSpec, RandomDrop, RedAction, RedSpec, Sched, CLASSES, MAX_QUEUES};
+use crate::queue::{Admission, Amount, MarkAt, Marking, QueueSpec, RandomDrop, RedAction, RedCount, RedSpec, Sched, CLASSES, MAX_QUEUES};
 use serde_json::Value;
 
 /// DRR's default quantum: one 1500-byte packet per unit of weight.
@@ -387,6 +387,9 @@ fn red_table(q: &Table, limit: Option<Amount>, iss: &mut Issues) -> Option<RedSp
     }
     spec.hard_drop = r.get("hard_drop", iss, as_bool).unwrap_or(false);
     spec.wait = r.get("wait", iss, as_bool).unwrap_or(false);
+    if let Some(c) = r.get("count", iss, as_choice(&["fj93", "ns3"])) {
+        spec.count = if c == "ns3" { RedCount::Ns3 } else { RedCount::Fj93 };
+    }
     if let Some(m) = r.get("mean_packet", iss, as_bytes) {
         spec.mean_packet = m.clamp(1, u32::MAX as u64) as u32;
     }

@@ -343,6 +343,12 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     let unit = with("discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", weight = 1 }\n");
     let crate::queue::Marking::Red(r) = Scenario::from_toml(&unit).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba.marking else { panic!() };
     assert_eq!(r.weight, 1.0);
+    // ns-3's count (queue/red.rs); FJ93's by default.
+    let ns3 = with("discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", wait = true, count = \"ns3\" }\n");
+    let crate::queue::Marking::Red(r) = Scenario::from_toml(&ns3).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba.marking else { panic!() };
+    assert_eq!((r.wait, r.count), (true, crate::queue::RedCount::Ns3));
+    let crate::queue::Marking::Red(r) = Scenario::from_toml(&red).unwrap().topology.links[0].queue_ba.marking else { panic!() };
+    assert_eq!(r.count, crate::queue::RedCount::Fj93);
     let shared = format!("{}\n[switch]\nshared_buffer = \"12MB\"\n", with("alpha = [8, 1]\n"));
     let a = Scenario::from_toml(&shared).unwrap().topology.links[0].queue_ba.shared_alpha.unwrap();
     assert_eq!((a[0], a[1], a[7]), (8.0, 1.0, 1.0));
@@ -356,6 +362,7 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60KB\" }\n", "queue.red.max_th", &["same unit"]);
     assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", weight = 0 }\n", "queue.red.weight", &["(0, 1]"]);
     assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", weight = 1.5 }\n", "queue.red.weight", &["1.5", "(0, 1]"]);
+    assert_reports(q, "discipline = \"red\"\nred = { min_th = \"20pkt\", max_th = \"60pkt\", count = \"ns-3\" }\n", "queue.red.count", &["'ns-3'", "did you mean 'ns3'", "fj93, ns3"]);
     assert_reports(q, "alpha = 0\n", "queue.alpha", &["above 0"]);
     assert_reports(q, "alpha = 1\n", "queue.alpha", &["shared_buffer"]);
     assert_reports(q, "queues = 2\nscheduler = \"wrr\"\nweights = [1, 2, 3]\n", "queue.weights", &["3 entries", "2 queues"]);
