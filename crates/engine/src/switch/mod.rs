@@ -453,7 +453,7 @@ impl Fabric {
         p.stats.busy_until = now + ser;
         self.packet_hops += 1;
         if let Some(pfc) = self.pfc.as_deref_mut() {
-            pfc.on_wire(port, id, size as u32);
+            pfc.on_wire(port, id);
         }
         // A `TxDone` only when packets wait, a host sender waits for this NIC, or the port pulls
         // VOQs then (hybrid networks); a port that
