@@ -39,9 +39,9 @@ def test_without_pfc_the_port_table_has_no_pfc_columns():
     assert "pfc_pauses" not in res.ports and "pfc_paused_s" not in res.ports and "longest paused" not in str(res)
 
 
-def toml(pfc: str, buffer: str) -> str:
+def toml(pfc: str, buffer: str, queue: str = "", flow: str = "") -> str:
     return (f'[simulation]\nend = "1ms"\n[topology]\nkind = "star"\nhosts = 3\nlink = {{ rate = "10Gbps", delay = "1us" }}\n'
-            f'[queue]\nbuffer = "{buffer}"\n[pfc]\n{pfc}\n[[flows]]\nsrc = "h1"\ndst = "h0"\nsize = 28960\n')
+            f'[queue]\nbuffer = "{buffer}"\n{queue}\n[pfc]\n{pfc}\n[[flows]]\nsrc = "h1"\ndst = "h0"\nsize = 28960\n{flow}')
 
 
 @pytest.mark.parametrize("pfc, buffer, message", [
@@ -50,10 +50,15 @@ def toml(pfc: str, buffer: str) -> str:
     ('xon = "2pkt"', "unlimited", "pfc.xoff: "),
     ('xoff = "4pkt"\nxon = "2pkt"\nxoff_bytes = 3', "unlimited", "pfc.xoff_bytes: "),
     ('xoff = "4pkt"\nxon = "2pkt"', "100pkt", "pfc: a PFC fabric does not drop, but port s0->h0 has a 100pkt buffer"),
+    ('xoff = "4pkt"\nxon = "2KB"', "unlimited", "pfc.xon: 2000B is in bytes but xoff (4pkt) in packets"),
+    ('xoff = "4pkt"\nxon = "2pkt"', "unlimited|queues = 2\nadmission = \"trim\"", "pfc: not with trimming queues (port s0->h0 has admission = \"trim\")"),
+    ('xoff = "4pkt"\nxon = "2pkt"', "unlimited|queues = 2\nclasses = [0, 1]\nadmission = \"trim\"|transport = \"ndp\"\n",
+     "pfc: not with NDP (transport 'ndp')"),
 ])
 def test_bad_pfc_settings_are_one_line_and_exit_2(tmp_path, pfc, buffer, message):
     f = tmp_path / "bad.toml"
-    f.write_text(toml(pfc, buffer))
+    # "buffer|more [queue] lines|more [[flows]] lines"
+    f.write_text(toml(pfc, *buffer.split("|")))
     for args in (["validate", f], ["run", f, "-o", tmp_path / "out"]):
         p = subprocess.run([sys.executable, "-m", "fabricsim", *map(str, args)], capture_output=True, text=True)
         assert p.returncode == 2, p.stderr

@@ -160,7 +160,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
     let uses_sab = profiles.values().any(is_sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
-    let pfc = pfc_section(&t, topo.as_ref(), &mut iss);
+    let mut ndp = flows.iter().map(|f| (&f.transport, &f.cfg)).chain(workloads.iter().map(|w| (&w.transport, &w.cfg))).chain(incasts.iter().map(|a| (&a.transport, &a.cfg)));
+    let ndp = ndp.find_map(|(name, c)| matches!(c, TransportConfig::Ndp(_)).then_some(name.as_str()));
+    let pfc = pfc_section(&t, topo.as_ref(), ndp, &mut iss);
     t.finish(&mut iss);
     if let (Some(e), true) = (end, iss.is_empty()) {
         if e.0 > MAX_RESULT_PS {
@@ -1571,8 +1573,9 @@ fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut
 
 /// `[pfc]`: Priority Flow Control at every switch (`switch/pfc.rs`). A PFC fabric does not drop,
 /// so every port's queue must be unlimited and keep every packet; hybrid networks (their ToRs
-/// queue by rack pair) are refused.
-fn pfc_section(t: &Table, topo: Option<&TopologySpec>, iss: &mut Issues) -> Option<crate::switch::pfc::PfcSpec> {
+/// queue by rack pair) are refused, and so is NDP (`ndp`: the name of a profile using it), which
+/// relies on a fabric that trims.
+fn pfc_section(t: &Table, topo: Option<&TopologySpec>, ndp: Option<&str>, iss: &mut Issues) -> Option<crate::switch::pfc::PfcSpec> {
     let s = t.table("pfc", iss)?;
     let xoff = s.need("xoff", iss, "an amount such as \"135KB\" or \"15pkt\" (pause the upstream above it)", as_amount);
     let xon = s.need("xon", iss, "an amount such as \"108KB\" or \"12pkt\" (resume below it)", as_amount);
@@ -1581,19 +1584,33 @@ fn pfc_section(t: &Table, topo: Option<&TopologySpec>, iss: &mut Issues) -> Opti
     let n = |a: Amount| match a {
         Amount::Packets(n) | Amount::Bytes(n) => n,
     };
-    if n(xon) == 0 {
+    if !super::queues::same_unit(xon, xoff) {
+        let unit = |a: Amount| if matches!(a, Amount::Packets(_)) { "packets" } else { "bytes" };
+        iss.push(s.key_path("xon"), format!(
+            "{} is in {} but xoff ({}) in {}: give both in packets (\"12pkt\", \"15pkt\") or both in bytes (\"108KB\", \"135KB\")",
+            crate::queue::describe::amount(xon), unit(xon), crate::queue::describe::amount(xoff), unit(xoff)
+        ));
+    } else if n(xon) == 0 {
         iss.push(s.key_path("xon"), "0: an ingress never holds less than nothing, so a paused port would never resume; use a positive amount such as \"108KB\"");
-    } else if super::queues::same_unit(xon, xoff) && n(xon) > n(xoff) {
+    } else if n(xon) > n(xoff) {
         iss.push(s.key_path("xon"), format!("{} is above xoff ({}): the upstream would resume before the pause; use an amount at or below xoff", crate::queue::describe::amount(xon), crate::queue::describe::amount(xoff)));
     }
-    if let Some(topo) = topo {
+    if let Some(name) = ndp {
+        iss.push("pfc", format!("not with NDP (transport '{name}'): NDP relies on switches that trim its packets when a queue fills and return the headers, which a lossless fabric never lets happen; use PFC with TCP, DCTCP or HPCC"));
+    } else if let Some(topo) = topo {
         if topo.rdcn.is_some() {
             iss.push("pfc", "not available in hybrid networks (kind = \"rdcn\"): their ToRs queue by rack pair, not by ingress");
         } else if topo.shared_buffer.is_some() {
             iss.push("pfc", "a PFC fabric does not drop, but [switch] shared_buffer sets dynamic thresholds that do; remove it");
-        } else if let Some((port, what)) = topo.links.iter().flat_map(|l| [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)]).find_map(|(a, b, q)| queue_drops(q).map(|w| ((a, b), w))) {
+        } else {
             let name = |i: usize| topo.nodes[i].name.as_str();
-            iss.push("pfc", format!("a PFC fabric does not drop, but port {}->{} has {what}; make its queue unlimited ([queue] or [host_queue] buffer = \"unlimited\")", name(port.0), name(port.1)));
+            let mut ports = topo.links.iter().flat_map(|l| [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)]);
+            let trims = |q: &crate::queue::QueueSpec| matches!(q.admission, crate::queue::Admission::Trim { .. });
+            if let Some((a, b, _)) = ports.clone().find(|(_, _, q)| trims(q)) {
+                iss.push("pfc", format!("not with trimming queues (port {}->{} has admission = \"trim\"): a trimming queue cuts packets to headers when it fills, which a lossless fabric never lets happen, and the cut would change a packet's size under its ingress count; use admission = \"droptail\"", name(a), name(b)));
+            } else if let Some((port, what)) = ports.find_map(|(a, b, q)| queue_drops(q).map(|w| ((a, b), w))) {
+                iss.push("pfc", format!("a PFC fabric does not drop, but port {}->{} has {what}; make its queue unlimited ([queue] or [host_queue] buffer = \"unlimited\")", name(port.0), name(port.1)));
+            }
         }
     }
     Some(crate::switch::pfc::PfcSpec { xoff, xon })

@@ -483,6 +483,35 @@ mod input {
     }
 
     #[test]
+    fn thresholds_in_mixed_units_are_refused() {
+        let e = error(OK_QUEUE, "xoff = \"4pkt\"\nxon = \"2KB\"");
+        assert!(e.contains("pfc.xon: 2000B is in bytes but xoff (4pkt) in packets"), "{e}");
+        let e = error(OK_QUEUE, "xoff = \"9KB\"\nxon = \"12pkt\"");
+        assert!(e.contains("pfc.xon: 12pkt is in packets but xoff (9000B) in bytes"), "{e}");
+    }
+
+    #[test]
+    fn trimming_queues_and_ndp_are_refused_saying_why() {
+        let pfc = "xoff = \"4pkt\"\nxon = \"2pkt\"";
+        // Unlimited, so nothing could drop: the trimming itself is refused.
+        let e = error("buffer = \"unlimited\"\nqueues = 2\nadmission = \"trim\"", pfc);
+        assert!(e.starts_with("pfc: not with trimming queues (port s0->h0 has admission = \"trim\")") && e.contains("lossless"), "{e}");
+        let trim = "buffer = \"unlimited\"\nqueues = 2\nclasses = [0, 1]\nadmission = \"trim\"\n[host_queue]\nqueues = 2\nclasses = [0, 1]";
+        let doc = |queue: &str| {
+            format!(
+                "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 3\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+                 [queue]\n{queue}\n[pfc]\n{pfc}\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 28960\ntransport = \"ndp\"\n"
+            )
+        };
+        for queue in [trim, OK_QUEUE] {
+            let e = Scenario::from_toml(&doc(queue)).expect_err("refused");
+            assert_eq!(e.0.len(), 1, "{e}");
+            let e = e.0[0].to_string();
+            assert!(e.starts_with("pfc: not with NDP (transport 'ndp')") && e.contains("trim"), "{e}");
+        }
+    }
+
+    #[test]
     fn a_fabric_that_could_drop_is_refused() {
         let pfc = "xoff = \"4pkt\"\nxon = \"2pkt\"";
         let e = error("buffer = \"100pkt\"", pfc);
