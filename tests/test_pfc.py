@@ -34,6 +34,16 @@ def test_pfc_columns_count_pauses_and_paused_time(tmp_path):
     assert list(back.ports["pfc_pauses"]) == list(res.ports["pfc_pauses"])
 
 
+def test_the_summary_names_no_port_when_none_paused():
+    # One sender never fills s0: PFC is on but nothing pauses.
+    doc = incast_doc({"xoff": "4pkt", "xon": "2pkt"})
+    doc["flows"] = doc["flows"][:1]
+    res = fabricsim.run(doc, progress=False)
+    assert int(res.ports["pfc_pauses"].sum()) == 0
+    line = next(ln for ln in str(res).splitlines() if ln.strip().startswith("pfc"))
+    assert "0 pauses: no port was paused" in line and "longest" not in line and "->" not in line, line
+
+
 def test_without_pfc_the_port_table_has_no_pfc_columns():
     res = fabricsim.run(incast_doc(None), progress=False)
     assert "pfc_pauses" not in res.ports and "pfc_paused_s" not in res.ports and "longest paused" not in str(res)
