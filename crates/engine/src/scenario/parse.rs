@@ -978,6 +978,11 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("cc_params"), format!("max_stage = {v} is not a whole number of additive steps (HPCC §3.3 uses 5)"));
         }
     }
+    if c.cc == CcKind::Dctcp && knob("cwr_on_ece").is_some_and(|v| v < 0.5) && knob("window_cut").is_some_and(|v| v < 0.5) {
+        // Without a CWR episode DCTCP's cut never runs (`ssthresh` is only asked on entering
+        // one), and only `window_cut` cuts elsewhere: the flow would ignore every mark.
+        iss.push(t.key_path("cc_params"), "cwr_on_ece = 0 needs window_cut = 1: without a CWR episode DCTCP cuts its window only with htsim's per-window cut, so an ECE would cut nothing and the flow would ignore ECN; set window_cut = 1 (htsim's rules) or remove cwr_on_ece");
+    }
     if matches!(c.cc, CcKind::Swift | CcKind::PptSwift) {
         if let (Some(lo), Some(hi)) = (knob("fs_min_cwnd"), knob("fs_max_cwnd")) {
             if lo >= hi {

@@ -861,3 +861,15 @@ fn persistent_workload_connections_need_tcp() {
     let e = Scenario::from_toml(&doc("tcp").replace("\"persistent\"", "\"pooled\"")).unwrap_err().to_string();
     assert!(e.contains("workload[0].connections: 'pooled' is not known"), "{e}");
 }
+
+#[test]
+fn dctcp_without_cwr_on_ece_needs_window_cut() {
+    // cwr_on_ece = 0 alone: no CWR episode and no per-window cut, so marks would cut nothing.
+    let with = |params: &str| GOOD.replace("cc = \"dctcp\"\nmin_rto", &format!("cc = \"dctcp\"\ncc_params = {{ {params} }}\nmin_rto"));
+    let e = Scenario::from_toml(&with("cwr_on_ece = 0")).unwrap_err();
+    assert_eq!(e.0.len(), 1, "{e}");
+    let e = e.0[0].to_string();
+    assert!(e.starts_with("transport.cc_params: cwr_on_ece = 0 needs window_cut = 1"), "{e}");
+    Scenario::from_toml(&with("cwr_on_ece = 0, window_cut = 1")).expect("htsim's rules together");
+    Scenario::from_toml(&with("cwr_on_ece = 1")).expect("the default");
+}
