@@ -27,3 +27,16 @@ def refused(tmp_path, text: str, message: str):
 def test_dctcp_without_cwr_on_ece_needs_window_cut(tmp_path):
     refused(tmp_path, STAR + '[transport]\ncc = "dctcp"\ncc_params = { cwr_on_ece = 0 }\n' + FLOW,
             "transport.cc_params: cwr_on_ece = 0 needs window_cut = 1")
+
+
+SPLIT = ('[simulation]\nend = "2ms"\n[topology]\nkind = "explicit"\nhosts = ["a0", "a1", "b0", "b1"]\n'
+         'switches = ["l0", "l1", "p0", "p1"]\nlinks = ['
+         + ", ".join(f'{{ a = "{a}", b = "{b}", rate = "10Gbps", delay = "1us" }}'
+                     for a, b in [("a0", "l0"), ("a1", "l0"), ("b0", "l1"), ("b1", "l1"), ("l0", "p0"), ("l0", "p1")])
+         + "]\n")
+
+
+def test_a_workload_across_a_split_leaf_spine_is_refused(tmp_path):
+    # l1's uplinks failed: the engine used to panic creating the first flow across the split.
+    refused(tmp_path, SPLIT + '[[workload]]\nsize = "3000B"\nload = 0.1\n',
+            "workload[0]: 'a0' cannot reach 'b0' (no path through switches)")

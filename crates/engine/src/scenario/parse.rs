@@ -150,6 +150,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, paths, &mut iss);
     let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
+    if let Some(reach) = reach.as_ref() {
+        generated_pairs_reach(&workloads, &incasts, reach, &nodes, &mut iss);
+    }
     if let Some(topo) = topo.as_mut() {
         let used: Vec<&str> = flows.iter().map(|f| f.transport.as_str()).chain(workloads.iter().map(|w| w.transport.as_str())).chain(incasts.iter().map(|i| i.transport.as_str())).collect();
         port_profiles::apply(&own_ports, &used, topo, &mut iss);
@@ -1574,6 +1577,22 @@ fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut
         iss.push("sab.buffer", "SAB allocates a share of each switch port's buffer, but [queue] buffer is \"unlimited\"; set sab.buffer (e.g. \"512KB\") or a finite queue buffer");
     }
     Some(spec)
+}
+
+/// Every pair of hosts a `[[workload]]` or `[[incast]]` may put a flow between must reach each
+/// other (listed flows are checked one by one in `flows`): on a split topology a generated flow
+/// to the other part would have no route.
+fn generated_pairs_reach(workloads: &[WorkloadSpec], incasts: &[IncastSpec], reach: &topology::Reach, nodes: &[NodeSpec], iss: &mut Issues) {
+    let tables = workloads.iter().enumerate().map(|(i, w)| (format!("workload[{i}]"), &w.senders, w.receivers.clone()));
+    let tables = tables.chain(incasts.iter().enumerate().map(|(i, a)| (format!("incast[{i}]"), &a.senders, vec![a.receiver])));
+    for (path, senders, receivers) in tables {
+        if let Some((s, d)) = reach.unreachable_pair(senders, &receivers) {
+            iss.push(path, format!(
+                "'{}' cannot reach '{}' (no path through switches), but this traffic may put a flow between them; restrict senders and receivers to hosts that reach each other",
+                nodes[s].name, nodes[d].name
+            ));
+        }
+    }
 }
 
 /// `[pfc]`: Priority Flow Control at every switch (`switch/pfc.rs`). A PFC fabric does not drop,

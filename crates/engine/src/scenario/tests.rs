@@ -873,3 +873,37 @@ fn dctcp_without_cwr_on_ece_needs_window_cut() {
     Scenario::from_toml(&with("cwr_on_ece = 0, window_cut = 1")).expect("htsim's rules together");
     Scenario::from_toml(&with("cwr_on_ece = 1")).expect("the default");
 }
+
+/// A leaf-spine (leaves l0, l1; spines p0, p1; two hosts per leaf) with l1's uplinks failed (left
+/// out), so {a0, a1} and {b0, b1} are apart; `traffic` is appended.
+fn split_leaf_spine(traffic: &str) -> String {
+    let link = |a: &str, b: &str| format!("{{ a = \"{a}\", b = \"{b}\", rate = \"10Gbps\", delay = \"1us\" }}");
+    let links = [("a0", "l0"), ("a1", "l0"), ("b0", "l1"), ("b1", "l1"), ("l0", "p0"), ("l0", "p1")].map(|(a, b)| link(a, b)).join(", ");
+    format!(
+        "[simulation]\nend = \"2ms\"\n[topology]\nkind = \"explicit\"\nhosts = [\"a0\", \"a1\", \"b0\", \"b1\"]\n\
+         switches = [\"l0\", \"l1\", \"p0\", \"p1\"]\nlinks = [{links}]\n{traffic}"
+    )
+}
+
+#[test]
+fn generated_traffic_between_split_parts_is_refused() {
+    // Before: the engine panicked creating the first flow from one part to the other (no next hop).
+    let one = |traffic: &str| {
+        let e = Scenario::from_toml(&split_leaf_spine(traffic)).unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        e.0[0].to_string()
+    };
+    let e = one("[[workload]]\nsize = \"3000B\"\nload = 0.1\n");
+    assert!(e.starts_with("workload[0]: 'a0' cannot reach 'b0' (no path through switches)"), "{e}");
+    let e = one("[[workload]]\nsize = \"3000B\"\nload = 0.1\nsenders = [\"a0\"]\nreceivers = [\"a1\", \"b1\"]\n");
+    assert!(e.starts_with("workload[0]: 'a0' cannot reach 'b1'"), "{e}");
+    let e = one("[[incast]]\nreceiver = \"b0\"\nsenders = [\"b1\", \"a1\"]\nblock = \"10KB\"\nrounds = 1\n");
+    assert!(e.starts_with("incast[0]: 'a1' cannot reach 'b0'"), "{e}");
+    // Within one part, and across the whole of a connected fabric, nothing is refused.
+    let sc = Scenario::from_toml(&split_leaf_spine("[[workload]]\nsize = \"3000B\"\nload = 0.1\nflows = 5\nsenders = [\"a0\", \"a1\"]\nreceivers = [\"a0\", \"a1\"]\n")).expect("one part");
+    let mut sim = crate::Simulator::new(&sc, None);
+    sim.run();
+    assert_eq!(sim.flow_table().fct_ps.iter().filter(|f| f.is_some()).count(), 5);
+    let joined = split_leaf_spine("[[workload]]\nsize = \"3000B\"\nload = 0.1\n").replace("links = [", "links = [{ a = \"l1\", b = \"p0\", rate = \"10Gbps\", delay = \"1us\" }, ");
+    Scenario::from_toml(&joined).expect("l1's uplink to p0 back: connected");
+}
