@@ -145,6 +145,9 @@ impl Fabric {
         let peers = net.ports.iter().map(|p| p.peer).collect();
         // Source-chosen paths: switches read the packet's path index instead of hashing.
         let ecmp = if sc.paths == PathChoice::Switches { sc.ecmp } else { Ecmp::Source };
+        // `serialization` multiplies by `ps_per_byte` where it is set: it must be the rate's own
+        // (no rate may change after the loop above set it).
+        debug_assert!(net.ports.iter().all(|p| p.ps_per_byte == p.rate.exact_ps_per_byte()), "a port's ps_per_byte is not its rate's");
         Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, pfc, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
