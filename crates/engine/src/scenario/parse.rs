@@ -24,6 +24,11 @@ fn as_count(v: &Value) -> Result<u64, String> {
     }
 }
 
+/// Why a generated topology with these products of its counts cannot be built (`limits`).
+fn generated_refusal(hosts: u128, links: u128) -> Option<String> {
+    super::limits::generated_refusal(hosts, links, MAX_HOSTS, super::limits::machine_memory())
+}
+
 /// The longest time results can hold: signed 64-bit picoseconds.
 pub const MAX_RESULT_PS: u64 = i64::MAX as u64;
 
@@ -408,6 +413,16 @@ fn topology_spec(
             let spines = t.need("spines", iss, "the number of spine switches", as_count);
             let hpl = t.need("hosts_per_leaf", iss, "the number of hosts under each leaf", as_count);
             let (hl, cl) = fabric_links(t, iss);
+            let (leaves, spines) = match (leaves, spines, hpl) {
+                (Some(l), Some(s), Some(h)) => match generated_refusal(l as u128 * h as u128, l as u128 * (h as u128 + s as u128)) {
+                    Some(why) => {
+                        iss.push(t.key_path("leaves"), format!("{l} leaves x {s} spines x {h} hosts per leaf: {why}"));
+                        (None, None)
+                    }
+                    None => (Some(l), Some(s)),
+                },
+                _ => (leaves, spines),
+            };
             if let (Some(l), Some(s), Some(h)) = (leaves, spines, hpl) {
                 let (l, s, h) = (l as usize, s as usize, h as usize);
                 nodes.extend((0..l * h).map(|i| host(format!("h{i}"))));
@@ -447,6 +462,16 @@ fn topology_spec(
             });
             let pl = required_link(t, "packet_link", iss);
             let cl = required_link(t, "circuit_link", iss);
+            let racks = match (racks, hpr) {
+                (Some(r), Some(h)) => match generated_refusal(r as u128 * h as u128, r as u128 * (h as u128 + 1)) {
+                    Some(why) => {
+                        iss.push(t.key_path("racks"), format!("{r} racks x {h} hosts per rack: {why}"));
+                        None
+                    }
+                    None => Some(r),
+                },
+                _ => racks,
+            };
             if let (Some(r), Some(h)) = (racks.filter(|&r| r >= 2), hpr) {
                 let (r, h) = (r as usize, h as usize);
                 nodes.extend((0..r * h).map(|i| host(format!("h{i}"))));

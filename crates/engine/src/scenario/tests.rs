@@ -907,3 +907,28 @@ fn generated_traffic_between_split_parts_is_refused() {
     let joined = split_leaf_spine("[[workload]]\nsize = \"3000B\"\nload = 0.1\n").replace("links = [", "links = [{ a = \"l1\", b = \"p0\", rate = \"10Gbps\", delay = \"1us\" }, ");
     Scenario::from_toml(&joined).expect("l1's uplink to p0 back: connected");
 }
+
+#[test]
+fn generated_topologies_too_large_to_build_are_refused_before_building() {
+    // 10^5 leaves x 10^5 spines would be 10^10 links: the reader used to build them and run out of
+    // memory. The products are checked first: hosts against MAX_HOSTS, links against memory.
+    let leaf_spine = |l: u64, s: u64, h: u64| {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"leaf_spine\"\nleaves = {l}\nspines = {s}\nhosts_per_leaf = {h}\n\
+             host_link = {{ rate = \"10Gbps\", delay = \"1us\" }}\ncore_link = {{ rate = \"40Gbps\", delay = \"1us\" }}\n\
+             [[workload]]\nsize = \"3000B\"\nload = 0.1\n"
+        )
+    };
+    let one = |doc: String| {
+        let e = Scenario::from_toml(&doc).unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        e.0[0].to_string()
+    };
+    let e = one(leaf_spine(100_000, 100_000, 1));
+    assert!(e.starts_with("topology.leaves: 100000 leaves x 100000 spines x 1 hosts per leaf: 10000100000 links take"), "{e}");
+    let e = one(leaf_spine(100_000, 2, 100));
+    assert!(e.contains("10000000 hosts, more than the 1000000"), "{e}");
+    assert!(super::limits::generated_refusal(1000, 1 << 40, 1_000_000, Some(1 << 30)).is_some());
+    assert!(super::limits::generated_refusal(1000, 2000, 1_000_000, Some(1 << 30)).is_none());
+    assert!(super::limits::generated_refusal(1000, 1 << 40, 1_000_000, None).is_none(), "memory unknown: the host bound only");
+}
