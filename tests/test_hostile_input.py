@@ -66,6 +66,9 @@ LEAF_SPINE = ('[simulation]\nend = "1ms"\n[topology]\nkind = "leaf_spine"\nleave
     ('[simulation]\nend = "1ms"\n[topology]\nkind = "explicit"\nhosts = ["hôte-α", "b"]\nswitches = ["交换机"]\n'
      'links = [ { a = "hôte-α", b = "交换机", rate = "10Gbps", delay = "1us" }, { a = "b", b = "交换机", rate = "10Gbps", delay = "1us" } ]\n'
      '[[flows]]\nsrc = "hôte-α"\ndst = "bb"\nsize = 100\n', "flows[0].dst: 'bb' is not a host; did you mean 'b'?"),
+    ('[simulation]\nend = "1ms"\n[topology]\nkind = "explicit"\nhosts = ["", "b"]\nswitches = ["s"]\n'
+     'links = [ { a = "", b = "s", rate = "10Gbps", delay = "1us" }, { a = "b", b = "s", rate = "10Gbps", delay = "1us" } ]\n'
+     '[[flows]]\nsrc = ""\ndst = "b"\nsize = 100\n', "topology.hosts: '' is not a usable name"),
     # 10^10 links: refused from the counts instead of being built until memory runs out.
     (LEAF_SPINE.format(l=100000, s=100000, h=1), "topology.leaves: 100000 leaves x 100000 spines x 1 hosts per leaf: 10000100000 links"),
     (LEAF_SPINE.format(l=100000, s=2, h=100), "10000000 hosts, more than the 1000000"),

@@ -553,10 +553,16 @@ fn topology_spec(
             if hosts.is_empty() && !t.has("hosts") {
                 iss.push(t.key_path("hosts"), "missing; expected a list of host names such as [\"h0\", \"h1\"]");
             }
+            let n_hosts = hosts.len();
             nodes.extend(hosts.into_iter().map(host));
             nodes.extend(switches.into_iter().map(switch));
+            let mut seen = std::collections::HashSet::new();
             for (i, n) in nodes.iter().enumerate() {
-                if nodes[..i].iter().any(|m| m.name == n.name) {
+                let key = t.key_path(if i < n_hosts { "hosts" } else { "switches" });
+                if n.name.trim().is_empty() || n.name.contains("->") {
+                    // Ports are named 'node->peer': such a name would make them unreadable.
+                    iss.push(key, format!("'{}' is not a usable name: names must be non-blank and not contain '->' (ports are named 'node->peer')", n.name));
+                } else if !seen.insert(n.name.as_str()) {
                     iss.push(t.key_path("hosts"), format!("the name '{}' is used twice", n.name));
                 }
             }

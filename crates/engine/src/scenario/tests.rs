@@ -932,3 +932,20 @@ fn generated_topologies_too_large_to_build_are_refused_before_building() {
     assert!(super::limits::generated_refusal(1000, 2000, 1_000_000, Some(1 << 30)).is_none());
     assert!(super::limits::generated_refusal(1000, 1 << 40, 1_000_000, None).is_none(), "memory unknown: the host bound only");
 }
+
+#[test]
+fn blank_names_and_names_with_arrows_are_refused() {
+    let doc = |hosts: &str, switch: &str| {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nhosts = [{hosts}]\nswitches = [\"{switch}\"]\n\
+             links = []\n[[workload]]\nsize = \"3000B\"\nload = 0.1\n"
+        )
+    };
+    let problems = |d: String| Scenario::from_toml(&d).unwrap_err().0.iter().map(|i| i.to_string()).collect::<Vec<_>>();
+    let p = problems(doc("\"\", \"b\"", "s"));
+    assert!(p.iter().any(|e| e.starts_with("topology.hosts: '' is not a usable name")), "{p:?}");
+    let p = problems(doc("\"a\", \"b\"", "s->t"));
+    assert!(p.iter().any(|e| e.starts_with("topology.switches: 's->t' is not a usable name")), "{p:?}");
+    let p = problems(doc("\"a\", \"a\"", "s"));
+    assert!(p.iter().any(|e| e == "topology.hosts: the name 'a' is used twice"), "{p:?}");
+}
