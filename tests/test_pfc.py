@@ -34,14 +34,24 @@ def test_pfc_columns_count_pauses_and_paused_time(tmp_path):
     assert list(back.ports["pfc_pauses"]) == list(res.ports["pfc_pauses"])
 
 
+def test_the_summary_names_no_port_when_none_paused():
+    # One sender never fills s0: PFC is on but nothing pauses.
+    doc = incast_doc({"xoff": "4pkt", "xon": "2pkt"})
+    doc["flows"] = doc["flows"][:1]
+    res = fabricsim.run(doc, progress=False)
+    assert int(res.ports["pfc_pauses"].sum()) == 0
+    line = next(ln for ln in str(res).splitlines() if ln.strip().startswith("pfc"))
+    assert "0 pauses: no port was paused" in line and "longest" not in line and "->" not in line, line
+
+
 def test_without_pfc_the_port_table_has_no_pfc_columns():
     res = fabricsim.run(incast_doc(None), progress=False)
     assert "pfc_pauses" not in res.ports and "pfc_paused_s" not in res.ports and "longest paused" not in str(res)
 
 
-def toml(pfc: str, buffer: str) -> str:
+def toml(pfc: str, buffer: str, queue: str = "", flow: str = "") -> str:
     return (f'[simulation]\nend = "1ms"\n[topology]\nkind = "star"\nhosts = 3\nlink = {{ rate = "10Gbps", delay = "1us" }}\n'
-            f'[queue]\nbuffer = "{buffer}"\n[pfc]\n{pfc}\n[[flows]]\nsrc = "h1"\ndst = "h0"\nsize = 28960\n')
+            f'[queue]\nbuffer = "{buffer}"\n{queue}\n[pfc]\n{pfc}\n[[flows]]\nsrc = "h1"\ndst = "h0"\nsize = 28960\n{flow}')
 
 
 @pytest.mark.parametrize("pfc, buffer, message", [
@@ -50,10 +60,15 @@ def toml(pfc: str, buffer: str) -> str:
     ('xon = "2pkt"', "unlimited", "pfc.xoff: "),
     ('xoff = "4pkt"\nxon = "2pkt"\nxoff_bytes = 3', "unlimited", "pfc.xoff_bytes: "),
     ('xoff = "4pkt"\nxon = "2pkt"', "100pkt", "pfc: a PFC fabric does not drop, but port s0->h0 has a 100pkt buffer"),
+    ('xoff = "4pkt"\nxon = "2KB"', "unlimited", "pfc.xon: 2000B is in bytes but xoff (4pkt) in packets"),
+    ('xoff = "4pkt"\nxon = "2pkt"', "unlimited|queues = 2\nadmission = \"trim\"", "pfc: not with trimming queues (port s0->h0 has admission = \"trim\")"),
+    ('xoff = "4pkt"\nxon = "2pkt"', "unlimited|queues = 2\nclasses = [0, 1]\nadmission = \"trim\"|transport = \"ndp\"\n",
+     "pfc: not with NDP (transport 'ndp')"),
 ])
 def test_bad_pfc_settings_are_one_line_and_exit_2(tmp_path, pfc, buffer, message):
     f = tmp_path / "bad.toml"
-    f.write_text(toml(pfc, buffer))
+    # "buffer|more [queue] lines|more [[flows]] lines"
+    f.write_text(toml(pfc, *buffer.split("|")))
     for args in (["validate", f], ["run", f, "-o", tmp_path / "out"]):
         p = subprocess.run([sys.executable, "-m", "fabricsim", *map(str, args)], capture_output=True, text=True)
         assert p.returncode == 2, p.stderr

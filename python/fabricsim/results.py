@@ -276,9 +276,14 @@ class Results:
             rows.append(("ports", f"{len(self.ports):,}; busiest {b['port']} at utilization {b['utilization']:.3f}, "
                                   f"{int(self.ports['drops'].sum()):,} drops, {int(self.ports['ecn_marks'].sum()):,} ECN marks in all"))
             if "pfc_pauses" in self.ports:
-                m = self.ports.sort_values("pfc_paused_s", ascending=False).iloc[0]
-                rows.append(("pfc", f"{int(self.ports['pfc_pauses'].sum()):,} pauses; longest paused {m['port']}, "
-                                    f"{_fmt_time(float(m['pfc_paused_s']))} in {int(m['pfc_pauses']):,} pauses"))
+                pauses = int(self.ports["pfc_pauses"].sum())
+                if pauses == 0:
+                    # Naming the first port of a table of zeros would point at nothing.
+                    rows.append(("pfc", "0 pauses: no port was paused"))
+                else:
+                    m = self.ports.sort_values("pfc_paused_s", ascending=False).iloc[0]
+                    rows.append(("pfc", f"{pauses:,} pauses; longest paused {m['port']}, "
+                                        f"{_fmt_time(float(m['pfc_paused_s']))} in {int(m['pfc_pauses']):,} pauses"))
         if len(self.timeseries):
             rows.append(("series", f"{len(self.timeseries):,} samples of " + ", ".join(sorted(self.timeseries["metric"].unique()))))
         if len(self.packets):

@@ -128,8 +128,23 @@ impl Reach {
 
     /// Whether host `s` can send to host `d` (node indices).
     pub fn reaches(&self, s: usize, d: usize) -> bool {
-        let switch_comps = |h: usize| self.peers[h].iter().filter(|&&v| !self.is_host[v]).map(|&v| self.comp[v]);
-        self.peers[s].contains(&d) || switch_comps(s).any(|a| switch_comps(d).any(|b| a == b))
+        self.peers[s].contains(&d) || self.switch_comps(s).any(|a| self.switch_comps(d).any(|b| a == b))
+    }
+
+    /// The switch components next to host `h`.
+    fn switch_comps(&self, h: usize) -> impl Iterator<Item = u32> + '_ {
+        self.peers[h].iter().filter(|&&v| !self.is_host[v]).map(|&v| self.comp[v])
+    }
+
+    /// A sender and another receiver (host node indices) that cannot reach each other, if any:
+    /// one pass when all of them hang off one connected set of switches (every generated fabric),
+    /// pair by pair otherwise.
+    pub fn unreachable_pair(&self, senders: &[usize], receivers: &[usize]) -> Option<(usize, usize)> {
+        let common = senders.first().and_then(|&h| self.switch_comps(h).next());
+        if common.is_some_and(|c| senders.iter().chain(receivers).all(|&h| self.switch_comps(h).any(|x| x == c))) {
+            return None;
+        }
+        senders.iter().flat_map(|&s| receivers.iter().map(move |&d| (s, d))).find(|&(s, d)| s != d && !self.reaches(s, d))
     }
 }
 

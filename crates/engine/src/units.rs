@@ -33,10 +33,19 @@ fn scaled(v: f64, unit: u64) -> Option<u64> {
     }
 }
 
+/// Does the text after a number start with an exponent ("1e30Gbps" reads as 1 and "e30Gbps")?
+fn has_exponent(unit: &str) -> bool {
+    let mut c = unit.chars();
+    matches!(c.next(), Some('e' | 'E')) && c.next().is_some_and(|d| d.is_ascii_digit() || d == '-' || d == '+')
+}
+
 /// Parse a duration such as "5us", "1.2 ms", "200ns", "1s", "30000ps".
 pub fn parse_time(s: &str) -> Result<Time, String> {
     let err = || format!("'{s}' is not a duration; write a number and a unit, e.g. '5us', '10ms', '1s' (units: ps, ns, us, ms, s)");
     let (v, unit) = split_number(s).ok_or_else(err)?;
+    if has_exponent(unit) {
+        return Err(format!("'{s}' is not a duration; write the number without an exponent, e.g. '1500us'"));
+    }
     let mult = match unit {
         "ps" => Time::PS,
         "ns" => Time::NS,
@@ -46,13 +55,17 @@ pub fn parse_time(s: &str) -> Result<Time, String> {
         "" => return Err(format!("'{s}' has no unit; write e.g. '{s}us' or '{s}ms'")),
         _ => return Err(err()),
     };
-    scaled(v, mult).map(Time).ok_or_else(err)
+    // The number is finite and not negative (digits and a point): only overflow fails here.
+    scaled(v, mult).map(Time).ok_or_else(|| format!("'{s}' is longer than the {} s (about 213 days) a time can hold", u64::MAX / Time::S))
 }
 
 /// Parse a rate such as "10Gbps", "400 Gbps", "100Mbps", "2.5Gbps".
 pub fn parse_rate(s: &str) -> Result<Rate, String> {
     let err = |hint: &str| format!("'{s}' is not a rate; {hint}");
     let (v, unit) = split_number(s).ok_or_else(|| err("write e.g. '10Gbps' (units: bps, Kbps, Mbps, Gbps, Tbps)"))?;
+    if has_exponent(unit) {
+        return Err(err("write the number without an exponent, e.g. '400Gbps'"));
+    }
     let mult: u64 = match unit {
         "bps" => 1,
         "Kbps" | "kbps" => 1_000,
@@ -78,7 +91,8 @@ pub fn parse_rate(s: &str) -> Result<Rate, String> {
         }
     };
     match scaled(v, mult) {
-        Some(0) | None => Err(format!("'{s}' is not a positive rate; a link needs a rate above 0, e.g. '10Gbps'")),
+        Some(0) => Err(format!("'{s}' is not a positive rate; a link needs a rate above 0, e.g. '10Gbps'")),
+        None => Err(format!("'{s}' is above the largest rate, {} Tbps (64-bit bits per second)", u64::MAX / 1_000_000_000_000)),
         Some(b) => Ok(Rate(b)),
     }
 }
@@ -107,6 +121,18 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overflow_and_exponents_are_named_as_such() {
+        // 2^64 ps is 18 446 744 s; 2^64 bps is 18 446 744 Tbps.
+        assert_eq!(parse_time("100000000s").unwrap_err(), "'100000000s' is longer than the 18446744 s (about 213 days) a time can hold");
+        assert!(parse_time("18446744s").is_ok());
+        assert_eq!(parse_rate("100000000Tbps").unwrap_err(), "'100000000Tbps' is above the largest rate, 18446744 Tbps (64-bit bits per second)");
+        assert!(parse_rate("0Gbps").unwrap_err().contains("not a positive rate"));
+        assert_eq!(parse_rate("1e30Gbps").unwrap_err(), "'1e30Gbps' is not a rate; write the number without an exponent, e.g. '400Gbps'");
+        assert!(parse_time("1e-3s").unwrap_err().contains("without an exponent"));
+        assert!(parse_time("5e").is_err() && !parse_time("5e").unwrap_err().contains("exponent"), "a unit 'e' is just unknown");
+    }
 
     #[test]
     fn times() {

@@ -191,7 +191,8 @@ impl Routes {
     }
 
     /// [`next_hops`](Self::next_hops) for forwarding a packet, whose destination is reachable
-    /// from its source (validation refuses flows to unreachable hosts): a host without a row
+    /// from its source (validation refuses listed flows to unreachable hosts, and workloads and
+    /// incasts that could generate one: `Reach::unreachable_pair`): a host without a row
     /// answers its one uplink without reading its switch's row and set to confirm it (two
     /// scattered reads per packet at its source when it follows no stored path: spraying,
     /// source-chosen paths, NDP, hybrids). Exactly `next_hops` wherever that is not empty.

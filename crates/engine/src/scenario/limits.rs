@@ -122,6 +122,25 @@ impl Footprint {
     }
 }
 
+/// Bytes one generated link takes before the routing table: its description while the scenario
+/// is read and its two ports once built.
+const LINK_BYTES: u64 = (std::mem::size_of::<super::LinkSpec>() + 2 * std::mem::size_of::<Port>()) as u64;
+
+/// Why a generated topology of `hosts` hosts and `links` links (products of the counts written,
+/// so possibly far beyond any machine) cannot be built, checked before anything is: more hosts
+/// than `max_hosts`, or links beyond `memory` (the finer estimate, `Footprint`, follows once
+/// the links exist).
+pub fn generated_refusal(hosts: u128, links: u128, max_hosts: u64, memory: Option<u64>) -> Option<String> {
+    if hosts > max_hosts as u128 {
+        return Some(format!("{hosts} hosts, more than the {max_hosts} a topology may have"));
+    }
+    let bytes = links.saturating_mul(LINK_BYTES as u128);
+    match memory {
+        Some(m) if bytes > m as u128 => Some(format!("{links} links take {} MiB before routing, more than this machine's {} MiB of memory", bytes >> 20, m >> 20)),
+        _ => None,
+    }
+}
+
 /// The machine's memory (Linux: MemTotal of /proc/meminfo); None where it cannot be read.
 pub fn machine_memory() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;

@@ -24,6 +24,11 @@ fn as_count(v: &Value) -> Result<u64, String> {
     }
 }
 
+/// Why a generated topology with these products of its counts cannot be built (`limits`).
+fn generated_refusal(hosts: u128, links: u128) -> Option<String> {
+    super::limits::generated_refusal(hosts, links, MAX_HOSTS, super::limits::machine_memory())
+}
+
 /// The longest time results can hold: signed 64-bit picoseconds.
 pub const MAX_RESULT_PS: u64 = i64::MAX as u64;
 
@@ -150,6 +155,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, paths, &mut iss);
     let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
     let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
+    if let Some(reach) = reach.as_ref() {
+        generated_pairs_reach(&workloads, &incasts, reach, &nodes, &mut iss);
+    }
     if let Some(topo) = topo.as_mut() {
         let used: Vec<&str> = flows.iter().map(|f| f.transport.as_str()).chain(workloads.iter().map(|w| w.transport.as_str())).chain(incasts.iter().map(|i| i.transport.as_str())).collect();
         port_profiles::apply(&own_ports, &used, topo, &mut iss);
@@ -160,7 +168,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let is_sab = |c: &TransportConfig| c.tcp().is_some_and(|t| t.cc == CcKind::Sab);
     let uses_sab = profiles.values().any(is_sab) || flows.iter().map(|f| &f.cfg).chain(workloads.iter().map(|w| &w.cfg)).chain(incasts.iter().map(|a| &a.cfg)).any(is_sab);
     let sab = sab_section(&t, uses_sab, switch_q.limit.is_some(), &mut iss);
-    let pfc = pfc_section(&t, topo.as_ref(), &mut iss);
+    let mut ndp = flows.iter().map(|f| (&f.transport, &f.cfg)).chain(workloads.iter().map(|w| (&w.transport, &w.cfg))).chain(incasts.iter().map(|a| (&a.transport, &a.cfg)));
+    let ndp = ndp.find_map(|(name, c)| matches!(c, TransportConfig::Ndp(_)).then_some(name.as_str()));
+    let pfc = pfc_section(&t, topo.as_ref(), ndp, &mut iss);
     t.finish(&mut iss);
     if let (Some(e), true) = (end, iss.is_empty()) {
         if e.0 > MAX_RESULT_PS {
@@ -403,6 +413,16 @@ fn topology_spec(
             let spines = t.need("spines", iss, "the number of spine switches", as_count);
             let hpl = t.need("hosts_per_leaf", iss, "the number of hosts under each leaf", as_count);
             let (hl, cl) = fabric_links(t, iss);
+            let (leaves, spines) = match (leaves, spines, hpl) {
+                (Some(l), Some(s), Some(h)) => match generated_refusal(l as u128 * h as u128, l as u128 * (h as u128 + s as u128)) {
+                    Some(why) => {
+                        iss.push(t.key_path("leaves"), format!("{l} leaves x {s} spines x {h} hosts per leaf: {why}"));
+                        (None, None)
+                    }
+                    None => (Some(l), Some(s)),
+                },
+                _ => (leaves, spines),
+            };
             if let (Some(l), Some(s), Some(h)) = (leaves, spines, hpl) {
                 let (l, s, h) = (l as usize, s as usize, h as usize);
                 nodes.extend((0..l * h).map(|i| host(format!("h{i}"))));
@@ -442,6 +462,16 @@ fn topology_spec(
             });
             let pl = required_link(t, "packet_link", iss);
             let cl = required_link(t, "circuit_link", iss);
+            let racks = match (racks, hpr) {
+                (Some(r), Some(h)) => match generated_refusal(r as u128 * h as u128, r as u128 * (h as u128 + 1)) {
+                    Some(why) => {
+                        iss.push(t.key_path("racks"), format!("{r} racks x {h} hosts per rack: {why}"));
+                        None
+                    }
+                    None => Some(r),
+                },
+                _ => racks,
+            };
             if let (Some(r), Some(h)) = (racks.filter(|&r| r >= 2), hpr) {
                 let (r, h) = (r as usize, h as usize);
                 nodes.extend((0..r * h).map(|i| host(format!("h{i}"))));
@@ -523,10 +553,16 @@ fn topology_spec(
             if hosts.is_empty() && !t.has("hosts") {
                 iss.push(t.key_path("hosts"), "missing; expected a list of host names such as [\"h0\", \"h1\"]");
             }
+            let n_hosts = hosts.len();
             nodes.extend(hosts.into_iter().map(host));
             nodes.extend(switches.into_iter().map(switch));
+            let mut seen = std::collections::HashSet::new();
             for (i, n) in nodes.iter().enumerate() {
-                if nodes[..i].iter().any(|m| m.name == n.name) {
+                let key = t.key_path(if i < n_hosts { "hosts" } else { "switches" });
+                if n.name.trim().is_empty() || n.name.contains("->") {
+                    // Ports are named 'node->peer': such a name would make them unreadable.
+                    iss.push(key, format!("'{}' is not a usable name: names must be non-blank and not contain '->' (ports are named 'node->peer')", n.name));
+                } else if !seen.insert(n.name.as_str()) {
                     iss.push(t.key_path("hosts"), format!("the name '{}' is used twice", n.name));
                 }
             }
@@ -984,6 +1020,11 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         if let Some(v) = knob("max_stage").filter(|v| v.fract() != 0.0) {
             iss.push(t.key_path("cc_params"), format!("max_stage = {v} is not a whole number of additive steps (HPCC §3.3 uses 5)"));
         }
+    }
+    if c.cc == CcKind::Dctcp && knob("cwr_on_ece").is_some_and(|v| v < 0.5) && knob("window_cut").is_some_and(|v| v < 0.5) {
+        // Without a CWR episode DCTCP's cut never runs (`ssthresh` is only asked on entering
+        // one), and only `window_cut` cuts elsewhere: the flow would ignore every mark.
+        iss.push(t.key_path("cc_params"), "cwr_on_ece = 0 needs window_cut = 1: without a CWR episode DCTCP cuts its window only with htsim's per-window cut, so an ECE would cut nothing and the flow would ignore ECN; set window_cut = 1 (htsim's rules) or remove cwr_on_ece");
     }
     if matches!(c.cc, CcKind::Swift | CcKind::PptSwift) {
         if let (Some(lo), Some(hi)) = (knob("fs_min_cwnd"), knob("fs_max_cwnd")) {
@@ -1578,10 +1619,27 @@ fn sab_section(t: &Table, uses_sab: bool, switch_buffer_limited: bool, iss: &mut
     Some(spec)
 }
 
+/// Every pair of hosts a `[[workload]]` or `[[incast]]` may put a flow between must reach each
+/// other (listed flows are checked one by one in `flows`): on a split topology a generated flow
+/// to the other part would have no route.
+fn generated_pairs_reach(workloads: &[WorkloadSpec], incasts: &[IncastSpec], reach: &topology::Reach, nodes: &[NodeSpec], iss: &mut Issues) {
+    let tables = workloads.iter().enumerate().map(|(i, w)| (format!("workload[{i}]"), &w.senders, w.receivers.clone()));
+    let tables = tables.chain(incasts.iter().enumerate().map(|(i, a)| (format!("incast[{i}]"), &a.senders, vec![a.receiver])));
+    for (path, senders, receivers) in tables {
+        if let Some((s, d)) = reach.unreachable_pair(senders, &receivers) {
+            iss.push(path, format!(
+                "'{}' cannot reach '{}' (no path through switches), but this traffic may put a flow between them; restrict senders and receivers to hosts that reach each other",
+                nodes[s].name, nodes[d].name
+            ));
+        }
+    }
+}
+
 /// `[pfc]`: Priority Flow Control at every switch (`switch/pfc.rs`). A PFC fabric does not drop,
 /// so every port's queue must be unlimited and keep every packet; hybrid networks (their ToRs
-/// queue by rack pair) are refused.
-fn pfc_section(t: &Table, topo: Option<&TopologySpec>, iss: &mut Issues) -> Option<crate::switch::pfc::PfcSpec> {
+/// queue by rack pair) are refused, and so is NDP (`ndp`: the name of a profile using it), which
+/// relies on a fabric that trims.
+fn pfc_section(t: &Table, topo: Option<&TopologySpec>, ndp: Option<&str>, iss: &mut Issues) -> Option<crate::switch::pfc::PfcSpec> {
     let s = t.table("pfc", iss)?;
     let xoff = s.need("xoff", iss, "an amount such as \"135KB\" or \"15pkt\" (pause the upstream above it)", as_amount);
     let xon = s.need("xon", iss, "an amount such as \"108KB\" or \"12pkt\" (resume below it)", as_amount);
@@ -1590,19 +1648,33 @@ fn pfc_section(t: &Table, topo: Option<&TopologySpec>, iss: &mut Issues) -> Opti
     let n = |a: Amount| match a {
         Amount::Packets(n) | Amount::Bytes(n) => n,
     };
-    if n(xon) == 0 {
+    if !super::queues::same_unit(xon, xoff) {
+        let unit = |a: Amount| if matches!(a, Amount::Packets(_)) { "packets" } else { "bytes" };
+        iss.push(s.key_path("xon"), format!(
+            "{} is in {} but xoff ({}) in {}: give both in packets (\"12pkt\", \"15pkt\") or both in bytes (\"108KB\", \"135KB\")",
+            crate::queue::describe::amount(xon), unit(xon), crate::queue::describe::amount(xoff), unit(xoff)
+        ));
+    } else if n(xon) == 0 {
         iss.push(s.key_path("xon"), "0: an ingress never holds less than nothing, so a paused port would never resume; use a positive amount such as \"108KB\"");
-    } else if super::queues::same_unit(xon, xoff) && n(xon) > n(xoff) {
+    } else if n(xon) > n(xoff) {
         iss.push(s.key_path("xon"), format!("{} is above xoff ({}): the upstream would resume before the pause; use an amount at or below xoff", crate::queue::describe::amount(xon), crate::queue::describe::amount(xoff)));
     }
-    if let Some(topo) = topo {
+    if let Some(name) = ndp {
+        iss.push("pfc", format!("not with NDP (transport '{name}'): NDP relies on switches that trim its packets when a queue fills and return the headers, which a lossless fabric never lets happen; use PFC with TCP, DCTCP or HPCC"));
+    } else if let Some(topo) = topo {
         if topo.rdcn.is_some() {
             iss.push("pfc", "not available in hybrid networks (kind = \"rdcn\"): their ToRs queue by rack pair, not by ingress");
         } else if topo.shared_buffer.is_some() {
             iss.push("pfc", "a PFC fabric does not drop, but [switch] shared_buffer sets dynamic thresholds that do; remove it");
-        } else if let Some((port, what)) = topo.links.iter().flat_map(|l| [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)]).find_map(|(a, b, q)| queue_drops(q).map(|w| ((a, b), w))) {
+        } else {
             let name = |i: usize| topo.nodes[i].name.as_str();
-            iss.push("pfc", format!("a PFC fabric does not drop, but port {}->{} has {what}; make its queue unlimited ([queue] or [host_queue] buffer = \"unlimited\")", name(port.0), name(port.1)));
+            let mut ports = topo.links.iter().flat_map(|l| [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)]);
+            let trims = |q: &crate::queue::QueueSpec| matches!(q.admission, crate::queue::Admission::Trim { .. });
+            if let Some((a, b, _)) = ports.clone().find(|(_, _, q)| trims(q)) {
+                iss.push("pfc", format!("not with trimming queues (port {}->{} has admission = \"trim\"): a trimming queue cuts packets to headers when it fills, which a lossless fabric never lets happen, and the cut would change a packet's size under its ingress count; use admission = \"droptail\"", name(a), name(b)));
+            } else if let Some((port, what)) = ports.find_map(|(a, b, q)| queue_drops(q).map(|w| ((a, b), w))) {
+                iss.push("pfc", format!("a PFC fabric does not drop, but port {}->{} has {what}; make its queue unlimited ([queue] or [host_queue] buffer = \"unlimited\")", name(port.0), name(port.1)));
+            }
         }
     }
     Some(crate::switch::pfc::PfcSpec { xoff, xon })

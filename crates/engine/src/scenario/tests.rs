@@ -885,3 +885,91 @@ fn persistent_workload_connections_need_tcp() {
     let e = Scenario::from_toml(&doc("tcp").replace("\"persistent\"", "\"pooled\"")).unwrap_err().to_string();
     assert!(e.contains("workload[0].connections: 'pooled' is not known"), "{e}");
 }
+
+#[test]
+fn dctcp_without_cwr_on_ece_needs_window_cut() {
+    // cwr_on_ece = 0 alone: no CWR episode and no per-window cut, so marks would cut nothing.
+    let with = |params: &str| GOOD.replace("cc = \"dctcp\"\nmin_rto", &format!("cc = \"dctcp\"\ncc_params = {{ {params} }}\nmin_rto"));
+    let e = Scenario::from_toml(&with("cwr_on_ece = 0")).unwrap_err();
+    assert_eq!(e.0.len(), 1, "{e}");
+    let e = e.0[0].to_string();
+    assert!(e.starts_with("transport.cc_params: cwr_on_ece = 0 needs window_cut = 1"), "{e}");
+    Scenario::from_toml(&with("cwr_on_ece = 0, window_cut = 1")).expect("htsim's rules together");
+    Scenario::from_toml(&with("cwr_on_ece = 1")).expect("the default");
+}
+
+/// A leaf-spine (leaves l0, l1; spines p0, p1; two hosts per leaf) with l1's uplinks failed (left
+/// out), so {a0, a1} and {b0, b1} are apart; `traffic` is appended.
+fn split_leaf_spine(traffic: &str) -> String {
+    let link = |a: &str, b: &str| format!("{{ a = \"{a}\", b = \"{b}\", rate = \"10Gbps\", delay = \"1us\" }}");
+    let links = [("a0", "l0"), ("a1", "l0"), ("b0", "l1"), ("b1", "l1"), ("l0", "p0"), ("l0", "p1")].map(|(a, b)| link(a, b)).join(", ");
+    format!(
+        "[simulation]\nend = \"2ms\"\n[topology]\nkind = \"explicit\"\nhosts = [\"a0\", \"a1\", \"b0\", \"b1\"]\n\
+         switches = [\"l0\", \"l1\", \"p0\", \"p1\"]\nlinks = [{links}]\n{traffic}"
+    )
+}
+
+#[test]
+fn generated_traffic_between_split_parts_is_refused() {
+    // Before: the engine panicked creating the first flow from one part to the other (no next hop).
+    let one = |traffic: &str| {
+        let e = Scenario::from_toml(&split_leaf_spine(traffic)).unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        e.0[0].to_string()
+    };
+    let e = one("[[workload]]\nsize = \"3000B\"\nload = 0.1\n");
+    assert!(e.starts_with("workload[0]: 'a0' cannot reach 'b0' (no path through switches)"), "{e}");
+    let e = one("[[workload]]\nsize = \"3000B\"\nload = 0.1\nsenders = [\"a0\"]\nreceivers = [\"a1\", \"b1\"]\n");
+    assert!(e.starts_with("workload[0]: 'a0' cannot reach 'b1'"), "{e}");
+    let e = one("[[incast]]\nreceiver = \"b0\"\nsenders = [\"b1\", \"a1\"]\nblock = \"10KB\"\nrounds = 1\n");
+    assert!(e.starts_with("incast[0]: 'a1' cannot reach 'b0'"), "{e}");
+    // Within one part, and across the whole of a connected fabric, nothing is refused.
+    let sc = Scenario::from_toml(&split_leaf_spine("[[workload]]\nsize = \"3000B\"\nload = 0.1\nflows = 5\nsenders = [\"a0\", \"a1\"]\nreceivers = [\"a0\", \"a1\"]\n")).expect("one part");
+    let mut sim = crate::Simulator::new(&sc, None);
+    sim.run();
+    assert_eq!(sim.flow_table().fct_ps.iter().filter(|f| f.is_some()).count(), 5);
+    let joined = split_leaf_spine("[[workload]]\nsize = \"3000B\"\nload = 0.1\n").replace("links = [", "links = [{ a = \"l1\", b = \"p0\", rate = \"10Gbps\", delay = \"1us\" }, ");
+    Scenario::from_toml(&joined).expect("l1's uplink to p0 back: connected");
+}
+
+#[test]
+fn generated_topologies_too_large_to_build_are_refused_before_building() {
+    // 10^5 leaves x 10^5 spines would be 10^10 links: the reader used to build them and run out of
+    // memory. The products are checked first: hosts against MAX_HOSTS, links against memory.
+    let leaf_spine = |l: u64, s: u64, h: u64| {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"leaf_spine\"\nleaves = {l}\nspines = {s}\nhosts_per_leaf = {h}\n\
+             host_link = {{ rate = \"10Gbps\", delay = \"1us\" }}\ncore_link = {{ rate = \"40Gbps\", delay = \"1us\" }}\n\
+             [[workload]]\nsize = \"3000B\"\nload = 0.1\n"
+        )
+    };
+    let one = |doc: String| {
+        let e = Scenario::from_toml(&doc).unwrap_err();
+        assert_eq!(e.0.len(), 1, "{e}");
+        e.0[0].to_string()
+    };
+    let e = one(leaf_spine(100_000, 100_000, 1));
+    assert!(e.starts_with("topology.leaves: 100000 leaves x 100000 spines x 1 hosts per leaf: 10000100000 links take"), "{e}");
+    let e = one(leaf_spine(100_000, 2, 100));
+    assert!(e.contains("10000000 hosts, more than the 1000000"), "{e}");
+    assert!(super::limits::generated_refusal(1000, 1 << 40, 1_000_000, Some(1 << 30)).is_some());
+    assert!(super::limits::generated_refusal(1000, 2000, 1_000_000, Some(1 << 30)).is_none());
+    assert!(super::limits::generated_refusal(1000, 1 << 40, 1_000_000, None).is_none(), "memory unknown: the host bound only");
+}
+
+#[test]
+fn blank_names_and_names_with_arrows_are_refused() {
+    let doc = |hosts: &str, switch: &str| {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nhosts = [{hosts}]\nswitches = [\"{switch}\"]\n\
+             links = []\n[[workload]]\nsize = \"3000B\"\nload = 0.1\n"
+        )
+    };
+    let problems = |d: String| Scenario::from_toml(&d).unwrap_err().0.iter().map(|i| i.to_string()).collect::<Vec<_>>();
+    let p = problems(doc("\"\", \"b\"", "s"));
+    assert!(p.iter().any(|e| e.starts_with("topology.hosts: '' is not a usable name")), "{p:?}");
+    let p = problems(doc("\"a\", \"b\"", "s->t"));
+    assert!(p.iter().any(|e| e.starts_with("topology.switches: 's->t' is not a usable name")), "{p:?}");
+    let p = problems(doc("\"a\", \"a\"", "s"));
+    assert!(p.iter().any(|e| e == "topology.hosts: the name 'a' is used twice"), "{p:?}");
+}

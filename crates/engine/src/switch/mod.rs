@@ -145,6 +145,9 @@ impl Fabric {
         let peers = net.ports.iter().map(|p| p.peer).collect();
         // Source-chosen paths: switches read the packet's path index instead of hashing.
         let ecmp = if sc.paths == PathChoice::Switches { sc.ecmp } else { Ecmp::Source };
+        // `serialization` multiplies by `ps_per_byte` where it is set: it must be the rate's own
+        // (no rate may change after the loop above set it).
+        debug_assert!(net.ports.iter().all(|p| p.ps_per_byte == p.rate.exact_ps_per_byte()), "a port's ps_per_byte is not its rate's");
         Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, pfc, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
@@ -453,7 +456,7 @@ impl Fabric {
         p.stats.busy_until = now + ser;
         self.packet_hops += 1;
         if let Some(pfc) = self.pfc.as_deref_mut() {
-            pfc.on_wire(port, id, size as u32);
+            pfc.on_wire(port, id);
         }
         // A `TxDone` only when packets wait, a host sender waits for this NIC, or the port pulls
         // VOQs then (hybrid networks); a port that

@@ -79,7 +79,8 @@ impl PauseStats {
 }
 
 /// The PFC state of a network: ingress counts, the packets on switch wires, and per-port
-/// counters. Sized once from the network; the slab-indexed table grows with the slab only.
+/// counters. Sized once from the network; the table indexed by packet slot doubles when a slot
+/// outgrows it.
 #[derive(Clone, Debug)]
 pub struct Pfc {
     spec: PfcSpec,
@@ -92,8 +93,10 @@ pub struct Pfc {
     at_switch: Vec<bool>,
     /// Per port of a switch: the ingress of the packet on its wire and its size, until it ends.
     on_wire: Vec<Option<(PortId, u32)>>,
-    /// Per packet (slab index): the port it came through to the switch it is in.
-    entered_by: Vec<PortId>,
+    /// Per packet (slab index): the port it came through to the switch it is in, and its size
+    /// then — what that ingress counted, and so what it uncounts when the packet leaves, whatever
+    /// happens to the packet in between.
+    entered_by: Vec<(PortId, u32)>,
     pub stats: Vec<PauseStats>,
 }
 
@@ -103,7 +106,18 @@ impl Pfc {
         let switch = |n| net.node(n).kind == NodeKind::Switch;
         let counted = net.ports.iter().map(|p| switch(p.peer)).collect();
         let at_switch = net.ports.iter().map(|p| switch(p.node)).collect();
-        Pfc { spec, counted, at_switch, ingress: vec![Ingress::default(); n], on_wire: vec![None; n], entered_by: Vec::new(), stats: vec![PauseStats::default(); n] }
+        // Room for a few packets per port before the first growth (`grow`).
+        let entered_by = vec![(PortId::from_idx(0), 0); 16 * n];
+        Pfc { spec, counted, at_switch, ingress: vec![Ingress::default(); n], on_wire: vec![None; n], entered_by, stats: vec![PauseStats::default(); n] }
+    }
+
+    /// Make room for packet slab index `i`: the table doubles, so it grows a logarithmic number
+    /// of times over a run, never per packet (not inlined: the per-packet path is a bounds test).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, i: usize) {
+        let len = (i + 1).max(2 * self.entered_by.len());
+        self.entered_by.resize(len, (PortId::from_idx(0), 0));
     }
 
     /// Does the node behind `port` count what comes through it (is it a switch)?
@@ -118,10 +132,9 @@ impl Pfc {
     pub fn entered(&mut self, port: PortId, id: PacketId, size: u32) -> bool {
         let i = id.idx();
         if i >= self.entered_by.len() {
-            // Grows with the slab's high-water mark only.
-            self.entered_by.resize(i + 1, PortId::from_idx(0));
+            self.grow(i);
         }
-        self.entered_by[i] = port;
+        self.entered_by[i] = (port, size);
         let g = &mut self.ingress[port.idx()];
         g.packets += 1;
         g.bytes += size as u64;
@@ -132,12 +145,13 @@ impl Pfc {
         false
     }
 
-    /// `port` starts serializing packet `id` of `size` bytes. At a switch the packet came through
-    /// one of its ingresses and leaves the switch's count when its last bit leaves.
+    /// `port` starts serializing packet `id`. At a switch the packet came through one of its
+    /// ingresses and leaves the switch's count when its last bit leaves, with the size it was
+    /// counted at (a packet whose size changed in the switch must not leave the count off).
     #[inline]
-    pub fn on_wire(&mut self, port: PortId, id: PacketId, size: u32) {
+    pub fn on_wire(&mut self, port: PortId, id: PacketId) {
         if self.at_switch[port.idx()] {
-            self.on_wire[port.idx()] = Some((self.entered_by[id.idx()], size));
+            self.on_wire[port.idx()] = Some(self.entered_by[id.idx()]);
         }
     }
 
@@ -254,6 +268,97 @@ mod tests {
         let down = t.find("s0->h0").unwrap();
         assert_eq!(p.pauses[down], 0, "hosts do not pause");
         assert_eq!(t.tx_packets[down], 40);
+    }
+
+    /// h1 sends two 1500 B packets and h2 three of 500 B (a profile with mss 448) to h0, as in
+    /// `two_into_one`; `pfc` is the `[pfc]` table.
+    fn mixed_sizes(pfc: &str) -> String {
+        format!(
+            "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 3\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+             [queue]\nbuffer = \"unlimited\"\n{pfc}\n[transport]\nmss = 1448\nheader = 52\ninitial_cwnd = 20\n\
+             [transports.small]\nmss = 448\n\
+             [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 2896\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 1344\ntransport = \"small\"\n"
+        )
+    }
+
+    #[test]
+    fn byte_thresholds_with_mixed_sizes_pause_and_resume_when_hand_computed() {
+        // 1500 B take 1.2 µs at 10 Gb/s, 500 B 0.4 µs. h1's A_k reach s0 at 1.2k + 1 µs (A1 2.2,
+        // A2 3.4), h2's B_k at 0.4k + 1 µs (B1 1.4, B2 1.8, B3 2.2). s0->h0, FIFO (arrivals of a
+        // picosecond rank before its departure; A1 before B3, port h1->s0 being the lower):
+        // B1 1.4–1.8, B2 1.8–2.2, A1 2.2–3.4, B3 3.4–3.8, A2 3.8–5.0. Ingress h1->s0 holds
+        // 3000 B > xoff = 2000 B when A2 arrives at 3.4 µs (before A1 leaves): PAUSE at h1 at
+        // 4.4 µs. It falls to 1500 B at 3.4 (not below xon = 1000 B) and to 0 when A2 leaves at
+        // 5.0: RESUME at h1 at 6.0 µs, paused 1.6 µs. Ingress h2->s0 holds at most 2 packets,
+        // 1000 B: never paused, though in packets it holds as many as h1's.
+        let sc = Scenario::from_toml(&mixed_sizes("[pfc]\nxoff = \"2000B\"\nxon = \"1000B\"")).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        let (a, b) = (port(&sim, "h1->s0"), port(&sim, "h2->s0"));
+        let paused = |sim: &Simulator, p: PortId| sim.fabric.net.ports[p.idx()].paused;
+        sim.run_until(Time::from_ps(4_400_000 - 1));
+        assert!(!paused(&sim, a));
+        assert_eq!(pfc(&sim).held(a), (1, 1500), "A2 alone: A1 left at 3.4 µs");
+        sim.run_until(Time::from_ps(4_400_000));
+        assert!(paused(&sim, a));
+        sim.run_until(Time::from_ps(6_000_000 - 1));
+        assert!(paused(&sim, a));
+        assert_eq!(pfc(&sim).held(a), (0, 0));
+        sim.run_until(Time::from_ps(6_000_000));
+        assert!(!paused(&sim, a));
+        sim.run();
+        let t = sim.port_table();
+        let p = t.pfc.as_ref().unwrap();
+        assert_eq!((p.pauses[a.idx()], p.paused_s[a.idx()]), (1, 1.6e-6));
+        assert_eq!(p.pauses[b.idx()], 0);
+    }
+
+    #[test]
+    fn with_mixed_sizes_and_byte_thresholds_every_paused_port_is_resumed_by_the_end() {
+        // Three flows of different segment sizes and odd lengths (short last segments) over two
+        // hops, thresholds in bytes that are no multiple of any packet size: when the run ends
+        // every ingress is empty, no port is paused, and each pause was followed by its RESUME.
+        let table = "[pfc]\nxoff = \"7001B\"\nxon = \"2999B\"";
+        let doc = two_hops(table).replace("[transport]\n", "[transports.small]\nmss = 448\n[transports.mid]\nmss = 948\n[transport]\n");
+        let doc = doc.replacen("size = 57920\n", "size = 57001\ntransport = \"small\"\n", 1).replacen("size = 57920\n", "size = 40003\ntransport = \"mid\"\n", 1);
+        let mut sim = run(&doc);
+        assert!(sim.flow_table().fct_ps.iter().all(Option::is_some), "every flow finished");
+        let t = sim.port_table();
+        let p = t.pfc.as_ref().unwrap();
+        assert!(p.pauses.iter().sum::<u64>() >= 3, "the scenario pauses: {:?}", p.pauses);
+        for (i, port) in sim.fabric.net.ports.iter().enumerate() {
+            assert!(!port.paused, "{} still paused", port.name);
+            assert_eq!(pfc(&sim).held(PortId::from_idx(i)), (0, 0), "{}'s peer still counts packets from it", port.name);
+            assert!(pfc(&sim).stats[i].since.is_none(), "{} has a PAUSE without its RESUME", port.name);
+        }
+    }
+
+    #[test]
+    fn a_packet_leaves_its_ingress_count_with_the_size_it_entered_with() {
+        // A packet counted at 1500 B that left the switch at another size (cut in the switch)
+        // uncounts its 1500 B: the ingress is empty and resumes its upstream.
+        let sc = Scenario::from_toml(&two_into_one("[pfc]\nxoff = \"1000B\"\nxon = \"500B\"")).unwrap();
+        let sim = Simulator::new(&sc, None);
+        let mut f = super::Pfc::new(super::PfcSpec { xoff: crate::queue::Amount::Bytes(1000), xon: crate::queue::Amount::Bytes(500) }, &sim.fabric.net);
+        let (up, down) = (port(&sim, "h1->s0"), port(&sim, "s0->h0"));
+        let id = crate::ids::PacketId::from_idx(3);
+        assert!(f.entered(up, id, 1500), "1500 B > xoff: PAUSE");
+        f.on_wire(down, id);
+        assert_eq!(f.left(down), Some(up), "RESUME");
+        assert_eq!(f.held(up), (0, 0));
+    }
+
+    #[test]
+    fn the_per_packet_table_doubles_when_a_packet_index_outgrows_it() {
+        let sc = Scenario::from_toml(&two_into_one("[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\"")).unwrap();
+        let sim = Simulator::new(&sc, None);
+        let mut f = super::Pfc::new(sc.pfc.unwrap(), &sim.fabric.net);
+        let n = sim.fabric.net.ports.len();
+        assert_eq!(f.entered_by.len(), 16 * n, "sized up front");
+        let up = port(&sim, "h1->s0");
+        f.entered(up, crate::ids::PacketId::from_idx(16 * n), 100);
+        assert_eq!(f.entered_by.len(), 32 * n);
+        f.entered(up, crate::ids::PacketId::from_idx(1000 * n), 100);
+        assert_eq!(f.entered_by.len(), 1000 * n + 1, "a jump beyond double takes what it needs");
     }
 
     #[test]
@@ -375,6 +480,35 @@ mod input {
         assert!(e.contains("pfc.xon: 0: an ingress never holds less"), "{e}");
         let e = error(OK_QUEUE, "xoff = \"4pkt\"\nxon = \"2pkt\"\nxof = 3");
         assert!(e.contains("pfc.xof"), "{e}");
+    }
+
+    #[test]
+    fn thresholds_in_mixed_units_are_refused() {
+        let e = error(OK_QUEUE, "xoff = \"4pkt\"\nxon = \"2KB\"");
+        assert!(e.contains("pfc.xon: 2000B is in bytes but xoff (4pkt) in packets"), "{e}");
+        let e = error(OK_QUEUE, "xoff = \"9KB\"\nxon = \"12pkt\"");
+        assert!(e.contains("pfc.xon: 12pkt is in packets but xoff (9000B) in bytes"), "{e}");
+    }
+
+    #[test]
+    fn trimming_queues_and_ndp_are_refused_saying_why() {
+        let pfc = "xoff = \"4pkt\"\nxon = \"2pkt\"";
+        // Unlimited, so nothing could drop: the trimming itself is refused.
+        let e = error("buffer = \"unlimited\"\nqueues = 2\nadmission = \"trim\"", pfc);
+        assert!(e.starts_with("pfc: not with trimming queues (port s0->h0 has admission = \"trim\")") && e.contains("lossless"), "{e}");
+        let trim = "buffer = \"unlimited\"\nqueues = 2\nclasses = [0, 1]\nadmission = \"trim\"\n[host_queue]\nqueues = 2\nclasses = [0, 1]";
+        let doc = |queue: &str| {
+            format!(
+                "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"star\"\nhosts = 3\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+                 [queue]\n{queue}\n[pfc]\n{pfc}\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 28960\ntransport = \"ndp\"\n"
+            )
+        };
+        for queue in [trim, OK_QUEUE] {
+            let e = Scenario::from_toml(&doc(queue)).expect_err("refused");
+            assert_eq!(e.0.len(), 1, "{e}");
+            let e = e.0[0].to_string();
+            assert!(e.starts_with("pfc: not with NDP (transport 'ndp')") && e.contains("trim"), "{e}");
+        }
     }
 
     #[test]

@@ -417,3 +417,21 @@ fn a_device_queue_delays_marks_but_not_packets() {
     assert_eq!((dev, dpeak), (7, 11), "the port's occupancy counts the device queue's packets");
     assert_eq!(dfcts, fcts);
 }
+
+#[test]
+fn every_port_serializes_at_its_own_rate_whether_or_not_it_has_whole_picoseconds_per_byte() {
+    // 10 Gb/s: 800 ps per byte, 25 Gb/s 320 (the multiplication); 3 Gb/s: 8/3 ns per byte (none,
+    // the division). Construction checks ps_per_byte against each rate (a debug assertion).
+    let doc = "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nhosts = [\"a\", \"b\", \"c\"]\nswitches = [\"s\"]\n\
+               links = [{ a = \"a\", b = \"s\", rate = \"10Gbps\", delay = \"1us\" }, { a = \"s\", b = \"b\", rate = \"3Gbps\", delay = \"1us\" }, { a = \"c\", b = \"s\", rate = \"25Gbps\", delay = \"1us\" }]\n\
+               [[flows]]\nsrc = \"a\"\ndst = \"b\"\nsize = 1000\n";
+    let sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}"));
+    let sim = Simulator::new(&sc, None);
+    let ports = &sim.fabric.net.ports;
+    let by_name = |n: &str| &ports[sim.fabric.net.port_by_name(n).unwrap().idx()];
+    assert_eq!((by_name("a->s").ps_per_byte, by_name("s->b").ps_per_byte, by_name("c->s").ps_per_byte), (800, 0, 320));
+    assert_eq!(by_name("s->b").serialization(1500), Time::from_ps(4_000_000), "1500 B at 3 Gb/s: 4 µs");
+    for p in ports {
+        assert_eq!(p.serialization(1500), p.rate.serialization(1500), "{}", p.name);
+    }
+}
