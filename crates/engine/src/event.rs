@@ -416,6 +416,9 @@ struct Lanes {
     rings: [VecDeque<PEntry>; MAX_LANES],
     /// Lanes given an offset so far.
     used: usize,
+    /// The lane last given each offset, by a hash of the offset (`insert` checks `offsets`): the
+    /// lane of an offset is found without scanning `offsets`.
+    slots: [u8; 1 << SLOT_BITS],
     /// Bit `i` set: lane `i` holds events.
     busy: u16,
     len: usize,
@@ -423,13 +426,15 @@ struct Lanes {
 
 impl Default for Lanes {
     fn default() -> Self {
-        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, busy: 0, len: 0 }
+        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0 }
     }
 }
 
 /// Lanes at most (distinct offsets served at once); more offsets fall back to the heap/wheel.
 /// At most 16: `Lanes::busy` has a bit per lane.
 const MAX_LANES: usize = 16;
+/// `Lanes::slots` has `1 << SLOT_BITS` entries.
+const SLOT_BITS: u32 = 6;
 /// How far back from a lane's tail a tie may be inserted.
 const MAX_TIE_SCAN: usize = 8;
 
@@ -443,21 +448,28 @@ impl Lanes {
     /// Take `e`, scheduled `offset` after the current time, if a lane can hold it in order.
     #[inline]
     fn insert(&mut self, offset: u64, e: PEntry) -> Result<(), PEntry> {
-        let i = match self.offsets[..self.used].iter().position(|&o| o == offset) {
-            Some(i) => i,
-            None => {
-                let idle = !self.busy & ((1u32 << self.used) - 1) as u16;
-                if idle != 0 {
-                    idle.trailing_zeros() as usize
-                } else if self.used < MAX_LANES {
-                    self.used += 1;
-                    self.used - 1
-                } else {
-                    return Err(e);
+        let slot = (offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOT_BITS)) as usize;
+        let hint = self.slots[slot] as usize & (MAX_LANES - 1);
+        let i = if self.offsets[hint] == offset && hint < self.used {
+            hint
+        } else {
+            let i = match self.offsets[..self.used].iter().position(|&o| o == offset) {
+                Some(i) => i,
+                None => {
+                    let idle = !self.busy & ((1u32 << self.used) - 1) as u16;
+                    if idle != 0 {
+                        idle.trailing_zeros() as usize
+                    } else if self.used < MAX_LANES {
+                        self.used += 1;
+                        self.used - 1
+                    } else {
+                        return Err(e);
+                    }
                 }
-            }
+            };
+            self.slots[slot] = i as u8;
+            i & (MAX_LANES - 1)
         };
-        let i = i & (MAX_LANES - 1);
         self.offsets[i] = offset;
         let ring = &mut self.rings[i];
         let o = order(e.time, e.key);
