@@ -156,8 +156,9 @@ impl Fabric {
     }
 
     /// Stage 1 for a packet whose position `at` on its flow's path at `node` may be known (an
-    /// arrival carries it): then the hop there gives the egress port.
-    #[inline]
+    /// arrival carries it): then the hop there gives the egress port. Always inlined (the
+    /// arrival in the event loop, `at_node`): a call per packet-hop saved and restored registers.
+    #[inline(always)]
     fn at_node_on(&mut self, node: NodeId, id: PacketId, at: PathPos, cx: &mut Ctx) -> Option<PacketId> {
         let p = cx.slab.get(id);
         let (dst, path_hash) = (p.dst, p.path_hash);
