@@ -254,8 +254,9 @@ impl Fabric {
     }
 
     /// `enqueue` of a packet whose position on its flow's path at the next node is `next` (kept
-    /// with it through the simple port's queue and the arrival).
-    #[inline]
+    /// with it through the simple port's queue and the arrival). Always inlined into stage 1
+    /// (`at_node_on`) and `enqueue`: a call per packet-hop saved and restored registers.
+    #[inline(always)]
     fn enqueue_on(&mut self, port: PortId, id: PacketId, next: PathPos, cx: &mut Ctx) {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
