@@ -532,7 +532,9 @@ impl Fabric {
     }
 
     /// The transmitter of `port` finished its packet: dequeue the next one (stage 4 again).
-    #[inline]
+    /// Always inlined (the event loop; `pfc_frame`): a call per transmit-done saved and restored
+    /// registers.
+    #[inline(always)]
     pub fn tx_done(&mut self, port: PortId, cx: &mut Ctx) {
         if self.telemetry.pending() {
             self.int_ended(port, None, cx);
