@@ -127,14 +127,17 @@ impl PartialEq for Entry {
 }
 impl Eq for Entry {}
 impl PartialOrd for Entry {
+    #[inline]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
 impl Ord for Entry {
-    // Reversed: BinaryHeap is a max-heap, we want the earliest (time, key) on top.
+    // Reversed: BinaryHeap is a max-heap, we want the earliest (time, key) on top. One 128-bit
+    // comparison (`order`) instead of two with a branch between.
+    #[inline]
     fn cmp(&self, o: &Self) -> Ordering {
-        o.time.cmp(&self.time).then_with(|| o.key.cmp(&self.key))
+        order(o.time, o.key).cmp(&order(self.time, self.key))
     }
 }
 
@@ -172,14 +175,16 @@ impl PEntry {
 }
 
 impl PartialOrd for PEntry {
+    #[inline]
     fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
     }
 }
 impl Ord for PEntry {
     // Reversed, as `Entry`: the earliest (time, key) on top of a max-heap.
+    #[inline]
     fn cmp(&self, o: &Self) -> Ordering {
-        o.time.cmp(&self.time).then_with(|| o.key.cmp(&self.key))
+        order(o.time, o.key).cmp(&order(self.time, self.key))
     }
 }
 
@@ -397,18 +402,39 @@ impl Wheel {
 /// shortly before it at the same picosecond (ties are ordered by key, so a tie is inserted at
 /// its place among the last few entries); anything else, and offsets beyond the lanes in use,
 /// goes to the heap or wheel as before. `pop` takes the smallest (time, key) over all of them.
-#[derive(Debug, Default)]
+///
+/// The lanes are fixed arrays, and a bit per lane tells which hold events: taking the next event
+/// compares the heads of those lanes only (a fabric keeps some ten offsets in use, at any moment
+/// a few of them with events pending), without bounds checks.
+#[derive(Debug)]
 struct Lanes {
-    /// Offset of each lane (ps); a lane whose ring is empty may be given another offset.
-    offsets: Vec<u64>,
+    /// Offset of each lane (ps), for the first `used` lanes; a lane whose ring is empty may be
+    /// given another offset.
+    offsets: [u64; MAX_LANES],
     /// (time, key) of each lane's head as one number (`order`), `u128::MAX` when empty.
-    heads: Vec<u128>,
-    rings: Vec<VecDeque<PEntry>>,
+    heads: [u128; MAX_LANES],
+    rings: [VecDeque<PEntry>; MAX_LANES],
+    /// Lanes given an offset so far.
+    used: usize,
+    /// The lane last given each offset, by a hash of the offset (`insert` checks `offsets`): the
+    /// lane of an offset is found without scanning `offsets`.
+    slots: [u8; 1 << SLOT_BITS],
+    /// Bit `i` set: lane `i` holds events.
+    busy: u16,
     len: usize,
 }
 
+impl Default for Lanes {
+    fn default() -> Self {
+        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0 }
+    }
+}
+
 /// Lanes at most (distinct offsets served at once); more offsets fall back to the heap/wheel.
+/// At most 16: `Lanes::busy` has a bit per lane.
 const MAX_LANES: usize = 16;
+/// `Lanes::slots` has `1 << SLOT_BITS` entries.
+const SLOT_BITS: u32 = 6;
 /// How far back from a lane's tail a tie may be inserted.
 const MAX_TIE_SCAN: usize = 8;
 
@@ -422,28 +448,36 @@ impl Lanes {
     /// Take `e`, scheduled `offset` after the current time, if a lane can hold it in order.
     #[inline]
     fn insert(&mut self, offset: u64, e: PEntry) -> Result<(), PEntry> {
-        let i = match self.offsets.iter().position(|&o| o == offset) {
-            Some(i) => i,
-            None => match self.rings.iter().position(|r| r.is_empty()) {
-                Some(i) => {
-                    self.offsets[i] = offset;
-                    i
+        let slot = (offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOT_BITS)) as usize;
+        let hint = self.slots[slot] as usize & (MAX_LANES - 1);
+        let i = if self.offsets[hint] == offset && hint < self.used {
+            hint
+        } else {
+            let i = match self.offsets[..self.used].iter().position(|&o| o == offset) {
+                Some(i) => i,
+                None => {
+                    let idle = !self.busy & ((1u32 << self.used) - 1) as u16;
+                    if idle != 0 {
+                        idle.trailing_zeros() as usize
+                    } else if self.used < MAX_LANES {
+                        self.used += 1;
+                        self.used - 1
+                    } else {
+                        return Err(e);
+                    }
                 }
-                None if self.rings.len() < MAX_LANES => {
-                    self.offsets.push(offset);
-                    self.heads.push(u128::MAX);
-                    self.rings.push(VecDeque::new());
-                    self.rings.len() - 1
-                }
-                None => return Err(e),
-            },
+            };
+            self.slots[slot] = i as u8;
+            i & (MAX_LANES - 1)
         };
+        self.offsets[i] = offset;
         let ring = &mut self.rings[i];
         let o = order(e.time, e.key);
         match ring.back() {
             None => {
                 ring.push_back(e);
                 self.heads[i] = o;
+                self.busy |= 1 << i;
             }
             Some(t) if order(t.time, t.key) < o => ring.push_back(e),
             Some(t) if t.time == e.time => {
@@ -470,16 +504,21 @@ impl Lanes {
     /// The lane with the earliest head, and that head's (time, key) as `order` gives it.
     #[inline]
     fn min(&self) -> Option<(usize, u128)> {
-        if self.len == 0 {
+        let mut busy = self.busy;
+        if busy == 0 {
             return None;
         }
-        let mut best = (0, self.heads[0]);
-        for (i, &h) in self.heads.iter().enumerate().skip(1) {
-            if h < best.1 {
-                best = (i, h);
+        let mut best = busy.trailing_zeros() as usize & (MAX_LANES - 1);
+        let mut head = self.heads[best];
+        busy &= busy - 1;
+        while busy != 0 {
+            let i = busy.trailing_zeros() as usize & (MAX_LANES - 1);
+            if self.heads[i] < head {
+                (best, head) = (i, self.heads[i]);
             }
+            busy &= busy - 1;
         }
-        Some(best)
+        Some((best, head))
     }
 
     /// The event at the head of lane `i`, if any.
@@ -490,9 +529,16 @@ impl Lanes {
 
     #[inline]
     fn pop(&mut self, i: usize) -> PEntry {
+        let i = i & (MAX_LANES - 1);
         let ring = &mut self.rings[i];
         let e = ring.pop_front().expect("a lane's head exists");
-        self.heads[i] = ring.front().map_or(u128::MAX, |h| order(h.time, h.key));
+        match ring.front() {
+            Some(h) => self.heads[i] = order(h.time, h.key),
+            None => {
+                self.heads[i] = u128::MAX;
+                self.busy &= !(1 << i);
+            }
+        }
         self.len -= 1;
         e
     }
@@ -630,26 +676,37 @@ impl EventQueue {
     /// 4 + i = lane i) and when it is due.
     #[inline]
     fn head(&mut self) -> Option<(usize, Time)> {
-        let mut best = self.lanes.min().map(|(i, o)| (4 + i, o));
-        let mut consider = |src: usize, o: u128| {
-            if best.is_none_or(|(_, b)| o < b) {
-                best = Some((src, o));
-            }
+        // No pending event's order is u128::MAX (no tie key's rank is 15).
+        let (mut src, mut best) = match self.lanes.min() {
+            Some((i, o)) => (4 + i, o),
+            None => (usize::MAX, u128::MAX),
         };
         if self.use_wheel {
             if let Some(e) = self.wheel.peek() {
-                consider(0, order(e.time, e.key));
+                let o = order(e.time, e.key);
+                if o < best {
+                    (src, best) = (0, o);
+                }
             }
             if let Some(e) = self.far.peek() {
-                consider(1, order(e.time, e.key));
+                let o = order(e.time, e.key);
+                if o < best {
+                    (src, best) = (1, o);
+                }
             }
         } else if let Some(e) = self.heap.peek() {
-            consider(3, order(e.time, e.key));
+            let o = order(e.time, e.key);
+            if o < best {
+                (src, best) = (3, o);
+            }
         }
         if let Some(e) = self.timers.peek() {
-            consider(2, order(e.time, e.key));
+            let o = order(e.time, e.key);
+            if o < best {
+                (src, best) = (2, o);
+            }
         }
-        best.map(|(i, o)| (i, Time((o >> 64) as u64)))
+        (src != usize::MAX).then_some((src, Time((best >> 64) as u64)))
     }
 
     #[inline]
@@ -877,6 +934,34 @@ mod tests {
         got.extend(std::iter::from_fn(|| q.pop()));
         assert_eq!(got, want);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn lanes_are_reused_once_empty_and_overflow_to_the_heap() {
+        // 20 distinct offsets from a clock at 0: the first 16 take the 16 lanes, the other 4 go
+        // to the heap. Three pops empty the lanes of offsets 10, 20, 30; two new offsets then
+        // take two of those lanes (no lane is added), and everything pops in (time, key) order.
+        let mut q = EventQueue::new();
+        let a = |port: u32, t: u64| (Time(t), Event::Arrive { port: PortId(port), pkt: PacketId(0), at: PathPos::NONE });
+        let mut want = Vec::new();
+        for i in 1..=20u32 {
+            let (t, e) = a(i, 10 * i as u64);
+            q.schedule_ahead(t, e);
+            want.push((t, e));
+        }
+        assert_eq!((q.lanes.len, q.lanes.used, q.heap.len()), (16, MAX_LANES, 4));
+        let mut got: Vec<_> = (0..3).map(|_| q.pop().unwrap()).collect();
+        assert_eq!(q.lanes.busy.count_ones(), 13);
+        for (port, t) in [(30, 1030), (31, 2030)] {
+            let (t, e) = a(port, t);
+            q.schedule_ahead(t, e);
+            want.push((t, e));
+        }
+        assert_eq!((q.lanes.len, q.lanes.used, q.heap.len()), (15, MAX_LANES, 4));
+        got.extend(std::iter::from_fn(|| q.pop()));
+        want.sort_by_key(|&(t, e)| (t, e.tie_key()));
+        assert_eq!(got, want);
+        assert_eq!(q.lanes.busy, 0);
     }
 
     #[test]

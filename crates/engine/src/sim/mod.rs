@@ -577,9 +577,19 @@ impl Simulator {
     /// Wake the senders waiting for NIC `port` if it has room now. `watched` (in the port just
     /// handled) is set exactly while the NIC has waiters, so the host table is read only for
     /// ports with senders waiting.
-    #[inline]
+    /// Always inlined: after every transmit-done, one test of a flag in the port line just
+    /// handled instead of a call (about 10 instructions per packet-hop, callgrind k = 8).
+    #[inline(always)]
     fn wake_if_room(&mut self, port: PortId) {
-        if self.fabric.net.ports[port.idx()].watched && self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
+        if self.fabric.net.ports[port.idx()].watched {
+            self.wake_watched(port);
+        }
+    }
+
+    /// `wake_if_room` for a port whose host has senders waiting (not inlined: rare per packet).
+    #[inline(never)]
+    fn wake_watched(&mut self, port: PortId) {
+        if self.hosts.has_waiters(port) && self.nic_budget(port) > 0 {
             self.wake_senders(port);
         }
     }

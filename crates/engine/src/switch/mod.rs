@@ -159,8 +159,9 @@ impl Fabric {
     }
 
     /// Stage 1 for a packet whose position `at` on its flow's path at `node` may be known (an
-    /// arrival carries it): then the hop there gives the egress port.
-    #[inline]
+    /// arrival carries it): then the hop there gives the egress port. Always inlined (the
+    /// arrival in the event loop, `at_node`): a call per packet-hop saved and restored registers.
+    #[inline(always)]
     fn at_node_on(&mut self, node: NodeId, id: PacketId, at: PathPos, cx: &mut Ctx) -> Option<PacketId> {
         let p = cx.slab.get(id);
         let (dst, path_hash) = (p.dst, p.path_hash);
@@ -256,8 +257,9 @@ impl Fabric {
     }
 
     /// `enqueue` of a packet whose position on its flow's path at the next node is `next` (kept
-    /// with it through the simple port's queue and the arrival).
-    #[inline]
+    /// with it through the simple port's queue and the arrival). Always inlined into stage 1
+    /// (`at_node_on`) and `enqueue`: a call per packet-hop saved and restored registers.
+    #[inline(always)]
     fn enqueue_on(&mut self, port: PortId, id: PacketId, next: PathPos, cx: &mut Ctx) {
         if let Some(sab) = self.sab.as_deref_mut() {
             sab.on_egress(port, cx.slab.get_mut(id));
@@ -438,8 +440,10 @@ impl Fabric {
 
     /// `start_tx` for a packet of `size` bytes whose telemetry request (`int`) is known, with
     /// `waiting` telling whether packets wait in the port's queue behind it and `next` its
-    /// position on its flow's path at the port's peer.
-    #[inline]
+    /// position on its flow's path at the port's peer. Always inlined into its callers (the idle
+    /// port in `enqueue_on`, the next packet in `tx_done`, `start_tx`): a call per packet-hop
+    /// saved and restored six registers.
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn send(&mut self, port: PortId, id: PacketId, size: u32, int: Int, waiting: bool, next: PathPos, cx: &mut Ctx) {
         let now = cx.now;
@@ -531,7 +535,9 @@ impl Fabric {
     }
 
     /// The transmitter of `port` finished its packet: dequeue the next one (stage 4 again).
-    #[inline]
+    /// Always inlined (the event loop; `pfc_frame`): a call per transmit-done saved and restored
+    /// registers.
+    #[inline(always)]
     pub fn tx_done(&mut self, port: PortId, cx: &mut Ctx) {
         if self.telemetry.pending() {
             self.int_ended(port, None, cx);
