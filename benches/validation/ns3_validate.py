@@ -421,6 +421,8 @@ def main() -> None:
                          "instead of running ns-3 again: a 5 s example costs ns-3 about 6 CPU minutes")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
+    if a.ns3_output and a.experiment == "all":
+        ap.error("--ns3-output holds one experiment's ns-3 output: name it with --experiment b1|example|example-dq1")
     wait = a.red_wait == "on"
     exe = build_driver(a.ns3.resolve(), a.build)
     version = ns3_version(a.ns3.resolve(), a.peer_commit)

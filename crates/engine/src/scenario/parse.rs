@@ -785,6 +785,12 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if let Some(v) = t.get("handshake_ack", iss, as_bool) {
         c.handshake_ack = v;
+        if v && !c.handshake {
+            iss.push(t.key_path("handshake_ack"), "true needs handshake = true (the ACK answers the SYN-ACK)");
+        }
+    }
+    if c.prr_ns3_entry && !c.prr && t.has("prr_entry") {
+        iss.push(t.key_path("prr_entry"), "\"ns3\" needs prr = true (it counts PRR's first ACK)");
     }
     match t.raw("syn_timestamp") {
         Some(v) if v.as_str() == Some("sent") => c.syn_ts_zero = false,

@@ -318,11 +318,17 @@ fn random_drop(q: &Table, spec: &mut QueueSpec, iss: &mut Issues) {
     }
     let Some(r) = q.table("random_drop", iss) else { return };
     let above = r.need("above", iss, "a threshold such as '16KB' or '4pkt'", as_amount);
-    let p = r.need("probability", iss, "a probability such as 0.1 (htsim's RandomQueue)", as_probability);
+    // (0, 1]: htsim's RandomQueue takes a drop probability of 1 (every arrival in the band).
+    let p = r.need("probability", iss, "a probability such as 0.1 (htsim's RandomQueue)", |v: &Value| {
+        let p = as_f64(v)?;
+        if p > 0.0 && p <= 1.0 { Ok(p) } else { Err(format!("{p} is not a probability in (0, 1]")) }
+    });
     r.finish(iss);
     let (Some(above), Some(p)) = (above, p) else { return };
-    if p == 0.0 {
-        iss.push(r.key_path("probability"), "0 drops nothing; give a probability such as 0.1, or random_drop = \"off\"");
+    if spec.limit.is_some_and(|b| !same_unit(above, b)) {
+        iss.push(r.key_path("above"), format!("{} is in other units than the buffer; give both in packets or both in bytes", crate::queue::describe::amount(above)));
+    } else if matches!(above, Amount::Packets(0) | Amount::Bytes(0)) {
+        iss.push(r.key_path("above"), "0 puts every arrival in the band, even at an idle port; give a threshold such as '16KB'");
     } else if not_below(above, spec.limit) {
         iss.push(r.key_path("above"), format!("{} is not below the buffer size: no arrival would be in the band", crate::queue::describe::amount(above)));
     } else {
