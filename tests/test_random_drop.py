@@ -35,7 +35,7 @@ def test_the_band_drops_below_the_buffer_and_repeats_per_seed():
 
 
 @pytest.mark.parametrize("setting, message", [
-    ('{ above = "16KB", probability = 0 }', "queue.random_drop.probability: 0 is not a probability in (0, 1]"),
+    ('{ above = "16KB", probability = 0 }', "queue.random_drop.probability: 0 drops nothing"),
     ('{ above = "16KB", probability = 1.5 }', "queue.random_drop.probability: 1.5 is not a probability in (0, 1]"),
     ('{ above = "4pkt", probability = 0.1 }', "queue.random_drop.above: 4pkt is in other units than the buffer"),
     ('{ above = "0B", probability = 0.1 }', "queue.random_drop.above: 0 puts every arrival in the band"),

@@ -321,7 +321,13 @@ fn random_drop(q: &Table, spec: &mut QueueSpec, iss: &mut Issues) {
     // (0, 1]: htsim's RandomQueue takes a drop probability of 1 (every arrival in the band).
     let p = r.need("probability", iss, "a probability such as 0.1 (htsim's RandomQueue)", |v: &Value| {
         let p = as_f64(v)?;
-        if p > 0.0 && p <= 1.0 { Ok(p) } else { Err(format!("{p} is not a probability in (0, 1]")) }
+        if p == 0.0 {
+            Err("0 drops nothing; give a probability such as 0.1, or random_drop = \"off\"".to_string())
+        } else if p > 0.0 && p <= 1.0 {
+            Ok(p)
+        } else {
+            Err(format!("{p} is not a probability in (0, 1]"))
+        }
     });
     r.finish(iss);
     let (Some(above), Some(p)) = (above, p) else { return };

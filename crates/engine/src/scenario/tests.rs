@@ -374,6 +374,7 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "buffer = \"28KB\"\nrandom_drop = { above = \"28KB\", probability = 0.1 }\n", "queue.random_drop.above", &["28000B", "not below the buffer"]);
     assert_reports(q, "random_drop = { above = \"16KB\", probability = 0 }\n", "queue.random_drop.probability", &["drops nothing", "\"off\""]);
     assert_reports(q, "random_drop = { above = \"16KB\", probability = 1.5 }\n", "queue.random_drop.probability", &["1.5"]);
+    assert_reports(q, "buffer = \"28KB\"\nrandom_drop = { above = \"4pkt\", probability = 0.1 }\n", "queue.random_drop.above", &["other units"]);
     assert_reports(q, "random_drop = { probability = 0.1 }\n", "queue.random_drop.above", &["missing"]);
     assert_reports(q, "random_drop = { above = \"16KB\", probability = 0.1, band = 3 }\n", "queue.random_drop.band", &[]);
     let dq = with("device_queue = \"100pkt\"\n");
@@ -393,11 +394,11 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     let exit = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&exit).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_loss_exit);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr_entry = \"twice\"\nmin_rto", "transport.prr_entry", &["rfc6937", "ns3"]);
-    let entry = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr_entry = \"ns3\"\nmin_rto", 1);
+    let entry = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nprr_entry = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&entry).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().prr_ns3_entry);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nack_first_data = 1\nmin_rto", "transport.ack_first_data", &["not true or false"]);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nhandshake_ack = \"ns3\"\nmin_rto", "transport.handshake_ack", &["not true or false"]);
-    let both = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nack_first_data = true\nhandshake_ack = true\nmin_rto", 1);
+    let both = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nhandshake = true\nack_first_data = true\nhandshake_ack = true\nmin_rto", 1);
     let sc = Scenario::from_toml(&both).unwrap_or_else(|e| panic!("{e}"));
     let tcp = sc.flows[0].cfg.tcp().unwrap();
     assert!(tcp.ack_first_data && tcp.handshake_ack);
