@@ -44,6 +44,7 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "ai", default: 1.0, min: 0.0, max: 1e6, help: "additive increase, packets per RTT (Algorithm 1)" },
     Knob { name: "beta", default: 0.8, min: 0.0, max: 1.0, help: "multiplicative decrease constant (Algorithm 1)" },
     Knob { name: "max_mdf", default: 0.5, min: 0.0, max: 1.0, help: "largest multiplicative decrease per RTT (Algorithm 1)" },
+    Knob { name: "fs_whole_packets", default: 0.0, min: 0.0, max: 1.0, help: "1 = the flow term takes the window in whole packets, ⌊cwnd⌋ (htsim's SwiftSrc::targetDelay divides bytes by mss in integers); 0 = fractional" },
 ];
 
 #[derive(Clone, Debug)]
@@ -56,6 +57,9 @@ pub struct Swift {
     ai: f64,
     beta: f64,
     max_mdf: f64,
+    /// The flow term sees ⌊cwnd⌋ (htsim 841d9e7's `SwiftSrc::targetDelay`: `cwnd/_mss` of two
+    /// integers); below one packet that is 0, whose term clamps to fs_range.
+    fs_whole_packets: bool,
     hops: u32,
     /// Window in packets (fractional).
     pub cwnd: f64,
@@ -80,6 +84,7 @@ impl Swift {
             ai: k.get(KNOBS, 5),
             beta: k.get(KNOBS, 6),
             max_mdf: k.get(KNOBS, 7),
+            fs_whole_packets: k.get(KNOBS, 8) >= 0.5,
             hops: 0,
             cwnd: 0.0,
             rtt: 0.0,
@@ -90,7 +95,8 @@ impl Swift {
 
     /// The target delay in seconds at the current window (§3.5).
     pub fn target_delay(&self) -> f64 {
-        let flow = (self.fs_alpha / self.cwnd.sqrt() + self.fs_beta).clamp(0.0, self.fs_range);
+        let w = if self.fs_whole_packets { self.cwnd.floor() } else { self.cwnd };
+        let flow = (self.fs_alpha / w.sqrt() + self.fs_beta).clamp(0.0, self.fs_range);
         self.base_target + self.hops as f64 * self.hop_scale + flow
     }
 
@@ -209,6 +215,27 @@ mod tests {
             s.cwnd = cwnd;
             let want = (25.0 + 3.0 + flow_us) * 1e-6;
             assert!((s.target_delay() - want).abs() < 1e-12, "cwnd {cwnd}: {} vs {want}", s.target_delay());
+        }
+    }
+
+    #[test]
+    fn whole_packet_flow_term_floors_the_window() {
+        // htsim's mapping: base 20 µs, no hop term, fs_range 100 µs; α = 100/(1/√0.1 − 1/√100)
+        // = 32.6555 µs, β = −α/10. At cwnd 2.5 the whole-packet term uses 2: α/√2 − α/10 =
+        // 19.8253 µs (fractional: α/√2.5 − α/10 = 17.3874 µs). Below one packet ⌊cwnd⌋ = 0 and
+        // the term is the whole range.
+        let mut k = Knobs::default();
+        for (i, v) in [(0, 20.0), (1, 0.0), (2, 100.0)] {
+            k.0[i] = Some(v);
+        }
+        let (mut frac, _) = swift(&k, 10, 3);
+        k.0[8] = Some(1.0);
+        let (mut whole, _) = swift(&k, 10, 3);
+        for (cwnd, w_us, f_us) in [(2.5, 39.8253, 37.3874), (2.0, 39.8253, 39.8253), (0.5, 120.0, 20.0 + 32.6555 * (2f64.sqrt() - 0.1)), (150.0, 20.0, 20.0)] {
+            whole.cwnd = cwnd;
+            frac.cwnd = cwnd;
+            assert!((whole.target_delay() * 1e6 - w_us).abs() < 1e-3, "whole, cwnd {cwnd}: {}", whole.target_delay() * 1e6);
+            assert!((frac.target_delay() * 1e6 - f_us).abs() < 1e-3, "fractional, cwnd {cwnd}: {}", frac.target_delay() * 1e6);
         }
     }
 
