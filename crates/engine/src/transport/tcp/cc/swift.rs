@@ -18,7 +18,8 @@
 //! packet the sender keeps one packet in flight and paces one every RTT/cwnd.
 //!
 //! Hops: the switches on the flow's path, from the topology (not from INT or TTL). The RTT used
-//! for "once per RTT" and for pacing is the latest sample. The TCP core's window is
+//! for "once per RTT" and for pacing is the latest sample. Two htsim readings are options
+//! (`fs_whole_packets`: the flow term on ⌊cwnd⌋; `decrease_srtt`: once per smoothed RTT). The TCP core's window is
 //! ⌊cwnd⌋ segments for cwnd ≥ 1. Loss recovery is the core's (RFC 6675 SACK, RACK, TLP, RTO).
 
 use super::{CaState, CongestionOps, Knob, Knobs, RateSample, Tcb};
