@@ -545,8 +545,11 @@ initial_rto = "1ms"                  # ... _rto = 1 ms before a sample (checked 
 # _base_delay, _fs_min_cwnd 0.1, _fs_max_cwnd 100, _ai 1, _beta 0.8, _max_mdf 0.5. The hop term is
 # route.hop_count() x _h, and the route SwiftSubflowSrc::connect keeps is routeout.clone(), which
 # Route::clone builds with Route(int size): hop count 0 (the reserve size takes the count). So
-# htsim's target has no hop term: hop_scale_us = 0.
-cc_params = {{ base_target_us = 20, hop_scale_us = 0, fs_range_us = 100, fs_min_cwnd = 0.1, fs_max_cwnd = 100, ai = 1, beta = 0.8, max_mdf = 0.5 }}
+# htsim's target has no hop term: hop_scale_us = 0. SwiftSrc::targetDelay's flow term divides the
+# window in bytes by _mss as integers (uint32_t / uint16_t): whole packets, fs_whole_packets = 1.
+# SwiftSubflowSrc::adjust_cwnd allows a decrease one smoothed _rtt (read before this ACK's sample)
+# after the last: decrease_srtt = 1.
+cc_params = {{ base_target_us = 20, hop_scale_us = 0, fs_range_us = 100, fs_min_cwnd = 0.1, fs_max_cwnd = 100, ai = 1, beta = 0.8, max_mdf = 0.5, fs_whole_packets = 1, decrease_srtt = 1 }}
 
 [output]
 sample_interval = "{sample_us}us"         # -tsample (SwiftSinkLoggerSampling): goodput read at the same time

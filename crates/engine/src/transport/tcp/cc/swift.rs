@@ -18,7 +18,8 @@
 //! packet the sender keeps one packet in flight and paces one every RTT/cwnd.
 //!
 //! Hops: the switches on the flow's path, from the topology (not from INT or TTL). The RTT used
-//! for "once per RTT" and for pacing is the latest sample. The TCP core's window is
+//! for "once per RTT" and for pacing is the latest sample. Two htsim readings are options
+//! (`fs_whole_packets`: the flow term on ⌊cwnd⌋; `decrease_srtt`: once per smoothed RTT). The TCP core's window is
 //! ⌊cwnd⌋ segments for cwnd ≥ 1. Loss recovery is the core's (RFC 6675 SACK, RACK, TLP, RTO).
 
 use super::{CaState, CongestionOps, Knob, Knobs, RateSample, Tcb};
@@ -44,6 +45,8 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "ai", default: 1.0, min: 0.0, max: 1e6, help: "additive increase, packets per RTT (Algorithm 1)" },
     Knob { name: "beta", default: 0.8, min: 0.0, max: 1.0, help: "multiplicative decrease constant (Algorithm 1)" },
     Knob { name: "max_mdf", default: 0.5, min: 0.0, max: 1.0, help: "largest multiplicative decrease per RTT (Algorithm 1)" },
+    Knob { name: "fs_whole_packets", default: 0.0, min: 0.0, max: 1.0, help: "1 = the flow term takes the window in whole packets, ⌊cwnd⌋ (htsim's SwiftSrc::targetDelay divides bytes by mss in integers); 0 = fractional" },
+    Knob { name: "decrease_srtt", default: 0.0, min: 0.0, max: 1.0, help: "1 = a decrease waits one smoothed RTT (7/8 average, before this ACK's sample) since the last, as htsim's SwiftSubflowSrc::adjust_cwnd; 0 = one latest sample" },
 ];
 
 #[derive(Clone, Debug)]
@@ -56,11 +59,19 @@ pub struct Swift {
     ai: f64,
     beta: f64,
     max_mdf: f64,
+    /// The flow term sees ⌊cwnd⌋ (htsim 841d9e7's `SwiftSrc::targetDelay`: `cwnd/_mss` of two
+    /// integers); below one packet that is 0, whose term clamps to fs_range.
+    fs_whole_packets: bool,
+    /// "Once per RTT" measured against the smoothed RTT as it stood before the ACK's sample
+    /// (htsim 841d9e7's `adjust_cwnd` reads `_rtt` before `update_rtt`).
+    decrease_srtt: bool,
     hops: u32,
     /// Window in packets (fractional).
     pub cwnd: f64,
     /// Latest RTT sample, seconds (0 before the first).
     rtt: f64,
+    /// Smoothed RTT (7/8 average of the samples), seconds; kept for `decrease_srtt` only.
+    srtt: f64,
     t_last_decrease: Option<Time>,
     retransmit_cnt: u32,
 }
@@ -80,9 +91,12 @@ impl Swift {
             ai: k.get(KNOBS, 5),
             beta: k.get(KNOBS, 6),
             max_mdf: k.get(KNOBS, 7),
+            fs_whole_packets: k.get(KNOBS, 8) >= 0.5,
+            decrease_srtt: k.get(KNOBS, 9) >= 0.5,
             hops: 0,
             cwnd: 0.0,
             rtt: 0.0,
+            srtt: 0.0,
             t_last_decrease: None,
             retransmit_cnt: 0,
         }
@@ -90,12 +104,18 @@ impl Swift {
 
     /// The target delay in seconds at the current window (§3.5).
     pub fn target_delay(&self) -> f64 {
-        let flow = (self.fs_alpha / self.cwnd.sqrt() + self.fs_beta).clamp(0.0, self.fs_range);
+        let w = if self.fs_whole_packets { self.cwnd.floor() } else { self.cwnd };
+        let flow = (self.fs_alpha / w.sqrt() + self.fs_beta).clamp(0.0, self.fs_range);
         self.base_target + self.hops as f64 * self.hop_scale + flow
     }
 
-    fn can_decrease(&self, now: Time) -> bool {
-        self.t_last_decrease.is_none_or(|t| (now - t).secs_f64() >= self.rtt)
+    /// The RTT "once per RTT" waits: the latest sample, or the smoothed RTT (`decrease_srtt`).
+    fn decrease_rtt(&self) -> f64 {
+        if self.decrease_srtt { self.srtt } else { self.rtt }
+    }
+
+    fn can_decrease(&self, now: Time, rtt: f64) -> bool {
+        self.t_last_decrease.is_none_or(|t| (now - t).secs_f64() >= rtt)
     }
 
     fn decrease(&mut self, now: Time, factor: f64) {
@@ -144,13 +164,16 @@ impl CongestionOps for Swift {
         }
         if let Some(delay) = rs.rtt {
             let delay = delay.secs_f64();
+            let srtt_before = self.srtt;
+            self.srtt = if self.srtt > 0.0 { 0.875 * self.srtt + 0.125 * delay } else { delay };
             self.rtt = delay;
+            let wait = if self.decrease_srtt { srtt_before } else { delay };
             let target = self.target_delay();
             let acked = rs.acked_sacked as f64;
             if delay < target {
                 self.cwnd += if self.cwnd >= 1.0 { self.ai * acked / self.cwnd } else { self.ai * acked };
                 self.cwnd = self.cwnd.clamp(MIN_CWND, MAX_CWND);
-            } else if self.can_decrease(tcb.now) {
+            } else if self.can_decrease(tcb.now, wait) {
                 let f = (1.0 - self.beta * (delay - target) / delay).max(1.0 - self.max_mdf);
                 self.decrease(tcb.now, f);
             }
@@ -163,7 +186,7 @@ impl CongestionOps for Swift {
         match s {
             CaState::Recovery => {
                 self.retransmit_cnt = 0;
-                if self.can_decrease(tcb.now) {
+                if self.can_decrease(tcb.now, self.decrease_rtt()) {
                     self.decrease(tcb.now, 1.0 - self.max_mdf);
                 }
             }
@@ -171,7 +194,7 @@ impl CongestionOps for Swift {
                 self.retransmit_cnt += 1;
                 if self.retransmit_cnt >= RETX_RESET_THRESHOLD {
                     self.decrease(tcb.now, 0.0);
-                } else if self.can_decrease(tcb.now) {
+                } else if self.can_decrease(tcb.now, self.decrease_rtt()) {
                     self.decrease(tcb.now, 1.0 - self.max_mdf);
                 }
             }
@@ -209,6 +232,27 @@ mod tests {
             s.cwnd = cwnd;
             let want = (25.0 + 3.0 + flow_us) * 1e-6;
             assert!((s.target_delay() - want).abs() < 1e-12, "cwnd {cwnd}: {} vs {want}", s.target_delay());
+        }
+    }
+
+    #[test]
+    fn whole_packet_flow_term_floors_the_window() {
+        // htsim's mapping: base 20 µs, no hop term, fs_range 100 µs; α = 100/(1/√0.1 − 1/√100)
+        // = 32.6555 µs, β = −α/10. At cwnd 2.5 the whole-packet term uses 2: α/√2 − α/10 =
+        // 19.8253 µs (fractional: α/√2.5 − α/10 = 17.3874 µs). Below one packet ⌊cwnd⌋ = 0 and
+        // the term is the whole range.
+        let mut k = Knobs::default();
+        for (i, v) in [(0, 20.0), (1, 0.0), (2, 100.0)] {
+            k.0[i] = Some(v);
+        }
+        let (mut frac, _) = swift(&k, 10, 3);
+        k.0[8] = Some(1.0);
+        let (mut whole, _) = swift(&k, 10, 3);
+        for (cwnd, w_us, f_us) in [(2.5, 39.8253, 37.3874), (2.0, 39.8253, 39.8253), (0.5, 120.0, 20.0 + 32.6555 * (2f64.sqrt() - 0.1)), (150.0, 20.0, 20.0)] {
+            whole.cwnd = cwnd;
+            frac.cwnd = cwnd;
+            assert!((whole.target_delay() * 1e6 - w_us).abs() < 1e-3, "whole, cwnd {cwnd}: {}", whole.target_delay() * 1e6);
+            assert!((frac.target_delay() * 1e6 - f_us).abs() < 1e-3, "fractional, cwnd {cwnd}: {}", frac.target_delay() * 1e6);
         }
     }
 
@@ -251,6 +295,25 @@ mod tests {
         ack(&mut s, &mut t, 440, 40, 1);
         let want2 = want * (1.0 - 0.8 * (40.0 - target(want)) / 40.0);
         assert!((s.cwnd - want2).abs() < 1e-9, "cwnd {} vs {want2}", s.cwnd);
+    }
+
+    #[test]
+    fn decrease_srtt_waits_one_smoothed_rtt() {
+        // Window 100, 1 hop, defaults: target 26 µs (the flow term is 0 from 100 packets; at 50
+        // it is 0.68 µs). t = 100: a 10 µs sample (below target: +1/100). t = 200: 300 µs, cut to
+        // the floor 0.5 (50.005); the smoothed RTT was 10 µs, now 7/8·10 + 300/8 = 46.25 µs.
+        // t = 250: 300 µs again, 50 µs after the cut: one smoothed RTT (46.25 µs, as it stood
+        // before this sample) has passed, one latest sample (300 µs) has not.
+        for (srtt, want) in [(0.0, 50.005), (1.0, 25.0025)] {
+            let mut k = Knobs::default();
+            k.0[9] = Some(srtt);
+            let (mut s, mut t) = swift(&k, 100, 1);
+            ack(&mut s, &mut t, 100, 10, 1);
+            ack(&mut s, &mut t, 200, 300, 1);
+            assert!((s.cwnd - 50.005).abs() < 1e-9, "cwnd {}", s.cwnd);
+            ack(&mut s, &mut t, 250, 300, 1);
+            assert!((s.cwnd - want).abs() < 1e-9, "decrease_srtt {srtt}: cwnd {} vs {want}", s.cwnd);
+        }
     }
 
     #[test]
