@@ -334,8 +334,9 @@ mod tests {
 
     #[test]
     fn a_packet_leaves_its_ingress_count_with_the_size_it_entered_with() {
-        // A packet counted at 1500 B that left the switch at another size (cut in the switch)
-        // uncounts its 1500 B: the ingress is empty and resumes its upstream.
+        // `on_wire`/`left` take no size: a packet counted at 1500 B uncounts the 1500 B recorded at
+        // `entered`, whatever it weighs when it leaves, so the ingress empties and resumes its
+        // upstream (a size read on the way out could leave bytes counted for good).
         let sc = Scenario::from_toml(&two_into_one("[pfc]\nxoff = \"1000B\"\nxon = \"500B\"")).unwrap();
         let sim = Simulator::new(&sc, None);
         let mut f = super::Pfc::new(super::PfcSpec { xoff: crate::queue::Amount::Bytes(1000), xon: crate::queue::Amount::Bytes(500) }, &sim.fabric.net);
