@@ -60,6 +60,8 @@ def toml(pfc: str, buffer: str, queue: str = "", flow: str = "") -> str:
     ('xon = "2pkt"', "unlimited", "pfc.xoff: "),
     ('xoff = "4pkt"\nxon = "2pkt"\nxoff_bytes = 3', "unlimited", "pfc.xoff_bytes: "),
     ('xoff = "4pkt"\nxon = "2pkt"', "100pkt", "pfc: a PFC fabric does not drop, but port s0->h0 has a 100pkt buffer"),
+    ('xoff = "4pkt"\nxon = "2pkt"', "unlimited|random_drop = { above = \"4pkt\", probability = 0.5 }",
+     "pfc: a PFC fabric does not drop, but port s0->h0 has random_drop; remove it or set random_drop = \"off\""),
     ('xoff = "4pkt"\nxon = "2KB"', "unlimited", "pfc.xon: 2000B is in bytes but xoff (4pkt) in packets"),
     ('xoff = "4pkt"\nxon = "2pkt"', "unlimited|queues = 2\nadmission = \"trim\"", "pfc: not with trimming queues (port s0->h0 has admission = \"trim\")"),
     ('xoff = "4pkt"\nxon = "2pkt"', "unlimited|queues = 2\nclasses = [0, 1]\nadmission = \"trim\"|transport = \"ndp\"\n",

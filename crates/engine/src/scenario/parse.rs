@@ -1679,7 +1679,7 @@ fn pfc_section(t: &Table, topo: Option<&TopologySpec>, ndp: Option<&str>, iss: &
             if let Some((a, b, _)) = ports.clone().find(|(_, _, q)| trims(q)) {
                 iss.push("pfc", format!("not with trimming queues (port {}->{} has admission = \"trim\"): a trimming queue cuts packets to headers when it fills, which a lossless fabric never lets happen, and the cut would change a packet's size under its ingress count; use admission = \"droptail\"", name(a), name(b)));
             } else if let Some((port, what)) = ports.find_map(|(a, b, q)| queue_drops(q).map(|w| ((a, b), w))) {
-                iss.push("pfc", format!("a PFC fabric does not drop, but port {}->{} has {what}; make its queue unlimited ([queue] or [host_queue] buffer = \"unlimited\")", name(port.0), name(port.1)));
+                iss.push("pfc", format!("a PFC fabric does not drop, but port {}->{} has {what}", name(port.0), name(port.1)));
             }
         }
     }
@@ -1688,20 +1688,21 @@ fn pfc_section(t: &Table, topo: Option<&TopologySpec>, ndp: Option<&str>, iss: &
 
 /// What in a port's queue can drop a packet, if anything.
 fn queue_drops(q: &crate::queue::QueueSpec) -> Option<String> {
+    const UNLIMITED: &str = "make its queue unlimited ([queue] or [host_queue] buffer = \"unlimited\")";
     if let Some(l) = q.limit {
-        return Some(format!("a {} buffer", crate::queue::describe::amount(l)));
+        return Some(format!("a {} buffer; {UNLIMITED}", crate::queue::describe::amount(l)));
     }
     if q.queue_limits.iter().any(Option::is_some) {
-        return Some("per-queue limits".into());
+        return Some(format!("per-queue limits; {UNLIMITED} and remove queue_buffer"));
     }
     if q.selective_drop.is_some() {
-        return Some("selective_drop".into());
+        return Some("selective_drop; remove it".into());
     }
     if q.random_drop.is_some() {
-        return Some("random_drop".into());
+        return Some("random_drop; remove it or set random_drop = \"off\"".into());
     }
     if matches!(q.marking, crate::queue::Marking::Red(_)) {
-        return Some("RED (which drops packets that are not ECN-capable)".into());
+        return Some("RED (which drops packets that are not ECN-capable); use step marking (discipline = \"ecn\")".into());
     }
     None
 }
