@@ -568,16 +568,17 @@ impl Multi {
                 }
             }
         }
-        if !drop {
+        let fits = !drop && self.fits(occ, qi, size, class, env.pools);
+        if fits {
             if let Some(r) = self.random_drop {
                 // Only an arrival that fits draws (htsim tests the limit first); one that does not
                 // is dropped below as it would be without the band.
                 let b = self.buffered(occ);
-                drop = self.fits(occ, qi, size, class, env.pools) && r.drops(b.pkts, b.bytes, size, env.rng);
+                drop = r.drops(b.pkts, b.bytes, size, env.rng);
             }
         }
         let mut trimmed = false;
-        if !drop && !self.fits(occ, qi, size, class, env.pools) {
+        if !drop && !fits {
             match self.admission {
                 Admission::DropTail => drop = true,
                 Admission::PushOut | Admission::PFabric => drop = !self.push_out(occ, qi, size, class, rank, env),

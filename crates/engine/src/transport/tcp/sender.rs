@@ -754,9 +754,7 @@ impl Sender {
         if loss_ece {
             // ns-3's `ReceivedAck` enters CWR on an ECE in any state but CWR, before `ProcessAck`
             // would end the loss state (`TcpConfig::ns3_loss_exit`).
-            self.enter_cwr(cfg, own_acked as u64 + newly_sacked as u64);
-            self.send_cwr = true;
-            self.stats.ecn_reductions += 1;
+            self.ecn_reduce(cfg, own_acked as u64 + newly_sacked as u64);
             may_grow = false;
         }
         if matches!(self.state, CaState::Open | CaState::Disorder) {
@@ -764,9 +762,7 @@ impl Sender {
             self.state = if disorder { CaState::Disorder } else { CaState::Open };
             if ece && una >= self.recovery_point && self.cc.cwr_on_ece() {
                 // RFC 3168 §6.1.2: one reduction per window of data.
-                self.enter_cwr(cfg, own_acked as u64 + newly_sacked as u64);
-                self.send_cwr = true;
-                self.stats.ecn_reductions += 1;
+                self.ecn_reduce(cfg, own_acked as u64 + newly_sacked as u64);
                 // ns-2 opens cwnd on this ACK too (unless it starts an ECE run), even when it also
                 // ends a fast recovery (FullTcp grows on the full ACK that ends one).
                 may_grow = cfg.ns2_ecn_growth;
@@ -985,6 +981,14 @@ impl Sender {
             CaState::Cwr => cfg.ns2_ecn_growth && ns2_ok,
             CaState::Recovery => false,
         }
+    }
+
+    /// The reduction an ECE asks for (RFC 3168 §6.1.2): enter CWR and set CWR on the next new
+    /// segment (`delivered`: segments the triggering ACK delivered).
+    fn ecn_reduce(&mut self, cfg: &TcpConfig, delivered: u64) {
+        self.enter_cwr(cfg, delivered);
+        self.send_cwr = true;
+        self.stats.ecn_reductions += 1;
     }
 
     /// Linux `tcp_enter_cwr`: ssthresh from the congestion control, cwnd reduced to it, until
