@@ -94,7 +94,11 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   The build copy prints each switch's choice for each flow's first data packet and first ACK
   (print_hpcc_hops) and each fabricsim run pins its flows to its htsim run's paths, per direction
   ([[flows]] path and return_path, htsim.hpcc_path_index); --own-paths hashes them instead
-  (fabricsim's seeds 1, 2, ... with --vary-seed).
+  (fabricsim's seeds 1, 2, ... with --vary-seed). Hosts: htsim's source hands its unbounded host
+  queue (ACKs first) a packet every T x 9064 B / W while the window allows, whatever the queue
+  holds, and stops at a pause; mapped where no pause can occur as send_limit = "unlimited" with
+  the ACKs in a queue of their own ahead of data, and otherwise (--hpcc-pfc driver, or on
+  fabricsim's own draws) as a one-packet send limit (HPCC_HOST_QUEUE, HPCC_SEND_LIMIT).
   The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B, resumed below
   LOW x 9000 B (-pfc_thresholds LOW HIGH, its own 12 15), mapped key by key onto fabricsim's [pfc]
   (xoff = HIGH x 9000 B, xon = LOW x 9000 B; HPCC_SCENARIO's [pfc] comments say where each rule is
@@ -661,24 +665,15 @@ xon = "{xon}B"
 # HPCCSrc::doNextEvent: a timer every _packet_spacing = T x (9000 + 64 B) / W hands it one packet
 # while _cwnd >= _flightsize + _mss, whatever the queue holds (its 9 MB maxsize only prints "Host
 # Queue size"); a pause that reaches it is forwarded to its sources (FairPriorityQueue::receivePacket
-# -> HPCCSrc::processPause), which stop their timer until the resume. Mapped as a send limit of one
-# packet: without it, a paused NIC filled with the window and sent it back to back on resume (2,051
-# pauses instead of 500 on the k = 8 permutation's first draw). What it leaves out (issue 32): with
-# no pause, a source whose W explodes (htsim's draws 13, 14, 18: 100-180 MB) puts the whole window
-# into its host queue within microseconds, which then drains at line rate for the rest of the run
-# and starves the flows that share its uplink (the permutation's slowest flows near 3 Gb/s);
-# fabricsim's senders hold back whatever the NIC does not take, so its exploded windows (larger
-# than htsim's) latch nothing. send_limit = "unlimited" with ACKs first (queues = 2, class /
-# ack_class) would map the host queue itself, but fabricsim's windows then fill its NICs until the
-# run outgrows 6 GB of memory before 1 ms (docs/VALIDATION.md, the HPCC permutation).
-send_limit = "1pkt"
+# -> HPCCSrc::processPause), which stop their timer until the resume.
+{host_queue}
 
 [routing]
 {routing}
 
 [transport]
 cc = "hpcc"
-mss = "{mss}B"                       # Packet::data_packet_size() = -mtu 9000 of payload ...
+{classes}mss = "{mss}B"                       # Packet::data_packet_size() = -mtu 9000 of payload ...
 header = "64B"                       # ... + HPCCPacket::ACKSIZE on the wire
 ack_size = "64B"                     # HPCCAck: ACKSIZE
 handshake = false                    # HPCCSrc::startflow sends at once
@@ -721,6 +716,18 @@ HPCC_DRIVER_PFC = (12, 15)  # main_hpcc.cpp's low_pfc, high_pfc (packets of 9000
 # printed by the copy (htsim.py's print_hpcc_hops) and pinned, or fabricsim's own hash (--own-paths).
 HPCC_PATHS = ('ecmp = "flow_hash"\npaths = "flow"                       # -strat ecmp_host -paths 256: each flow: path = the switches\' '
               'choices for its data, return_path = for its ACKs, printed by the copy (print_hpcc_hops)')
+# The host queue where no pause can occur: unbounded, ACKs first, filled at the source's pace
+# whatever it holds. A source whose W explodes (htsim's draws 13, 14, 18: 100-180 MB) puts the
+# window into it at once, which drains at line rate for the rest of the run and starves the flows
+# that share its uplink (the permutation's slowest flows near 3 Gb/s; docs/VALIDATION.md).
+HPCC_HOST_QUEUE = ('queues = 2                           # ACKs (ack_class = 0 below) ahead of data\nclasses = [0, 1]\n'
+                   'send_limit = "unlimited"             # the source never waits for its NIC', 'class = 1\nack_class = 0\n')
+# Where pauses stop the sources (--hpcc-pfc driver), or on fabricsim's own draws (--own-paths):
+# a send limit of one packet. Unlimited, a paused NIC filled with the window and sent it back to
+# back on resume (2,051 pauses instead of 500 on the permutation's first draw; fabricsim's sources
+# do not stop at a pause), and on fabricsim's own draws windows that ran away further (up to 6e12 B)
+# outgrew 6 GB of memory before 1 ms.
+HPCC_SEND_LIMIT = ('send_limit = "1pkt"                  # a source hands its NIC one packet at a time, as at a pause', '')
 OWN_HPCC_PATHS = 'ecmp = "flow_hash"                   # --own-paths: one path per flow and direction, fabricsim\'s own hash'
 
 
@@ -760,8 +767,10 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     cm.write_text(connection_matrix(n, pairs, size=size))
     low, high = hpcc_pfc_thresholds(pairs, size, end, pfc)
     pfc_note = " (the driver's own)" if pfc == "driver" else ": HIGH x 9000 B is more than all the flows' bytes, so no pause can occur"
+    host = HPCC_SEND_LIMIT if pfc == "driver" or own_paths else HPCC_HOST_QUEUE
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
                                 pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU, routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
+                                host_queue=host[0], classes=host[1],
                                 htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"') if rules else "")
     # HPCCSrc sends whole packets: ceil(size / mss).
     sized = f'size = "{-(-size // HPCC_MTU) * HPCC_MTU}B"\n' if size is not None else ""
@@ -776,7 +785,9 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
             "-end", str(round(experiments.seconds(end) * 1e6)), "-log", "sink", "-logtime", "0.1", "-o", "log.dat"]
     notes = notes + [f"htsim -pfc_thresholds {low} {high}" + (" (the driver's own)" if pfc == "driver" else " (above all the flows' bytes)")
                      + ("" if rules else "; fabricsim without htsim's HPCC rules (--hpcc-algorithm1)")
-                     + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else ""),
+                     + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else "")
+                     + ("; fabricsim's host NICs: unlimited, ACKs first (htsim's host queue)" if host is HPCC_HOST_QUEUE
+                        else "; fabricsim's host NICs: a one-packet send limit"),
                      paths_note(own_paths, "htsim's paths, each direction its own (paths = \"flow\", path and return_path = its switches' choices)")]
     return Experiment(name, scenario(None) if own_paths else None, argv, "HPCC_SINK", experiments.seconds(end), size is not None, notes,
                       after_htsim=scenario, line_gbps=100.0, each_run=not own_paths)
