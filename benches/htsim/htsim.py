@@ -21,7 +21,10 @@ its copy of sim/queue_lossless_input.cpp prints a line for each PFC pause it sen
 which htsim does not count, so that HPCC runs can be checked for pauses. Only the lossless queues
 (the HPCC and RoCE drivers') are changed by it. Its copy of sim/hpcc.cpp seeds HPCCSrc's path id
 (srand(time(NULL)) in the constructor) from $HTSIM_SEED when that is set (pathid_seed_from_env),
-so HPCC runs repeat and --vary-seed varies them.
+so HPCC runs repeat and --vary-seed varies them, and its copy of sim/datacenter/fat_tree_switch.cpp
+prints each switch's ECMP choice for every HPCC flow's first data packet and first ACK
+(print_hpcc_hops; only HPCC's packets print), so that fabricsim can pin each direction of each
+flow to htsim's paths (hpcc_path_index).
 
 Reading. Drivers log through htsim's binary Logfile (`-o FILE`); sim/parse_output turns it into
 text lines such as
