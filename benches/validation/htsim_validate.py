@@ -141,9 +141,9 @@ sys.path.insert(0, str(HERE))
 import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
-from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, host_queue_peak, hpcc_hop_choices,  # noqa: E402
-                   hpcc_path_index, logged_names, ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples, swift_path_choices, swift_retransmits, tcp_finished,
-                   tcp_timeouts)
+from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, host_queue_peak,  # noqa: E402
+                   hpcc_hop_choices, hpcc_path_index, logged_names, ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples,
+                   swift_path_choices, swift_retransmits, tcp_finished, tcp_timeouts)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -721,7 +721,9 @@ HPCC_PATHS = ('ecmp = "flow_hash"\npaths = "flow"                       # -strat
 # window into it at once, which drains at line rate for the rest of the run and starves the flows
 # that share its uplink (the permutation's slowest flows near 3 Gb/s; docs/VALIDATION.md).
 HPCC_HOST_QUEUE = ('queues = 2                           # ACKs (ack_class = 0 below) ahead of data\nclasses = [0, 1]\n'
-                   'send_limit = "unlimited"             # the source never waits for its NIC', 'class = 1\nack_class = 0\n')
+                   'send_limit = "unlimited"             # the source never waits for its NIC',
+                   'class = 1                            # HPCCPacket::priority(): PRIO_LO at the host queue ...\n'
+                   'ack_class = 0                        # ... HPCCAck::priority(): PRIO_HI, ahead of the host\'s own data\n')
 # Where pauses stop the sources (--hpcc-pfc driver), or on fabricsim's own draws (--own-paths):
 # a send limit of one packet. Unlimited, a paused NIC filled with the window and sent it back to
 # back on resume (2,051 pauses instead of 500 on the permutation's first draw; fabricsim's sources
