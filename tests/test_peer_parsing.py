@@ -368,6 +368,63 @@ def test_the_hpcc_driver_copy_seeds_its_path_ids_from_the_environment():
         htsim.pathid_seed_from_env("srand(13);\n")
 
 
+def test_the_hpcc_driver_copy_prints_each_flows_switch_choices():
+    src = ("        FibEntry* e = (*available_hops)[ecmp_choice];\n        pkt.set_direction(e->getDirection());\n        \n"
+           "        return e->getEgressPort();\n")
+    text = htsim.print_hpcc_hops(src, "fat_tree_switch.cpp")
+    assert text.startswith("#include <set>\n") and text.count("pkt.set_direction") == 1 and htsim.EDIT_MARK in text
+    # Only where the switch had a choice, only HPCC's packets (the file is every driver's), once per flow, direction and switch.
+    assert "available_hops->size() > 1 && (pkt.type() == HPCC || pkt.type() == HPCCACK)" in text and "printed.insert(" in text
+    with pytest.raises(SystemExit):
+        htsim.print_hpcc_hops("return e->getEgressPort();\n")
+
+
+def test_hpcc_switch_choices_become_each_directions_path_index(tmp_path):
+    import tomllib
+
+    import htsim_validate
+
+    # What the copy prints (the chosen queue's nodename), between other lines, at k = 8 (4 hosts
+    # per edge switch, 16 per pod): flow 1 h13 -> h29 between pods 0 and 1, flow 2 h0 -> h5 within
+    # pod 0, flow 3 h1 -> h2 under one edge switch (no choice, no line).
+    q = "queue lossless output(100000Mb/s,135000bytes)"
+    out = (f"HPCC hop 1 data {q}LS3->US1(0)\nHPCC hop 1 data {q}US1->CS5(0)\nstartflow HPCC_0_5 at 0\n"
+           f"HPCC hop 1 ack {q}LS7->US6(0)\nHPCC hop 1 ack {q}US6->CS14(0)\n"
+           f"HPCC hop 2 data {q}LS0->US3(0)\nHPCC hop 2 ack {q}LS1->US2(0)\n")
+    hops = htsim.hpcc_hop_choices(out)
+    assert hops == {(1, "data"): {"tor": 1, "agg": 5}, (1, "ack"): {"tor": 6, "agg": 14}, (2, "data"): {"tor": 3}, (2, "ack"): {"tor": 2}}
+    # htsim's core c meets aggregation position c mod 4 (uplink c div 4); fabricsim's index is
+    # position + 4 x uplink: data US1 (position 1), CS5 (uplink 1) -> 5; ACKs US6 (pod 1, position
+    # 2), CS14 (uplink 3) -> 14; within a pod the position alone (US3 -> 3, US2 -> 2); else 0.
+    assert [htsim.hpcc_path_index(8, hops[1, d]) for d in ("data", "ack")] == [5, 14]
+    assert [htsim.hpcc_path_index(8, hops[2, d]) for d in ("data", "ack")] == [3, 2] and htsim.hpcc_path_index(8, {}) == 0
+
+    class Fake:
+        commit = "841d9e7"
+        sim = tmp_path
+
+        def driver(self, name):
+            return tmp_path / name
+
+    pairs = [(13, 29), (0, 5), (1, 2)]
+    e = htsim_validate.hpcc_experiment(Fake(), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [])
+    assert e.toml is None and e.each_run
+    doc = tomllib.loads(e.after_htsim({"run": 0, "hpcc_hops": hops}).read_text())
+    assert doc["routing"] == {"ecmp": "flow_hash", "paths": "flow"}
+    assert [(f["path"], f["return_path"]) for f in doc["flows"]] == [(5, 14), (3, 2), (0, 0)]
+    # No pause can occur: htsim's host queue itself, unbounded with the ACKs ahead of the data.
+    assert doc["host_queue"] == {"queues": 2, "classes": [0, 1], "send_limit": "unlimited"}
+    assert (doc["transport"]["class"], doc["transport"]["ack_class"]) == (1, 0)
+    # A flow between pods without its aggregation switch's choice: not the edited copy.
+    with pytest.raises(SystemExit, match="no HPCC paths"):
+        e.after_htsim({"run": 1, "hpcc_hops": {k: v for k, v in hops.items() if k != (1, "ack")}})
+    own = htsim_validate.hpcc_experiment(Fake(), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [], own_paths=True)
+    own_doc = tomllib.loads(own.toml.read_text())
+    assert not own.each_run and own_doc["routing"] == {"ecmp": "flow_hash"}
+    # On fabricsim's own draw (windows ran to 6e12 B) the NICs keep a one-packet limit, as at htsim's own thresholds.
+    assert own_doc["host_queue"] == {"send_limit": "1pkt"} and "ack_class" not in own_doc["transport"]
+
+
 def test_hpcc_incast_samples_pauses_only_at_the_drivers_thresholds():
     # htsim's incast.cm under its HPCC driver (tests/peers/htsim/README.md): with its own PFC
     # thresholds (12, 15 packets) the copy printed 51 pauses; with them above all the flows' bytes,
@@ -392,7 +449,7 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
         def driver(self, name):
             return tmp_path / name
 
-    e = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand")
+    e = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", own_paths=True)
     doc = tomllib.loads(e.toml.read_text())
     # HPCCSrc sends whole 9000 B packets: 100 KB is 12 of them (108 000 B, its "total bytes").
     assert [f["size"] for f in doc["flows"]] == ["108000B"] * 4 and [f["dst"] for f in doc["flows"]] == ["h15"] * 4
@@ -408,7 +465,7 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
     # PFC above all the flows' bytes: 4 x 12 packets of 9000 B, so no ingress can pass 50 packets.
     i = e.argv.index("-pfc_thresholds")
     assert e.argv[i + 1:i + 3] == ["49", "50"]
-    plain = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", pfc="driver", rules=False)
+    plain = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", pfc="driver", rules=False, own_paths=True)
     cc = tomllib.loads(plain.toml.read_text())["transport"]["cc_params"]
     assert "reference_update" not in cc and plain.argv[plain.argv.index("-pfc_thresholds") + 1:][:2] == ["12", "15"]
     # htsim's thresholds onto [pfc]: LosslessInputQueue pauses above HIGH x 9000 B and resumes below

@@ -21,7 +21,10 @@ its copy of sim/queue_lossless_input.cpp prints a line for each PFC pause it sen
 which htsim does not count, so that HPCC runs can be checked for pauses. Only the lossless queues
 (the HPCC and RoCE drivers') are changed by it. Its copy of sim/hpcc.cpp seeds HPCCSrc's path id
 (srand(time(NULL)) in the constructor) from $HTSIM_SEED when that is set (pathid_seed_from_env),
-so HPCC runs repeat and --vary-seed varies them.
+so HPCC runs repeat and --vary-seed varies them, and its copy of sim/datacenter/fat_tree_switch.cpp
+prints each switch's ECMP choice for every HPCC flow's first data packet and first ACK
+(print_hpcc_hops; only HPCC's packets print), so that fabricsim can pin each direction of each
+flow to htsim's paths (hpcc_path_index).
 
 Reading. Drivers log through htsim's binary Logfile (`-o FILE`); sim/parse_output turns it into
 text lines such as
@@ -202,6 +205,26 @@ def print_swift_paths(text: str, path: str = "") -> str:
                      + ": print the path draw of each direction", text, path, "no 'swiftSrc->set_paths(net_paths[src][dest]);' to edit")
 
 
+def print_hpcc_hops(text: str, path: str = "") -> str:
+    """Under -strat ecmp_host each FatTreeSwitch picks a packet's egress by hashing its flow id
+    with its path id (FatTreeSwitch::getNextHop; HPCCSrc draws one path id per flow, HPCCSink's
+    ACKs carry 0), and nothing prints the result: the copy prints "HPCC hop FLOW_ID data|ack
+    QUEUE" the first time an HPCC packet or ACK of a flow takes an egress with a choice at a
+    switch (QUEUE the chosen queue, named "..LS3->US2(0)" or "..US2->CS9(0)"), so that fabricsim
+    can pin each direction of each flow to htsim's paths (hpcc_path_index). Other drivers'
+    packets print nothing."""
+    text = _sub_once(r"\n(\s*)pkt\.set_direction\(e->getDirection\(\)\);\n",
+                     "\n\\1pkt.set_direction(e->getDirection());\n"
+                     "\\1if (available_hops->size() > 1 && (pkt.type() == HPCC || pkt.type() == HPCCACK)) {  // edited by " + EDIT_MARK
+                     + ": print each flow's path\n"
+                     "\\1    static std::set<std::tuple<flowid_t, bool, const void*>> printed;\n"
+                     "\\1    if (printed.insert(std::make_tuple(pkt.flow_id(), pkt.type() == HPCCACK, (const void*)this)).second)\n"
+                     "\\1        cout << \"HPCC hop \" << pkt.flow_id() << (pkt.type() == HPCCACK ? \" ack \" : \" data \") "
+                     "<< e->getEgressPort()->at(0)->nodename() << endl;\n"
+                     "\\1}\n", text, path, "no 'pkt.set_direction(e->getDirection());' to edit")
+    return "#include <set>\n#include <tuple>\n" + text
+
+
 def swift_driver(text: str, path: str = "") -> str:
     """main_swift.cpp's copy: its seed from $HTSIM_SEED (seed_from_env) and its path draw printed
     (print_swift_paths)."""
@@ -211,7 +234,8 @@ def swift_driver(text: str, path: str = "") -> str:
 # The documented edits the build copy gets before a driver is built: (file under sim/, edit). An
 # edit of a file directly under sim/ is in libhtsim.a, rebuilt before the driver.
 EDITS = {"htsim_swift": [("datacenter/main_swift.cpp", swift_driver)],
-         "htsim_hpcc": [("queue_lossless_input.cpp", print_pauses), ("hpcc.cpp", pathid_seed_from_env)]}
+         "htsim_hpcc": [("queue_lossless_input.cpp", print_pauses), ("hpcc.cpp", pathid_seed_from_env),
+                        ("datacenter/fat_tree_switch.cpp", print_hpcc_hops)]}
 
 
 def make(cwd: Path, *targets: str) -> None:
@@ -394,6 +418,35 @@ def swift_path_choices(stdout: str) -> dict[tuple[int, int], tuple[int, int, int
     destination) -> (the data's and the ACKs' index into FatTreeTopology's path lists, their
     length)."""
     return {(int(m[1]), int(m[2])): (int(m[3]), int(m[4]), int(m[5])) for m in SWIFT_PATHS.finditer(stdout)}
+
+
+HPCC_HOP = re.compile(r"HPCC hop (\d+) (data|ack) .*?(LS|US)(\d+)->(?:US|CS)(\d+)\(")
+
+
+def hpcc_hop_choices(stdout: str) -> dict[tuple[int, str], dict[str, int]]:
+    """The HPCC driver's switch choices (its copy prints them, print_hpcc_hops): (flow id,
+    "data" or "ack") -> {"tor": the aggregation switch an edge switch sent it to (FatTreeTopology's
+    global US number), "agg": the core switch an aggregation switch sent it to (CS number)}; a
+    flow under one edge switch has none, one within a pod no "agg"."""
+    out: dict[tuple[int, str], dict[str, int]] = {}
+    for m in HPCC_HOP.finditer(stdout):
+        out.setdefault((int(m[1]), m[2]), {})["tor" if m[3] == "LS" else "agg"] = int(m[5])
+    return out
+
+
+def hpcc_path_index(k: int, hops: dict[str, int]) -> int:
+    """fabricsim's path index ([routing] paths) of one direction of an HPCC flow, from the switch
+    choices htsim printed (hpcc_hop_choices). FatTreeTopology numbers the aggregation switches
+    across pods (US p x k/2 + a) and the cores so that core c meets aggregation position c mod
+    k/2 in every pod (uplink c div k/2 of that position); fabricsim's index takes the aggregation
+    position as its lowest digit and the uplink above it (a + k/2 x uplink). The two number the
+    cores apart (fabricsim's position a reaches cores a x k/2 ..), but the same (position,
+    uplink) is one core in every pod on both sides, so the flows that share a core link share it
+    in both."""
+    half = k // 2
+    if "tor" not in hops:
+        return 0
+    return hops["tor"] % half + half * (hops["agg"] // half if "agg" in hops else 0)
 
 
 def fat_tree_path_index(k: int, src: int, dst: int, htsim_index: int) -> int:

@@ -91,6 +91,14 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   --hpcc-int-record start only the last);
   -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
   srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
+  The build copy prints each switch's choice for each flow's first data packet and first ACK
+  (print_hpcc_hops) and each fabricsim run pins its flows to its htsim run's paths, per direction
+  ([[flows]] path and return_path, htsim.hpcc_path_index); --own-paths hashes them instead
+  (fabricsim's seeds 1, 2, ... with --vary-seed). Hosts: htsim's source hands its unbounded host
+  queue (ACKs first) a packet every T x 9064 B / W while the window allows, whatever the queue
+  holds, and stops at a pause; mapped where no pause can occur as send_limit = "unlimited" with
+  the ACKs in a queue of their own ahead of data, and otherwise (--hpcc-pfc driver, or on
+  fabricsim's own draws) as a one-packet send limit (HPCC_HOST_QUEUE, HPCC_SEND_LIMIT).
   The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B, resumed below
   LOW x 9000 B (-pfc_thresholds LOW HIGH, its own 12 15), mapped key by key onto fabricsim's [pfc]
   (xoff = HIGH x 9000 B, xon = LOW x 9000 B; HPCC_SCENARIO's [pfc] comments say where each rule is
@@ -133,9 +141,9 @@ sys.path.insert(0, str(HERE))
 import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
-from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, host_queue_peak, logged_names,  # noqa: E402
-                   ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples, swift_path_choices, swift_retransmits, tcp_finished,
-                   tcp_timeouts)
+from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, host_queue_peak,  # noqa: E402
+                   hpcc_hop_choices, hpcc_path_index, logged_names, ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples,
+                   swift_path_choices, swift_retransmits, tcp_finished, tcp_timeouts)
 
 PACKET = experiments.PACKET
 LINE_GBPS = 10.0
@@ -657,24 +665,15 @@ xon = "{xon}B"
 # HPCCSrc::doNextEvent: a timer every _packet_spacing = T x (9000 + 64 B) / W hands it one packet
 # while _cwnd >= _flightsize + _mss, whatever the queue holds (its 9 MB maxsize only prints "Host
 # Queue size"); a pause that reaches it is forwarded to its sources (FairPriorityQueue::receivePacket
-# -> HPCCSrc::processPause), which stop their timer until the resume. Mapped as a send limit of one
-# packet: without it, a paused NIC filled with the window and sent it back to back on resume (2,051
-# pauses instead of 500 on the k = 8 permutation's first draw). What it leaves out (issue 32): with
-# no pause, a source whose W explodes (htsim's draws 13, 14, 18: 100-180 MB) puts the whole window
-# into its host queue within microseconds, which then drains at line rate for the rest of the run
-# and starves the flows that share its uplink (the permutation's slowest flows near 3 Gb/s);
-# fabricsim's senders hold back whatever the NIC does not take, so its exploded windows (larger
-# than htsim's) latch nothing. send_limit = "unlimited" with ACKs first (queues = 2, class /
-# ack_class) would map the host queue itself, but fabricsim's windows then fill its NICs until the
-# run outgrows 6 GB of memory before 1 ms (docs/VALIDATION.md, the HPCC permutation).
-send_limit = "1pkt"
+# -> HPCCSrc::processPause), which stop their timer until the resume.
+{host_queue}
 
 [routing]
-ecmp = "flow_hash"                   # -strat ecmp_host -paths 256: switches hash the flow's random path id
+{routing}
 
 [transport]
 cc = "hpcc"
-mss = "{mss}B"                       # Packet::data_packet_size() = -mtu 9000 of payload ...
+{classes}mss = "{mss}B"                       # Packet::data_packet_size() = -mtu 9000 of payload ...
 header = "64B"                       # ... + HPCCPacket::ACKSIZE on the wire
 ack_size = "64B"                     # HPCCAck: ACKSIZE
 handshake = false                    # HPCCSrc::startflow sends at once
@@ -713,6 +712,25 @@ HPCC_HTSIM_RULES = ('reference_update = "per_ack", int_reference = "first", tau_
                     'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "down", '
                     'int_record = "end"')
 HPCC_DRIVER_PFC = (12, 15)  # main_hpcc.cpp's low_pfc, high_pfc (packets of 9000 B)
+# -strat ecmp_host: each switch hashes the flow id with the flow's random path id (its ACKs: 0),
+# printed by the copy (htsim.py's print_hpcc_hops) and pinned, or fabricsim's own hash (--own-paths).
+HPCC_PATHS = ('ecmp = "flow_hash"\npaths = "flow"                       # -strat ecmp_host -paths 256: each flow: path = the switches\' '
+              'choices for its data, return_path = for its ACKs, printed by the copy (print_hpcc_hops)')
+# The host queue where no pause can occur: unbounded, ACKs first, filled at the source's pace
+# whatever it holds. A source whose W explodes (htsim's draws 13, 14, 18: 100-180 MB) puts the
+# window into it at once, which drains at line rate for the rest of the run and starves the flows
+# that share its uplink (the permutation's slowest flows near 3 Gb/s; docs/VALIDATION.md).
+HPCC_HOST_QUEUE = ('queues = 2                           # ACKs (ack_class = 0 below) ahead of data\nclasses = [0, 1]\n'
+                   'send_limit = "unlimited"             # the source never waits for its NIC',
+                   'class = 1                            # HPCCPacket::priority(): PRIO_LO at the host queue ...\n'
+                   'ack_class = 0                        # ... HPCCAck::priority(): PRIO_HI, ahead of the host\'s own data\n')
+# Where pauses stop the sources (--hpcc-pfc driver), or on fabricsim's own draws (--own-paths):
+# a send limit of one packet. Unlimited, a paused NIC filled with the window and sent it back to
+# back on resume (2,051 pauses instead of 500 on the permutation's first draw; fabricsim's sources
+# do not stop at a pause), and on fabricsim's own draws windows that ran away further (up to 6e12 B)
+# outgrew 6 GB of memory before 1 ms.
+HPCC_SEND_LIMIT = ('send_limit = "1pkt"                  # a source hands its NIC one packet at a time, as at a pause', '')
+OWN_HPCC_PATHS = 'ecmp = "flow_hash"                   # --own-paths: one path per flow and direction, fabricsim\'s own hash'
 
 
 def hpcc_pfc_thresholds(pairs: list[tuple[int, int]], size: int | None, end: str, pfc: str) -> tuple[int, int]:
@@ -727,29 +745,54 @@ def hpcc_pfc_thresholds(pairs: list[tuple[int, int]], size: int | None, end: str
     return high - 1, high
 
 
+def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
+    """The `path` and `return_path` lines of each flow (the connection matrix's id i + 1 for
+    pairs[i]): htsim's switch choices (htsim.py's hpcc_hop_choices) as fabricsim's path indices.
+    A flow between two pods has both switches' choices in each direction, one within a pod its edge
+    switch's, one under one edge switch none."""
+    half = k // 2
+    # The choices a direction from a to b must show: an edge switch's unless under one, an aggregation's between pods.
+    need = lambda a, b: (a // half != b // half) + (a // (half * half) != b // (half * half))
+    missing = [(a, b) for i, (a, b) in enumerate(pairs)
+               if len(hops.get((i + 1, "data"), {})) != need(a, b) or len(hops.get((i + 1, "ack"), {})) != need(b, a)]
+    if missing:
+        raise SystemExit(f"htsim printed no HPCC paths for {len(missing)} flows (e.g. {missing[0]}): is its build the edited copy? "
+                         "(a copy edited before print_hpcc_hops: delete its sim/datacenter/fat_tree_switch.cpp and copy it again from the checkout)")
+    return [f"path = {hpcc_path_index(k, hops.get((i + 1, 'data'), {}))}\nreturn_path = {hpcc_path_index(k, hops.get((i + 1, 'ack'), {}))}\n"
+            for i in range(len(pairs))]
+
+
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
-                    notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end") -> Experiment:
+                    notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", own_paths: bool = False) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
     low, high = hpcc_pfc_thresholds(pairs, size, end, pfc)
     pfc_note = " (the driver's own)" if pfc == "driver" else ": HIGH x 9000 B is more than all the flows' bytes, so no pause can occur"
+    host = HPCC_SEND_LIMIT if pfc == "driver" or own_paths else HPCC_HOST_QUEUE
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
-                                pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
+                                pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU, routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
+                                host_queue=host[0], classes=host[1],
                                 htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"') if rules else "")
-    toml = out / f"{name}.toml"
-    if size is None:
-        toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n' for a, b in pairs))
-    else:
-        packets = -(-size // HPCC_MTU)  # HPCCSrc sends whole packets: ceil(size / mss)
-        toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\nsize = "{packets * HPCC_MTU}B"\n' for a, b in pairs))
+    # HPCCSrc sends whole packets: ceil(size / mss).
+    sized = f'size = "{-(-size // HPCC_MTU) * HPCC_MTU}B"\n' if size is not None else ""
+
+    def scenario(run: dict | None) -> Path:
+        pins = [""] * len(pairs) if run is None else hpcc_pins(k, pairs, run["hpcc_hops"])
+        toml = out / (f"{name}.toml" if run is None else f"{name}-{run['run']}.toml")
+        toml.write_text(text + "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{sized}{p}' for (a, b), p in zip(pairs, pins)))
+        return toml
     argv = [str(h.driver("htsim_hpcc")), "-nodes", str(n), "-tm", str(cm.resolve()), "-strat", "ecmp_host", "-paths", "256",
             "-pfc_thresholds", str(low), str(high),
             "-end", str(round(experiments.seconds(end) * 1e6)), "-log", "sink", "-logtime", "0.1", "-o", "log.dat"]
     notes = notes + [f"htsim -pfc_thresholds {low} {high}" + (" (the driver's own)" if pfc == "driver" else " (above all the flows' bytes)")
                      + ("" if rules else "; fabricsim without htsim's HPCC rules (--hpcc-algorithm1)")
-                     + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else "")]
-    return Experiment(name, toml, argv, "HPCC_SINK", experiments.seconds(end), size is not None, notes, line_gbps=100.0)
+                     + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else "")
+                     + ("; fabricsim's host NICs: unlimited, ACKs first (htsim's host queue)" if host is HPCC_HOST_QUEUE
+                        else "; fabricsim's host NICs: a one-packet send limit"),
+                     paths_note(own_paths, "htsim's paths, each direction its own (paths = \"flow\", path and return_path = its switches' choices)")]
+    return Experiment(name, scenario(None) if own_paths else None, argv, "HPCC_SINK", experiments.seconds(end), size is not None, notes,
+                      after_htsim=scenario, line_gbps=100.0, each_run=not own_paths)
 
 
 def hpcc_incast(h: Htsim, end: str, out: Path, strat: str, senders: int = 4, size: int = 100_000,
@@ -823,7 +866,8 @@ def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> d
     if sink == "NDP_SINK":
         out.update(ndp_totals(stdout))
     elif sink == "HPCC_SINK":
-        out.update(finished_bytes=sum(b for _, b in done.values()), pauses=pfc_pauses(stdout), host_backlog=host_queue_peak(stdout))
+        out.update(finished_bytes=sum(b for _, b in done.values()), pauses=pfc_pauses(stdout), host_backlog=host_queue_peak(stdout),
+                   hpcc_hops=hpcc_hop_choices(stdout))
     elif sink == "SWIFT_SINK":
         out.update(finished_bytes=sum(b for _, b in done.values()), swift_rtx=swift_retransmits(stdout),
                    timeouts=tcp_timeouts(stdout), swift_paths=swift_path_choices(stdout))
@@ -963,9 +1007,9 @@ def main() -> None:
     ap.add_argument("--strat", default="rand", choices=["rand", "perm"],
                     help="htsim's NDP path strategy (default rand), mapped to fabricsim's [routing] paths (random, permutation)")
     ap.add_argument("--own-paths", action="store_true",
-                    help="NDP, DCTCP and Swift: fabricsim chooses its paths its own way (NDP: per-packet hashes at the switches; DCTCP, "
-                         "Swift: per-flow hashes) instead of htsim's strategy (NDP) or htsim's own draw (DCTCP: pinned per flow; "
-                         "Swift: pinned per flow and direction)")
+                    help="fabricsim chooses its paths its own way (NDP: per-packet hashes at the switches; DCTCP, "
+                         "Swift, HPCC: per-flow hashes) instead of htsim's strategy (NDP) or htsim's own draw (DCTCP: pinned per flow; "
+                         "Swift, HPCC: pinned per flow and direction)")
     ap.add_argument("--swift-queue", type=int, default=SWIFT_Q,
                     help=f"htsim's -q for the Swift experiments, packets of 4000 B (default {SWIFT_Q}; the driver's own is 8)")
     ap.add_argument("--hpcc-pfc", default="raised", choices=["raised", "driver"],
@@ -990,8 +1034,7 @@ def main() -> None:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
             extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record}
-        if name.startswith(("ndp", "dctcp", "swift")):
-            extra["own_paths"] = a.own_paths
+        extra["own_paths"] = a.own_paths
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):
