@@ -320,6 +320,16 @@ impl Scoreboard {
         lowest
     }
 
+    /// Nothing for [`rack_detect`](Self::rack_detect) to find: the oldest segment out is a first
+    /// transmission sent after the most recently sent delivered segment, so every later first
+    /// transmission was too (they leave in sequence order) — the scan would stop at once. The
+    /// common case of an ACK in order: one comparison instead of the scan's set-up.
+    #[inline]
+    pub fn rack_idle(&self) -> bool {
+        let (xmit, end) = (self.delivered_xmit, self.delivered_seg);
+        self.segs.front().is_none_or(|s| s.flags & RETRANS == 0 && (s.sent > xmit || (s.sent == xmit && self.una >= end)))
+    }
+
     /// RACK loss detection (RFC 8985 §6.2, RACK_detect_loss): an unSACKed segment sent before
     /// the most recently sent delivered segment (by time, then sequence) is lost once it has been
     /// out for `rack_rtt + reo_wnd`; one that is not yet returns its remaining time, the soonest
@@ -516,6 +526,37 @@ mod tests {
         c.set_ack_context(Time(160), Some(Time(50)));
         c.sack(1, 2);
         assert_eq!(c.rack_point(), (Time(100), 1));
+    }
+
+    #[test]
+    fn rack_is_idle_only_when_its_scan_would_find_nothing() {
+        // In order: segments 0..3 sent at 0, 1, 2; 0 acknowledged. The oldest out (1, sent at 1)
+        // left after the delivered one: nothing to find, whatever the clock.
+        let mut b = Scoreboard::default();
+        for t in 0..3 {
+            b.push_new(Time(t), TxState::default());
+        }
+        b.ack_to(1);
+        assert!(b.rack_idle());
+        assert_eq!(b.rack_detect(Time(1000), Time(1), Time(1), true), (None, None));
+        // Segment 1 retransmitted at 10 and SACKed: segment 2 (sent at 2) left before it, so the
+        // scan has work (2 becomes lost once out 2 ps) though the oldest is not "before".
+        b.mark_lost(1);
+        b.mark_retransmitted(1, Time(10), TxState::default());
+        b.set_ack_context(Time(50), None);
+        b.sack(1, 2);
+        assert!(!b.rack_idle(), "the oldest out is a retransmission: the scan goes on past it");
+        assert_eq!(b.rack_detect(Time(50), Time(1), Time(1), true), (Some(2), None));
+        // Equal send times: the sequence number decides (2 and 3 sent at 20 with 3 delivered).
+        let mut c = Scoreboard::default();
+        for _ in 0..4 {
+            c.push_new(Time(20), TxState::default());
+        }
+        c.ack_to(2);
+        assert!(c.rack_idle());
+        c.sack(3, 4);
+        assert!(!c.rack_idle());
+        assert_eq!(c.rack_detect(Time(30), Time(5), Time(1), true), (Some(2), None));
     }
 
     #[test]

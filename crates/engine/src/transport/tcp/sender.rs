@@ -836,8 +836,13 @@ impl Sender {
 
     /// RACK_detect_loss (RFC 8985 §6.2) with reo_wnd = min RTT / 4; arms the reordering timer
     /// (§6.3) for segments not yet overdue.
+    #[inline]
     fn rack_detect(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
         if !cfg.sack || !(cfg.rack || self.board.retrans_out() > 0) {
+            return;
+        }
+        if self.board.rack_idle() {
+            self.rack.cancel();
             return;
         }
         let reo_wnd = Time(self.tcb.min_rtt.unwrap_or(Time::ZERO).0 / 4);
