@@ -169,12 +169,20 @@ impl Scoreboard {
         if ambiguous {
             return;
         }
+        self.note_xmit(seg, sent);
+        // Only rate samples read it (`take_newest_delivered`).
+        if self.track_rate && self.newest_delivered.is_none_or(|(t, _)| sent >= t) {
+            self.newest_delivered = Some((sent, tx));
+        }
+    }
+
+    /// A segment sent at `sent` was delivered: RACK's time point moves to it if it was sent
+    /// later (by time, then sequence).
+    #[inline]
+    fn note_xmit(&mut self, seg: u64, sent: Time) {
         if sent > self.delivered_xmit || (sent == self.delivered_xmit && seg > self.delivered_seg) {
             self.delivered_xmit = sent;
             self.delivered_seg = seg;
-        }
-        if self.newest_delivered.is_none_or(|(t, _)| sent >= t) {
-            self.newest_delivered = Some((sent, tx));
         }
     }
 
@@ -216,22 +224,39 @@ impl Scoreboard {
         }
         while self.una < ack {
             let Some(s) = self.segs.pop_front() else { break };
-            let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
             let seg = self.una;
             self.una += 1;
             out.count += 1;
-            out.last_skipped = s.flags & SKIP != 0;
-            if s.flags & SKIP != 0 {
-                out.skipped += 1;
-            } else if s.flags & SACKED == 0 {
-                self.note_delivered(seg, s.sent, tx, s.flags);
-            }
-            self.forget(s.flags);
-            if !self.timestamps && s.flags & SKIP == 0 {
-                out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
+            if s.flags == 0 && !self.track_rate {
+                // A first transmission, neither SACKed nor lost, without a rate snapshot: the
+                // common case, kept apart so the loop holds few of the board's fields.
+                self.delivered += 1;
+                self.note_xmit(seg, s.sent);
+                out.last_skipped = false;
+                if !self.timestamps {
+                    out.rtt_sent = Some(s.sent);
+                }
+            } else {
+                self.acked_flagged(seg, s, &mut out);
             }
         }
         out
+    }
+
+    /// `ack_to` for a segment with flags or a rate snapshot (not inlined: the rarer case).
+    #[inline(never)]
+    fn acked_flagged(&mut self, seg: u64, s: Seg, out: &mut AckedSegs) {
+        let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
+        out.last_skipped = s.flags & SKIP != 0;
+        if s.flags & SKIP != 0 {
+            out.skipped += 1;
+        } else if s.flags & SACKED == 0 {
+            self.note_delivered(seg, s.sent, tx, s.flags);
+        }
+        self.forget(s.flags);
+        if !self.timestamps && s.flags & SKIP == 0 {
+            out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
+        }
     }
 
     fn forget(&mut self, flags: u8) {
