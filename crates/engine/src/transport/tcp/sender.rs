@@ -478,6 +478,8 @@ impl Sender {
     }
 
     /// What an ACK (either loop's) says the receiver holds above the normal loop's next segment.
+    /// Inlined: without a low-priority loop (most flows) it is one test per ACK, not a call.
+    #[inline]
     fn note_reported(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
         let nxt = self.board.nxt();
         let Some(low) = self.low.as_deref_mut().filter(|l| l.sends()) else { return };
@@ -1177,6 +1179,7 @@ impl Sender {
 
     /// When an application writing at `app_rate` from the flow's start has written all of
     /// segment `seg` (`None`: no rate, the data is all there).
+    #[inline]
     fn app_ready_at(&self, seg: u64, cfg: &TcpConfig) -> Option<Time> {
         let (rate, start) = (cfg.app_rate?, self.started_at?);
         let end = self.seg_start(seg) + self.layout.next_len(seg, self.tcb.seg_size);
