@@ -118,11 +118,19 @@ impl Sender {
     /// SRTT, minimum RTT, deadline) that many times longer and rates that many times lower, and
     /// its own constants (CUBIC's HyStart thresholds, BBR's 10 s and 200 ms, ...) keep their
     /// kernel meaning. RTT samples and rate samples are scaled where they are passed.
-    #[inline]
+    /// Always inlined: without dilation (nearly always) the hook is called directly, not through
+    /// a function per hook that tests the dilation first.
+    #[inline(always)]
     fn cc_call<R>(&mut self, f: impl FnOnce(&mut Cc, &mut Tcb) -> R) -> R {
         if self.dilation == 1 {
             return f(&mut self.cc, &mut self.tcb);
         }
+        self.cc_call_dilated(f)
+    }
+
+    /// `cc_call` under time dilation (not inlined: rare).
+    #[inline(never)]
+    fn cc_call_dilated<R>(&mut self, f: impl FnOnce(&mut Cc, &mut Tcb) -> R) -> R {
         let k = self.dilation as u64;
         let t = &mut self.tcb;
         let saved = (t.now, t.srtt, t.min_rtt, t.deadline);
@@ -478,9 +486,16 @@ impl Sender {
     }
 
     /// What an ACK (either loop's) says the receiver holds above the normal loop's next segment.
-    /// Inlined: without a low-priority loop (most flows) it is one test per ACK, not a call.
-    #[inline]
+    /// Always inlined: without a low-priority loop (most flows) it is one test per ACK, not a call.
+    #[inline(always)]
     fn note_reported(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
+        if self.low.is_some() {
+            self.note_reported_low(h, cfg);
+        }
+    }
+
+    #[inline(never)]
+    fn note_reported_low(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
         let nxt = self.board.nxt();
         let Some(low) = self.low.as_deref_mut().filter(|l| l.sends()) else { return };
         let ack_seg = self.layout.seg_of(h.ack, nxt);
@@ -838,7 +853,9 @@ impl Sender {
 
     /// RACK_detect_loss (RFC 8985 §6.2) with reo_wnd = min RTT / 4; arms the reordering timer
     /// (§6.3) for segments not yet overdue.
-    #[inline]
+    /// Always inlined: the common outcome (nothing to examine, `Scoreboard::rack_idle`) costs a
+    /// few tests per ACK, not a call; the scan is out of line.
+    #[inline(always)]
     fn rack_detect(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
         if !cfg.sack || !(cfg.rack || self.board.retrans_out() > 0) {
             return;
@@ -847,6 +864,11 @@ impl Sender {
             self.rack.cancel();
             return;
         }
+        self.rack_scan(now, cfg, out);
+    }
+
+    #[inline(never)]
+    fn rack_scan(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
         let reo_wnd = Time(self.tcb.min_rtt.unwrap_or(Time::ZERO).0 / 4);
         let rtt = self.rack_rtt.or(self.tcb.srtt).unwrap_or(Time::ZERO);
         let (low, timer) = self.board.rack_detect(now, rtt, reo_wnd, cfg.rack);
