@@ -442,9 +442,14 @@ mod tests {
     use super::*;
 
     fn board(n: u64) -> Scoreboard {
+        sent_at(&vec![0; n as usize])
+    }
+
+    /// A board with one segment out per send time (ps), in order.
+    fn sent_at(times: &[u64]) -> Scoreboard {
         let mut b = Scoreboard::default();
-        for _ in 0..n {
-            b.push_new(Time::ZERO, TxState::default());
+        for &t in times {
+            b.push_new(Time(t), TxState::default());
         }
         b
     }
@@ -533,10 +538,7 @@ mod tests {
         // Segment 1 is retransmitted at t = 100 (sent first at 0); at t = 120 (min RTT 50) it is
         // SACKed: too soon to be the retransmission, so RACK.xmit_ts stays at segment 2's first
         // send (t = 2) and segment 0 (sent at 0) is not declared lost by it (RFC 8985 §6.2).
-        let mut b = Scoreboard::default();
-        for t in 0..3 {
-            b.push_new(Time(t), TxState::default());
-        }
+        let mut b = sent_at(&[0, 1, 2]);
         b.sack(2, 3);
         assert_eq!(b.rack_point(), (Time(2), 2));
         b.mark_lost(1);
@@ -545,10 +547,7 @@ mod tests {
         b.sack(1, 2);
         assert_eq!(b.rack_point(), (Time(2), 2));
         // Delivered 60 after the retransmission (> min RTT): it counts.
-        let mut c = Scoreboard::default();
-        for t in 0..3 {
-            c.push_new(Time(t), TxState::default());
-        }
+        let mut c = sent_at(&[0, 1, 2]);
         c.mark_lost(1);
         c.mark_retransmitted(1, Time(100), TxState::default());
         c.set_ack_context(Time(160), Some(Time(50)));
@@ -557,13 +556,28 @@ mod tests {
     }
 
     #[test]
+    fn a_cumulative_ack_of_plain_segments_reports_as_with_rate_snapshots() {
+        // Segments sent at 5, 7, 9 ps; an ACK of the first two. Karn's sample is the newest
+        // acknowledged segment's send time (7), RACK's point moves to it, two delivered — the same
+        // whether the board keeps rate snapshots (the general path) or not (the lean one).
+        for track_rate in [false, true] {
+            let mut b = Scoreboard { track_rate, ..Scoreboard::default() };
+            for t in [5, 7, 9] {
+                b.push_new(Time(t), TxState { delivered: t, ..TxState::default() });
+            }
+            let a = b.ack_to(2);
+            assert_eq!((a.count, a.rtt_sent, a.skipped, a.last_skipped), (2, Some(Time(7)), 0, false));
+            assert_eq!((b.una(), b.delivered, b.rack_point(), b.pipe()), (2, 2, (Time(7), 1), 1));
+            let newest = b.take_newest_delivered().map(|(t, tx)| (t, tx.delivered));
+            assert_eq!(newest, track_rate.then_some((Time(7), 7)), "snapshots only where rate samples read them");
+        }
+    }
+
+    #[test]
     fn rack_is_idle_only_when_its_scan_would_find_nothing() {
         // In order: segments 0..3 sent at 0, 1, 2; 0 acknowledged. The oldest out (1, sent at 1)
         // left after the delivered one: nothing to find, whatever the clock.
-        let mut b = Scoreboard::default();
-        for t in 0..3 {
-            b.push_new(Time(t), TxState::default());
-        }
+        let mut b = sent_at(&[0, 1, 2]);
         b.ack_to(1);
         assert!(b.rack_idle());
         assert_eq!(b.rack_detect(Time(1000), Time(1), Time(1), true), (None, None));
@@ -576,10 +590,7 @@ mod tests {
         assert!(!b.rack_idle(), "the oldest out is a retransmission: the scan goes on past it");
         assert_eq!(b.rack_detect(Time(50), Time(1), Time(1), true), (Some(2), None));
         // Equal send times: the sequence number decides (2 and 3 sent at 20 with 3 delivered).
-        let mut c = Scoreboard::default();
-        for _ in 0..4 {
-            c.push_new(Time(20), TxState::default());
-        }
+        let mut c = sent_at(&[20; 4]);
         c.ack_to(2);
         assert!(c.rack_idle());
         c.sack(3, 4);

@@ -494,6 +494,7 @@ impl Sender {
         }
     }
 
+    /// `note_reported` with a low-priority loop.
     #[inline(never)]
     fn note_reported_low(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
         let nxt = self.board.nxt();
@@ -867,6 +868,7 @@ impl Sender {
         self.rack_scan(now, cfg, out);
     }
 
+    /// `rack_detect`'s scan, when the oldest segment out may be overdue.
     #[inline(never)]
     fn rack_scan(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
         let reo_wnd = Time(self.tcb.min_rtt.unwrap_or(Time::ZERO).0 / 4);
