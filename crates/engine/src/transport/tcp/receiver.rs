@@ -339,6 +339,7 @@ impl Receiver {
     }
 
     /// Put bytes `[start, end)` in place (those the receive buffer can hold).
+    #[inline]
     fn take(&mut self, start: u64, end: u64) -> Arrival {
         let end = match self.cfg.rcv_buffer {
             None => end,
@@ -407,6 +408,8 @@ impl Receiver {
         }
     }
 
+    /// Out-of-order bytes into the buffer (not inlined: the rarer case of `take`).
+    #[inline(never)]
     fn insert_ooo(&mut self, start: u64, end: u64) {
         let i = self.ooo.partition_point(|&(_, b)| b < start);
         let (mut s, mut e) = (start, end);
@@ -419,6 +422,8 @@ impl Receiver {
         self.recent = s;
     }
 
+    /// The SACK blocks of what is held out of order (not inlined: only while there is a gap).
+    #[inline(never)]
     fn sack_blocks(&self, h: &mut TcpHeader) {
         let mut n = 0;
         let r = self.recent;
@@ -439,7 +444,9 @@ impl Receiver {
         h.sack_count = n as u8;
     }
 
-    /// An ACK's header: cumulative ACK, window, SACK blocks (ECE left clear).
+    /// An ACK's header: cumulative ACK, window, SACK blocks (ECE left clear). Inlined into the
+    /// ACK senders; the blocks are looked for only when something is held out of order.
+    #[inline]
     fn ack_header(&self) -> TcpHeader {
         let window = match (self.cfg.rcv_buffer, self.cfg.rcv_window) {
             (Some(b), RcvWindow::FreeSpace) => b.saturating_sub(self.buffered_out_of_order()),
@@ -449,7 +456,7 @@ impl Receiver {
         .min(self.assigned);
         let mut h = TcpHeader { ack: self.rcv_nxt, ..TcpHeader::default() };
         h.set_window(window);
-        if self.cfg.sack {
+        if self.cfg.sack && !self.ooo.is_empty() {
             self.sack_blocks(&mut h);
         }
         h

@@ -169,12 +169,20 @@ impl Scoreboard {
         if ambiguous {
             return;
         }
+        self.note_xmit(seg, sent);
+        // Only rate samples read it (`take_newest_delivered`).
+        if self.track_rate && self.newest_delivered.is_none_or(|(t, _)| sent >= t) {
+            self.newest_delivered = Some((sent, tx));
+        }
+    }
+
+    /// A segment sent at `sent` was delivered: RACK's time point moves to it if it was sent
+    /// later (by time, then sequence).
+    #[inline]
+    fn note_xmit(&mut self, seg: u64, sent: Time) {
         if sent > self.delivered_xmit || (sent == self.delivered_xmit && seg > self.delivered_seg) {
             self.delivered_xmit = sent;
             self.delivered_seg = seg;
-        }
-        if self.newest_delivered.is_none_or(|(t, _)| sent >= t) {
-            self.newest_delivered = Some((sent, tx));
         }
     }
 
@@ -206,7 +214,10 @@ impl Scoreboard {
         true
     }
 
-    /// Cumulative ACK up to (not including) segment `ack`.
+    /// Cumulative ACK up to (not including) segment `ack`. Inlined into its one caller (the
+    /// ACK handler): a call through the linker's table, and the result passed in memory, cost
+    /// more than the lean loop.
+    #[inline]
     pub fn ack_to(&mut self, ack: u64) -> AckedSegs {
         let mut out = AckedSegs::default();
         if self.timestamps && self.una < ack {
@@ -216,22 +227,39 @@ impl Scoreboard {
         }
         while self.una < ack {
             let Some(s) = self.segs.pop_front() else { break };
-            let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
             let seg = self.una;
             self.una += 1;
             out.count += 1;
-            out.last_skipped = s.flags & SKIP != 0;
-            if s.flags & SKIP != 0 {
-                out.skipped += 1;
-            } else if s.flags & SACKED == 0 {
-                self.note_delivered(seg, s.sent, tx, s.flags);
-            }
-            self.forget(s.flags);
-            if !self.timestamps && s.flags & SKIP == 0 {
-                out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
+            if s.flags == 0 && !self.track_rate {
+                // A first transmission, neither SACKed nor lost, without a rate snapshot: the
+                // common case, kept apart so the loop holds few of the board's fields.
+                self.delivered += 1;
+                self.note_xmit(seg, s.sent);
+                out.last_skipped = false;
+                if !self.timestamps {
+                    out.rtt_sent = Some(s.sent);
+                }
+            } else {
+                self.acked_flagged(seg, s, &mut out);
             }
         }
         out
+    }
+
+    /// `ack_to` for a segment with flags or a rate snapshot (not inlined: the rarer case).
+    #[inline(never)]
+    fn acked_flagged(&mut self, seg: u64, s: Seg, out: &mut AckedSegs) {
+        let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
+        out.last_skipped = s.flags & SKIP != 0;
+        if s.flags & SKIP != 0 {
+            out.skipped += 1;
+        } else if s.flags & SACKED == 0 {
+            self.note_delivered(seg, s.sent, tx, s.flags);
+        }
+        self.forget(s.flags);
+        if !self.timestamps && s.flags & SKIP == 0 {
+            out.rtt_sent = if s.flags & EVER_RETRANS == 0 { Some(s.sent) } else { None };
+        }
     }
 
     fn forget(&mut self, flags: u8) {
@@ -320,6 +348,16 @@ impl Scoreboard {
         lowest
     }
 
+    /// Nothing for [`rack_detect`](Self::rack_detect) to find: the oldest segment out is a first
+    /// transmission sent after the most recently sent delivered segment, so every later first
+    /// transmission was too (they leave in sequence order) — the scan would stop at once. The
+    /// common case of an ACK in order: one comparison instead of the scan's set-up.
+    #[inline]
+    pub fn rack_idle(&self) -> bool {
+        let (xmit, end) = (self.delivered_xmit, self.delivered_seg);
+        self.segs.front().is_none_or(|s| s.flags & RETRANS == 0 && (s.sent > xmit || (s.sent == xmit && self.una >= end)))
+    }
+
     /// RACK loss detection (RFC 8985 §6.2, RACK_detect_loss): an unSACKed segment sent before
     /// the most recently sent delivered segment (by time, then sequence) is lost once it has been
     /// out for `rack_rtt + reo_wnd`; one that is not yet returns its remaining time, the soonest
@@ -404,9 +442,14 @@ mod tests {
     use super::*;
 
     fn board(n: u64) -> Scoreboard {
+        sent_at(&vec![0; n as usize])
+    }
+
+    /// A board with one segment out per send time (ps), in order.
+    fn sent_at(times: &[u64]) -> Scoreboard {
         let mut b = Scoreboard::default();
-        for _ in 0..n {
-            b.push_new(Time::ZERO, TxState::default());
+        for &t in times {
+            b.push_new(Time(t), TxState::default());
         }
         b
     }
@@ -495,10 +538,7 @@ mod tests {
         // Segment 1 is retransmitted at t = 100 (sent first at 0); at t = 120 (min RTT 50) it is
         // SACKed: too soon to be the retransmission, so RACK.xmit_ts stays at segment 2's first
         // send (t = 2) and segment 0 (sent at 0) is not declared lost by it (RFC 8985 §6.2).
-        let mut b = Scoreboard::default();
-        for t in 0..3 {
-            b.push_new(Time(t), TxState::default());
-        }
+        let mut b = sent_at(&[0, 1, 2]);
         b.sack(2, 3);
         assert_eq!(b.rack_point(), (Time(2), 2));
         b.mark_lost(1);
@@ -507,15 +547,55 @@ mod tests {
         b.sack(1, 2);
         assert_eq!(b.rack_point(), (Time(2), 2));
         // Delivered 60 after the retransmission (> min RTT): it counts.
-        let mut c = Scoreboard::default();
-        for t in 0..3 {
-            c.push_new(Time(t), TxState::default());
-        }
+        let mut c = sent_at(&[0, 1, 2]);
         c.mark_lost(1);
         c.mark_retransmitted(1, Time(100), TxState::default());
         c.set_ack_context(Time(160), Some(Time(50)));
         c.sack(1, 2);
         assert_eq!(c.rack_point(), (Time(100), 1));
+    }
+
+    #[test]
+    fn a_cumulative_ack_of_plain_segments_reports_as_with_rate_snapshots() {
+        // Segments sent at 5, 7, 9 ps; an ACK of the first two. Karn's sample is the newest
+        // acknowledged segment's send time (7), RACK's point moves to it, two delivered — the same
+        // whether the board keeps rate snapshots (the general path) or not (the lean one).
+        for track_rate in [false, true] {
+            let mut b = Scoreboard { track_rate, ..Scoreboard::default() };
+            for t in [5, 7, 9] {
+                b.push_new(Time(t), TxState { delivered: t, ..TxState::default() });
+            }
+            let a = b.ack_to(2);
+            assert_eq!((a.count, a.rtt_sent, a.skipped, a.last_skipped), (2, Some(Time(7)), 0, false));
+            assert_eq!((b.una(), b.delivered, b.rack_point(), b.pipe()), (2, 2, (Time(7), 1), 1));
+            let newest = b.take_newest_delivered().map(|(t, tx)| (t, tx.delivered));
+            assert_eq!(newest, track_rate.then_some((Time(7), 7)), "snapshots only where rate samples read them");
+        }
+    }
+
+    #[test]
+    fn rack_is_idle_only_when_its_scan_would_find_nothing() {
+        // In order: segments 0..3 sent at 0, 1, 2; 0 acknowledged. The oldest out (1, sent at 1)
+        // left after the delivered one: nothing to find, whatever the clock.
+        let mut b = sent_at(&[0, 1, 2]);
+        b.ack_to(1);
+        assert!(b.rack_idle());
+        assert_eq!(b.rack_detect(Time(1000), Time(1), Time(1), true), (None, None));
+        // Segment 1 retransmitted at 10 and SACKed: segment 2 (sent at 2) left before it, so the
+        // scan has work (2 becomes lost once out 2 ps) though the oldest is not "before".
+        b.mark_lost(1);
+        b.mark_retransmitted(1, Time(10), TxState::default());
+        b.set_ack_context(Time(50), None);
+        b.sack(1, 2);
+        assert!(!b.rack_idle(), "the oldest out is a retransmission: the scan goes on past it");
+        assert_eq!(b.rack_detect(Time(50), Time(1), Time(1), true), (Some(2), None));
+        // Equal send times: the sequence number decides (2 and 3 sent at 20 with 3 delivered).
+        let mut c = sent_at(&[20; 4]);
+        c.ack_to(2);
+        assert!(c.rack_idle());
+        c.sack(3, 4);
+        assert!(!c.rack_idle());
+        assert_eq!(c.rack_detect(Time(30), Time(5), Time(1), true), (Some(2), None));
     }
 
     #[test]

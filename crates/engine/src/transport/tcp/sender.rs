@@ -118,11 +118,19 @@ impl Sender {
     /// SRTT, minimum RTT, deadline) that many times longer and rates that many times lower, and
     /// its own constants (CUBIC's HyStart thresholds, BBR's 10 s and 200 ms, ...) keep their
     /// kernel meaning. RTT samples and rate samples are scaled where they are passed.
-    #[inline]
+    /// Always inlined: without dilation (nearly always) the hook is called directly, not through
+    /// a function per hook that tests the dilation first.
+    #[inline(always)]
     fn cc_call<R>(&mut self, f: impl FnOnce(&mut Cc, &mut Tcb) -> R) -> R {
         if self.dilation == 1 {
             return f(&mut self.cc, &mut self.tcb);
         }
+        self.cc_call_dilated(f)
+    }
+
+    /// `cc_call` under time dilation (not inlined: rare).
+    #[inline(never)]
+    fn cc_call_dilated<R>(&mut self, f: impl FnOnce(&mut Cc, &mut Tcb) -> R) -> R {
         let k = self.dilation as u64;
         let t = &mut self.tcb;
         let saved = (t.now, t.srtt, t.min_rtt, t.deadline);
@@ -478,7 +486,17 @@ impl Sender {
     }
 
     /// What an ACK (either loop's) says the receiver holds above the normal loop's next segment.
+    /// Always inlined: without a low-priority loop (most flows) it is one test per ACK, not a call.
+    #[inline(always)]
     fn note_reported(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
+        if self.low.is_some() {
+            self.note_reported_low(h, cfg);
+        }
+    }
+
+    /// `note_reported` with a low-priority loop.
+    #[inline(never)]
+    fn note_reported_low(&mut self, h: &TcpHeader, cfg: &TcpConfig) {
         let nxt = self.board.nxt();
         let Some(low) = self.low.as_deref_mut().filter(|l| l.sends()) else { return };
         let ack_seg = self.layout.seg_of(h.ack, nxt);
@@ -836,10 +854,23 @@ impl Sender {
 
     /// RACK_detect_loss (RFC 8985 §6.2) with reo_wnd = min RTT / 4; arms the reordering timer
     /// (§6.3) for segments not yet overdue.
+    /// Always inlined: the common outcome (nothing to examine, `Scoreboard::rack_idle`) costs a
+    /// few tests per ACK, not a call; the scan is out of line.
+    #[inline(always)]
     fn rack_detect(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
         if !cfg.sack || !(cfg.rack || self.board.retrans_out() > 0) {
             return;
         }
+        if self.board.rack_idle() {
+            self.rack.cancel();
+            return;
+        }
+        self.rack_scan(now, cfg, out);
+    }
+
+    /// `rack_detect`'s scan, when the oldest segment out may be overdue.
+    #[inline(never)]
+    fn rack_scan(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
         let reo_wnd = Time(self.tcb.min_rtt.unwrap_or(Time::ZERO).0 / 4);
         let rtt = self.rack_rtt.or(self.tcb.srtt).unwrap_or(Time::ZERO);
         let (low, timer) = self.board.rack_detect(now, rtt, reo_wnd, cfg.rack);
@@ -1172,6 +1203,7 @@ impl Sender {
 
     /// When an application writing at `app_rate` from the flow's start has written all of
     /// segment `seg` (`None`: no rate, the data is all there).
+    #[inline]
     fn app_ready_at(&self, seg: u64, cfg: &TcpConfig) -> Option<Time> {
         let (rate, start) = (cfg.app_rate?, self.started_at?);
         let end = self.seg_start(seg) + self.layout.next_len(seg, self.tcb.seg_size);
