@@ -17,6 +17,18 @@ SAMPLES = ROOT / "tests" / "peers" / "htsim"
 SENDERS = list(range(15))
 
 
+class FakeBuild:
+    """An htsim build without its binaries: what the experiments write (scenario, command line)."""
+
+    commit = "841d9e7"
+
+    def __init__(self, root):
+        self.sim = root
+
+    def driver(self, name):
+        return self.sim / name
+
+
 def test_ndp_closing_totals_and_finished_flows():
     out = (SAMPLES / "ndp_stdout.txt").read_text()
     t = htsim.ndp_totals(out)
@@ -263,14 +275,7 @@ def test_the_swift_driver_copy_reads_its_seed_from_the_environment():
 def test_the_swift_mapping_follows_the_driver(tmp_path):
     import htsim_validate
 
-    class Fake:  # an htsim build without its binaries: the scenario and the command line only
-        commit = "841d9e7"
-        sim = tmp_path
-
-        def driver(self, name):
-            return tmp_path / name
-
-    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, [(0, 15), (14, 15)], "5ms", tmp_path, 500, 8, [], own_paths=True)
+    e = htsim_validate.swift_experiment(FakeBuild(tmp_path), "swift-incast", 4, [(0, 15), (14, 15)], "5ms", tmp_path, 500, 8, [], own_paths=True)
     argv = e.argv
     # -flowsize P makes P + 1 packets (SwiftSrc::set_flowsize adds one mss).
     assert argv[argv.index("-flowsize") + 1] == "499" and argv[argv.index("-q") + 1] == "8"
@@ -316,15 +321,8 @@ def test_swift_path_draws_become_each_directions_path_index(tmp_path):
     assert draws[12, 15] == (1, 0, 2) and draws[14, 15] == (0, 0, 1)
     assert sum(d != b for d, b, _ in draws.values()) == 11
 
-    class Fake:
-        commit = "841d9e7"
-        sim = tmp_path
-
-        def driver(self, name):
-            return tmp_path / name
-
     pairs = [(0, 15), (1, 15), (12, 15), (14, 15)]
-    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, pairs, "5ms", tmp_path, 500, 500, [])
+    e = htsim_validate.swift_experiment(FakeBuild(tmp_path), "swift-incast", 4, pairs, "5ms", tmp_path, 500, 500, [])
     assert e.toml is None and e.each_run
     import tomllib
 
@@ -508,14 +506,8 @@ def test_the_swift_mappings_hosts_let_an_ack_pass_their_own_backlog(tmp_path):
     import htsim_validate
     from fabricsim.runner import run
 
-    class Fake:
-        commit = "841d9e7"
-        sim = tmp_path
 
-        def driver(self, name):
-            return tmp_path / name
-
-    e = htsim_validate.swift_experiment(Fake(), "swift-permutation", 4, [(0, 1), (1, 0)], "50us", tmp_path, None, 500, [], own_paths=True)
+    e = htsim_validate.swift_experiment(FakeBuild(tmp_path), "swift-permutation", 4, [(0, 1), (1, 0)], "50us", tmp_path, None, 500, [], own_paths=True)
     text = e.toml.read_text().replace('flows = "all"\n', 'flows = "all"\n\n[output.pcap]\nports = ["h1->edge0_0", "edge0_0->h1"]\n', 1)
     waits = {}
     for name, doc in (("round robin", text), ("fifo", text.replace('scheduler = "wrr"', 'scheduler = "strict"').replace("ack_class = 0", "ack_class = 1"))):

@@ -56,8 +56,8 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
   packet ACKed, 40 B ACKs, FairScheduler host queues (one queue per flow served a packet at a time
   in turn, a receiver's ACKs in the queue of the flow they acknowledge: [host_queue] data and ACKs
   in two queues served by packet round robin; at most 3 packets of a flow at its NIC, the one on
-  the wire included: send_limit 2 waiting), one path per flow and direction (below), target 20 us + flow term (fs_range 100 us, fs cwnd
-  0.1-100), ai 1, beta 0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps
+  the wire included: send_limit 2 waiting), one path per flow and direction (below), target 20 us
+  + flow term (fs_range 100 us, fs cwnd 0.1-100), ai 1, beta 0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps
   routeout.clone(), and Route::clone's copy starts at hop count 0, so its route.hop_count() x _h
   is always 0 (found
   through the incast: with h = 20/6.55 us per hop mapped, fabricsim's flow from the receiver's
