@@ -17,6 +17,18 @@ SAMPLES = ROOT / "tests" / "peers" / "htsim"
 SENDERS = list(range(15))
 
 
+class FakeBuild:
+    """An htsim build without its binaries: what the experiments write (scenario, command line)."""
+
+    commit = "841d9e7"
+
+    def __init__(self, root):
+        self.sim = root
+
+    def driver(self, name):
+        return self.sim / name
+
+
 def test_ndp_closing_totals_and_finished_flows():
     out = (SAMPLES / "ndp_stdout.txt").read_text()
     t = htsim.ndp_totals(out)
@@ -263,14 +275,7 @@ def test_the_swift_driver_copy_reads_its_seed_from_the_environment():
 def test_the_swift_mapping_follows_the_driver(tmp_path):
     import htsim_validate
 
-    class Fake:  # an htsim build without its binaries: the scenario and the command line only
-        commit = "841d9e7"
-        sim = tmp_path
-
-        def driver(self, name):
-            return tmp_path / name
-
-    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, [(0, 15), (14, 15)], "5ms", tmp_path, 500, 8, [], own_paths=True)
+    e = htsim_validate.swift_experiment(FakeBuild(tmp_path), "swift-incast", 4, [(0, 15), (14, 15)], "5ms", tmp_path, 500, 8, [], own_paths=True)
     argv = e.argv
     # -flowsize P makes P + 1 packets (SwiftSrc::set_flowsize adds one mss).
     assert argv[argv.index("-flowsize") + 1] == "499" and argv[argv.index("-q") + 1] == "8"
@@ -284,6 +289,13 @@ def test_the_swift_mapping_follows_the_driver(tmp_path):
     assert [f["size"] for f in doc["flows"]] == [f"{500 * int(t['mss'][:-1])}B"] * 2
     # htsim's targets carry no hop term (Route::clone drops the hop count): 20 us base, h = 0.
     assert (t["cc_params"]["base_target_us"], t["cc_params"]["hop_scale_us"], t["cc_params"]["fs_range_us"]) == (20, 0, 100)
+    # FairScheduler serves a host's flows a packet each in turn, a receiver's ACKs in the queue of
+    # the flow they acknowledge: data and ACKs in two queues served by packet round robin. It holds
+    # at most 3 packets of a flow, the one on the wire included (src_queuesize > 2 defers); the
+    # send limit counts waiting packets only: 2.
+    hq = doc["host_queue"]
+    assert (hq["queues"], hq["classes"], hq["scheduler"], hq["send_limit"]) == (2, [0, 1], "wrr", "2pkt")
+    assert (t["class"], t["ack_class"]) == (1, 0)
 
 
 def test_the_swift_driver_copy_prints_each_flows_two_paths():
@@ -309,15 +321,8 @@ def test_swift_path_draws_become_each_directions_path_index(tmp_path):
     assert draws[12, 15] == (1, 0, 2) and draws[14, 15] == (0, 0, 1)
     assert sum(d != b for d, b, _ in draws.values()) == 11
 
-    class Fake:
-        commit = "841d9e7"
-        sim = tmp_path
-
-        def driver(self, name):
-            return tmp_path / name
-
     pairs = [(0, 15), (1, 15), (12, 15), (14, 15)]
-    e = htsim_validate.swift_experiment(Fake(), "swift-incast", 4, pairs, "5ms", tmp_path, 500, 500, [])
+    e = htsim_validate.swift_experiment(FakeBuild(tmp_path), "swift-incast", 4, pairs, "5ms", tmp_path, 500, 500, [])
     assert e.toml is None and e.each_run
     import tomllib
 
@@ -548,3 +553,27 @@ def test_the_dctcp_incast_runs_htsims_own_path_draw(tmp_path):
     assert "paths" not in own["routing"] and not any("path" in f for f in own["flows"])
     with pytest.raises(SystemExit, match="no path choice"):
         e.after_htsim({"paths": {}})
+
+
+def test_the_swift_mappings_hosts_let_an_ack_pass_their_own_backlog(tmp_path):
+    # htsim's FairScheduler: h1 sends its own flow at line rate (its NIC backlogged at the send
+    # limit) and ACKs h0's; the ACKs are served in turn with the data, so an ACK waits at most for
+    # the data packet on the wire, 4000 B at 100 Gb/s = 0.32 us. With one FIFO (the mapping before
+    # issue 32) it waits behind the 2 waiting packets too: up to 0.96 us.
+    import htsim_validate
+    from fabricsim.runner import run
+
+
+    e = htsim_validate.swift_experiment(FakeBuild(tmp_path), "swift-permutation", 4, [(0, 1), (1, 0)], "50us", tmp_path, None, 500, [], own_paths=True)
+    text = e.toml.read_text().replace('flows = "all"\n', 'flows = "all"\n\n[output.pcap]\nports = ["h1->edge0_0", "edge0_0->h1"]\n', 1)
+    waits = {}
+    for name, doc in (("round robin", text), ("fifo", text.replace('scheduler = "wrr"', 'scheduler = "strict"').replace("ack_class = 0", "ack_class = 1"))):
+        (tmp_path / "s.toml").write_text(doc)
+        p = run(str(tmp_path / "s.toml"), progress=False).packets
+        data_in = p[(p.port == "edge0_0->h1") & (p.flow == 0) & (p.kind == 0)]
+        acks = p[(p.port == "h1->edge0_0") & (p.flow == 0) & (p.kind != 0)].set_index("ack")
+        made = dict(zip(data_in.seq + data_in["len"], data_in.arrive_ps))  # the ACK leaves as the data's last bit arrives
+        w = [(t - made[a]) / 1e6 for a, t in zip(acks.index, acks.time_ps) if a in made]
+        assert len(w) > 120  # h0 sends at about line rate: 156 packets in 50 us
+        waits[name] = max(w)
+    assert waits["round robin"] <= 0.32 + 1e-6 < 0.64 < waits["fifo"] <= 0.96 + 1e-6, waits

@@ -53,9 +53,11 @@ dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collatera
 swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swift in sim/swift.cpp)
   against fabricsim's cc = "swift", SWIFT_SCENARIO below, each key commented with its source:
   100 Gb/s (HOST_NIC), 1 us links, 4000 B packets, IW 15, no slow start, no handshake, every
-  packet ACKed, 40 B ACKs, FairScheduler host queues (at most 3 packets of a flow at its NIC), one
-  path per flow and direction (below), target 20 us + flow term (fs_range 100 us, fs cwnd
-  0.1-100), ai 1, beta 0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps
+  packet ACKed, 40 B ACKs, FairScheduler host queues (one queue per flow served a packet at a time
+  in turn, a receiver's ACKs in the queue of the flow they acknowledge: [host_queue] data and ACKs
+  in two queues served by packet round robin; at most 3 packets of a flow at its NIC, the one on
+  the wire included: send_limit 2 waiting), one path per flow and direction (below), target 20 us
+  + flow term (fs_range 100 us, fs cwnd 0.1-100), ai 1, beta 0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps
   routeout.clone(), and Route::clone's copy starts at hop count 0, so its route.hop_count() x _h
   is always 0 (found
   through the incast: with h = 20/6.55 us per hop mapped, fabricsim's flow from the receiver's
@@ -528,9 +530,19 @@ buffer = "{buffer}B"
 random_drop = {{ above = "{band}B", probability = 0.1 }}
 
 [host_queue]
-# SWIFT_SCHEDULER -> FairScheduler at each host; SwiftSubflowSrc::send_next_packet hands it a
-# packet only while the flow has at most 2 there (BaseScheduler::src_queuesize > 2 defers).
-send_limit = "3pkt"
+# SWIFT_SCHEDULER -> FairScheduler at each host (sim/swift_scheduler.cpp): a queue per flow id,
+# served round robin a packet at a time (FairScheduler::next_packet); the receiver's ACKs carry the
+# flow id of the data they acknowledge (SwiftSubflowSink::send_ack), so an ACK waits behind at
+# most one packet of the host's own flow, not its backlog. Data (class 1) and ACKs (ack_class 0)
+# in two queues served by packet round robin: the same while a host sends one flow (the
+# permutation's and the incast's hosts).
+queues = 2
+classes = [0, 1]
+scheduler = "wrr"
+# SwiftSubflowSrc::send_next_packet hands the scheduler a packet only while the flow has at most 2
+# there, the one being serialized included (src_queuesize > 2 defers; completeService decrements):
+# 2 waiting (fabricsim counts the waiting packets).
+send_limit = "2pkt"
 
 [routing]
 {routing}
@@ -547,6 +559,8 @@ timestamps = true                    # every ACK echoes its packet's time: delay
 sack = false                         # SwiftSubflowSrc::handle_ack: NewReno-style fast recovery on 3 duplicate ACKs
 rack = false
 tlp = false
+class = 1                            # the host's data and ...
+ack_class = 0                        # ... the ACKs it sends in their own queue ([host_queue] above)
 min_rto = "100us"                    # SwiftSubflowSrc: _min_rto = 100 us ...
 initial_rto = "1ms"                  # ... _rto = 1 ms before a sample (checked every 10 ms by SwiftRtxTimerScanner)
 # SwiftSrc's constructor: _base_delay 20 us, _h = _base_delay / 6.55 per hop, _fs_range = 5 x
