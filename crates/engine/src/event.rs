@@ -27,6 +27,34 @@
 //! (timers, arrivals, flow starts, samples — rare per packet but long-lived: a stale delayed-ACK
 //! timer can sit for 200 ms) go to binary heaps. `pop` takes the smallest (time, key) of the
 //! lanes' and the heaps' (or wheel's) heads, so the order is exactly that of a single heap.
+//!
+//! `[simulation] tie_order = "scheduled"` ([`TieOrder::Scheduled`]) orders same-picosecond events
+//! as htsim and ns-3 do instead: in the order they were scheduled, whatever their kind (htsim's
+//! `EventList` is a multimap keyed by time, equal keys kept in insertion order, `sim/eventlist.h`;
+//! ns-3's schedulers order equal times by a global uid taken at `Schedule`,
+//! `src/core/model/scheduler.h`, `default-simulator-impl.cc`). A per-run counter is taken at
+//! every `schedule`/`schedule_ahead`, and those events go to one binary heap of (time, class,
+//! counter) ([`Scheduled`]); the lanes refuse every offset in that mode, so the default path's
+//! append has no test of the mode, and the event loop picks its pop once per call
+//! (`Simulator::run_until`). What the default order guaranteed, decided for this mode:
+//! - samples (class 0) still run first at their picosecond: a sample observes the instant
+//!   before anything changes it, whoever scheduled first (not an event of the peers' networks);
+//! - a shaper's `Release` (class 2) stays last of its picosecond: the burst forms from every
+//!   packet handed over at that instant (netem's qdisc timer, not a network event);
+//! - hybrid networks (`kind = "rdcn"`) are refused: their pulls at circuit boundaries are written
+//!   for boundaries that precede the instant's packet events;
+//! - everything else (class 1) runs in scheduling order: an arrival and a freed transmitter of
+//!   the same picosecond in the order they were scheduled (the point of the mode); two PFC frames
+//!   over one link in the order they were sent (FIFO, so a PAUSE sent before a RESUME still
+//!   arrives first); a host's delayed receptions (`HostRx`) in arrival order, which the jitter's
+//!   contract asks for (the default orders two due at one picosecond by packet id);
+//! - transmit-dones are scheduled for every transmission (`Fabric::eager_tx_done`), as both
+//!   peers schedule a port's end of service when it begins: the lazy transmit-done of the default
+//!   mode is exact only because tie keys do not depend on when an event was scheduled, and
+//!   `Fabric::finished`, which compares tie keys (`Ctx::key`), is then never consulted (a port
+//!   with a packet on its wire always has its transmit-done pending);
+//! - tie keys need not be unique in this mode (the counter is); the loop still hands the event's
+//!   tie key to `Ctx::key`.
 
 use crate::host::HostTimerId;
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
@@ -35,6 +63,30 @@ use crate::transport::timer::TimerId;
 use crate::time::Time;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
+
+/// How events due at the same picosecond are ordered (`[simulation] tie_order`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TieOrder {
+    /// By `Event::tie_key`, derived from the event itself (the default).
+    #[default]
+    Event,
+    /// In the order they were scheduled, as htsim and ns-3 do (samples first, shaper releases
+    /// last; see the module doc).
+    Scheduled,
+}
+
+impl TieOrder {
+    /// The scenario's names, in `TieOrder` order.
+    pub const NAMES: [&'static str; 2] = ["event", "scheduled"];
+
+    pub fn from_name(name: &str) -> Option<TieOrder> {
+        match name {
+            "event" => Some(TieOrder::Event),
+            "scheduled" => Some(TieOrder::Scheduled),
+            _ => None,
+        }
+    }
+}
 
 /// Everything that can happen. Small and `Copy`: events carry indices, never data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -430,6 +482,14 @@ impl Default for Lanes {
     }
 }
 
+impl Lanes {
+    /// Lanes that refuse every event (`TieOrder::Scheduled`): all in use and busy, with an offset
+    /// no event has, so `insert` falls through to the queue's `packet_event`.
+    fn closed() -> Lanes {
+        Lanes { offsets: [u64::MAX; MAX_LANES], used: MAX_LANES, busy: u16::MAX, ..Lanes::default() }
+    }
+}
+
 /// Lanes at most (distinct offsets served at once); more offsets fall back to the heap/wheel.
 /// At most 16: `Lanes::busy` has a bit per lane.
 const MAX_LANES: usize = 16;
@@ -544,6 +604,55 @@ impl Lanes {
     }
 }
 
+/// An event of the scheduled order: (time, class << 62 | counter) orders it.
+#[derive(Clone, Copy, Debug)]
+struct SEntry {
+    time: Time,
+    ord: u64,
+    event: Event,
+}
+
+impl PartialEq for SEntry {
+    fn eq(&self, o: &Self) -> bool {
+        (self.time, self.ord) == (o.time, o.ord)
+    }
+}
+impl Eq for SEntry {}
+impl PartialOrd for SEntry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for SEntry {
+    // Reversed, as `Entry`: the earliest on top of a max-heap.
+    fn cmp(&self, o: &Self) -> Ordering {
+        order(o.time, o.ord).cmp(&order(self.time, self.ord))
+    }
+}
+
+/// The event list of `TieOrder::Scheduled`: one binary heap of every event, ordered by time, then
+/// class (samples 0, shaper releases 2, everything else 1; module doc),
+/// then a counter taken at scheduling. A heap, not the lanes and wheel: the mode exists to match
+/// peers at validation scale, where a heap's O(log n) is no concern.
+#[derive(Debug, Default)]
+struct Scheduled {
+    heap: BinaryHeap<SEntry>,
+    /// Events scheduled so far (the next one's counter).
+    counter: u64,
+}
+
+impl Scheduled {
+    fn push(&mut self, time: Time, event: Event) {
+        let class: u64 = match event {
+            Event::Sample => 0,
+            Event::Release { .. } => 2,
+            _ => 1,
+        };
+        self.heap.push(SEntry { time, ord: class << 62 | self.counter, event });
+        self.counter += 1;
+    }
+}
+
 /// Packet events go to the wheel once this many are pending in the heap, and back to the heap
 /// when fewer than `WHEEL_EXIT` remain: a small heap lives in L1 and beats the wheel's scattered
 /// bucket array (B1: 50-400 pending), a large one does not (B4: thousands).
@@ -567,6 +676,9 @@ pub struct EventQueue {
     last: Time,
     timers: BinaryHeap<Entry>,
     popped: u64,
+    /// Every event, when ties run in scheduling order (`TieOrder::Scheduled`; the structures
+    /// above then stay empty).
+    scheduled: Option<Box<Scheduled>>,
 }
 
 impl Default for EventQueue {
@@ -581,6 +693,7 @@ impl Default for EventQueue {
             last: Time::ZERO,
             timers: BinaryHeap::new(),
             popped: 0,
+            scheduled: None,
         }
     }
 }
@@ -588,6 +701,23 @@ impl Default for EventQueue {
 impl EventQueue {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty queue whose same-picosecond events run in `order`.
+    pub fn with_order(order: TieOrder) -> Self {
+        match order {
+            TieOrder::Event => Self::default(),
+            TieOrder::Scheduled => EventQueue { lanes: Lanes::closed(), scheduled: Some(Box::default()), ..Self::default() },
+        }
+    }
+
+    /// The order of this queue's ties.
+    pub fn order(&self) -> TieOrder {
+        if self.scheduled.is_some() {
+            TieOrder::Scheduled
+        } else {
+            TieOrder::Event
+        }
     }
 
     /// A packet event likely to come up soon: the new head of the lane the last event came from
@@ -601,14 +731,20 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, event: Event) {
         match event {
             Event::Arrive { .. } | Event::TxDone { .. } => self.packet_event(PEntry::new(time, event)),
-            _ => self.timers.push(Entry { time, key: event.tie_key(), event }),
+            _ => match self.scheduled.as_deref_mut() {
+                None => self.timers.push(Entry { time, key: event.tie_key(), event }),
+                Some(s) => s.push(time, event),
+            },
         }
     }
 
-    /// A packet event outside the lanes: the heap while few are pending, else the wheel.
+    /// A packet event outside the lanes: the heap while few are pending, else the wheel (in the
+    /// scheduled order, where the lanes refuse everything, the one heap).
     #[inline]
     fn packet_event(&mut self, e: PEntry) {
-        if self.use_wheel {
+        if let Some(s) = self.scheduled.as_deref_mut() {
+            s.push(e.time, e.event());
+        } else if self.use_wheel {
             self.wheel_insert(e);
         } else {
             self.heap.push(e);
@@ -737,14 +873,15 @@ impl EventQueue {
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&mut self) -> Option<Time> {
-        self.head().map(|(_, t)| t)
+        match self.scheduled.as_deref() {
+            None => self.head().map(|(_, t)| t),
+            Some(s) => s.heap.peek().map(|e| e.time),
+        }
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let (src, _) = self.head()?;
-        let (time, _, event) = self.take(src);
-        Some((time, event))
+        self.pop_until(Time(u64::MAX))
     }
 
     /// Pop the earliest event if it is due at or before `limit`.
@@ -757,11 +894,36 @@ impl EventQueue {
     /// scheduling, so that the caller need not derive it again.
     #[inline]
     pub fn pop_keyed_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
+        match self.scheduled {
+            None => self.pop_by_key_until(limit),
+            Some(_) => self.pop_scheduled_until(limit),
+        }
+    }
+
+    /// [`pop_keyed_until`](Self::pop_keyed_until) of a queue in the default order
+    /// (`order() == TieOrder::Event`, which the caller has checked): the event loop's, without a
+    /// test of the order per event.
+    #[inline]
+    pub fn pop_by_key_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
+        debug_assert!(self.scheduled.is_none());
         let (src, t) = self.head()?;
         if t > limit {
             return None;
         }
         Some(self.take(src))
+    }
+
+    /// [`pop_keyed_until`](Self::pop_keyed_until) in the scheduled order.
+    #[inline(never)]
+    pub fn pop_scheduled_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
+        let s = self.scheduled.as_deref_mut().expect("a queue in the scheduled order");
+        if s.heap.peek()?.time > limit {
+            return None;
+        }
+        let e = s.heap.pop().expect("peeked");
+        self.popped += 1;
+        self.last = e.time;
+        Some((e.time, e.event.tie_key(), e.event))
     }
 
     /// Events processed so far.
@@ -770,7 +932,8 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.lanes.len + self.heap.len() + self.wheel.len + self.far.len() + self.timers.len()
+        let scheduled = self.scheduled.as_deref().map_or(0, |s| s.heap.len());
+        self.lanes.len + self.heap.len() + self.wheel.len + self.far.len() + self.timers.len() + scheduled
     }
 
     pub fn is_empty(&self) -> bool {
@@ -988,6 +1151,77 @@ mod tests {
         );
         assert_eq!(q.processed(), 5);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn scheduled_order_runs_ties_as_scheduled_with_samples_first_and_releases_last() {
+        // Hand-built instant at 10 ps: scheduled in this order, whatever the kinds; the sample
+        // (scheduled fifth) still first, the shaper's release (scheduled fourth) still last; an
+        // earlier instant scheduled last pops first. Default order of the same events, for
+        // contrast: sample, arrivals by port, the transmit-done, the timer, HostRx, release.
+        let a = |port: u32| Event::Arrive { port: PortId(port), pkt: PacketId(port), at: PathPos::NONE };
+        let timer = Event::Timer { flow: FlowId(0), timer: TimerId(0) };
+        let rx = Event::HostRx { node: NodeId(0), pkt: PacketId(9) };
+        let release = Event::Release { port: PortId(2) };
+        let mut q = EventQueue::with_order(TieOrder::Scheduled);
+        assert_eq!(q.order(), TieOrder::Scheduled);
+        q.schedule(Time(10), Event::TxDone { port: PortId(1) });
+        q.schedule_ahead(Time(10), a(5));
+        q.schedule(Time(10), timer);
+        q.schedule(Time(10), release);
+        q.schedule(Time(10), Event::Sample);
+        q.schedule(Time(10), rx);
+        q.schedule_ahead(Time(10), a(0));
+        q.schedule(Time(5), Event::TxDone { port: PortId(7) });
+        assert_eq!((q.len(), q.peek_time()), (8, Some(Time(5))));
+        let got: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(got, vec![Event::TxDone { port: PortId(7) }, Event::Sample, Event::TxDone { port: PortId(1) }, a(5), timer, rx, a(0), release]);
+        assert_eq!((q.processed(), q.lanes.len, q.is_empty()), (8, 0, true));
+    }
+
+    #[test]
+    fn scheduled_order_matches_a_stable_sort_of_random_schedules() {
+        // Random schedules as a simulation makes them (due at or after the last pop, many ties,
+        // both ways in): pops equal a stable sort by (time, class) of what is pending, i.e. ties
+        // in scheduling order; `pop_until` refuses what is beyond its limit; the key handed back
+        // is the event's own.
+        let mut rng = Rng::stream(5, 0);
+        let mut q = EventQueue::with_order(TieOrder::Scheduled);
+        let mut pending: Vec<(Time, u8, u64, Event)> = Vec::new();
+        let (mut now, mut n) = (Time::ZERO, 0u64);
+        for step in 0..20_000u32 {
+            if rng.below(100) < 55 || pending.is_empty() {
+                let t = Time(now.0 + [0, 0, 1_200, 7_200, rng.below(50_000)][rng.below(5) as usize]);
+                let e = match rng.below(6) {
+                    0 => Event::TxDone { port: PortId(rng.below(4) as u32) },
+                    1 => Event::Timer { flow: FlowId(rng.below(4) as u32), timer: TimerId(0) },
+                    2 => Event::Sample,
+                    3 => Event::Release { port: PortId(rng.below(4) as u32) },
+                    _ => Event::Arrive { port: PortId(rng.below(4) as u32), pkt: PacketId(step), at: PathPos::NONE },
+                };
+                if matches!(e, Event::Arrive { .. }) && rng.below(2) == 0 {
+                    q.schedule_ahead(t, e);
+                } else {
+                    q.schedule(t, e);
+                }
+                let class = match e {
+                    Event::Sample => 0,
+                    Event::Release { .. } => 2,
+                    _ => 1,
+                };
+                pending.push((t, class, n, e));
+                n += 1;
+            } else {
+                pending.sort_by_key(|&(t, c, i, _)| (t, c, i));
+                let (t, _, _, e) = pending.remove(0);
+                if t > Time::ZERO {
+                    assert_eq!(q.pop_until(Time(t.0 - 1)), None);
+                }
+                assert_eq!(q.pop_keyed_until(t), Some((t, e.tie_key(), e)), "step {step}");
+                now = t;
+            }
+        }
+        assert_eq!(q.len(), pending.len());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! [`Hosts`](crate::host::Hosts) hold the NICs' backpressure. Packets live in the slab; events
 //! carry ids.
 
-use crate::event::{Event, EventQueue};
+use crate::event::{Event, EventQueue, TieOrder};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::host::Hosts;
 use crate::network::source_paths::{PathChoice, Pins, SourcePaths};
@@ -143,7 +143,7 @@ impl Simulator {
     pub fn new(sc: &Scenario, seed: Option<u64>) -> Simulator {
         let seed = seed.unwrap_or(sc.seed);
         let net = topology::build_with_faults(&sc.topology, &sc.faults);
-        let mut events = EventQueue::new();
+        let mut events = EventQueue::with_order(sc.tie_order);
         let sample_ports = sc.output.queues.iter().filter_map(|q| net.port_by_name(q)).collect();
         let sample_flows = sc.output.cwnd.iter().map(|&i| FlowId::from_idx(i)).collect();
         if sc.output.sample_interval.is_some() {
@@ -181,6 +181,10 @@ impl Simulator {
             pools: Default::default(),
         };
         sim.hosts.rx_jitter = crate::host::RxJitter::new(&sc.host, sim.fabric.net.nodes.len(), seed).map(Box::new);
+        // Ties in scheduling order: every transmission schedules its transmit-done as it starts,
+        // as both peers do; a lazy one would take its place among the ties from when it was
+        // scheduled (event.rs's module doc).
+        sim.fabric.eager_tx_done |= sc.tie_order == TieOrder::Scheduled;
         if sim.fabric.rdcn.is_some() {
             sim.events.schedule(Time::ZERO, Event::Circuit);
         }
@@ -333,8 +337,23 @@ impl Simulator {
     /// Process every event up to and including `until` (capped at the end time).
     pub fn run_until(&mut self, until: Time) {
         let started = std::time::Instant::now();
+        match self.events.order() {
+            TieOrder::Event => self.event_loop::<false>(until),
+            TieOrder::Scheduled => self.event_loop::<true>(until),
+        }
+        self.now = self.now.max(until.min(self.end));
+        self.wall += started.elapsed();
+    }
+
+    /// The event loop, for a queue in the scheduled order (`SCHEDULED`) or the default one: the
+    /// order is tested once per call, not per event.
+    #[inline(always)]
+    fn event_loop<const SCHEDULED: bool>(&mut self, until: Time) {
         // `end` may move earlier during the loop (stop_when_done).
-        while let Some((t, key, ev)) = self.events.pop_keyed_until(until.min(self.end)) {
+        loop {
+            let limit = until.min(self.end);
+            let next = if SCHEDULED { self.events.pop_scheduled_until(limit) } else { self.events.pop_by_key_until(limit) };
+            let Some((t, key, ev)) = next else { break };
             debug_assert!(t >= self.now, "time went backwards");
             // Start loading what an upcoming packet event will touch while this one runs.
             match self.events.upcoming() {
@@ -349,8 +368,6 @@ impl Simulator {
             self.now_key = key;
             self.dispatch(ev);
         }
-        self.now = self.now.max(until.min(self.end));
-        self.wall += started.elapsed();
     }
 
     /// Run to the end.
