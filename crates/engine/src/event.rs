@@ -71,18 +71,23 @@ pub enum TieOrder {
     #[default]
     Event,
     /// In the order they were scheduled, as htsim and ns-3 do (samples first, shaper releases
-    /// last; see the module doc).
+    /// last; see the module doc); a transmission schedules its packet's arrival as it begins, as
+    /// ns-3's point-to-point channel does.
     Scheduled,
+    /// `Scheduled`, with each link's arrivals scheduled as htsim's `Pipe` does: when the packet
+    /// has entered the link (its serialization ended), one at a time per link.
+    ScheduledPipe,
 }
 
 impl TieOrder {
     /// The scenario's names, in `TieOrder` order.
-    pub const NAMES: [&'static str; 2] = ["event", "scheduled"];
+    pub const NAMES: [&'static str; 3] = ["event", "scheduled", "scheduled_pipe"];
 
     pub fn from_name(name: &str) -> Option<TieOrder> {
         match name {
             "event" => Some(TieOrder::Event),
             "scheduled" => Some(TieOrder::Scheduled),
+            "scheduled_pipe" => Some(TieOrder::ScheduledPipe),
             _ => None,
         }
     }
@@ -630,19 +635,55 @@ impl Ord for SEntry {
     }
 }
 
-/// The event list of `TieOrder::Scheduled`: one binary heap of every event, ordered by time, then
-/// class (samples 0, shaper releases 2, everything else 1; module doc),
-/// then a counter taken at scheduling. A heap, not the lanes and wheel: the mode exists to match
-/// peers at validation scale, where a heap's O(log n) is no concern.
+/// The event list of the scheduled orders: one binary heap of every event, ordered by time, then
+/// class (samples 0, shaper releases 2, everything else 1; module doc), then a counter taken at
+/// scheduling. A heap, not the lanes and wheel: these modes exist to match peers at validation
+/// scale, where a heap's O(log n) is no concern.
 #[derive(Debug, Default)]
 struct Scheduled {
     heap: BinaryHeap<SEntry>,
     /// Events scheduled so far (the next one's counter).
     counter: u64,
+    /// `TieOrder::ScheduledPipe`: each link's arrivals not in the heap yet, by port.
+    pipes: Option<std::collections::HashMap<PortId, Pipe>>,
+    /// Arrivals held in `pipes`.
+    held: usize,
+    /// The link whose arrival was popped last: its next arrival enters the heap at the next pop,
+    /// once that one has been handled.
+    advance: Option<PortId>,
+}
+
+/// One link's arrivals as htsim's `Pipe` schedules them (`sim/pipe.cpp`): a packet is handed to
+/// the pipe as its serialization ends; the pipe keeps one pending event, its oldest packet's, and
+/// schedules the next one when that packet has been delivered.
+#[derive(Debug, Default)]
+struct Pipe {
+    /// The arrival of the packet being serialized (scheduled by the transmission's start).
+    on_wire: Option<(Time, Event)>,
+    /// Arrivals of packets on the link behind the one in the heap, oldest first.
+    flight: VecDeque<(Time, Event)>,
+    /// One of this link's arrivals is in the heap.
+    pending: bool,
 }
 
 impl Scheduled {
+    fn new(pipes: bool) -> Scheduled {
+        Scheduled { pipes: pipes.then(Default::default), ..Default::default() }
+    }
+
     fn push(&mut self, time: Time, event: Event) {
+        if let (Some(pipes), Event::Arrive { port, .. }) = (self.pipes.as_mut(), event) {
+            // Held until the transmission's end hands the packet to the link.
+            let held = pipes.entry(port).or_default().on_wire.replace((time, event));
+            debug_assert!(held.is_none(), "one packet on a wire");
+            self.held += 1;
+            return;
+        }
+        self.enter(time, event);
+    }
+
+    /// Put `event` in the heap with the next counter.
+    fn enter(&mut self, time: Time, event: Event) {
         let class: u64 = match event {
             Event::Sample => 0,
             Event::Release { .. } => 2,
@@ -650,6 +691,51 @@ impl Scheduled {
         };
         self.heap.push(SEntry { time, ord: class << 62 | self.counter, event });
         self.counter += 1;
+    }
+
+    /// The earliest event if due by `limit`. With pipes: the link of the arrival popped before
+    /// schedules its next one first (that arrival has been handled since), and a transmit-done
+    /// hands its packet to its link before it runs (htsim's `completeService` sends the packet
+    /// on, then begins the next service).
+    fn pop(&mut self, limit: Time) -> Option<SEntry> {
+        if let Some(port) = self.advance.take() {
+            let pipe = self.pipes.as_mut().and_then(|p| p.get_mut(&port)).expect("the link of a popped arrival");
+            match pipe.flight.pop_front() {
+                Some((t, e)) => {
+                    self.held -= 1;
+                    self.enter(t, e);
+                }
+                None => pipe.pending = false,
+            }
+        }
+        if self.heap.peek()?.time > limit {
+            return None;
+        }
+        let e = self.heap.pop().expect("peeked");
+        if let Some(pipes) = self.pipes.as_mut() {
+            match e.event {
+                Event::TxDone { port } => {
+                    if let Some(pipe) = pipes.get_mut(&port) {
+                        if let Some((t, a)) = pipe.on_wire.take() {
+                            if pipe.pending {
+                                pipe.flight.push_back((t, a));
+                            } else {
+                                pipe.pending = true;
+                                self.held -= 1;
+                                self.enter(t, a);
+                            }
+                        }
+                    }
+                }
+                Event::Arrive { port, .. } => self.advance = Some(port),
+                _ => {}
+            }
+        }
+        Some(e)
+    }
+
+    fn len(&self) -> usize {
+        self.heap.len() + self.held
     }
 }
 
@@ -705,18 +791,20 @@ impl EventQueue {
 
     /// An empty queue whose same-picosecond events run in `order`.
     pub fn with_order(order: TieOrder) -> Self {
+        let scheduled = |pipes| EventQueue { lanes: Lanes::closed(), scheduled: Some(Box::new(Scheduled::new(pipes))), ..Self::default() };
         match order {
             TieOrder::Event => Self::default(),
-            TieOrder::Scheduled => EventQueue { lanes: Lanes::closed(), scheduled: Some(Box::default()), ..Self::default() },
+            TieOrder::Scheduled => scheduled(false),
+            TieOrder::ScheduledPipe => scheduled(true),
         }
     }
 
     /// The order of this queue's ties.
     pub fn order(&self) -> TieOrder {
-        if self.scheduled.is_some() {
-            TieOrder::Scheduled
-        } else {
-            TieOrder::Event
+        match self.scheduled.as_deref() {
+            None => TieOrder::Event,
+            Some(s) if s.pipes.is_some() => TieOrder::ScheduledPipe,
+            Some(_) => TieOrder::Scheduled,
         }
     }
 
@@ -916,11 +1004,7 @@ impl EventQueue {
     /// [`pop_keyed_until`](Self::pop_keyed_until) in the scheduled order.
     #[inline(never)]
     pub fn pop_scheduled_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
-        let s = self.scheduled.as_deref_mut().expect("a queue in the scheduled order");
-        if s.heap.peek()?.time > limit {
-            return None;
-        }
-        let e = s.heap.pop().expect("peeked");
+        let e = self.scheduled.as_deref_mut().expect("a queue in the scheduled order").pop(limit)?;
         self.popped += 1;
         self.last = e.time;
         Some((e.time, e.event.tie_key(), e.event))
@@ -932,7 +1016,7 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        let scheduled = self.scheduled.as_deref().map_or(0, |s| s.heap.len());
+        let scheduled = self.scheduled.as_deref().map_or(0, Scheduled::len);
         self.lanes.len + self.heap.len() + self.wheel.len + self.far.len() + self.timers.len() + scheduled
     }
 
@@ -1177,6 +1261,49 @@ mod tests {
         let got: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
         assert_eq!(got, vec![Event::TxDone { port: PortId(7) }, Event::Sample, Event::TxDone { port: PortId(1) }, a(5), timer, rx, a(0), release]);
         assert_eq!((q.processed(), q.lanes.len, q.is_empty()), (8, 0, true));
+    }
+
+    #[test]
+    fn scheduled_pipe_schedules_an_arrival_as_its_packet_enters_the_link_one_per_link() {
+        // As the transmit stage does: a transmission's transmit-done, then its arrival, both
+        // scheduled as it begins. Port 3 begins at 0 (ends 10, arrives 12), port 4 at 0 (ends 9,
+        // arrives 12): the scheduled order runs port 3's arrival first (scheduled first), the
+        // pipe order port 4's (its packet entered its link first, at 9).
+        let a = |port: u32, pkt: u32| Event::Arrive { port: PortId(port), pkt: PacketId(pkt), at: PathPos::NONE };
+        let d = |port: u32| Event::TxDone { port: PortId(port) };
+        let run = |order: TieOrder| {
+            let mut q = EventQueue::with_order(order);
+            for (done, port) in [(10, 3), (9, 4)] {
+                q.schedule_ahead(Time(done), d(port));
+                q.schedule_ahead(Time(12), a(port, port));
+            }
+            assert_eq!(q.len(), 4);
+            std::iter::from_fn(|| q.pop()).collect::<Vec<_>>()
+        };
+        assert_eq!(run(TieOrder::Scheduled), vec![(Time(9), d(4)), (Time(10), d(3)), (Time(12), a(3, 3)), (Time(12), a(4, 4))]);
+        assert_eq!(run(TieOrder::ScheduledPipe), vec![(Time(9), d(4)), (Time(10), d(3)), (Time(12), a(4, 4)), (Time(12), a(3, 3))]);
+        // Two packets on one link (port 5: 1 ps each, 100 ps of wire): the second's arrival enters
+        // the heap when the first has been handled (the pop after it), so a timer scheduled at 50
+        // for 101 runs before it; in the scheduled order after it (scheduled at 1).
+        let timer = Event::Timer { flow: FlowId(0), timer: TimerId(0) };
+        let run = |order: TieOrder| {
+            let mut q = EventQueue::with_order(order);
+            q.schedule_ahead(Time(1), d(5));
+            q.schedule_ahead(Time(100), a(5, 1));
+            let mut got = vec![q.pop().unwrap()];
+            q.schedule_ahead(Time(2), d(5));
+            q.schedule_ahead(Time(101), a(5, 2));
+            got.push(q.pop().unwrap());
+            q.schedule(Time(50), Event::Sample);
+            got.push(q.pop().unwrap());
+            q.schedule(Time(101), timer);
+            assert_eq!(q.len(), 3, "{order:?}: both arrivals and the timer pending");
+            got.extend(std::iter::from_fn(|| q.pop()));
+            got
+        };
+        let head = [(Time(1), d(5)), (Time(2), d(5)), (Time(50), Event::Sample), (Time(100), a(5, 1))];
+        assert_eq!(run(TieOrder::Scheduled)[..], [&head[..], &[(Time(101), a(5, 2)), (Time(101), timer)]].concat()[..]);
+        assert_eq!(run(TieOrder::ScheduledPipe)[..], [&head[..], &[(Time(101), timer), (Time(101), a(5, 2))]].concat()[..]);
     }
 
     #[test]

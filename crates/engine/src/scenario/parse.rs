@@ -136,9 +136,10 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     }
 
     let is_rdcn = t.table("topology", &mut Issues::default()).and_then(|tt| tt.raw("kind")).and_then(|k| k.as_str()) == Some("rdcn");
-    if is_rdcn && tie_order == TieOrder::Scheduled {
+    if is_rdcn && tie_order != TieOrder::Event {
         // A hybrid's pulls at its circuit boundaries are written for the kind order (event.rs).
-        iss.push("simulation.tie_order", "'scheduled' is not supported with kind = \"rdcn\" (hybrid networks run their ties in the event order); remove it");
+        let name = TieOrder::NAMES[tie_order as usize];
+        iss.push("simulation.tie_order", format!("'{name}' is not supported with kind = \"rdcn\" (hybrid networks run their ties in the event order); remove it"));
     }
     let rdcn = super::rdcn::sections(&t, is_rdcn, layout, &mut profiles, &mut iss);
     if let (Some(topo), Some(r)) = (topo.as_mut(), rdcn) {

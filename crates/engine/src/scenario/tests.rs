@@ -123,7 +123,7 @@ fn bad_inputs_name_key_value_and_expectation() {
     // 20. Zero-length simulation.
     assert_reports("end = \"10ms\"", "end = \"0s\"", "simulation.end", &["positive"]);
     // 20b. The tie order is "event" or "scheduled"; the scheduled one not in a hybrid network.
-    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"fifo\"", "simulation.tie_order", &["'fifo' is not known", "event, scheduled"]);
+    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"fifo\"", "simulation.tie_order", &["'fifo' is not known", "event, scheduled, scheduled_pipe"]);
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"schedule\"", "simulation.tie_order", &["did you mean 'scheduled'"]);
     // 21. min RTO above max RTO.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);

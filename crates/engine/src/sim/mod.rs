@@ -184,7 +184,7 @@ impl Simulator {
         // Ties in scheduling order: every transmission schedules its transmit-done as it starts,
         // as both peers do; a lazy one would take its place among the ties from when it was
         // scheduled (event.rs's module doc).
-        sim.fabric.eager_tx_done |= sc.tie_order == TieOrder::Scheduled;
+        sim.fabric.eager_tx_done |= sc.tie_order != TieOrder::Event;
         if sim.fabric.rdcn.is_some() {
             sim.events.schedule(Time::ZERO, Event::Circuit);
         }
@@ -339,7 +339,7 @@ impl Simulator {
         let started = std::time::Instant::now();
         match self.events.order() {
             TieOrder::Event => self.event_loop::<false>(until),
-            TieOrder::Scheduled => self.event_loop::<true>(until),
+            TieOrder::Scheduled | TieOrder::ScheduledPipe => self.event_loop::<true>(until),
         }
         self.now = self.now.max(until.min(self.end));
         self.wall += started.elapsed();

@@ -467,7 +467,9 @@ src = "h1"
 dst = "h0"
 size = 17376
 "#;
-    for (order, delivered) in [("event", 10), ("scheduled", 11)] {
+    // (scheduled_pipe: segment 10's arrival is scheduled when it has entered h1's link, at
+    // 13.2 us, also after the port's end of service: as scheduled.)
+    for (order, delivered) in [("event", 10), ("scheduled", 11), ("scheduled_pipe", 11)] {
         let sc = Scenario::from_toml(&with_ties(doc, order)).unwrap();
         let mut sim = Simulator::new(&sc, None);
         sim.keep_finished = true;
@@ -502,6 +504,35 @@ fn same_instant_arrivals_from_two_ports_run_in_the_order_their_sends_were_schedu
     let (first, second) = (Some(26_000_000 + 2_083_200), Some(27_200_000 + 2_083_200));
     assert_eq!(run(&doc).flow_table().fct_ps, vec![second, first], "event order: h1 (flow 1) first");
     assert_eq!(run(&with_ties(&doc, "scheduled")).flow_table().fct_ps, vec![first, second], "scheduled: h2 (flow 0) first");
+}
+
+#[test]
+fn equal_rates_tie_arrivals_and_the_freed_transmitter_as_each_peer_does() {
+    // h1 and h2 each send 10 segments back to back (IW 10, 1500 B: 1.2 us at 10 Gb/s) to h0 over
+    // s0, whose port to h0 (10 Gb/s) holds 5 waiting packets. Both reach s0 together at
+    // t_k = 2.2 + 1.2k us, the instant s0->h0 ends a packet (from t_1), so three events tie:
+    // - event order: the two arrivals (h1's port first), then the freed transmitter: before t_k
+    //   k packets wait, so from t_4 on h2's finds the queue full: h2's segments 4-9 dropped (6);
+    // - scheduled: the arrivals were scheduled at t_k - 2.2 us (as the hosts began sending), the
+    //   end of service at t_k - 1.2 us (as it began): the same order, the same 6 drops;
+    // - scheduled_pipe (htsim's Pipe): the arrivals are scheduled at t_k - 1.0 us (as the packets
+    //   entered their links), after the end of service, which now runs first: one packet fewer
+    //   waits at each instant, h2's segments 5-9 dropped (5).
+    // Counted at t_9 = 13.0 us, before any ACK-clocked or resent packet can reach s0.
+    let doc = TWO_HOPS.replace("hosts = 2", "hosts = 3").replace("end = \"1ms\"", "end = \"1s\"").replace(
+        "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 1000",
+        "[queue]\nbuffer = \"5pkt\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 14480\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 14480",
+    );
+    for (order, drops) in [("event", 6), ("scheduled", 6), ("scheduled_pipe", 5)] {
+        let sc = Scenario::from_toml(&with_ties(&doc, order)).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time(13_000_000));
+        let p = sim.port_table();
+        assert_eq!(p.drops[p.find("s0->h0").unwrap()], drops, "{order}");
+        assert_eq!(p.max_queue_packets[p.find("s0->h0").unwrap()], 5, "{order}");
+        sim.run();
+        assert!(sim.conservation().holds() && sim.flow_table().fct_ps.iter().all(|f| f.is_some()), "{order}");
+    }
 }
 
 #[test]
@@ -541,4 +572,5 @@ size = "100KB"
         format!("{:?} {:?} {}", sim.flow_table(), sim.port_table(), sim.packet_hops())
     };
     assert_eq!(tables("event"), tables("scheduled"));
+    assert_eq!(tables("event"), tables("scheduled_pipe"));
 }
