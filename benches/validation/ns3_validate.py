@@ -212,6 +212,17 @@ NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 
 
+# Same-instant events: ns-3's schedulers (src/core/model/scheduler.h, map-scheduler.cc, the default
+# one) order events of one time by the uid DefaultSimulatorImpl::Schedule/ScheduleWithContext give
+# them from one counter, so they run in the order they were scheduled; PointToPointNetDevice::
+# TransmitStart schedules TransmitComplete, then the channel's TransmitStart the peer's Receive,
+# both as the transmission begins -> tie_order = "scheduled" (--tie-order event: fabricsim's own).
+def ties_line(order: str) -> str:
+    """The [simulation] tie_order line for `order` ("scheduled": ns-3's; "event": fabricsim's own)."""
+    why = "ns-3's scheduler: equal times by insertion uid" if order == "scheduled" else "--tie-order event: fabricsim's own order"
+    return f'tie_order = "{order}"   # {why}\n'
+
+
 def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False) -> str:
     """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen (prr:
     "ns3", "rfc6937" or "off")."""
@@ -226,12 +237,13 @@ def device_line(packets: int) -> str:
 
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
-                echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3") -> Path:
+                echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
+                ties: str = "scheduled") -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
+    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
     toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
@@ -247,7 +259,8 @@ def example_starts() -> list[tuple[str, str, float]]:
 
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
-                     echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3") -> Path:
+                     echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
+                     ties: str = "scheduled") -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -262,7 +275,7 @@ description = "ns-3's examples/tcp/dctcp-example.cc mapped item by item (benches
 [simulation]
 end = "{time_s}s"
 seed = 1
-
+{ties_line(ties)}
 [topology]
 kind = "explicit"
 hosts = {json.dumps(hosts)}
@@ -415,6 +428,9 @@ def main() -> None:
                     help="map ns-3 RED's count (red.count = \"ns3\": the first arrival above MinTh after a spell below "
                          "only restarts the count, no mark with one packet queued, forced marks keep the count; "
                          "default) or FJ93's, to show what it accounts for")
+    ap.add_argument("--tie-order", choices=["scheduled", "event"], default="scheduled",
+                    help="map ns-3's order of same-instant events (tie_order = \"scheduled\": the order they were "
+                         "scheduled in; default) or keep fabricsim's own (event), to show what it accounts for")
     ap.add_argument("--ns3-output", type=Path,
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
@@ -438,8 +454,8 @@ def main() -> None:
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
-        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count) if b1
-                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count))
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order) if b1
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -466,6 +482,8 @@ def main() -> None:
             notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
         if not loss_exit:
             notes.append("fabricsim leaves a timeout's loss state growing by all it acknowledged (--loss-exit acked)")
+        if a.tie_order != "scheduled":
+            notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]

@@ -36,7 +36,17 @@
 //! every `schedule`/`schedule_ahead`, and those events go to one binary heap of (time, class,
 //! counter) ([`Scheduled`]); the lanes refuse every offset in that mode, so the default path's
 //! append has no test of the mode, and the event loop picks its pop once per call
-//! (`Simulator::run_until`). What the default order guaranteed, decided for this mode:
+//! (`Simulator::run_until`). (The lanes would stay sorted under the counter, but the heap is the
+//! simpler exact structure, and the pipe below defers arrivals anyway.) Where an event is
+//! scheduled decides its place: the transmit stage schedules a packet's arrival as its
+//! transmission begins, as ns-3's `PointToPointChannel::TransmitStart` does; htsim's `Pipe`
+//! (`sim/pipe.cpp`) is handed the packet as its service ends and keeps one pending event per
+//! link, scheduling the next arrival once the previous one has been handled.
+//! `tie_order = "scheduled_pipe"` ([`TieOrder::ScheduledPipe`]) holds each arrival back until its
+//! transmit-done is popped (the packet enters its link then, before the port begins its next
+//! packet, as htsim's `completeService` sends the packet on before `beginService`) and lets one
+//! arrival per link into the heap at a time ([`Pipe`]). What the default order guaranteed,
+//! decided for both modes:
 //! - samples (class 0) still run first at their picosecond: a sample observes the instant
 //!   before anything changes it, whoever scheduled first (not an event of the peers' networks);
 //! - a shaper's `Release` (class 2) stays last of its picosecond: the burst forms from every
@@ -479,19 +489,21 @@ struct Lanes {
     /// Bit `i` set: lane `i` holds events.
     busy: u16,
     len: usize,
+    /// Lanes that may be given an offset: `MAX_LANES`, or 0 when closed (`TieOrder::Scheduled`).
+    cap: usize,
 }
 
 impl Default for Lanes {
     fn default() -> Self {
-        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0 }
+        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0, cap: MAX_LANES }
     }
 }
 
 impl Lanes {
-    /// Lanes that refuse every event (`TieOrder::Scheduled`): all in use and busy, with an offset
-    /// no event has, so `insert` falls through to the queue's `packet_event`.
+    /// Lanes that refuse every event (the scheduled orders): none may be given an offset, so
+    /// `insert` hands everything back to the queue's `packet_event`, and `min` finds nothing.
     fn closed() -> Lanes {
-        Lanes { offsets: [u64::MAX; MAX_LANES], used: MAX_LANES, busy: u16::MAX, ..Lanes::default() }
+        Lanes { cap: 0, ..Lanes::default() }
     }
 }
 
@@ -524,7 +536,7 @@ impl Lanes {
                     let idle = !self.busy & ((1u32 << self.used) - 1) as u16;
                     if idle != 0 {
                         idle.trailing_zeros() as usize
-                    } else if self.used < MAX_LANES {
+                    } else if self.used < self.cap {
                         self.used += 1;
                         self.used - 1
                     } else {
@@ -698,17 +710,7 @@ impl Scheduled {
     /// hands its packet to its link before it runs (htsim's `completeService` sends the packet
     /// on, then begins the next service).
     fn pop(&mut self, limit: Time) -> Option<SEntry> {
-        if let Some(port) = self.advance.take() {
-            let pipe = self.pipes.as_mut().and_then(|p| p.get_mut(&port)).expect("the link of a popped arrival");
-            match pipe.flight.pop_front() {
-                Some((t, e)) => {
-                    self.held -= 1;
-                    self.enter(t, e);
-                }
-                None => pipe.pending = false,
-            }
-        }
-        if self.heap.peek()?.time > limit {
+        if self.peek_time()? > limit {
             return None;
         }
         let e = self.heap.pop().expect("peeked");
@@ -736,6 +738,23 @@ impl Scheduled {
 
     fn len(&self) -> usize {
         self.heap.len() + self.held
+    }
+
+    /// Time of the earliest event, once the link of the arrival popped last has scheduled its
+    /// next (between events: that arrival has been handled). An arrival still on its wire is
+    /// never earlier than the transmit-done that lets it in.
+    fn peek_time(&mut self) -> Option<Time> {
+        if let Some(port) = self.advance.take() {
+            let pipe = self.pipes.as_mut().and_then(|p| p.get_mut(&port)).expect("the link of a popped arrival");
+            match pipe.flight.pop_front() {
+                Some((t, e)) => {
+                    self.held -= 1;
+                    self.enter(t, e);
+                }
+                None => pipe.pending = false,
+            }
+        }
+        self.heap.peek().map(|e| e.time)
     }
 }
 
@@ -819,19 +838,25 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, event: Event) {
         match event {
             Event::Arrive { .. } | Event::TxDone { .. } => self.packet_event(PEntry::new(time, event)),
-            _ => match self.scheduled.as_deref_mut() {
-                None => self.timers.push(Entry { time, key: event.tie_key(), event }),
-                Some(s) => s.push(time, event),
-            },
+            _ if self.scheduled.is_some() => self.push_scheduled(time, event),
+            _ => self.timers.push(Entry { time, key: event.tie_key(), event }),
         }
+    }
+
+    /// Schedule `event` in a queue of the scheduled orders. Out of line and cold: its code kept
+    /// out of the transmit stage lets the compiler keep inlining that stage into the event loop.
+    #[cold]
+    #[inline(never)]
+    fn push_scheduled(&mut self, time: Time, event: Event) {
+        self.scheduled.as_deref_mut().expect("a queue in a scheduled order").push(time, event);
     }
 
     /// A packet event outside the lanes: the heap while few are pending, else the wheel (in the
     /// scheduled order, where the lanes refuse everything, the one heap).
     #[inline]
     fn packet_event(&mut self, e: PEntry) {
-        if let Some(s) = self.scheduled.as_deref_mut() {
-            s.push(e.time, e.event());
+        if self.scheduled.is_some() {
+            self.push_scheduled(e.time, e.event());
         } else if self.use_wheel {
             self.wheel_insert(e);
         } else {
@@ -961,9 +986,9 @@ impl EventQueue {
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&mut self) -> Option<Time> {
-        match self.scheduled.as_deref() {
+        match self.scheduled.as_deref_mut() {
             None => self.head().map(|(_, t)| t),
-            Some(s) => s.heap.peek().map(|e| e.time),
+            Some(s) => s.peek_time(),
         }
     }
 
@@ -982,32 +1007,30 @@ impl EventQueue {
     /// scheduling, so that the caller need not derive it again.
     #[inline]
     pub fn pop_keyed_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
-        match self.scheduled {
-            None => self.pop_by_key_until(limit),
-            Some(_) => self.pop_scheduled_until(limit),
-        }
-    }
-
-    /// [`pop_keyed_until`](Self::pop_keyed_until) of a queue in the default order
-    /// (`order() == TieOrder::Event`, which the caller has checked): the event loop's, without a
-    /// test of the order per event.
-    #[inline]
-    pub fn pop_by_key_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
-        debug_assert!(self.scheduled.is_none());
-        let (src, t) = self.head()?;
+        // A queue in a scheduled order keeps the default structures empty: it is found where the
+        // default one is empty, and its next event staged where `take` finds it, so the default
+        // order pays no test per event (a second loop in the simulator, or a call returning the
+        // event, cost it 2-3 % of its instructions per packet-hop, callgrind).
+        let (src, t) = match self.head() {
+            Some(head) => head,
+            None => self.stage_scheduled(limit)?,
+        };
         if t > limit {
             return None;
         }
         Some(self.take(src))
     }
 
-    /// [`pop_keyed_until`](Self::pop_keyed_until) in the scheduled order.
+    /// In a scheduled order, move its next event, if due by `limit`, to the (empty) timer heap
+    /// and give its source and time as `head` does; `None` in the default order (its queue is
+    /// empty).
+    #[cold]
     #[inline(never)]
-    pub fn pop_scheduled_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
-        let e = self.scheduled.as_deref_mut().expect("a queue in the scheduled order").pop(limit)?;
-        self.popped += 1;
-        self.last = e.time;
-        Some((e.time, e.event.tie_key(), e.event))
+    fn stage_scheduled(&mut self, limit: Time) -> Option<(usize, Time)> {
+        let e = self.scheduled.as_deref_mut()?.pop(limit)?;
+        debug_assert!(self.timers.is_empty());
+        self.timers.push(Entry { time: e.time, key: e.event.tie_key(), event: e.event });
+        Some((2, e.time))
     }
 
     /// Events processed so far.

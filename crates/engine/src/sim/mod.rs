@@ -337,23 +337,8 @@ impl Simulator {
     /// Process every event up to and including `until` (capped at the end time).
     pub fn run_until(&mut self, until: Time) {
         let started = std::time::Instant::now();
-        match self.events.order() {
-            TieOrder::Event => self.event_loop::<false>(until),
-            TieOrder::Scheduled | TieOrder::ScheduledPipe => self.event_loop::<true>(until),
-        }
-        self.now = self.now.max(until.min(self.end));
-        self.wall += started.elapsed();
-    }
-
-    /// The event loop, for a queue in the scheduled order (`SCHEDULED`) or the default one: the
-    /// order is tested once per call, not per event.
-    #[inline(always)]
-    fn event_loop<const SCHEDULED: bool>(&mut self, until: Time) {
         // `end` may move earlier during the loop (stop_when_done).
-        loop {
-            let limit = until.min(self.end);
-            let next = if SCHEDULED { self.events.pop_scheduled_until(limit) } else { self.events.pop_by_key_until(limit) };
-            let Some((t, key, ev)) = next else { break };
+        while let Some((t, key, ev)) = self.events.pop_keyed_until(until.min(self.end)) {
             debug_assert!(t >= self.now, "time went backwards");
             // Start loading what an upcoming packet event will touch while this one runs.
             match self.events.upcoming() {
@@ -368,6 +353,8 @@ impl Simulator {
             self.now_key = key;
             self.dispatch(ev);
         }
+        self.now = self.now.max(until.min(self.end));
+        self.wall += started.elapsed();
     }
 
     /// Run to the end.
