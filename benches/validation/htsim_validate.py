@@ -37,8 +37,11 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   its own draw for htsim's first permutation instead; --vary-seed then gives fabricsim's runs
   seeds 1, 2, .... The table prints both simulators' range of per-flow figures over the runs.
   Both DCTCP experiments map htsim's hosts (ACKs ahead of data in a FairPriorityQueue, no send
-  limit: [host_queue] and class / ack_class) and its DCTCP window rules (cc_params window_cut,
-  ack_window, cwr_on_ece; byte_cut for the permutation only: see INCAST_TRANSPORT).
+  limit: [host_queue] and class / ack_class), its DCTCP window rules (cc_params window_cut,
+  ack_window, cwr_on_ece; byte_cut for the permutation only: see INCAST_TRANSPORT) and its order
+  of same-picosecond events ([simulation] tie_order = "scheduled_pipe": EventList's insertion
+  order, each arrival scheduled by its Pipe as the packet enters the link; --tie-order event or
+  scheduled to compare; TIE_ORDERS).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
@@ -377,13 +380,10 @@ TIE_ORDERS = {
 }
 
 
-def tie_line(mapped: str, chosen: str) -> str:
-    """The [simulation] tie_order line: the experiment's mapping, or what --tie-order chose."""
-    return TIE_ORDERS[mapped if chosen == "mapped" else chosen]
+def tie_line(chosen: str) -> str:
+    """The [simulation] tie_order line: htsim's order (scheduled_pipe), or what --tie-order chose."""
+    return TIE_ORDERS["scheduled_pipe" if chosen == "mapped" else chosen]
 
-
-# The permutation's mapping (the incast's: scheduled_pipe).
-PERMUTATION_TIES = "event"
 
 # ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
 DCTCP_PATHS = ('paths = "flow"                       # ... printed by the copy (print_path_choices); each flow\'s path = '
@@ -414,7 +414,7 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
         text = DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths,
-                                     tie_order=tie_line(PERMUTATION_TIES, tie_order))
+                                     tie_order=tie_line(tie_order))
         toml.write_text(text + flows)
         return toml
 
@@ -464,7 +464,7 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
     text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k, paths=paths,
-                                 tie_order=tie_line("scheduled_pipe", tie_order))
+                                 tie_order=tie_line(tie_order))
     text = text.replace("DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp",
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
@@ -1002,8 +1002,8 @@ def main() -> None:
                     help="where fabricsim's switches record HPCC's INT: end (default: as the packet's last bit leaves, as htsim's "
                          "LosslessOutputQueue::completeService) or start (as it starts serializing, Algorithm 1's own)")
     ap.add_argument("--tie-order", default="mapped", choices=["mapped", *TIE_ORDERS],
-                    help="DCTCP: fabricsim's [simulation] tie_order: mapped (default: htsim's, scheduled_pipe, for the incast; "
-                         f"{PERMUTATION_TIES} for the permutation) or the one given, to compare")
+                    help="DCTCP: fabricsim's [simulation] tie_order: mapped (default: htsim's, scheduled_pipe) or the one "
+                         "given, to show what the order accounts for")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
     ap.add_argument("--vary-seed", action="store_true",
                     help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")

@@ -50,6 +50,10 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     (the PointToPoint PPP header adds 2 B a packet on ns-3's wire: 0.13 %, not modelled)
   InitialCwnd 10, DelAckCount 2, MinRto 10 ms, buffers 64 MB -> initial_cwnd 10, delayed_ack 2, min_rto 10ms
   BulkSend from h1..h16 to h0, started at i us -> flows h{i} -> h0, start = "{i}us", long-lived
+  same-instant events in the order they were scheduled (the scheduler's insertion uid,
+    DefaultSimulatorImpl::Schedule; PointToPointNetDevice::TransmitStart schedules the end of the
+    transmission and the peer's Receive as it begins) -> [simulation] tie_order = "scheduled"
+    (--tie-order event: fabricsim's own order, by kind and port)
   marks: the RED queue disc's marked packets; fabricsim: the port's ecn_marks.
 example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   nodes S1 (10), S2 (20), T1, T2, S3 (10), R2 (20), R1 -> explicit topology, hosts S1_i, S2_i, S3_i, R2_i, R1
@@ -71,6 +75,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   OnOff (always on, 1 Gb/s of 1000 B writes) S2[i] -> R2[i] from i*1s/20 + i*5ms; S1[i] -> R1 from
     i*1s/10 + i*5ms; S3[i] -> R1 from i*1s/10 + (i+10)*5ms -> long-lived flows at those starts (the
     1 Gb/s application rate exceeds what a 1 Gb/s link carries in payload, so the link limits them)
+  same-instant events in scheduling order -> tie_order = "scheduled" (as for b1)
   measurement: goodput per flow over the last --window seconds (the example: 1 s after 4 s)
   `example-dq1` runs both with device queues of 1 packet (as B1 does).
 
