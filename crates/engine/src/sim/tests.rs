@@ -429,6 +429,17 @@ fn a_connection_carries_ssthresh_and_alpha_but_restarts_cwnd() {
     assert_eq!((new.sender.tcb.cwnd, new.sender.tcb.ssthresh, new.sender.cc.alpha()), (10, 17, Some(0.25)));
 }
 
+/// h1 -> s0 at 10 Gb/s (1 us) -> h0 at 1 Gb/s (`wire`, `queue` the rest of its link table), 1500 B
+/// packets, one TCP flow of `size` (with `transport` lines) from h1 to h0, run for `end`.
+fn ten_to_one(end: &str, wire: &str, queue: &str, transport: &str, size: &str) -> String {
+    format!(
+        "[simulation]\nend = \"{end}\"\n[topology]\nkind = \"explicit\"\nhosts = [\"h0\", \"h1\"]\nswitches = [\"s0\"]\nlinks = [\n\
+         {{ a = \"h1\", b = \"s0\", rate = \"10Gbps\", delay = \"1us\" }},\n\
+         {{ a = \"s0\", b = \"h0\", rate = \"1Gbps\", delay = \"{wire}\"{queue} }},\n]\n\
+         [transport]\nmss = 1448\nheader = 52\n{transport}[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = {size}\n"
+    )
+}
+
 /// `[simulation] tie_order`: `doc` with the line added under `[simulation]`.
 fn with_ties(doc: &str, order: &str) -> String {
     doc.replacen("[simulation]\n", &format!("[simulation]\ntie_order = \"{order}\"\n"), 1)
@@ -447,26 +458,8 @@ fn an_arrival_and_a_freed_transmitter_at_one_picosecond_run_in_either_order() {
     //   segment 10 fits; segment 11 finds the queue full. s0->h0 sends 0-10.
     // The 11th packet on s0->h0 ends at 2.2 + 11 x 12 = 134.2 us and reaches h0 at 135.2 us: in
     // order under scheduled ties (11 segments delivered), out of order under event ties (10).
-    let doc = r#"
-[simulation]
-end = "1s"
-[topology]
-kind = "explicit"
-hosts = ["h0", "h1"]
-switches = ["s0"]
-links = [
-  { a = "h1", b = "s0", rate = "10Gbps", delay = "1us" },
-  { a = "s0", b = "h0", rate = "1Gbps", delay = "1us", queue = { buffer = "9pkt" } },
-]
-[transport]
-mss = 1448
-header = 52
-initial_cwnd = 12
-[[flows]]
-src = "h1"
-dst = "h0"
-size = 17376
-"#;
+    let doc = ten_to_one("1s", "1us", ", queue = { buffer = \"9pkt\" }", "initial_cwnd = 12\n", "17376");
+    let doc = doc.as_str();
     // (scheduled_pipe: segment 10's arrival is scheduled when it has entered h1's link, at
     // 13.2 us, also after the port's end of service: as scheduled.)
     for (order, delivered) in [("event", 10), ("scheduled", 11), ("scheduled_pipe", 11)] {
@@ -537,28 +530,11 @@ fn equal_rates_tie_arrivals_and_the_freed_transmitter_as_each_peer_does() {
 
 #[test]
 fn without_ties_both_orders_give_identical_results() {
-    // A flow through a 10 -> 1 Gb/s step with a delayed-ACK receiver and a 0.7 us second wire:
+    // A flow through a 10 -> 1 Gb/s step with a 0.7 us second wire:
     // checked to have no two events at one picosecond (each instant processes one event), so the
     // tie order cannot matter, and every table is the same in both modes.
-    let doc = r#"
-[simulation]
-end = "5ms"
-[topology]
-kind = "explicit"
-hosts = ["h0", "h1"]
-switches = ["s0"]
-links = [
-  { a = "h1", b = "s0", rate = "10Gbps", delay = "1us" },
-  { a = "s0", b = "h0", rate = "1Gbps", delay = "700ns" },
-]
-[transport]
-mss = 1448
-header = 52
-[[flows]]
-src = "h1"
-dst = "h0"
-size = "100KB"
-"#;
+    let doc = ten_to_one("5ms", "700ns", "", "", "\"100KB\"");
+    let doc = doc.as_str();
     let sc = Scenario::from_toml(doc).unwrap();
     let mut sim = Simulator::new(&sc, None);
     while let Some(t) = sim.events.peek_time().filter(|&t| t <= sim.end()) {
