@@ -35,8 +35,9 @@
 //! `src/core/model/scheduler.h`, `default-simulator-impl.cc`). A per-run counter is taken at
 //! every `schedule`/`schedule_ahead`, and those events go to one binary heap of (time, class,
 //! counter) ([`Scheduled`]); the lanes refuse every offset in that mode, so the default path's
-//! append has no test of the mode, and the event loop picks its pop once per call
-//! (`Simulator::run_until`). (The lanes would stay sorted under the counter, but the heap is the
+//! append has no test of the mode, and `pop_keyed_until` looks for that heap only where the
+//! default structures are empty (no test per event either). (The lanes would stay sorted under
+//! the counter, but the heap is the
 //! simpler exact structure, and the pipe below defers arrivals anyway.) Where an event is
 //! scheduled decides its place: the transmit stage schedules a packet's arrival as its
 //! transmission begins, as ns-3's `PointToPointChannel::TransmitStart` does; htsim's `Pipe`
@@ -489,7 +490,7 @@ struct Lanes {
     /// Bit `i` set: lane `i` holds events.
     busy: u16,
     len: usize,
-    /// Lanes that may be given an offset: `MAX_LANES`, or 0 when closed (`TieOrder::Scheduled`).
+    /// Lanes that may be given an offset: `MAX_LANES`, or 0 when closed (the scheduled orders).
     cap: usize,
 }
 
@@ -781,8 +782,8 @@ pub struct EventQueue {
     last: Time,
     timers: BinaryHeap<Entry>,
     popped: u64,
-    /// Every event, when ties run in scheduling order (`TieOrder::Scheduled`; the structures
-    /// above then stay empty).
+    /// Every event, when ties run in scheduling order (the scheduled `TieOrder`s; the structures
+    /// above then stay empty but for the event `pop_keyed_until` is taking).
     scheduled: Option<Box<Scheduled>>,
 }
 
@@ -852,7 +853,7 @@ impl EventQueue {
     }
 
     /// A packet event outside the lanes: the heap while few are pending, else the wheel (in the
-    /// scheduled order, where the lanes refuse everything, the one heap).
+    /// scheduled orders, where the lanes refuse everything, their one heap).
     #[inline]
     fn packet_event(&mut self, e: PEntry) {
         if self.scheduled.is_some() {

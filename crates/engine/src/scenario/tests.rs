@@ -122,7 +122,7 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("delay = \"1us\" }", "delay = \"1us\", loss_rate = 1.5 }", "topology.link.loss_rate", &["probability"]);
     // 20. Zero-length simulation.
     assert_reports("end = \"10ms\"", "end = \"0s\"", "simulation.end", &["positive"]);
-    // 20b. The tie order is "event" or "scheduled"; the scheduled one not in a hybrid network.
+    // 20b. The tie order is one of its three names (hybrid networks: the next test).
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"fifo\"", "simulation.tie_order", &["'fifo' is not known", "event, scheduled, scheduled_pipe"]);
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"schedule\"", "simulation.tie_order", &["did you mean 'scheduled'"]);
     // 21. min RTO above max RTO.
