@@ -35,6 +35,11 @@ def test_validate_ok_and_errors(example, tmp_path):
     assert p.returncode == 2 and "not valid TOML" in p.stderr
     p = fabricsim("run", tmp_path / "missing.toml", check=False)
     assert p.returncode == 2 and "no scenario file" in p.stderr
+    # The tie order's values, named on one line before anything runs.
+    p = fabricsim("validate", example, "--set", "simulation.tie_order=fifo", check=False)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    line = next(l for l in p.stderr.splitlines() if "tie_order" in l)
+    assert "simulation.tie_order: 'fifo' is not known" in line and "event, scheduled, scheduled_pipe" in line
 
 
 def test_help_teaches():

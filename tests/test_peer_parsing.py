@@ -187,6 +187,16 @@ def test_ns3_example_output_and_the_mapped_start_times():
     assert {0, 20} <= set(started)
 
 
+def test_the_ns3_scenarios_map_its_tie_order(tmp_path):
+    import tomllib
+
+    import ns3_validate
+
+    for make in (ns3_validate.b1_scenario, ns3_validate.example_scenario):
+        assert tomllib.loads(make(0.01, 100, tmp_path).read_text())["simulation"]["tie_order"] == "scheduled"
+        assert tomllib.loads(make(0.01, 100, tmp_path, ties="event").read_text())["simulation"]["tie_order"] == "event"
+
+
 def test_dctcp_incast_finished_flows_timeouts_and_named_sinks():
     out = (SAMPLES / "dctcp_incast_stdout.txt").read_text()
     done = htsim.tcp_finished(out)
@@ -549,6 +559,11 @@ def test_the_dctcp_incast_runs_htsims_own_path_draw(tmp_path):
     assert [(f["src"], f["path"]) for f in flows[:2]] == [("h367", 0), ("h368", 11)]
     assert all(f["path"] == htsim.fat_tree_path_index(12, int(f["src"][1:]), 0, draw[int(f["src"][1:]), 0][0]) for f in flows[:64])
     assert (flows[64]["src"], flows[64]["dst"], flows[64]["path"]) == ("h7", "h1", 0)
+    # htsim's tie order (EventList's insertion order, arrivals scheduled by its Pipe), or the one
+    # --tie-order gives.
+    assert doc["simulation"]["tie_order"] == "scheduled_pipe"
+    event = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", tie_order="event").after_htsim({"paths": draw})
+    assert tomllib.loads(event.read_text())["simulation"]["tie_order"] == "event"
     own = tomllib.loads(htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", own_paths=True).after_htsim({"paths": {}}).read_text())
     assert "paths" not in own["routing"] and not any("path" in f for f in own["flows"])
     with pytest.raises(SystemExit, match="no path choice"):

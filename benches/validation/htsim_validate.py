@@ -37,8 +37,11 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   its own draw for htsim's first permutation instead; --vary-seed then gives fabricsim's runs
   seeds 1, 2, .... The table prints both simulators' range of per-flow figures over the runs.
   Both DCTCP experiments map htsim's hosts (ACKs ahead of data in a FairPriorityQueue, no send
-  limit: [host_queue] and class / ack_class) and its DCTCP window rules (cc_params window_cut,
-  ack_window, cwr_on_ece; byte_cut for the permutation only: see INCAST_TRANSPORT).
+  limit: [host_queue] and class / ack_class), its DCTCP window rules (cc_params window_cut,
+  ack_window, cwr_on_ece; byte_cut for the permutation only: see INCAST_TRANSPORT) and its order
+  of same-picosecond events ([simulation] tie_order = "scheduled_pipe": EventList's insertion
+  order, each arrival scheduled by its Pipe as the packet enters the link; --tie-order event or
+  scheduled to compare; TIE_ORDERS).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
@@ -316,6 +319,7 @@ description = "htsim's DCTCP permutation driver (sim/datacenter/old_tests/main_d
 [simulation]
 end = "{end}"                        # eventlist.setEndtime (set in the copy the script compiles)
 seed = 1
+{tie_order}
 
 [topology]
 kind = "fat_tree"
@@ -373,6 +377,24 @@ flows = "all"
 """
 
 
+# Same-picosecond events. htsim's EventList (sim/eventlist.h, .cpp) is a multimap keyed by time:
+# equal times run in insertion order. Its Pipe (sim/pipe.cpp) is handed a packet by the queue's
+# completeService as the packet's service ends (before the queue begins the next one), and keeps
+# one pending event per link, scheduling the next arrival once the previous one has been handled.
+TIE_ORDERS = {
+    "scheduled_pipe": 'tie_order = "scheduled_pipe"          # EventList: ties in insertion order; Pipe::receivePacket '
+                      'schedules an arrival as its packet enters the link, one per pipe',
+    "scheduled": 'tie_order = "scheduled"               # --tie-order scheduled: insertion order, each arrival scheduled '
+                 'as its transmission begins (not htsim\'s Pipe)',
+    "event": 'tie_order = "event"                   # --tie-order event: fabricsim\'s own tie order (by kind), not htsim\'s',
+}
+
+
+def tie_line(chosen: str) -> str:
+    """The [simulation] tie_order line: htsim's order (scheduled_pipe), or what --tie-order chose."""
+    return TIE_ORDERS["scheduled_pipe" if chosen == "mapped" else chosen]
+
+
 # ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
 DCTCP_PATHS = ('paths = "flow"                       # ... printed by the copy (print_path_choices); each flow\'s path = '
                'htsim\'s choice (routeout at(choice), routein at(choice))')
@@ -390,7 +412,7 @@ def pinned(k: int, pairs: list[tuple[int, int]], choices: dict, own_paths: bool)
     return [f"path = {fat_tree_path_index(k, a, b, choices[a, b][0])}\n" for a, b in pairs]
 
 
-def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False) -> Experiment:
+def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.dctcp_permutation(experiments.seconds(end))
 
@@ -401,7 +423,9 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         toml = out / f"dctcp-permutation{'-own' if own_paths else ''}-{first['run']}.toml"
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
-        toml.write_text(DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths) + flows)
+        text = DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths,
+                                     tie_order=tie_line(tie_order))
+        toml.write_text(text + flows)
         return toml
 
     return Experiment("dctcp-permutation", None, [str(exe), "-nodes", str(n), "-conns", str(n), "-q", "100", "-o", "log.dat"],
@@ -445,11 +469,12 @@ ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of
 """
 
 
-def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False) -> Experiment:
+def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
-    text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k, paths=paths)
+    text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k, paths=paths,
+                                 tie_order=tie_line(tie_order))
     text = text.replace("DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp",
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
@@ -1034,6 +1059,9 @@ def main() -> None:
     ap.add_argument("--hpcc-int-record", default="end", choices=["end", "start"],
                     help="where fabricsim's switches record HPCC's INT: end (default: as the packet's last bit leaves, as htsim's "
                          "LosslessOutputQueue::completeService) or start (as it starts serializing, Algorithm 1's own)")
+    ap.add_argument("--tie-order", default="mapped", choices=["mapped", *TIE_ORDERS],
+                    help="DCTCP: fabricsim's [simulation] tie_order: mapped (default: htsim's, scheduled_pipe) or the one "
+                         "given, to show what the order accounts for")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
     ap.add_argument("--vary-seed", action="store_true",
                     help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")
@@ -1049,6 +1077,8 @@ def main() -> None:
         if name.startswith("hpcc"):
             extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record}
         extra["own_paths"] = a.own_paths
+        if name.startswith("dctcp"):
+            extra["tie_order"] = a.tie_order
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):

@@ -50,6 +50,10 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     (the PointToPoint PPP header adds 2 B a packet on ns-3's wire: 0.13 %, not modelled)
   InitialCwnd 10, DelAckCount 2, MinRto 10 ms, buffers 64 MB -> initial_cwnd 10, delayed_ack 2, min_rto 10ms
   BulkSend from h1..h16 to h0, started at i us -> flows h{i} -> h0, start = "{i}us", long-lived
+  same-instant events in the order they were scheduled (the scheduler's insertion uid,
+    DefaultSimulatorImpl::Schedule; PointToPointNetDevice::TransmitStart schedules the end of the
+    transmission and the peer's Receive as it begins) -> [simulation] tie_order = "scheduled"
+    (--tie-order event: fabricsim's own order, by kind and port)
   marks: the RED queue disc's marked packets; fabricsim: the port's ecn_marks.
 example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   nodes S1 (10), S2 (20), T1, T2, S3 (10), R2 (20), R1 -> explicit topology, hosts S1_i, S2_i, S3_i, R2_i, R1
@@ -71,6 +75,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   OnOff (always on, 1 Gb/s of 1000 B writes) S2[i] -> R2[i] from i*1s/20 + i*5ms; S1[i] -> R1 from
     i*1s/10 + i*5ms; S3[i] -> R1 from i*1s/10 + (i+10)*5ms -> long-lived flows at those starts (the
     1 Gb/s application rate exceeds what a 1 Gb/s link carries in payload, so the link limits them)
+  same-instant events in scheduling order -> tie_order = "scheduled" (as for b1)
   measurement: goodput per flow over the last --window seconds (the example: 1 s after 4 s)
   `example-dq1` runs both with device queues of 1 packet (as B1 does).
 
@@ -212,6 +217,17 @@ NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 
 
+# Same-instant events: ns-3's schedulers (src/core/model/scheduler.h, map-scheduler.cc, the default
+# one) order events of one time by the uid DefaultSimulatorImpl::Schedule/ScheduleWithContext give
+# them from one counter, so they run in the order they were scheduled; PointToPointNetDevice::
+# TransmitStart schedules TransmitComplete, then the channel's TransmitStart the peer's Receive,
+# both as the transmission begins -> tie_order = "scheduled" (--tie-order event: fabricsim's own).
+def ties_line(order: str) -> str:
+    """The [simulation] tie_order line for `order` ("scheduled": ns-3's; "event": fabricsim's own)."""
+    why = "ns-3's scheduler: equal times by insertion uid" if order == "scheduled" else "--tie-order event: fabricsim's own order"
+    return f'tie_order = "{order}"   # {why}\n'
+
+
 def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False) -> str:
     """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen (prr:
     "ns3", "rfc6937" or "off")."""
@@ -226,12 +242,13 @@ def device_line(packets: int) -> str:
 
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
-                echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3") -> Path:
+                echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
+                ties: str = "scheduled") -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"').replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
+    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
     toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
@@ -247,7 +264,8 @@ def example_starts() -> list[tuple[str, str, float]]:
 
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
-                     echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3") -> Path:
+                     echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
+                     ties: str = "scheduled") -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -262,7 +280,7 @@ description = "ns-3's examples/tcp/dctcp-example.cc mapped item by item (benches
 [simulation]
 end = "{time_s}s"
 seed = 1
-
+{ties_line(ties)}
 [topology]
 kind = "explicit"
 hosts = {json.dumps(hosts)}
@@ -415,6 +433,9 @@ def main() -> None:
                     help="map ns-3 RED's count (red.count = \"ns3\": the first arrival above MinTh after a spell below "
                          "only restarts the count, no mark with one packet queued, forced marks keep the count; "
                          "default) or FJ93's, to show what it accounts for")
+    ap.add_argument("--tie-order", choices=["scheduled", "event"], default="scheduled",
+                    help="map ns-3's order of same-instant events (tie_order = \"scheduled\": the order they were "
+                         "scheduled in; default) or keep fabricsim's own (event), to show what it accounts for")
     ap.add_argument("--ns3-output", type=Path,
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
@@ -438,8 +459,8 @@ def main() -> None:
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
-        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count) if b1
-                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count))
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order) if b1
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -466,6 +487,8 @@ def main() -> None:
             notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
         if not loss_exit:
             notes.append("fabricsim leaves a timeout's loss state growing by all it acknowledged (--loss-exit acked)")
+        if a.tie_order != "scheduled":
+            notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
                      + (f"device_queue = {fdq}pkt" if fdq else "without (--device-queue off)"))
         groups = None if b1 else ["S1->R1", "S2->R2", "S3->R1"]

@@ -27,6 +27,45 @@
 //! (timers, arrivals, flow starts, samples — rare per packet but long-lived: a stale delayed-ACK
 //! timer can sit for 200 ms) go to binary heaps. `pop` takes the smallest (time, key) of the
 //! lanes' and the heaps' (or wheel's) heads, so the order is exactly that of a single heap.
+//!
+//! `[simulation] tie_order = "scheduled"` ([`TieOrder::Scheduled`]) orders same-picosecond events
+//! as htsim and ns-3 do instead: in the order they were scheduled, whatever their kind (htsim's
+//! `EventList` is a multimap keyed by time, equal keys kept in insertion order, `sim/eventlist.h`;
+//! ns-3's schedulers order equal times by a global uid taken at `Schedule`,
+//! `src/core/model/scheduler.h`, `default-simulator-impl.cc`). A per-run counter is taken at
+//! every `schedule`/`schedule_ahead`, and those events go to one binary heap of (time, class,
+//! counter) ([`Scheduled`]); the lanes refuse every offset in that mode, so the default path's
+//! append has no test of the mode, and `pop_keyed_until` looks for that heap only where the
+//! default structures are empty (no test per event either). (The lanes would stay sorted under
+//! the counter, but the heap is the
+//! simpler exact structure, and the pipe below defers arrivals anyway.) Where an event is
+//! scheduled decides its place: the transmit stage schedules a packet's arrival as its
+//! transmission begins, as ns-3's `PointToPointChannel::TransmitStart` does; htsim's `Pipe`
+//! (`sim/pipe.cpp`) is handed the packet as its service ends and keeps one pending event per
+//! link, scheduling the next arrival once the previous one has been handled.
+//! `tie_order = "scheduled_pipe"` ([`TieOrder::ScheduledPipe`]) holds each arrival back until its
+//! transmit-done is popped (the packet enters its link then, before the port begins its next
+//! packet, as htsim's `completeService` sends the packet on before `beginService`) and lets one
+//! arrival per link into the heap at a time ([`Pipe`]). What the default order guaranteed,
+//! decided for both modes:
+//! - samples (class 0) still run first at their picosecond: a sample observes the instant
+//!   before anything changes it, whoever scheduled first (not an event of the peers' networks);
+//! - a shaper's `Release` (class 2) stays last of its picosecond: the burst forms from every
+//!   packet handed over at that instant (netem's qdisc timer, not a network event);
+//! - hybrid networks (`kind = "rdcn"`) are refused: their pulls at circuit boundaries are written
+//!   for boundaries that precede the instant's packet events;
+//! - everything else (class 1) runs in scheduling order: an arrival and a freed transmitter of
+//!   the same picosecond in the order they were scheduled (the point of the mode); two PFC frames
+//!   over one link in the order they were sent (FIFO, so a PAUSE sent before a RESUME still
+//!   arrives first); a host's delayed receptions (`HostRx`) in arrival order, which the jitter's
+//!   contract asks for (the default orders two due at one picosecond by packet id);
+//! - transmit-dones are scheduled for every transmission (`Fabric::eager_tx_done`), as both
+//!   peers schedule a port's end of service when it begins: the lazy transmit-done of the default
+//!   mode is exact only because tie keys do not depend on when an event was scheduled, and
+//!   `Fabric::finished`, which compares tie keys (`Ctx::key`), is then never consulted (a port
+//!   with a packet on its wire always has its transmit-done pending);
+//! - tie keys need not be unique in this mode (the counter is); the loop still hands the event's
+//!   tie key to `Ctx::key`.
 
 use crate::host::HostTimerId;
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
@@ -35,6 +74,35 @@ use crate::transport::timer::TimerId;
 use crate::time::Time;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
+
+/// How events due at the same picosecond are ordered (`[simulation] tie_order`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TieOrder {
+    /// By `Event::tie_key`, derived from the event itself (the default).
+    #[default]
+    Event,
+    /// In the order they were scheduled, as htsim and ns-3 do (samples first, shaper releases
+    /// last; see the module doc); a transmission schedules its packet's arrival as it begins, as
+    /// ns-3's point-to-point channel does.
+    Scheduled,
+    /// `Scheduled`, with each link's arrivals scheduled as htsim's `Pipe` does: when the packet
+    /// has entered the link (its serialization ended), one at a time per link.
+    ScheduledPipe,
+}
+
+impl TieOrder {
+    /// The scenario's names, in `TieOrder` order.
+    pub const NAMES: [&'static str; 3] = ["event", "scheduled", "scheduled_pipe"];
+
+    pub fn from_name(name: &str) -> Option<TieOrder> {
+        match name {
+            "event" => Some(TieOrder::Event),
+            "scheduled" => Some(TieOrder::Scheduled),
+            "scheduled_pipe" => Some(TieOrder::ScheduledPipe),
+            _ => None,
+        }
+    }
+}
 
 /// Everything that can happen. Small and `Copy`: events carry indices, never data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -422,11 +490,21 @@ struct Lanes {
     /// Bit `i` set: lane `i` holds events.
     busy: u16,
     len: usize,
+    /// Lanes that may be given an offset: `MAX_LANES`, or 0 when closed (the scheduled orders).
+    cap: usize,
 }
 
 impl Default for Lanes {
     fn default() -> Self {
-        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0 }
+        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0, cap: MAX_LANES }
+    }
+}
+
+impl Lanes {
+    /// Lanes that refuse every event (the scheduled orders): none may be given an offset, so
+    /// `insert` hands everything back to the queue's `packet_event`, and `min` finds nothing.
+    fn closed() -> Lanes {
+        Lanes { cap: 0, ..Lanes::default() }
     }
 }
 
@@ -459,7 +537,7 @@ impl Lanes {
                     let idle = !self.busy & ((1u32 << self.used) - 1) as u16;
                     if idle != 0 {
                         idle.trailing_zeros() as usize
-                    } else if self.used < MAX_LANES {
+                    } else if self.used < self.cap {
                         self.used += 1;
                         self.used - 1
                     } else {
@@ -544,6 +622,143 @@ impl Lanes {
     }
 }
 
+/// An event of the scheduled order: (time, class << 62 | counter) orders it.
+#[derive(Clone, Copy, Debug)]
+struct SEntry {
+    time: Time,
+    ord: u64,
+    event: Event,
+}
+
+impl PartialEq for SEntry {
+    fn eq(&self, o: &Self) -> bool {
+        (self.time, self.ord) == (o.time, o.ord)
+    }
+}
+impl Eq for SEntry {}
+impl PartialOrd for SEntry {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for SEntry {
+    // Reversed, as `Entry`: the earliest on top of a max-heap.
+    fn cmp(&self, o: &Self) -> Ordering {
+        order(o.time, o.ord).cmp(&order(self.time, self.ord))
+    }
+}
+
+/// The event list of the scheduled orders: one binary heap of every event, ordered by time, then
+/// class (samples 0, shaper releases 2, everything else 1; module doc), then a counter taken at
+/// scheduling. A heap, not the lanes and wheel: these modes exist to match peers at validation
+/// scale, where a heap's O(log n) is no concern.
+#[derive(Debug, Default)]
+struct Scheduled {
+    heap: BinaryHeap<SEntry>,
+    /// Events scheduled so far (the next one's counter).
+    counter: u64,
+    /// `TieOrder::ScheduledPipe`: each link's arrivals not in the heap yet, by port.
+    pipes: Option<std::collections::HashMap<PortId, Pipe>>,
+    /// Arrivals held in `pipes`.
+    held: usize,
+    /// The link whose arrival was popped last: its next arrival enters the heap at the next pop,
+    /// once that one has been handled.
+    advance: Option<PortId>,
+}
+
+/// One link's arrivals as htsim's `Pipe` schedules them (`sim/pipe.cpp`): a packet is handed to
+/// the pipe as its serialization ends; the pipe keeps one pending event, its oldest packet's, and
+/// schedules the next one when that packet has been delivered.
+#[derive(Debug, Default)]
+struct Pipe {
+    /// The arrival of the packet being serialized (scheduled by the transmission's start).
+    on_wire: Option<(Time, Event)>,
+    /// Arrivals of packets on the link behind the one in the heap, oldest first.
+    flight: VecDeque<(Time, Event)>,
+    /// One of this link's arrivals is in the heap.
+    pending: bool,
+}
+
+impl Scheduled {
+    fn new(pipes: bool) -> Scheduled {
+        Scheduled { pipes: pipes.then(Default::default), ..Default::default() }
+    }
+
+    fn push(&mut self, time: Time, event: Event) {
+        if let (Some(pipes), Event::Arrive { port, .. }) = (self.pipes.as_mut(), event) {
+            // Held until the transmission's end hands the packet to the link.
+            let held = pipes.entry(port).or_default().on_wire.replace((time, event));
+            debug_assert!(held.is_none(), "one packet on a wire");
+            self.held += 1;
+            return;
+        }
+        self.enter(time, event);
+    }
+
+    /// Put `event` in the heap with the next counter.
+    fn enter(&mut self, time: Time, event: Event) {
+        let class: u64 = match event {
+            Event::Sample => 0,
+            Event::Release { .. } => 2,
+            _ => 1,
+        };
+        self.heap.push(SEntry { time, ord: class << 62 | self.counter, event });
+        self.counter += 1;
+    }
+
+    /// The earliest event if due by `limit`. With pipes: the link of the arrival popped before
+    /// schedules its next one first (that arrival has been handled since), and a transmit-done
+    /// hands its packet to its link before it runs (htsim's `completeService` sends the packet
+    /// on, then begins the next service).
+    fn pop(&mut self, limit: Time) -> Option<SEntry> {
+        if self.peek_time()? > limit {
+            return None;
+        }
+        let e = self.heap.pop().expect("peeked");
+        if let Some(pipes) = self.pipes.as_mut() {
+            match e.event {
+                Event::TxDone { port } => {
+                    if let Some(pipe) = pipes.get_mut(&port) {
+                        if let Some((t, a)) = pipe.on_wire.take() {
+                            if pipe.pending {
+                                pipe.flight.push_back((t, a));
+                            } else {
+                                pipe.pending = true;
+                                self.held -= 1;
+                                self.enter(t, a);
+                            }
+                        }
+                    }
+                }
+                Event::Arrive { port, .. } => self.advance = Some(port),
+                _ => {}
+            }
+        }
+        Some(e)
+    }
+
+    fn len(&self) -> usize {
+        self.heap.len() + self.held
+    }
+
+    /// Time of the earliest event, once the link of the arrival popped last has scheduled its
+    /// next (between events: that arrival has been handled). An arrival still on its wire is
+    /// never earlier than the transmit-done that lets it in.
+    fn peek_time(&mut self) -> Option<Time> {
+        if let Some(port) = self.advance.take() {
+            let pipe = self.pipes.as_mut().and_then(|p| p.get_mut(&port)).expect("the link of a popped arrival");
+            match pipe.flight.pop_front() {
+                Some((t, e)) => {
+                    self.held -= 1;
+                    self.enter(t, e);
+                }
+                None => pipe.pending = false,
+            }
+        }
+        self.heap.peek().map(|e| e.time)
+    }
+}
+
 /// Packet events go to the wheel once this many are pending in the heap, and back to the heap
 /// when fewer than `WHEEL_EXIT` remain: a small heap lives in L1 and beats the wheel's scattered
 /// bucket array (B1: 50-400 pending), a large one does not (B4: thousands).
@@ -567,6 +782,9 @@ pub struct EventQueue {
     last: Time,
     timers: BinaryHeap<Entry>,
     popped: u64,
+    /// Every event, when ties run in scheduling order (the scheduled `TieOrder`s; the structures
+    /// above then stay empty but for the event `pop_keyed_until` is taking).
+    scheduled: Option<Box<Scheduled>>,
 }
 
 impl Default for EventQueue {
@@ -581,6 +799,7 @@ impl Default for EventQueue {
             last: Time::ZERO,
             timers: BinaryHeap::new(),
             popped: 0,
+            scheduled: None,
         }
     }
 }
@@ -588,6 +807,25 @@ impl Default for EventQueue {
 impl EventQueue {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty queue whose same-picosecond events run in `order`.
+    pub fn with_order(order: TieOrder) -> Self {
+        let scheduled = |pipes| EventQueue { lanes: Lanes::closed(), scheduled: Some(Box::new(Scheduled::new(pipes))), ..Self::default() };
+        match order {
+            TieOrder::Event => Self::default(),
+            TieOrder::Scheduled => scheduled(false),
+            TieOrder::ScheduledPipe => scheduled(true),
+        }
+    }
+
+    /// The order of this queue's ties.
+    pub fn order(&self) -> TieOrder {
+        match self.scheduled.as_deref() {
+            None => TieOrder::Event,
+            Some(s) if s.pipes.is_some() => TieOrder::ScheduledPipe,
+            Some(_) => TieOrder::Scheduled,
+        }
     }
 
     /// A packet event likely to come up soon: the new head of the lane the last event came from
@@ -601,14 +839,26 @@ impl EventQueue {
     pub fn schedule(&mut self, time: Time, event: Event) {
         match event {
             Event::Arrive { .. } | Event::TxDone { .. } => self.packet_event(PEntry::new(time, event)),
+            _ if self.scheduled.is_some() => self.push_scheduled(time, event),
             _ => self.timers.push(Entry { time, key: event.tie_key(), event }),
         }
     }
 
-    /// A packet event outside the lanes: the heap while few are pending, else the wheel.
+    /// Schedule `event` in a queue of the scheduled orders. Out of line and cold: its code kept
+    /// out of the transmit stage lets the compiler keep inlining that stage into the event loop.
+    #[cold]
+    #[inline(never)]
+    fn push_scheduled(&mut self, time: Time, event: Event) {
+        self.scheduled.as_deref_mut().expect("a queue in a scheduled order").push(time, event);
+    }
+
+    /// A packet event outside the lanes: the heap while few are pending, else the wheel (in the
+    /// scheduled orders, where the lanes refuse everything, their one heap).
     #[inline]
     fn packet_event(&mut self, e: PEntry) {
-        if self.use_wheel {
+        if self.scheduled.is_some() {
+            self.push_scheduled(e.time, e.event());
+        } else if self.use_wheel {
             self.wheel_insert(e);
         } else {
             self.heap.push(e);
@@ -737,14 +987,15 @@ impl EventQueue {
     /// Time of the earliest pending event.
     #[inline]
     pub fn peek_time(&mut self) -> Option<Time> {
-        self.head().map(|(_, t)| t)
+        match self.scheduled.as_deref_mut() {
+            None => self.head().map(|(_, t)| t),
+            Some(s) => s.peek_time(),
+        }
     }
 
     #[inline]
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let (src, _) = self.head()?;
-        let (time, _, event) = self.take(src);
-        Some((time, event))
+        self.pop_until(Time(u64::MAX))
     }
 
     /// Pop the earliest event if it is due at or before `limit`.
@@ -757,11 +1008,30 @@ impl EventQueue {
     /// scheduling, so that the caller need not derive it again.
     #[inline]
     pub fn pop_keyed_until(&mut self, limit: Time) -> Option<(Time, u64, Event)> {
-        let (src, t) = self.head()?;
+        // A queue in a scheduled order keeps the default structures empty: it is found where the
+        // default one is empty, and its next event staged where `take` finds it, so the default
+        // order pays no test per event (a second loop in the simulator, or a call returning the
+        // event, cost it 2-3 % of its instructions per packet-hop, callgrind).
+        let (src, t) = match self.head() {
+            Some(head) => head,
+            None => self.stage_scheduled(limit)?,
+        };
         if t > limit {
             return None;
         }
         Some(self.take(src))
+    }
+
+    /// In a scheduled order, move its next event, if due by `limit`, to the (empty) timer heap
+    /// and give its source and time as `head` does; `None` in the default order (its queue is
+    /// empty).
+    #[cold]
+    #[inline(never)]
+    fn stage_scheduled(&mut self, limit: Time) -> Option<(usize, Time)> {
+        let e = self.scheduled.as_deref_mut()?.pop(limit)?;
+        debug_assert!(self.timers.is_empty());
+        self.timers.push(Entry { time: e.time, key: e.event.tie_key(), event: e.event });
+        Some((2, e.time))
     }
 
     /// Events processed so far.
@@ -770,7 +1040,8 @@ impl EventQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.lanes.len + self.heap.len() + self.wheel.len + self.far.len() + self.timers.len()
+        let scheduled = self.scheduled.as_deref().map_or(0, Scheduled::len);
+        self.lanes.len + self.heap.len() + self.wheel.len + self.far.len() + self.timers.len() + scheduled
     }
 
     pub fn is_empty(&self) -> bool {
@@ -988,6 +1259,120 @@ mod tests {
         );
         assert_eq!(q.processed(), 5);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn scheduled_order_runs_ties_as_scheduled_with_samples_first_and_releases_last() {
+        // Hand-built instant at 10 ps: scheduled in this order, whatever the kinds; the sample
+        // (scheduled fifth) still first, the shaper's release (scheduled fourth) still last; an
+        // earlier instant scheduled last pops first. Default order of the same events, for
+        // contrast: sample, arrivals by port, the transmit-done, the timer, HostRx, release.
+        let a = |port: u32| Event::Arrive { port: PortId(port), pkt: PacketId(port), at: PathPos::NONE };
+        let timer = Event::Timer { flow: FlowId(0), timer: TimerId(0) };
+        let rx = Event::HostRx { node: NodeId(0), pkt: PacketId(9) };
+        let release = Event::Release { port: PortId(2) };
+        let mut q = EventQueue::with_order(TieOrder::Scheduled);
+        assert_eq!(q.order(), TieOrder::Scheduled);
+        q.schedule(Time(10), Event::TxDone { port: PortId(1) });
+        q.schedule_ahead(Time(10), a(5));
+        q.schedule(Time(10), timer);
+        q.schedule(Time(10), release);
+        q.schedule(Time(10), Event::Sample);
+        q.schedule(Time(10), rx);
+        q.schedule_ahead(Time(10), a(0));
+        q.schedule(Time(5), Event::TxDone { port: PortId(7) });
+        assert_eq!((q.len(), q.peek_time()), (8, Some(Time(5))));
+        let got: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, e)| e).collect();
+        assert_eq!(got, vec![Event::TxDone { port: PortId(7) }, Event::Sample, Event::TxDone { port: PortId(1) }, a(5), timer, rx, a(0), release]);
+        assert_eq!((q.processed(), q.lanes.len, q.is_empty()), (8, 0, true));
+    }
+
+    #[test]
+    fn scheduled_pipe_schedules_an_arrival_as_its_packet_enters_the_link_one_per_link() {
+        // As the transmit stage does: a transmission's transmit-done, then its arrival, both
+        // scheduled as it begins. Port 3 begins at 0 (ends 10, arrives 12), port 4 at 0 (ends 9,
+        // arrives 12): the scheduled order runs port 3's arrival first (scheduled first), the
+        // pipe order port 4's (its packet entered its link first, at 9).
+        let a = |port: u32, pkt: u32| Event::Arrive { port: PortId(port), pkt: PacketId(pkt), at: PathPos::NONE };
+        let d = |port: u32| Event::TxDone { port: PortId(port) };
+        let run = |order: TieOrder| {
+            let mut q = EventQueue::with_order(order);
+            for (done, port) in [(10, 3), (9, 4)] {
+                q.schedule_ahead(Time(done), d(port));
+                q.schedule_ahead(Time(12), a(port, port));
+            }
+            assert_eq!(q.len(), 4);
+            std::iter::from_fn(|| q.pop()).collect::<Vec<_>>()
+        };
+        assert_eq!(run(TieOrder::Scheduled), vec![(Time(9), d(4)), (Time(10), d(3)), (Time(12), a(3, 3)), (Time(12), a(4, 4))]);
+        assert_eq!(run(TieOrder::ScheduledPipe), vec![(Time(9), d(4)), (Time(10), d(3)), (Time(12), a(4, 4)), (Time(12), a(3, 3))]);
+        // Two packets on one link (port 5: 1 ps each, 100 ps of wire): the second's arrival enters
+        // the heap when the first has been handled (the pop after it), so a timer scheduled at 50
+        // for 101 runs before it; in the scheduled order after it (scheduled at 1).
+        let timer = Event::Timer { flow: FlowId(0), timer: TimerId(0) };
+        let run = |order: TieOrder| {
+            let mut q = EventQueue::with_order(order);
+            q.schedule_ahead(Time(1), d(5));
+            q.schedule_ahead(Time(100), a(5, 1));
+            let mut got = vec![q.pop().unwrap()];
+            q.schedule_ahead(Time(2), d(5));
+            q.schedule_ahead(Time(101), a(5, 2));
+            got.push(q.pop().unwrap());
+            q.schedule(Time(50), Event::Sample);
+            got.push(q.pop().unwrap());
+            q.schedule(Time(101), timer);
+            assert_eq!(q.len(), 3, "{order:?}: both arrivals and the timer pending");
+            got.extend(std::iter::from_fn(|| q.pop()));
+            got
+        };
+        let head = [(Time(1), d(5)), (Time(2), d(5)), (Time(50), Event::Sample), (Time(100), a(5, 1))];
+        assert_eq!(run(TieOrder::Scheduled)[..], [&head[..], &[(Time(101), a(5, 2)), (Time(101), timer)]].concat()[..]);
+        assert_eq!(run(TieOrder::ScheduledPipe)[..], [&head[..], &[(Time(101), timer), (Time(101), a(5, 2))]].concat()[..]);
+    }
+
+    #[test]
+    fn scheduled_order_matches_a_stable_sort_of_random_schedules() {
+        // Random schedules as a simulation makes them (due at or after the last pop, many ties,
+        // both ways in): pops equal a stable sort by (time, class) of what is pending, i.e. ties
+        // in scheduling order; `pop_until` refuses what is beyond its limit; the key handed back
+        // is the event's own.
+        let mut rng = Rng::stream(5, 0);
+        let mut q = EventQueue::with_order(TieOrder::Scheduled);
+        let mut pending: Vec<(Time, u8, u64, Event)> = Vec::new();
+        let (mut now, mut n) = (Time::ZERO, 0u64);
+        for step in 0..20_000u32 {
+            if rng.below(100) < 55 || pending.is_empty() {
+                let t = Time(now.0 + [0, 0, 1_200, 7_200, rng.below(50_000)][rng.below(5) as usize]);
+                let e = match rng.below(6) {
+                    0 => Event::TxDone { port: PortId(rng.below(4) as u32) },
+                    1 => Event::Timer { flow: FlowId(rng.below(4) as u32), timer: TimerId(0) },
+                    2 => Event::Sample,
+                    3 => Event::Release { port: PortId(rng.below(4) as u32) },
+                    _ => Event::Arrive { port: PortId(rng.below(4) as u32), pkt: PacketId(step), at: PathPos::NONE },
+                };
+                if matches!(e, Event::Arrive { .. }) && rng.below(2) == 0 {
+                    q.schedule_ahead(t, e);
+                } else {
+                    q.schedule(t, e);
+                }
+                let class = match e {
+                    Event::Sample => 0,
+                    Event::Release { .. } => 2,
+                    _ => 1,
+                };
+                pending.push((t, class, n, e));
+                n += 1;
+            } else {
+                pending.sort_by_key(|&(t, c, i, _)| (t, c, i));
+                let (t, _, _, e) = pending.remove(0);
+                if t > Time::ZERO {
+                    assert_eq!(q.pop_until(Time(t.0 - 1)), None);
+                }
+                assert_eq!(q.pop_keyed_until(t), Some((t, e.tie_key(), e)), "step {step}");
+                now = t;
+            }
+        }
+        assert_eq!(q.len(), pending.len());
     }
 
     #[test]

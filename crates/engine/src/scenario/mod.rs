@@ -205,6 +205,8 @@ pub struct Scenario {
     pub incasts: Vec<IncastSpec>,
     /// End the run as soon as every flow has finished and no generator can make more.
     pub stop_when_done: bool,
+    /// How events due at the same picosecond are ordered (`[simulation] tie_order`).
+    pub tie_order: crate::event::TieOrder,
     /// SAB's switch parameters, when SAB runs (`[sab]`, or a profile with `cc = "sab"`).
     pub sab: Option<crate::switch::sab::SabSpec>,
     /// The hosts' model (`[host]`): receive processing jitter.

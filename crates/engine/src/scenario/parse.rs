@@ -3,6 +3,7 @@
 use super::reader::*;
 use super::*;
 use crate::network::source_paths::PathChoice;
+use crate::event::TieOrder;
 use crate::network::Ecmp;
 use super::port_profiles::{self, Written};
 use super::queues::queue_table;
@@ -66,7 +67,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     let name = t.get("name", &mut iss, as_str).unwrap_or_else(|| "scenario".into());
     t.get("description", &mut iss, as_str);
 
-    let (mut end, mut seed, mut stop_when_done) = (None, 1, false);
+    let (mut end, mut seed, mut stop_when_done, mut tie_order) = (None, 1, false, TieOrder::Event);
     match t.table("simulation", &mut iss) {
         Some(s) => {
             end = s.need("end", &mut iss, "a duration such as '1s'", as_time);
@@ -76,6 +77,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
             }
             seed = s.get("seed", &mut iss, as_u64).unwrap_or(1);
             stop_when_done = s.get("stop_when_done", &mut iss, as_bool).unwrap_or(false);
+            if let Some(o) = s.get("tie_order", &mut iss, as_choice(&TieOrder::NAMES)) {
+                tie_order = TieOrder::from_name(&o).expect("a listed name");
+            }
             s.finish(&mut iss);
         }
         None => iss.push("simulation", "missing; add [simulation] with end = \"1s\""),
@@ -132,6 +136,11 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     }
 
     let is_rdcn = t.table("topology", &mut Issues::default()).and_then(|tt| tt.raw("kind")).and_then(|k| k.as_str()) == Some("rdcn");
+    if is_rdcn && tie_order != TieOrder::Event {
+        // A hybrid's pulls at its circuit boundaries are written for the kind order (event.rs).
+        let name = TieOrder::NAMES[tie_order as usize];
+        iss.push("simulation.tie_order", format!("'{name}' is not supported with kind = \"rdcn\" (hybrid networks run their ties in the event order); remove it"));
+    }
     let rdcn = super::rdcn::sections(&t, is_rdcn, layout, &mut profiles, &mut iss);
     if let (Some(topo), Some(r)) = (topo.as_mut(), rdcn) {
         topo.rdcn = Some(r);
@@ -193,7 +202,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if !iss.is_empty() {
         return Err(iss);
     }
-    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, paths, flows, output, faults, workloads, incasts, stop_when_done, sab, host, pfc })
+    Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, paths, flows, output, faults, workloads, incasts, stop_when_done, tie_order, sab, host, pfc })
 }
 
 /// `[routing] paths` other than the switches' needs a packet-switched fabric (a hybrid network's

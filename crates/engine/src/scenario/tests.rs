@@ -122,6 +122,9 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("delay = \"1us\" }", "delay = \"1us\", loss_rate = 1.5 }", "topology.link.loss_rate", &["probability"]);
     // 20. Zero-length simulation.
     assert_reports("end = \"10ms\"", "end = \"0s\"", "simulation.end", &["positive"]);
+    // 20b. The tie order is one of its three names (hybrid networks: the next test).
+    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"fifo\"", "simulation.tie_order", &["'fifo' is not known", "event, scheduled, scheduled_pipe"]);
+    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"schedule\"", "simulation.tie_order", &["did you mean 'scheduled'"]);
     // 21. min RTO above max RTO.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);
     // 21b. The SYN's timestamp is "sent" or "zero" (htsim's).
@@ -494,6 +497,18 @@ fn circuit_days_must_fit_a_packet() {
     if let Err(e) = Scenario::from_toml(&ok) {
         panic!("{e}");
     }
+}
+
+#[test]
+fn scheduled_ties_are_refused_in_hybrid_networks() {
+    let doc = two_rack_rdcn("schedule = \"strobe\"\nday = \"1us\"\nnight = \"20us\"", "")
+        .replace("end = \"1ms\"", "end = \"1ms\"\ntie_order = \"scheduled\"");
+    let iss = Scenario::from_toml(&doc).unwrap_err().0;
+    assert_eq!(iss.len(), 1, "{iss:?}");
+    assert_eq!(iss[0].path, "simulation.tie_order");
+    assert!(iss[0].message.contains("not supported with kind = \"rdcn\""), "{}", iss[0].message);
+    let ok = Scenario::from_toml(&doc.replace("tie_order = \"scheduled\"", "tie_order = \"event\"")).unwrap();
+    assert_eq!(ok.tie_order, crate::event::TieOrder::Event);
 }
 
 #[test]

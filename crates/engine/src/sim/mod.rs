@@ -5,7 +5,7 @@
 //! [`Hosts`](crate::host::Hosts) hold the NICs' backpressure. Packets live in the slab; events
 //! carry ids.
 
-use crate::event::{Event, EventQueue};
+use crate::event::{Event, EventQueue, TieOrder};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::host::Hosts;
 use crate::network::source_paths::{PathChoice, Pins, SourcePaths};
@@ -143,7 +143,7 @@ impl Simulator {
     pub fn new(sc: &Scenario, seed: Option<u64>) -> Simulator {
         let seed = seed.unwrap_or(sc.seed);
         let net = topology::build_with_faults(&sc.topology, &sc.faults);
-        let mut events = EventQueue::new();
+        let mut events = EventQueue::with_order(sc.tie_order);
         let sample_ports = sc.output.queues.iter().filter_map(|q| net.port_by_name(q)).collect();
         let sample_flows = sc.output.cwnd.iter().map(|&i| FlowId::from_idx(i)).collect();
         if sc.output.sample_interval.is_some() {
@@ -181,6 +181,10 @@ impl Simulator {
             pools: Default::default(),
         };
         sim.hosts.rx_jitter = crate::host::RxJitter::new(&sc.host, sim.fabric.net.nodes.len(), seed).map(Box::new);
+        // Ties in scheduling order: every transmission schedules its transmit-done as it starts,
+        // as both peers do; a lazy one would take its place among the ties from when it was
+        // scheduled (event.rs's module doc).
+        sim.fabric.eager_tx_done |= sc.tie_order != TieOrder::Event;
         if sim.fabric.rdcn.is_some() {
             sim.events.schedule(Time::ZERO, Event::Circuit);
         }

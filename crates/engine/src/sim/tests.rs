@@ -428,3 +428,125 @@ fn a_connection_carries_ssthresh_and_alpha_but_restarts_cwnd() {
     new.resume(c);
     assert_eq!((new.sender.tcb.cwnd, new.sender.tcb.ssthresh, new.sender.cc.alpha()), (10, 17, Some(0.25)));
 }
+
+/// h1 -> s0 at 10 Gb/s (1 us) -> h0 at 1 Gb/s (`wire`, `queue` the rest of its link table), 1500 B
+/// packets, one TCP flow of `size` (with `transport` lines) from h1 to h0, run for `end`.
+fn ten_to_one(end: &str, wire: &str, queue: &str, transport: &str, size: &str) -> String {
+    format!(
+        "[simulation]\nend = \"{end}\"\n[topology]\nkind = \"explicit\"\nhosts = [\"h0\", \"h1\"]\nswitches = [\"s0\"]\nlinks = [\n\
+         {{ a = \"h1\", b = \"s0\", rate = \"10Gbps\", delay = \"1us\" }},\n\
+         {{ a = \"s0\", b = \"h0\", rate = \"1Gbps\", delay = \"{wire}\"{queue} }},\n]\n\
+         [transport]\nmss = 1448\nheader = 52\n{transport}[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = {size}\n"
+    )
+}
+
+/// `[simulation] tie_order`: `doc` with the line added under `[simulation]`.
+fn with_ties(doc: &str, order: &str) -> String {
+    doc.replacen("[simulation]\n", &format!("[simulation]\ntie_order = \"{order}\"\n"), 1)
+}
+
+#[test]
+fn an_arrival_and_a_freed_transmitter_at_one_picosecond_run_in_either_order() {
+    // h1 sends 12 segments back to back (IW 12) at 10 Gb/s into s0, whose port to h0 runs at
+    // 1 Gb/s and holds 9 waiting packets. 1500 B: 1.2 us at 10 Gb/s, 12 us at 1 Gb/s; 1 us
+    // wires. Segment k reaches s0 at 2.2 + 1.2k us; s0->h0 starts segment 0 at 2.2 us and ends it
+    // at 14.2 us, the instant segment 10 arrives, with segments 1-9 waiting (full).
+    // - event order (arrivals first): segment 10 finds the queue full and is dropped; segment 1
+    //   starts; segment 11 (15.4 us) fits. s0->h0 sends 0-9, then 11.
+    // - scheduled order: s0->h0's end of service was scheduled at 2.2 us (as it began), segment
+    //   10's arrival at 12.0 us (as h1 began sending it), so the port frees its slot first and
+    //   segment 10 fits; segment 11 finds the queue full. s0->h0 sends 0-10.
+    // The 11th packet on s0->h0 ends at 2.2 + 11 x 12 = 134.2 us and reaches h0 at 135.2 us: in
+    // order under scheduled ties (11 segments delivered), out of order under event ties (10).
+    let doc = ten_to_one("1s", "1us", ", queue = { buffer = \"9pkt\" }", "initial_cwnd = 12\n", "17376");
+    let doc = doc.as_str();
+    // (scheduled_pipe: segment 10's arrival is scheduled when it has entered h1's link, at
+    // 13.2 us, also after the port's end of service: as scheduled.)
+    for (order, delivered) in [("event", 10), ("scheduled", 11), ("scheduled_pipe", 11)] {
+        let sc = Scenario::from_toml(&with_ties(doc, order)).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.keep_finished = true;
+        sim.run_until(Time(135_200_000 - 1));
+        assert_eq!(tcp(&sim, 0).receiver.delivered(), 10 * 1448, "{order}: segments 0-9 by 135.2 us");
+        sim.run_until(Time(135_200_000));
+        assert_eq!(tcp(&sim, 0).receiver.delivered(), delivered * 1448, "{order}");
+        let p = sim.port_table();
+        assert_eq!(p.drops[p.find("s0->h0").unwrap()], 1, "{order}: one drop, segment {delivered}");
+        sim.run();
+        assert!(sim.conservation().holds(), "{order}");
+        assert!(sim.flow_table().fct_ps[0].is_some(), "{order}: the flow recovers");
+    }
+}
+
+#[test]
+fn same_instant_arrivals_from_two_ports_run_in_the_order_their_sends_were_scheduled() {
+    // two_simultaneous_flows_fcts_by_hand with h2's flow listed first: its FlowStart runs first
+    // (flows start in id order in both modes), so h2's NIC schedules each of its segments' arrival
+    // at s0 before h1's NIC does. Both reach s0 together at 2.2 + 1.2k us.
+    // - event order: arrivals by port, h1's port first: s0->h0 sends h1, h2, h1, h2, ...
+    //   h1's last is the 19th packet (reaches h0 at 26.0 us), h2's the 20th (27.2 us).
+    // - scheduled order: h2's first at 2.2 us, and at each later instant the two arrivals (their
+    //   sends scheduled 1 us + 1.2 us earlier) run before s0->h0's end of service (scheduled as
+    //   it began, 1.2 us earlier), so the queue keeps h2's ahead: h2, h1, h2, h1, ...; h2's last
+    //   reaches h0 at 26.0 us, h1's at 27.2 us.
+    // + 2.0832 us for the FIN's ACK (52 B: 41.6 ns per hop + 1 us per wire) in both.
+    let doc = TWO_HOPS.replace("hosts = 2", "hosts = 3").replace(
+        "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 1000",
+        "[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 14480\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 14480",
+    );
+    let (first, second) = (Some(26_000_000 + 2_083_200), Some(27_200_000 + 2_083_200));
+    assert_eq!(run(&doc).flow_table().fct_ps, vec![second, first], "event order: h1 (flow 1) first");
+    assert_eq!(run(&with_ties(&doc, "scheduled")).flow_table().fct_ps, vec![first, second], "scheduled: h2 (flow 0) first");
+}
+
+#[test]
+fn equal_rates_tie_arrivals_and_the_freed_transmitter_as_each_peer_does() {
+    // h1 and h2 each send 10 segments back to back (IW 10, 1500 B: 1.2 us at 10 Gb/s) to h0 over
+    // s0, whose port to h0 (10 Gb/s) holds 5 waiting packets. Both reach s0 together at
+    // t_k = 2.2 + 1.2k us, the instant s0->h0 ends a packet (from t_1), so three events tie:
+    // - event order: the two arrivals (h1's port first), then the freed transmitter: before t_k
+    //   k packets wait, so from t_4 on h2's finds the queue full: h2's segments 4-9 dropped (6);
+    // - scheduled: the arrivals were scheduled at t_k - 2.2 us (as the hosts began sending), the
+    //   end of service at t_k - 1.2 us (as it began): the same order, the same 6 drops;
+    // - scheduled_pipe (htsim's Pipe): the arrivals are scheduled at t_k - 1.0 us (as the packets
+    //   entered their links), after the end of service, which now runs first: one packet fewer
+    //   waits at each instant, h2's segments 5-9 dropped (5).
+    // Counted at t_9 = 13.0 us, before any ACK-clocked or resent packet can reach s0.
+    let doc = TWO_HOPS.replace("hosts = 2", "hosts = 3").replace("end = \"1ms\"", "end = \"1s\"").replace(
+        "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 1000",
+        "[queue]\nbuffer = \"5pkt\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 14480\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 14480",
+    );
+    for (order, drops) in [("event", 6), ("scheduled", 6), ("scheduled_pipe", 5)] {
+        let sc = Scenario::from_toml(&with_ties(&doc, order)).unwrap();
+        let mut sim = Simulator::new(&sc, None);
+        sim.run_until(Time(13_000_000));
+        let p = sim.port_table();
+        assert_eq!(p.drops[p.find("s0->h0").unwrap()], drops, "{order}");
+        assert_eq!(p.max_queue_packets[p.find("s0->h0").unwrap()], 5, "{order}");
+        sim.run();
+        assert!(sim.conservation().holds() && sim.flow_table().fct_ps.iter().all(|f| f.is_some()), "{order}");
+    }
+}
+
+#[test]
+fn without_ties_both_orders_give_identical_results() {
+    // A flow through a 10 -> 1 Gb/s step with a 0.7 us second wire:
+    // checked to have no two events at one picosecond (each instant processes one event), so the
+    // tie order cannot matter, and every table is the same in both modes.
+    let doc = ten_to_one("5ms", "700ns", "", "", "\"100KB\"");
+    let doc = doc.as_str();
+    let sc = Scenario::from_toml(doc).unwrap();
+    let mut sim = Simulator::new(&sc, None);
+    while let Some(t) = sim.events.peek_time().filter(|&t| t <= sim.end()) {
+        let before = sim.events_processed();
+        sim.run_until(t);
+        assert_eq!(sim.events_processed(), before + 1, "a tie at {t:?}");
+    }
+    assert!(sim.flow_table().fct_ps[0].is_some());
+    let tables = |order: &str| {
+        let mut sim = run(&with_ties(doc, order));
+        format!("{:?} {:?} {}", sim.flow_table(), sim.port_table(), sim.packet_hops())
+    };
+    assert_eq!(tables("event"), tables("scheduled"));
+    assert_eq!(tables("event"), tables("scheduled_pipe"));
+}
