@@ -197,6 +197,21 @@ def test_the_ns3_scenarios_map_its_tie_order(tmp_path):
         assert tomllib.loads(make(0.01, 100, tmp_path, ties="event").read_text())["simulation"]["tie_order"] == "event"
 
 
+def test_the_ns3_scenarios_map_its_timestamps(tmp_path):
+    """ns-3's TcpSocketBase has timestamps on by default: the mapping sets `timestamps`, and the
+    scenario it writes is one fabricsim accepts; --timestamps off leaves Karn's rule."""
+    import tomllib
+
+    import ns3_validate
+    from fabricsim.scenario import validate
+
+    for make in (ns3_validate.b1_scenario, ns3_validate.example_scenario):
+        on = make(2.0, 100, tmp_path)  # every flow of the example starts before 2 s
+        assert tomllib.loads(on.read_text())["transport"]["timestamps"] is True
+        validate(str(on), ())
+        assert "timestamps" not in tomllib.loads(make(0.01, 100, tmp_path, timestamps=False).read_text())["transport"]
+
+
 def test_dctcp_incast_finished_flows_timeouts_and_named_sinks():
     out = (SAMPLES / "dctcp_incast_stdout.txt").read_text()
     done = htsim.tcp_finished(out)

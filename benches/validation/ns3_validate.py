@@ -48,6 +48,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     (--device-queue off: none)
   TcpDctcp, SegmentSize 1448 + timestamps (52 B of headers) -> cc = "dctcp", mss 1448 B, header 52 B
     (the PointToPoint PPP header adds 2 B a packet on ns-3's wire: 0.13 %, not modelled)
+  Timestamp = true (TcpSocketBase's default): EstimateRtt samples every advancing ACK, a
+    retransmission's included, and NewAck recomputes the RTO from the estimator without the
+    back-off -> timestamps = true (--timestamps off: Karn's rule keeps the doubled RTO)
   InitialCwnd 10, DelAckCount 2, MinRto 10 ms, buffers 64 MB -> initial_cwnd 10, delayed_ack 2, min_rto 10ms
   BulkSend from h1..h16 to h0, started at i us -> flows h{i} -> h0, start = "{i}us", long-lived
   same-instant events in the order they were scheduled (the scheduler's insertion uid,
@@ -215,6 +218,11 @@ NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
+# ns-3's TcpSocketBase has RFC 7323 timestamps on (its Timestamp attribute; the 52 B header above
+# counts them), so EstimateRtt takes a sample from every ACK that advances, a retransmission's
+# included, and NewAck recomputes the RTO from the estimator on each of them: a timeout's back-off
+# lasts until the next advancing ACK -> timestamps = true (--timestamps off: Karn's rule).
+NS3_TS = 'timestamps = true\n'
 
 
 # Same-instant events: ns-3's schedulers (src/core/model/scheduler.h, map-scheduler.cc, the default
@@ -228,12 +236,12 @@ def ties_line(order: str) -> str:
     return f'tie_order = "{order}"   # {why}\n'
 
 
-def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False) -> str:
+def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False, timestamps: bool = True) -> str:
     """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen (prr:
     "ns3", "rfc6937" or "off")."""
     prr_lines = {"ns3": NS3_PRR + NS3_PRR_ENTRY, "rfc6937": NS3_PRR, "off": ""}[prr]
     return NS3_OPEN + prr_lines + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
-        (NS3_LOSS_EXIT if loss_exit else "")
+        (NS3_LOSS_EXIT if loss_exit else "") + (NS3_TS if timestamps else "")
 
 
 def device_line(packets: int) -> str:
@@ -243,12 +251,12 @@ def device_line(packets: int) -> str:
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                ties: str = "scheduled") -> Path:
+                ties: str = "scheduled", timestamps: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit))
+    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
     toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
@@ -265,7 +273,7 @@ def example_starts() -> list[tuple[str, str, float]]:
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                     ties: str = "scheduled") -> Path:
+                     ties: str = "scheduled", timestamps: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -294,7 +302,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
-{ns3_tcp(prr, echo, cut, loss_exit)}cc = "dctcp"
+{ns3_tcp(prr, echo, cut, loss_exit, timestamps)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -436,6 +444,9 @@ def main() -> None:
     ap.add_argument("--tie-order", choices=["scheduled", "event"], default="scheduled",
                     help="map ns-3's order of same-instant events (tie_order = \"scheduled\": the order they were "
                          "scheduled in; default) or keep fabricsim's own (event), to show what it accounts for")
+    ap.add_argument("--timestamps", choices=["on", "off"], default="on",
+                    help="map ns-3's RFC 7323 timestamps (timestamps = true: every advancing ACK an RTT sample, so a "
+                         "timeout's back-off ends with the next one, as NewAck's RTO; default) or Karn's rule (off)")
     ap.add_argument("--ns3-output", type=Path,
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
@@ -459,8 +470,9 @@ def main() -> None:
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
-        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order) if b1
-                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order))
+        ts = a.timestamps == "on"
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts) if b1
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -487,6 +499,8 @@ def main() -> None:
             notes.append("fabricsim's DCTCP cut as Linux's (--dctcp-cut linux)")
         if not loss_exit:
             notes.append("fabricsim leaves a timeout's loss state growing by all it acknowledged (--loss-exit acked)")
+        if not ts:
+            notes.append("fabricsim's RTO keeps its back-off until a sample from a segment sent once (Karn's rule; --timestamps off)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
