@@ -665,9 +665,10 @@ xon = "{xon}B"
 [host_queue]
 # FAIR_PRIO: a FairPriorityQueue per host (ACKs, PRIO_HI, ahead of data, PRIO_LO), fed by
 # HPCCSrc::doNextEvent: a timer every _packet_spacing = T x (9000 + 64 B) / W hands it one packet
-# while _cwnd >= _flightsize + _mss (send_timing = "tick" in [transport]), whatever the queue holds (its 9 MB maxsize only prints "Host
-# Queue size"); a pause that reaches it is forwarded to its sources (FairPriorityQueue::receivePacket
-# -> HPCCSrc::processPause), which stop their timer until the resume.
+# while _cwnd >= _flightsize + _mss (send_timing = "tick" in [transport]), whatever the queue
+# holds (its 9 MB maxsize only prints "Host Queue size"); a pause that reaches it is forwarded
+# to its sources (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop their
+# timer until the resume.
 {host_queue}
 
 [routing]
@@ -707,6 +708,7 @@ delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 #                                   period after the last tick (or before any) it sends one packet
 #                                   if _cwnd >= _flightsize + _mss and takes the tick, sent or not;
 #                                   processAck never sends, so a packet the window allows waits
+#                                   for the next tick
 cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15{htsim_rules} }}
 
 [output]

@@ -41,8 +41,9 @@
 //! packet fits in W). A ninth, `int_record = "end"`, is the switches' side: each egress records
 //! the data packet's hop as its last bit leaves (`completeService`), not as it starts
 //! (`Int::CollectAtEnd`, `switch/telemetry.rs`). A tenth, `send_timing = "tick"`, is htsim's
-//! source timer: a packet leaves only on a tick every `_packet_spacing` = T × packet / W, recomputed
-//! per ACK, so one the window allows waits for the next tick (`doNextEvent`; `send_tick.rs`).
+//! source timer: a packet leaves only on a tick every `_packet_spacing` = T × packet / W,
+//! recomputed per ACK, so one the window allows waits for the next tick (`doNextEvent`;
+//! `send_tick.rs`).
 
 use super::send_tick::{htsim_period, SendTick};
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
