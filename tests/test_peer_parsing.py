@@ -491,6 +491,10 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
                                "window_rounding")} == {"reference_update": "per_ack", "int_reference": "first", "tau_ratio": "integer",
                                                        "u_init": 0.95, "unmeasured_ack": "update", "int_queue": "with_packet",
                                                        "int_hops": "switches", "window_rounding": "down"}
+    # htsim's source timer (HPCCSrc::doNextEvent), and the mapping before it on request.
+    assert cc["send_timing"] == "tick"
+    window = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", send_timing="window", own_paths=True)
+    assert tomllib.loads(window.toml.read_text())["transport"]["cc_params"]["send_timing"] == "window"
     assert e.argv[e.argv.index("-strat") + 1] == "ecmp_host" and "-log" in e.argv
     # PFC above all the flows' bytes: 4 x 12 packets of 9000 B, so no ingress can pass 50 packets.
     i = e.argv.index("-pfc_thresholds")

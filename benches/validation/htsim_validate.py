@@ -93,7 +93,9 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   the eight places where sim/hpcc.cpp departs from HPCC's Algorithm 1 and htsim's INT recording
   point (LosslessOutputQueue::completeService: int_record = "end"), each an HPCC option
   (HPCC_HTSIM_RULES, commented key by key in HPCC_SCENARIO; --hpcc-algorithm1 leaves them out,
-  --hpcc-int-record start only the last);
+  --hpcc-int-record start only the last), and its source's timer (HPCCSrc::doNextEvent: a packet
+  leaves only on a tick every T x 9064 B / W, send_timing = "tick"; --hpcc-send-timing window
+  sends as soon as the window allows, paced at W/T, the mapping before);
   -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
   srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
   The build copy prints each switch's choice for each flow's first data packet and first ACK
@@ -702,9 +704,10 @@ xon = "{xon}B"
 [host_queue]
 # FAIR_PRIO: a FairPriorityQueue per host (ACKs, PRIO_HI, ahead of data, PRIO_LO), fed by
 # HPCCSrc::doNextEvent: a timer every _packet_spacing = T x (9000 + 64 B) / W hands it one packet
-# while _cwnd >= _flightsize + _mss, whatever the queue holds (its 9 MB maxsize only prints "Host
-# Queue size"); a pause that reaches it is forwarded to its sources (FairPriorityQueue::receivePacket
-# -> HPCCSrc::processPause), which stop their timer until the resume.
+# while _cwnd >= _flightsize + _mss (send_timing = "tick" in [transport]), whatever the queue
+# holds (its 9 MB maxsize only prints "Host Queue size"); a pause that reaches it is forwarded
+# to its sources (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop their
+# timer until the resume.
 {host_queue}
 
 [routing]
@@ -736,6 +739,15 @@ delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 #   int_record = "end"              LosslessOutputQueue::completeService, as the last bit leaves:
 #                                   _ts = now, _queuesize with what arrived during the
 #                                   serialization, _txbytes before the packet
+# and when its source sends:
+#   send_timing = "tick"            doNextEvent, the source's only sender: it fires at startflow
+#                                   and then every _packet_spacing, which processAck recomputes on
+#                                   every ACK as (9000 + 64 B) x 8e12 / _pacing_rate, _pacing_rate
+#                                   = _cwnd x 8e12 / _T (each truncated); at a firing at least one
+#                                   period after the last tick (or before any) it sends one packet
+#                                   if _cwnd >= _flightsize + _mss and takes the tick, sent or not;
+#                                   processAck never sends, so a packet the window allows waits
+#                                   for the next tick
 cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15{htsim_rules} }}
 
 [output]
@@ -749,7 +761,7 @@ flows = "all"
 # each is in sim/hpcc.cpp); --hpcc-algorithm1 runs fabricsim without them.
 HPCC_HTSIM_RULES = ('reference_update = "per_ack", int_reference = "first", tau_ratio = "integer", u_init = 0.95, '
                     'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "down", '
-                    'int_record = "end"')
+                    'int_record = "end", send_timing = "tick"')
 HPCC_DRIVER_PFC = (12, 15)  # main_hpcc.cpp's low_pfc, high_pfc (packets of 9000 B)
 # -strat ecmp_host: each switch hashes the flow id with the flow's random path id (its ACKs: 0),
 # printed by the copy (htsim.py's print_hpcc_hops) and pinned, or fabricsim's own hash (--own-paths).
@@ -802,7 +814,8 @@ def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
 
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
-                    notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", own_paths: bool = False) -> Experiment:
+                    notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", send_timing: str = "tick",
+                    own_paths: bool = False) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
@@ -812,7 +825,8 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
                                 pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU, routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
                                 host_queue=host[0], classes=host[1],
-                                htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"') if rules else "")
+                                htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"')
+                                .replace('send_timing = "tick"', f'send_timing = "{send_timing}"') if rules else "")
     # HPCCSrc sends whole packets: ceil(size / mss).
     sized = f'size = "{-(-size // HPCC_MTU) * HPCC_MTU}B"\n' if size is not None else ""
 
@@ -827,6 +841,8 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     notes = notes + [f"htsim -pfc_thresholds {low} {high}" + (" (the driver's own)" if pfc == "driver" else " (above all the flows' bytes)")
                      + ("" if rules else "; fabricsim without htsim's HPCC rules (--hpcc-algorithm1)")
                      + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else "")
+                     + ("; fabricsim's sources send as the window allows, not on htsim's timer (--hpcc-send-timing window)"
+                        if rules and send_timing == "window" else "")
                      + ("; fabricsim's host NICs: unlimited, ACKs first (htsim's host queue)" if host is HPCC_HOST_QUEUE
                         else "; fabricsim's host NICs: a one-packet send limit"),
                      paths_note(own_paths, "htsim's paths, each direction its own (paths = \"flow\", path and return_path = its switches' choices)")]
@@ -1062,6 +1078,9 @@ def main() -> None:
     ap.add_argument("--tie-order", default="mapped", choices=["mapped", *TIE_ORDERS],
                     help="DCTCP: fabricsim's [simulation] tie_order: mapped (default: htsim's, scheduled_pipe) or the one "
                          "given, to show what the order accounts for")
+    ap.add_argument("--hpcc-send-timing", default="tick", choices=["tick", "window"],
+                    help="when fabricsim's HPCC source sends: tick (default: only on a timer every T x packet / W, as htsim's "
+                         "HPCCSrc::doNextEvent) or window (as soon as the window allows, paced at W/T: the mapping before)")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
     ap.add_argument("--vary-seed", action="store_true",
                     help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")
@@ -1075,7 +1094,7 @@ def main() -> None:
     for name in names:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
-            extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record}
+            extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record, "send_timing": a.hpcc_send_timing}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
             extra["tie_order"] = a.tie_order

@@ -182,6 +182,8 @@ fn contrary_keys_are_rejected_by_name() {
     assert_eq!(&k.0[6..15], &[Some(1.0), Some(1.0), Some(1.0), Some(0.95), Some(1.0), Some(1.0), Some(1.0), Some(1.0), Some(1.0)]);
     let e = err("hpcc", "cc_params = { int_record = \"dequeue\" }").unwrap();
     assert!(e.contains("transport.cc_params.int_record: 'dequeue' is not one of \"start\", \"end\""), "{e}");
+    let e = err("hpcc", "cc_params = { send_timing = \"timer\" }").unwrap();
+    assert!(e.contains("transport.cc_params.send_timing: 'timer' is not one of \"window\", \"tick\""), "{e}");
     // Settings they imply are accepted when written out.
     assert!(err("hpcc", "telemetry = true\ndelayed_ack = 1").is_none());
     // And they are what the connections run with.
@@ -274,4 +276,46 @@ fn hpcc_follows_the_most_loaded_hop() {
     assert!((util - 0.95).abs() < 0.03, "utilization {util:.4}");
     assert!(mean_q < 2.0 * 1500.0, "mean queue {mean_q} B");
     assert_eq!(drops, 0);
+}
+
+#[test]
+fn send_timing_tick_sends_only_on_the_sources_timer() {
+    // h0 - s0 - h1, 10 Gb/s, 1 µs wires, 1500-B segments on the wire (1.2 µs each), 52-B ACKs:
+    // a segment's ACK is back 2 × (1.2 + 1) + 2 × (0.0416 + 1) = 6.4832 µs after it left.
+    // T = 4 µs and w_max_bytes = 3000: W = 3000 B, two segments (W_init = 5000 B is above the
+    // bound; the path is at most 60 % busy, so U < η and every W computed is clamped back to
+    // 3000). htsim's timer period: T × 1500 / W = 2 µs (rate 3000·8e12/4e6 = 6e9 b/s exactly).
+    //   tick:   ticks at 0, 2, 4, ... µs; P1 at 0, P2 at 2; at 4 and 6 both are in flight;
+    //           P1's ACK (6.4832) opens the window, P3 waits for the tick at 8; P2's (8.4832):
+    //           P4 at 10; P3's (14.4832): P5 at 16; P4's (16.4832): P6 at 18.
+    //   window: paced at W/T (one segment per 2 µs) and sent when the window opens: P1 at 0,
+    //           P2 at 2, P3 at P1's ACK (6.4832), P4 at P2's (8.4832), P5 at 12.9664, ...
+    let doc = |timing: &str| {
+        format!(
+            "[simulation]\nend = \"100us\"\n[topology]\nkind = \"explicit\"\nswitches = [\"s0\"]\nhosts = [\"h0\", \"h1\"]\n\
+             [[topology.links]]\na = \"h0\"\nb = \"s0\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+             [[topology.links]]\na = \"s0\"\nb = \"h1\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+             [transport]\ncc = \"hpcc\"\nmss = 1448\nheader = 52\nhandshake = false\n\
+             cc_params = {{ t_us = 4, w_max_bytes = 3000, send_timing = \"{timing}\" }}\n\
+             [[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n"
+        )
+    };
+    let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
+    let tick = [0.0, 2.0, 8.0, 10.0, 16.0, 18.0, 24.0, 26.0];
+    let window = [0.0, 2.0, 6.4832, 8.4832, 12.9664, 14.9664];
+    for (timing, sends) in [("tick", &tick[..]), ("window", &window[..])] {
+        let mut sim = Simulator::new(&Scenario::from_toml(&doc(timing)).unwrap_or_else(|e| panic!("{e}")), None);
+        let sent = |sim: &Simulator| tcp(sim, 0).sender.stats.segments_sent;
+        for (k, &t) in sends.iter().enumerate() {
+            // Segment k + 1 leaves exactly at t: k sent a picosecond before, k + 1 at t.
+            if t > 0.0 {
+                sim.run_until(us(t) - Time(1));
+                assert_eq!(sent(&sim), k as u64, "{timing}: before {t} µs");
+            }
+            sim.run_until(us(t));
+            assert_eq!(sent(&sim), k as u64 + 1, "{timing}: at {t} µs");
+        }
+        let Cc::Hpcc(h) = &tcp(&sim, 0).sender.cc else { unreachable!() };
+        assert_eq!(h.w, 3000.0, "{timing}: W stays at the bound");
+    }
 }

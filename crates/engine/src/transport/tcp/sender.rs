@@ -1261,9 +1261,11 @@ impl Sender {
                 break;
             }
             if self.tcb.pacing_rate.is_some() {
-                if now < self.next_send_at {
-                    // Paced: come back when the next packet may leave.
-                    self.pace.arm(self.next_send_at, out);
+                // Paced (and, for an algorithm with a send timer of its own, on its tick).
+                let at = self.cc.send_tick(now, self.next_send_at.max(now));
+                if now < at {
+                    // Come back when the next packet may leave.
+                    self.pace.arm(at, out);
                     self.tcb.cwnd_limited = false;
                     break;
                 }

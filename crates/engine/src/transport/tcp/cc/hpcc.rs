@@ -40,8 +40,12 @@
 //! records nothing) and `window_rounding = "down"` (`doNextEvent` sends only while a whole
 //! packet fits in W). A ninth, `int_record = "end"`, is the switches' side: each egress records
 //! the data packet's hop as its last bit leaves (`completeService`), not as it starts
-//! (`Int::CollectAtEnd`, `switch/telemetry.rs`).
+//! (`Int::CollectAtEnd`, `switch/telemetry.rs`). A tenth, `send_timing = "tick"`, is htsim's
+//! source timer: a packet leaves only on a tick every `_packet_spacing` = T × packet / W,
+//! recomputed per ACK, so one the window allows waits for the next tick (`doNextEvent`;
+//! `send_tick.rs`).
 
+use super::send_tick::{htsim_period, SendTick};
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
 use crate::switch::telemetry::{IntHop, IntRecord};
 use crate::time::Time;
@@ -73,10 +77,11 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "int_hops", default: 0.0, min: 0.0, max: 1.0, help: "hops measured: \"all\" (0) or \"switches\" (1; not the sender's NIC, whose queue records none in htsim)" },
     Knob { name: "window_rounding", default: 0.0, min: 0.0, max: 1.0, help: "segments in flight from W: \"up\" (0; ceil(W/segment)) or \"down\" (1; floor, htsim sends only while a whole packet fits)" },
     Knob { name: "int_record", default: 0.0, min: 0.0, max: 1.0, help: "when an egress records a data packet's INT: \"start\" (0; as it starts serializing) or \"end\" (1; as its last bit leaves, so the queue counts what arrived meanwhile: htsim's completeService)" },
+    Knob { name: "send_timing", default: 0.0, min: 0.0, max: 1.0, help: "when a packet the window allows leaves: \"window\" (0; at once, paced at W/T) or \"tick\" (1; on the next tick of a timer every T x packet / W, htsim's HPCCSrc::doNextEvent)" },
 ];
 
 /// The names the two-way knobs accept (`cc::knob_choices`), in knob order from `reference_update`.
-pub const CHOICES: [&[(&str, f64)]; 9] = [
+pub const CHOICES: [&[(&str, f64)]; 10] = [
     &[("per_rtt", 0.0), ("per_ack", 1.0)],
     &[("previous", 0.0), ("first", 1.0)],
     &[("real", 0.0), ("integer", 1.0)],
@@ -86,6 +91,7 @@ pub const CHOICES: [&[(&str, f64)]; 9] = [
     &[("all", 0.0), ("switches", 1.0)],
     &[("up", 0.0), ("down", 1.0)],
     &[("start", 0.0), ("end", 1.0)],
+    &[("window", 0.0), ("tick", 1.0)],
 ];
 
 /// Index of `reference_update`, the first of the knobs `CHOICES` covers.
@@ -118,6 +124,8 @@ pub struct HtsimRules {
     /// (`LosslessOutputQueue::completeService`), not as it starts: the switches' side
     /// (`Int::CollectAtEnd`, `switch/telemetry.rs`); the window rule is unchanged.
     pub record_at_end: bool,
+    /// A packet leaves only on a tick of the source's timer (`HPCCSrc::doNextEvent`, `send_tick.rs`).
+    pub tick_send: bool,
 }
 
 impl HtsimRules {
@@ -132,6 +140,7 @@ impl HtsimRules {
             switches_only: on(6),
             floor_window: on(7),
             record_at_end: on(8),
+            tick_send: on(9),
         }
     }
 }
@@ -165,6 +174,8 @@ pub struct Hpcc {
     /// U before the first measurement (`u_init`).
     u_init: f64,
     pub rules: HtsimRules,
+    /// The source timer's ticks (`send_timing = "tick"`).
+    tick: SendTick,
 }
 
 impl Hpcc {
@@ -189,6 +200,7 @@ impl Hpcc {
             last: None,
             u_init: k.get(KNOBS, FIRST_RULE + 3),
             rules: HtsimRules::from_knobs(k),
+            tick: SendTick::default(),
         }
     }
 
@@ -205,7 +217,7 @@ impl Hpcc {
     }
 
     /// cwnd and pacing from W.
-    fn apply(&self, tcb: &mut Tcb) {
+    fn apply(&mut self, tcb: &mut Tcb) {
         if self.w_init <= 0.0 {
             return;
         }
@@ -214,7 +226,14 @@ impl Hpcc {
         let n = self.w / self.segment;
         let n = if self.rules.floor_window { (n * (1.0 + 1e-12)).floor() } else { (n * (1.0 - 1e-12)).ceil() };
         tcb.cwnd = (n as u32).max(1);
-        tcb.pacing_rate = Some(self.w / self.t / self.segment);
+        if self.rules.tick_send {
+            // The timer is the only pacing: a 1 ps gap (10¹² segments per second) marks the tick
+            // a packet took, and `send_tick` gives the next.
+            self.tick.set_period(tcb.now, htsim_period(self.w, (self.t * 1e12).round() as u64, self.segment));
+            tcb.pacing_rate = Some(Time::S as f64);
+        } else {
+            tcb.pacing_rate = Some(self.w / self.t / self.segment);
+        }
     }
 
     /// The hops a record's measurement reads: all, or all but the sender's NIC (the first).
@@ -342,6 +361,13 @@ impl CongestionOps for Hpcc {
     /// RTO).
     fn cong_control(&mut self, tcb: &mut Tcb, _rs: &RateSample) {
         self.apply(tcb);
+    }
+    fn send_tick(&mut self, now: Time, from: Time) -> Time {
+        if self.rules.tick_send {
+            self.tick.next(now, from)
+        } else {
+            from
+        }
     }
 }
 

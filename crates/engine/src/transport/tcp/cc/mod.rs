@@ -12,6 +12,8 @@
 use crate::time::Time;
 use crate::transport::ports::DROP_TAIL;
 
+mod send_tick;
+
 /// One tunable constant of a congestion control: its name in a scenario's `cc_params`, default,
 /// accepted range and meaning (docs/CONGESTION_CONTROL.md).
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +26,7 @@ pub struct Knob {
 }
 
 /// Most knobs an algorithm has (HPCC's).
-pub const MAX_KNOBS: usize = 15;
+pub const MAX_KNOBS: usize = 16;
 
 /// Values set for an algorithm's knobs, by position in its knob list; unset = the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -186,6 +188,12 @@ pub trait CongestionOps {
     /// Per ACK that echoes in-band telemetry (HPCC §3.2), before `cong_control`; `owns_cwnd`
     /// algorithms only.
     fn on_int(&mut self, _tcb: &mut Tcb, _rec: &crate::switch::telemetry::IntRecord) {}
+    /// For algorithms that send only on a timer of their own (htsim's HPCC source, HPCC's
+    /// `send_timing = "tick"`): the earliest time at or after `from` (≥ `now`) a packet may
+    /// leave. The sender asks while it paces; the default lets it leave at `from`.
+    fn send_tick(&mut self, _now: Time, from: Time) -> Time {
+        from
+    }
 }
 
 /// Linux `tcp_slow_start`: grow by the ACKed count up to ssthresh; return what is left over.
@@ -381,6 +389,7 @@ macro_rules! registry {
             fn sets_window_field(&self) -> bool { match self { $(Cc::$v(c) => c.sets_window_field(),)* } }
             fn path(&mut self, p: &crate::transport::PathInfo) { match self { $(Cc::$v(c) => c.path(p),)* } }
             fn on_int(&mut self, tcb: &mut Tcb, rec: &crate::switch::telemetry::IntRecord) { match self { $(Cc::$v(c) => c.on_int(tcb, rec),)* } }
+            fn send_tick(&mut self, now: Time, from: Time) -> Time { match self { $(Cc::$v(c) => c.send_tick(now, from),)* } }
         }
     };
 }
