@@ -429,15 +429,8 @@ def test_hpcc_switch_choices_become_each_directions_path_index(tmp_path):
     assert [htsim.hpcc_path_index(8, hops[1, d]) for d in ("data", "ack")] == [5, 14]
     assert [htsim.hpcc_path_index(8, hops[2, d]) for d in ("data", "ack")] == [3, 2] and htsim.hpcc_path_index(8, {}) == 0
 
-    class Fake:
-        commit = "841d9e7"
-        sim = tmp_path
-
-        def driver(self, name):
-            return tmp_path / name
-
     pairs = [(13, 29), (0, 5), (1, 2)]
-    e = htsim_validate.hpcc_experiment(Fake(), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [])
+    e = htsim_validate.hpcc_experiment(FakeBuild(tmp_path), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [])
     assert e.toml is None and e.each_run
     doc = tomllib.loads(e.after_htsim({"run": 0, "hpcc_hops": hops}).read_text())
     assert doc["routing"] == {"ecmp": "flow_hash", "paths": "flow"}
@@ -448,7 +441,7 @@ def test_hpcc_switch_choices_become_each_directions_path_index(tmp_path):
     # A flow between pods without its aggregation switch's choice: not the edited copy.
     with pytest.raises(SystemExit, match="no HPCC paths"):
         e.after_htsim({"run": 1, "hpcc_hops": {k: v for k, v in hops.items() if k != (1, "ack")}})
-    own = htsim_validate.hpcc_experiment(Fake(), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [], own_paths=True)
+    own = htsim_validate.hpcc_experiment(FakeBuild(tmp_path), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [], own_paths=True)
     own_doc = tomllib.loads(own.toml.read_text())
     assert not own.each_run and own_doc["routing"] == {"ecmp": "flow_hash"}
     # On fabricsim's own draw (windows ran to 6e12 B) the NICs keep a one-packet limit, as at htsim's own thresholds.
@@ -472,14 +465,7 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
 
     import htsim_validate
 
-    class Fake:
-        commit = "841d9e7"
-        sim = tmp_path
-
-        def driver(self, name):
-            return tmp_path / name
-
-    e = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", own_paths=True)
+    e = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", own_paths=True)
     doc = tomllib.loads(e.toml.read_text())
     # HPCCSrc sends whole 9000 B packets: 100 KB is 12 of them (108 000 B, its "total bytes").
     assert [f["size"] for f in doc["flows"]] == ["108000B"] * 4 and [f["dst"] for f in doc["flows"]] == ["h15"] * 4
@@ -493,13 +479,13 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
                                                        "int_hops": "switches", "window_rounding": "down"}
     # htsim's source timer (HPCCSrc::doNextEvent), and the mapping before it on request.
     assert cc["send_timing"] == "tick"
-    window = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", send_timing="window", own_paths=True)
+    window = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", send_timing="window", own_paths=True)
     assert tomllib.loads(window.toml.read_text())["transport"]["cc_params"]["send_timing"] == "window"
     assert e.argv[e.argv.index("-strat") + 1] == "ecmp_host" and "-log" in e.argv
     # PFC above all the flows' bytes: 4 x 12 packets of 9000 B, so no ingress can pass 50 packets.
     i = e.argv.index("-pfc_thresholds")
     assert e.argv[i + 1:i + 3] == ["49", "50"]
-    plain = htsim_validate.hpcc_incast(Fake(), "1ms", tmp_path, "rand", pfc="driver", rules=False, own_paths=True)
+    plain = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", pfc="driver", rules=False, own_paths=True)
     cc = tomllib.loads(plain.toml.read_text())["transport"]["cc_params"]
     assert "reference_update" not in cc and plain.argv[plain.argv.index("-pfc_thresholds") + 1:][:2] == ["12", "15"]
     # htsim's thresholds onto [pfc]: LosslessInputQueue pauses above HIGH x 9000 B and resumes below

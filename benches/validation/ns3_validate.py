@@ -72,6 +72,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     initial_rto = "3s", ect_syn = true
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
     prr_entry = "ns3", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
+  Timestamp = true (TcpSocketBase's default) -> timestamps = true (as for b1; --timestamps off)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
     queue disc, filled whenever the disc holds packets (NetDeviceQueue stop/wake, no BQL) ->
     device_queue = "100pkt" on every switch port ("1pkt" for example-dq1; --device-queue off: none)

@@ -11,9 +11,10 @@
 //! without it are unchanged.
 
 use super::HostSpec;
-use crate::ids::NodeId;
+use crate::ids::{NodeId, PacketId};
 use crate::rng::Rng;
 use crate::time::Time;
+use std::collections::VecDeque;
 
 /// Random streams of hosts' processing delays (stream numbers disjoint from the switch's).
 const HOST_STREAM: u64 = 3 << 40;
@@ -25,6 +26,11 @@ pub struct RxJitter {
     rng: Vec<Rng>,
     /// When each host handles the last packet it received (later ones wait for it).
     busy_until: Vec<Time>,
+    /// Each host's received packets not yet handled, in arrival order. Several can fall due in
+    /// one picosecond (a packet waits for the one before it), and events of one picosecond are
+    /// not ordered by arrival (`Event::tie_key` ranks them by packet id): each `HostRx` of a
+    /// host hands over the oldest, so the order of arrival holds whatever the tie order.
+    waiting: Vec<VecDeque<PacketId>>,
 }
 
 impl RxJitter {
@@ -34,7 +40,7 @@ impl RxJitter {
             return None;
         }
         let rng = (0..nodes).map(|i| Rng::stream(seed, HOST_STREAM | i as u64)).collect();
-        Some(RxJitter { max: spec.rx_jitter, rng, busy_until: vec![Time::ZERO; nodes] })
+        Some(RxJitter { max: spec.rx_jitter, rng, busy_until: vec![Time::ZERO; nodes], waiting: vec![VecDeque::new(); nodes] })
     }
 
     /// When host `node` handles a packet that reaches it at `now`.
@@ -45,6 +51,18 @@ impl RxJitter {
         let t = (now + d).max(self.busy_until[n]);
         self.busy_until[n] = t;
         t
+    }
+
+    /// Packet `id` reached host `node` and waits for its `HostRx` (scheduled at `due`).
+    #[inline]
+    pub fn hold(&mut self, node: NodeId, id: PacketId) {
+        self.waiting[node.idx()].push_back(id);
+    }
+
+    /// The packet host `node` handles at this `HostRx`: the oldest it holds.
+    #[inline]
+    pub fn take(&mut self, node: NodeId) -> PacketId {
+        self.waiting[node.idx()].pop_front().expect("a HostRx for every held packet")
     }
 }
 

@@ -307,7 +307,7 @@ pub fn as_amount(v: &Value) -> Result<Amount, String> {
 /// One of a fixed set of names, with a suggestion on a near miss.
 pub fn as_choice(options: &'static [&'static str]) -> impl Fn(&Value) -> Result<String, String> {
     move |v| {
-        let s = as_str(v)?;
+        let s = as_str(v).map_err(|e| format!("{e}; expected one of: {}", options.join(", ")))?;
         if options.contains(&s.as_str()) {
             return Ok(s);
         }

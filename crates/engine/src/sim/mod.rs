@@ -403,7 +403,11 @@ impl Simulator {
                 }
                 self.inject(None);
             }
-            Event::HostRx { pkt, .. } => self.deliver(pkt),
+            Event::HostRx { node, .. } => {
+                // The host's oldest held packet: arrival order, whatever the tie order.
+                let pkt = self.hosts.rx_jitter.as_deref_mut().expect("HostRx only with rx_jitter").take(node);
+                self.deliver(pkt)
+            }
             Event::Sample => self.sample(),
             Event::Arrival { gen } => self.arrival(gen as usize),
             Event::IncastRound { app } => self.incast_round(app as usize),
@@ -682,6 +686,7 @@ impl Simulator {
             Some(j) => {
                 let node = self.slab.get(id).dst;
                 let at = j.due(node, self.now);
+                j.hold(node, id);
                 self.events.schedule(at, Event::HostRx { node, pkt: id });
             }
         }
