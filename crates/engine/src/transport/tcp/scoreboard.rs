@@ -599,6 +599,46 @@ mod tests {
     }
 
     #[test]
+    fn rack_idle_never_hides_a_loss_the_scan_would_find() {
+        // Random boards as a sender makes them: sends at a clock that often stands still (equal
+        // send times), cumulative ACKs, SACKs, losses and retransmissions. Whenever `rack_idle`
+        // says there is nothing to find, RACK's full scan (every segment examined, a clock far
+        // past every deadline) finds no loss and sets no timer either.
+        let mut rng = crate::rng::Rng::stream(11, 0);
+        let mut b = Scoreboard::default();
+        let mut now = 0u64;
+        let mut idle_seen = 0;
+        for step in 0..20_000 {
+            now += [0, 0, 1, 3][rng.below(4) as usize];
+            match rng.below(10) {
+                0..=3 => b.push_new(Time(now), TxState::default()),
+                4 | 5 if b.nxt() > b.una() => {
+                    b.set_ack_context(Time(now), None);
+                    b.ack_to(b.una() + 1 + rng.below(b.nxt() - b.una()));
+                }
+                6 if b.nxt() > b.una() + 1 => {
+                    b.set_ack_context(Time(now), None);
+                    let from = b.una() + 1 + rng.below(b.nxt() - b.una() - 1);
+                    b.sack(from, from + 1);
+                }
+                7 if b.nxt() > b.una() => {
+                    let seg = b.una() + rng.below(b.nxt() - b.una());
+                    if b.mark_lost(seg) {
+                        b.mark_retransmitted(seg, Time(now), TxState::default());
+                    }
+                }
+                _ => {}
+            }
+            if b.rack_idle() {
+                idle_seen += 1;
+                let mut scan = b.clone();
+                assert_eq!(scan.rack_detect(Time(now + 1_000_000), Time(1), Time(1), true), (None, None), "step {step}");
+            }
+        }
+        assert!(idle_seen > 1_000, "{idle_seen} idle boards");
+    }
+
+    #[test]
     fn rack_breaks_send_time_ties_by_sequence() {
         // Three segments handed to the NIC at the same instant; the third is SACKed. The first
         // two were "sent before" it (RACK_sent_after compares sequence on equal times).
