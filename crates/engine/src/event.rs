@@ -661,7 +661,9 @@ struct Scheduled {
     /// Events scheduled so far (the next one's counter).
     counter: u64,
     /// `TieOrder::ScheduledPipe`: each link's arrivals not in the heap yet, by port.
-    pipes: Option<std::collections::HashMap<PortId, Pipe>>,
+    /// Indexed by port, grown to the highest port seen (no hashing: plain, and its order never
+    /// depends on a hasher's seed).
+    pipes: Option<Vec<Pipe>>,
     /// Arrivals held in `pipes`.
     held: usize,
     /// The link whose arrival was popped last: its next arrival enters the heap at the next pop,
@@ -690,7 +692,10 @@ impl Scheduled {
     fn push(&mut self, time: Time, event: Event) {
         if let (Some(pipes), Event::Arrive { port, .. }) = (self.pipes.as_mut(), event) {
             // Held until the transmission's end hands the packet to the link.
-            let held = pipes.entry(port).or_default().on_wire.replace((time, event));
+            if port.idx() >= pipes.len() {
+                pipes.resize_with(port.idx() + 1, Pipe::default);
+            }
+            let held = pipes[port.idx()].on_wire.replace((time, event));
             debug_assert!(held.is_none(), "one packet on a wire");
             self.held += 1;
             return;
@@ -721,7 +726,7 @@ impl Scheduled {
         if let Some(pipes) = self.pipes.as_mut() {
             match e.event {
                 Event::TxDone { port } => {
-                    if let Some(pipe) = pipes.get_mut(&port) {
+                    if let Some(pipe) = pipes.get_mut(port.idx()) {
                         if let Some((t, a)) = pipe.on_wire.take() {
                             if pipe.pending {
                                 pipe.flight.push_back((t, a));
@@ -749,7 +754,7 @@ impl Scheduled {
     /// never earlier than the transmit-done that lets it in.
     fn peek_time(&mut self) -> Option<Time> {
         if let Some(port) = self.advance.take() {
-            let pipe = self.pipes.as_mut().and_then(|p| p.get_mut(&port)).expect("the link of a popped arrival");
+            let pipe = self.pipes.as_mut().and_then(|p| p.get_mut(port.idx())).expect("the link of a popped arrival");
             match pipe.flight.pop_front() {
                 Some((t, e)) => {
                     self.held -= 1;
