@@ -212,6 +212,24 @@ def test_the_ns3_scenarios_map_its_timestamps(tmp_path):
         assert "timestamps" not in tomllib.loads(make(0.01, 100, tmp_path, timestamps=False).read_text())["transport"]
 
 
+def test_the_example_start_jitter_shifts_flow_k_by_k_steps(tmp_path):
+    """--start-jitter NS: flow k (the driver's order: S2 0-19, S1 20-29, S3 30-39) starts k x NS
+    later, in nanoseconds in the scenario (the driver adds NanoSeconds(k * NS) to the same flow)."""
+    import tomllib
+
+    import ns3_validate
+
+    base, shifted = ns3_validate.example_starts(), ns3_validate.example_starts(1000)
+    assert [(s, d) for s, d, _ in shifted] == [(s, d) for s, d, _ in base]
+    assert shifted[0][2] == base[0][2] and shifted[39][2] == pytest.approx(base[39][2] + 39e-6)
+    assert shifted[30] == ("S3_0", "R1", pytest.approx(0.05 + 30e-6))
+    flows = tomllib.loads(ns3_validate.example_scenario(2.0, 100, tmp_path, jitter_ns=1000).read_text())["flows"]
+    # S1_1 (k = 21) at 100 ms + 5 ms + 21 us; the plain mapping's starts are unchanged (whole us, as before).
+    assert flows[21]["src"] == "S1_1" and flows[21]["start"] == "105021000ns"
+    plain = tomllib.loads(ns3_validate.example_scenario(2.0, 100, tmp_path).read_text())["flows"]
+    assert plain[21]["start"] == "105000000ns"
+
+
 def test_dctcp_incast_finished_flows_timeouts_and_named_sinks():
     out = (SAMPLES / "dctcp_incast_stdout.txt").read_text()
     done = htsim.tcp_finished(out)

@@ -264,17 +264,18 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
     return toml
 
 
-def example_starts() -> list[tuple[str, str, float]]:
-    """(src, dst, start s) of the example's 40 flows, in the order its driver creates them."""
+def example_starts(jitter_ns: int = 0) -> list[tuple[str, str, float]]:
+    """(src, dst, start s) of the example's 40 flows, in the order its driver creates them; flow k
+    starts k x `jitter_ns` later (--start-jitter)."""
     flows = [(f"S2_{i}", f"R2_{i}", i * 1.0 / 20 + i * 0.005) for i in range(20)]
     flows += [(f"S1_{i}", "R1", i * 1.0 / 10 + i * 0.005) for i in range(10)]
     flows += [(f"S3_{i}", "R1", i * 1.0 / 10 + (i + 10) * 0.005) for i in range(10)]
-    return flows
+    return [(src, dst, t + k * jitter_ns * 1e-9) for k, (src, dst, t) in enumerate(flows)]
 
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                     ties: str = "scheduled", timestamps: bool = True) -> Path:
+                     ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -282,7 +283,7 @@ def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = Tr
     trunk_dev = device_line(device).replace("\n", ", ")  # the same key, inline in the link's table
     trunk_q = "{ buffer = \"2666pkt\", " + trunk_dev + NS3_RED.format(lo=50, hi=150, wait=str(wait).lower(), count=red_count).replace("\n", ", ") + " }"
     links.append(f'  {{ a = "T1", b = "T2", rate = "10Gbps", delay = "10us", queue = {trunk_q} }},')
-    flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e6)}us"\n' for s, d, t in example_starts())
+    flows = "".join(f'[[flows]]\nsrc = "{s}"\ndst = "{d}"\nstart = "{round(t * 1e9)}ns"\n' for s, d, t in example_starts(jitter_ns))
     text = f"""name = "ns3-dctcp-example"
 description = "ns-3's examples/tcp/dctcp-example.cc mapped item by item (benches/validation/ns3_validate.py)"
 
@@ -319,16 +320,17 @@ flows = "all"
 cwnd = "all"
 
 {flows}"""
-    toml = out / f"example-dq{device}-{time_s}s-{os.getpid()}.toml"
+    toml = out / f"example-dq{device}-{time_s}s-j{jitter_ns}-{os.getpid()}.toml"
     toml.write_text(text)
     return toml
 
 
 # ---- runs and tables ---------------------------------------------------------------------------
 
-def run_ns3(exe: Path, scenario: str, time_s: float, warmup: float, sample_us: float, device_queue: int) -> tuple[timing.Run, dict]:
+def run_ns3(exe: Path, scenario: str, time_s: float, warmup: float, sample_us: float, device_queue: int,
+            jitter_ns: int = 0) -> tuple[timing.Run, dict]:
     r = timing.run_timed([str(exe), f"--scenario={scenario}", f"--time={time_s}", f"--warmup={warmup}", f"--sample={sample_us}",
-                          f"--deviceQueue={device_queue}"])
+                          f"--deviceQueue={device_queue}", f"--startJitterNs={jitter_ns}"])
     if r.returncode != 0:
         raise SystemExit(f"ns-3 failed:\n{r.stdout[-1000:]}\n{r.stderr[-1500:]}")
     return r, parse_ns3(r.stdout)
@@ -452,8 +454,16 @@ def main() -> None:
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
                          "instead of running ns-3 again: a 5 s example costs ns-3 about 6 CPU minutes")
+    ap.add_argument("--start-jitter", type=int, default=0, metavar="NS",
+                    help="example only: flow k (in the driver's order) starts k x NS nanoseconds later in both "
+                         "simulators, a perturbation that changes no rule, to show how much a converged figure owes "
+                         "to start-up phase (default 0: the example's starts)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
+    if a.start_jitter < 0:
+        ap.error(f"--start-jitter must be 0 or more nanoseconds, not {a.start_jitter}")
+    if a.start_jitter and a.experiment in ("all", "b1"):
+        ap.error("--start-jitter shifts the example's starts: name it with --experiment example|example-dq1")
     if a.ns3_output and a.experiment == "all":
         ap.error("--ns3-output holds one experiment's ns-3 output: name it with --experiment b1|example|example-dq1")
     wait = a.red_wait == "on"
@@ -473,7 +483,8 @@ def main() -> None:
         loss_exit = a.loss_exit == "ns3"
         ts = a.timestamps == "on"
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts) if b1
-                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts))
+                else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
+                                   a.start_jitter))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -481,7 +492,7 @@ def main() -> None:
                 nan = float("nan")
                 ns.append((timing.Run(nan, nan, nan, 0, "", ""), parse_ns3(a.ns3_output.read_text())))
             else:
-                ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq))
+                ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq, a.start_jitter))
             fab.append(run_fabricsim(toml, warm, ports, fdq))
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if a.ns3_output:
@@ -502,6 +513,8 @@ def main() -> None:
             notes.append("fabricsim leaves a timeout's loss state growing by all it acknowledged (--loss-exit acked)")
         if not ts:
             notes.append("fabricsim's RTO keeps its back-off until a sample from a segment sent once (Karn's rule; --timestamps off)")
+        if a.start_jitter:
+            notes.append(f"flow k starts k x {a.start_jitter} ns later than the example's start in both simulators (--start-jitter)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "

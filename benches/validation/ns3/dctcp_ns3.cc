@@ -165,6 +165,9 @@ void CountDrop(Ptr<const QueueDiscItem> item)
 // ACK arrivals at its sender ("A time_ns ack ece"), from --traceFrom until --traceUntil.
 FILE* g_echoTrace = nullptr;
 size_t g_echoFlow = 0;
+// Flow k (in the driver's order) starts k x this many nanoseconds later (--startJitterNs): a
+// perturbation that changes no rule, to see how much the converged split owes to start-up phase.
+uint64_t g_startJitterNs = 0;
 Time g_echoFrom, g_echoUntil;
 
 bool EchoTraced(size_t flow)
@@ -468,12 +471,13 @@ void Example(Time stop, uint32_t deviceQueue)
     const Time window = Seconds(1);  // the example's flowStartupWindow
     for (uint32_t i = 0; i < 20; i++)
     {
-        AddFlow("S2->R2", s2.Get(i), r2.Get(i), ipR2[i], 50000 + i, i * window / 20 + MilliSeconds(i * 5), stop, "1Gbps", 1000);
+        AddFlow("S2->R2", s2.Get(i), r2.Get(i), ipR2[i], 50000 + i, i * window / 20 + MilliSeconds(i * 5) + NanoSeconds(i * g_startJitterNs),
+                stop, "1Gbps", 1000);
     }
     for (uint32_t i = 0; i < 20; i++)
     {
         Ptr<Node> from = i < 10 ? s1.Get(i) : s3.Get(i - 10);
-        Time start = (i < 10 ? i : i - 10) * window / 10 + MilliSeconds(i * 5);
+        Time start = (i < 10 ? i : i - 10) * window / 10 + MilliSeconds(i * 5) + NanoSeconds((20 + i) * g_startJitterNs);
         AddFlow(i < 10 ? "S1->R1" : "S3->R1", from, r1, ipR1, 50000 + i, start, stop, "1Gbps", 1000);
     }
 }
@@ -502,6 +506,7 @@ int main(int argc, char* argv[])
     std::string stateTrace;
     cmd.AddValue("stateTrace", "the --echoTrace flow's sender state changes and segments sent into this file", stateTrace);
     cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
+    cmd.AddValue("startJitterNs", "example: flow k (0-based, in the driver's order) starts k x this many ns later", g_startJitterNs);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
