@@ -740,6 +740,13 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             c.ack_size = v.min(10_000) as u32;
         }
     }
+    if let Some(v) = t.get("syn_size", iss, as_bytes) {
+        if v == 0 {
+            iss.push(t.key_path("syn_size"), "a SYN must have a size of at least 1 byte");
+        } else {
+            c.syn_size = Some(v.min(10_000) as u32);
+        }
+    }
     if let Some(v) = t.get("initial_cwnd", iss, as_positive) {
         c.initial_cwnd = v.min(u32::MAX as u64) as u32;
     }
