@@ -805,6 +805,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("handshake_ack"), "true needs handshake = true (the ACK answers the SYN-ACK)");
         }
     }
+    if c.syn_size.is_some() && !c.handshake && t.has("syn_size") {
+        iss.push(t.key_path("syn_size"), "needs handshake = true (without it no SYN is sent)");
+    }
     if c.prr_ns3_entry && !c.prr && t.has("prr_entry") {
         iss.push(t.key_path("prr_entry"), "\"ns3\" needs prr = true (it counts PRR's first ACK)");
     }
