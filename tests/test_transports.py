@@ -147,6 +147,29 @@ def test_ns3_stack_opens_with_a_handshake_and_is_listed():
     stack_is_checked_and_listed(doc, "ns3", "ns-3", ("ns-3", "min RTO 1s", "no TLP, no RACK"))
 
 
+def test_syn_size_sets_the_syns_bytes_on_the_wire():
+    # htsim's SYN is one byte (TcpSrc::send_packets: new_syn_pkt(.., 1, 1)). Two senders open
+    # at 0 into s0 -> h0 over 10 Gb/s, 1 us wires: both SYNs reach s0 together, one behind the
+    # other. 52 B (ack_size): 41.6 ns each, so s0 -> h0 starts them at 1041.6 and 1083.2 ns;
+    # 1 B: 0.8 ns each, at 1000.8 and 1001.6 ns. The SYN-ACKs keep ack_size (40 B here).
+    flows = [{"src": f"h{i}", "dst": "h0", "size": "9KB"} for i in (1, 2)]
+    starts = {}
+    for syn in (None, "1B"):
+        tcp = {"cc": "dctcp", "handshake": True} | ({"syn_size": syn, "ack_size": "40B"} if syn else {})
+        doc = star(tcp, flows=flows, hosts=3, queue={"buffer": "unlimited", "discipline": "ecn", "ecn_threshold": "65pkt"})
+        doc["output"] = {"pcap": {"ports": ["s0->h0", "s0->h1"], "until": "5us"}}
+        pk = fabricsim.run(doc, progress=False).packets
+        syns = pk[(pk.port == "s0->h0") & (pk["size"] < 60)]
+        starts[syn] = sorted(syns.time_ps.tolist())
+        assert set(syns["size"]) == {1 if syn else 52}
+        assert set(pk[pk.port == "s0->h1"]["size"]) == {40 if syn else 52}  # the SYN-ACK
+    assert starts[None] == [1_041_600, 1_083_200], starts
+    assert starts["1B"] == [1_000_800, 1_001_600], starts
+    doc["transport"]["syn_size"] = 0
+    with pytest.raises(fabricsim.ScenarioError, match="transport.syn_size"):
+        fabricsim.validate(doc)
+
+
 def stack_is_checked_and_listed(doc, bad: str, meant: str, listed: tuple) -> None:
     """An unknown `[host] stack` is named with the closest one; `fabricsim list stacks` shows `listed`."""
     doc["host"] = {"stack": bad}

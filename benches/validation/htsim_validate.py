@@ -46,7 +46,8 @@ dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collatera
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
   80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
-  no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan). Figures: FCTs,
+  no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan, its 40 B ACKs and
+  1 B SYN: sim/tcppacket.h TcpAck::ACKSIZE, sim/tcp.cpp TcpSrc::send_packets). Figures: FCTs,
   flows finished before one and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long
   flow's goodput before and in the incast's first 10 ms. The driver seeds its path draw
   (srand(13)), so its runs are identical; fabricsim pins each flow to htsim's path as in the
@@ -454,6 +455,8 @@ dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
 cc_params = {{ window_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
 mss = "8948B"                        # Packet::set_packet_size(9000): 9000 B on the wire
 header = "52B"
+ack_size = "40B"                     # TcpAck::ACKSIZE (the SYN-ACK is one of them: TcpSink::send_ack)
+syn_size = "1B"                      # TcpSrc::send_packets: TcpPacket::new_syn_pkt(.., 1, 1), one byte on the wire
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
 initial_ssthresh = 10                # tcpSrc->set_ssthresh(10 * data_packet_size())
 min_rto = "250ms"                    # TcpSrc::receivePacket: _rto at least 0.25 s

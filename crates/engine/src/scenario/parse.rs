@@ -740,6 +740,13 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             c.ack_size = v.min(10_000) as u32;
         }
     }
+    if let Some(v) = t.get("syn_size", iss, as_bytes) {
+        if v == 0 {
+            iss.push(t.key_path("syn_size"), "a SYN must have a size of at least 1 byte");
+        } else {
+            c.syn_size = Some(v.min(10_000) as u32);
+        }
+    }
     if let Some(v) = t.get("initial_cwnd", iss, as_positive) {
         c.initial_cwnd = v.min(u32::MAX as u64) as u32;
     }
@@ -797,6 +804,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         if v && !c.handshake {
             iss.push(t.key_path("handshake_ack"), "true needs handshake = true (the ACK answers the SYN-ACK)");
         }
+    }
+    if c.syn_size.is_some() && !c.handshake && t.has("syn_size") {
+        iss.push(t.key_path("syn_size"), "needs handshake = true (without it no SYN is sent)");
     }
     if c.prr_ns3_entry && !c.prr && t.has("prr_entry") {
         iss.push(t.key_path("prr_entry"), "\"ns3\" needs prr = true (it counts PRR's first ACK)");

@@ -131,6 +131,9 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);
     // 21b. The SYN's timestamp is "sent" or "zero" (htsim's).
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_timestamp = \"0\"", "transport.syn_timestamp", &["\"sent\" or \"zero\""]);
+    // 21b'. The SYN has a size (htsim's is one byte).
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_size = 0", "transport.syn_size", &["at least 1 byte"]);
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_size = \"1B\"", "transport.syn_size", &["needs handshake = true"]);
     // 21c. The RTO scan period is a time.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nrto_tick = \"fast\"", "transport.rto_tick", &["fast"]);
     // 21d. The ACKs' class is a class.

@@ -158,8 +158,12 @@ pub struct TcpConfig {
     pub mss: u32,
     /// Header bytes on every data packet (IP + TCP + options).
     pub header: u32,
-    /// Bytes of a pure ACK.
+    /// Bytes of a pure ACK (the SYN-ACK's too).
     pub ack_size: u32,
+    /// Bytes of the SYN; `None`: `ack_size`. htsim's SYN is one byte on the wire
+    /// (`TcpSrc::send_packets`: `TcpPacket::new_syn_pkt(.., 1, 1)`, size 1; csg-htsim 841d9e7),
+    /// so its SYNs barely queue behind one another where an incast's meet.
+    pub syn_size: Option<u32>,
     /// Initial window, segments (RFC 6928: 10).
     pub initial_cwnd: u32,
     /// Initial ssthresh, segments (u32::MAX = "arbitrarily high", RFC 5681).
@@ -304,6 +308,7 @@ impl Default for TcpConfig {
             mss: 1448,
             header: 52,
             ack_size: 52,
+            syn_size: None,
             initial_cwnd: 10,
             initial_ssthresh: u32::MAX,
             rto: RtoConfig {

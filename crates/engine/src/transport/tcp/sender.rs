@@ -526,7 +526,8 @@ impl Sender {
 
     fn send_syn(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         self.syn_sent_at = Some(now);
-        let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.ack_size, Kind::Syn, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
+        let size = cfg.syn_size.unwrap_or(cfg.ack_size);
+        let mut p = Packet::new(ends.flow, ends.src, ends.dst, size, Kind::Syn, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
         p.class = cfg.class;
         if cfg.ect_syn && cfg.ecn != EcnMode::Off {
             p.ecn = Ecn::Ect0;
