@@ -710,7 +710,8 @@ xon = "{xon}B"
 # while _cwnd >= _flightsize + _mss (send_timing = "tick" in [transport]), whatever the queue
 # holds (its 9 MB maxsize only prints "Host Queue size"); a pause that reaches it is forwarded
 # to its sources (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop their
-# timer until the resume ([pfc] stop_senders above).
+# timer until the resume ([pfc] stop_senders above; with --hpcc-pause-hosts limit, a one-packet
+# send limit stands for the stop).
 {host_queue}
 
 [routing]

@@ -25,7 +25,8 @@
 //!   hand it nothing until the resume (`HPCCSrc::doNextEvent` returns while `PAUSED`, and
 //!   `processPause` fires it again at the resume). Here a paused NIC then counts as full to its
 //!   senders (`Fabric::nic_queued` gives `host::HELD`): a sender blocks at its next send and is
-//!   woken, as any blocked sender, when the RESUME lets the NIC send again.
+//!   woken, as any blocked sender, when the RESUME lets the NIC send again (an HPCC source on
+//!   htsim's timer, `send_tick.rs`, then waits for its next tick where htsim's fires at once).
 //! - One class: a pause stops every queue of the port (802.1Qbb pauses per priority; htsim's
 //!   lossless queues have one).
 //!
