@@ -456,6 +456,14 @@ def test_hpcc_switch_choices_become_each_directions_path_index(tmp_path):
     # No pause can occur: htsim's host queue itself, unbounded with the ACKs ahead of the data.
     assert doc["host_queue"] == {"queues": 2, "classes": [0, 1], "send_limit": "unlimited"}
     assert (doc["transport"]["class"], doc["transport"]["ack_class"]) == (1, 0)
+    # At the driver's own thresholds too, with its sources' stop at a pause (HPCCSrc::processPause):
+    # [pfc] stop_senders; --hpcc-pause-hosts limit maps the stop as a one-packet NIC limit instead.
+    for hosts, queue, pfc in [("stop", doc["host_queue"], {"xoff": "135000B", "xon": "108000B", "stop_senders": True}),
+                              ("limit", {"send_limit": "1pkt"}, {"xoff": "135000B", "xon": "108000B"})]:
+        d = htsim_validate.hpcc_experiment(FakeBuild(tmp_path), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [], pfc="driver",
+                                           pause_hosts=hosts)
+        d = tomllib.loads(d.after_htsim({"run": 0, "hpcc_hops": hops}).read_text())
+        assert (d["host_queue"], d["pfc"]) == (queue, pfc), hosts
     # A flow between pods without its aggregation switch's choice: not the edited copy.
     with pytest.raises(SystemExit, match="no HPCC paths"):
         e.after_htsim({"run": 1, "hpcc_hops": {k: v for k, v in hops.items() if k != (1, "ack")}})

@@ -104,9 +104,11 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   ([[flows]] path and return_path, htsim.hpcc_path_index); --own-paths hashes them instead
   (fabricsim's seeds 1, 2, ... with --vary-seed). Hosts: htsim's source hands its unbounded host
   queue (ACKs first) a packet every T x 9064 B / W while the window allows, whatever the queue
-  holds, and stops at a pause; mapped where no pause can occur as send_limit = "unlimited" with
-  the ACKs in a queue of their own ahead of data, and otherwise (--hpcc-pfc driver, or on
-  fabricsim's own draws) as a one-packet send limit (HPCC_HOST_QUEUE, HPCC_SEND_LIMIT).
+  holds, and stops at a pause (FairPriorityQueue::receivePacket forwards it to its sources,
+  HPCCSrc::processPause); mapped as it is: send_limit = "unlimited" with the ACKs in a queue of
+  their own ahead of data, and [pfc] stop_senders = true (a paused NIC holds its senders until the
+  resume). --hpcc-pause-hosts limit, and fabricsim's own draws, map the stop as a one-packet send
+  limit instead, the mapping before (HPCC_HOST_QUEUE, HPCC_STOP_SENDERS, HPCC_SEND_LIMIT).
   The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B, resumed below
   LOW x 9000 B (-pfc_thresholds LOW HIGH, its own 12 15), mapped key by key onto fabricsim's [pfc]
   (xoff = HIGH x 9000 B, xon = LOW x 9000 B; HPCC_SCENARIO's [pfc] comments say where each rule is
@@ -703,6 +705,7 @@ buffer = "unlimited"
 # every pause (benches/htsim/htsim.py), compared with the ports' pfc_pauses.
 xoff = "{xoff}B"
 xon = "{xon}B"
+{stop_senders}
 
 [host_queue]
 # FAIR_PRIO: a FairPriorityQueue per host (ACKs, PRIO_HI, ahead of data, PRIO_LO), fed by
@@ -710,7 +713,8 @@ xon = "{xon}B"
 # while _cwnd >= _flightsize + _mss (send_timing = "tick" in [transport]), whatever the queue
 # holds (its 9 MB maxsize only prints "Host Queue size"); a pause that reaches it is forwarded
 # to its sources (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop their
-# timer until the resume.
+# timer until the resume ([pfc] stop_senders above; with --hpcc-pause-hosts limit, a one-packet
+# send limit stands for the stop).
 {host_queue}
 
 [routing]
@@ -778,11 +782,16 @@ HPCC_HOST_QUEUE = ('queues = 2                           # ACKs (ack_class = 0 b
                    'send_limit = "unlimited"             # the source never waits for its NIC',
                    'class = 1                            # HPCCPacket::priority(): PRIO_LO at the host queue ...\n'
                    'ack_class = 0                        # ... HPCCAck::priority(): PRIO_HI, ahead of the host\'s own data\n')
-# Where pauses stop the sources (--hpcc-pfc driver), or on fabricsim's own draws (--own-paths):
-# a send limit of one packet. Unlimited, a paused NIC filled with the window and sent it back to
-# back on resume (2,051 pauses instead of 500 on the permutation's first draw; fabricsim's sources
-# do not stop at a pause), and on fabricsim's own draws windows that ran away further (up to 6e12 B)
-# outgrew 6 GB of memory before 1 ms.
+# The sources' stop at a pause, mapped as it is: HPCCSrc::processPause sets _state_send = PAUSED, so
+# doNextEvent returns at its next firing without handing the host queue anything and without firing
+# again, until the resume fires it. With the host queue unlimited and sources that did not stop, a
+# paused NIC filled with the window and sent it back to back at the resume (2,051 pauses instead of
+# 500 on the permutation's first draw).
+HPCC_STOP_SENDERS = ('stop_senders = true                  # FairPriorityQueue::receivePacket forwards a pause to the host\'s '
+                     'sources, HPCCSrc::processPause stops them until the resume')
+# The stop as a send limit of one packet (--hpcc-pause-hosts limit: the mapping before), and on
+# fabricsim's own draws (--own-paths), whose windows ran away further (up to 6e12 B) and outgrew 6 GB
+# of memory before 1 ms with unlimited NICs.
 HPCC_SEND_LIMIT = ('send_limit = "1pkt"                  # a source hands its NIC one packet at a time, as at a pause', '')
 OWN_HPCC_PATHS = 'ecmp = "flow_hash"                   # --own-paths: one path per flow and direction, fabricsim\'s own hash'
 
@@ -818,15 +827,16 @@ def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
                     notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", send_timing: str = "tick",
-                    own_paths: bool = False) -> Experiment:
+                    pause_hosts: str = "stop", own_paths: bool = False) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
     low, high = hpcc_pfc_thresholds(pairs, size, end, pfc)
     pfc_note = " (the driver's own)" if pfc == "driver" else ": HIGH x 9000 B is more than all the flows' bytes, so no pause can occur"
-    host = HPCC_SEND_LIMIT if pfc == "driver" or own_paths else HPCC_HOST_QUEUE
+    host = HPCC_SEND_LIMIT if pause_hosts == "limit" or own_paths else HPCC_HOST_QUEUE
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
-                                pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU, routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
+                                pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
+                                stop_senders=HPCC_STOP_SENDERS if host is HPCC_HOST_QUEUE else "", routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
                                 host_queue=host[0], classes=host[1],
                                 htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"')
                                 .replace('send_timing = "tick"', f'send_timing = "{send_timing}"') if rules else "")
@@ -846,7 +856,8 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
                      + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else "")
                      + ("; fabricsim's sources send as the window allows, not on htsim's timer (--hpcc-send-timing window)"
                         if rules and send_timing == "window" else "")
-                     + ("; fabricsim's host NICs: unlimited, ACKs first (htsim's host queue)" if host is HPCC_HOST_QUEUE
+                     + ("; fabricsim's host NICs: unlimited, ACKs first, a pause stops their sources (htsim's host queue)"
+                        if host is HPCC_HOST_QUEUE
                         else "; fabricsim's host NICs: a one-packet send limit"),
                      paths_note(own_paths, "htsim's paths, each direction its own (paths = \"flow\", path and return_path = its switches' choices)")]
     return Experiment(name, scenario(None) if own_paths else None, argv, "HPCC_SINK", experiments.seconds(end), size is not None, notes,
@@ -1084,6 +1095,10 @@ def main() -> None:
     ap.add_argument("--hpcc-send-timing", default="tick", choices=["tick", "window"],
                     help="when fabricsim's HPCC source sends: tick (default: only on a timer every T x packet / W, as htsim's "
                          "HPCCSrc::doNextEvent) or window (as soon as the window allows, paced at W/T: the mapping before)")
+    ap.add_argument("--hpcc-pause-hosts", default="stop", choices=["stop", "limit"],
+                    help="fabricsim's HPCC hosts under a pause: stop (default: htsim's host queue as it is, unlimited with ACKs "
+                         "first, and a pause stops the sources, [pfc] stop_senders, as FairPriorityQueue::receivePacket -> "
+                         "HPCCSrc::processPause) or limit (a one-packet NIC send limit standing for the stop: the mapping before)")
     ap.add_argument("--runs", type=int, default=2, help="runs of each simulator, interleaved (default 2)")
     ap.add_argument("--vary-seed", action="store_true",
                     help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")
@@ -1097,7 +1112,8 @@ def main() -> None:
     for name in names:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
-            extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record, "send_timing": a.hpcc_send_timing}
+            extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record, "send_timing": a.hpcc_send_timing,
+                     "pause_hosts": a.hpcc_pause_hosts}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
             extra["tie_order"] = a.tie_order

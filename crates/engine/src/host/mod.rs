@@ -48,6 +48,10 @@ impl Default for HostSpec {
 use crate::network::Network;
 use crate::scenario::TopologySpec;
 
+/// What `Fabric::nic_queued` reports for a NIC that holds its senders back whatever it queues: a
+/// NIC paused by PFC under `[pfc] stop_senders` (`switch/pfc.rs`). Its budget is 0.
+pub const HELD: u64 = u64::MAX;
+
 /// Backpressure state of one host NIC port.
 #[derive(Clone, Debug, Default)]
 pub struct Nic {
@@ -79,10 +83,15 @@ impl Hosts {
         Hosts { nics, stacks: Stacks::new(net), rx_jitter: None }
     }
 
-    /// Data packets a sender may still hand to NIC `port`, whose queue holds `queued` packets.
+    /// Data packets a sender may still hand to NIC `port`, whose queue holds `queued` packets;
+    /// none while the NIC holds its senders (`queued` = [`HELD`]), whatever its send limit.
     #[inline]
     pub fn budget(&self, port: PortId, queued: u64) -> u64 {
-        self.nics[port.idx()].send_limit.map_or(u64::MAX, |l| l.saturating_sub(queued))
+        match self.nics[port.idx()].send_limit {
+            _ if queued == HELD => 0,
+            None => u64::MAX,
+            Some(l) => l.saturating_sub(queued),
+        }
     }
 
     #[inline]

@@ -1668,6 +1668,7 @@ fn pfc_section(t: &Table, topo: Option<&TopologySpec>, ndp: Option<&str>, iss: &
     let s = t.table("pfc", iss)?;
     let xoff = s.need("xoff", iss, "an amount such as \"135KB\" or \"15pkt\" (pause the upstream above it)", as_amount);
     let xon = s.need("xon", iss, "an amount such as \"108KB\" or \"12pkt\" (resume below it)", as_amount);
+    let stop_senders = s.get("stop_senders", iss, as_bool).unwrap_or(false);
     s.finish(iss);
     let (xoff, xon) = (xoff?, xon?);
     let n = |a: Amount| match a {
@@ -1702,7 +1703,7 @@ fn pfc_section(t: &Table, topo: Option<&TopologySpec>, ndp: Option<&str>, iss: &
             }
         }
     }
-    Some(crate::switch::pfc::PfcSpec { xoff, xon })
+    Some(crate::switch::pfc::PfcSpec { xoff, xon, stop_senders })
 }
 
 /// What in a port's queue can drop a packet, if anything.

@@ -373,10 +373,14 @@ impl Fabric {
     }
 
     /// Packets a host has handed to NIC `port` that have not started on its wire: the port's
-    /// queue and, for a shaped port, its shaper (the NIC's backpressure counts both).
+    /// queue and, for a shaped port, its shaper (the NIC's backpressure counts both). A NIC
+    /// paused by PFC whose senders stop (`[pfc] stop_senders`) counts as full: `host::HELD`.
     #[inline]
     pub fn nic_queued(&self, port: PortId) -> u64 {
         let p = &self.net.ports[port.idx()];
+        if p.paused && self.pfc.as_deref().is_some_and(pfc::Pfc::stops_senders) {
+            return crate::host::HELD;
+        }
         p.queue.len_packets() + p.held as u64
     }
 

@@ -20,8 +20,13 @@
 //!   for the reverse wire's current frame: at most one MTU's serialization later than here.
 //! - The upstream finishes its current packet (htsim's `LosslessOutputQueue` state
 //!   `PAUSE_RECEIVED`, then `PAUSED`). A host NIC stops as a port does; its senders then stop
-//!   at the NIC's send limit (htsim's `HPCCSrc::processPause` stops the source itself: a send
-//!   limit of one packet, `[host_queue] send_limit = "1pkt"`, comes closest).
+//!   at the NIC's send limit, or with `stop_senders` at once: htsim's host queue forwards a pause
+//!   to the host's sources (`FairPriorityQueue::receivePacket` → `HPCCSrc::processPause`), which
+//!   hand it nothing until the resume (`HPCCSrc::doNextEvent` returns while `PAUSED`, and
+//!   `processPause` fires it again at the resume). Here a paused NIC then counts as full to its
+//!   senders (`Fabric::nic_queued` gives `host::HELD`): a sender blocks at its next send and is
+//!   woken, as any blocked sender, when the RESUME lets the NIC send again (an HPCC source on
+//!   htsim's timer, `send_tick.rs`, then waits for its next tick where htsim's fires at once).
 //! - One class: a pause stops every queue of the port (802.1Qbb pauses per priority; htsim's
 //!   lossless queues have one).
 //!
@@ -40,6 +45,10 @@ pub struct PfcSpec {
     pub xoff: Amount,
     /// Resume it when the ingress holds less than this.
     pub xon: Amount,
+    /// A paused host NIC also stops its senders until the RESUME (htsim's host queue forwards
+    /// the pause to its sources: `FairPriorityQueue::receivePacket`, `HPCCSrc::processPause`);
+    /// false: they fill it up to its send limit.
+    pub stop_senders: bool,
 }
 
 /// Does an occupancy of (`pkts`, `bytes`) fall below `a`?
@@ -118,6 +127,12 @@ impl Pfc {
     fn grow(&mut self, i: usize) {
         let len = (i + 1).max(2 * self.entered_by.len());
         self.entered_by.resize(len, (PortId::from_idx(0), 0));
+    }
+
+    /// Does a paused host NIC stop its senders (`PfcSpec::stop_senders`)?
+    #[inline]
+    pub fn stops_senders(&self) -> bool {
+        self.spec.stop_senders
     }
 
     /// Does the node behind `port` count what comes through it (is it a switch)?
@@ -339,7 +354,7 @@ mod tests {
         // upstream (a size read on the way out could leave bytes counted for good).
         let sc = Scenario::from_toml(&two_into_one("[pfc]\nxoff = \"1000B\"\nxon = \"500B\"")).unwrap();
         let sim = Simulator::new(&sc, None);
-        let mut f = super::Pfc::new(super::PfcSpec { xoff: crate::queue::Amount::Bytes(1000), xon: crate::queue::Amount::Bytes(500) }, &sim.fabric.net);
+        let mut f = super::Pfc::new(super::PfcSpec { xoff: crate::queue::Amount::Bytes(1000), xon: crate::queue::Amount::Bytes(500), stop_senders: false }, &sim.fabric.net);
         let (up, down) = (port(&sim, "h1->s0"), port(&sim, "s0->h0"));
         let id = crate::ids::PacketId::from_idx(3);
         assert!(f.entered(up, id, 1500), "1500 B > xoff: PAUSE");
@@ -398,6 +413,61 @@ mod tests {
             flow("c", "r"),
             flow("b", "u")
         )
+    }
+
+    /// h1 -> s0 -> h0: h1's link 10 Gb/s with 0.5 µs of wire, h0's 1 Gb/s with 1 µs; 1500 B
+    /// packets (mss 1450 + 50 B); one flow of 20 segments whose application writes a segment
+    /// every 2 µs (5.8 Gb/s); `[pfc]` thresholds of 4 and 2 packets and `extra` keys.
+    fn slow_writer(extra: &str) -> String {
+        "[simulation]\nend = \"1ms\"\n[topology]\nkind = \"explicit\"\nhosts = [\"h0\", \"h1\"]\nswitches = [\"s0\"]\n\
+         links = [{ a = \"h1\", b = \"s0\", rate = \"10Gbps\", delay = \"0.5us\" }, { a = \"s0\", b = \"h0\", rate = \"1Gbps\", delay = \"1us\" }]\n\
+         [queue]\nbuffer = \"unlimited\"\n[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\"\n"
+            .to_string()
+            + extra
+            + "\n[transport]\nmss = 1450\nheader = 50\nhandshake = false\ninitial_cwnd = 100\napp_rate = \"5.8Gbps\"\n\
+               [[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 29000\n"
+    }
+
+    #[test]
+    fn stop_senders_keeps_the_data_out_of_a_paused_nic_until_the_resume() {
+        // Segment k is written at 2k µs and leaves h1 at once (1.2 µs of wire), its last bit at s0
+        // at 2k + 1.7 µs; s0->h0 takes 12 µs a packet: the first ends at 3.7 + 12 = 15.7 µs. So
+        // s0's ingress from h1 holds k packets after segment k up to 15.7 µs: segment 5 (11.7 µs)
+        // makes 5 > 4, and the PAUSE reaches h1 at 12.2 µs, during segment 6 (12.0–13.2 µs),
+        // which goes. Departures at 15.7, 27.7, 39.7, 51.7, 63.7 µs bring the ingress from 6 to 1
+        // < 2: the RESUME reaches h1 at 64.2 µs. Meanwhile the application writes segments 7–20
+        // (14–40 µs). Without stop_senders each is handed to the paused NIC as it is written: at
+        // 40 µs the NIC holds 14. With it the sender blocks at segment 7 (14 µs), the NIC holds
+        // none, and the RESUME wakes the sender at 64.2 µs, which hands it all 14 at that instant.
+        // The wire sees the same packets at the same times either way (they were all written).
+        let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
+        let mut runs = Vec::new();
+        for stop in [false, true] {
+            let sc = Scenario::from_toml(&slow_writer(&format!("stop_senders = {stop}"))).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(sc.pfc.unwrap().stop_senders, stop);
+            let mut sim = Simulator::new(&sc, None);
+            let nic = port(&sim, "h1->s0");
+            let sent = |sim: &Simulator| tcp(sim, 0).sender.stats.segments_sent;
+            let queued = |sim: &Simulator| sim.fabric.net.ports[nic.idx()].queue.len_packets();
+            sim.run_until(us(12.2) - Time(1));
+            assert!(!sim.fabric.net.ports[nic.idx()].paused);
+            assert_eq!(sent(&sim), 6);
+            sim.run_until(us(12.2));
+            assert!(sim.fabric.net.ports[nic.idx()].paused, "stop_senders = {stop}: PAUSE at 12.2 µs");
+            sim.run_until(us(40.0));
+            assert_eq!((sent(&sim), queued(&sim)), if stop { (6, 0) } else { (20, 14) }, "stop_senders = {stop} at 40 µs");
+            sim.run_until(us(64.2) - Time(1));
+            assert!(sim.fabric.net.ports[nic.idx()].paused);
+            assert_eq!(sent(&sim), if stop { 6 } else { 20 });
+            sim.run_until(us(64.2));
+            assert!(!sim.fabric.net.ports[nic.idx()].paused, "RESUME at 64.2 µs");
+            assert_eq!(sent(&sim), 20, "stop_senders = {stop}: every segment handed over by the RESUME");
+            sim.run();
+            assert!(sim.flow_table().fct_ps[0].is_some());
+            let t = sim.port_table();
+            runs.push((sim.flow_table().fct_ps[0], t.tx_packets.clone(), t.pfc.clone().map(|p| (p.pauses, p.paused_s))));
+        }
+        assert_eq!(runs[0], runs[1], "the same wire timeline");
     }
 
     #[test]
@@ -481,6 +551,8 @@ mod input {
         assert!(e.contains("pfc.xon: 0: an ingress never holds less"), "{e}");
         let e = error(OK_QUEUE, "xoff = \"4pkt\"\nxon = \"2pkt\"\nxof = 3");
         assert!(e.contains("pfc.xof"), "{e}");
+        let e = error(OK_QUEUE, "xoff = \"4pkt\"\nxon = \"2pkt\"\nstop_senders = \"yes\"");
+        assert!(e.contains("pfc.stop_senders: 'yes' is not true or false"), "{e}");
     }
 
     #[test]
