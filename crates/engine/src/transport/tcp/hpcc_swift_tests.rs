@@ -319,3 +319,40 @@ fn send_timing_tick_sends_only_on_the_sources_timer() {
         assert_eq!(h.w, 3000.0, "{timing}: W stays at the bound");
     }
 }
+
+#[test]
+fn a_paused_source_sends_at_the_resume_and_a_tick_later() {
+    // h0 - s0 - h1, h0's link 10 Gb/s (1500-B segments 1.2 µs), s0 - h1 1 Gb/s (12 µs), 1 µs
+    // wires; T = 12 µs, W pinned at 6000 B (w_ai_bytes above w_max_bytes): four segments,
+    // htsim's period 12 × 1500 / 6000 = 3 µs. PFC at 1 packet, the NIC's senders stopped.
+    //   P1 at 0, P2 at 3, P3 at 6 (ticks). s0's ingress from h0 holds P1 from 2.2 µs, P2 from
+    //   5.2 (2 > 1: PAUSE, at h0 at 6.2, after P3 left), P3 from 8.2; they leave s0 at 14.2,
+    //   26.2, 38.2 (12 µs each): 0 < 1, RESUME at h0 at 39.2 µs. The firing at 9 µs found the
+    //   source paused (window 3 < 4 segments) and stopped the timer; the resume fires it: a
+    //   tick, P4 leaves at 39.2 µs, P5 and P6 a period later each (42.2, 45.2; P3's ACK is back
+    //   at 38.2 + 1 + 0.416 + 1 + 0.0416 + 1 = 41.6576). Waiting for the next tick of the old
+    //   grid instead would send them at 42, 45, 48.
+    let doc = "[simulation]\nend = \"100us\"\n[topology]\nkind = \"explicit\"\nswitches = [\"s0\"]\nhosts = [\"h0\", \"h1\"]\n\
+               [[topology.links]]\na = \"h0\"\nb = \"s0\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+               [[topology.links]]\na = \"s0\"\nb = \"h1\"\nrate = \"1Gbps\"\ndelay = \"1us\"\n\
+               [queue]\nbuffer = \"unlimited\"\n[pfc]\nxoff = \"1pkt\"\nxon = \"1pkt\"\nstop_senders = true\n\
+               [transport]\ncc = \"hpcc\"\nmss = 1448\nheader = 52\nhandshake = false\n\
+               cc_params = { t_us = 12, w_max_bytes = 6000, w_ai_bytes = 1000000, send_timing = \"tick\" }\n\
+               [[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n";
+    let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
+    let mut sim = Simulator::new(&Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}")), None);
+    let nic = sim.fabric.net.port_by_name("h0->s0").unwrap();
+    let sent = |sim: &Simulator| tcp(sim, 0).sender.stats.segments_sent;
+    for (k, &t) in [0.0, 3.0, 6.0, 39.2, 42.2, 45.2].iter().enumerate() {
+        if t > 0.0 {
+            sim.run_until(us(t) - Time(1));
+            assert_eq!(sent(&sim), k as u64, "before {t} µs");
+        }
+        sim.run_until(us(t));
+        assert_eq!(sent(&sim), k as u64 + 1, "at {t} µs");
+        if t == 39.2 {
+            assert!(!sim.fabric.net.ports[nic.idx()].paused, "resumed at 39.2 µs");
+        }
+    }
+    assert_eq!(sim.port_table().pfc.unwrap().pauses[nic.idx()], 1, "one pause before 45.2 µs");
+}

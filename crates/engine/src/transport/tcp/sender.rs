@@ -1172,6 +1172,8 @@ impl Sender {
     /// The NIC drained after this sender was blocked.
     pub fn on_send_ready(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         if self.started_at.is_some() && self.completed_at.is_none() {
+            // A sender held by a paused NIC is woken by the RESUME (a source timer restarts).
+            self.cc.nic_pause(now, false);
             self.try_send(now, cfg, ends, out);
         }
     }
@@ -1257,6 +1259,9 @@ impl Sender {
                 // NIC backpressure (Linux TSQ / ns-3 device-queue flow control): not cwnd-limited.
                 if self.board.next_lost(self.rxt_cursor).is_some() || self.has_new_data() {
                     out.blocked = true;
+                    if out.nic_queued == crate::host::HELD {
+                        self.cc.nic_pause(now, true); // PFC paused the NIC (`[pfc] stop_senders`)
+                    }
                 }
                 self.tcb.cwnd_limited = false;
                 break;
