@@ -989,7 +989,9 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim's ports count theirs
         rows += [pause_row(hts, fab), ("retransmissions", None, fd["retransmits"]), ("drops", None, fd["drops"])]
         if len(hts) > 1 and None not in (d["pauses"] for _, d in fab):
-            span = lambda runs: f"{min(d['pauses'] for _, d in runs):,.0f}-{max(d['pauses'] for _, d in runs):,.0f}"
+            def span(runs: list) -> str:
+                each = [d["pauses"] for _, d in runs]
+                return f"{min(each):,.0f}-{max(each):,.0f} ({', '.join(f'{n:,.0f}' for n in each)})"
             e.notes.append(f"PFC pauses per run: htsim {span(hts)}, fabricsim {span(fab)}")
         e.notes.append(host_backlog_note(hts, fab))
     elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout

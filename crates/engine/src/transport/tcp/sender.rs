@@ -1235,6 +1235,11 @@ impl Sender {
         if !self.established || self.probing {
             return;
         }
+        if out.nic_queued == crate::host::HELD && self.cc.nic_pause(now, true) {
+            // PFC paused the NIC (`[pfc] stop_senders`) and the source's timer stops: woken by
+            // the RESUME, which restarts it, whether or not the window lets a packet out.
+            out.blocked = true;
+        }
         if self.force_rtx && out.budget > 0 {
             self.force_rtx = false;
             if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
@@ -1259,9 +1264,6 @@ impl Sender {
                 // NIC backpressure (Linux TSQ / ns-3 device-queue flow control): not cwnd-limited.
                 if self.board.next_lost(self.rxt_cursor).is_some() || self.has_new_data() {
                     out.blocked = true;
-                    if out.nic_queued == crate::host::HELD {
-                        self.cc.nic_pause(now, true); // PFC paused the NIC (`[pfc] stop_senders`)
-                    }
                 }
                 self.tcb.cwnd_limited = false;
                 break;

@@ -371,7 +371,7 @@ impl CongestionOps for Hpcc {
     }
     /// htsim's source stops at its first firing in a pause and fires at once at the resume
     /// (`HPCCSrc::processPause`, `doNextEvent`).
-    fn nic_pause(&mut self, now: Time, paused: bool) {
+    fn nic_pause(&mut self, now: Time, paused: bool) -> bool {
         if self.rules.tick_send {
             if paused {
                 self.tick.pause(now)
@@ -379,6 +379,7 @@ impl CongestionOps for Hpcc {
                 self.tick.resume(now)
             }
         }
+        self.rules.tick_send
     }
 }
 
