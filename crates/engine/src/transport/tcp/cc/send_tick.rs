@@ -240,45 +240,36 @@ mod tests {
     }
 
     #[test]
-    fn a_pause_over_a_firing_stops_the_timer_and_the_resume_ticks_at_once() {
-        // Paused at 2.3 µs (found so at 2.5); the firing at 3 µs finds the source paused and
-        // stops the timer; the resume at 3.4 µs fires it: 3.4 − 2 ≥ 1, a tick, so a packet
-        // leaves at 3.4 and the next a period later, 4.4 (htsim restarts from the resume's
-        // tick: `_time_last_sent` = 3.4). Without the pause: 3, 4, 5.
-        let mut t = ticking();
-        t.pause(us(2.5));
-        t.set_period(us(3.2), us(1.0)); // an ACK in the pause plays the firing at 3 µs out
-        t.resume(us(3.4));
-        assert_eq!(t.next(us(3.4), us(3.4)), us(3.4));
-        assert_eq!(t.next(us(3.4), us(3.4) + Time(1)), us(4.4));
-        assert_eq!(t.next(us(4.5), us(4.5)), us(5.4));
-        // Found paused only when the sender is next asked (no ACK in the pause): the same.
-        let mut t = ticking();
-        t.pause(us(2.5));
-        t.resume(us(3.4));
-        assert_eq!(t.next(us(3.4), us(3.4)), us(3.4));
-    }
-
-    #[test]
-    fn a_firing_at_the_instant_the_sender_finds_the_pause_stops_the_timer() {
-        // The sender blocks at its tick of 3 µs (the NIC was paused meanwhile): that firing
-        // found the source paused; resumed at 3.5 µs, it ticks at 3.5, 4.5.
-        let mut t = ticking();
-        t.pause(us(3.0));
-        t.resume(us(3.5));
-        assert_eq!(t.next(us(3.5), us(3.5)), us(3.5));
-        assert_eq!(t.next(us(3.6), us(3.6)), us(4.5));
-    }
-
-    #[test]
-    fn a_pause_between_two_firings_changes_no_tick() {
-        // Paused 2.3–2.8 µs: the timer's firing at 3 µs is still pending at the resume, whose
-        // firing (2.8 − 2 < 1) is no tick and fires again at 2 + 1 = 3: the ticks stay 3, 4.
-        let mut t = ticking();
-        t.pause(us(2.3));
-        t.resume(us(2.8));
-        assert_eq!(t.next(us(2.8), us(2.8)), us(3.0));
-        assert_eq!(t.next(us(3.0), us(3.0) + Time(1)), us(4.0));
+    fn a_firing_in_the_pause_stops_the_timer_and_the_resume_fires_it() {
+        // From `ticking` (ticks at 1, 2 µs, period 1 µs, firing pending at 3): paused at `p`
+        // (as the sender finds it), an ACK setting a period in the pause, resumed at `r`; the
+        // first two ticks after.
+        let rows: [(f64, Option<(f64, f64)>, f64, [f64; 2]); 5] = [
+            // The firing at 3 finds the source paused and stops the timer; the resume at 3.4 is
+            // a tick (3.4 − 2 ≥ 1): a packet at the resume, the next a period later (htsim's
+            // `_time_last_sent` = 3.4). Without the pause: 3, 4.
+            (2.5, None, 3.4, [3.4, 4.4]),
+            // The same with an ACK in the pause that plays the firing at 3 out.
+            (2.5, Some((3.2, 1.0)), 3.4, [3.4, 4.4]),
+            // The sender finds the pause at its tick of 3 µs: that firing is in the pause.
+            (3.0, None, 3.5, [3.5, 4.5]),
+            // No firing in the pause (2.3–2.8): the pending one at 3 stays; the resume's firing
+            // (2.8 − 2 < 1) is no tick and fires again at 2 + 1 = 3: the ticks stay 3, 4.
+            (2.3, None, 2.8, [3.0, 4.0]),
+            // The firing at 3 stops the timer; an ACK at 3.2 sets 2 µs: the resume at 3.5 is
+            // 1.5 µs after the last tick, no tick; it fires again at 2 + 2 = 4, a tick; then 6.
+            (2.5, Some((3.2, 2.0)), 3.5, [4.0, 6.0]),
+        ];
+        for (p, ack, r, [first, second]) in rows {
+            let mut t = ticking();
+            t.pause(us(p));
+            if let Some((at, period)) = ack {
+                t.set_period(us(at), us(period));
+            }
+            t.resume(us(r));
+            assert_eq!(t.next(us(r), us(r)), us(first), "paused {p}, resumed {r}");
+            assert_eq!(t.next(us(first), us(first) + Time(1)), us(second), "paused {p}, resumed {r}");
+        }
     }
 
     #[test]
@@ -297,18 +288,6 @@ mod tests {
         let mut t = ticking();
         t.set_period(us(2.15), us(0.5));
         assert_eq!(t.next(us(2.2), us(2.2)), us(3.0));
-    }
-
-    #[test]
-    fn a_period_grown_in_the_pause_delays_the_resumes_tick() {
-        // The firing at 3 µs stops the timer; an ACK at 3.2 µs sets 2 µs; the resume at 3.5 µs
-        // is 1.5 µs after the last tick: no tick, it fires again at 2 + 2 = 4 µs, a tick; then 6.
-        let mut t = ticking();
-        t.pause(us(2.5));
-        t.set_period(us(3.2), us(2.0));
-        t.resume(us(3.5));
-        assert_eq!(t.next(us(3.5), us(3.5)), us(4.0));
-        assert_eq!(t.next(us(4.0), us(4.0) + Time(1)), us(6.0));
     }
 
     #[test]
