@@ -107,7 +107,9 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   holds, and stops at a pause (FairPriorityQueue::receivePacket forwards it to its sources,
   HPCCSrc::processPause); mapped as it is: send_limit = "unlimited" with the ACKs in a queue of
   their own ahead of data, and [pfc] stop_senders = true (a paused NIC holds its senders until the
-  resume). --hpcc-pause-hosts limit, and fabricsim's own draws, map the stop as a one-packet send
+  resume; a timer firing in the pause stops the source's timer and the resume fires it at once,
+  HPCCSrc::doNextEvent and processPause in sim/hpcc.cpp: send_timing = "tick" does the same for a
+  sender the pause blocked, cc/send_tick.rs). --hpcc-pause-hosts limit, and fabricsim's own draws, map the stop as a one-packet send
   limit instead, the mapping before (HPCC_HOST_QUEUE, HPCC_STOP_SENDERS, HPCC_SEND_LIMIT).
   The driver's queues are lossless: PFC at every switch ingress above HIGH x 9000 B, resumed below
   LOW x 9000 B (-pfc_thresholds LOW HIGH, its own 12 15), mapped key by key onto fabricsim's [pfc]
@@ -714,7 +716,9 @@ xon = "{xon}B"
 # holds (its 9 MB maxsize only prints "Host Queue size"); a pause that reaches it is forwarded
 # to its sources (FairPriorityQueue::receivePacket -> HPCCSrc::processPause), which stop their
 # timer until the resume ([pfc] stop_senders above; with --hpcc-pause-hosts limit, a one-packet
-# send limit stands for the stop).
+# send limit stands for the stop): doNextEvent returns at its first firing in the pause without
+# firing again, and processPause fires it at once at the resume, a tick if a period has passed
+# since the last (send_timing = "tick" restarts the timer so for a sender the pause blocked).
 {host_queue}
 
 [routing]
@@ -784,7 +788,9 @@ HPCC_HOST_QUEUE = ('queues = 2                           # ACKs (ack_class = 0 b
                    'ack_class = 0                        # ... HPCCAck::priority(): PRIO_HI, ahead of the host\'s own data\n')
 # The sources' stop at a pause, mapped as it is: HPCCSrc::processPause sets _state_send = PAUSED, so
 # doNextEvent returns at its next firing without handing the host queue anything and without firing
-# again, until the resume fires it. With the host queue unlimited and sources that did not stop, a
+# again, until the resume fires it at once (sim/hpcc.cpp, HPCCSrc::processPause: sourceIsPendingRel(0);
+# fabricsim's send_timing = "tick" restarts the timer at the resume that wakes a sender the pause
+# blocked, cc/send_tick.rs). With the host queue unlimited and sources that did not stop, a
 # paused NIC filled with the window and sent it back to back at the resume (2,051 pauses instead of
 # 500 on the permutation's first draw).
 HPCC_STOP_SENDERS = ('stop_senders = true                  # FairPriorityQueue::receivePacket forwards a pause to the host\'s '
@@ -983,7 +989,9 @@ def table(e: Experiment, hts: list[tuple[timing.Run, dict]], fab: list[tuple[tim
     elif "pauses" in hd:  # htsim's HPCC driver: its copy prints each PFC pause; fabricsim's ports count theirs
         rows += [pause_row(hts, fab), ("retransmissions", None, fd["retransmits"]), ("drops", None, fd["drops"])]
         if len(hts) > 1 and None not in (d["pauses"] for _, d in fab):
-            span = lambda runs: f"{min(d['pauses'] for _, d in runs):,.0f}-{max(d['pauses'] for _, d in runs):,.0f}"
+            def span(runs: list) -> str:
+                each = [d["pauses"] for _, d in runs]
+                return f"{min(each):,.0f}-{max(each):,.0f} ({', '.join(f'{n:,.0f}' for n in each)})"
             e.notes.append(f"PFC pauses per run: htsim {span(hts)}, fabricsim {span(fab)}")
         e.notes.append(host_backlog_note(hts, fab))
     elif "swift_rtx" in hd:  # htsim's Swift prints each retransmission and timeout

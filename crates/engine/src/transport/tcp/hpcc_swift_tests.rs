@@ -319,3 +319,68 @@ fn send_timing_tick_sends_only_on_the_sources_timer() {
         assert_eq!(h.w, 3000.0, "{timing}: W stays at the bound");
     }
 }
+
+/// h0 - s0 - h1, h0's link 10 Gb/s (1500-B segments 1.2 µs), s0 - h1 1 Gb/s (12 µs), 1 µs
+/// wires, 52-B ACKs; T = 12 µs and W pinned at `w` bytes (w_ai_bytes above w_max_bytes), on
+/// htsim's timer; PFC at 1 packet (pause above 1, resume below 1), the NIC's senders stopped.
+fn paused_source(w: u32, flow: &str) -> Simulator {
+    let doc = format!(
+        "[simulation]\nend = \"100us\"\n[topology]\nkind = \"explicit\"\nswitches = [\"s0\"]\nhosts = [\"h0\", \"h1\"]\n\
+         [[topology.links]]\na = \"h0\"\nb = \"s0\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+         [[topology.links]]\na = \"s0\"\nb = \"h1\"\nrate = \"1Gbps\"\ndelay = \"1us\"\n\
+         [queue]\nbuffer = \"unlimited\"\n[pfc]\nxoff = \"1pkt\"\nxon = \"1pkt\"\nstop_senders = true\n\
+         [transport]\ncc = \"hpcc\"\nmss = 1448\nheader = 52\nhandshake = false\n\
+         cc_params = {{ t_us = 12, w_max_bytes = {w}, w_ai_bytes = 1000000, send_timing = \"tick\" }}\n\
+         [[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n{flow}"
+    );
+    Simulator::new(&Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{e}")), None)
+}
+
+#[test]
+fn a_paused_source_sends_at_the_resume_and_a_tick_later() {
+    // W = 6000 B: four segments, htsim's period 12 × 1500 / 6000 = 3 µs.
+    //   P1 at 0, P2 at 3, P3 at 6 (ticks). s0's ingress from h0 holds P1 from 2.2 µs, P2 from
+    //   5.2 (2 > 1: PAUSE, at h0 at 6.2, after P3 left), P3 from 8.2; they leave s0 at 14.2,
+    //   26.2, 38.2 (12 µs each): 0 < 1, RESUME at h0 at 39.2 µs. The firing at 9 µs found the
+    //   source paused (window 3 < 4 segments) and stopped the timer; the resume fires it: a
+    //   tick, P4 leaves at 39.2 µs, P5 and P6 a period later each (42.2, 45.2; P3's ACK is back
+    //   at 38.2 + 1 + 0.416 + 1 + 0.0416 + 1 = 41.6576). Waiting for the next tick of the old
+    //   grid instead would send them at 42, 45, 48.
+    let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
+    let mut sim = paused_source(6000, "");
+    let nic = sim.fabric.net.port_by_name("h0->s0").unwrap();
+    let sent = |sim: &Simulator| tcp(sim, 0).sender.stats.segments_sent;
+    for (k, &t) in [0.0, 3.0, 6.0, 39.2, 42.2, 45.2].iter().enumerate() {
+        if t > 0.0 {
+            sim.run_until(us(t) - Time(1));
+            assert_eq!(sent(&sim), k as u64, "before {t} µs");
+        }
+        sim.run_until(us(t));
+        assert_eq!(sent(&sim), k as u64 + 1, "at {t} µs");
+        if t == 39.2 {
+            assert!(!sim.fabric.net.ports[nic.idx()].paused, "resumed at 39.2 µs");
+        }
+    }
+    assert_eq!(sim.port_table().pfc.unwrap().pauses[nic.idx()], 1, "one pause before 45.2 µs");
+}
+
+#[test]
+fn a_paused_source_with_nothing_to_send_is_woken_by_the_resume() {
+    // W = 3000 B (two segments, period 6 µs), two segments to send: P1 at 0, P2 at 6; s0 holds
+    // P2 from 8.2 µs (2 > 1: PAUSE, at h0 at 9.2); P1's ACK comes back in the pause (14.2 + 1 +
+    // 0.416 + 1 + 0.0416 + 1 = 17.6576 µs) with nothing left to send. htsim's source stops its
+    // timer all the same (its firing at 12 µs found it paused) and fires it at the resume, so
+    // the sender, told of the pause by that ACK, waits for the RESUME: P2 leaves s0 at 26.2 µs,
+    // which reaches h0 at 27.2.
+    let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
+    let mut sim = paused_source(3000, "size = 2896\n");
+    sim.run_until(us(17.6576) - Time(1));
+    assert!(!sim.flows[0].waiting);
+    sim.run_until(us(17.6576));
+    assert!(sim.flows[0].waiting, "told of the pause by P1's ACK");
+    sim.run_until(us(27.2) - Time(1));
+    assert!(sim.flows[0].waiting);
+    sim.run_until(us(27.2));
+    assert!(!sim.flows[0].waiting, "woken by the RESUME");
+    assert_eq!(tcp(&sim, 0).sender.stats.segments_sent, 2);
+}

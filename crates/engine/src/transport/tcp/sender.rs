@@ -1172,6 +1172,8 @@ impl Sender {
     /// The NIC drained after this sender was blocked.
     pub fn on_send_ready(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         if self.started_at.is_some() && self.completed_at.is_none() {
+            // A sender held by a paused NIC is woken by the RESUME (a source timer restarts).
+            self.cc.nic_pause(now, false);
             self.try_send(now, cfg, ends, out);
         }
     }
@@ -1232,6 +1234,11 @@ impl Sender {
     fn try_send(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         if !self.established || self.probing {
             return;
+        }
+        if out.nic_queued == crate::host::HELD && self.cc.nic_pause(now, true) {
+            // PFC paused the NIC (`[pfc] stop_senders`) and the source's timer stops: woken by
+            // the RESUME, which restarts it, whether or not the window lets a packet out.
+            out.blocked = true;
         }
         if self.force_rtx && out.budget > 0 {
             self.force_rtx = false;

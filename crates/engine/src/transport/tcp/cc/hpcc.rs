@@ -369,6 +369,18 @@ impl CongestionOps for Hpcc {
             from
         }
     }
+    /// htsim's source stops at its first firing in a pause and fires at once at the resume
+    /// (`HPCCSrc::processPause`, `doNextEvent`).
+    fn nic_pause(&mut self, now: Time, paused: bool) -> bool {
+        if self.rules.tick_send {
+            if paused {
+                self.tick.pause(now)
+            } else {
+                self.tick.resume(now)
+            }
+        }
+        self.rules.tick_send
+    }
 }
 
 /// HPCC's switch ports (Li et al., SIGCOMM 2019 §3.2, §4.1): in-band telemetry at every egress,

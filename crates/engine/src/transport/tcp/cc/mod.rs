@@ -194,6 +194,13 @@ pub trait CongestionOps {
     fn send_tick(&mut self, _now: Time, from: Time) -> Time {
         from
     }
+    /// The sender found its NIC paused by PFC (`paused`: a NIC that holds its senders, `[pfc]
+    /// stop_senders`) or was woken after its NIC drained (`!paused`: at the RESUME after a
+    /// pause); for a source timer that a pause stops (`send_tick.rs`). True: the algorithm keeps
+    /// such a timer, so the sender waits for the RESUME's wake even with its window full.
+    fn nic_pause(&mut self, _now: Time, _paused: bool) -> bool {
+        false
+    }
 }
 
 /// Linux `tcp_slow_start`: grow by the ACKed count up to ssthresh; return what is left over.
@@ -390,6 +397,7 @@ macro_rules! registry {
             fn path(&mut self, p: &crate::transport::PathInfo) { match self { $(Cc::$v(c) => c.path(p),)* } }
             fn on_int(&mut self, tcb: &mut Tcb, rec: &crate::switch::telemetry::IntRecord) { match self { $(Cc::$v(c) => c.on_int(tcb, rec),)* } }
             fn send_tick(&mut self, now: Time, from: Time) -> Time { match self { $(Cc::$v(c) => c.send_tick(now, from),)* } }
+            fn nic_pause(&mut self, now: Time, paused: bool) -> bool { match self { $(Cc::$v(c) => c.nic_pause(now, paused),)* } }
         }
     };
 }

@@ -10,9 +10,22 @@
 //! a longer one is no tick and fires again at the last tick plus the longer period. An ACK never
 //! sends; a packet the window allows waits for the next tick.
 //!
-//! The tick times depend only on the start and the periods set at the ACKs, not on what was sent,
-//! so they are kept as a chain advanced lazily: `set_period` (at an ACK) first plays out the
-//! firings up to that instant under the old period, `next` answers the sender.
+//! A PFC pause of the source's NIC (`[pfc] stop_senders`): a firing while the source is paused
+//! returns without a tick and without firing again (`doNextEvent` returns while `PAUSED`), so the
+//! timer stops at its first firing in the pause; the resume fires it at once (`processPause`
+//! calls `sourceIsPendingRel(0)`), an ordinary firing: a tick if a period has passed since the
+//! last tick, so the first packet leaves at the resume and the next a period later. A resume
+//! that finds the timer still pending (no firing fell in the pause) adds a second pending firing
+//! beside it: both fire from then on (each at the last tick plus the period at its own firing)
+//! until they fall on the same instant. Up to `CHAINS` pending firings are kept (a later one
+//! beyond that is dropped; they merge within a period while the period holds).
+//!
+//! The sender reports the pause as it finds its NIC held (`pause`, at its first ACK or timer in
+//! the pause: a firing before that counts as outside it) and the RESUME as it is woken (`resume`).
+//!
+//! The tick times depend only on the start, the pauses and the periods set at the ACKs, not on
+//! what was sent, so they are kept lazily: `set_period` (at an ACK) first plays out the firings
+//! up to that instant under the old period, `next` answers the sender.
 
 use crate::time::Time;
 
@@ -25,6 +38,9 @@ pub fn htsim_period(w: f64, t_ps: u64, packet: f64) -> Time {
     Time(((packet * 8e12 / rate).floor() as u64).max(1))
 }
 
+/// Pending firings kept at once (one, plus one per resume that found the timer pending).
+const CHAINS: usize = 4;
+
 /// The tick chain of one flow.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SendTick {
@@ -32,8 +48,14 @@ pub struct SendTick {
     period: Time,
     /// The last tick; `Time::ZERO` = none yet, or one at time 0 (htsim's `_time_last_sent`).
     last: Time,
-    /// The pending firing; `None` until the flow's first send attempt starts the chain.
-    fire: Option<Time>,
+    /// The pending firings, `fires[..n]`; none until the flow's first send attempt starts the
+    /// chain, or after a pause stopped it.
+    fires: [Time; CHAINS],
+    n: u8,
+    /// The chain has started (a stopped chain waits for the resume, not for `next`).
+    started: bool,
+    /// The source's NIC is paused (the sender found it held): firings now stop the timer.
+    paused: bool,
 }
 
 impl SendTick {
@@ -43,32 +65,94 @@ impl SendTick {
         self.period = period.max(Time(1));
     }
 
+    /// Is the firing at `f` a tick under the current period?
+    fn is_tick(&self, f: Time) -> bool {
+        self.last == Time::ZERO || f - self.last >= self.period
+    }
+
+    /// The index of the earliest pending firing.
+    fn earliest(&self) -> Option<usize> {
+        (0..self.n as usize).min_by_key(|&i| self.fires[i])
+    }
+
+    fn remove(&mut self, i: usize) {
+        self.n -= 1;
+        self.fires[i] = self.fires[self.n as usize];
+    }
+
+    /// Add a pending firing at `f` (two at one instant act as one: the second is no tick and
+    /// fires again where the first does).
+    fn push(&mut self, f: Time) {
+        if !self.fires[..self.n as usize].contains(&f) && (self.n as usize) < CHAINS {
+            self.fires[self.n as usize] = f;
+            self.n += 1;
+        }
+    }
+
     /// Play out every firing at or before `now`.
     fn advance(&mut self, now: Time) {
-        let Some(f) = self.fire.filter(|&f| f <= now) else { return };
-        let s = self.period;
-        if self.last == Time::ZERO || f - self.last >= s {
-            self.last = f;
+        if self.paused {
+            // Each firing in the pause stops its chain.
+            let mut i = 0;
+            while i < self.n as usize {
+                if self.fires[i] <= now { self.remove(i) } else { i += 1 }
+            }
+            return;
         }
-        // Every later firing under this period is a tick, one period after the last.
-        let next = self.last + s;
-        if next <= now {
-            self.last = next + Time(s.0 * ((now - next).0 / s.0));
+        while let Some(i) = self.earliest().filter(|&i| self.fires[i] <= now) {
+            let (f, s) = (self.fires[i], self.period);
+            self.remove(i);
+            if self.is_tick(f) {
+                // This chain's later firings are ticks too, one period apart, up to the next
+                // firing of another chain (which is then no tick, and joins this one).
+                let until = self.earliest().map_or(now, |j| now.min(self.fires[j] - Time(1)));
+                self.last = f + Time(s.0 * ((until - f).0 / s.0));
+            }
+            self.push(self.last + s);
         }
-        self.fire = Some(self.last + s);
+    }
+
+    /// The source's NIC is found paused at `now` (it may have been paused earlier; the firings
+    /// before `now` count as outside the pause).
+    pub fn pause(&mut self, now: Time) {
+        if !self.paused {
+            self.advance(Time(now.0.saturating_sub(1)));
+            self.paused = true;
+        }
+        self.advance(now);
+    }
+
+    /// The pause ends at `now`: the timer fires at once (beside a firing still pending).
+    pub fn resume(&mut self, now: Time) {
+        if !self.paused {
+            return;
+        }
+        self.advance(now);
+        self.paused = false;
+        if self.started {
+            self.push(now);
+            self.advance(now);
+        }
     }
 
     /// The earliest tick at or after `from` (≥ `now`), given the period set so far; the first
     /// call starts the chain with a firing at `now`.
     pub fn next(&mut self, now: Time, from: Time) -> Time {
-        self.fire.get_or_insert(now);
+        // A sender that may send again finds the pause over (if it was not told at the resume).
+        self.resume(now);
+        if !self.started {
+            self.started = true;
+            self.push(now);
+        }
         self.advance(now);
         if from == self.last {
             return from; // the tick at `now` itself (`from` ≥ `now` ≥ the last tick)
         }
-        let (s, f) = (self.period, self.fire.unwrap_or(now));
-        // The pending firing is a tick unless the period grew since it was scheduled.
-        let first = if self.last == Time::ZERO || f - self.last >= s { f } else { self.last + s };
+        let s = self.period;
+        // Each pending firing is a tick unless the period grew since it was scheduled; if not,
+        // it fires again at the last tick plus the period, a tick.
+        let first = self.fires[..self.n as usize].iter().map(|&f| if self.is_tick(f) { f } else { self.last + s }).min();
+        let Some(first) = first else { return from.max(self.last + s) };
         if from <= first {
             first
         } else {
@@ -143,5 +227,76 @@ mod tests {
             t.set_period(start + us(0.5), us(2.0));
             assert_eq!(t.next(start + us(0.5), start + us(0.5)), want, "start {start:?}");
         }
+    }
+
+    /// Ticks at 1 and 2 µs with a period of 1 µs (the chain started at 1 µs); the firing at 3 µs
+    /// is pending.
+    fn ticking() -> SendTick {
+        let mut t = SendTick::default();
+        t.set_period(us(1.0), us(1.0));
+        assert_eq!(t.next(us(1.0), us(1.0)), us(1.0));
+        assert_eq!(t.next(us(2.0), us(2.0)), us(2.0));
+        t
+    }
+
+    #[test]
+    fn a_firing_in_the_pause_stops_the_timer_and_the_resume_fires_it() {
+        // From `ticking` (ticks at 1, 2 µs, period 1 µs, firing pending at 3): paused at `p`
+        // (as the sender finds it), an ACK setting a period in the pause, resumed at `r`; the
+        // first two ticks after.
+        let rows: [(f64, Option<(f64, f64)>, f64, [f64; 2]); 5] = [
+            // The firing at 3 finds the source paused and stops the timer; the resume at 3.4 is
+            // a tick (3.4 − 2 ≥ 1): a packet at the resume, the next a period later (htsim's
+            // `_time_last_sent` = 3.4). Without the pause: 3, 4.
+            (2.5, None, 3.4, [3.4, 4.4]),
+            // The same with an ACK in the pause that plays the firing at 3 out.
+            (2.5, Some((3.2, 1.0)), 3.4, [3.4, 4.4]),
+            // The sender finds the pause at its tick of 3 µs: that firing is in the pause.
+            (3.0, None, 3.5, [3.5, 4.5]),
+            // No firing in the pause (2.3–2.8): the pending one at 3 stays; the resume's firing
+            // (2.8 − 2 < 1) is no tick and fires again at 2 + 1 = 3: the ticks stay 3, 4.
+            (2.3, None, 2.8, [3.0, 4.0]),
+            // The firing at 3 stops the timer; an ACK at 3.2 sets 2 µs: the resume at 3.5 is
+            // 1.5 µs after the last tick, no tick; it fires again at 2 + 2 = 4, a tick; then 6.
+            (2.5, Some((3.2, 2.0)), 3.5, [4.0, 6.0]),
+        ];
+        for (p, ack, r, [first, second]) in rows {
+            let mut t = ticking();
+            t.pause(us(p));
+            if let Some((at, period)) = ack {
+                t.set_period(us(at), us(period));
+            }
+            t.resume(us(r));
+            assert_eq!(t.next(us(r), us(r)), us(first), "paused {p}, resumed {r}");
+            assert_eq!(t.next(us(first), us(first) + Time(1)), us(second), "paused {p}, resumed {r}");
+        }
+    }
+
+    #[test]
+    fn a_resume_beside_a_pending_firing_adds_a_second_one() {
+        // Paused 2.1–2.2 µs; an ACK at 2.15 shortens the period to 0.5 µs. The firing at 3 µs
+        // (scheduled under 1 µs) stays; the resume's (2.2 − 2 < 0.5: no tick) fires again at
+        // 2 + 0.5 = 2.5, a tick, before it. Then 3.0 (both firings there: one tick), 3.5.
+        // Without the pause the first tick after 2 µs would be the pending firing at 3 µs.
+        let mut t = ticking();
+        t.pause(us(2.1));
+        t.set_period(us(2.15), us(0.5));
+        t.resume(us(2.2));
+        assert_eq!(t.next(us(2.2), us(2.2)), us(2.5));
+        assert_eq!(t.next(us(2.5), us(2.5) + Time(1)), us(3.0));
+        assert_eq!(t.next(us(3.0), us(3.0) + Time(1)), us(3.5));
+        let mut t = ticking();
+        t.set_period(us(2.15), us(0.5));
+        assert_eq!(t.next(us(2.2), us(2.2)), us(3.0));
+    }
+
+    #[test]
+    fn a_sender_asking_again_after_a_pause_finds_it_over() {
+        // Not woken by the resume (it found the NIC free at its next call, 3.7 µs): the timer
+        // restarts then.
+        let mut t = ticking();
+        t.pause(us(2.5));
+        assert_eq!(t.next(us(3.7), us(3.7)), us(3.7));
+        assert_eq!(t.next(us(3.7), us(3.7) + Time(1)), us(4.7));
     }
 }
