@@ -26,7 +26,8 @@
 //!   `processPause` fires it again at the resume). Here a paused NIC then counts as full to its
 //!   senders (`Fabric::nic_queued` gives `host::HELD`): a sender blocks at its next send and is
 //!   woken, as any blocked sender, when the RESUME lets the NIC send again (an HPCC source on
-//!   htsim's timer, `send_tick.rs`, then waits for its next tick where htsim's fires at once).
+//!   htsim's timer, `send_tick.rs`, stops its ticks in the pause and fires at once at the resume,
+//!   as htsim's).
 //! - One class: a pause stops every queue of the port (802.1Qbb pauses per priority; htsim's
 //!   lossless queues have one).
 //!
