@@ -14,9 +14,11 @@
 //!   delivered packet reaches through the (now cached) flow record.
 //!
 //! Hints only: no data is read that the run would not read, and nothing changes but timing. On
-//! a fabric that fits the cache the pipeline's own instructions would cost more than they save
-//! (k = 8, 3 ms: 12 % more instructions, 113 per packet-hop; callgrind), so it runs only above [`DEEP_PORT_BYTES`];
-//! smaller fabrics keep the one-event-ahead hint.
+//! a fabric that fits the cache the pipeline's own instructions cost more than they save (k = 8,
+//! 3 ms: 12 % more instructions, 113 per packet-hop, callgrind; B4 no faster), so it runs only
+//! above [`DEEP_PORT_BYTES`]; smaller fabrics keep the one-event-ahead hint. The depths were
+//! chosen by timing k = 48: 4 / 2 and 16 / 8 within the noise of 8 / 4, 32 / 16 slower
+//! (docs/PERFORMANCE.md, "Engine changes").
 
 use super::Simulator;
 use crate::event::Event;
