@@ -608,6 +608,12 @@ impl Lanes {
         self.rings.get(i)?.front().map(|e| e.event())
     }
 
+    /// The event `n` places behind the head of lane `i`, if any.
+    #[inline]
+    fn entry_of(&self, i: usize, n: usize) -> Option<Event> {
+        self.rings.get(i)?.get(n).map(|e| e.event())
+    }
+
     #[inline]
     fn pop(&mut self, i: usize) -> PEntry {
         let i = i & (MAX_LANES - 1);
@@ -841,6 +847,15 @@ impl EventQueue {
     #[inline]
     pub fn upcoming(&self) -> Option<Event> {
         self.lanes.head_of(self.last_lane)
+    }
+
+    /// The packet event `n` places behind [`upcoming`](Self::upcoming) in the same lane (`n` = 0:
+    /// that event), for prefetching further ahead: a lane is popped in order, so each of its
+    /// events passes place `n` once, while some `n` events of that lane (and those of the other
+    /// lanes between them) run. Any answer is correct.
+    #[inline]
+    pub fn lane_ahead(&self, n: usize) -> Option<Event> {
+        self.lanes.entry_of(self.last_lane, n)
     }
 
     #[inline]
@@ -1213,6 +1228,26 @@ mod tests {
         got.extend(std::iter::from_fn(|| q.pop()));
         assert_eq!(got, want);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn lane_ahead_reads_the_popped_lanes_next_events_in_order() {
+        // Two lanes from a clock at 0: offset 100 (ports 1..=5, all at 100: a tie ordered by
+        // port) and offset 1 000 (port 9). Popping port 1 leaves its lane's ports 2..=5 at
+        // places 0..=3; a transmit-done 100 after that pop joins the same lane behind them.
+        let mut q = EventQueue::new();
+        let a = |port: u32| Event::Arrive { port: PortId(port), pkt: PacketId(port), at: PathPos::at(port) };
+        for port in 1..=5u32 {
+            q.schedule_ahead(Time(100), a(port));
+        }
+        q.schedule_ahead(Time(1_000), a(9));
+        assert_eq!(q.lane_ahead(0), None, "no lane popped yet");
+        assert_eq!(q.pop(), Some((Time(100), a(1))));
+        assert_eq!(q.upcoming(), Some(a(2)));
+        assert_eq!((0..5).map(|n| q.lane_ahead(n)).collect::<Vec<_>>(), vec![Some(a(2)), Some(a(3)), Some(a(4)), Some(a(5)), None]);
+        // A transmit-done decodes as itself.
+        q.schedule_ahead(Time(200), Event::TxDone { port: PortId(7) });
+        assert_eq!(q.lane_ahead(4), Some(Event::TxDone { port: PortId(7) }));
     }
 
     #[test]

@@ -141,6 +141,20 @@ pub fn prefetch(at: *const u8) {
     let _ = at;
 }
 
+/// Start loading the cache lines of `x`, at most `max` of them from its start (a hint, as
+/// [`prefetch`]).
+#[inline(always)]
+pub fn prefetch_lines<T>(x: &T, max: usize) {
+    let start = x as *const T as usize;
+    let first = start & !63;
+    let end = (start + std::mem::size_of::<T>()).min(first + 64 * max);
+    let mut at = first;
+    while at < end {
+        prefetch(at as *const u8);
+        at += 64;
+    }
+}
+
 /// Arena of packets with a free list.
 #[derive(Debug, Default)]
 pub struct PacketSlab {
@@ -193,6 +207,12 @@ impl PacketSlab {
         if let Some(p) = self.slots.get(id.idx()) {
             prefetch(p as *const Packet as *const u8);
         }
+    }
+
+    /// Packet `id` if its slot exists (for prefetch hints, which must not panic).
+    #[inline]
+    pub fn peek(&self, id: PacketId) -> Option<&Packet> {
+        self.slots.get(id.idx())
     }
 
     /// Packets currently allocated (queued or on a wire).

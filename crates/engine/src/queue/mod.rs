@@ -328,6 +328,18 @@ impl PortQueue {
     pub fn len_packets(&self) -> u64 {
         self.occ.pkts
     }
+
+    /// Start loading the simple port's FIFO entry a dequeue reads (its head) and the one past
+    /// its tail, which an enqueue writes (hints; nothing for a multi-queue port).
+    #[inline]
+    pub fn prefetch_ends(&self) {
+        if let Some(q) = self.fifo.front() {
+            crate::packet::prefetch(q as *const Queued as *const u8);
+        }
+        if let Some(q) = self.fifo.back() {
+            crate::packet::prefetch((q as *const Queued).wrapping_add(1) as *const u8);
+        }
+    }
     #[inline]
     pub fn len_bytes(&self) -> u64 {
         self.occ.bytes

@@ -5,6 +5,8 @@
 //! [`Hosts`](crate::host::Hosts) hold the NICs' backpressure. Packets live in the slab; events
 //! carry ids.
 
+mod prefetch;
+
 use crate::event::{Event, EventQueue, TieOrder};
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::host::Hosts;
@@ -99,6 +101,9 @@ pub struct Simulator {
     now: Time,
     /// Tie key of the event being processed (`Event::tie_key`): where in the instant `now` we are.
     now_key: u64,
+    /// The event loop prefetches several events ahead (`prefetch.rs`): a fabric too large for
+    /// the cache.
+    deep_prefetch: bool,
     /// Keep completed flows' full state (tests compare against it; normally released).
     pub(crate) keep_finished: bool,
     end: Time,
@@ -152,6 +157,7 @@ impl Simulator {
         let mut sim = Simulator {
             now: Time::ZERO,
             now_key: 0,
+            deep_prefetch: Self::wants_deep_prefetch(net.ports.len()),
             keep_finished: false,
             end: sc.end,
             sc: Self::kept(sc),
@@ -340,15 +346,8 @@ impl Simulator {
         // `end` may move earlier during the loop (stop_when_done).
         while let Some((t, key, ev)) = self.events.pop_keyed_until(until.min(self.end)) {
             debug_assert!(t >= self.now, "time went backwards");
-            // Start loading what an upcoming packet event will touch while this one runs.
-            match self.events.upcoming() {
-                Some(Event::Arrive { pkt, at, .. }) => {
-                    self.slab.prefetch(pkt);
-                    self.fabric.prefetch_hop(at);
-                }
-                Some(Event::TxDone { port }) => self.fabric.prefetch_port(port),
-                _ => {}
-            }
+            // Start loading what upcoming packet events will touch while this one runs.
+            self.prefetch_ahead();
             self.now = t;
             self.now_key = key;
             self.dispatch(ev);

@@ -381,6 +381,34 @@ fn releasing_finished_tcp_flows_changes_no_result() {
 }
 
 #[test]
+fn the_deep_prefetch_pipeline_changes_no_result() {
+    // The pipeline (`prefetch.rs`) runs only on large fabrics; forced on here, TCP, NDP and Homa
+    // runs on stored paths and on the routing table give the same tables as without it.
+    let docs = [
+        include_str!("../../../../scenarios/leafspine-websearch.toml"),
+        include_str!("../../../../scenarios/ndp-permutation-k8.toml"),
+        include_str!("../../../../scenarios/ppt-websearch-homa.toml"),
+        include_str!("../../../../scenarios/incast.toml"),
+    ];
+    for (i, doc) in docs.iter().enumerate() {
+        let mut sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("scenario {i}: {e}"));
+        sc.end = sc.end.min(Time::from_ps(1_000_000_000));
+        let runs = [false, true].map(|deep| {
+            let mut sim = Simulator::new(&sc, None);
+            assert!(!sim.deep_prefetch, "scenario {i}: a small fabric keeps the one-event hint");
+            sim.deep_prefetch = deep;
+            sim.run();
+            (format!("{:?}", sim.flow_table()), format!("{:?}", sim.port_table()), sim.events_processed(), sim.packet_hops())
+        });
+        assert!(runs[0].3 > 0, "scenario {i}: packets moved");
+        assert_eq!(runs[0], runs[1], "scenario {i}");
+    }
+    // The threshold: k = 32's ports (40 960 of them) take the pipeline, B4's (k = 12: 2 160) do not.
+    assert!(Simulator::wants_deep_prefetch(40_960));
+    assert!(!Simulator::wants_deep_prefetch(2_160));
+}
+
+#[test]
 fn persistent_workload_flows_resume_their_connections_alpha() {
     // Equal 30 KB flows far apart on an unmarked 2-host star: each DCTCP flow makes the same n
     // α updates with F = 0, so a fresh connection (α = 1) ends at (15/16)^n = a, and the k-th

@@ -249,6 +249,31 @@ impl Fabric {
         }
     }
 
+    /// Start loading the hop entry of path position `at` (the far stage of the event loop's
+    /// prefetch pipeline, `sim/prefetch.rs`; a hint).
+    #[inline]
+    pub fn prefetch_path(&self, at: PathPos) {
+        if let Some(paths) = self.paths.as_deref() {
+            paths.prefetch(at);
+        }
+    }
+
+    /// The egress port of a packet arriving at path position `at`: `Some(None)` where it is
+    /// delivered, `None` when it follows no stored path.
+    #[inline]
+    pub fn egress_on_path(&self, at: PathPos) -> Option<Option<PortId>> {
+        self.paths.as_deref()?.egress_at(at)
+    }
+
+    /// Start loading the ends of `port`'s FIFO (what a dequeue reads and an enqueue writes; a
+    /// hint once the port's lines are in cache).
+    #[inline]
+    pub fn prefetch_queue(&self, port: PortId) {
+        if let Some(p) = self.net.ports.get(port.idx()) {
+            p.queue.prefetch_ends();
+        }
+    }
+
     /// Stages 2 and 3: egress features, then admission to the port's queues (or straight to the
     /// transmitter when it is idle). A shaped host port's packets wait in its shaper first.
     #[inline]

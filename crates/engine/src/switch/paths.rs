@@ -143,6 +143,22 @@ impl FlowPaths {
         self.hops[at.0 as usize].port
     }
 
+    /// Start loading the hop entry at position `at` (a hint; any position).
+    #[inline]
+    pub fn prefetch(&self, at: PathPos) {
+        if let Some(h) = self.hops.get(at.0 as usize) {
+            crate::packet::prefetch(h as *const Hop as *const u8);
+        }
+    }
+
+    /// The port a packet at position `at` leaves by: `Some(None)` at its path's destination
+    /// entry (it is delivered there), `None` for a position not stored.
+    #[inline]
+    pub fn egress_at(&self, at: PathPos) -> Option<Option<PortId>> {
+        let h = self.hops.get(at.0 as usize)?;
+        Some((h.port != NO_PORT).then_some(h.port))
+    }
+
     /// The node at position `at` (which must be some).
     #[inline]
     pub fn node(&self, at: PathPos) -> NodeId {

@@ -285,6 +285,20 @@ pub enum FlowTransport {
 }
 
 impl FlowTransport {
+    /// Start loading the state a packet of kind `ack` (true: an acknowledgement, for the
+    /// sender) or data (the receiver) will touch: a hint for the event loop's prefetch pipeline.
+    #[inline]
+    pub fn prefetch(&self, ack: bool) {
+        use crate::packet::prefetch_lines;
+        match self {
+            FlowTransport::Tcp(c) if ack => prefetch_lines(&c.sender, 8),
+            FlowTransport::Tcp(c) => prefetch_lines(&c.receiver, 4),
+            FlowTransport::TcpClosed(c) => prefetch_lines(&**c, 2),
+            FlowTransport::Ndp(f) => prefetch_lines(&**f, 4),
+            FlowTransport::Homa(f) => prefetch_lines(&**f, 4),
+        }
+    }
+
     /// Release what a completed flow no longer needs (TCP: the sender — scoreboard, segment
     /// layout, congestion control — keeping the receiver, which still answers late duplicates
     /// exactly as before). Memory then grows with active flows, not with all flows ever made.

@@ -1,0 +1,99 @@
+//! The event loop's prefetch pipeline (issue 36): on a fabric whose state does not fit the
+//! last-level cache, each packet-hop reads several lines from DRAM — the packet, the egress
+//! port, its queue, the receiving flow's transport state — one after another, and one event's
+//! work (a few hundred ns) cannot hide a miss it only starts one event ahead. The packet events
+//! sit mostly in the lanes of `event::Lanes`, popped in order, so the events a few places behind
+//! a lane's head are known without a miss; each event taken starts loading, for the events of
+//! its lane:
+//!
+//! - [`FAR`] places ahead: the packet's line and its path position's hop entry (an arrival), or
+//!   the port's hot lines (a transmit-done) — addresses known from the event alone;
+//! - [`NEAR`] places ahead, those lines now in cache: the egress port the hop names (its hot
+//!   lines), or at the path's end the flow's record; for a transmit-done the port's FIFO ends;
+//! - the next event: the egress FIFO's ends an enqueue writes, or the transport state the
+//!   delivered packet reaches through the (now cached) flow record.
+//!
+//! Hints only: no data is read that the run would not read, and nothing changes but timing. On
+//! a fabric that fits the cache the pipeline's own instructions cost more than they save (k = 8,
+//! 3 ms: 12 % more instructions, 113 per packet-hop, callgrind; B4 no faster), so it runs only
+//! above [`DEEP_PORT_BYTES`]; smaller fabrics keep the one-event-ahead hint. The depths were
+//! chosen by timing k = 48: 4 / 2 and 16 / 8 within the noise of 8 / 4, 32 / 16 slower
+//! (docs/PERFORMANCE.md, "Engine changes").
+
+use super::Simulator;
+use crate::event::Event;
+
+/// Places behind the next event of a lane whose packet and hop (or port) start loading.
+pub(super) const FAR: usize = 8;
+/// Places behind the next event whose second, dependent lines start loading.
+pub(super) const NEAR: usize = 4;
+/// The deep pipeline runs when the ports alone take more than this (bytes): about the
+/// last-level cache's share a port's hot lines can keep (k = 32's 40 960 ports are 15.7 MB,
+/// B4's 2 160 ports 0.8 MB).
+pub(super) const DEEP_PORT_BYTES: usize = 8 << 20;
+
+impl Simulator {
+    /// Start loading what the coming events will touch (see the module doc). Called with each
+    /// event taken, before it runs.
+    #[inline(always)]
+    pub(super) fn prefetch_ahead(&self) {
+        if !self.deep_prefetch {
+            match self.events.upcoming() {
+                Some(Event::Arrive { pkt, at, .. }) => {
+                    self.slab.prefetch(pkt);
+                    self.fabric.prefetch_hop(at);
+                }
+                Some(Event::TxDone { port }) => self.fabric.prefetch_port(port),
+                _ => {}
+            }
+            return;
+        }
+        match self.events.lane_ahead(FAR) {
+            Some(Event::Arrive { pkt, at, .. }) => {
+                self.slab.prefetch(pkt);
+                self.fabric.prefetch_path(at);
+            }
+            Some(Event::TxDone { port }) => self.fabric.prefetch_port(port),
+            _ => {}
+        }
+        match self.events.lane_ahead(NEAR) {
+            Some(Event::Arrive { pkt, at, .. }) => match self.fabric.egress_on_path(at) {
+                Some(Some(port)) => self.fabric.prefetch_port(port),
+                Some(None) => self.prefetch_flow(pkt),
+                None => {}
+            },
+            Some(Event::TxDone { port }) => self.fabric.prefetch_queue(port),
+            _ => {}
+        }
+        if let Some(Event::Arrive { pkt, at, .. }) = self.events.upcoming() {
+            match self.fabric.egress_on_path(at) {
+                Some(Some(port)) => self.fabric.prefetch_queue(port),
+                Some(None) => self.prefetch_transport(pkt),
+                None => {}
+            }
+        }
+    }
+
+    /// The record of the flow packet `pkt` belongs to.
+    #[inline]
+    fn prefetch_flow(&self, pkt: crate::ids::PacketId) {
+        if let Some(f) = self.slab.peek(pkt).and_then(|p| self.flows.get(p.flow.idx())) {
+            crate::packet::prefetch_lines(f, 3);
+        }
+    }
+
+    /// The transport state delivering `pkt` will touch, through its flow's record.
+    #[inline]
+    fn prefetch_transport(&self, pkt: crate::ids::PacketId) {
+        if let Some(p) = self.slab.peek(pkt) {
+            if let Some(f) = self.flows.get(p.flow.idx()) {
+                f.transport.prefetch(p.kind == crate::packet::Kind::Ack);
+            }
+        }
+    }
+
+    /// Whether the deep pipeline pays on this fabric (its ports' size against the cache).
+    pub(super) fn wants_deep_prefetch(ports: usize) -> bool {
+        ports * std::mem::size_of::<crate::network::Port>() > DEEP_PORT_BYTES
+    }
+}
