@@ -212,9 +212,10 @@ def test_the_ns3_scenarios_map_its_timestamps(tmp_path):
         assert "timestamps" not in tomllib.loads(make(0.01, 100, tmp_path, timestamps=False).read_text())["transport"]
 
 
-def test_the_example_start_jitter_shifts_flow_k_by_k_steps(tmp_path):
-    """--start-jitter NS: flow k (the driver's order: S2 0-19, S1 20-29, S3 30-39) starts k x NS
-    later, in nanoseconds in the scenario (the driver adds NanoSeconds(k * NS) to the same flow)."""
+def test_the_start_jitter_shifts_flow_k_by_k_steps(tmp_path):
+    """--start-jitter NS: flow k (the driver's order; the example's S2 0-19, S1 20-29, S3 30-39; B1's
+    h1-h16) starts k x NS later, in nanoseconds in the scenario (the driver adds NanoSeconds(k * NS)
+    to the same flow)."""
     import tomllib
 
     import ns3_validate
@@ -228,6 +229,11 @@ def test_the_example_start_jitter_shifts_flow_k_by_k_steps(tmp_path):
     assert flows[21]["src"] == "S1_1" and flows[21]["start"] == "105021000ns"
     plain = tomllib.loads(ns3_validate.example_scenario(2.0, 100, tmp_path).read_text())["flows"]
     assert plain[21]["start"] == "105000000ns"
+    # B1: flow hi at i us (the driver's MicroSeconds(i)) and (i - 1) x NS later.
+    b1 = tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path, jitter_ns=300).read_text())["flows"]
+    assert [(f["src"], f["start"]) for f in b1[:3]] == [("h1", "1000ns"), ("h2", "2300ns"), ("h3", "3600ns")]
+    assert b1[15] == {"src": "h16", "dst": "h0", "start": "20500ns"}
+    assert tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path).read_text())["flows"][15]["start"] == "16000ns"
 
 
 def test_dctcp_incast_finished_flows_timeouts_and_named_sinks():

@@ -252,14 +252,19 @@ def device_line(packets: int) -> str:
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                ties: str = "scheduled", timestamps: bool = True) -> Path:
+                ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
-    every switch port has ns-3's one-packet device queue below it (`device`, 0: none)."""
+    every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
+    starts at i us and (i - 1) x `jitter_ns` later (--start-jitter)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
-    toml = out / f"b1-{time_s}s-{os.getpid()}.toml"  # runs in parallel must not share a file
+    for i in range(1, 17):
+        old = f'{{ src = "h{i}", dst = "h0", start = "{i}us" }}'
+        assert old in base, f"B1's flow h{i} is no longer written as {old}"
+        base = base.replace(old, f'{{ src = "h{i}", dst = "h0", start = "{i * 1000 + (i - 1) * jitter_ns}ns" }}')
+    toml = out / f"b1-{time_s}s-j{jitter_ns}-{os.getpid()}.toml"  # runs in parallel must not share a file
     toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
 
@@ -455,15 +460,13 @@ def main() -> None:
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
                          "instead of running ns-3 again: a 5 s example costs ns-3 about 6 CPU minutes")
     ap.add_argument("--start-jitter", type=int, default=0, metavar="NS",
-                    help="example only: flow k (in the driver's order) starts k x NS nanoseconds later in both "
-                         "simulators, a perturbation that changes no rule, to show how much a converged figure owes "
-                         "to start-up phase (default 0: the example's starts)")
+                    help="flow k (0-based, in the driver's order) starts k x NS nanoseconds later in both simulators, "
+                         "a perturbation that changes no rule, to show how much a figure owes to the start-up's "
+                         "phase (default 0: the experiment's own starts)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     if a.start_jitter < 0:
         ap.error(f"--start-jitter must be 0 or more nanoseconds, not {a.start_jitter}")
-    if a.start_jitter and a.experiment in ("all", "b1"):
-        ap.error("--start-jitter shifts the example's starts: name it with --experiment example|example-dq1")
     if a.ns3_output and a.experiment == "all":
         ap.error("--ns3-output holds one experiment's ns-3 output: name it with --experiment b1|example|example-dq1")
     wait = a.red_wait == "on"
@@ -482,7 +485,8 @@ def main() -> None:
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
         ts = a.timestamps == "on"
-        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts) if b1
+        toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
+                            a.start_jitter) if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                                    a.start_jitter))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
@@ -514,7 +518,7 @@ def main() -> None:
         if not ts:
             notes.append("fabricsim's RTO keeps its back-off until a sample from a segment sent once (Karn's rule; --timestamps off)")
         if a.start_jitter:
-            notes.append(f"flow k starts k x {a.start_jitter} ns later than the example's start in both simulators (--start-jitter)")
+            notes.append(f"flow k starts k x {a.start_jitter} ns later than the experiment's own start in both simulators (--start-jitter)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "

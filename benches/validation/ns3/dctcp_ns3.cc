@@ -410,7 +410,8 @@ void B1(Time stop)
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     for (uint32_t i = 1; i <= 16; i++)
     {
-        AddFlow("h" + std::to_string(i) + "->h0", hosts.Get(i), hosts.Get(0), ip[0], 5000 + i, MicroSeconds(i), stop, "",
+        AddFlow("h" + std::to_string(i) + "->h0", hosts.Get(i), hosts.Get(0), ip[0], 5000 + i,
+                MicroSeconds(i) + NanoSeconds((i - 1) * g_startJitterNs), stop, "",
                 1448 * 8);
     }
 }
@@ -506,7 +507,7 @@ int main(int argc, char* argv[])
     std::string stateTrace;
     cmd.AddValue("stateTrace", "the --echoTrace flow's sender state changes and segments sent into this file", stateTrace);
     cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
-    cmd.AddValue("startJitterNs", "example: flow k (0-based, in the driver's order) starts k x this many ns later", g_startJitterNs);
+    cmd.AddValue("startJitterNs", "flow k (0-based, in the driver's order) starts k x this many ns later", g_startJitterNs);
     cmd.Parse(argc, argv);
 
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", StringValue("ns3::TcpDctcp"));
