@@ -401,6 +401,12 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "order = \"flow_rr\"\nadmission = \"pfabric\"\n", "queue.order", &["pfabric"]);
     assert_reports(q, "mark_at = \"ending\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\n", "queue.mark_at", &["ending", "end"]);
     assert_reports(q, "device_queue = \"4pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\nmark_at = \"end\"\n", "queue.mark_at", &["device_queue"]);
+    // Marks at the end of service on a wire without delay: its packets would arrive first in the
+    // event order; fine in the scheduled orders (the transmit-done was scheduled first).
+    let end = with("discipline = \"ecn\"\necn_threshold = \"20pkt\"\nmark_at = \"end\"\n").replace("delay = \"1us\"", "delay = \"0us\"");
+    let iss = Scenario::from_toml(&end).unwrap_err();
+    assert!(iss.0.iter().any(|i| i.path == "queue.mark_at" && i.message.contains("no delay")), "{iss:?}");
+    assert!(Scenario::from_toml(&end.replace("[simulation]\n", "[simulation]\ntie_order = \"scheduled\"\n")).is_ok());
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nclass = 8\nmin_rto", "transport.class", &["0 (most urgent) to 7"]);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = \"yes\"\nmin_rto", "transport.prr", &["not true or false"]);
     let prr = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nmin_rto", 1);
