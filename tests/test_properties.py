@@ -73,13 +73,15 @@ def scenarios(draw):
                 queue["queue_buffer"] = [queue["buffer"]] + ["4pkt"] * (n - 1)
                 queue["return_to_sender"] = draw(st.booleans())
                 queue["trim_tail"] = draw(st.sampled_from([0, 0.5]))
-        marking = draw(st.sampled_from(["none", "ecn_port", "ecn_dequeue", "red"]))
+        if queue["admission"] != "pfabric" and draw(st.booleans()):
+            queue["order"] = "flow_rr"
+        marking = draw(st.sampled_from(["none", "ecn_port", "ecn_dequeue", "ecn_end", "red"]))
         queue.pop("discipline", None)
         queue.pop("ecn_threshold", None)
         if marking == "ecn_port":
             queue.update(discipline="ecn", ecn_port_threshold=draw(st.sampled_from(["2pkt", "5pkt"])))
-        elif marking == "ecn_dequeue":
-            queue.update(discipline="ecn", ecn_threshold="3pkt", mark_at="dequeue")
+        elif marking in ("ecn_dequeue", "ecn_end"):
+            queue.update(discipline="ecn", ecn_threshold="3pkt", mark_at=marking.removeprefix("ecn_"))
         elif marking == "red":
             queue.update(discipline="red", red={"min_th": "1pkt", "max_th": "4pkt", "max_p": 0.2,
                                                 "weight": draw(st.sampled_from([0.002, 0.5, 1.0]))})

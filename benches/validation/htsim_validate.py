@@ -41,13 +41,19 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   ack_window, cwr_on_ece; byte_cut for the permutation only: see INCAST_TRANSPORT) and its order
   of same-picosecond events ([simulation] tie_order = "scheduled_pipe": EventList's insertion
   order, each arrival scheduled by its Pipe as the packet enters the link; --tie-order event or
-  scheduled to compare; TIE_ORDERS).
+  scheduled to compare; TIE_ORDERS) and the round robin over flows inside each host queue
+  ([host_queue] order = "flow_rr": FairPriorityQueue keeps a FairPullQueue per priority,
+  sim/queue.h, sim/fairpullqueue.cpp FairPullQueue::dequeue; a no-op in the permutation, where each
+  host queue holds one flow; --host-order fifo to compare; HOST_ORDERS).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
   80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
   no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan, its 40 B ACKs and
-  1 B SYN: sim/tcppacket.h TcpAck::ACKSIZE, sim/tcp.cpp TcpSrc::send_packets). Figures: FCTs,
+  1 B SYN: sim/tcppacket.h TcpAck::ACKSIZE, sim/tcp.cpp TcpSrc::send_packets), its switches'
+  marks decided as a packet's service ends (sim/ecnqueue.cpp ECNQueue::completeService: [queue]
+  mark_at = "end" at 15 packets; the permutation keeps mark_at = "dequeue" at 14, the rule it was
+  measured with; --mark-at to choose; MARKINGS). Figures: FCTs,
   flows finished before one and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long
   flow's goodput before and in the incast's first 10 ms. The driver seeds its path draw
   (srand(13)), so its runs are identical; fabricsim pins each flow to htsim's path as in the
@@ -337,12 +343,10 @@ link = {{ rate = "10Gbps", delay = "1us" }}   # speedFromMbps(10000) in main(); 
 # FatTreeTopology(..., ECN, ...) -> ECNQueue(speed, memFromPkt(-q 100), .., memFromPkt(15)): drop
 # tail at 100 x 9000 B, counting the packet being serialized (Queue's _queuesize keeps it until
 # completeService), so 99 packets wait behind it at most; ECNQueue::completeService marks a
-# departing packet when the queue with it still counted exceeds 15 x 9000 B, i.e. when what it
-# leaves behind exceeds 135000 - 9000 B.
+# departing packet as its service ends when the queue with it still counted exceeds 15 x 9000 B.
 buffer = "891000B"
 discipline = "ecn"
-ecn_threshold = "126000B"
-mark_at = "dequeue"
+{marking}
 
 [host_queue]
 # FatTreeTopology::alloc_src_queue -> FairPriorityQueue (the constructor's default _sender_qt =
@@ -353,6 +357,7 @@ mark_at = "dequeue"
 queues = 2
 classes = [0, 1]
 send_limit = "unlimited"
+{host_order}
 
 [routing]
 ecmp = "flow_hash"                   # choice = rand() % paths: one random path per flow ...
@@ -402,6 +407,37 @@ def tie_line(chosen: str) -> str:
     return TIE_ORDERS["scheduled_pipe" if chosen == "mapped" else chosen]
 
 
+# The order within each of a host's two queues. FairPriorityQueue keeps a FairPullQueue per
+# priority (sim/queue.h; sim/fairpullqueue.cpp, FairPullQueue::dequeue): a queue per flow id in a
+# std::map and a cursor that takes one packet from the next non-empty flow after the last one
+# served. In the permutation each host sends one flow and acknowledges one, so each of its queues
+# holds one flow and the order changes nothing there; at the incast's receiver h0 it orders the
+# SYN-ACKs and ACKs of 64 flows (docs/VALIDATION.md, the first round traced for h407).
+HOST_ORDERS = {
+    "flow_rr": 'order = "flow_rr"                    # FairPullQueue::dequeue: flows in turn by flow id, '
+               'the oldest packet of the next one after the last served',
+    "fifo": 'order = "fifo"                       # --host-order fifo: one FIFO per priority, not htsim\'s FairPullQueue',
+}
+
+# Where a switch port marks. ECNQueue::completeService (sim/ecnqueue.cpp) decides as the packet's
+# service ends, on _queuesize with the departing packet still counted: arrivals during its service
+# count. mark_at = "dequeue" at K less one packet decides as the service begins (the mapping before,
+# kept for the permutation, whose table was measured with it).
+MARKINGS = {
+    "end": 'ecn_threshold = "135000B"             # memFromPkt(15): the queue with the departing packet above it ...\n'
+           'mark_at = "end"                      # ... as its service ends (ECNQueue::completeService)',
+    "dequeue": 'ecn_threshold = "126000B"             # what a departing packet leaves behind above 135000 - 9000 B ...\n'
+               'mark_at = "dequeue"                  # ... as its service begins (without the arrivals during it)',
+}
+
+
+def dctcp_lines(tie_order: str, host_order: str, mark_at: str, mapped_mark: str) -> dict:
+    """DCTCP_SCENARIO's chosen lines: tie order, host order (mapped: flow_rr) and switch marking
+    (mapped: `mapped_mark`)."""
+    return dict(tie_order=tie_line(tie_order), host_order=HOST_ORDERS["flow_rr" if host_order == "mapped" else host_order],
+                marking=MARKINGS[mapped_mark if mark_at == "mapped" else mark_at])
+
+
 # ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
 DCTCP_PATHS = ('paths = "flow"                       # ... printed by the copy (print_path_choices); each flow\'s path = '
                'htsim\'s choice (routeout at(choice), routein at(choice))')
@@ -419,7 +455,8 @@ def pinned(k: int, pairs: list[tuple[int, int]], choices: dict, own_paths: bool)
     return [f"path = {fat_tree_path_index(k, a, b, choices[a, b][0])}\n" for a, b in pairs]
 
 
-def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped") -> Experiment:
+def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
+                      host_order: str = "mapped", mark_at: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.dctcp_permutation(experiments.seconds(end))
 
@@ -431,7 +468,7 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
         text = DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths,
-                                     tie_order=tie_line(tie_order))
+                                     **dctcp_lines(tie_order, host_order, mark_at, "dequeue"))
         toml.write_text(text + flows)
         return toml
 
@@ -478,12 +515,13 @@ ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of
 """
 
 
-def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped") -> Experiment:
+def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
+                 host_order: str = "mapped", mark_at: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
     text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k, paths=paths,
-                                 tie_order=tie_line(tie_order))
+                                 **dctcp_lines(tie_order, host_order, mark_at, "end"))
     text = text.replace("DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp",
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
@@ -1100,6 +1138,13 @@ def main() -> None:
     ap.add_argument("--tie-order", default="mapped", choices=["mapped", *TIE_ORDERS],
                     help="DCTCP: fabricsim's [simulation] tie_order: mapped (default: htsim's, scheduled_pipe) or the one "
                          "given, to show what the order accounts for")
+    ap.add_argument("--host-order", default="mapped", choices=["mapped", *HOST_ORDERS],
+                    help="DCTCP: the order within each host queue: mapped (default: htsim's FairPullQueue, [host_queue] "
+                         "order = \"flow_rr\") or fifo, to show what it accounts for")
+    ap.add_argument("--mark-at", default="mapped", choices=["mapped", *MARKINGS],
+                    help="DCTCP: where the switch ports mark: mapped (default: the incast at the end of service, mark_at = \"end\" "
+                         "at 15 packets, as ECNQueue::completeService; the permutation as its service begins, mark_at = "
+                         "\"dequeue\" at 14) or the one given")
     ap.add_argument("--hpcc-send-timing", default="tick", choices=["tick", "window"],
                     help="when fabricsim's HPCC source sends: tick (default: only on a timer every T x packet / W, as htsim's "
                          "HPCCSrc::doNextEvent) or window (as soon as the window allows, paced at W/T: the mapping before)")
@@ -1124,7 +1169,7 @@ def main() -> None:
                      "pause_hosts": a.hpcc_pause_hosts}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
-            extra["tie_order"] = a.tie_order
+            extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at)
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):

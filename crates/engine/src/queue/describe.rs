@@ -1,7 +1,7 @@
 //! A port's setup in words, one field per aspect (`fabricsim compare`'s header lines and
 //! compare.csv's port columns).
 
-use super::{Admission, Amount, Marking, QueueSpec, Sched, MAX_QUEUES};
+use super::{Admission, Amount, MarkAt, Marking, Order, QueueSpec, Sched, MAX_QUEUES};
 
 /// The aspects of a port setup a comparison states.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,6 +51,7 @@ impl QueueSpec {
             Sched::Wrr { weights: w } => format!("wrr {}", weights(&w[..n])),
             Sched::Drr { weights: w, quantum } => format!("drr {} ({quantum} B)", weights(&w[..n])),
         };
+        let sched = if self.order == Order::FlowRr { format!("{sched}, flows round robin") } else { sched };
         let mut buffer = self.limit.map_or("unlimited".to_string(), amount);
         if self.queue_limits[..n].iter().any(Option::is_some) {
             buffer = format!("{buffer} (queues {})", per_queue(&self.queue_limits[..n]));
@@ -60,7 +61,7 @@ impl QueueSpec {
         }
         let marking = match self.marking {
             Marking::None => "none".to_string(),
-            Marking::Threshold { queue, port, .. } => {
+            Marking::Threshold { queue, port, at } => {
                 let mut parts = Vec::new();
                 if queue[..n].iter().any(Option::is_some) {
                     parts.push(format!("ecn per queue {}", per_queue(&queue[..n])));
@@ -68,7 +69,8 @@ impl QueueSpec {
                 if port[..n].iter().any(Option::is_some) {
                     parts.push(format!("ecn per port {}", per_queue(&port[..n])));
                 }
-                parts.join(", ")
+                let end = if at == MarkAt::End { " at end of service" } else { "" };
+                format!("{}{end}", parts.join(", "))
             }
             Marking::Red(r) => format!("red {}-{}", amount(r.min_th), amount(r.max_th)),
         };

@@ -23,6 +23,8 @@
 //!   the buffer limit is dropped with a fixed probability (htsim's `RandomQueue`).
 //! - Marking ([`Marking`]): step marking on the instantaneous occupancy per queue and/or per port,
 //!   at enqueue or dequeue; or RED ([`red`]).
+//! - Order within a queue ([`Order`]): first in first out, or round robin over flows by flow
+//!   number (htsim's `FairPullQueue`).
 //! - A device queue below all of it (`QueueSpec::device_queue`, [`device`]): ns-3's NetDevice
 //!   transmit queue under a queue disc, which the discipline never sees.
 
@@ -38,7 +40,7 @@ pub use random_drop::RandomDrop;
 pub use red::{Red, RedAction, RedCount, RedSpec};
 pub use shared::SharedPool;
 
-use crate::ids::PacketId;
+use crate::ids::{FlowId, PacketId};
 use crate::switch::paths::PathPos;
 use crate::packet::{Ecn, Kind, PacketSlab};
 use crate::rng::Rng;
@@ -75,6 +77,23 @@ pub enum MarkAt {
     Enqueue,
     /// A departing packet is marked when the occupancy it leaves behind exceeds K.
     Dequeue,
+    /// A packet is marked as its serialization ends when the occupancy then, itself included,
+    /// exceeds K: htsim's `ECNQueue::completeService` (sim/ecnqueue.cpp), whose queue holds the
+    /// packet in service until then, so the arrivals during its service count.
+    End,
+}
+
+/// The order in which a queue sends the packets it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Oldest first.
+    Fifo,
+    /// Round robin over flows by flow number: the oldest packet of the next flow after the last
+    /// one served, cyclically (htsim's `FairPullQueue`, sim/fairpullqueue.cpp, which its hosts'
+    /// `FairPriorityQueue` keeps per priority). htsim keeps a flow's queue once it exists, so a
+    /// flow numbered between the last served and the next one that arrives meanwhile waits for
+    /// the next round there; here it is served in this one.
+    FlowRr,
 }
 
 /// How a port marks ECN-capable packets.
@@ -138,6 +157,8 @@ pub struct QueueSpec {
     /// Shared-memory dynamic threshold α per class, when the port's switch shares its buffer.
     pub shared_alpha: Option<[f64; CLASSES]>,
     pub admission: Admission,
+    /// The order within each queue.
+    pub order: Order,
     /// Aeolus's selective dropping (Hu et al., SIGCOMM 2020 §3.2): a droppable packet that would
     /// take the port's occupancy (all its queues, the packet included) above this amount is
     /// dropped; packets that are not droppable are admitted as usual.
@@ -165,6 +186,7 @@ impl QueueSpec {
             sched: Sched::Strict,
             shared_alpha: None,
             admission: Admission::DropTail,
+            order: Order::Fifo,
             selective_drop: None,
             random_drop: None,
             marking: Marking::None,
@@ -252,6 +274,12 @@ struct Multi {
     cur: usize,
     fresh: bool,
     admission: Admission,
+    order: Order,
+    /// Under `Order::FlowRr`, the flow each queue served last (`None`: none yet).
+    last_flow: [Option<FlowId>; MAX_QUEUES],
+    /// Under `MarkAt::End`, the packet being serialized and its queue, until its end
+    /// (`end_service`).
+    serving: Option<(PacketId, u8)>,
     selective_drop: Option<Amount>,
     random_drop: Option<RandomDrop>,
     marking: Marking,
@@ -274,7 +302,7 @@ impl PortQueue {
             (Some(p), Some(a)) => Some((p, a)),
             _ => None,
         };
-        if n == 1 && spec.admission == Admission::DropTail && spec.selective_drop.is_none() && spec.random_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() && spec.device_queue.is_none() {
+        if n == 1 && spec.admission == Admission::DropTail && spec.order == Order::Fifo && spec.selective_drop.is_none() && spec.random_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() && spec.device_queue.is_none() {
             match spec.marking {
                 Marking::None => return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: None },
                 Marking::Threshold { queue, port: [None, ..], at: MarkAt::Enqueue } => {
@@ -309,6 +337,9 @@ impl PortQueue {
             cur: 0,
             fresh: true,
             admission: spec.admission,
+            order: spec.order,
+            last_flow: [None; MAX_QUEUES],
+            serving: None,
             selective_drop: spec.selective_drop,
             random_drop: spec.random_drop,
             marking: spec.marking,
@@ -381,13 +412,38 @@ impl PortQueue {
         }
     }
 
-    /// Count a packet of `class` that found the transmitter idle and went straight out:
-    /// admitted, never waiting (only ports with per-queue counters call this).
+    /// Count packet `id` of `class` and `flow` that found the transmitter idle and went straight
+    /// out: admitted, never waiting, and served (only ports with per-queue counters call this).
     #[inline]
-    pub fn passed(&mut self, class: u8) {
+    pub fn passed(&mut self, id: PacketId, class: u8, flow: FlowId) {
         if let Some(m) = self.multi.as_deref_mut() {
             let qi = m.queue_of(class);
             m.queues[qi].stats.enqueued += 1;
+            m.served(id, qi, flow);
+        }
+    }
+
+    /// Does this port mark packets as their serialization ends (`MarkAt::End`)? Its transmitter
+    /// then ends every packet in a transmit-done, where `end_service` is called.
+    pub fn marks_at_end(&self) -> bool {
+        self.multi.as_ref().is_some_and(|m| m.marks_at_end())
+    }
+
+    /// The packet being serialized ends now (`MarkAt::End` ports; a no-op elsewhere): mark it
+    /// if the occupancy, itself included, exceeds its threshold. `true` = it was marked here.
+    #[inline]
+    pub fn end_service(&mut self, slab: &mut PacketSlab) -> bool {
+        match self.multi.as_deref_mut() {
+            Some(m) => m.end_service(&self.occ, slab),
+            None => false,
+        }
+    }
+
+    /// The packet being serialized was lost on the wire (and freed): nothing to mark at its end.
+    #[inline(never)]
+    pub fn lost_in_service(&mut self) {
+        if let Some(m) = self.multi.as_deref_mut() {
+            m.serving = None;
         }
     }
 
@@ -458,11 +514,47 @@ impl Multi {
     }
 
     /// Does step marking with per-queue thresholds `queue` and port threshold `port` find queue
-    /// `qi` (or the whole port) above its threshold now?
+    /// `qi` (or the whole port) above its threshold now, counting `extra` bytes in one more
+    /// packet if given (the packet in service, `MarkAt::End`)?
     #[inline]
-    fn over(&self, occ: &Occupancy, qi: usize, queue: &[Option<Amount>; MAX_QUEUES], port: &[Option<Amount>; MAX_QUEUES]) -> bool {
+    fn over(&self, occ: &Occupancy, qi: usize, queue: &[Option<Amount>; MAX_QUEUES], port: &[Option<Amount>; MAX_QUEUES], extra: Option<u64>) -> bool {
         let q = &self.queues[qi];
-        queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets(), q.len_bytes())) || port[qi].is_some_and(|k| k.exceeded_by(occ.pkts, occ.bytes))
+        let (n, b) = extra.map_or((0, 0), |b| (1, b));
+        queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets() + n, q.len_bytes() + b)) || port[qi].is_some_and(|k| k.exceeded_by(occ.pkts + n, occ.bytes + b))
+    }
+
+    /// Packet `id` of `flow` goes on the wire from queue `qi`: the round robin's cursor moves
+    /// past its flow (htsim's hosts dequeue a packet that finds the port idle too), and marking
+    /// at the end of service remembers it.
+    #[inline]
+    fn served(&mut self, id: PacketId, qi: usize, flow: FlowId) {
+        if self.order == Order::FlowRr {
+            self.last_flow[qi] = Some(flow);
+        }
+        if self.marks_at_end() {
+            self.serving = Some((id, qi as u8));
+        }
+    }
+
+    /// Does this port remember the packet in service (`MarkAt::End`)?
+    #[inline]
+    fn marks_at_end(&self) -> bool {
+        matches!(self.marking, Marking::Threshold { at: MarkAt::End, .. })
+    }
+
+    /// `PortQueue::end_service`.
+    #[inline]
+    fn end_service(&mut self, occ: &Occupancy, slab: &mut PacketSlab) -> bool {
+        let Some((id, qi)) = self.serving.take() else { return false };
+        let Marking::Threshold { queue, port, .. } = self.marking else { return false };
+        let qi = qi as usize;
+        let p = slab.get_mut(id);
+        if p.ecn != Ecn::Ect0 || !self.over(occ, qi, &queue, &port, Some(p.size as u64)) {
+            return false;
+        }
+        p.ecn = Ecn::Ce;
+        self.queues[qi].stats.marks += 1;
+        true
     }
 
     /// What the port's buffer limit is checked against: the whole occupancy, or with a device
@@ -567,7 +659,7 @@ impl Multi {
         let mut drop = false;
         match self.marking {
             Marking::None => {}
-            Marking::Threshold { queue, port, at: MarkAt::Enqueue } => marked = ecn != Ecn::NotEct && self.over(occ, qi, &queue, &port),
+            Marking::Threshold { queue, port, at: MarkAt::Enqueue } => marked = ecn != Ecn::NotEct && self.over(occ, qi, &queue, &port, None),
             Marking::Threshold { .. } => {}
             Marking::Red(spec) => {
                 let q = &self.queues[qi];
@@ -720,10 +812,14 @@ impl Multi {
         }
     }
 
-    /// Position in queue `qi` of the packet to send: the head, or under pFabric the earliest
-    /// packet of the flow that holds the smallest rank.
+    /// Position in queue `qi` of the packet to send: the head, under pFabric the earliest
+    /// packet of the flow that holds the smallest rank, under `Order::FlowRr` the earliest of
+    /// the next flow.
     #[inline]
     fn pick_position(&self, qi: usize, slab: &PacketSlab) -> usize {
+        if self.order == Order::FlowRr {
+            return self.next_flow_position(qi, slab);
+        }
         if self.admission != Admission::PFabric {
             return 0;
         }
@@ -737,6 +833,23 @@ impl Multi {
         }
         let flow = best.unwrap().1;
         q.iter().position(|id| slab.get(id).flow == flow).unwrap()
+    }
+
+    /// `Order::FlowRr`: the position of the earliest packet of the flow with the smallest number
+    /// above the one served last, or, when no flow numbered above it waits, of the smallest
+    /// number waiting (the cycle starts over). One pass over the queue, no allocation.
+    fn next_flow_position(&self, qi: usize, slab: &PacketSlab) -> usize {
+        let last = self.last_flow[qi];
+        // Key: (wraps around, flow number); the first position of the smallest key wins.
+        let mut best: Option<((bool, FlowId), usize)> = None;
+        for (pos, id) in self.queues[qi].iter().enumerate() {
+            let f = slab.get(id).flow;
+            let key = (last.is_some_and(|l| f <= l), f);
+            if best.is_none_or(|(b, _)| key < b) {
+                best = Some((key, pos));
+            }
+        }
+        best.expect("a non-empty queue").1
     }
 
     /// The next packet to transmit (the port holds one); `true` = marked on dequeue.
@@ -753,12 +866,15 @@ impl Multi {
         let qi = self.pick_queue(env.slab);
         let pos = self.pick_position(qi, env.slab);
         let id = self.take(occ, qi, pos, env);
+        if self.order != Order::Fifo || self.marks_at_end() {
+            self.served(id, qi, env.slab.get(id).flow);
+        }
         if self.queues[qi].is_empty() && !matches!(self.sched, Sched::Strict) {
             self.deficit[qi] = 0;
         }
         let mut marked = false;
         if let Marking::Threshold { queue, port, at: MarkAt::Dequeue } = self.marking {
-            let over = self.over(occ, qi, &queue, &port);
+            let over = self.over(occ, qi, &queue, &port, None);
             let p = env.slab.get_mut(id);
             if over && p.ecn == Ecn::Ect0 {
                 p.ecn = Ecn::Ce;

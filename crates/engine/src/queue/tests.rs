@@ -573,3 +573,121 @@ fn random_drop_band_is_htsims_q8_randomqueue() {
     assert!((band_drops as f64 / in_band as f64 - 0.1).abs() < 0.03, "{band_drops} of {in_band}");
     assert_eq!(q.queues()[0].stats.drops, band_drops + full_drops);
 }
+
+#[test]
+fn flow_round_robin_takes_the_next_flow_after_the_last_served() {
+    // Flows A = 0, B = 1, C = 2 queued A1 A2 B1 C1 A3 B2 leave A1 B1 C1 A2 B2 A3: each round one
+    // packet of every waiting flow in flow-number order, each flow's own packets oldest first.
+    let mut b = Bench::new();
+    let mut s = spec(1);
+    s.order = Order::FlowRr;
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    assert!(!q.counted_by_port(), "off the single-FIFO fast path");
+    let order = [(0, "A1"), (0, "A2"), (1, "B1"), (2, "C1"), (0, "A3"), (1, "B2")];
+    let mut names = std::collections::HashMap::new();
+    for (f, name) in order {
+        let id = b.pkt(f, 1500, 0, Ecn::NotEct);
+        names.insert(id, name);
+        assert_eq!(b.offer(&mut q, id), OK);
+    }
+    let out: Vec<&str> = (0..6).map(|_| names[&b.pop(&mut q).unwrap()]).collect();
+    assert_eq!(out, ["A1", "B1", "C1", "A2", "B2", "A3"]);
+    assert!(b.pop(&mut q).is_none());
+
+    // The cursor survives an empty queue: after B was served, C (2) goes before A (0) and B (1),
+    // although it arrived last; then the cycle starts over at A.
+    let (a, bb, c) = (b.pkt(0, 100, 0, Ecn::NotEct), b.pkt(1, 100, 0, Ecn::NotEct), b.pkt(2, 100, 0, Ecn::NotEct));
+    let x = b.pkt(1, 100, 0, Ecn::NotEct);
+    b.offer(&mut q, x);
+    assert_eq!(b.pop(&mut q), Some(x), "last served: flow 1");
+    for id in [a, bb, c] {
+        b.offer(&mut q, id);
+    }
+    assert_eq!([b.pop(&mut q), b.pop(&mut q), b.pop(&mut q)], [Some(c), Some(a), Some(bb)]);
+
+    // A packet that finds the transmitter idle is served too (htsim dequeues it): flow 0's
+    // passed, so flow 1's waiting packet goes before flow 0's next.
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let (a1, a2, b1) = (b.pkt(0, 100, 0, Ecn::NotEct), b.pkt(0, 100, 0, Ecn::NotEct), b.pkt(1, 100, 0, Ecn::NotEct));
+    q.passed(a1, 0, FlowId(0));
+    b.offer(&mut q, a2);
+    b.offer(&mut q, b1);
+    assert_eq!([b.pop(&mut q), b.pop(&mut q)], [Some(b1), Some(a2)]);
+}
+
+#[test]
+fn flow_round_robin_keeps_a_cursor_per_queue() {
+    // Two strict queues (ACKs in 0 ahead of data in 1, htsim's FairPriorityQueue): serving queue
+    // 0's flow 5 does not move queue 1's cursor, which served flow 1 and goes on to flow 3.
+    let mut b = Bench::new();
+    let mut s = spec(2);
+    s.order = Order::FlowRr;
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let d1 = b.pkt(1, 1500, 1, Ecn::NotEct);
+    b.offer(&mut q, d1);
+    assert_eq!(b.pop(&mut q), Some(d1));
+    let (d0, d3, ack) = (b.pkt(0, 1500, 1, Ecn::NotEct), b.pkt(3, 1500, 1, Ecn::NotEct), b.pkt(5, 40, 0, Ecn::NotEct));
+    for id in [d0, d3, ack] {
+        b.offer(&mut q, id);
+    }
+    assert_eq!([b.pop(&mut q), b.pop(&mut q), b.pop(&mut q)], [Some(ack), Some(d3), Some(d0)]);
+}
+
+#[test]
+fn end_of_service_marking_counts_the_packet_and_what_arrived_meanwhile() {
+    // K = 2 packets. P1 finds the port idle and goes straight out; P2 and P3 arrive during its
+    // service: at its end the queue holds 3 with P1 (> 2: marked). P2 starts, leaving P3; P4
+    // arrives: at P2's end 3 again (marked), though at its start it left only 1 behind (dequeue
+    // marking would not have marked it). P3 ends with P4 waiting: 2, not above K. P4 ends alone: 1.
+    // htsim's ECNQueue::completeService (its queue holds the packet in service until it ends).
+    let mut b = Bench::new();
+    let mut s = QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Packets(2));
+    s.marking = Marking::Threshold { queue: [Some(Amount::Packets(2)); MAX_QUEUES], port: [None; MAX_QUEUES], at: MarkAt::End };
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    assert!(q.marks_at_end());
+    let p: Vec<_> = (0..4).map(|_| b.pkt(0, 1500, 0, Ecn::Ect0)).collect();
+    let ce = |b: &Bench, id| b.slab.get(id).ecn == Ecn::Ce;
+    q.passed(p[0], 0, FlowId(0));
+    assert_eq!(b.offer(&mut q, p[1]), OK, "no mark on enqueue");
+    assert_eq!(b.offer(&mut q, p[2]), OK);
+    assert!(q.end_service(&mut b.slab) && ce(&b, p[0]));
+    assert_eq!(b.pop(&mut q), Some(p[1]));
+    assert!(!ce(&b, p[1]), "no mark as it starts");
+    b.offer(&mut q, p[3]);
+    assert!(q.end_service(&mut b.slab) && ce(&b, p[1]));
+    assert_eq!(b.pop(&mut q), Some(p[2]));
+    assert!(!q.end_service(&mut b.slab) && !ce(&b, p[2]));
+    assert_eq!(b.pop(&mut q), Some(p[3]));
+    assert!(!q.end_service(&mut b.slab) && !ce(&b, p[3]));
+    assert!(!q.end_service(&mut b.slab), "nothing in service");
+    assert_eq!(q.queues()[0].stats.marks, 2);
+
+    // Not ECN-capable: never marked. Lost on the wire: nothing to mark at its end.
+    let mut q = PortQueue::new(&s, Rate(1), None);
+    let n: Vec<_> = (0..3).map(|_| b.pkt(0, 1500, 0, Ecn::NotEct)).collect();
+    q.passed(n[0], 0, FlowId(0));
+    b.offer(&mut q, n[1]);
+    b.offer(&mut q, n[2]);
+    assert!(!q.end_service(&mut b.slab) && b.slab.get(n[0]).ecn == Ecn::NotEct);
+    let e = b.pkt(0, 1500, 0, Ecn::Ect0);
+    b.offer(&mut q, e);
+    assert_eq!(b.pop(&mut q), Some(n[1]));
+    q.lost_in_service();
+    assert!(!q.end_service(&mut b.slab));
+}
+
+#[test]
+fn end_of_service_marking_in_bytes_counts_the_departing_packet() {
+    // K = 2000 B: a 1500 B packet ending with one 600 B packet waiting is 2100 B (marked); with a
+    // 400 B one, 1900 B (not).
+    let mut b = Bench::new();
+    let mut s = QueueSpec::ecn(Some(Amount::Packets(100)), Amount::Bytes(2000));
+    s.marking = Marking::Threshold { queue: [Some(Amount::Bytes(2000)); MAX_QUEUES], port: [None; MAX_QUEUES], at: MarkAt::End };
+    for (waiting, marked) in [(600, true), (400, false)] {
+        let mut q = PortQueue::new(&s, Rate(1), None);
+        let (big, small) = (b.pkt(0, 1500, 0, Ecn::Ect0), b.pkt(0, waiting, 0, Ecn::Ect0));
+        q.passed(big, 0, FlowId(0));
+        b.offer(&mut q, small);
+        assert_eq!(q.end_service(&mut b.slab), marked, "{waiting} B waiting");
+    }
+}

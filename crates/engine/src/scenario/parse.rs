@@ -145,6 +145,16 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if let (Some(topo), Some(r)) = (topo.as_mut(), rdcn) {
         topo.rdcn = Some(r);
     }
+    if let (Some(topo), TieOrder::Event) = (topo.as_ref(), tie_order) {
+        // A packet on a wire without delay arrives in the picosecond its service ends, and the
+        // event order runs arrivals first: its mark at the end would come after it was delivered.
+        let marks_at_end = |q: &crate::queue::QueueSpec| matches!(q.marking, crate::queue::Marking::Threshold { at: crate::queue::MarkAt::End, .. });
+        let mut ports = topo.links.iter().filter(|l| l.delay == Time::ZERO).flat_map(|l| [(l.a, l.b, &l.queue_ab), (l.b, l.a, &l.queue_ba)]);
+        if let Some((a, b, _)) = ports.find(|(_, _, q)| marks_at_end(q)) {
+            let name = |i: usize| topo.nodes[i].name.as_str();
+            iss.push("queue.mark_at", format!("\"end\" on port {}->{}, whose link has no delay: under tie_order = \"event\" its packets arrive before their service ends; give the link a delay or set tie_order = \"scheduled\"", name(a), name(b)));
+        }
+    }
     if let Some(topo) = topo.as_mut() {
         topo.shared_buffer = shared_buffer;
         // With bursts the host ports keep their links' rate: the shapers do the limiting.

@@ -2,7 +2,7 @@
 //! switch-wide `[switch]` section. Reference: docs/SCENARIOS.md "Queues".
 
 use super::reader::*;
-use crate::queue::{Admission, Amount, MarkAt, Marking, QueueSpec, RandomDrop, RedAction, RedCount, RedSpec, Sched, CLASSES, MAX_QUEUES};
+use crate::queue::{Admission, Amount, MarkAt, Marking, Order, QueueSpec, RandomDrop, RedAction, RedCount, RedSpec, Sched, CLASSES, MAX_QUEUES};
 use serde_json::Value;
 
 /// DRR's default quantum: one 1500-byte packet per unit of weight.
@@ -181,6 +181,13 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
         None => {}
     }
 
+    // Order within each queue.
+    match q.get("order", iss, as_choice(&["fifo", "flow_rr"])).as_deref() {
+        Some("flow_rr") => spec.order = Order::FlowRr,
+        Some(_) => spec.order = Order::Fifo,
+        None => {}
+    }
+
     // Shared buffer.
     if let Some(a) = per_queue_classes(q, iss) {
         if !shared_buffer {
@@ -241,8 +248,9 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
     let disc = q.get("discipline", iss, as_choice(&["droptail", "ecn", "red"]));
     let ks = per_queue(q, "ecn_threshold", n, iss, amount_or_off);
     let kp = per_queue(q, "ecn_port_threshold", n, iss, amount_or_off);
-    let at = match q.get("mark_at", iss, as_choice(&["enqueue", "dequeue"])).as_deref() {
+    let at = match q.get("mark_at", iss, as_choice(&["enqueue", "dequeue", "end"])).as_deref() {
         Some("dequeue") => MarkAt::Dequeue,
+        Some("end") => MarkAt::End,
         _ => MarkAt::Enqueue,
     };
     for (i, k) in ks.iter().flatten().enumerate() {
@@ -302,6 +310,12 @@ pub(super) fn queue_table(q: &Table, base: QueueSpec, max_packet: u64, shared_bu
         iss.push(q.key_path("red"), "only applies to discipline = \"red\"");
     }
     device_queue(q, &mut spec, iss);
+    if spec.order == Order::FlowRr && spec.admission == Admission::PFabric {
+        iss.push(q.key_path("order"), "\"flow_rr\" cannot be combined with admission = \"pfabric\", which sends by rank");
+    }
+    if matches!(spec.marking, Marking::Threshold { at: MarkAt::End, .. }) && spec.device_queue.is_some() {
+        iss.push(q.key_path("mark_at"), "\"end\" cannot be combined with device_queue: the packet in service left the discipline earlier");
+    }
     q.finish(iss);
     spec
 }

@@ -391,6 +391,22 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports(q, "device_queue = \"15KB\"\n", "queue.device_queue", &["not a packet count"]);
     assert_reports(q, "device_queue = \"4pkt\"\ndiscipline = \"ecn\"\necn_port_threshold = \"8pkt\"\n", "queue.device_queue", &["ecn_port_threshold"]);
     assert_reports(q, "device_queue = \"4pkt\"\nselective_drop = \"8pkt\"\n", "queue.device_queue", &["selective_drop"]);
+    // Order within a queue and marking at the end of service (htsim's hosts and ECNQueue).
+    let rr = with("queues = 2\norder = \"flow_rr\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\nmark_at = \"end\"\n");
+    let sp = Scenario::from_toml(&rr).unwrap_or_else(|e| panic!("{e}")).topology.links[0].queue_ba;
+    assert_eq!(sp.order, crate::queue::Order::FlowRr);
+    assert!(matches!(sp.marking, crate::queue::Marking::Threshold { at: crate::queue::MarkAt::End, .. }));
+    assert_eq!(Scenario::from_toml(GOOD).unwrap().topology.links[0].queue_ba.order, crate::queue::Order::Fifo);
+    assert_reports(q, "order = \"lifo\"\n", "queue.order", &["lifo", "flow_rr"]);
+    assert_reports(q, "order = \"flow_rr\"\nadmission = \"pfabric\"\n", "queue.order", &["pfabric"]);
+    assert_reports(q, "mark_at = \"ending\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\n", "queue.mark_at", &["ending", "end"]);
+    assert_reports(q, "device_queue = \"4pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\nmark_at = \"end\"\n", "queue.mark_at", &["device_queue"]);
+    // Marks at the end of service on a wire without delay: its packets would arrive first in the
+    // event order; fine in the scheduled orders (the transmit-done was scheduled first).
+    let end = with("discipline = \"ecn\"\necn_threshold = \"20pkt\"\nmark_at = \"end\"\n").replace("delay = \"1us\"", "delay = \"0us\"");
+    let iss = Scenario::from_toml(&end).unwrap_err();
+    assert!(iss.0.iter().any(|i| i.path == "queue.mark_at" && i.message.contains("no delay")), "{iss:?}");
+    assert!(Scenario::from_toml(&end.replace("[simulation]\n", "[simulation]\ntie_order = \"scheduled\"\n")).is_ok());
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nclass = 8\nmin_rto", "transport.class", &["0 (most urgent) to 7"]);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = \"yes\"\nmin_rto", "transport.prr", &["not true or false"]);
     let prr = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nmin_rto", 1);

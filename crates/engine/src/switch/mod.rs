@@ -132,6 +132,10 @@ impl Fabric {
             }
             _ => None,
         };
+        for p in net.ports.iter_mut() {
+            // A mark at the end of service needs the transmit-done that ends it.
+            p.tx_done_always |= p.queue.marks_at_end();
+        }
         let eager_tx_done = false;
         let paths = (sc.ecmp == Ecmp::FlowHash && sc.paths == PathChoice::Switches && rdcn.is_none()).then(Box::default);
         let pfc = sc.pfc.map(|spec| {
@@ -308,7 +312,8 @@ impl Fabric {
             debug_assert!(p.queue.is_empty());
             if !p.simple_queue {
                 // Simple ports count admissions from what they send; no need to read the class.
-                p.queue.passed(cx.slab.get(id).class);
+                let pkt = cx.slab.get(id);
+                p.queue.passed(id, pkt.class, pkt.flow);
             }
             // Nothing waits behind this packet: the transmitter reads nothing of the queue.
             let pkt = cx.slab.get(id);
@@ -510,6 +515,7 @@ impl Fabric {
         let p = &mut self.net.ports[port.idx()];
         if lost {
             p.stats.wire_losses += 1;
+            p.queue.lost_in_service();
             self.dropped += 1;
             if self.rdcn.is_some() {
                 // A packet pulled towards the packet switch that never gets there frees its room.
@@ -579,6 +585,10 @@ impl Fabric {
         let p = &mut self.net.ports[port.idx()];
         p.busy = false;
         p.tx_pending = false;
+        if !p.simple_queue {
+            // A mark decided as the packet's service ends (`mark_at = "end"`; nothing otherwise).
+            p.stats.ecn_marks += p.queue.end_service(cx.slab) as u64;
+        }
         if p.paused {
             // PAUSE received: the next packet waits for the RESUME.
             return;

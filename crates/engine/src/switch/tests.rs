@@ -435,3 +435,55 @@ fn every_port_serializes_at_its_own_rate_whether_or_not_it_has_whole_picoseconds
         assert_eq!(p.serialization(1500), p.rate.serialization(1500), "{}", p.name);
     }
 }
+
+#[test]
+fn marks_at_the_end_of_service_count_the_arrivals_during_it() {
+    // a_device_queue_delays_marks_but_not_packets' two 10-segment windows into s0->h0 at K = 2:
+    // at instant t_k = 2.2 + 1.2k µs (k ≥ 1) two packets arrive, then the packet started at
+    // t_{k−1} ends, leaving k + 2 waiting (k ≤ 9), then k + 1 after the next starts; from t_10
+    // on nothing arrives and the packet ending at t_k leaves 19 − k + 1 waiting. At its end a
+    // packet is judged on those plus itself: k + 3 for k = 1..9 (all marked), 21 − k for
+    // k = 10..20 (marked up to k = 18): 18 of 20. Marking as service begins (what a departing
+    // packet leaves behind: k + 1, then 19 − k) marks 15, as marking arrivals does. The marks
+    // move no packet: every segment arrives when it did.
+    let flows = "initial_cwnd = 10\ncc = \"dctcp\"\n[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 14480\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 14480\n";
+    let marks_and_fcts = |at: &str, tie: &str| {
+        let doc = star(3, "1ms", &format!("buffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"2pkt\"\nmark_at = \"{at}\""), flows);
+        let mut sim = run(&doc.replace("[simulation]\n", &format!("[simulation]\ntie_order = \"{tie}\"\n")));
+        let pt = sim.port_table();
+        let p = pt.find("s0->h0").unwrap();
+        assert!(sim.conservation().holds());
+        (pt.ecn_marks[p], sim.flow_table().fct_ps)
+    };
+    let (enq, fcts) = marks_and_fcts("enqueue", "event");
+    let (deq, _) = marks_and_fcts("dequeue", "event");
+    let (end, end_fcts) = marks_and_fcts("end", "event");
+    assert_eq!((enq, deq, end), (15, 15, 18));
+    assert_eq!(end_fcts, fcts);
+    // Every transmission ends in a transmit-done anyway in the scheduled orders: the same marks.
+    assert_eq!(marks_and_fcts("end", "scheduled").0, 18);
+}
+
+#[test]
+fn a_host_queue_in_flow_round_robin_interleaves_its_flows() {
+    // h0 sends 3 segments to h1 (flow 0) and 3 to h2 (flow 1) at t = 0 (10 Gb/s, 1 µs wires,
+    // 1500 B in 1.2 µs). Its NIC in FIFO order sends 0a 0b 0c 1a 1b 1c; in flow round robin 0a
+    // (the port was idle) 1a 0b 1b 0c 1c. A segment leaving h0 at s reaches its host at
+    // s + 4.4 µs: flow 0's at 4.4, 5.6, 6.8 µs (FIFO) or 4.4, 6.8, 9.2 µs (round robin), flow
+    // 1's at 8.0, 9.2, 10.4 or 5.6, 8.0, 10.4 µs.
+    let flows = "initial_cwnd = 3\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 4344\n[[flows]]\nsrc = \"h0\"\ndst = \"h2\"\nsize = 4344\n";
+    let delivered = |order: &str, ps: u64| {
+        let doc = star(3, "1ms", "buffer = \"100pkt\"", flows).replace("[queue]", &format!("[host_queue]\norder = \"{order}\"\n[queue]"));
+        let mut sim = Simulator::new(&Scenario::from_toml(&doc).unwrap_or_else(|e| panic!("{e}")), None);
+        sim.keep_finished = true;
+        sim.run_until(Time::from_ps(ps));
+        (tcp(&mut sim, 0).receiver.delivered() / 1448, tcp(&mut sim, 1).receiver.delivered() / 1448)
+    };
+    assert_eq!(delivered("fifo", 5_600_000), (2, 0));
+    assert_eq!(delivered("flow_rr", 5_600_000), (1, 1));
+    assert_eq!(delivered("fifo", 6_800_000), (3, 0));
+    assert_eq!(delivered("flow_rr", 6_800_000), (2, 1));
+    assert_eq!(delivered("fifo", 8_000_000), (3, 1));
+    assert_eq!(delivered("flow_rr", 9_200_000 - 1), (2, 2));
+    assert_eq!(delivered("flow_rr", 9_200_000), (3, 2));
+}
