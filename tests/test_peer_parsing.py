@@ -470,6 +470,9 @@ def test_hpcc_switch_choices_become_each_directions_path_index(tmp_path):
                                            pause_hosts=hosts)
         d = tomllib.loads(d.after_htsim({"run": 0, "hpcc_hops": hops}).read_text())
         assert (d["host_queue"], d["pfc"]) == (queue, pfc), hosts
+    # Where no pause can occur the limit mapping keeps htsim's host queue, as the mapping before.
+    d = htsim_validate.hpcc_experiment(FakeBuild(tmp_path), "hpcc-permutation", 8, pairs, None, "3ms", tmp_path, [], pause_hosts="limit")
+    assert tomllib.loads(d.after_htsim({"run": 0, "hpcc_hops": hops}).read_text())["host_queue"] == doc["host_queue"]
     # A flow between pods without its aggregation switch's choice: not the edited copy.
     with pytest.raises(SystemExit, match="no HPCC paths"):
         e.after_htsim({"run": 1, "hpcc_hops": {k: v for k, v in hops.items() if k != (1, "ack")}})

@@ -877,7 +877,9 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     cm.write_text(connection_matrix(n, pairs, size=size))
     low, high = hpcc_pfc_thresholds(pairs, size, end, pfc)
     pfc_note = " (the driver's own)" if pfc == "driver" else ": HIGH x 9000 B is more than all the flows' bytes, so no pause can occur"
-    host = HPCC_SEND_LIMIT if pause_hosts == "limit" or own_paths else HPCC_HOST_QUEUE
+    # The one-packet limit stood for htsim's sources' stop at a pause: only where pauses occur
+    # (--hpcc-pause-hosts limit with the driver's thresholds) and on fabricsim's own draw.
+    host = HPCC_SEND_LIMIT if (pause_hosts == "limit" and pfc == "driver") or own_paths else HPCC_HOST_QUEUE
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
                                 pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
                                 stop_senders=HPCC_STOP_SENDERS if host is HPCC_HOST_QUEUE else "", routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,

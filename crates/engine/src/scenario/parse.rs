@@ -743,19 +743,20 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("header", iss, as_bytes) {
         c.header = v.min(10_000) as u32;
     }
-    if let Some(v) = t.get("ack_size", iss, as_bytes) {
-        if v == 0 {
-            iss.push(t.key_path("ack_size"), "an ACK must have a size of at least 1 byte");
-        } else {
-            c.ack_size = v.min(10_000) as u32;
+    // A control packet's size: 1 B (htsim's SYN) to 10 000 B (a jumbo frame).
+    let control = |key: &'static str, what: &str, iss: &mut Issues| {
+        let v = t.get(key, iss, as_bytes)?;
+        if (1..=10_000).contains(&v) {
+            return Some(v as u32);
         }
+        iss.push(t.key_path(key), format!("{v} B: {what} must be 1 to 10000 bytes"));
+        None
+    };
+    if let Some(v) = control("ack_size", "an ACK", iss) {
+        c.ack_size = v;
     }
-    if let Some(v) = t.get("syn_size", iss, as_bytes) {
-        if v == 0 {
-            iss.push(t.key_path("syn_size"), "a SYN must have a size of at least 1 byte");
-        } else {
-            c.syn_size = Some(v.min(10_000) as u32);
-        }
+    if let Some(v) = control("syn_size", "a SYN", iss) {
+        c.syn_size = Some(v);
     }
     if let Some(v) = t.get("initial_cwnd", iss, as_positive) {
         c.initial_cwnd = v.min(u32::MAX as u64) as u32;

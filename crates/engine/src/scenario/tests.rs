@@ -132,7 +132,9 @@ fn bad_inputs_name_key_value_and_expectation() {
     // 21b. The SYN's timestamp is "sent" or "zero" (htsim's).
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_timestamp = \"0\"", "transport.syn_timestamp", &["\"sent\" or \"zero\""]);
     // 21b'. The SYN has a size (htsim's is one byte).
-    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_size = 0", "transport.syn_size", &["at least 1 byte"]);
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_size = 0", "transport.syn_size", &["0 B", "1 to 10000 bytes"]);
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nhandshake = true\nsyn_size = \"20KB\"", "transport.syn_size", &["20000 B", "1 to 10000 bytes"]);
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nack_size = \"20KB\"", "transport.ack_size", &["20000 B", "1 to 10000 bytes"]);
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_size = \"1B\"", "transport.syn_size", &["needs handshake = true"]);
     // 21c. The RTO scan period is a time.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nrto_tick = \"fast\"", "transport.rto_tick", &["fast"]);

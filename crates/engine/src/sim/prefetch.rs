@@ -28,8 +28,9 @@ pub(super) const FAR: usize = 8;
 /// Places behind the next event whose second, dependent lines start loading.
 pub(super) const NEAR: usize = 4;
 /// The deep pipeline runs when the ports alone take more than this (bytes): about the
-/// last-level cache's share a port's hot lines can keep (k = 32's 40 960 ports are 15.7 MB,
-/// B4's 2 160 ports 0.8 MB).
+/// last-level cache's share a port's hot lines can keep (a fat tree has 1.5 k^3 ports, host NICs
+/// included: k = 32's 49 152 are 18.9 MB, k = 24's 20 736 just under 8 MiB, B4's 2 592 1.0 MB;
+/// fat trees from k = 26 take the pipeline).
 pub(super) const DEEP_PORT_BYTES: usize = 8 << 20;
 
 impl Simulator {

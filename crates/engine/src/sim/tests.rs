@@ -403,9 +403,22 @@ fn the_deep_prefetch_pipeline_changes_no_result() {
         assert!(runs[0].3 > 0, "scenario {i}: packets moved");
         assert_eq!(runs[0], runs[1], "scenario {i}");
     }
-    // The threshold: k = 32's ports (40 960 of them) take the pipeline, B4's (k = 12: 2 160) do not.
-    assert!(Simulator::wants_deep_prefetch(40_960));
-    assert!(!Simulator::wants_deep_prefetch(2_160));
+    // The threshold, on the fat trees' real port counts (1.5 k^3 with the host NICs): B4's k = 12
+    // (2 592 ports) and k = 24 (20 736, just under 8 MiB) keep the one-event hint, k = 26 and
+    // k = 32 (49 152) take the pipeline.
+    let ports = |k: u32| {
+        let doc = format!(
+            "[simulation]\nend = \"1us\"\n[topology]\nkind = \"fat_tree\"\nk = {k}\nlink = {{ rate = \"10Gbps\", delay = \"1us\" }}\n\
+             [[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n"
+        );
+        let n = Simulator::new(&Scenario::from_toml(&doc).unwrap(), None).fabric.net.ports.len();
+        assert_eq!(n as u32, 3 * k * k * k / 2, "k = {k}");
+        n
+    };
+    assert!(!Simulator::wants_deep_prefetch(ports(12)));
+    assert!(!Simulator::wants_deep_prefetch(ports(24)));
+    assert!(Simulator::wants_deep_prefetch(3 * 26 * 26 * 26 / 2));
+    assert!(Simulator::wants_deep_prefetch(3 * 32 * 32 * 32 / 2));
 }
 
 #[test]

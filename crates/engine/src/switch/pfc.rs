@@ -25,9 +25,10 @@
 //!   hand it nothing until the resume (`HPCCSrc::doNextEvent` returns while `PAUSED`, and
 //!   `processPause` fires it again at the resume). Here a paused NIC then counts as full to its
 //!   senders (`Fabric::nic_queued` gives `host::HELD`): a sender blocks at its next send and is
-//!   woken, as any blocked sender, when the RESUME lets the NIC send again (an HPCC source on
-//!   htsim's timer, `send_tick.rs`, stops its ticks in the pause and fires at once at the resume,
-//!   as htsim's).
+//!   woken, as any blocked sender, when the NIC has room after the RESUME (at the RESUME unless
+//!   it still holds `send_limit` packets). An HPCC source on htsim's timer (`send_tick.rs`) that
+//!   an ACK or timer reached during the pause stops its ticks and fires at once when woken, as
+//!   htsim's at the resume; one nothing called in the pause keeps its tick grid.
 //! - One class: a pause stops every queue of the port (802.1Qbb pauses per priority; htsim's
 //!   lossless queues have one).
 //!

@@ -195,8 +195,9 @@ pub trait CongestionOps {
         from
     }
     /// The sender found its NIC paused by PFC (`paused`: a NIC that holds its senders, `[pfc]
-    /// stop_senders`) or was woken after its NIC drained (`!paused`: at the RESUME after a
-    /// pause); for a source timer that a pause stops (`send_tick.rs`). True: the algorithm keeps
+    /// stop_senders`) or was woken after its NIC drained (`!paused`: when the NIC has room after
+    /// the RESUME, at the RESUME itself unless it still holds `send_limit` packets); for a source
+    /// timer that a pause stops (`send_tick.rs`). True: the algorithm keeps
     /// such a timer, so the sender waits for the RESUME's wake even with its window full.
     fn nic_pause(&mut self, _now: Time, _paused: bool) -> bool {
         false

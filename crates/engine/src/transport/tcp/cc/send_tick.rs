@@ -291,6 +291,35 @@ mod tests {
     }
 
     #[test]
+    fn random_pauses_and_periods_never_leave_a_running_timer_without_a_firing() {
+        // Pauses, resumes, period changes and send attempts in a random order (a fixed LCG):
+        // a started, unpaused timer always keeps a pending firing (at most `CHAINS`, the extra
+        // ones a resume adds dropped when full), and a send attempt gets a tick at or after it.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rnd = |n: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % n
+        };
+        let mut t = SendTick::default();
+        t.set_period(Time::ZERO, us(1.0));
+        let mut now = Time::ZERO;
+        for step in 0..20_000 {
+            now = now + Time(rnd(400_000)); // up to 0.4 µs between calls
+            match rnd(4) {
+                0 => t.pause(now),
+                1 => t.resume(now),
+                2 => t.set_period(now, Time(100_000 + rnd(2_000_000))),
+                _ => {
+                    let from = now + Time(rnd(300_000));
+                    assert!(t.next(now, from) >= from, "step {step}");
+                }
+            }
+            assert!(t.n as usize <= CHAINS, "step {step}");
+            assert!(!t.started || t.paused || t.n >= 1, "step {step}: a running timer lost its firings");
+        }
+    }
+
+    #[test]
     fn a_sender_asking_again_after_a_pause_finds_it_over() {
         // Not woken by the resume (it found the NIC free at its next call, 3.7 µs): the timer
         // restarts then.
