@@ -617,7 +617,7 @@ queues = 1
 order = "flow_rr"                    # FairScheduler::next_packet: the oldest packet of the next flow after the last served
 # SwiftSubflowSrc::send_next_packet hands the scheduler a packet only while the flow has at most 2
 # there, the one being serialized included (src_queuesize > 2 defers; completeService decrements):
-# 2 waiting (fabricsim counts the waiting packets).
+# 2 waiting (fabricsim counts the waiting packets, the host's ACKs among them; htsim only the flow's own).
 send_limit = "2pkt"
 
 [routing]
