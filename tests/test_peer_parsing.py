@@ -339,12 +339,12 @@ def test_the_swift_mapping_follows_the_driver(tmp_path):
     # htsim's targets carry no hop term (Route::clone drops the hop count): 20 us base, h = 0.
     assert (t["cc_params"]["base_target_us"], t["cc_params"]["hop_scale_us"], t["cc_params"]["fs_range_us"]) == (20, 0, 100)
     # FairScheduler serves a host's flows a packet each in turn, a receiver's ACKs in the queue of
-    # the flow they acknowledge: data and ACKs in two queues served by packet round robin. It holds
-    # at most 3 packets of a flow, the one on the wire included (src_queuesize > 2 defers); the
-    # send limit counts waiting packets only: 2.
+    # the flow they acknowledge: one queue, flows in turn (ACKs carry their connection's flow). It
+    # holds at most 3 packets of a flow, the one on the wire included (src_queuesize > 2 defers);
+    # the send limit counts waiting packets only: 2.
     hq = doc["host_queue"]
-    assert (hq["queues"], hq["classes"], hq["scheduler"], hq["send_limit"]) == (2, [0, 1], "wrr", "2pkt")
-    assert (t["class"], t["ack_class"]) == (1, 0)
+    assert (hq["queues"], hq["order"], hq["send_limit"]) == (1, "flow_rr", "2pkt")
+    assert "classes" not in hq and "class" not in t and "ack_class" not in t
 
 
 def test_the_swift_driver_copy_prints_each_flows_two_paths():
@@ -612,9 +612,10 @@ def test_the_dctcp_incast_runs_htsims_own_path_draw(tmp_path):
 
 def test_the_swift_mappings_hosts_let_an_ack_pass_their_own_backlog(tmp_path):
     # htsim's FairScheduler: h1 sends its own flow at line rate (its NIC backlogged at the send
-    # limit) and ACKs h0's; the ACKs are served in turn with the data, so an ACK waits at most for
-    # the data packet on the wire, 4000 B at 100 Gb/s = 0.32 us. With one FIFO (the mapping before
-    # issue 32) it waits behind the 2 waiting packets too: up to 0.96 us.
+    # limit) and ACKs h0's; the ACKs (flow 0's, as the data they acknowledge) take their flow's turn
+    # with h1's data (flow 1), so an ACK waits at most for the data packet on the wire, 4000 B at
+    # 100 Gb/s = 0.32 us. With one FIFO (the mapping before issue 32) it waits behind the 2 waiting
+    # packets too: up to 0.96 us.
     import htsim_validate
     from fabricsim.runner import run
 
@@ -622,7 +623,8 @@ def test_the_swift_mappings_hosts_let_an_ack_pass_their_own_backlog(tmp_path):
     e = htsim_validate.swift_experiment(FakeBuild(tmp_path), "swift-permutation", 4, [(0, 1), (1, 0)], "50us", tmp_path, None, 500, [], own_paths=True)
     text = e.toml.read_text().replace('flows = "all"\n', 'flows = "all"\n\n[output.pcap]\nports = ["h1->edge0_0", "edge0_0->h1"]\n', 1)
     waits = {}
-    for name, doc in (("round robin", text), ("fifo", text.replace('scheduler = "wrr"', 'scheduler = "strict"').replace("ack_class = 0", "ack_class = 1"))):
+    assert text.count('order = "flow_rr"') == 1
+    for name, doc in (("round robin", text), ("fifo", text.replace('order = "flow_rr"', 'order = "fifo"'))):
         (tmp_path / "s.toml").write_text(doc)
         p = run(str(tmp_path / "s.toml"), progress=False).packets
         data_in = p[(p.port == "edge0_0->h1") & (p.flow == 0) & (p.kind == 0)]
@@ -632,3 +634,25 @@ def test_the_swift_mappings_hosts_let_an_ack_pass_their_own_backlog(tmp_path):
         assert len(w) > 120  # h0 sends at about line rate: 156 packets in 50 us
         waits[name] = max(w)
     assert waits["round robin"] <= 0.32 + 1e-6 < 0.64 < waits["fifo"] <= 0.96 + 1e-6, waits
+
+
+def test_the_dctcp_permutation_marks_as_htsims_ecnqueue_does(tmp_path):
+    # The permutation's switches are the incast's ECNQueue: a departing packet is marked as its
+    # service ends when the queue, it included, holds more than memFromPkt(15) = 15 x 9000 B
+    # (ECNQueue::completeService); --mark-at dequeue keeps the mapping before (14 packets left
+    # behind, decided as the service begins).
+    import tomllib
+
+    import htsim_validate
+
+    class Fake:  # an htsim build without its binaries: the scenario only
+        commit = "841d9e7"
+
+        def dctcp_permutation(self, end_s):
+            return tmp_path / "htsim_dctcp_permutation"
+
+    first = {"run": 0, "pairs": {"dctcp_sink_0_1": (0, 1), "dctcp_sink_1_0": (1, 0)}, "paths": {(0, 1): (0, 0), (1, 0): (0, 0)}}
+    for mark_at, want in (("mapped", ("end", "135000B")), ("dequeue", ("dequeue", "126000B"))):
+        e = htsim_validate.dctcp_permutation(Fake(), "30ms", tmp_path, "rand", mark_at=mark_at)
+        q = tomllib.loads(e.after_htsim(first).read_text())["queue"]
+        assert (q["mark_at"], q["ecn_threshold"]) == want

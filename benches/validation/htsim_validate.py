@@ -52,8 +52,9 @@ dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collatera
   no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan, its 40 B ACKs and
   1 B SYN: sim/tcppacket.h TcpAck::ACKSIZE, sim/tcp.cpp TcpSrc::send_packets), its switches'
   marks decided as a packet's service ends (sim/ecnqueue.cpp ECNQueue::completeService: [queue]
-  mark_at = "end" at 15 packets; the permutation keeps mark_at = "dequeue" at 14, the rule it was
-  measured with; --mark-at to choose; MARKINGS). Figures: FCTs,
+  mark_at = "end" at 15 packets, in both DCTCP experiments, whose switches are the same ECNQueue;
+  --mark-at dequeue marks as the service begins at 14, the permutation's mapping before; MARKINGS).
+  Figures: FCTs,
   flows finished before one and two minimum RTOs, timeouts (htsim's "At T RTO" lines), the long
   flow's goodput before and in the incast's first 10 ms. The driver seeds its path draw
   (srand(13)), so its runs are identical; fabricsim pins each flow to htsim's path as in the
@@ -63,10 +64,14 @@ dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collatera
 swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swift in sim/swift.cpp)
   against fabricsim's cc = "swift", SWIFT_SCENARIO below, each key commented with its source:
   100 Gb/s (HOST_NIC), 1 us links, 4000 B packets, IW 15, no slow start, no handshake, every
-  packet ACKed, 40 B ACKs, FairScheduler host queues (one queue per flow served a packet at a time
-  in turn, a receiver's ACKs in the queue of the flow they acknowledge: [host_queue] data and ACKs
-  in two queues served by packet round robin; at most 3 packets of a flow at its NIC, the one on
-  the wire included: send_limit 2 waiting), one path per flow and direction (below), target 20 us
+  packet ACKed, 40 B ACKs, FairScheduler host queues (sim/swift_scheduler.cpp
+  FairScheduler::next_packet: one queue per flow id served a packet at a time in turn, a
+  receiver's ACKs in the queue of the flow they acknowledge, SwiftSubflowSink::send_ack builds them
+  on the source's PacketFlow): [host_queue] one queue, order = "flow_rr", which keys on the
+  packet's flow, and fabricsim's ACKs carry their connection's flow id
+  (crates/engine/src/transport/tcp/receiver.rs, Receiver::send_ack_at: Packet::new(ends.flow, ..));
+  at most 3 packets of a flow at its NIC, the one on the wire included: send_limit 2 waiting),
+  one path per flow and direction (below), target 20 us
   + flow term (fs_range 100 us, fs cwnd 0.1-100), ai 1, beta 0.8, max_mdf 0.5, and no hop term: htsim's SwiftSubflowSrc keeps
   routeout.clone(), and Route::clone's copy starts at hop count 0, so its route.hop_count() x _h
   is always 0 (found
@@ -422,7 +427,7 @@ HOST_ORDERS = {
 # Where a switch port marks. ECNQueue::completeService (sim/ecnqueue.cpp) decides as the packet's
 # service ends, on _queuesize with the departing packet still counted: arrivals during its service
 # count. mark_at = "dequeue" at K less one packet decides as the service begins (the mapping before,
-# kept for the permutation, whose table was measured with it).
+# kept for --mark-at dequeue).
 MARKINGS = {
     "end": 'ecn_threshold = "135000B"             # memFromPkt(15): the queue with the departing packet above it ...\n'
            'mark_at = "end"                      # ... as its service ends (ECNQueue::completeService)',
@@ -431,11 +436,11 @@ MARKINGS = {
 }
 
 
-def dctcp_lines(tie_order: str, host_order: str, mark_at: str, mapped_mark: str) -> dict:
+def dctcp_lines(tie_order: str, host_order: str, mark_at: str) -> dict:
     """DCTCP_SCENARIO's chosen lines: tie order, host order (mapped: flow_rr) and switch marking
-    (mapped: `mapped_mark`)."""
+    (mapped: at the end of service)."""
     return dict(tie_order=tie_line(tie_order), host_order=HOST_ORDERS["flow_rr" if host_order == "mapped" else host_order],
-                marking=MARKINGS[mapped_mark if mark_at == "mapped" else mark_at])
+                marking=MARKINGS["end" if mark_at == "mapped" else mark_at])
 
 
 # ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
@@ -468,7 +473,7 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
         text = DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths,
-                                     **dctcp_lines(tie_order, host_order, mark_at, "dequeue"))
+                                     **dctcp_lines(tie_order, host_order, mark_at))
         toml.write_text(text + flows)
         return toml
 
@@ -521,7 +526,7 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
     text = DCTCP_SCENARIO.format(name="dctcp-incast", commit=h.commit, end=end, k=k, paths=paths,
-                                 **dctcp_lines(tie_order, host_order, mark_at, "end"))
+                                 **dctcp_lines(tie_order, host_order, mark_at))
     text = text.replace("DCTCP permutation driver (sim/datacenter/old_tests/main_dctcp_permutation.cpp",
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
@@ -604,16 +609,15 @@ random_drop = {{ above = "{band}B", probability = 0.1 }}
 [host_queue]
 # SWIFT_SCHEDULER -> FairScheduler at each host (sim/swift_scheduler.cpp): a queue per flow id,
 # served round robin a packet at a time (FairScheduler::next_packet); the receiver's ACKs carry the
-# flow id of the data they acknowledge (SwiftSubflowSink::send_ack), so an ACK waits behind at
-# most one packet of the host's own flow, not its backlog. Data (class 1) and ACKs (ack_class 0)
-# in two queues served by packet round robin: the same while a host sends one flow (the
-# permutation's and the incast's hosts).
-queues = 2
-classes = [0, 1]
-scheduler = "wrr"
+# flow id of the data they acknowledge (SwiftSubflowSink::send_ack: the source's PacketFlow), so an
+# ACK waits behind at most one packet of the host's own flow, not its backlog. One queue, flows in
+# turn: fabricsim's ACKs carry their connection's flow id too (transport/tcp/receiver.rs,
+# Receiver::send_ack_at), so an ACK takes its flow's turn.
+queues = 1
+order = "flow_rr"                    # FairScheduler::next_packet: the oldest packet of the next flow after the last served
 # SwiftSubflowSrc::send_next_packet hands the scheduler a packet only while the flow has at most 2
 # there, the one being serialized included (src_queuesize > 2 defers; completeService decrements):
-# 2 waiting (fabricsim counts the waiting packets).
+# 2 waiting (fabricsim counts the waiting packets, the host's ACKs among them; htsim only the flow's own).
 send_limit = "2pkt"
 
 [routing]
@@ -631,8 +635,6 @@ timestamps = true                    # every ACK echoes its packet's time: delay
 sack = false                         # SwiftSubflowSrc::handle_ack: NewReno-style fast recovery on 3 duplicate ACKs
 rack = false
 tlp = false
-class = 1                            # the host's data and ...
-ack_class = 0                        # ... the ACKs it sends in their own queue ([host_queue] above)
 min_rto = "100us"                    # SwiftSubflowSrc: _min_rto = 100 us ...
 initial_rto = "1ms"                  # ... _rto = 1 ms before a sample (checked every 10 ms by SwiftRtxTimerScanner)
 # SwiftSrc's constructor: _base_delay 20 us, _h = _base_delay / 6.55 per hop, _fs_range = 5 x
@@ -1144,9 +1146,9 @@ def main() -> None:
                     help="DCTCP: the order within each host queue: mapped (default: htsim's FairPullQueue, [host_queue] "
                          "order = \"flow_rr\") or fifo, to show what it accounts for")
     ap.add_argument("--mark-at", default="mapped", choices=["mapped", *MARKINGS],
-                    help="DCTCP: where the switch ports mark: mapped (default: the incast at the end of service, mark_at = \"end\" "
-                         "at 15 packets, as ECNQueue::completeService; the permutation as its service begins, mark_at = "
-                         "\"dequeue\" at 14) or the one given")
+                    help="DCTCP: where the switch ports mark: mapped (default: at the end of service, mark_at = \"end\" "
+                         "at 15 packets, as ECNQueue::completeService) or dequeue (as the service begins, at 14: the "
+                         "permutation's mapping before)")
     ap.add_argument("--hpcc-send-timing", default="tick", choices=["tick", "window"],
                     help="when fabricsim's HPCC source sends: tick (default: only on a timer every T x packet / W, as htsim's "
                          "HPCCSrc::doNextEvent) or window (as soon as the window allows, paced at W/T: the mapping before)")
