@@ -20,7 +20,7 @@
 //! chosen by timing k = 48: 4 / 2 and 16 / 8 within the noise of 8 / 4, 32 / 16 slower
 //! (docs/PERFORMANCE.md, "Engine changes").
 
-use super::Simulator;
+use super::{Flow, Simulator};
 use crate::event::Event;
 
 /// Places behind the next event of a lane whose packet and hop (or port) start loading.
@@ -75,10 +75,17 @@ impl Simulator {
         }
     }
 
+    /// Packet `pkt` and the record of its flow, if both exist (a hint's lookup: never panics).
+    #[inline]
+    fn packet_and_flow(&self, pkt: crate::ids::PacketId) -> Option<(&crate::packet::Packet, &Flow)> {
+        let p = self.slab.peek(pkt)?;
+        Some((p, self.flows.get(p.flow.idx())?))
+    }
+
     /// The record of the flow packet `pkt` belongs to.
     #[inline]
     fn prefetch_flow(&self, pkt: crate::ids::PacketId) {
-        if let Some(f) = self.slab.peek(pkt).and_then(|p| self.flows.get(p.flow.idx())) {
+        if let Some((_, f)) = self.packet_and_flow(pkt) {
             crate::packet::prefetch_lines(f, 3);
         }
     }
@@ -86,10 +93,8 @@ impl Simulator {
     /// The transport state delivering `pkt` will touch, through its flow's record.
     #[inline]
     fn prefetch_transport(&self, pkt: crate::ids::PacketId) {
-        if let Some(p) = self.slab.peek(pkt) {
-            if let Some(f) = self.flows.get(p.flow.idx()) {
-                f.transport.prefetch(p.kind == crate::packet::Kind::Ack);
-            }
+        if let Some((p, f)) = self.packet_and_flow(pkt) {
+            f.transport.prefetch(p.kind == crate::packet::Kind::Ack);
         }
     }
 
