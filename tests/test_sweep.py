@@ -104,6 +104,41 @@ def test_finished_runs_are_skipped_and_failures_recorded(tmp_path):
     assert t.pivot("fct_mean_s", "topology.link.rate").shape == (2, 1)
 
 
+def test_manifest_follows_the_runs_as_they_finish(tmp_path, monkeypatch):
+    from fabricsim.sweep import execute
+
+    seen = []
+    record = execute._LiveManifest.record
+
+    def record_and_read(self, key, status):
+        self.interval_s = 0.0  # every run rewrites it (default: at most every 5 s)
+        record(self, key, status)
+        manifest = json.loads((tmp_path / "st" / "manifest.json").read_text())
+        seen.append(sorted(p["status"] for p in manifest["points"]))
+
+    monkeypatch.setattr(execute._LiveManifest, "record", record_and_read)
+    run_sweep(Sweep(tiny_base(), axes={"simulation.seed": [1, 2, 3]}), tmp_path / "st", workers=1, progress=False)
+    assert seen == [["done", "pending", "pending"], ["done", "done", "pending"], ["done", "done", "done"]]
+
+
+def test_manifest_rewrites_are_spaced_and_the_last_is_whole():
+    from fabricsim.sweep import execute
+
+    class Store:
+        writes = []
+
+        def write_manifest(self, points, status):
+            self.writes.append(dict(status))
+
+    m = execute._LiveManifest(Store(), [], {}, interval_s=3600)
+    m.write()
+    m.record("a", "done")
+    m.record("b", "failed")
+    assert Store.writes == [{}]  # within the interval: kept in memory
+    m.write()
+    assert Store.writes[-1] == {"a": "done", "b": "failed"}
+
+
 def test_killed_sweep_keeps_finished_runs_and_completes_on_rerun(tmp_path):
     base = tiny_base()
     base["simulation"]["end"] = "3s"  # about 0.4 s of wall time per run

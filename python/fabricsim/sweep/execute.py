@@ -74,16 +74,38 @@ def die_with_parent(parent: int, poll_s: float = 1.0) -> None:
     threading.Thread(target=watch, name="fabricsim-parent-watch", daemon=True).start()
 
 
+class _LiveManifest:
+    """Keeps DIR/manifest.json current while runs finish, so that a reader in the middle of a long
+    sweep sees the runs done so far; rewritten at most every `interval_s` (the whole point list is
+    rewritten each time), and once more, unconditionally, when the batch ends."""
+
+    def __init__(self, store, points: list, status: dict[str, str], interval_s: float = 5.0):
+        self.store, self.points, self.status, self.interval_s = store, points, status, interval_s
+        self.last = -float("inf")
+
+    def record(self, key: str, status: str) -> None:
+        self.status[key] = status
+        if time.monotonic() - self.last >= self.interval_s:
+            self.write()
+
+    def write(self) -> None:
+        self.store.write_manifest(self.points, self.status)
+        self.last = time.monotonic()
+
+
 class _Progress:
-    def __init__(self, total: int, enabled: bool, desc: str):
+    def __init__(self, total: int, enabled: bool, desc: str, on_record=None):
         self.bar = None
+        self.on_record = on_record
         self.done = self.failed = 0
         if enabled and total:
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, unit="run", desc=desc, file=sys.stderr, dynamic_ncols=True)
 
-    def update(self, status: str, running: int) -> None:
+    def update(self, key: str, status: str, running: int) -> None:
+        if self.on_record is not None:
+            self.on_record(key, status)
         if status == "done":
             self.done += 1
         else:
@@ -226,7 +248,7 @@ def _record(r: dict, result: SweepRun, progress: _Progress, running: int) -> Non
         result.done.append(r["key"])
     else:
         result.failed[r["key"]] = r.get("error", "")
-    progress.update(r["status"], running)
+    progress.update(r["key"], r["status"], running)
 
 
 def run_sweep(sweep: Sweep, output: str | os.PathLike, *, executor: str = "local", workers: Optional[int] = None,
@@ -268,9 +290,10 @@ def _run_locked(sweep, points, store, executor, workers, scheduler, client, prog
     workers = workers or os.cpu_count() or 1
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = _Progress(len(todo), progress, sweep.name)
     status = {k: "done" for k in done} | {k: "failed" for k in failed_before if k not in done}
-    store.write_manifest(points, status)
+    manifest = _LiveManifest(store, points, status)
+    manifest.write()
+    bar = _Progress(len(todo), progress, sweep.name, on_record=manifest.record)
     t0 = time.perf_counter()
     old_term = signal.getsignal(signal.SIGTERM)
 
@@ -300,7 +323,7 @@ def _run_locked(sweep, points, store, executor, workers, scheduler, client, prog
             result.wall_s = time.perf_counter() - t0
             status.update({k: "done" for k in result.done})
             status.update({k: "failed" for k in result.failed})
-            store.write_manifest(points, status)
+            manifest.write()
             store.combined()
         finally:
             if in_main:

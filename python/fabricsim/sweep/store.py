@@ -2,7 +2,8 @@
 atomically, plus the sweep's definition, a manifest and a combined table.
 
     DIR/sweep.json           the sweep definition (name, base, axes, mode, derived)
-    DIR/manifest.json        every point: key, params, status (done, failed, pending)
+    DIR/manifest.json        every point: key, params, status (done, failed, pending); rewritten
+                             as runs finish (at most every 5 s) and when the batch ends
     DIR/runs/KEY/            params.json, scenario.json, row.json (params + summary + FCT
                              statistics), and the run's results (flows.parquet, ...)
     DIR/failed/KEY.json      a failed point: params, error type, message, traceback
