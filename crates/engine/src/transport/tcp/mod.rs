@@ -226,6 +226,12 @@ pub struct TcpConfig {
     /// `TcpSrc::receivePacket` samples; csg-htsim 841d9e7). Modelled only for validation against
     /// htsim (docs/VALIDATION.md); off by default.
     pub syn_ts_zero: bool,
+    /// The congestion window kept in bytes by htsim's rules (`window = "htsim_bytes"`,
+    /// `cc/byte_window.rs`: growth by the window's free room per ACK, the SYN-ACK's included;
+    /// DCTCP's cut, the loss halving at every timeout and fast recovery in bytes; no limited
+    /// transmit), csg-htsim `TcpSrc::inflate_window` and `DCTCPSrc::receivePacket`. Modelled only
+    /// for validation against htsim (docs/VALIDATION.md); off: the window is whole segments.
+    pub htsim_bytes: bool,
     /// ACK every this many full segments (RFC 1122: 2).
     pub delack_count: u32,
     /// Delayed-ACK timeout.
@@ -328,6 +334,7 @@ impl Default for TcpConfig {
             ack_first_data: false,
             handshake_ack: false,
             syn_ts_zero: false,
+            htsim_bytes: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
             sack: true,

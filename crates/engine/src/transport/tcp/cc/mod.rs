@@ -13,6 +13,8 @@ use crate::time::Time;
 use crate::transport::ports::DROP_TAIL;
 
 mod send_tick;
+mod byte_window;
+pub use byte_window::ByteWindow;
 
 /// One tunable constant of a congestion control: its name in a scenario's `cc_params`, default,
 /// accepted range and meaning (docs/CONGESTION_CONTROL.md).
@@ -101,6 +103,9 @@ pub struct Tcb {
     pub rwnd: u64,
     /// Payload bytes of the next new segment (the MSS unless the algorithm shrinks it: SAB §IV-B).
     pub seg_size: u32,
+    /// htsim's window in bytes, when the sender keeps one (`TcpConfig::htsim_bytes`,
+    /// `byte_window.rs`); `cwnd` and `ssthresh` then follow it.
+    pub bytes: Option<ByteWindow>,
 }
 
 /// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation; Linux `struct
@@ -461,7 +466,7 @@ pub mod ppt_consts {
 
 #[cfg(test)]
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
-    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None, rwnd: u64::MAX, seg_size: 1000 }
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None, rwnd: u64::MAX, seg_size: 1000, bytes: None }
 }
 
 #[cfg(test)]
