@@ -44,7 +44,11 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   scheduled to compare; TIE_ORDERS) and the round robin over flows inside each host queue
   ([host_queue] order = "flow_rr": FairPriorityQueue keeps a FairPullQueue per priority,
   sim/queue.h, sim/fairpullqueue.cpp FairPullQueue::dequeue; a no-op in the permutation, where each
-  host queue holds one flow; --host-order fifo to compare; HOST_ORDERS).
+  host queue holds one flow; --host-order fifo to compare; HOST_ORDERS) and its window in bytes
+  ([transport] window = "htsim_bytes", with sack = false: sim/tcp.cpp TcpSrc::inflate_window grows
+  by the window's free room, at most one packet per ACK, the SYN-ACK's included; TcpSrc::send_packets
+  lets floor(cwnd / 9000) packets out; sim/dctcp.cpp DCTCPSrc::receivePacket cuts the bytes;
+  deflate_window halves them at every timeout; --window segments to compare; WINDOWS).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
@@ -377,6 +381,7 @@ dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
 # until they reach _past_cwnd (ack_window); an ECE only ends slow start: TcpSrc::receivePacket grows
 # the window on every new ACK (cwr_on_ece = 0).
 cc_params = {{ window_cut = 1, byte_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
+{window}
 mss = "8948B"                        # Packet::data_packet_size() = 9000 B on the wire ...
 header = "52B"                       # ... (htsim's TCP packet has no separate header; ACKs are 40 B)
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
@@ -436,11 +441,35 @@ MARKINGS = {
 }
 
 
-def dctcp_lines(tie_order: str, host_order: str, mark_at: str) -> dict:
-    """DCTCP_SCENARIO's chosen lines: tie order, host order (mapped: flow_rr) and switch marking
-    (mapped: at the end of service)."""
+# The congestion window's unit. TcpSrc keeps _cwnd and _ssthresh in bytes (sim/tcp.cpp): it grows
+# by TcpSrc::inflate_window on every new ACK outside fast recovery, the SYN-ACK's included (the
+# window's free room, at most one packet: slow start adds it up to ssthresh, avoidance room * mss /
+# cwnd bytes), DCTCPSrc::receivePacket (sim/dctcp.cpp) cuts it to cwnd * (1 - alfa/2) bytes,
+# deflate_window halves it at every timeout and fast recovery counts it in bytes; TcpSrc::
+# send_packets lets a packet out while flight + mss <= cwnd (no limited transmit). fabricsim's
+# window = "htsim_bytes" (crates/engine/src/transport/tcp/cc/byte_window.rs) keeps those bytes;
+# it needs sack = false (TcpSrc has no SACK). --window segments: whole segments (the mapping before).
+WINDOWS = {
+    "htsim_bytes": 'window = "htsim_bytes"               # TcpSrc::inflate_window, send_packets, deflate_window; '
+                   'DCTCPSrc::receivePacket: cwnd in bytes',
+    "segments": '# --window segments: whole segments, fabricsim\'s own (not htsim\'s byte window)',
+}
+
+
+def window_line(chosen: str, incast: bool) -> str:
+    """The [transport] window line (mapped: htsim's bytes); the permutation's adds sack = false,
+    which the byte window needs (the incast's transport sets it already)."""
+    line = WINDOWS["htsim_bytes" if chosen == "mapped" else chosen]
+    if chosen != "segments" and not incast:
+        line += '\nsack = false                         # TcpSrc: no SACK (RFC 3782 recovery); this run loses nothing'
+    return line
+
+
+def dctcp_lines(tie_order: str, host_order: str, mark_at: str, window: str = "mapped") -> dict:
+    """DCTCP_SCENARIO's chosen lines: tie order, host order (mapped: flow_rr), switch marking
+    (mapped: at the end of service) and window (mapped: htsim's bytes; the permutation's)."""
     return dict(tie_order=tie_line(tie_order), host_order=HOST_ORDERS["flow_rr" if host_order == "mapped" else host_order],
-                marking=MARKINGS["end" if mark_at == "mapped" else mark_at])
+                marking=MARKINGS["end" if mark_at == "mapped" else mark_at], window=window_line(window, incast=False))
 
 
 # ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
@@ -461,7 +490,7 @@ def pinned(k: int, pairs: list[tuple[int, int]], choices: dict, own_paths: bool)
 
 
 def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
-                      host_order: str = "mapped", mark_at: str = "mapped") -> Experiment:
+                      host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.dctcp_permutation(experiments.seconds(end))
 
@@ -473,7 +502,7 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
         text = DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths,
-                                     **dctcp_lines(tie_order, host_order, mark_at))
+                                     **dctcp_lines(tie_order, host_order, mark_at, window))
         toml.write_text(text + flows)
         return toml
 
@@ -499,6 +528,7 @@ dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
 # loss (byte_cut's fraction restarts at 0, ssthresh = cwnd/2 in segments), where htsim's stays in
 # bytes; with the cut alone exact the incast's long flow collapses (docs/VALIDATION.md).
 cc_params = {{ window_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
+{window}
 mss = "8948B"                        # Packet::set_packet_size(9000): 9000 B on the wire
 header = "52B"
 ack_size = "40B"                     # TcpAck::ACKSIZE (the SYN-ACK is one of them: TcpSink::send_ack)
@@ -521,7 +551,7 @@ ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of
 
 
 def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
-                 host_order: str = "mapped", mark_at: str = "mapped") -> Experiment:
+                 host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
@@ -531,8 +561,8 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
                         'sample_interval = "1ms"              # TcpSinkLoggerSampling(timeFromMs(1))')
-    text = re.sub(r"\[transport\]\n.*?\n\[output\]", lambda _: "[transport]\n" + INCAST_TRANSPORT.format() + "\n[output]", text,
-                  flags=re.S)
+    transport = INCAST_TRANSPORT.format(window=window_line(window, incast=True))
+    text = re.sub(r"\[transport\]\n.*?\n\[output\]", lambda _: "[transport]\n" + transport + "\n[output]", text, flags=re.S)
     # ConnectionMatrix::setIncast(conns, N - 1 - conns): hosts N-1-conns .. N-2 send to host 0.
     first = n - 1 - INCAST_SENDERS
     senders = list(range(first, first + INCAST_SENDERS))
@@ -1145,6 +1175,10 @@ def main() -> None:
     ap.add_argument("--host-order", default="mapped", choices=["mapped", *HOST_ORDERS],
                     help="DCTCP: the order within each host queue: mapped (default: htsim's FairPullQueue, [host_queue] "
                          "order = \"flow_rr\") or fifo, to show what it accounts for")
+    ap.add_argument("--window", default="mapped", choices=["mapped", *WINDOWS],
+                    help="DCTCP: fabricsim's congestion window: mapped (default: htsim's, in bytes, window = \"htsim_bytes\": "
+                         "TcpSrc::inflate_window's growth by the free room, DCTCPSrc's cut and the loss rules in bytes) or "
+                         "segments (fabricsim's whole segments: the mapping before)")
     ap.add_argument("--mark-at", default="mapped", choices=["mapped", *MARKINGS],
                     help="DCTCP: where the switch ports mark: mapped (default: at the end of service, mark_at = \"end\" "
                          "at 15 packets, as ECNQueue::completeService) or dequeue (as the service begins, at 14: the "
@@ -1173,7 +1207,7 @@ def main() -> None:
                      "pause_hosts": a.hpcc_pause_hosts}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
-            extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at)
+            extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at, window=a.window)
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):

@@ -1,6 +1,7 @@
 //! Pluggable congestion control, with hooks modelled on Linux `struct tcp_congestion_ops`
 //! (include/net/tcp.h). The TCP core owns loss detection, recovery, RTO and ECN; a congestion
-//! control only answers these calls. Windows are in segments, as in Linux.
+//! control only answers these calls. Windows are in segments, as in Linux (or, with `window =
+//! "htsim_bytes"`, htsim's bytes, `byte_window.rs`, which the sender and DCTCP then update).
 //!
 //! To add an algorithm: write a type implementing [`CongestionOps`] in its own file (with its
 //! `KNOBS`, if it has tunable constants) and add one line to the `registry!` at the end of this
