@@ -810,6 +810,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("window", iss, as_choice(&["segments", "htsim_bytes"])) {
         c.htsim_bytes = v == "htsim_bytes";
     }
+    if let Some(v) = t.get("extra_segment", iss, as_bool) {
+        c.extra_segment = v;
+    }
     if let Some(v) = t.get("ack_first_data", iss, as_bool) {
         c.ack_first_data = v;
     }

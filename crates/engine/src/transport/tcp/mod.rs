@@ -232,6 +232,14 @@ pub struct TcpConfig {
     /// transmit), csg-htsim `TcpSrc::inflate_window` and `DCTCPSrc::receivePacket`. Modelled only
     /// for validation against htsim (docs/VALIDATION.md); off: the window is whole segments.
     pub htsim_bytes: bool,
+    /// The flow's last segment is htsim's packet beyond the flow: sent, but the flow completes
+    /// once the data before it is acknowledged. htsim's `TcpSrc::send_packets` sends while
+    /// `_highest_sent <= _flow_size + 1` (`set_flowsize(f)` sets `_flow_size = f + _mss`) and
+    /// reports the flow finished at the ACK of `_flow_size`, so a flow of f bytes sends f + 2
+    /// packets and finishes at the ACK of f + 1 (csg-htsim 841d9e7). For validation against htsim
+    /// only (its driver's flows mapped one segment longer); off: the flow completes with its
+    /// last byte.
+    pub extra_segment: bool,
     /// ACK every this many full segments (RFC 1122: 2).
     pub delack_count: u32,
     /// Delayed-ACK timeout.
@@ -335,6 +343,7 @@ impl Default for TcpConfig {
             handshake_ack: false,
             syn_ts_zero: false,
             htsim_bytes: false,
+            extra_segment: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
             sack: true,

@@ -689,7 +689,7 @@ impl Sender {
             self.cc_call(|cc, t| cc.pkts_acked(t, own_acked, rtt_k));
         }
 
-        if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w) {
+        if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w - self.extra_segment(w, cfg)) {
             self.completed_at = Some(now);
             self.rto.cancel();
             return;
@@ -842,6 +842,16 @@ impl Sender {
             self.low_after_ack(now, own_acked, cfg, ends, out);
         }
         self.schedule_probe(now, cfg, out);
+    }
+
+    /// Bytes at the end of a flow of `written` bytes that it sends but does not wait for: htsim's
+    /// packet beyond the flow (`TcpConfig::extra_segment`), the last segment; none otherwise.
+    #[inline]
+    fn extra_segment(&self, written: u64, cfg: &TcpConfig) -> u64 {
+        if !cfg.extra_segment || written == 0 {
+            return 0;
+        }
+        (written - 1) % cfg.mss as u64 + 1
     }
 
     /// The low-priority loop's openings on a normal ACK: case 1 of an identified flow (its 2nd
@@ -1621,6 +1631,28 @@ mod tests {
             w.on_ack(t0 + Time::from_us(k), &TcpHeader { ece: k >= 2, ..ack(k * 8948, &[]) }, &seg, &ends(), &mut out);
         }
         assert_eq!(w.tcb.cwnd, 3);
+    }
+
+    #[test]
+    fn htsims_extra_segment_is_sent_but_not_waited_for() {
+        // htsim's set_flowsize(2000) makes _flow_size 3000 (mss 1000): send_packets sends while
+        // highest_sent <= 3001, so four packets (to 4001), and the flow is finished at the ACK of
+        // 3000, the third. Mapped as a flow of 4 segments with extra_segment (here a last one of
+        // 500 B: the extra is the last segment, whatever its size): it sends all four and
+        // completes at the ACK of the first three; without, at the fourth's.
+        for extra in [false, true] {
+            let c = TcpConfig { extra_segment: extra, ..cfg(false) };
+            let mut s = Sender::new(&c, Some(3500), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            assert_eq!(seqs(&out), vec![0, 1, 2, 3]);
+            s.on_ack(Time(5), &ack(2000, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.completed_at(), None);
+            s.on_ack(Time(6), &ack(3000, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.completed_at(), extra.then_some(Time(6)));
+            s.on_ack(Time(7), &ack(3500, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.completed_at(), Some(Time(if extra { 6 } else { 7 })));
+        }
     }
 
     #[test]
