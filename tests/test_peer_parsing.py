@@ -686,3 +686,10 @@ def test_the_dctcp_mappings_keep_htsims_window_in_bytes(tmp_path):
             t = tomllib.loads(toml.read_text())["transport"]
             assert (t.get("window"), t.get("sack")) == (want[0], sack), toml
             validate(str(toml))  # the engine accepts it
+    # htsim's 52nd packet (TcpSrc::send_packets sends while _highest_sent <= _flow_size + 1): the
+    # incast's flows are one segment longer, the last not waited for; --extra-segment off: 51.
+    for extra, want in (("mapped", (True, 52 * 8948)), ("off", (None, 51 * 8948))):
+        inc = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", extra_segment=extra).after_htsim({"paths": draw})
+        doc = tomllib.loads(inc.read_text())
+        assert (doc["transport"].get("extra_segment"), doc["flows"][0]["size"]) == (want[0], f"{want[1]}B")
+        validate(str(inc))

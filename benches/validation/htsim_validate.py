@@ -52,7 +52,9 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
-  80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
+  80 ms (htsim's TcpSrc::send_packets sends a 52nd packet that the flow's finish does not wait
+  for: mapped as 52 segments with [transport] extra_segment; --extra-segment off to compare), a
+  long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
   no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan, its 40 B ACKs and
   1 B SYN: sim/tcppacket.h TcpAck::ACKSIZE, sim/tcp.cpp TcpSrc::send_packets), its switches'
   marks decided as a packet's service ends (sim/ecnqueue.cpp ECNQueue::completeService: [queue]
@@ -524,9 +526,9 @@ INCAST_LONG = (7, 1)  # long_src_no = 7, long_dest_no = 1 at 432 nodes
 INCAST_TRANSPORT = """cc = "dctcp"                         # DCTCPSrc for the incast and the long flow
 dctcp_g = 0.0625                     # DCTCPSrc::receivePacket: alfa = 15/16 alfa + 1/16 f
 dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
-# As DCTCP_SCENARIO's but without byte_cut: fabricsim keeps the window in whole segments through a
-# loss (byte_cut's fraction restarts at 0, ssthresh = cwnd/2 in segments), where htsim's stays in
-# bytes; with the cut alone exact the incast's long flow collapses (docs/VALIDATION.md).
+# As DCTCP_SCENARIO's but without byte_cut: the byte window (window, below) makes the cut exact in
+# its bytes; with --window segments, the cut alone exact and the rest in whole segments sends the
+# incast's long flow into a long recovery (docs/VALIDATION.md).
 cc_params = {{ window_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
 {window}
 mss = "8948B"                        # Packet::set_packet_size(9000): 9000 B on the wire
@@ -550,8 +552,15 @@ ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of
 """
 
 
+# htsim's packet beyond the flow: TcpSrc::send_packets sends while _highest_sent <= _flow_size + 1,
+# so each incast flow sends a 52nd packet after the 51 whose ACK finishes it (sim/tcp.cpp). Mapped
+# as a flow one segment longer whose last segment is not waited for ([transport] extra_segment);
+# --extra-segment off: 51 segments, the mapping before.
+EXTRA_SEGMENT = 'extra_segment = true                 # TcpSrc::send_packets: one packet beyond _flow_size, not waited for'
+
+
 def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
-                 host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped") -> Experiment:
+                 host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped", extra_segment: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
@@ -561,7 +570,9 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
                         'sample_interval = "1ms"              # TcpSinkLoggerSampling(timeFromMs(1))')
-    transport = INCAST_TRANSPORT.format(window=window_line(window, incast=True))
+    extra = extra_segment != "off"
+    transport = INCAST_TRANSPORT.format(window=window_line(window, incast=True) + ("\n" + EXTRA_SEGMENT if extra else ""))
+    sent = INCAST_PACKETS + extra
     text = re.sub(r"\[transport\]\n.*?\n\[output\]", lambda _: "[transport]\n" + transport + "\n[output]", text, flags=re.S)
     # ConnectionMatrix::setIncast(conns, N - 1 - conns): hosts N-1-conns .. N-2 send to host 0.
     first = n - 1 - INCAST_SENDERS
@@ -573,7 +584,7 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
         choices = {**htsim_run["paths"], INCAST_LONG: (0, 0)}
         pairs = [(s, 0) for s in senders] + [INCAST_LONG]
         lines = pinned(k, pairs, choices, own_paths)
-        flows = "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{INCAST_PACKETS * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n{p}'
+        flows = "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{sent * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n{p}'
                         for s, p in zip(senders, lines))
         flows += f'[[flows]]\nsrc = "h{INCAST_LONG[0]}"\ndst = "h{INCAST_LONG[1]}"\n{lines[-1]}'  # the collateral long flow, from 0
         toml = out / f"dctcp-incast{'-own' if own_paths else ''}.toml"
@@ -1179,6 +1190,10 @@ def main() -> None:
                     help="DCTCP: fabricsim's congestion window: mapped (default: htsim's, in bytes, window = \"htsim_bytes\": "
                          "TcpSrc::inflate_window's growth by the free room, DCTCPSrc's cut and the loss rules in bytes) or "
                          "segments (fabricsim's whole segments: the mapping before)")
+    ap.add_argument("--extra-segment", default="mapped", choices=["mapped", "off"],
+                    help="DCTCP incast: htsim's packet beyond each flow (TcpSrc::send_packets sends 52 packets for the 51 "
+                         "whose ACK finishes the flow): mapped (default: fabricsim's flows one segment longer, extra_segment "
+                         "= true) or off (51 segments: the mapping before)")
     ap.add_argument("--mark-at", default="mapped", choices=["mapped", *MARKINGS],
                     help="DCTCP: where the switch ports mark: mapped (default: at the end of service, mark_at = \"end\" "
                          "at 15 packets, as ECNQueue::completeService) or dequeue (as the service begins, at 14: the "
@@ -1208,6 +1223,8 @@ def main() -> None:
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
             extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at, window=a.window)
+        if name == "dctcp-incast":
+            extra["extra_segment"] = a.extra_segment
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):
