@@ -55,7 +55,8 @@ dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collatera
   80 ms (htsim's TcpSrc::send_packets sends a 52nd packet that the flow's finish does not wait
   for: mapped as 52 segments with [transport] extra_segment; --extra-segment off to compare), a
   long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
-  no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan, its 40 B ACKs and
+  no SACK, 250 ms minimum RTO, its zero SYN timestamp (tcp_367's SYN, made from a recycled packet,
+  echoes that packet's time: STALE_SYN_SENDERS; --stale-syn off), its 0.5 ms timer scan, its 40 B ACKs and
   1 B SYN: sim/tcppacket.h TcpAck::ACKSIZE, sim/tcp.cpp TcpSrc::send_packets), its switches'
   marks decided as a packet's service ends (sim/ecnqueue.cpp ECNQueue::completeService: [queue]
   mark_at = "end" at 15 packets, in both DCTCP experiments, whose switches are the same ECNQueue;
@@ -558,9 +559,23 @@ ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of
 # --extra-segment off: 51 segments, the mapping before.
 EXTRA_SEGMENT = 'extra_segment = true                 # TcpSrc::send_packets: one packet beyond _flow_size, not waited for'
 
+# htsim's SYN carries the timestamp of whatever packet it was allocated from: TcpPacket::new_syn_pkt
+# (sim/tcppacket.h) never sets _ts and newpkt takes packets from a free list (_packetdb), so a SYN
+# made from a freed data packet echoes that packet's send time. In this (seeded) run one SYN does:
+# tcp_367's, the incast's first, made from a packet the long flow sent at 78,942.659 us, so its
+# SYN-ACK samples 1,074.9 us instead of 80 ms (a scratch copy printing every SYN-ACK's echoed time;
+# the other 63 echo 0: syn_timestamp = "zero"). Its RTO then stays at the 250 ms floor and it times
+# out at 331.0 ms with the others' first wave (with "zero": RTO 280 ms, 361.5 ms). Mapped as its own
+# profile whose SYN-ACK samples the SYN's round trip (a sample of under 1.1 ms gives the same floored
+# RTO); --stale-syn off: every flow "zero", the mapping before.
+STALE_SYN_SENDERS = (367,)
+STALE_SYN_PROFILE = ('[transports.recycled_syn]                # tcp_367: its SYN echoes a recycled packet\'s send time\n'
+                     'syn_timestamp = "sent"\n\n')
+
 
 def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
-                 host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped", extra_segment: str = "mapped") -> Experiment:
+                 host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped", extra_segment: str = "mapped",
+                 stale_syn: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
@@ -584,8 +599,10 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
         choices = {**htsim_run["paths"], INCAST_LONG: (0, 0)}
         pairs = [(s, 0) for s in senders] + [INCAST_LONG]
         lines = pinned(k, pairs, choices, own_paths)
-        flows = "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{sent * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n{p}'
-                        for s, p in zip(senders, lines))
+        stale = STALE_SYN_SENDERS if stale_syn != "off" else ()
+        flows = STALE_SYN_PROFILE if stale else ""
+        flows += "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{sent * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n{p}'
+                         + ('transport = "recycled_syn"\n' if s in stale else "") for s, p in zip(senders, lines))
         flows += f'[[flows]]\nsrc = "h{INCAST_LONG[0]}"\ndst = "h{INCAST_LONG[1]}"\n{lines[-1]}'  # the collateral long flow, from 0
         toml = out / f"dctcp-incast{'-own' if own_paths else ''}.toml"
         toml.write_text(text + flows)
@@ -1194,6 +1211,10 @@ def main() -> None:
                     help="DCTCP incast: htsim's packet beyond each flow (TcpSrc::send_packets sends 52 packets for the 51 "
                          "whose ACK finishes the flow): mapped (default: fabricsim's flows one segment longer, extra_segment "
                          "= true) or off (51 segments: the mapping before)")
+    ap.add_argument("--stale-syn", default="mapped", choices=["mapped", "off"],
+                    help="DCTCP incast: the one SYN (tcp_367's) that echoes a recycled packet's send time in htsim's run: "
+                         "mapped (default: its SYN-ACK samples the SYN's round trip, syn_timestamp = \"sent\") or off (every "
+                         "SYN's timestamp zero: the mapping before)")
     ap.add_argument("--mark-at", default="mapped", choices=["mapped", *MARKINGS],
                     help="DCTCP: where the switch ports mark: mapped (default: at the end of service, mark_at = \"end\" "
                          "at 15 packets, as ECNQueue::completeService) or dequeue (as the service begins, at 14: the "
@@ -1224,7 +1245,7 @@ def main() -> None:
         if name.startswith("dctcp"):
             extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at, window=a.window)
         if name == "dctcp-incast":
-            extra["extra_segment"] = a.extra_segment
+            extra.update(extra_segment=a.extra_segment, stale_syn=a.stale_syn)
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):
