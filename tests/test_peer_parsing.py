@@ -693,3 +693,12 @@ def test_the_dctcp_mappings_keep_htsims_window_in_bytes(tmp_path):
         doc = tomllib.loads(inc.read_text())
         assert (doc["transport"].get("extra_segment"), doc["flows"][0]["size"]) == (want[0], f"{want[1]}B")
         validate(str(inc))
+    # tcp_367's SYN echoes a recycled packet's send time in htsim's run: its own profile samples
+    # the SYN's round trip; the others keep the zero timestamp. --stale-syn off: all zero.
+    for stale, want in (("mapped", ["recycled_syn"] + [None] * 63), ("off", [None] * 64)):
+        inc = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", stale_syn=stale).after_htsim({"paths": draw})
+        doc = tomllib.loads(inc.read_text())
+        assert [f.get("transport") for f in doc["flows"][:64]] == want and doc["flows"][0]["src"] == "h367"
+        assert doc["transport"]["syn_timestamp"] == "zero"
+        assert doc.get("transports", {}).get("recycled_syn", {}).get("syn_timestamp") == ("sent" if stale == "mapped" else None)
+        validate(str(inc))
