@@ -31,7 +31,9 @@
 //! it for a window); the ECE only lowers ssthresh to cwnd. With `window_cut`, `byte_cut = 1` makes
 //! htsim's cut exact too: its window is bytes, so `_cwnd * (1 - _alfa/2)` keeps the part of a
 //! segment that Linux's rounding drops (a window of 7.7 segments at α = 0.2 loses 0.77 of one
-//! there, nothing here); the fraction is carried to the next cut.
+//! there, nothing here); the fraction is carried to the next cut. With the TCP key `window =
+//! "htsim_bytes"` the whole window is htsim's bytes (`byte_window.rs`): the cut, the ECE's
+//! ssthresh and the window of ACKs (`_pkts_seen · mss ≥ _past_cwnd`) are then in those bytes.
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
 use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
