@@ -656,3 +656,49 @@ def test_the_dctcp_permutation_marks_as_htsims_ecnqueue_does(tmp_path):
         e = htsim_validate.dctcp_permutation(Fake(), "30ms", tmp_path, "rand", mark_at=mark_at)
         q = tomllib.loads(e.after_htsim(first).read_text())["queue"]
         assert (q["mark_at"], q["ecn_threshold"]) == want
+
+
+def test_the_dctcp_mappings_keep_htsims_window_in_bytes(tmp_path):
+    # TcpSrc keeps its window in bytes (inflate_window, deflate_window; DCTCPSrc's cut): both DCTCP
+    # experiments map it as window = "htsim_bytes", which needs sack = false (TcpSrc has none: the
+    # incast's transport says so already, the permutation's gains it); --window segments keeps the
+    # mapping before. Each scenario is read by the engine, which refuses a byte window without it.
+    import tomllib
+
+    import htsim_validate
+    from fabricsim.scenario import validate
+
+    class Fake:  # an htsim build without its binaries: the scenario only
+        commit = "841d9e7"
+
+        def dctcp_permutation(self, end_s):
+            return tmp_path / "htsim_dctcp_permutation"
+
+        def old_driver(self, name, end_s):
+            return tmp_path / name
+
+    first = {"run": 0, "pairs": {"dctcp_sink_0_1": (0, 1), "dctcp_sink_1_0": (1, 0)}, "paths": {(0, 1): (0, 0), (1, 0): (0, 0)}}
+    draw = htsim.path_choices((SAMPLES / "dctcp_incast_paths.txt").read_text())
+    for window, want in (("mapped", ("htsim_bytes", False)), ("segments", (None, None))):
+        perm = htsim_validate.dctcp_permutation(Fake(), "30ms", tmp_path, "rand", window=window).after_htsim(first)
+        inc = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", window=window).after_htsim({"paths": draw})
+        for toml, sack in ((perm, want[1]), (inc, False)):
+            t = tomllib.loads(toml.read_text())["transport"]
+            assert (t.get("window"), t.get("sack")) == (want[0], sack), toml
+            validate(str(toml))  # the engine accepts it
+    # htsim's 52nd packet (TcpSrc::send_packets sends while _highest_sent <= _flow_size + 1): the
+    # incast's flows are one segment longer, the last not waited for; --extra-segment off: 51.
+    for extra, want in (("mapped", (True, 52 * 8948)), ("off", (None, 51 * 8948))):
+        inc = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", extra_segment=extra).after_htsim({"paths": draw})
+        doc = tomllib.loads(inc.read_text())
+        assert (doc["transport"].get("extra_segment"), doc["flows"][0]["size"]) == (want[0], f"{want[1]}B")
+        validate(str(inc))
+    # tcp_367's SYN echoes a recycled packet's send time in htsim's run: its own profile samples
+    # the SYN's round trip; the others keep the zero timestamp. --stale-syn off: all zero.
+    for stale, want in (("mapped", ["recycled_syn"] + [None] * 63), ("off", [None] * 64)):
+        inc = htsim_validate.dctcp_incast(Fake(), "1200ms", tmp_path, "rand", stale_syn=stale).after_htsim({"paths": draw})
+        doc = tomllib.loads(inc.read_text())
+        assert [f.get("transport") for f in doc["flows"][:64]] == want and doc["flows"][0]["src"] == "h367"
+        assert doc["transport"]["syn_timestamp"] == "zero"
+        assert doc.get("transports", {}).get("recycled_syn", {}).get("syn_timestamp") == ("sent" if stale == "mapped" else None)
+        validate(str(inc))

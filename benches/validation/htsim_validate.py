@@ -44,12 +44,19 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   scheduled to compare; TIE_ORDERS) and the round robin over flows inside each host queue
   ([host_queue] order = "flow_rr": FairPriorityQueue keeps a FairPullQueue per priority,
   sim/queue.h, sim/fairpullqueue.cpp FairPullQueue::dequeue; a no-op in the permutation, where each
-  host queue holds one flow; --host-order fifo to compare; HOST_ORDERS).
+  host queue holds one flow; --host-order fifo to compare; HOST_ORDERS) and its window in bytes
+  ([transport] window = "htsim_bytes", with sack = false: sim/tcp.cpp TcpSrc::inflate_window grows
+  by the window's free room, at most one packet per ACK, the SYN-ACK's included; TcpSrc::send_packets
+  lets floor(cwnd / 9000) packets out; sim/dctcp.cpp DCTCPSrc::receivePacket cuts the bytes;
+  deflate_window halves them at every timeout; --window segments to compare; WINDOWS).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
-  80 ms, a long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
-  no SACK, 250 ms minimum RTO, its zero SYN timestamp, its 0.5 ms timer scan, its 40 B ACKs and
+  80 ms (htsim's TcpSrc::send_packets sends a 52nd packet that the flow's finish does not wait
+  for: mapped as 52 segments with [transport] extra_segment; --extra-segment off to compare), a
+  long flow h7 -> h1 runs from 0. DCTCP_SCENARIO with INCAST_TRANSPORT (htsim's TCP:
+  no SACK, 250 ms minimum RTO, its zero SYN timestamp (tcp_367's SYN, made from a recycled packet,
+  echoes that packet's time: STALE_SYN_SENDERS; --stale-syn off), its 0.5 ms timer scan, its 40 B ACKs and
   1 B SYN: sim/tcppacket.h TcpAck::ACKSIZE, sim/tcp.cpp TcpSrc::send_packets), its switches'
   marks decided as a packet's service ends (sim/ecnqueue.cpp ECNQueue::completeService: [queue]
   mark_at = "end" at 15 packets, in both DCTCP experiments, whose switches are the same ECNQueue;
@@ -377,6 +384,7 @@ dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
 # until they reach _past_cwnd (ack_window); an ECE only ends slow start: TcpSrc::receivePacket grows
 # the window on every new ACK (cwr_on_ece = 0).
 cc_params = {{ window_cut = 1, byte_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
+{window}
 mss = "8948B"                        # Packet::data_packet_size() = 9000 B on the wire ...
 header = "52B"                       # ... (htsim's TCP packet has no separate header; ACKs are 40 B)
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
@@ -436,11 +444,35 @@ MARKINGS = {
 }
 
 
-def dctcp_lines(tie_order: str, host_order: str, mark_at: str) -> dict:
-    """DCTCP_SCENARIO's chosen lines: tie order, host order (mapped: flow_rr) and switch marking
-    (mapped: at the end of service)."""
+# The congestion window's unit. TcpSrc keeps _cwnd and _ssthresh in bytes (sim/tcp.cpp): it grows
+# by TcpSrc::inflate_window on every new ACK outside fast recovery, the SYN-ACK's included (the
+# window's free room, at most one packet: slow start adds it up to ssthresh, avoidance room * mss /
+# cwnd bytes), DCTCPSrc::receivePacket (sim/dctcp.cpp) cuts it to cwnd * (1 - alfa/2) bytes,
+# deflate_window halves it at every timeout and fast recovery counts it in bytes; TcpSrc::
+# send_packets lets a packet out while flight + mss <= cwnd (no limited transmit). fabricsim's
+# window = "htsim_bytes" (crates/engine/src/transport/tcp/cc/byte_window.rs) keeps those bytes;
+# it needs sack = false (TcpSrc has no SACK). --window segments: whole segments (the mapping before).
+WINDOWS = {
+    "htsim_bytes": 'window = "htsim_bytes"               # TcpSrc::inflate_window, send_packets, deflate_window; '
+                   'DCTCPSrc::receivePacket: cwnd in bytes',
+    "segments": '# --window segments: whole segments, fabricsim\'s own (not htsim\'s byte window)',
+}
+
+
+def window_line(chosen: str, incast: bool) -> str:
+    """The [transport] window line (mapped: htsim's bytes); the permutation's adds sack = false,
+    which the byte window needs (the incast's transport sets it already)."""
+    line = WINDOWS["htsim_bytes" if chosen == "mapped" else chosen]
+    if chosen != "segments" and not incast:
+        line += '\nsack = false                         # TcpSrc: no SACK (RFC 3782 recovery); this run loses nothing'
+    return line
+
+
+def dctcp_lines(tie_order: str, host_order: str, mark_at: str, window: str = "mapped") -> dict:
+    """DCTCP_SCENARIO's chosen lines: tie order, host order (mapped: flow_rr), switch marking
+    (mapped: at the end of service) and window (mapped: htsim's bytes; the permutation's)."""
     return dict(tie_order=tie_line(tie_order), host_order=HOST_ORDERS["flow_rr" if host_order == "mapped" else host_order],
-                marking=MARKINGS["end" if mark_at == "mapped" else mark_at])
+                marking=MARKINGS["end" if mark_at == "mapped" else mark_at], window=window_line(window, incast=False))
 
 
 # ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
@@ -461,7 +493,7 @@ def pinned(k: int, pairs: list[tuple[int, int]], choices: dict, own_paths: bool)
 
 
 def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
-                      host_order: str = "mapped", mark_at: str = "mapped") -> Experiment:
+                      host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.dctcp_permutation(experiments.seconds(end))
 
@@ -473,7 +505,7 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
         text = DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths,
-                                     **dctcp_lines(tie_order, host_order, mark_at))
+                                     **dctcp_lines(tie_order, host_order, mark_at, window))
         toml.write_text(text + flows)
         return toml
 
@@ -495,10 +527,11 @@ INCAST_LONG = (7, 1)  # long_src_no = 7, long_dest_no = 1 at 432 nodes
 INCAST_TRANSPORT = """cc = "dctcp"                         # DCTCPSrc for the incast and the long flow
 dctcp_g = 0.0625                     # DCTCPSrc::receivePacket: alfa = 15/16 alfa + 1/16 f
 dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
-# As DCTCP_SCENARIO's but without byte_cut: fabricsim keeps the window in whole segments through a
-# loss (byte_cut's fraction restarts at 0, ssthresh = cwnd/2 in segments), where htsim's stays in
-# bytes; with the cut alone exact the incast's long flow collapses (docs/VALIDATION.md).
+# As DCTCP_SCENARIO's but without byte_cut: the byte window (window, below) makes the cut exact in
+# its bytes; with --window segments, the cut alone exact and the rest in whole segments sends the
+# incast's long flow into a long recovery (docs/VALIDATION.md).
 cc_params = {{ window_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
+{window}
 mss = "8948B"                        # Packet::set_packet_size(9000): 9000 B on the wire
 header = "52B"
 ack_size = "40B"                     # TcpAck::ACKSIZE (the SYN-ACK is one of them: TcpSink::send_ack)
@@ -520,8 +553,29 @@ ack_class = 0                        # ... TcpAck::priority(): PRIO_HI, ahead of
 """
 
 
+# htsim's packet beyond the flow: TcpSrc::send_packets sends while _highest_sent <= _flow_size + 1,
+# so each incast flow sends a 52nd packet after the 51 whose ACK finishes it (sim/tcp.cpp). Mapped
+# as a flow one segment longer whose last segment is not waited for ([transport] extra_segment);
+# --extra-segment off: 51 segments, the mapping before.
+EXTRA_SEGMENT = 'extra_segment = true                 # TcpSrc::send_packets: one packet beyond _flow_size, not waited for'
+
+# htsim's SYN carries the timestamp of whatever packet it was allocated from: TcpPacket::new_syn_pkt
+# (sim/tcppacket.h) never sets _ts and newpkt takes packets from a free list (_packetdb), so a SYN
+# made from a freed data packet echoes that packet's send time. In this (seeded) run one SYN does:
+# tcp_367's, the incast's first, made from a packet the long flow sent at 78,942.659 us, so its
+# SYN-ACK samples 1,074.9 us instead of 80 ms (a scratch copy printing every SYN-ACK's echoed time;
+# the other 63 echo 0: syn_timestamp = "zero"). Its RTO then stays at the 250 ms floor and it times
+# out at 331.0 ms with the others' first wave (with "zero": RTO 280 ms, 361.5 ms). Mapped as its own
+# profile whose SYN-ACK samples the SYN's round trip (a sample of under 1.1 ms gives the same floored
+# RTO); --stale-syn off: every flow "zero", the mapping before.
+STALE_SYN_SENDERS = (367,)
+STALE_SYN_PROFILE = ('[transports.recycled_syn]                # tcp_367: its SYN echoes a recycled packet\'s send time\n'
+                     'syn_timestamp = "sent"\n\n')
+
+
 def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
-                 host_order: str = "mapped", mark_at: str = "mapped") -> Experiment:
+                 host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped", extra_segment: str = "mapped",
+                 stale_syn: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.old_driver("dctcp_incast_collateral", experiments.seconds(end))
     paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
@@ -531,8 +585,10 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
                         "DCTCP incast driver (sim/datacenter/old_tests/main_dctcp_incast_collateral.cpp")
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
                         'sample_interval = "1ms"              # TcpSinkLoggerSampling(timeFromMs(1))')
-    text = re.sub(r"\[transport\]\n.*?\n\[output\]", lambda _: "[transport]\n" + INCAST_TRANSPORT.format() + "\n[output]", text,
-                  flags=re.S)
+    extra = extra_segment != "off"
+    transport = INCAST_TRANSPORT.format(window=window_line(window, incast=True) + ("\n" + EXTRA_SEGMENT if extra else ""))
+    sent = INCAST_PACKETS + extra
+    text = re.sub(r"\[transport\]\n.*?\n\[output\]", lambda _: "[transport]\n" + transport + "\n[output]", text, flags=re.S)
     # ConnectionMatrix::setIncast(conns, N - 1 - conns): hosts N-1-conns .. N-2 send to host 0.
     first = n - 1 - INCAST_SENDERS
     senders = list(range(first, first + INCAST_SENDERS))
@@ -543,8 +599,10 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
         choices = {**htsim_run["paths"], INCAST_LONG: (0, 0)}
         pairs = [(s, 0) for s in senders] + [INCAST_LONG]
         lines = pinned(k, pairs, choices, own_paths)
-        flows = "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{INCAST_PACKETS * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n{p}'
-                        for s, p in zip(senders, lines))
+        stale = STALE_SYN_SENDERS if stale_syn != "off" else ()
+        flows = STALE_SYN_PROFILE if stale else ""
+        flows += "".join(f'[[flows]]\nsrc = "h{s}"\ndst = "h0"\nsize = "{sent * 8948}B"\nstart = "{INCAST_START_MS:g}ms"\n{p}'
+                         + ('transport = "recycled_syn"\n' if s in stale else "") for s, p in zip(senders, lines))
         flows += f'[[flows]]\nsrc = "h{INCAST_LONG[0]}"\ndst = "h{INCAST_LONG[1]}"\n{lines[-1]}'  # the collateral long flow, from 0
         toml = out / f"dctcp-incast{'-own' if own_paths else ''}.toml"
         toml.write_text(text + flows)
@@ -1145,6 +1203,18 @@ def main() -> None:
     ap.add_argument("--host-order", default="mapped", choices=["mapped", *HOST_ORDERS],
                     help="DCTCP: the order within each host queue: mapped (default: htsim's FairPullQueue, [host_queue] "
                          "order = \"flow_rr\") or fifo, to show what it accounts for")
+    ap.add_argument("--window", default="mapped", choices=["mapped", *WINDOWS],
+                    help="DCTCP: fabricsim's congestion window: mapped (default: htsim's, in bytes, window = \"htsim_bytes\": "
+                         "TcpSrc::inflate_window's growth by the free room, DCTCPSrc's cut and the loss rules in bytes) or "
+                         "segments (fabricsim's whole segments: the mapping before)")
+    ap.add_argument("--extra-segment", default="mapped", choices=["mapped", "off"],
+                    help="DCTCP incast: htsim's packet beyond each flow (TcpSrc::send_packets sends 52 packets for the 51 "
+                         "whose ACK finishes the flow): mapped (default: fabricsim's flows one segment longer, extra_segment "
+                         "= true) or off (51 segments: the mapping before)")
+    ap.add_argument("--stale-syn", default="mapped", choices=["mapped", "off"],
+                    help="DCTCP incast: the one SYN (tcp_367's) that echoes a recycled packet's send time in htsim's run: "
+                         "mapped (default: its SYN-ACK samples the SYN's round trip, syn_timestamp = \"sent\") or off (every "
+                         "SYN's timestamp zero: the mapping before)")
     ap.add_argument("--mark-at", default="mapped", choices=["mapped", *MARKINGS],
                     help="DCTCP: where the switch ports mark: mapped (default: at the end of service, mark_at = \"end\" "
                          "at 15 packets, as ECNQueue::completeService) or dequeue (as the service begins, at 14: the "
@@ -1173,7 +1243,9 @@ def main() -> None:
                      "pause_hosts": a.hpcc_pause_hosts}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
-            extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at)
+            extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at, window=a.window)
+        if name == "dctcp-incast":
+            extra.update(extra_segment=a.extra_segment, stale_syn=a.stale_syn)
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
         hts, fab = [], []
         for i in range(a.runs):

@@ -807,6 +807,12 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("loss_exit", iss, as_choice(&["acked", "ns3"])) {
         c.ns3_loss_exit = v == "ns3";
     }
+    if let Some(v) = t.get("window", iss, as_choice(&["segments", "htsim_bytes"])) {
+        c.htsim_bytes = v == "htsim_bytes";
+    }
+    if let Some(v) = t.get("extra_segment", iss, as_bool) {
+        c.extra_segment = v;
+    }
     if let Some(v) = t.get("ack_first_data", iss, as_bool) {
         c.ack_first_data = v;
     }
@@ -1062,6 +1068,11 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         // one), and only `window_cut` cuts elsewhere: the flow would ignore every mark.
         iss.push(t.key_path("cc_params"), "cwr_on_ece = 0 needs window_cut = 1: without a CWR episode DCTCP cuts its window only with htsim's per-window cut, so an ECE would cut nothing and the flow would ignore ECN; set window_cut = 1 (htsim's rules) or remove cwr_on_ece");
     }
+    if c.htsim_bytes {
+        if let Some(why) = htsim_bytes_conflict(&c, knob("window_cut"), knob("cwr_on_ece")) {
+            iss.push(t.key_path("window"), format!("\"htsim_bytes\" is htsim's TcpSrc/DCTCPSrc window: {why}"));
+        }
+    }
     if matches!(c.cc, CcKind::Swift | CcKind::PptSwift) {
         if let (Some(lo), Some(hi)) = (knob("fs_min_cwnd"), knob("fs_max_cwnd")) {
             if lo >= hi {
@@ -1071,6 +1082,21 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     t.finish(iss);
     (c, ecn)
+}
+
+/// Why `window = "htsim_bytes"` cannot run with this profile, if it cannot: the byte window is
+/// htsim's `TcpSrc` (NewReno, no ECN reaction) and `DCTCPSrc` (DCTCP with its per-window cut and
+/// no CWR episode), whose recovery has no SACK (`cc/byte_window.rs`).
+fn htsim_bytes_conflict(c: &TcpConfig, window_cut: Option<f64>, cwr_on_ece: Option<f64>) -> Option<String> {
+    match c.cc {
+        CcKind::Dctcp if window_cut.is_none_or(|v| v < 0.5) || cwr_on_ece.is_none_or(|v| v >= 0.5) => {
+            return Some("with cc = \"dctcp\" it needs cc_params window_cut = 1 and cwr_on_ece = 0 (DCTCPSrc's rules)".into());
+        }
+        CcKind::NewReno if c.ecn != EcnMode::Off => return Some("TcpSrc ignores ECE: set ecn = false with cc = \"newreno\"".into()),
+        CcKind::Dctcp | CcKind::NewReno => {}
+        k => return Some(format!("it needs cc = \"dctcp\" or \"newreno\", not \"{}\"", k.name())),
+    }
+    c.sack.then(|| "htsim's TCP has no SACK: set sack = false".into())
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -1012,3 +1012,25 @@ fn blank_names_and_names_with_arrows_are_refused() {
     let p = problems(doc("\"a\", \"a\"", "s"));
     assert!(p.iter().any(|e| e == "topology.hosts: the name 'a' is used twice"), "{p:?}");
 }
+
+#[test]
+fn htsim_bytes_window_needs_htsims_tcp() {
+    // window = "htsim_bytes" is htsim's TcpSrc / DCTCPSrc window: DCTCP with its per-window cut
+    // and no CWR episode, or NewReno without ECN; no SACK either way.
+    let with = |lines: &str| GOOD.replace("cc = \"dctcp\"\nmin_rto", &format!("{lines}\nmin_rto"));
+    let htsim = "cc = \"dctcp\"\ncc_params = { window_cut = 1, cwr_on_ece = 0 }\nsack = false\nwindow = \"htsim_bytes\"";
+    let s = Scenario::from_toml(&with(htsim)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(s.flows[0].cfg.tcp().unwrap().htsim_bytes);
+    let reno = "cc = \"newreno\"\nsack = false\nwindow = \"htsim_bytes\"";
+    assert!(Scenario::from_toml(&with(reno)).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().htsim_bytes);
+    let err = |lines: &str| {
+        // (the profile [transports.reno] inherits the key, and may be reported too)
+        Scenario::from_toml(&with(lines)).unwrap_err().0[0].to_string()
+    };
+    let e = err(&htsim.replace(", cwr_on_ece = 0", ""));
+    assert!(e.starts_with("transport.window: \"htsim_bytes\" is htsim's TcpSrc/DCTCPSrc window: with cc = \"dctcp\" it needs cc_params window_cut = 1 and cwr_on_ece = 0"), "{e}");
+    assert!(err(&htsim.replace("sack = false\n", "")).contains("no SACK: set sack = false"));
+    assert!(err("cc = \"cubic\"\nsack = false\nwindow = \"htsim_bytes\"").contains("needs cc = \"dctcp\" or \"newreno\", not \"cubic\""));
+    assert!(err(&format!("{reno}\necn = true")).contains("TcpSrc ignores ECE"));
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nwindow = \"bytes\"\nmin_rto", "transport.window", &["segments", "htsim_bytes"]);
+}

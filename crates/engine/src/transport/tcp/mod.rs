@@ -226,6 +226,20 @@ pub struct TcpConfig {
     /// `TcpSrc::receivePacket` samples; csg-htsim 841d9e7). Modelled only for validation against
     /// htsim (docs/VALIDATION.md); off by default.
     pub syn_ts_zero: bool,
+    /// The congestion window kept in bytes by htsim's rules (`window = "htsim_bytes"`,
+    /// `cc/byte_window.rs`: growth by the window's free room per ACK, the SYN-ACK's included;
+    /// DCTCP's cut, the loss halving at every timeout and fast recovery in bytes; no limited
+    /// transmit), csg-htsim `TcpSrc::inflate_window` and `DCTCPSrc::receivePacket`. Modelled only
+    /// for validation against htsim (docs/VALIDATION.md); off: the window is whole segments.
+    pub htsim_bytes: bool,
+    /// The flow's last segment is htsim's packet beyond the flow: sent, but the flow completes
+    /// once the data before it is acknowledged. htsim's `TcpSrc::send_packets` sends while
+    /// `_highest_sent <= _flow_size + 1` (`set_flowsize(f)` sets `_flow_size = f + _mss`) and
+    /// reports the flow finished at the ACK of `_flow_size`, so a flow of f bytes sends f + 2
+    /// packets and finishes at the ACK of f + 1 (csg-htsim 841d9e7). For validation against htsim
+    /// only (its driver's flows mapped one segment longer); off: the flow completes with its
+    /// last byte.
+    pub extra_segment: bool,
     /// ACK every this many full segments (RFC 1122: 2).
     pub delack_count: u32,
     /// Delayed-ACK timeout.
@@ -328,6 +342,8 @@ impl Default for TcpConfig {
             ack_first_data: false,
             handshake_ack: false,
             syn_ts_zero: false,
+            htsim_bytes: false,
+            extra_segment: false,
             delack_count: 2,
             delack_timeout: Time::from_ms(200),
             sack: true,

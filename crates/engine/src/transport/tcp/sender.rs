@@ -7,7 +7,7 @@
 //! lost). Without SACK it is NewReno (RFC 6582, the "slow-but-steady" variant: the RTO timer is
 //! restarted on every partial ACK).
 
-use super::cc::{AckEvent, CaState, Cc, CcKind, CongestionOps, CwndEvent, RateSample, Tcb};
+use super::cc::{AckEvent, ByteWindow, CaState, Cc, CcKind, CongestionOps, CwndEvent, RateSample, Tcb};
 use super::lcp::{Design, LowLoop};
 use super::layout::Layout;
 use super::ns3_ecn::Ns3EceState;
@@ -192,6 +192,8 @@ impl Sender {
                 deadline: None,
                 rwnd: u64::MAX,
                 seg_size: cfg.mss,
+                // htsim's packet is its MSS: the byte window counts packets on the wire.
+                bytes: cfg.htsim_bytes.then(|| ByteWindow::new(cfg.initial_cwnd, cfg.initial_ssthresh, cfg.mss + cfg.header)),
             },
             cc,
             state: CaState::Open,
@@ -555,6 +557,13 @@ impl Sender {
         self.tcb.srtt = self.rtt.srtt();
         self.rto.cancel();
         self.cc_call(|cc, t| cc.init(t));
+        if self.tcb.bytes.is_some() {
+            // htsim's SYN-ACK acknowledges the SYN's byte like any ACK (`TcpSrc::receivePacket`):
+            // DCTCP counts it in its window of ACKs and the window grows by its free room, all of
+            // it, nothing being out (fabricsim's SYN-ACK carries no ECE).
+            self.cc_call(|cc, t| cc.in_ack_event(t, AckEvent { ece: false, acked_bytes: 0 }));
+            self.tcb.bytes_do(|b| b.grow(0));
+        }
         if cfg.handshake_ack {
             // ns-3 acknowledges the SYN-ACK with a packet of its own (`TcpConfig::handshake_ack`).
             let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.ack_size, Kind::Control, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
@@ -680,7 +689,7 @@ impl Sender {
             self.cc_call(|cc, t| cc.pkts_acked(t, own_acked, rtt_k));
         }
 
-        if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w) {
+        if self.closed && self.layout.written().is_some_and(|w| self.tcb.snd_una >= w - self.extra_segment(w, cfg)) {
             self.completed_at = Some(now);
             self.rto.cancel();
             return;
@@ -694,6 +703,9 @@ impl Sender {
                     // the algorithm restores its own window
                 } else if cfg.sack {
                     self.tcb.cwnd = self.tcb.ssthresh;
+                } else if self.tcb.bytes.is_some() {
+                    let flight = self.board.packets_out();
+                    self.tcb.bytes_do(|b| b.exit_recovery(flight * b.seg));
                 } else {
                     // RFC 6582 §3.2 step 3, option 1.
                     let flight = self.board.packets_out().max(1) as u32;
@@ -711,8 +723,10 @@ impl Sender {
                     self.rxt_cursor = self.rxt_cursor.min(una);
                     self.force_rtx = true;
                     let a = acked.count as u32;
-                    self.tcb.cwnd = self.tcb.cwnd.saturating_sub(a).max(1) + 1;
-                } else if self.dupacks > 0 {
+                    if !self.tcb.bytes_do(|b| b.partial_ack(a as u64 * b.seg)) {
+                        self.tcb.cwnd = self.tcb.cwnd.saturating_sub(a).max(1) + 1;
+                    }
+                } else if self.dupacks > 0 && !self.tcb.bytes_do(ByteWindow::inflate) {
                     self.tcb.cwnd += 1; // Step 4: inflate per further duplicate ACK.
                 }
             }
@@ -801,7 +815,10 @@ impl Sender {
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
         } else if may_grow && loss_exit.unwrap_or(own_acked) > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
             let grow = loss_exit.unwrap_or(own_acked);
-            self.cc_call(|cc, t| cc.cong_avoid(t, grow));
+            let flight = self.board.pipe();
+            if !self.tcb.bytes_do(|b| b.grow(flight * b.seg)) {
+                self.cc_call(|cc, t| cc.cong_avoid(t, grow));
+            }
             if let Some(cap) = cfg.cwnd_cap {
                 self.tcb.cwnd = self.tcb.cwnd.min(cap); // ns-2's maxcwnd_, applied in opencwnd()
             }
@@ -825,6 +842,16 @@ impl Sender {
             self.low_after_ack(now, own_acked, cfg, ends, out);
         }
         self.schedule_probe(now, cfg, out);
+    }
+
+    /// Bytes at the end of a flow of `written` bytes that it sends but does not wait for: htsim's
+    /// packet beyond the flow (`TcpConfig::extra_segment`), the last segment; none otherwise.
+    #[inline]
+    fn extra_segment(&self, written: u64, cfg: &TcpConfig) -> u64 {
+        if !cfg.extra_segment || written == 0 {
+            return 0;
+        }
+        (written - 1) % cfg.mss as u64 + 1
     }
 
     /// The low-priority loop's openings on a normal ACK: case 1 of an identified flow (its 2nd
@@ -1074,7 +1101,8 @@ impl Sender {
 
     fn enter_recovery(&mut self, cfg: &TcpConfig) {
         self.prr = None;
-        if self.state != CaState::Cwr {
+        // A byte window halves by htsim's deflate_window (DCTCP's set_state restarts its count).
+        if !self.tcb.bytes_do(ByteWindow::halve) && self.state != CaState::Cwr {
             self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
         }
         self.state = CaState::Recovery;
@@ -1087,7 +1115,7 @@ impl Sender {
         self.rescue_rxt = None;
         self.force_rtx = true;
         self.tcb.cwnd_cnt = 0;
-        if !self.cc.owns_cwnd() {
+        if !self.cc.owns_cwnd() && !self.tcb.bytes_do(ByteWindow::enter_recovery) {
             self.tcb.cwnd = if cfg.sack {
                 self.tcb.ssthresh // RFC 6675 §5 step 4.2
             } else {
@@ -1126,7 +1154,19 @@ impl Sender {
         let fresh = matches!(self.state, CaState::Open | CaState::Disorder)
             || una >= self.recovery_point
             || (self.state == CaState::Loss && self.rtt.backoffs() == 0);
-        if fresh {
+        if self.tcb.bytes.is_some() {
+            // htsim halves at every timeout (`TcpSrc::doNextEvent`), from fast recovery's exit
+            // window when in it; then DCTCP restarts its count (`deflate_window`).
+            let (recovery, flight) = (self.state == CaState::Recovery, self.board.packets_out());
+            self.tcb.bytes_do(|b| {
+                if recovery {
+                    b.exit_recovery(flight * b.seg);
+                }
+                b.halve();
+            });
+            self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
+            self.tcb.bytes_do(|b| b.cwnd = b.seg);
+        } else if fresh {
             self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
             self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
         }
@@ -1253,8 +1293,8 @@ impl Sender {
         }
         loop {
             let mut cwnd = self.tcb.cwnd as u64;
-            if self.state == CaState::Disorder {
-                cwnd += self.dupacks.min(2) as u64; // RFC 3042 limited transmit
+            if self.state == CaState::Disorder && self.tcb.bytes.is_none() {
+                cwnd += self.dupacks.min(2) as u64; // RFC 3042 limited transmit (htsim has none)
             }
             if self.board.pipe() >= cwnd {
                 self.tcb.cwnd_limited = true;
@@ -1534,6 +1574,112 @@ mod tests {
         // The next data segment carries CWR (RFC 3168 §6.1.2), exactly once.
         let cwr: Vec<_> = out.packets.iter().filter(|p| p.tcp().cwr).collect();
         assert_eq!(cwr.len(), 1);
+    }
+
+    /// htsim's DCTCP incast flow (`window = "htsim_bytes"`): 9000 B on the wire, IW and
+    /// ssthresh 10, no SACK, htsim's DCTCP rules, α₀ = 0.
+    fn htsim_bytes_dctcp() -> TcpConfig {
+        let mut knobs = crate::transport::tcp::cc::Knobs::default();
+        knobs.0[1] = Some(0.0); // initial_alpha
+        knobs.0[2] = Some(1.0); // window_cut
+        knobs.0[4] = Some(1.0); // ack_window
+        knobs.0[5] = Some(0.0); // cwr_on_ece
+        let base = TcpConfig { mss: 8948, header: 52, initial_ssthresh: 10, handshake: true, rack: false, tlp: false, ..cfg(false) };
+        TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, cc_params: knobs, htsim_bytes: true, ..base }
+    }
+
+    #[test]
+    fn htsim_bytes_window_follows_htsims_trace_of_an_incast_flow() {
+        // htsim's tcp_407 in its DCTCP incast (printed by a scratch copy, docs/VALIDATION.md), each
+        // value worked by hand from TcpSrc::inflate_window and DCTCPSrc::receivePacket (9000 B):
+        // the SYN-ACK grows 90000 B by 9000²/90000 = 900 (cwnd = ssthresh: avoidance), so 10 go
+        // out; nothing is acknowledged and the timeout halves 90900 to ssthresh 45450, cwnd 9000.
+        let c = htsim_bytes_dctcp();
+        let mut s = Sender::new(&c, Some(51 * 8948), 0);
+        let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+        s.start(Time::from_ms(80), &c, &ends(), &mut out);
+        out.clear();
+        s.on_syn_ack(Time::from_ms(80) + Time::from_us(18), &c, &ends(), &mut out);
+        assert_eq!((s.tcb.bytes.unwrap().cwnd, out.packets.len()), (90900, 10));
+        let t0 = Time::from_us(330_500);
+        s.fire_rto(t0, &c, &ends(), &mut out);
+        let b = s.tcb.bytes.unwrap();
+        assert_eq!((b.cwnd, b.ssthresh, s.board.packets_out() - s.board.lost_out() + s.board.retrans_out()), (9000, 45450, 1));
+        // The restart: the first ACK in slow start (+9000), then every ACK marked: ssthresh falls
+        // to 18000 and each ACK, the window full, adds ⌊9000² / cwnd⌋; the 11th ACK ends DCTCP's
+        // window of 90900 B (11 × 9000 ≥ 90900, counted from the timeout), α = (10/11)/16, the
+        // cut ⌊43096 · (1 − α/2)⌋ = 41871, then that ACK's growth + 1934. Packets out after
+        // each ACK: ⌊cwnd / 9000⌋, as htsim's highest_sent − last_acked.
+        let cwnds = [18000, 22500, 26100, 29203, 31976, 34509, 36856, 39053, 41127, 43096, 43805];
+        let flights = [2, 2, 2, 3, 3, 3, 4, 4, 4, 4, 4];
+        for k in 1..=11u64 {
+            let h = TcpHeader { ece: k >= 2, ..ack(k * 8948, &[]) };
+            s.on_ack(t0 + Time::from_us(k), &h, &c, &ends(), &mut out);
+            let b = s.tcb.bytes.unwrap();
+            assert_eq!((b.cwnd, s.board.pipe()), (cwnds[k as usize - 1], flights[k as usize - 1]), "ACK {k}");
+            assert_eq!(s.tcb.cwnd as u64, b.cwnd / 9000);
+        }
+        assert_eq!((s.tcb.bytes.unwrap().ssthresh, s.cc.alpha()), (41871, Some(10.0 / 11.0 / 16.0)));
+        // The same restart in whole segments: 2 after the first ACK, then 2 + 1/2 → 3 at the
+        // third ACK (Reno's count), where htsim's is 2.9 packets.
+        let seg = TcpConfig { htsim_bytes: false, ..c };
+        let mut w = Sender::new(&seg, Some(51 * 8948), 0);
+        w.start(Time::from_ms(80), &seg, &ends(), &mut out);
+        w.on_syn_ack(Time::from_ms(80) + Time::from_us(18), &seg, &ends(), &mut out);
+        w.fire_rto(t0, &seg, &ends(), &mut out);
+        for k in 1..=3u64 {
+            w.on_ack(t0 + Time::from_us(k), &TcpHeader { ece: k >= 2, ..ack(k * 8948, &[]) }, &seg, &ends(), &mut out);
+        }
+        assert_eq!(w.tcb.cwnd, 3);
+    }
+
+    #[test]
+    fn htsims_extra_segment_is_sent_but_not_waited_for() {
+        // htsim's set_flowsize(2000) makes _flow_size 3000 (mss 1000): send_packets sends while
+        // highest_sent <= 3001, so four packets (to 4001), and the flow is finished at the ACK of
+        // 3000, the third. Mapped as a flow of 4 segments with extra_segment (here a last one of
+        // 500 B: the extra is the last segment, whatever its size): it sends all four and
+        // completes at the ACK of the first three; without, at the fourth's.
+        for extra in [false, true] {
+            let c = TcpConfig { extra_segment: extra, ..cfg(false) };
+            let mut s = Sender::new(&c, Some(3500), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            assert_eq!(seqs(&out), vec![0, 1, 2, 3]);
+            s.on_ack(Time(5), &ack(2000, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.completed_at(), None);
+            s.on_ack(Time(6), &ack(3000, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.completed_at(), extra.then_some(Time(6)));
+            s.on_ack(Time(7), &ack(3500, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.completed_at(), Some(Time(if extra { 6 } else { 7 })));
+        }
+    }
+
+    #[test]
+    fn htsim_bytes_fast_recovery_has_no_limited_transmit_and_exits_at_the_flight() {
+        // htsim's TcpSrc (NewReno, no ECN), 9000 B, ten out. Two duplicate ACKs send nothing
+        // (no RFC 3042); the third halves 90000 B to ssthresh 45000, cwnd 45000 + 27000 = 72000
+        // and resends segment 0; a 4th: 81000; a partial ACK of 3 packets: 81000 − 27000 + 9000
+        // = 63000, resending segment 3; the full ACK with nothing out: min(45000, 0 + 9000).
+        let c = TcpConfig { mss: 8948, header: 52, rack: false, tlp: false, htsim_bytes: true, ..cfg(false) };
+        let (mut s, mut out) = started(&c);
+        out.clear();
+        let dup = ack(0, &[]);
+        for _ in 0..2 {
+            s.on_ack(Time(1), &dup, &c, &ends(), &mut out);
+        }
+        assert!(out.packets.is_empty(), "no limited transmit");
+        s.on_ack(Time(2), &dup, &c, &ends(), &mut out);
+        let b = s.tcb.bytes.unwrap();
+        assert_eq!((s.state(), b.ssthresh, b.cwnd, seqs(&out)), (CaState::Recovery, 45000, 72000, vec![0]));
+        s.on_ack(Time(3), &dup, &c, &ends(), &mut out);
+        assert_eq!(s.tcb.bytes.unwrap().cwnd, 81000);
+        out.clear();
+        s.on_ack(Time(4), &ack(3 * 8948, &[]), &c, &ends(), &mut out);
+        assert_eq!((s.tcb.bytes.unwrap().cwnd, s.tcb.cwnd), (63000, 7));
+        assert_eq!(out.packets[0].tcp().seq, 3 * 8948);
+        s.on_ack(Time(5), &ack(10 * 8948, &[]), &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.bytes.unwrap().cwnd, s.tcb.cwnd), (CaState::Open, 9000, 1));
     }
 
     #[test]

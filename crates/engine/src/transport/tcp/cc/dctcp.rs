@@ -31,7 +31,9 @@
 //! it for a window); the ECE only lowers ssthresh to cwnd. With `window_cut`, `byte_cut = 1` makes
 //! htsim's cut exact too: its window is bytes, so `_cwnd * (1 - _alfa/2)` keeps the part of a
 //! segment that Linux's rounding drops (a window of 7.7 segments at α = 0.2 loses 0.77 of one
-//! there, nothing here); the fraction is carried to the next cut.
+//! there, nothing here); the fraction is carried to the next cut. With the TCP key `window =
+//! "htsim_bytes"` the whole window is htsim's bytes (`byte_window.rs`): the cut, the ECE's
+//! ssthresh and the window of ACKs (`_pkts_seen · mss ≥ _past_cwnd`) are then in those bytes.
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
 use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
@@ -99,17 +101,23 @@ pub struct Dctcp {
 }
 
 /// htsim's observation window counted in ACKs (`DCTCPSrc`'s `_pkts_seen`, `_pkts_marked`,
-/// `_past_cwnd` in segments).
+/// `_past_cwnd`, in segments or, with htsim's byte window, bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct AckWindow {
     seen: u32,
     marked: u32,
-    past_cwnd: u32,
+    /// In segments, or in bytes when the sender keeps htsim's byte window (`Tcb::bytes`).
+    past_cwnd: u64,
 }
 
 impl AckWindow {
     /// `DCTCPSrc`'s constructor: `_past_cwnd = 2 * data_packet_size()`.
     const START: AckWindow = AckWindow { seen: 0, marked: 0, past_cwnd: 2 };
+
+    /// A new window of ACKs that ends when they reach `tcb`'s window now.
+    fn from(tcb: &Tcb) -> AckWindow {
+        AckWindow { seen: 0, marked: 0, past_cwnd: tcb.bytes.map_or(tcb.cwnd as u64, |b| b.cwnd) }
+    }
 }
 
 impl Dctcp {
@@ -145,13 +153,15 @@ impl Dctcp {
         self.rounds
     }
     fn react_to_loss(&mut self, tcb: &mut Tcb) {
-        tcb.ssthresh = (tcb.cwnd / 2).max(2);
+        if tcb.bytes.is_none() {
+            tcb.ssthresh = (tcb.cwnd / 2).max(2); // (the sender halves a byte window itself)
+        }
         if let Some(f) = self.byte_cut.as_mut() {
             *f = 0.0;
         }
         if let Some(w) = self.ack_window.as_mut() {
             // DCTCPSrc::deflate_window: the count restarts from the window before the reduction.
-            *w = AckWindow { seen: 0, marked: 0, past_cwnd: tcb.cwnd };
+            *w = AckWindow::from(tcb);
         }
     }
 
@@ -159,14 +169,16 @@ impl Dctcp {
     /// window's start.
     fn close_window(&mut self, tcb: &mut Tcb, f: f64) {
         self.alpha = (1.0 - self.p.g) * self.alpha + self.p.g * f;
-        if self.window_cut && self.alpha > 0.0 {
+        let alpha = self.alpha;
+        // htsim's own window is bytes (`byte_window.rs`): the cut is exact there.
+        if self.window_cut && alpha > 0.0 && !tcb.bytes_do(|b| b.cut(alpha)) {
             if let Some(f) = self.byte_cut.as_mut() {
                 // htsim's window is bytes: `_cwnd * (1 - _alfa/2)` keeps the fraction of a segment.
-                let w = (tcb.cwnd as f64 + *f) * (1.0 - self.alpha / 2.0);
+                let w = (tcb.cwnd as f64 + *f) * (1.0 - alpha / 2.0);
                 *f = w - w.floor();
                 tcb.cwnd = (w.floor() as u32).max(1);
             } else {
-                let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
+                let cut = (tcb.cwnd as f64 * alpha / 2.0).floor() as u32;
                 tcb.cwnd = (tcb.cwnd - cut.min(tcb.cwnd)).max(1);
             }
             tcb.ssthresh = tcb.cwnd;
@@ -181,6 +193,9 @@ impl CongestionOps for Dctcp {
     }
     fn init(&mut self, tcb: &mut Tcb) {
         self.window_end = tcb.snd_nxt;
+        if let (Some(w), Some(b)) = (self.ack_window.as_mut(), tcb.bytes) {
+            *w = AckWindow { past_cwnd: 2 * b.seg, ..AckWindow::START }; // htsim's two packets, in bytes
+        }
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
         if self.window_cut {
@@ -200,15 +215,16 @@ impl CongestionOps for Dctcp {
         reno_cong_avoid(tcb, acked)
     }
     fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
-        if ev.ece && !self.cwr_on_ece {
+        if ev.ece && !self.cwr_on_ece && !tcb.bytes_do(|b| b.end_slow_start()) {
             tcb.ssthresh = tcb.ssthresh.min(tcb.cwnd); // htsim: "exit slow start"
         }
         if let Some(mut w) = self.ack_window {
             w.seen += 1;
             w.marked += ev.ece as u32;
-            if w.seen >= w.past_cwnd {
+            // `_pkts_seen * _mss >= _past_cwnd`: in bytes with a byte window.
+            if w.seen as u64 * tcb.bytes.map_or(1, |b| b.seg) >= w.past_cwnd {
                 self.close_window(tcb, w.marked as f64 / w.seen as f64);
-                w = AckWindow { seen: 0, marked: 0, past_cwnd: tcb.cwnd };
+                w = AckWindow::from(tcb);
             }
             self.ack_window = Some(w);
             return;

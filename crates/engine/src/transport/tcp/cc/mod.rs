@@ -1,6 +1,7 @@
 //! Pluggable congestion control, with hooks modelled on Linux `struct tcp_congestion_ops`
 //! (include/net/tcp.h). The TCP core owns loss detection, recovery, RTO and ECN; a congestion
-//! control only answers these calls. Windows are in segments, as in Linux.
+//! control only answers these calls. Windows are in segments, as in Linux (or, with `window =
+//! "htsim_bytes"`, htsim's bytes, `byte_window.rs`, which the sender and DCTCP then update).
 //!
 //! To add an algorithm: write a type implementing [`CongestionOps`] in its own file (with its
 //! `KNOBS`, if it has tunable constants) and add one line to the `registry!` at the end of this
@@ -13,6 +14,8 @@ use crate::time::Time;
 use crate::transport::ports::DROP_TAIL;
 
 mod send_tick;
+mod byte_window;
+pub use byte_window::ByteWindow;
 
 /// One tunable constant of a congestion control: its name in a scenario's `cc_params`, default,
 /// accepted range and meaning (docs/CONGESTION_CONTROL.md).
@@ -101,6 +104,9 @@ pub struct Tcb {
     pub rwnd: u64,
     /// Payload bytes of the next new segment (the MSS unless the algorithm shrinks it: SAB §IV-B).
     pub seg_size: u32,
+    /// htsim's window in bytes, when the sender keeps one (`TcpConfig::htsim_bytes`,
+    /// `byte_window.rs`); `cwnd` and `ssthresh` then follow it.
+    pub bytes: Option<ByteWindow>,
 }
 
 /// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation; Linux `struct
@@ -461,7 +467,7 @@ pub mod ppt_consts {
 
 #[cfg(test)]
 pub(crate) fn tcb(cwnd: u32, ssthresh: u32) -> Tcb {
-    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None, rwnd: u64::MAX, seg_size: 1000 }
+    Tcb { cwnd, cwnd_cnt: 0, ssthresh, snd_una: 0, snd_nxt: 0, mss: 1000, cwnd_limited: true, now: Time::ZERO, srtt: None, min_rtt: None, in_flight: 0, request_cwr: false, pacing_rate: None, ca_state: CaState::Open, flow_size: None, deadline: None, rwnd: u64::MAX, seg_size: 1000, bytes: None }
 }
 
 #[cfg(test)]
