@@ -49,7 +49,7 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     once -> ack_first_data = true; the SYN and SYN-ACK carry 16 B of options (36 B of TCP, 58 B on
     the wire) -> syn_size = "58B"; PointToPointNetDevice adds a 2 B PPP header to every packet
     (data 1502 B, ACKs 54 B on the wire) -> header = "54B", ack_size = "54B" (--start-up off: none
-    of the four, the first data segment carrying the handshake's ACK)
+    of these, the first data segment carrying the handshake's ACK)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
