@@ -212,6 +212,27 @@ def test_the_ns3_scenarios_map_its_timestamps(tmp_path):
         assert "timestamps" not in tomllib.loads(make(0.01, 100, tmp_path, timestamps=False).read_text())["transport"]
 
 
+def test_the_ns3_scenarios_map_its_start_up_and_wire_sizes(tmp_path):
+    """ns-3's start-up as its own trace shows it (the handshake's ACK a packet of its own, the
+    first data segment acknowledged at once) and its sizes on the wire (SYN 58 B; data 1502 B and
+    ACKs 54 B with PPP's 2 B): mapped in both experiments into scenarios fabricsim accepts;
+    --start-up off leaves B1's own 52 B and no handshake ACK."""
+    import tomllib
+
+    import ns3_validate
+    from fabricsim.scenario import validate
+
+    for make in (ns3_validate.b1_scenario, ns3_validate.example_scenario):
+        on = make(2.0, 100, tmp_path)
+        t = tomllib.loads(on.read_text())["transport"]
+        assert (t["handshake_ack"], t["ack_first_data"], t["syn_size"], t["header"], t["ack_size"]) == \
+            (True, True, "58B", "54B", "54B")
+        validate(str(on), ())
+        off = tomllib.loads(make(0.01, 100, tmp_path, ns3_start=False).read_text())["transport"]
+        assert (off["header"], off["ack_size"]) == ("52B", "52B")
+        assert not {"handshake_ack", "ack_first_data", "syn_size"} & off.keys()
+
+
 def test_the_start_jitter_shifts_flow_k_by_k_steps(tmp_path):
     """--start-jitter NS: flow k (the driver's order; the example's S2 0-19, S1 20-29, S3 30-39; B1's
     h1-h16) starts k x NS later, in nanoseconds in the scenario (the driver adds NanoSeconds(k * NS)

@@ -42,12 +42,20 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     ACK enters CWR first (ReceivedAck, in any state but CWR) with TcpDctcp's CA_LOSS ssthresh
     (max(in flight / 2, 2 segments)) and PRR sets the window -> loss_exit = "ns3" (--loss-exit
     acked: Linux's growth by all acknowledged)
+  the start-up (traced packet by packet with the driver's --hostTrace and --trace against fabricsim's
+    capture): TcpSocketBase::ProcessSynSent answers the SYN-ACK with an ACK of its own before the
+    first data segment -> handshake_ack = true; ProcessSynRcvd fills the receiver's delayed-ACK count
+    on that ACK ("Always respond to first data packet"), so the first data segment is acknowledged at
+    once -> ack_first_data = true; the SYN and SYN-ACK carry 16 B of options (36 B of TCP, 58 B on
+    the wire) -> syn_size = "58B"; PointToPointNetDevice adds a 2 B PPP header to every packet
+    (data 1502 B, ACKs 54 B on the wire) -> header = "54B", ack_size = "54B" (--start-up off: none
+    of these, the first data segment carrying the handshake's ACK)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
     (--device-queue off: none)
   TcpDctcp, SegmentSize 1448 + timestamps (52 B of headers) -> cc = "dctcp", mss 1448 B, header 52 B
-    (the PointToPoint PPP header adds 2 B a packet on ns-3's wire: 0.13 %, not modelled)
+    (54 B with the PPP header: the start-up's mapping above)
   Timestamp = true (TcpSocketBase's default): EstimateRtt samples every advancing ACK, a
     retransmission's included, and NewAck recomputes the RTO from the estimator without the
     back-off -> timestamps = true (--timestamps off: Karn's rule keeps the doubled RTO)
@@ -73,6 +81,8 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
     prr_entry = "ns3", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
   Timestamp = true (TcpSocketBase's default) -> timestamps = true (as for b1; --timestamps off)
+  the start-up: handshake_ack, ack_first_data, syn_size "58B", header and ack_size with PPP's 2 B
+    (as for b1; --start-up off)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
     queue disc, filled whenever the disc holds packets (NetDeviceQueue stop/wake, no BQL) ->
     device_queue = "100pkt" on every switch port ("1pkt" for example-dq1; --device-queue off: none)
@@ -224,6 +234,23 @@ NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
 # included, and NewAck recomputes the RTO from the estimator on each of them: a timeout's back-off
 # lasts until the next advancing ACK -> timestamps = true (--timestamps off: Karn's rule).
 NS3_TS = 'timestamps = true\n'
+# ns-3's start-up (TcpSocketBase::ProcessSynSent: the handshake's ACK a packet of its own before the
+# data; ProcessSynRcvd: the delayed-ACK count filled on it, so the first data segment is acknowledged
+# at once) and its packets' sizes on the wire (SYN and SYN-ACK 36 B of TCP with options; the
+# PointToPoint PPP header's 2 B on every packet), replacing the experiments' 52 B (IP, TCP,
+# timestamps).
+NS3_START = 'handshake_ack = true\nack_first_data = true\nsyn_size = "58B"\n'
+NS3_WIRE = {'header = "52B"': 'header = "54B"', 'ack_size = "52B"': 'ack_size = "54B"'}
+
+
+def start_up(text: str, ns3: bool) -> str:
+    """The scenario text with ns-3's start-up and wire sizes mapped (`ns3`), or as it is."""
+    if not ns3:
+        return text
+    for old, new in NS3_WIRE.items():
+        assert old in text, f"the scenario no longer sets {old}"
+        text = text.replace(old, new)
+    return text.replace("[transport]\n", "[transport]\n" + NS3_START, 1)
 
 
 # Same-instant events: ns-3's schedulers (src/core/model/scheduler.h, map-scheduler.cc, the default
@@ -252,7 +279,7 @@ def device_line(packets: int) -> str:
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0) -> Path:
+                ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
@@ -265,7 +292,7 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
         assert old in base, f"B1's flow h{i} is no longer written as {old}"
         base = base.replace(old, f'{{ src = "h{i}", dst = "h0", start = "{i * 1000 + (i - 1) * jitter_ns}ns" }}')
     toml = out / f"b1-{time_s}s-j{jitter_ns}-{os.getpid()}.toml"  # runs in parallel must not share a file
-    toml.write_text(base + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
+    toml.write_text(start_up(base, ns3_start) + f'\n[output]\nsample_interval = "{sample_us}us"\nqueues = ["s0->h0"]\nflows = "all"\n')
     return toml
 
 
@@ -280,7 +307,7 @@ def example_starts(jitter_ns: int = 0) -> list[tuple[str, str, float]]:
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                     ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0) -> Path:
+                     ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -326,7 +353,7 @@ cwnd = "all"
 
 {flows}"""
     toml = out / f"example-dq{device}-{time_s}s-j{jitter_ns}-{os.getpid()}.toml"
-    toml.write_text(text)
+    toml.write_text(start_up(text, ns3_start))
     return toml
 
 
@@ -455,6 +482,10 @@ def main() -> None:
     ap.add_argument("--timestamps", choices=["on", "off"], default="on",
                     help="map ns-3's RFC 7323 timestamps (timestamps = true: every advancing ACK an RTT sample, so a "
                          "timeout's back-off ends with the next one, as NewAck's RTO; default) or Karn's rule (off)")
+    ap.add_argument("--start-up", choices=["ns3", "off"], default="ns3",
+                    help="map ns-3's start-up (handshake_ack, ack_first_data: the handshake's ACK a packet of its own, "
+                         "the first data segment acknowledged at once) and its sizes on the wire (SYN 58 B, the PPP "
+                         "header's 2 B on every packet; default) or leave them out (off), to show what they account for")
     ap.add_argument("--ns3-output", type=Path,
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
@@ -486,9 +517,9 @@ def main() -> None:
         loss_exit = a.loss_exit == "ns3"
         ts = a.timestamps == "on"
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                            a.start_jitter) if b1
+                            a.start_jitter, a.start_up == "ns3") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                                   a.start_jitter))
+                                   a.start_jitter, a.start_up == "ns3"))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -519,6 +550,8 @@ def main() -> None:
             notes.append("fabricsim's RTO keeps its back-off until a sample from a segment sent once (Karn's rule; --timestamps off)")
         if a.start_jitter:
             notes.append(f"flow k starts k x {a.start_jitter} ns later than the experiment's own start in both simulators (--start-jitter)")
+        if a.start_up != "ns3":
+            notes.append("fabricsim's start-up without ns-3's handshake ACK, first-data ACK and wire sizes (--start-up off)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "

@@ -34,6 +34,10 @@
 //                        time_ns cong|ecn|cwnd|ssth|flight old new", "S time_ns rto old_us new_us")
 //                        and per data segment sent ("T time_ns seq bytes flags"), for following
 //                        its congestion states ACK by ACK (no figure depends on it).
+//   --hostTrace=FILE     every TCP packet a host sends ("S") and every one its IP delivers up ("R") in
+//                        the same span: "S|R time_ns flow seq ack flags payload ce", flow the
+//                        0-based index of the sender the packet belongs to (for each flow's bursts
+//                        and the ACKs that release them, all flows at once; no figure depends on it).
 //
 // Per flow (after the warm-up; the "echo" object of each flow): data segments reaching the
 // receiver and those CE-marked; ACKs reaching the sender, with ECE, advancing its highest ACK or
@@ -175,10 +179,30 @@ bool EchoTraced(size_t flow)
     return flow == g_echoFlow && Simulator::Now() >= g_echoFrom && Simulator::Now() <= g_echoUntil;
 }
 
+// --hostTrace: every TCP packet a host sends and receives, keyed by its flow's sender.
+FILE* g_hostTrace = nullptr;
+
+void HostPacket(char ev, const Ipv4Header& ip, Ptr<const Packet> p)
+{
+    if (!g_hostTrace || Simulator::Now() < g_echoFrom || Simulator::Now() > g_echoUntil) return;
+    TcpHeader tcp;
+    uint32_t hdr = p->PeekHeader(tcp);
+    if (hdr == 0) return;
+    auto it = g_senderOf.find(ip.GetSource().Get());
+    if (it == g_senderOf.end()) it = g_senderOf.find(ip.GetDestination().Get());
+    if (it == g_senderOf.end()) return;
+    std::fprintf(g_hostTrace, "%c %ld %zu %u %u %u %u %d\n", ev, (long)Simulator::Now().GetNanoSeconds(), it->second,
+                 tcp.GetSequenceNumber().GetValue(), tcp.GetAckNumber().GetValue(), (unsigned)tcp.GetFlags(),
+                 p->GetSize() - hdr, ip.GetEcn() == Ipv4Header::ECN_CE);
+}
+
+void HostSent(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t) { HostPacket('S', ip, p); }
+
 // Every packet a host's IP delivers up: data at a receiver (keyed by its source, the sender) and
 // ACKs at a sender (keyed by their destination).
 void Delivered(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
 {
+    HostPacket('R', ip, p);
     TcpHeader tcp;
     uint32_t hdr = p->PeekHeader(tcp);
     if (hdr == 0 || (tcp.GetFlags() & (TcpHeader::SYN | TcpHeader::FIN | TcpHeader::RST))) return;
@@ -506,6 +530,8 @@ int main(int argc, char* argv[])
     cmd.AddValue("echoTrace", "one flow's data arrivals at its receiver and ACK arrivals at its sender into this file", echoTrace);
     std::string stateTrace;
     cmd.AddValue("stateTrace", "the --echoTrace flow's sender state changes and segments sent into this file", stateTrace);
+    std::string hostTrace;
+    cmd.AddValue("hostTrace", "every TCP packet the hosts send and receive, --traceFrom to --traceUntil, into this file", hostTrace);
     cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
     cmd.AddValue("startJitterNs", "flow k (0-based, in the driver's order) starts k x this many ns later", g_startJitterNs);
     cmd.Parse(argc, argv);
@@ -536,6 +562,11 @@ int main(int argc, char* argv[])
     for (auto& w : g_watched) w.disc->TraceConnectWithoutContext("Drop", MakeCallback(&CountDrop));
     if (!stateTrace.empty()) g_stateTrace = std::fopen(stateTrace.c_str(), "w");
     if (!echoTrace.empty()) g_echoTrace = std::fopen(echoTrace.c_str(), "w");
+    if (!hostTrace.empty())
+    {
+        g_hostTrace = std::fopen(hostTrace.c_str(), "w");
+        Config::ConnectWithoutContext("/NodeList/*/$ns3::Ipv4L3Protocol/SendOutgoing", MakeCallback(&HostSent));
+    }
     g_echoFrom = Seconds(traceFrom);
     g_echoUntil = Seconds(traceUntil);
     if (!trace.empty())
@@ -593,6 +624,7 @@ int main(int argc, char* argv[])
     if (g_trace) std::fclose(g_trace);
     if (g_echoTrace) std::fclose(g_echoTrace);
     if (g_stateTrace) std::fclose(g_stateTrace);
+    if (g_hostTrace) std::fclose(g_hostTrace);
     Simulator::Destroy();
     return 0;
 }
