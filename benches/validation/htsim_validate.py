@@ -729,7 +729,7 @@ description = "htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, csg-htsim {com
 [simulation]
 end = "{end}"                        # -end (us)
 seed = 1                             # htsim: each HPCCSrc reseeds srand() for its path id (time(NULL); its copy: $HTSIM_SEED)
-
+{hpcc_tie_order}
 [topology]
 kind = "fat_tree"                    # FatTreeTopology(no_of_nodes, linkspeed, queuesize, .., LOSSLESS_INPUT, hop_latency, switch_latency, FAIR_PRIO)
 k = {k}                              # -nodes N = k^3/4
@@ -887,7 +887,7 @@ def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
                     notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", send_timing: str = "tick",
-                    pause_hosts: str = "stop", window: str = "sequence", own_paths: bool = False) -> Experiment:
+                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "event", own_paths: bool = False) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
@@ -900,6 +900,9 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     # its wire bytes otherwise (--hpcc-window wire: window_rounding = "down", the mapping before).
     sequence = rules and window == "sequence"
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU if sequence else HPCC_MTU + 64, w_limit=HPCC_W_LIMIT,
+                                # fabricsim's own order of same-picosecond events unless --hpcc-tie-order says htsim's
+                                # (TIE_ORDERS; the start-up ties that part the permutation's windows, docs/VALIDATION.md).
+                                hpcc_tie_order="" if tie_order == "event" else TIE_ORDERS[tie_order] + "\n",
                                 pfc_low=low, pfc_high=high,
                                 pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
                                 stop_senders=HPCC_STOP_SENDERS if host is HPCC_HOST_QUEUE else "", routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
@@ -925,6 +928,7 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
                      + ("; fabricsim's sources send as the window allows, not on htsim's timer (--hpcc-send-timing window)"
                         if rules and send_timing == "window" else "")
                      + ("; fabricsim's W in wire bytes, not htsim's whole payload bytes (--hpcc-window wire)" if rules and not sequence else "")
+                     + (f"; fabricsim's tie order {tie_order} (--hpcc-tie-order)" if tie_order != "event" else "")
                      + ("; fabricsim's host NICs: unlimited, ACKs first, a pause stops their sources (htsim's host queue)"
                         if host is HPCC_HOST_QUEUE
                         else "; fabricsim's host NICs: a one-packet send limit"),
@@ -1177,6 +1181,10 @@ def main() -> None:
                     help="what fabricsim's HPCC window counts: sequence (default: whole payload bytes, window_rounding = \"sequence\", "
                          "W_AI 9000 B, as htsim's seq_t _cwnd against _flightsize += _mss in HPCCSrc::doNextEvent and send_packet) "
                          "or wire (real-valued bytes on the wire, window_rounding = \"down\", W_AI 9064 B: the mapping before)")
+    ap.add_argument("--hpcc-tie-order", default="event", choices=["event", "scheduled_pipe"],
+                    help="fabricsim's [simulation] tie_order in the HPCC experiments: event (default: its own order of "
+                         "same-picosecond events, the mapping's) or scheduled_pipe (htsim's: EventList's insertion order with "
+                         "its per-link Pipe), to show what the start-up's ties account for")
     ap.add_argument("--hpcc-pause-hosts", default="stop", choices=["stop", "limit"],
                     help="fabricsim's HPCC hosts under a pause: stop (default: htsim's host queue as it is, unlimited with ACKs "
                          "first, and a pause stops the sources, [pfc] stop_senders, as FairPriorityQueue::receivePacket -> "
@@ -1195,7 +1203,7 @@ def main() -> None:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
             extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record, "send_timing": a.hpcc_send_timing,
-                     "pause_hosts": a.hpcc_pause_hosts, "window": a.hpcc_window}
+                     "pause_hosts": a.hpcc_pause_hosts, "window": a.hpcc_window, "tie_order": a.hpcc_tie_order}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
             extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at)
