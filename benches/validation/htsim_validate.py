@@ -101,8 +101,8 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
 hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpcc
   (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) against fabricsim's cc = "hpcc",
   HPCC_SCENARIO below: 100 Gb/s, 1 us links, 9000 B payload + 64 B header, ACKs of 64 B, T = 12 us
-  for every path, eta 0.95, maxStage 5, W_AI one packet, no bound on W (w_max_bytes = 9064 B x T, the
-  W past which htsim's own run fails its assertion in HPCCSrc::doNextEvent), and
+  for every path, eta 0.95, maxStage 5, W_AI one packet, W bounded only at 9064 B x T (w_max_bytes:
+  the W past which htsim's own run fails its assertion in HPCCSrc::doNextEvent), and
   the eight places where sim/hpcc.cpp departs from HPCC's Algorithm 1 and htsim's INT recording
   point (LosslessOutputQueue::completeService: int_record = "end"), each an HPCC option
   (HPCC_HTSIM_RULES, commented key by key in HPCC_SCENARIO; --hpcc-algorithm1 leaves them out,
