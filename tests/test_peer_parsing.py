@@ -526,13 +526,22 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
     # HPCCSrc sends whole 9000 B packets: 100 KB is 12 of them (108 000 B, its "total bytes").
     assert [f["size"] for f in doc["flows"]] == ["108000B"] * 4 and [f["dst"] for f in doc["flows"]] == ["h15"] * 4
     cc = doc["transport"]["cc_params"]
-    # T = 12 us, W_AI one 9064 B packet on the wire, no bound on W.
-    assert (cc["t_us"], cc["w_ai_bytes"], cc["eta"], cc["max_stage"]) == (12, 9064, 0.95, 5) and cc["w_max_bytes"] >= 1e12
+    # T = 12 us, W_AI one packet (its 9000 B of payload: htsim's W counts sequence bytes), W bounded
+    # only where htsim's timer period (9064 B x T / W, whole picoseconds) would reach 0: 9064 B x 12e6.
+    assert (cc["t_us"], cc["w_ai_bytes"], cc["eta"], cc["max_stage"]) == (12, 9000, 0.95, 5) and cc["w_max_bytes"] == 108_768_000_000
     # sim/hpcc.cpp's departures from Algorithm 1, each as its option.
     assert {k: cc[k] for k in ("reference_update", "int_reference", "tau_ratio", "u_init", "unmeasured_ack", "int_queue", "int_hops",
                                "window_rounding")} == {"reference_update": "per_ack", "int_reference": "first", "tau_ratio": "integer",
                                                        "u_init": 0.95, "unmeasured_ack": "update", "int_queue": "with_packet",
-                                                       "int_hops": "switches", "window_rounding": "down"}
+                                                       "int_hops": "switches", "window_rounding": "sequence"}
+    # --hpcc-window wire: the mapping before, W in bytes on the wire and W_AI one 9064 B packet.
+    wire = tomllib.loads(htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", window="wire", own_paths=True)
+                         .toml.read_text())["transport"]["cc_params"]
+    assert (wire["window_rounding"], wire["w_ai_bytes"]) == ("down", 9064)
+    # fabricsim's own tie order unless --hpcc-tie-order asks for htsim's.
+    assert "tie_order" not in doc["simulation"]
+    piped = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", tie_order="scheduled_pipe", own_paths=True)
+    assert tomllib.loads(piped.toml.read_text())["simulation"]["tie_order"] == "scheduled_pipe"
     # htsim's source timer (HPCCSrc::doNextEvent), and the mapping before it on request.
     assert cc["send_timing"] == "tick"
     window = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", send_timing="window", own_paths=True)

@@ -108,13 +108,16 @@ swift-incast, swift-permutation: htsim_swift (sim/datacenter/main_swift.cpp, Swi
 hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpcc
   (sim/datacenter/main_hpcc.cpp, HPCC in sim/hpcc.cpp) against fabricsim's cc = "hpcc",
   HPCC_SCENARIO below: 100 Gb/s, 1 us links, 9000 B payload + 64 B header, ACKs of 64 B, T = 12 us
-  for every path, eta 0.95, maxStage 5, W_AI one packet, no bound on W (w_max_bytes = 1e15), and
+  for every path, eta 0.95, maxStage 5, W_AI one packet, W bounded only at 9064 B x T (w_max_bytes:
+  the W past which htsim's own run fails its assertion in HPCCSrc::doNextEvent), and
   the eight places where sim/hpcc.cpp departs from HPCC's Algorithm 1 and htsim's INT recording
   point (LosslessOutputQueue::completeService: int_record = "end"), each an HPCC option
   (HPCC_HTSIM_RULES, commented key by key in HPCC_SCENARIO; --hpcc-algorithm1 leaves them out,
   --hpcc-int-record start only the last), and its source's timer (HPCCSrc::doNextEvent: a packet
   leaves only on a tick every T x 9064 B / W, send_timing = "tick"; --hpcc-send-timing window
-  sends as soon as the window allows, paced at W/T, the mapping before);
+  sends as soon as the window allows, paced at W/T, the mapping before) and its window's unit
+  (_cwnd, a seq_t of payload bytes against _flightsize += _mss: window_rounding = "sequence",
+  W_AI 9000 B; --hpcc-window wire counts W in bytes on the wire, the mapping before);
   -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
   srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
   The build copy prints each switch's choice for each flow's first data packet and first ACK
@@ -784,7 +787,7 @@ description = "htsim's HPCC driver (sim/datacenter/main_hpcc.cpp, csg-htsim {com
 [simulation]
 end = "{end}"                        # -end (us)
 seed = 1                             # htsim: each HPCCSrc reseeds srand() for its path id (time(NULL); its copy: $HTSIM_SEED)
-
+{hpcc_tie_order}
 [topology]
 kind = "fat_tree"                    # FatTreeTopology(no_of_nodes, linkspeed, queuesize, .., LOSSLESS_INPUT, hop_latency, switch_latency, FAIR_PRIO)
 k = {k}                              # -nodes N = k^3/4
@@ -830,8 +833,11 @@ ack_size = "64B"                     # HPCCAck: ACKSIZE
 handshake = false                    # HPCCSrc::startflow sends at once
 delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 # HPCCSrc: _T = 12 us (a global T; W_init = T x linkspeed = 150 KB), _eta 0.95, _max_stages 5,
-# _Wai = _mss (one packet per step, not W_init(1 - eta)/N). HPCCSrc never bounds W (fabricsim's
-# default bound is W_init): w_max_bytes = 1e15 is no bound. Where sim/hpcc.cpp departs from
+# _Wai = _mss (one packet per step, not W_init(1 - eta)/N: {w_ai} B, in the units of W below).
+# HPCCSrc never bounds W (fabricsim's default bound is W_init), but its run ends when W passes
+# {w_limit:.0f} B = 9064 B x T in ps: the timer's period, T x 9064 B / W truncated to picoseconds, is
+# then 0 and doNextEvent's assert(next_send > now) fails; w_max_bytes = that W, which no htsim run
+# that finishes reaches (fabricsim's window would otherwise grow on, into memory). Where sim/hpcc.cpp departs from
 # HPCC's Algorithm 1 (docs/CONGESTION_CONTROL.md "HPCC"; --hpcc-algorithm1 leaves these out):
 #   reference_update = "per_ack"    processAck: _cwnd = computeWind(..) on every ACK, and computeWind
 #                                   reads _cwnd as W_c
@@ -843,7 +849,11 @@ delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 #   int_queue = "with_packet"       LosslessOutputQueue::completeService records _queuesize before the
 #                                   leaving packet is taken off it
 #   int_hops = "switches"           the host queue (FairPriorityQueue) records no INT
-#   window_rounding = "down"        doNextEvent sends only if _cwnd >= _flightsize + _mss
+#   window_rounding = "sequence"    doNextEvent sends only if _cwnd >= _flightsize + _mss, and
+#                                   send_packet adds _mss to _flightsize: W holds floor(W / 9000 B)
+#                                   packets of payload (the timer's period counts 9064 B on the
+#                                   wire); _cwnd is an HPCCPacket::seq_t, so computeWind truncates
+#                                   every W to whole bytes
 # and where its switches record INT (the HPCC option that the data packets carry to them):
 #   int_record = "end"              LosslessOutputQueue::completeService, as the last bit leaves:
 #                                   _ts = now, _queuesize with what arrived during the
@@ -857,7 +867,7 @@ delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 #                                   if _cwnd >= _flightsize + _mss and takes the tick, sent or not;
 #                                   processAck never sends, so a packet the window allows waits
 #                                   for the next tick
-cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = 1e15{htsim_rules} }}
+cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = {w_limit:.0f}{htsim_rules} }}
 
 [output]
 sample_interval = "100us"            # -logtime 0.1 (HPCCSinkLoggerSampling)
@@ -869,9 +879,13 @@ flows = "all"
 # The htsim departures from Algorithm 1 that the mapping follows (HPCC_SCENARIO's comments say where
 # each is in sim/hpcc.cpp); --hpcc-algorithm1 runs fabricsim without them.
 HPCC_HTSIM_RULES = ('reference_update = "per_ack", int_reference = "first", tau_ratio = "integer", u_init = 0.95, '
-                    'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "down", '
+                    'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "sequence", '
                     'int_record = "end", send_timing = "tick"')
 HPCC_DRIVER_PFC = (12, 15)  # main_hpcc.cpp's low_pfc, high_pfc (packets of 9000 B)
+# The largest W an htsim HPCC run survives: beyond it HPCCSrc's period, (9000 + 64) B x T / W in
+# whole picoseconds (T = 12 us), is 0 and doNextEvent's assertion ends the run (its draw 18 at its
+# own PFC thresholds ends so: docs/VALIDATION.md).
+HPCC_W_LIMIT = (HPCC_MTU + 64) * 12_000_000
 # -strat ecmp_host: each switch hashes the flow id with the flow's random path id (its ACKs: 0),
 # printed by the copy (htsim.py's print_hpcc_hops) and pinned, or fabricsim's own hash (--own-paths).
 HPCC_PATHS = ('ecmp = "flow_hash"\npaths = "flow"                       # -strat ecmp_host -paths 256: each flow: path = the switches\' '
@@ -931,7 +945,7 @@ def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
                     notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", send_timing: str = "tick",
-                    pause_hosts: str = "stop", own_paths: bool = False) -> Experiment:
+                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "event", own_paths: bool = False) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
@@ -940,12 +954,21 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     # The one-packet limit stood for htsim's sources' stop at a pause: only where pauses occur
     # (--hpcc-pause-hosts limit with the driver's thresholds) and on fabricsim's own draw.
     host = HPCC_SEND_LIMIT if (pause_hosts == "limit" and pfc == "driver") or own_paths else HPCC_HOST_QUEUE
-    text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU + 64, pfc_low=low, pfc_high=high,
+    # W_AI is one packet: its payload where W counts sequence bytes (window_rounding = "sequence"),
+    # its wire bytes otherwise (--hpcc-window wire: window_rounding = "down", the mapping before).
+    sequence = rules and window == "sequence"
+    text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU if sequence else HPCC_MTU + 64, w_limit=HPCC_W_LIMIT,
+                                # fabricsim's own order of same-picosecond events unless --hpcc-tie-order says htsim's
+                                # (TIE_ORDERS; the start-up ties that part the permutation's windows, docs/VALIDATION.md).
+                                hpcc_tie_order="" if tie_order == "event" else TIE_ORDERS[tie_order] + "\n",
+                                pfc_low=low, pfc_high=high,
                                 pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
                                 stop_senders=HPCC_STOP_SENDERS if host is HPCC_HOST_QUEUE else "", routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
                                 host_queue=host[0], classes=host[1],
                                 htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"')
-                                .replace('send_timing = "tick"', f'send_timing = "{send_timing}"') if rules else "")
+                                .replace('send_timing = "tick"', f'send_timing = "{send_timing}"')
+                                .replace('window_rounding = "sequence"', 'window_rounding = "sequence"' if sequence else 'window_rounding = "down"')
+                                if rules else "")
     # HPCCSrc sends whole packets: ceil(size / mss).
     sized = f'size = "{-(-size // HPCC_MTU) * HPCC_MTU}B"\n' if size is not None else ""
 
@@ -962,6 +985,8 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
                      + ("; fabricsim's INT recorded as a packet starts (--hpcc-int-record start)" if rules and int_record == "start" else "")
                      + ("; fabricsim's sources send as the window allows, not on htsim's timer (--hpcc-send-timing window)"
                         if rules and send_timing == "window" else "")
+                     + ("; fabricsim's W in wire bytes, not htsim's whole payload bytes (--hpcc-window wire)" if rules and not sequence else "")
+                     + (f"; fabricsim's tie order {tie_order} (--hpcc-tie-order)" if tie_order != "event" else "")
                      + ("; fabricsim's host NICs: unlimited, ACKs first, a pause stops their sources (htsim's host queue)"
                         if host is HPCC_HOST_QUEUE
                         else "; fabricsim's host NICs: a one-packet send limit"),
@@ -1222,6 +1247,14 @@ def main() -> None:
     ap.add_argument("--hpcc-send-timing", default="tick", choices=["tick", "window"],
                     help="when fabricsim's HPCC source sends: tick (default: only on a timer every T x packet / W, as htsim's "
                          "HPCCSrc::doNextEvent) or window (as soon as the window allows, paced at W/T: the mapping before)")
+    ap.add_argument("--hpcc-window", default="sequence", choices=["sequence", "wire"],
+                    help="what fabricsim's HPCC window counts: sequence (default: whole payload bytes, window_rounding = \"sequence\", "
+                         "W_AI 9000 B, as htsim's seq_t _cwnd against _flightsize += _mss in HPCCSrc::doNextEvent and send_packet) "
+                         "or wire (real-valued bytes on the wire, window_rounding = \"down\", W_AI 9064 B: the mapping before)")
+    ap.add_argument("--hpcc-tie-order", default="event", choices=["event", "scheduled_pipe"],
+                    help="fabricsim's [simulation] tie_order in the HPCC experiments: event (default: its own order of "
+                         "same-picosecond events, the mapping's) or scheduled_pipe (htsim's: EventList's insertion order with "
+                         "its per-link Pipe), to show what the start-up's ties account for")
     ap.add_argument("--hpcc-pause-hosts", default="stop", choices=["stop", "limit"],
                     help="fabricsim's HPCC hosts under a pause: stop (default: htsim's host queue as it is, unlimited with ACKs "
                          "first, and a pause stops the sources, [pfc] stop_senders, as FairPriorityQueue::receivePacket -> "
@@ -1240,7 +1273,7 @@ def main() -> None:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
             extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record, "send_timing": a.hpcc_send_timing,
-                     "pause_hosts": a.hpcc_pause_hosts}
+                     "pause_hosts": a.hpcc_pause_hosts, "window": a.hpcc_window, "tie_order": a.hpcc_tie_order}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
             extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at, window=a.window)

@@ -43,7 +43,9 @@
 //! (`Int::CollectAtEnd`, `switch/telemetry.rs`). A tenth, `send_timing = "tick"`, is htsim's
 //! source timer: a packet leaves only on a tick every `_packet_spacing` = T × packet / W,
 //! recomputed per ACK, so one the window allows waits for the next tick (`doNextEvent`;
-//! `send_tick.rs`).
+//! `send_tick.rs`). `window_rounding = "sequence"` takes `doNextEvent`'s rule whole: `_cwnd` is a
+//! `seq_t` of payload bytes, so W holds ⌊W/payload⌋ packets (`_flightsize += _mss`, while the
+//! timer's period counts the packet on the wire) and each W is truncated to whole bytes.
 
 use super::send_tick::{htsim_period, SendTick};
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
@@ -75,7 +77,7 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "unmeasured_ack", default: 0.0, min: 0.0, max: 1.0, help: "an ACK with no earlier record of its path: \"record\" (0; kept as L only) or \"update\" (1; W from the current U as well, htsim)" },
     Knob { name: "int_queue", default: 0.0, min: 0.0, max: 1.0, help: "a hop's queue: \"waiting\" (0; bytes behind the packet) or \"with_packet\" (1; plus the packet's own segment, as htsim records it)" },
     Knob { name: "int_hops", default: 0.0, min: 0.0, max: 1.0, help: "hops measured: \"all\" (0) or \"switches\" (1; not the sender's NIC, whose queue records none in htsim)" },
-    Knob { name: "window_rounding", default: 0.0, min: 0.0, max: 1.0, help: "segments in flight from W: \"up\" (0; ceil(W/segment)) or \"down\" (1; floor, htsim sends only while a whole packet fits)" },
+    Knob { name: "window_rounding", default: 0.0, min: 0.0, max: 2.0, help: "segments in flight from W: \"up\" (0; ceil(W/segment)), \"down\" (1; floor, htsim sends only while a whole packet fits) or \"sequence\" (2; floor(W/payload) with W in whole bytes: htsim's seq_t _cwnd against _flightsize += _mss; W_AI in the same bytes)" },
     Knob { name: "int_record", default: 0.0, min: 0.0, max: 1.0, help: "when an egress records a data packet's INT: \"start\" (0; as it starts serializing) or \"end\" (1; as its last bit leaves, so the queue counts what arrived meanwhile: htsim's completeService)" },
     Knob { name: "send_timing", default: 0.0, min: 0.0, max: 1.0, help: "when a packet the window allows leaves: \"window\" (0; at once, paced at W/T) or \"tick\" (1; on the next tick of a timer every T x packet / W, htsim's HPCCSrc::doNextEvent)" },
 ];
@@ -89,7 +91,7 @@ pub const CHOICES: [&[(&str, f64)]; 10] = [
     &[("record", 0.0), ("update", 1.0)],
     &[("waiting", 0.0), ("with_packet", 1.0)],
     &[("all", 0.0), ("switches", 1.0)],
-    &[("up", 0.0), ("down", 1.0)],
+    &[("up", 0.0), ("down", 1.0), ("sequence", 2.0)],
     &[("start", 0.0), ("end", 1.0)],
     &[("window", 0.0), ("tick", 1.0)],
 ];
@@ -126,6 +128,11 @@ pub struct HtsimRules {
     pub record_at_end: bool,
     /// A packet leaves only on a tick of the source's timer (`HPCCSrc::doNextEvent`, `send_tick.rs`).
     pub tick_send: bool,
+    /// W counts whole sequence bytes (`window_rounding = "sequence"`, with `floor_window`): it
+    /// holds packets by their payload (`send_packet`: `_flightsize += _mss`; `doNextEvent` sends
+    /// while `_cwnd >= _flightsize + _mss`) and every W computed is truncated (`computeWind`
+    /// returns a `seq_t`).
+    pub sequence_window: bool,
 }
 
 impl HtsimRules {
@@ -141,6 +148,7 @@ impl HtsimRules {
             floor_window: on(7),
             record_at_end: on(8),
             tick_send: on(9),
+            sequence_window: k.get(KNOBS, FIRST_RULE + 7) >= 1.5,
         }
     }
 }
@@ -222,8 +230,8 @@ impl Hpcc {
             return;
         }
         // ⌈W/segment⌉ (or ⌊W/segment⌋), forgiving the float error of B·T (1.25e9 · 1e-5 =
-        // 12 500.000…2).
-        let n = self.w / self.segment;
+        // 12 500.000…2); htsim's W holds packets by their payload (`window_rounding = "sequence"`).
+        let n = self.w / if self.rules.sequence_window { tcb.mss as f64 } else { self.segment };
         let n = if self.rules.floor_window { (n * (1.0 + 1e-12)).floor() } else { (n * (1.0 - 1e-12)).ceil() };
         tcb.cwnd = (n as u32).max(1);
         if self.rules.tick_send {
@@ -282,6 +290,8 @@ impl Hpcc {
             }
             self.wc + self.w_ai
         };
+        // htsim's W is a whole number of bytes, truncated (forgiving float error, as `apply`).
+        let w = if self.rules.sequence_window { (w * (1.0 + 1e-12)).floor() } else { w };
         // Within [W_AI, W_max] (a W_AI set above W_max pins W at W_max; U = 0 gives W_max).
         self.w = w.min(self.w_max).max(self.w_ai.min(self.w_max));
         if update_wc || self.rules.per_ack_reference {
@@ -652,6 +662,44 @@ mod tests {
             t.snd_una = 100_001;
             h.on_int(&mut t, &rec(&[10.0, 10.5], &[12_500, 6250], &[2500, 0]));
             assert_eq!(t.cwnd, after, "W {}", h.w);
+        }
+    }
+
+    #[test]
+    fn sequence_window_counts_packets_by_their_payload() {
+        // 1250-B segments on the wire carrying 1200 B of payload; W_AI = 1200 B, W unbounded.
+        // The first ACK (U = u_init = η, htsim's update) gives W = 12 500 + 1200 = 13 700 B:
+        // 13 700 / 1250 = 10.96 → 10 segments by wire bytes, 13 700 / 1200 = 11.42 → 11 by
+        // payload (htsim: _cwnd ≥ _flightsize + _mss with _flightsize += _mss). The timer's period
+        // counts the packet on the wire either way: 1250 B · 10 µs / 13 700 B = 912 408 ps.
+        let base = [("u_init", 0.95), ("unmeasured_ack", 1.0), ("w_ai_bytes", 1200.0), ("w_max_bytes", 1e9), ("send_timing", 1.0)];
+        for (units, want) in [(1.0, 10), (2.0, 11)] {
+            let mut set = base.to_vec();
+            set.push(("window_rounding", units));
+            let (mut h, mut t) = hpcc(&knobs(&set));
+            t.mss = 1200;
+            t.snd_una = 1200;
+            h.on_int(&mut t, &rec(&[0.0], &[0], &[0]));
+            assert!(close(h.w, 13_700.0), "W {}", h.w);
+            assert_eq!(t.cwnd, want, "window_rounding {units}");
+            assert_eq!(h.tick.period(), Time(912_408));
+        }
+    }
+
+    #[test]
+    fn sequence_window_truncates_every_w() {
+        // The multiplicative update of `multiplicative_update_from_the_most_loaded_hop`:
+        // W = 12 500 · 0.95 / 1.2 + 6.25 = 9902.083… B; htsim's seq_t W is 9902. The next ACK
+        // (same U, W_c per ACK) scales the truncated W: 9902 · 0.95 / 1.2 + 6.25 = 7845.166… → 7845.
+        for (bytes, want) in [(1.0, [12_500.0 * 0.95 / 1.2 + 6.25, (12_500.0 * 0.95 / 1.2 + 6.25) * 0.95 / 1.2 + 6.25]), (2.0, [9902.0, 7845.0])] {
+            let (mut h, mut t) = hpcc(&knobs(&[("window_rounding", bytes), ("reference_update", 1.0)]));
+            t.snd_nxt = 100_000;
+            h.on_int(&mut t, &rec(&[0.0, 0.5], &[0, 0], &[5000, 0]));
+            t.snd_una = 100_001;
+            h.on_int(&mut t, &rec(&[10.0, 10.5], &[12_500, 6250], &[2500, 0]));
+            assert!(close(h.w, want[0]), "window_rounding {bytes}: W {}", h.w);
+            h.on_int(&mut t, &rec(&[20.0, 20.5], &[25_000, 12_500], &[2500, 0]));
+            assert!((h.u - 1.2).abs() < 1e-12 && close(h.w, want[1]), "window_rounding {bytes}: U {} W {}", h.u, h.w);
         }
     }
 

@@ -65,6 +65,12 @@ impl SendTick {
         self.period = period.max(Time(1));
     }
 
+    /// The current period.
+    #[cfg(test)]
+    pub fn period(&self) -> Time {
+        self.period
+    }
+
     /// Is the firing at `f` a tick under the current period?
     fn is_tick(&self, f: Time) -> bool {
         self.last == Time::ZERO || f - self.last >= self.period
