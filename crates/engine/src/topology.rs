@@ -26,8 +26,6 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         tx_pending: false,
         watched: false,
         tx_done_always: false,
-        foreseen: false,
-        listed: false,
         shaped: false,
         lossy: false,
         simple_queue: false,

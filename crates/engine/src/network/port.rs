@@ -75,14 +75,6 @@ pub struct Port {
     pub ps_per_byte: u32,
     pub stats: PortStats,
     pub queue: PortQueue,
-    /// The waiting packets' departures are fixed as they are admitted (set by the `Fabric` on a
-    /// switch's simple FIFO whose dequeue decides nothing: see `Fabric::foresee`): each one's
-    /// arrival at the peer is scheduled then, no `TxDone` ends its predecessor, and the queue
-    /// catches up with the departures due when it is next read ([`Port::settle`]). `tx_pending`
-    /// then means "packets wait, their departures foreseen". Beside the queue: read only with it.
-    pub foreseen: bool,
-    /// In `Fabric`'s list of foreseen ports that may hold packets (`Fabric::settle_all`).
-    pub listed: bool,
     pub node: NodeId,
     pub peer: NodeId,
     /// Probability that a packet serialized onto this wire is lost (0 = lossless).
@@ -108,44 +100,10 @@ impl Port {
     /// multiplication where the rate gives whole picoseconds per byte (the same result).
     #[inline]
     pub fn serialization(&self, bytes: u64) -> Time {
-        serialization(self.rate, self.ps_per_byte, bytes)
-    }
-
-    /// The packet just admitted to a port whose departures are foreseen: it begins when the
-    /// packets ahead of it have ended, so its end is fixed now (stored with it, and returned
-    /// with it).
-    #[inline]
-    pub fn foresee_tail(&mut self) -> crate::queue::Queued {
-        let (rate, ps_per_byte) = (self.rate, self.ps_per_byte);
-        self.queue.end_tail(self.stats.busy_until, |bytes| serialization(rate, ps_per_byte, bytes))
-    }
-
-    /// Bring a port whose departures are foreseen up to the point (`now`, `key`) of the run:
-    /// each waiting packet whose transmission has begun by then — the `TxDone` (tie key
-    /// `tx_key`) ending the packet ahead of it would have run — leaves the queue as that
-    /// `TxDone` took it: the queue's time integrals up to that instant, then the counters its
-    /// transmission start updates (`Fabric::send`). Returns how many began (packet-hops).
-    #[inline]
-    pub fn settle(&mut self, now: Time, key: u64, tx_key: u64) -> u64 {
-        let mut began = 0;
-        while let Some(q) = self.queue.head_fifo() {
-            let at = self.stats.busy_until;
-            if at > now || (at == now && tx_key > key) {
-                break;
-            }
-            self.note_queue(at);
-            self.queue.pop_fifo();
-            let s = &mut self.stats;
-            s.tx_bytes += q.size as u64;
-            s.busy_time += q.end - at;
-            s.busy_until = q.end;
-            s.tx_packets += 1;
-            began += 1;
+        if self.ps_per_byte != 0 {
+            return Time(bytes * self.ps_per_byte as u64);
         }
-        if self.queue.is_empty() {
-            self.tx_pending = false;
-        }
-        began
+        self.rate.serialization(bytes)
     }
 
     /// Does the wire lose the packet about to be serialized (number `stats.tx_packets`): a
@@ -181,16 +139,6 @@ impl Port {
         s.max_queue_packets = s.max_queue_packets.max(self.queue.len_packets());
         s.max_queue_bytes = s.max_queue_bytes.max(self.queue.len_bytes());
     }
-}
-
-/// Time to serialize `bytes` at `rate`, by one multiplication when `ps_per_byte` (the rate's
-/// whole picoseconds per byte, 0 if not whole) is set: the same result.
-#[inline]
-fn serialization(rate: Rate, ps_per_byte: u32, bytes: u64) -> Time {
-    if ps_per_byte != 0 {
-        return Time(bytes * ps_per_byte as u64);
-    }
-    rate.serialization(bytes)
 }
 
 #[cfg(test)]

@@ -261,9 +261,6 @@ pub struct Queued {
     pub size: u32,
     pub next: PathPos,
     pub int: crate::packet::Int,
-    /// On a port whose departures are foreseen (`Port::foreseen`): when its serialization ends,
-    /// fixed as it was admitted. Unused (zero) elsewhere.
-    pub end: Time,
 }
 
 /// A port with several queues, or any admission, marking or buffer beyond the simple port's.
@@ -482,7 +479,7 @@ impl PortQueue {
                 p.ecn = Ecn::Ce;
             }
         }
-        self.fifo.push_back(Queued { id, size: p.size, next, int: p.int, end: Time::ZERO });
+        self.fifo.push_back(Queued { id, size: p.size, next, int: p.int });
         self.occ.pkts += 1;
         self.occ.bytes += size;
         Admit::Enqueued { marked, trimmed: false }
@@ -495,24 +492,6 @@ impl PortQueue {
         self.occ.pkts -= 1;
         self.occ.bytes -= q.size as u64;
         Some(q)
-    }
-
-    /// The simple port's head, if any.
-    #[inline]
-    pub fn head_fifo(&self) -> Option<Queued> {
-        self.fifo.front().copied()
-    }
-
-    /// The simple port's tail (the packet just admitted) begins its transmission when the packet
-    /// ahead of it ends, or at `on_wire` (the end of the one being serialized) when none waits
-    /// ahead: set its end from its serialization time `ser`, and return it.
-    #[inline]
-    pub fn end_tail(&mut self, on_wire: Time, ser: impl FnOnce(u64) -> Time) -> Queued {
-        let n = self.fifo.len();
-        let start = if n >= 2 { self.fifo[n - 2].end } else { on_wire };
-        let q = self.fifo.back_mut().expect("a packet was just admitted");
-        q.end = start + ser(q.size as u64);
-        *q
     }
 
     /// Take the next packet to transmit, if any; `true` = it was marked on dequeue.

@@ -190,9 +190,7 @@ impl Simulator {
         // Ties in scheduling order: every transmission schedules its transmit-done as it starts,
         // as both peers do; a lazy one would take its place among the ties from when it was
         // scheduled (event.rs's module doc).
-        if sc.tie_order != TieOrder::Event {
-            sim.fabric.end_every_transmission();
-        }
+        sim.fabric.eager_tx_done |= sc.tie_order != TieOrder::Event;
         if sim.fabric.rdcn.is_some() {
             sim.events.schedule(Time::ZERO, Event::Circuit);
         }
@@ -355,9 +353,6 @@ impl Simulator {
             self.dispatch(ev);
         }
         self.now = self.now.max(until.min(self.end));
-        // Every event up to now has run: ports whose departures are foreseen catch up, so that
-        // whatever is read between runs is as if each departure had had its `TxDone`.
-        self.fabric.settle_all(self.now);
         self.wall += started.elapsed();
     }
 
@@ -743,7 +738,6 @@ impl Simulator {
     fn sample(&mut self) {
         let now = self.now;
         for &port in &self.sample_ports {
-            self.fabric.settle(port, now, self.now_key);
             let p = &self.fabric.net.ports[port.idx()];
             self.series.push(now, Metric::QueuePackets, port.0, p.queue.len_packets() as f64);
             self.series.push(now, Metric::QueueBytes, port.0, p.queue.len_bytes() as f64);

@@ -72,9 +72,8 @@ pub struct Fabric {
     pub capture: Option<Box<crate::capture::Capture>>,
     /// The host-egress shapers (`[host] egress_burst`), if any; their ports have `Port::shaped`.
     pub shapers: Option<Box<Shapers>>,
-    /// Every transmission ends in a `TxDone` event (the scheduled tie orders; tests: results must
-    /// not change). Set through [`end_every_transmission`](Self::end_every_transmission).
-    eager_tx_done: bool,
+    /// Every transmission ends in a `TxDone` event (for tests: results must not change).
+    pub(crate) eager_tx_done: bool,
     /// Each flow's paths under per-flow ECMP (`None` with packet spraying, source-chosen paths or
     /// a hybrid network, or when switched off for tests: results must not change).
     pub paths: Option<Box<paths::FlowPaths>>,
@@ -86,9 +85,6 @@ pub struct Fabric {
     peers: Vec<NodeId>,
     /// Scratch list of packets pushed out by an admission (reused).
     victims: Vec<PacketId>,
-    /// Ports whose departures are foreseen (`Port::foreseen`) that may hold packets: each once
-    /// (`Port::listed`), for [`settle_all`](Self::settle_all).
-    listed: Vec<PortId>,
     pub packet_hops: u64,
     /// Packets lost in the fabric (admission, push-out, wire).
     pub dropped: u64,
@@ -151,72 +147,12 @@ impl Fabric {
             Box::new(pfc::Pfc::new(spec, &net))
         });
         let peers = net.ports.iter().map(|p| p.peer).collect();
-        if sc.tie_order == crate::event::TieOrder::Event && pfc.is_none() && capture.is_none() && rdcn.is_none() && !collects_telemetry(sc) {
-            Self::foresee(&mut net);
-        }
         // Source-chosen paths: switches read the packet's path index instead of hashing.
         let ecmp = if sc.paths == PathChoice::Switches { sc.ecmp } else { Ecmp::Source };
         // `serialization` multiplies by `ps_per_byte` where it is set: it must be the rate's own
         // (no rate may change after the loop above set it).
         debug_assert!(net.ports.iter().all(|p| p.ps_per_byte == p.rate.exact_ps_per_byte()), "a port's ps_per_byte is not its rate's");
-        Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, pfc, peers, victims: Vec::new(), listed: Vec::new(), packet_hops: 0, dropped: 0 }
-    }
-
-    /// Fix the departures of waiting packets at admission on every port where nothing but the
-    /// FIFO order decides them (`Port::foreseen`): a switch's simple port (one drop-tail FIFO, any
-    /// marking at enqueue) whose wire loses nothing (a loss is drawn as a packet starts) and whose
-    /// transmissions need no `TxDone` (hybrid pulls, marks at the end of service). The caller has
-    /// checked the fabric: ties ordered by their events (the scheduled orders count events as they
-    /// are scheduled), no PFC (a PAUSE stops a queue), no capture (rows written as packets start),
-    /// no hybrid network, no telemetry (a hop records the queue as its packet starts). Host ports
-    /// keep their `TxDone`s: their senders wait on them (`watch`, `nic_queued`).
-    fn foresee(net: &mut Network) {
-        for p in net.ports.iter_mut() {
-            let switch = net.nodes[p.node.idx()].kind == crate::network::NodeKind::Switch;
-            p.foreseen = switch && p.simple_queue && !p.lossy && !p.shaped && !p.tx_done_always;
-        }
-    }
-
-    /// End every transmission in a `TxDone` event, as the scheduled tie orders need (and tests
-    /// comparing against the lazy ones); no port's departures are then foreseen.
-    pub(crate) fn end_every_transmission(&mut self) {
-        self.eager_tx_done = true;
-        self.foresee_none();
-    }
-
-    /// Dequeue every port's packets at its `TxDone`s, foreseeing none (tests: results must not
-    /// change). Only before the run starts.
-    pub(crate) fn foresee_none(&mut self) {
-        for p in self.net.ports.iter_mut() {
-            debug_assert!(p.queue.is_empty(), "before the run");
-            p.foreseen = false;
-        }
-    }
-
-    /// Bring `port`, if its departures are foreseen, up to the point (`now`, `key`) of the run
-    /// (before its queue or counters are read: `Port::settle`).
-    #[inline]
-    pub fn settle(&mut self, port: PortId, now: Time, key: u64) {
-        let p = &mut self.net.ports[port.idx()];
-        if p.foreseen && p.tx_pending {
-            self.packet_hops += p.settle(now, key, Self::tx_key(port));
-        }
-    }
-
-    /// Bring every port whose departures are foreseen up to the end of the instant `now`, when
-    /// every event up to `now` has run (the end of `Simulator::run_until`): between runs, ports,
-    /// queues and packet-hops read as if each departure had had its `TxDone`.
-    pub fn settle_all(&mut self, now: Time) {
-        let mut listed = std::mem::take(&mut self.listed);
-        listed.retain(|&port| {
-            let p = &mut self.net.ports[port.idx()];
-            if p.tx_pending {
-                self.packet_hops += p.settle(now, u64::MAX, Self::tx_key(port));
-            }
-            p.listed = p.tx_pending;
-            p.listed
-        });
-        self.listed = listed;
+        Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, pfc, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -368,10 +304,6 @@ impl Fabric {
             self.shape(port, id, cx);
             return;
         }
-        if p.tx_pending && p.foreseen {
-            // Packets wait with their departures foreseen: those begun by now leave the queue.
-            self.packet_hops += p.settle(cx.now, cx.key, Self::tx_key(port));
-        }
         if p.busy && !p.tx_pending && Self::finished(p.stats.busy_until, port, cx) {
             // The transmission ended unobserved (no `TxDone`: nothing was waiting).
             p.busy = false;
@@ -391,7 +323,6 @@ impl Fabric {
         p.note_queue(cx.now);
         let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
         let mut bounce = None;
-        let mut admitted = false;
         match p.queue.offer_at(id, next, &mut env) {
             Admit::Enqueued { marked, trimmed } => {
                 p.stats.ecn_marks += marked as u64;
@@ -399,7 +330,6 @@ impl Fabric {
                     p.stats.trims += 1;
                 }
                 p.note_peak();
-                admitted = true;
             }
             Admit::Dropped if p.queue.returns_to_sender() && { let q = cx.slab.get(id); q.trimmed && !q.bounced } => {
                 // Return to sender (NDP §3.1): the header goes back the way it came.
@@ -423,19 +353,7 @@ impl Fabric {
             }
         }
         let p = &mut self.net.ports[port.idx()];
-        if p.foreseen {
-            if admitted {
-                // It leaves when the packets ahead of it have: its arrival at the peer is known.
-                let q = p.foresee_tail();
-                debug_assert!(!q.int.collects(), "a foreseen port records no telemetry");
-                cx.events.schedule(q.end + p.delay, Event::Arrive { port, pkt: q.id, at: q.next });
-                p.tx_pending = true;
-                if !p.listed {
-                    p.listed = true;
-                    self.listed.push(port);
-                }
-            }
-        } else if !p.tx_pending && !p.paused && !p.queue.is_empty() {
+        if !p.tx_pending && !p.paused && !p.queue.is_empty() {
             // Someone waits now: the transmitter comes back for it when its packet ends (a
             // paused port's RESUME starts it instead).
             p.tx_pending = true;
@@ -519,7 +437,6 @@ impl Fabric {
     /// on the wire now.
     pub fn watch(&mut self, port: PortId, cx: &mut Ctx) {
         let p = &mut self.net.ports[port.idx()];
-        debug_assert!(!p.foreseen, "a host port's departures are not foreseen");
         p.watched = true;
         if p.busy && !p.tx_pending && !Self::finished(p.stats.busy_until, port, cx) {
             p.tx_pending = true;
@@ -533,14 +450,7 @@ impl Fabric {
     /// the port busy, as they would with the event in the queue).
     #[inline]
     fn finished(until: Time, port: PortId, cx: &Ctx) -> bool {
-        until < cx.now || (until == cx.now && Self::tx_key(port) < cx.key)
-    }
-
-    /// The tie key of `port`'s `TxDone` (`Event::tie_key`): where in its picosecond a
-    /// transmission of `port` ends.
-    #[inline(always)]
-    fn tx_key(port: PortId) -> u64 {
-        Event::TxDone { port }.tie_key()
+        until < cx.now || (until == cx.now && Event::TxDone { port }.tie_key() < cx.key)
     }
 
     /// Forward a packet that turned back at `node` (not inlined: the rare path stays out of
@@ -673,7 +583,6 @@ impl Fabric {
             }
         }
         let p = &mut self.net.ports[port.idx()];
-        debug_assert!(!p.foreseen, "no TxDone on a port whose departures are foreseen");
         p.busy = false;
         p.tx_pending = false;
         if !p.simple_queue {
@@ -702,15 +611,6 @@ impl Fabric {
             self.hybrid_tx_done(port, cx);
         }
     }
-}
-
-/// Does any transport of the scenario have its packets collect in-band telemetry (a hop recorded
-/// as its packet starts, with the queue then)?
-fn collects_telemetry(sc: &Scenario) -> bool {
-    let flows = sc.flows.iter().map(|f| &f.cfg);
-    let mut cfgs = flows.chain(sc.workloads.iter().map(|w| &w.cfg)).chain(sc.incasts.iter().map(|a| &a.cfg));
-    // A connection turns telemetry on for the algorithms that read it (`TcpConnection::new`).
-    cfgs.any(|c| c.tcp().is_some_and(|t| t.telemetry || t.cc.needs_telemetry()))
 }
 
 #[cfg(test)]

@@ -220,9 +220,7 @@ fn transmit_done_events_only_where_needed_and_flow_paths_change_no_result() {
         sc.end = sc.end.min(Time::from_ps(3_000_000_000));
         let mut runs = [(true, true), (false, true), (false, false)].map(|(eager, paths)| {
             let mut sim = Simulator::new(&sc, None);
-            if eager {
-                sim.fabric.end_every_transmission();
-            }
+            sim.fabric.eager_tx_done = eager;
             if !paths {
                 sim.fabric.paths = None;
             }
@@ -490,9 +488,6 @@ fn a_host_queue_in_flow_round_robin_interleaves_its_flows() {
     assert_eq!(delivered("flow_rr", 9_200_000), (3, 2));
 }
 
-// Foreseen departures (`Port::foreseen`, `Fabric::foresee`): a switch's simple FIFO fixes each
-// waiting packet's departure as it is admitted, and catches up with them when next read.
-
 /// Two senders' initial windows into one switch port: h1 and h2 each send 10 segments of
 /// 1448 B (1500 B on the wire) to h0 at t = 0.
 fn two_windows_into_one() -> String {
@@ -508,101 +503,30 @@ fn started_and_waiting(sim: &mut Simulator, port: crate::ids::PortId, t: u64) ->
 }
 
 #[test]
-fn foreseen_departures_keep_the_fifo_timeline() {
+fn a_fifo_port_fed_twice_its_rate_starts_a_packet_each_serialization() {
     // 1500 B take 1.2 µs per 10 Gb/s hop. Each NIC sends its packet k (0..9) at 1.2k µs, which
     // reaches s0 at 2.2 + 1.2k µs together with the other host's. s0->h0 starts a packet every
     // 1.2 µs from 2.2 µs on: its packet j (0..19) at 2.2 + 1.2j µs. Arrivals rank before the end
     // of a service in one picosecond, so after the instant 2.2 + 1.2j µs j + 1 packets wait for
     // j < 10 (11 at most: between the arrivals and the start at 13.0 µs), then 19 − j. Time
-    // integral of the queue: 1.2 µs × (1 + 2 + … + 10 + 9 + … + 1) = 120 packet·µs.
+    // integral of the queue: 1.2 µs × (1 + 2 + … + 10 + 9 + … + 1) = 120 packet·µs. The same with
+    // a transmit-done ending every packet.
     let (t0, ser) = (2_200_000u64, 1_200_000u64);
-    let mut events = Vec::new();
-    for foresee in [true, false] {
+    for eager in [false, true] {
         let mut sim = Simulator::new(&Scenario::from_toml(&two_windows_into_one()).unwrap(), None);
-        let port = sim.fabric.net.port_by_name("s0->h0").unwrap();
-        assert!(sim.fabric.net.ports[port.idx()].foreseen);
-        if !foresee {
-            sim.fabric.foresee_none();
+        if eager {
+            sim.fabric.eager_tx_done = true;
         }
+        let port = sim.fabric.net.port_by_name("s0->h0").unwrap();
         assert_eq!(started_and_waiting(&mut sim, port, t0 - 1), (0, 0));
         for j in 0..20 {
             let waiting = if j < 10 { j + 1 } else { 19 - j };
-            assert_eq!(started_and_waiting(&mut sim, port, t0 + j * ser), (j + 1, waiting), "foresee {foresee}: packet {j} starts");
-            assert_eq!(started_and_waiting(&mut sim, port, t0 + (j + 1) * ser - 1), (j + 1, waiting), "foresee {foresee}: packet {j} on the wire");
+            assert_eq!(started_and_waiting(&mut sim, port, t0 + j * ser), (j + 1, waiting), "eager {eager}: packet {j} starts");
+            assert_eq!(started_and_waiting(&mut sim, port, t0 + (j + 1) * ser - 1), (j + 1, waiting), "eager {eager}: packet {j} on the wire");
         }
         sim.run();
         let s = &sim.fabric.net.ports[port.idx()].stats;
         assert_eq!((s.tx_packets, s.max_queue_packets, s.busy_time), (20, 11, Time::from_ps(20 * ser)));
         assert_eq!((s.queue_area_packets, s.queue_area_bytes), (120 * 1_000_000, 120 * 1_000_000 * 1500));
-        events.push(sim.summary().events);
-    }
-    // The 19 packets that waited had a transmit-done each; none with their departures foreseen.
-    assert_eq!(events[1] - events[0], 19);
-}
-
-#[test]
-fn departures_are_foreseen_only_where_no_dequeue_decides_anything() {
-    let foreseen = |doc: &str| -> Vec<String> {
-        let sim = Simulator::new(&Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}")), None);
-        sim.fabric.net.ports.iter().filter(|p| p.foreseen).map(|p| p.name.clone()).collect()
-    };
-    let flow = "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\n";
-    let plain = star(3, "1ms", "buffer = \"100pkt\"", flow);
-    // A switch's drop-tail FIFO, marking at enqueue or not; never a host's NIC (senders wait on it).
-    assert_eq!(foreseen(&plain), ["s0->h0", "s0->h1", "s0->h2"]);
-    assert_eq!(foreseen(&star(3, "1ms", "buffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"", flow)).len(), 3);
-    // A dequeue that decides something, or a transmission whose start or end must be seen.
-    for doc in [
-        star(3, "1ms", "buffer = \"100pkt\"\nqueues = 2", flow),
-        star(3, "1ms", "buffer = \"100pkt\"\ndiscipline = \"ecn\"\necn_threshold = \"20pkt\"\nmark_at = \"dequeue\"", flow),
-        star(3, "1ms", "buffer = \"100pkt\"", &format!("cc = \"hpcc\"\n{flow}")),
-        star(3, "1ms", "buffer = \"unlimited\"", &format!("{flow}[pfc]\nxoff = \"4pkt\"\nxon = \"2pkt\"\n")),
-        star(3, "1ms", "buffer = \"100pkt\"", &format!("{flow}[output.pcap]\nports = [\"s0->h0\"]\n")),
-        plain.replace("[simulation]\n", "[simulation]\ntie_order = \"scheduled\"\n"),
-        // A lossy wire draws its loss as a packet starts.
-        plain.replace("delay = \"1us\" }", "delay = \"1us\", loss_rate = 0.01 }"),
-    ] {
-        assert!(foreseen(&doc).is_empty(), "{doc}");
-    }
-}
-
-#[test]
-fn foreseen_departures_change_no_result_read_at_any_time() {
-    // Runs read between many short `run_until`s (each settles every port) against one run, and
-    // against every port dequeuing at its transmit-dones: the same flows, ports, queues and
-    // series. Leaf-spine web search (drops, marks, sampled switch queues), zero-delay links,
-    // and a fat-tree permutation.
-    let leafspine = include_str!("../../../../scenarios/leafspine-websearch.toml");
-    let mut docs = vec![leafspine.to_string(), leafspine.replace("delay = \"1us\"", "delay = \"0us\"")];
-    docs.push(two_windows_into_one().replace("delay = \"1us\"", "delay = \"0us\""));
-    docs.push(include_str!("../../../../python/fabricsim/benchmarks/fattree-permutation.toml").to_string());
-    for (i, doc) in docs.iter().enumerate() {
-        let mut sc = Scenario::from_toml(doc).unwrap_or_else(|e| panic!("scenario {i}: {e}"));
-        sc.end = sc.end.min(Time::from_us(600));
-        let queues: Vec<String> = Simulator::new(&sc, None).fabric.net.ports.iter().filter(|p| p.foreseen).map(|p| p.name.clone()).step_by(7).collect();
-        assert!(!queues.is_empty(), "scenario {i}");
-        sc.output.queues = queues;
-        sc.output.sample_interval = Some(Time::from_ns(2_500));
-        let mut outputs = [(true, None), (true, Some(7_777_777u64)), (false, Some(7_777_777))].map(|(foresee, step)| {
-            let mut sim = Simulator::new(&sc, None);
-            if !foresee {
-                sim.fabric.foresee_none();
-            }
-            let mut seen = Vec::new();
-            if let Some(step) = step {
-                while !sim.finished() {
-                    sim.run_until(sim.now() + Time::from_ps(step));
-                    seen.push(format!("{:?} {:?}", sim.port_table(), sim.summary().packet_hops));
-                }
-            }
-            sim.run();
-            (format!("{:?}{:?}{:?}{:?}", sim.flow_table(), sim.port_table(), sim.queue_table(), sim.series), sim.summary(), seen)
-        });
-        let [(whole, a, _), (stepped, b, seen_b), (dequeued, c, seen_c)] = &mut outputs;
-        assert!(whole == stepped && stepped == dequeued, "scenario {i}");
-        assert!(seen_b == seen_c, "scenario {i}: the tables read between runs");
-        assert_eq!((a.packet_hops, a.packets_dropped, a.packets_in_flight), (c.packet_hops, c.packets_dropped, c.packets_in_flight), "scenario {i}");
-        assert_eq!((b.packet_hops, b.packets_dropped, b.packets_in_flight), (c.packet_hops, c.packets_dropped, c.packets_in_flight), "scenario {i}");
-        assert!(a.events < c.events, "scenario {i}: {} events foreseen, {} dequeued", a.events, c.events);
     }
 }
