@@ -487,3 +487,46 @@ fn a_host_queue_in_flow_round_robin_interleaves_its_flows() {
     assert_eq!(delivered("flow_rr", 9_200_000 - 1), (2, 2));
     assert_eq!(delivered("flow_rr", 9_200_000), (3, 2));
 }
+
+/// Two senders' initial windows into one switch port: h1 and h2 each send 10 segments of
+/// 1448 B (1500 B on the wire) to h0 at t = 0.
+fn two_windows_into_one() -> String {
+    let flows = "[[flows]]\nsrc = \"h1\"\ndst = \"h0\"\nsize = 14480\n[[flows]]\nsrc = \"h2\"\ndst = \"h0\"\nsize = 14480\n";
+    star(3, "1ms", "buffer = \"100pkt\"", &format!("initial_cwnd = 10\n{flows}"))
+}
+
+/// (packets started, packets waiting) on `port` once every event up to `t` ps has run.
+fn started_and_waiting(sim: &mut Simulator, port: crate::ids::PortId, t: u64) -> (u64, u64) {
+    sim.run_until(Time::from_ps(t));
+    let p = &sim.fabric.net.ports[port.idx()];
+    (p.stats.tx_packets, p.queue.len_packets())
+}
+
+#[test]
+fn a_fifo_port_fed_twice_its_rate_starts_a_packet_each_serialization() {
+    // 1500 B take 1.2 µs per 10 Gb/s hop. Each NIC sends its packet k (0..9) at 1.2k µs, which
+    // reaches s0 at 2.2 + 1.2k µs together with the other host's. s0->h0 starts a packet every
+    // 1.2 µs from 2.2 µs on: its packet j (0..19) at 2.2 + 1.2j µs. Arrivals rank before the end
+    // of a service in one picosecond, so after the instant 2.2 + 1.2j µs j + 1 packets wait for
+    // j < 10 (11 at most: between the arrivals and the start at 13.0 µs), then 19 − j. Time
+    // integral of the queue: 1.2 µs × (1 + 2 + … + 10 + 9 + … + 1) = 120 packet·µs. The same with
+    // a transmit-done ending every packet.
+    let (t0, ser) = (2_200_000u64, 1_200_000u64);
+    for eager in [false, true] {
+        let mut sim = Simulator::new(&Scenario::from_toml(&two_windows_into_one()).unwrap(), None);
+        if eager {
+            sim.fabric.eager_tx_done = true;
+        }
+        let port = sim.fabric.net.port_by_name("s0->h0").unwrap();
+        assert_eq!(started_and_waiting(&mut sim, port, t0 - 1), (0, 0));
+        for j in 0..20 {
+            let waiting = if j < 10 { j + 1 } else { 19 - j };
+            assert_eq!(started_and_waiting(&mut sim, port, t0 + j * ser), (j + 1, waiting), "eager {eager}: packet {j} starts");
+            assert_eq!(started_and_waiting(&mut sim, port, t0 + (j + 1) * ser - 1), (j + 1, waiting), "eager {eager}: packet {j} on the wire");
+        }
+        sim.run();
+        let s = &sim.fabric.net.ports[port.idx()].stats;
+        assert_eq!((s.tx_packets, s.max_queue_packets, s.busy_time), (20, 11, Time::from_ps(20 * ser)));
+        assert_eq!((s.queue_area_packets, s.queue_area_bytes), (120 * 1_000_000, 120 * 1_000_000 * 1500));
+    }
+}
