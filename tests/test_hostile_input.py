@@ -91,6 +91,7 @@ def test_a_sweep_with_an_empty_axis_is_refused(tmp_path):
 @pytest.mark.parametrize("transport, message", [
     ('handshake_ack = true\n', "transport.handshake_ack: true needs handshake = true"),
     ('prr_entry = "ns3"\n', 'transport.prr_entry: "ns3" needs prr = true'),
+    ('prr_units = "bytes"\n', 'transport.prr_units: "bytes" needs prr = true'),
 ])
 def test_an_ns3_option_without_the_mechanism_it_changes_is_refused(tmp_path, transport, message):
     refused(tmp_path, STAR + '[transport]\ncc = "dctcp"\n' + transport + FLOW, message)

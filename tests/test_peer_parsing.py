@@ -233,6 +233,22 @@ def test_the_ns3_scenarios_map_its_start_up_and_wire_sizes(tmp_path):
         assert not {"handshake_ack", "ack_first_data", "syn_size"} & off.keys()
 
 
+def test_the_ns3_scenarios_map_its_prr_in_bytes(tmp_path):
+    """ns-3's TcpPrrRecovery::DoRecovery takes PRR's quota in bytes: mapped in both experiments into
+    scenarios fabricsim accepts; --prr-units segments leaves the key out, and so does --prr off."""
+    import tomllib
+
+    import ns3_validate
+    from fabricsim.scenario import validate
+
+    for make in (ns3_validate.b1_scenario, ns3_validate.example_scenario):
+        on = make(2.0, 100, tmp_path)
+        assert tomllib.loads(on.read_text())["transport"]["prr_units"] == "bytes"
+        validate(str(on), ())
+        assert "prr_units" not in tomllib.loads(make(0.01, 100, tmp_path, prr_bytes=False).read_text())["transport"]
+        assert "prr_units" not in tomllib.loads(make(0.01, 100, tmp_path, prr="off").read_text())["transport"]
+
+
 def test_the_start_jitter_shifts_flow_k_by_k_steps(tmp_path):
     """--start-jitter NS: flow k (the driver's order; the example's S2 0-19, S1 20-29, S3 30-39; B1's
     h1-h16) starts k x NS later, in nanoseconds in the scenario (the driver adds NanoSeconds(k * NS)

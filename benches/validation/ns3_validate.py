@@ -30,6 +30,10 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     (TcpSocketBase::EnterCwr, TcpPrrRecovery: RecoveryType's default), counting the first ACK's
     delivery twice (EnterRecovery's DoRecovery, then ProcessAck's in CA_CWR) -> prr = true,
     prr_entry = "ns3" (--prr rfc6937: counted once; --prr off: no PRR)
+  TcpPrrRecovery::DoRecovery (src/internet/model/tcp-prr-recovery.cc) takes the proportional
+    quota in bytes, ceil(prr_delivered x ssthresh / RecoverFS), with TcpDctcp's exact byte cut as
+    ssthresh, and SendPendingData sends only whole segments -> prr_units = "bytes" (--prr-units
+    segments: rounded up to whole segments, a segment more on some ACKs of a reduction)
   TcpDctcp's receiver echo (CeState0to1/CeState1to0: on a CE change with an ACK delayed, an ACK
     for the point recorded before the previous segment was taken in) and ECE read only on ACKs
     that advance (TcpSocketBase::ReceivedAck), and a segment for every duplicate ACK in TcpDctcp's
@@ -79,7 +83,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     delayed_ack 2, initial_cwnd 10, min_rto "1s", rcv_buffer "131072B", handshake = true,
     initial_rto = "3s", ect_syn = true
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
-    prr_entry = "ns3", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
+    prr_entry = "ns3", prr_units = "bytes", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
   Timestamp = true (TcpSocketBase's default) -> timestamps = true (as for b1; --timestamps off)
   the start-up: handshake_ack, ack_first_data, syn_size "58B", header and ack_size with PPP's 2 B
     (as for b1; --start-up off)
@@ -219,6 +223,9 @@ NS3_PRR = 'prr = true\n'
 # ... and counts the delivery of the ACK that starts the round twice (EnterCwr's
 # TcpPrrRecovery::EnterRecovery runs DoRecovery, and ProcessAck in CA_CWR runs it again).
 NS3_PRR_ENTRY = 'prr_entry = "ns3"\n'
+# ... and takes the round's proportional quota in bytes, rounded up in bytes (TcpPrrRecovery::
+# DoRecovery in tcp-prr-recovery.cc, ssthresh = TcpDctcp's byte cut), sending whole segments.
+NS3_PRR_BYTES = 'prr_units = "bytes"\n'
 # ns-3's TcpDctcp receiver echo (TcpDctcp::CeState0to1/1to0 with m_priorRcvNxt recorded before the
 # segment is taken in) and its sender's ECE only on ACKs that advance (TcpSocketBase::ReceivedAck),
 # with a segment counted for each duplicate ACK (TcpSocketBase::ProcessAck's PktsAcked(1)).
@@ -264,10 +271,13 @@ def ties_line(order: str) -> str:
     return f'tie_order = "{order}"   # {why}\n'
 
 
-def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False, timestamps: bool = True) -> str:
+def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False, timestamps: bool = True,
+            prr_bytes: bool = True) -> str:
     """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen (prr:
-    "ns3", "rfc6937" or "off")."""
+    "ns3", "rfc6937" or "off"; prr_bytes: PRR's quota in bytes, when PRR is on)."""
     prr_lines = {"ns3": NS3_PRR + NS3_PRR_ENTRY, "rfc6937": NS3_PRR, "off": ""}[prr]
+    if prr_lines and prr_bytes:
+        prr_lines += NS3_PRR_BYTES
     return NS3_OPEN + prr_lines + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
         (NS3_LOSS_EXIT if loss_exit else "") + (NS3_TS if timestamps else "")
 
@@ -279,13 +289,14 @@ def device_line(packets: int) -> str:
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True) -> Path:
+                ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
+                prr_bytes: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
     starts at i us and (i - 1) x `jitter_ns` later (--start-jitter)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps))
+    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes))
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
     for i in range(1, 17):
         old = f'{{ src = "h{i}", dst = "h0", start = "{i}us" }}'
@@ -307,7 +318,8 @@ def example_starts(jitter_ns: int = 0) -> list[tuple[str, str, float]]:
 
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
-                     ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True) -> Path:
+                     ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
+                     prr_bytes: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -336,7 +348,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
-{ns3_tcp(prr, echo, cut, loss_exit, timestamps)}cc = "dctcp"
+{ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -464,6 +476,10 @@ def main() -> None:
     ap.add_argument("--prr", choices=["on", "rfc6937", "off"], default="on",
                     help="map ns-3's Proportional Rate Reduction after ECE (prr = true, prr_entry = \"ns3\": the first ACK's "
                          "delivery counted twice; on), RFC 6937's (counted once: rfc6937) or cut cwnd to ssthresh at once (off)")
+    ap.add_argument("--prr-units", choices=["bytes", "segments"], default="bytes",
+                    help="map ns-3's PRR quota in bytes (prr_units = \"bytes\": ceil(delivered x ssthresh / RecoverFS) "
+                         "rounded up in bytes, whole segments sent, as TcpPrrRecovery::DoRecovery; default) or "
+                         "fabricsim's in whole segments (segments), to show what it accounts for")
     ap.add_argument("--dctcp-echo", choices=["ns3", "rfc8257"], default="ns3",
                     help="map ns-3's DCTCP receiver echo (dctcp_echo = \"ns3\"; default) or RFC 8257's exact echo")
     ap.add_argument("--dctcp-cut", choices=["ns3", "linux"], default="ns3",
@@ -512,14 +528,15 @@ def main() -> None:
         dq = 1 if name != "example" else 100
         fdq = dq if a.device_queue == "on" else 0
         prr = {"on": "ns3"}.get(a.prr, a.prr)
+        prr_bytes = a.prr_units == "bytes"
         echo = a.dctcp_echo == "ns3"
         cut = a.dctcp_cut == "ns3"
         loss_exit = a.loss_exit == "ns3"
         ts = a.timestamps == "on"
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                            a.start_jitter, a.start_up == "ns3") if b1
+                            a.start_jitter, a.start_up == "ns3", prr_bytes) if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                                   a.start_jitter, a.start_up == "ns3"))
+                                   a.start_jitter, a.start_up == "ns3", prr_bytes))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -540,6 +557,8 @@ def main() -> None:
             notes.append("fabricsim cuts cwnd to ssthresh at once after ECE (--prr off)")
         if prr == "rfc6937":
             notes.append("fabricsim's PRR counts the first ACK's delivery once (--prr rfc6937)")
+        if prr != "off" and not prr_bytes:
+            notes.append("fabricsim's PRR quota rounded up to whole segments, not bytes (--prr-units segments)")
         if not echo:
             notes.append("fabricsim's DCTCP echo as RFC 8257 (--dctcp-echo rfc8257)")
         if not cut:

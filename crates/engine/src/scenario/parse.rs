@@ -801,6 +801,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("prr_entry", iss, as_choice(&["rfc6937", "ns3"])) {
         c.prr_ns3_entry = v == "ns3";
     }
+    if let Some(v) = t.get("prr_units", iss, as_choice(&["segments", "bytes"])) {
+        c.prr_bytes = v == "bytes";
+    }
     if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
         c.dctcp_echo_ns3 = v == "ns3";
     }
@@ -827,6 +830,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if c.prr_ns3_entry && !c.prr && t.has("prr_entry") {
         iss.push(t.key_path("prr_entry"), "\"ns3\" needs prr = true (it counts PRR's first ACK)");
+    }
+    if c.prr_bytes && !c.prr && t.has("prr_units") {
+        iss.push(t.key_path("prr_units"), "\"bytes\" needs prr = true (it is how PRR counts)");
     }
     match t.raw("syn_timestamp") {
         Some(v) if v.as_str() == Some("sent") => c.syn_ts_zero = false,

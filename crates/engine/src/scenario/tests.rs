@@ -422,6 +422,9 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr_entry = \"twice\"\nmin_rto", "transport.prr_entry", &["rfc6937", "ns3"]);
     let entry = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nprr_entry = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&entry).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().prr_ns3_entry);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nprr_units = \"octets\"\nmin_rto", "transport.prr_units", &["segments", "bytes"]);
+    let units = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nprr_units = \"bytes\"\nmin_rto", 1);
+    assert!(Scenario::from_toml(&units).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().prr_bytes);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nack_first_data = 1\nmin_rto", "transport.ack_first_data", &["not true or false"]);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nhandshake_ack = \"ns3\"\nmin_rto", "transport.handshake_ack", &["not true or false"]);
     let both = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nhandshake = true\nack_first_data = true\nhandshake_ack = true\nmin_rto", 1);

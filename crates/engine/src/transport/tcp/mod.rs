@@ -195,6 +195,12 @@ pub struct TcpConfig {
     /// them, and `ProcessAck`'s CA_CWR branch runs `DoRecovery` again for the same ACK): the
     /// episode's first ACK may send up to twice what it delivered. Off: once (RFC 6937).
     pub prr_ns3_entry: bool,
+    /// PRR's proportional part counted in bytes, as ns-3's `TcpPrrRecovery::DoRecovery` does
+    /// (ns-3-dev src/internet/model/tcp-prr-recovery.cc): ⌈prr_delivered · ssthresh /
+    /// RecoverFS⌉ in bytes, ssthresh with the fraction of a segment DCTCP's `byte_cut` keeps,
+    /// then whole segments while one fits. Rounding up in bytes, not segments, releases a segment
+    /// on fewer ACKs. Off: in segments (RFC 6937 counts either).
+    pub prr_bytes: bool,
     /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `ns3_ce_event`), not
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
@@ -337,6 +343,7 @@ impl Default for TcpConfig {
             ect_syn: false,
             prr: false,
             prr_ns3_entry: false,
+            prr_bytes: false,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
             ack_first_data: false,

@@ -828,7 +828,7 @@ impl Sender {
         }
 
         if self.state == CaState::Cwr && self.prr.is_some() {
-            self.prr_step(own_acked as u64 + newly_sacked as u64);
+            self.prr_step(own_acked as u64 + newly_sacked as u64, cfg.prr_bytes);
         }
 
         // RFC 6298 §5.2/5.3: stop the timer when all is acked, restart it on new data acked.
@@ -1081,7 +1081,9 @@ impl Sender {
     /// Above ssthresh, sending follows delivery in the ratio ssthresh / RecoverFS; at or below,
     /// the conservative bound (PRR-CRB) lets it catch up to ssthresh, at most as fast as data is
     /// delivered. At least one segment on the episode's first ACK (ns-3 forces one there).
-    fn prr_step(&mut self, delivered: u64) {
+    /// With `bytes` (`TcpConfig::prr_bytes`) the proportional part rounds up in bytes, as ns-3's
+    /// `TcpPrrRecovery::DoRecovery` does, and sends the whole segments that fit.
+    fn prr_step(&mut self, delivered: u64, bytes: bool) {
         let Some(p) = self.prr.as_mut() else { return };
         if delivered == 0 {
             return;
@@ -1090,7 +1092,13 @@ impl Sender {
         let pipe = self.board.pipe();
         let ss = self.tcb.ssthresh as u64;
         let sent = self.stats.segments_sent - p.out_base;
-        let quota = if pipe > ss {
+        let quota = if pipe > ss && bytes {
+            // ⌈delivered·MSS · ss_bytes / (RecoverFS·MSS)⌉ bytes = ⌈delivered · ss_bytes / RecoverFS⌉;
+            // ns-3 keeps ssthresh in whole bytes (truncated).
+            let mss = self.tcb.mss as u64;
+            let ss_bytes = ((ss as f64 + self.cc.ssthresh_fraction()) * mss as f64) as u64;
+            ((p.delivered * ss_bytes).div_ceil(p.recover_fs) / mss).saturating_sub(sent)
+        } else if pipe > ss {
             (p.delivered * ss).div_ceil(p.recover_fs).saturating_sub(sent)
         } else {
             (p.delivered.saturating_sub(sent)).max(delivered).min(ss - pipe)
@@ -1973,6 +1981,34 @@ mod tests {
         };
         assert_eq!(second(false), Vec::<u64>::new());
         assert_eq!(second(true), vec![11]);
+    }
+
+    #[test]
+    fn prr_in_bytes_rounds_up_in_bytes_as_ns3_does() {
+        // DCTCP, ns-3's byte cut with α held at 0.98 (gain ~0): ten 1448-byte segments out, the
+        // first ACK carries ECE, ssthresh = 10 · (1 − 0.49) = 5.1 segments (5 and 0.1 kept),
+        // RecoverFS 10, ns-3's count of the first ACK (twice), then one segment per ACK. In
+        // segments: ⌈d · 5 / 10⌉ − sent for d = 2..6 gives 1, 2, 2, 3, 3 in all, released
+        // 1, 1, 0, 1, 0. In bytes: ssthresh ⌊5.1 · 1448⌋ = 7384 B, ⌊⌈d · 1448 · 7384 / 14480⌉ / 1448⌋
+        // = ⌊1477, 2216, 2954, 3692, 4431 / 1448⌋ = 1, 1, 2, 2, 3, released 1, 0, 1, 0, 1
+        // (ns-3's TcpPrrRecovery::DoRecovery, byte for byte).
+        let released = |bytes: bool| {
+            let mut c = TcpConfig { mss: 1448, prr_bytes: bytes, ..ns3_dctcp(true, 10) };
+            c.cc_params.0[0] = Some(1e-6); // g
+            c.cc_params.0[1] = Some(0.98); // initial_alpha
+            let (mut s, mut out) = started(&c);
+            let mut per_ack = Vec::new();
+            for k in 1..=5u64 {
+                out.clear();
+                let h = TcpHeader { ece: k == 1, ..ack(k * 1448, &[]) };
+                s.on_ack(Time(k), &h, &c, &ends(), &mut out);
+                assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Cwr, 5));
+                per_ack.push(out.packets.len());
+            }
+            per_ack
+        };
+        assert_eq!(released(false), vec![1, 1, 0, 1, 0]);
+        assert_eq!(released(true), vec![1, 0, 1, 0, 1]);
     }
 
     fn classes(out: &Outbox) -> Vec<(u64, u8)> {

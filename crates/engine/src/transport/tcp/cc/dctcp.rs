@@ -253,6 +253,9 @@ impl CongestionOps for Dctcp {
     fn cwr_on_ece(&self) -> bool {
         self.cwr_on_ece
     }
+    fn ssthresh_fraction(&self) -> f64 {
+        self.byte_cut.unwrap_or(0.0)
+    }
 }
 
 /// DCTCP's switch ports (Alizadeh et al., SIGCOMM 2010 §3.1, §3.4): one FIFO marking CE on

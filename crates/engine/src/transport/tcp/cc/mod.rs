@@ -168,6 +168,12 @@ pub trait CongestionOps {
     fn owns_cwnd(&self) -> bool {
         false
     }
+    /// The part of a segment ssthresh holds beyond `tcb.ssthresh`, for algorithms that keep it
+    /// in bytes (DCTCP's `byte_cut`, as ns-3's `TcpDctcp::GetSsThresh`); PRR in bytes
+    /// (`TcpConfig::prr_bytes`) counts it. 0 for the others.
+    fn ssthresh_fraction(&self) -> f64 {
+        0.0
+    }
     /// Per ACK, for `owns_cwnd` algorithms (Linux `cong_control`).
     fn cong_control(&mut self, _tcb: &mut Tcb, _rs: &RateSample) {}
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _ev: CwndEvent) {}
@@ -395,6 +401,7 @@ macro_rules! registry {
             fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) { match self { $(Cc::$v(c) => c.in_ack_event(tcb, ev),)* } }
             fn pkts_acked(&mut self, tcb: &mut Tcb, acked: u32, rtt: Option<Time>) { match self { $(Cc::$v(c) => c.pkts_acked(tcb, acked, rtt),)* } }
             fn owns_cwnd(&self) -> bool { match self { $(Cc::$v(c) => c.owns_cwnd(),)* } }
+            fn ssthresh_fraction(&self) -> f64 { match self { $(Cc::$v(c) => c.ssthresh_fraction(),)* } }
             fn cong_control(&mut self, tcb: &mut Tcb, rs: &RateSample) { match self { $(Cc::$v(c) => c.cong_control(tcb, rs),)* } }
             fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) { match self { $(Cc::$v(c) => c.cwnd_event(tcb, ev),)* } }
             fn reads_raw_ece(&self) -> bool { match self { $(Cc::$v(c) => c.reads_raw_ece(),)* } }
