@@ -117,7 +117,12 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   leaves only on a tick every T x 9064 B / W, send_timing = "tick"; --hpcc-send-timing window
   sends as soon as the window allows, paced at W/T, the mapping before) and its window's unit
   (_cwnd, a seq_t of payload bytes against _flightsize += _mss: window_rounding = "sequence",
-  W_AI 9000 B; --hpcc-window wire counts W in bytes on the wire, the mapping before);
+  W_AI 9000 B; --hpcc-window wire counts W in bytes on the wire, the mapping before) and its order
+  of same-picosecond events ([simulation] tie_order = "scheduled_pipe": sim/eventlist.cpp,
+  EventList::sourceIsPending inserts into a multimap keyed by time, so EventList::doNextEvent runs
+  equal times in insertion order, and sim/pipe.cpp: Pipe::receivePacket schedules an arrival only
+  into an empty pipe, Pipe::doNextEvent the next one as it delivers the one ahead; --hpcc-tie-order
+  own runs fabricsim's own order, the mapping before);
   -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
   srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
   The build copy prints each switch's choice for each flow's first data packet and first ACK
@@ -945,7 +950,7 @@ def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
                     notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", send_timing: str = "tick",
-                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "event", own_paths: bool = False) -> Experiment:
+                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "scheduled_pipe", own_paths: bool = False) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
@@ -958,9 +963,9 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
     # its wire bytes otherwise (--hpcc-window wire: window_rounding = "down", the mapping before).
     sequence = rules and window == "sequence"
     text = HPCC_SCENARIO.format(name=name, commit=h.commit, end=end, k=k, mss=HPCC_MTU, w_ai=HPCC_MTU if sequence else HPCC_MTU + 64, w_limit=HPCC_W_LIMIT,
-                                # fabricsim's own order of same-picosecond events unless --hpcc-tie-order says htsim's
-                                # (TIE_ORDERS; the start-up ties that part the permutation's windows, docs/VALIDATION.md).
-                                hpcc_tie_order="" if tie_order == "event" else TIE_ORDERS[tie_order] + "\n",
+                                # htsim's order of same-picosecond events (TIE_ORDERS; the start-up ties that part the
+                                # permutation's windows, docs/VALIDATION.md); --hpcc-tie-order own: fabricsim's.
+                                hpcc_tie_order="" if tie_order == "own" else TIE_ORDERS[tie_order] + "\n",
                                 pfc_low=low, pfc_high=high,
                                 pfc_note=pfc_note, xoff=high * HPCC_MTU, xon=low * HPCC_MTU,
                                 stop_senders=HPCC_STOP_SENDERS if host is HPCC_HOST_QUEUE else "", routing=OWN_HPCC_PATHS if own_paths else HPCC_PATHS,
@@ -986,7 +991,7 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
                      + ("; fabricsim's sources send as the window allows, not on htsim's timer (--hpcc-send-timing window)"
                         if rules and send_timing == "window" else "")
                      + ("; fabricsim's W in wire bytes, not htsim's whole payload bytes (--hpcc-window wire)" if rules and not sequence else "")
-                     + (f"; fabricsim's tie order {tie_order} (--hpcc-tie-order)" if tie_order != "event" else "")
+                     + ("; fabricsim's own tie order, not htsim's (--hpcc-tie-order own)" if tie_order == "own" else "")
                      + ("; fabricsim's host NICs: unlimited, ACKs first, a pause stops their sources (htsim's host queue)"
                         if host is HPCC_HOST_QUEUE
                         else "; fabricsim's host NICs: a one-packet send limit"),
@@ -1251,10 +1256,10 @@ def main() -> None:
                     help="what fabricsim's HPCC window counts: sequence (default: whole payload bytes, window_rounding = \"sequence\", "
                          "W_AI 9000 B, as htsim's seq_t _cwnd against _flightsize += _mss in HPCCSrc::doNextEvent and send_packet) "
                          "or wire (real-valued bytes on the wire, window_rounding = \"down\", W_AI 9064 B: the mapping before)")
-    ap.add_argument("--hpcc-tie-order", default="event", choices=["event", "scheduled_pipe"],
-                    help="fabricsim's [simulation] tie_order in the HPCC experiments: event (default: its own order of "
-                         "same-picosecond events, the mapping's) or scheduled_pipe (htsim's: EventList's insertion order with "
-                         "its per-link Pipe), to show what the start-up's ties account for")
+    ap.add_argument("--hpcc-tie-order", default="scheduled_pipe", choices=["scheduled_pipe", "own"],
+                    help="fabricsim's [simulation] tie_order in the HPCC experiments: scheduled_pipe (default: htsim's, "
+                         "EventList's insertion order among events of one picosecond with its per-link Pipe) or own "
+                         "(fabricsim's own order of same-picosecond events: the mapping before)")
     ap.add_argument("--hpcc-pause-hosts", default="stop", choices=["stop", "limit"],
                     help="fabricsim's HPCC hosts under a pause: stop (default: htsim's host queue as it is, unlimited with ACKs "
                          "first, and a pause stops the sources, [pfc] stop_senders, as FairPriorityQueue::receivePacket -> "
