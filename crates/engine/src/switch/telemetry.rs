@@ -15,7 +15,10 @@
 //! packet that reaches the port in that same picosecond: in htsim a packet that follows another
 //! back to back through a `Pipe` is scheduled to arrive only once the one ahead has arrived, after
 //! the egress scheduled its `completeService` for that picosecond, so it is not counted (same-time
-//! events run in the order they were scheduled; docs/VALIDATION.md, the HPCC incasts).
+//! events run in the order they were scheduled; docs/VALIDATION.md, the HPCC incasts). A packet that
+//! entered an empty link, whose arrival was scheduled before that `completeService`, is counted in
+//! htsim; fabricsim never counts it, whatever the tie order (tried: letting the order decide agreed
+//! worse with htsim's first records; VALIDATION.md, "Not done").
 
 use crate::ids::{PacketId, PortId};
 use crate::time::{Rate, Time};
