@@ -699,30 +699,38 @@ def test_tx_bytes_count_only_what_was_serialized_before_the_end():
 
 # -- Ctrl-C ------------------------------------------------------------------------------------
 
-def _interrupt(args, cwd, ready, timeout=120):
+def _interrupt(args, cwd, ready, timeout=120, after_output=False):
     """Start `fabricsim ARGS` in its own process group, wait until `ready()` holds, then send
     SIGINT to the whole group (as a terminal's Ctrl-C does); returns (exit code, stdout, stderr)."""
     import signal
     import subprocess
     import sys
+    import tempfile
     import time
 
-    # The child's Ctrl-C as a terminal gives it, even when this test runs with SIGINT ignored (a
-    # shell's background job): Python installs its handler only over the default disposition.
-    p = subprocess.Popen([sys.executable, "-m", "fabricsim", *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, start_new_session=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.time() + timeout
-    while not ready() and p.poll() is None and time.time() < deadline:
-        time.sleep(0.02)
-    # Under load the interpreter may not have started by then; a SIGINT before Python installs its
-    # handler kills the process outright (exit -2), which is the shell's business, not ours.
-    while not _catches_sigint(p.pid) and p.poll() is None and time.time() < deadline:
-        time.sleep(0.02)
-    if p.poll() is None:
-        os.killpg(p.pid, signal.SIGINT)
-    out, err = p.communicate(timeout=timeout)
-    return p.returncode, out, err
+    # Output to files, so the wait below can look at it. The child's Ctrl-C as a terminal gives
+    # it, even when this test runs with SIGINT ignored (a shell's background job): Python installs
+    # its handler only over the default disposition.
+    with tempfile.TemporaryFile("w+") as fo, tempfile.NamedTemporaryFile("w+") as fe:
+        p = subprocess.Popen([sys.executable, "-m", "fabricsim", *map(str, args)], cwd=cwd, stdout=fo, stderr=fe,
+                             text=True, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        deadline = time.time() + timeout
+        while not ready() and p.poll() is None and time.time() < deadline:
+            time.sleep(0.02)
+        # Under load the interpreter may not have started by then: a SIGINT before Python installs
+        # its handler kills the process outright (exit -2), and one while the package imports is a
+        # traceback, both the shell's business, not ours. `after_output`: the CLI has begun once it
+        # has written to stderr.
+        begun = lambda: _catches_sigint(p.pid) and (not after_output or os.path.getsize(fe.name) > 0)  # noqa: E731
+        while not begun() and p.poll() is None and time.time() < deadline:
+            time.sleep(0.02)
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGINT)
+        p.wait(timeout=timeout)
+        fo.seek(0)
+        fe.seek(0)
+        return p.returncode, fo.read(), fe.read()
 
 
 def _catches_sigint(pid):
@@ -753,7 +761,8 @@ def test_ctrl_c_at_several_points_prints_one_line_and_leaves_stores_resumable(tm
     st = tmp_path / "st"
     t0 = time.time()
     # 1. While the CLI starts (before any store exists).
-    code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2"], tmp_path, lambda: time.time() > t0 + 1.0)
+    code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2"], tmp_path, lambda: time.time() > t0 + 1.0,
+                                after_output=True)
     _one_interrupted_line(code, err + out)
     # 2. With the store prepared and runs in flight; 3. after a run has finished. Both wait for
     # files this invocation writes (step 1 may have prepared the store already: a signal before

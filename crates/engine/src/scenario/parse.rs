@@ -1012,7 +1012,8 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
                 let choices = crate::transport::tcp::cc::knob_choices(c.cc, kn.name);
                 let named = v.as_str().and_then(|s| choices.iter().find(|(n, _)| *n == s)).map(|&(_, x)| x);
                 match v.as_f64().or(named) {
-                    Some(x) if x >= kn.min && x <= kn.max => k.0[i] = Some(x),
+                    // A knob with named values takes only those (or their numbers): 1.7 is no choice.
+                    Some(x) if x >= kn.min && x <= kn.max && (choices.is_empty() || choices.iter().any(|&(_, c)| c == x)) => k.0[i] = Some(x),
                     _ if !choices.is_empty() => {
                         let names: Vec<String> = choices.iter().map(|(n, _)| format!("\"{n}\"")).collect();
                         iss.push(path, format!("{} is not one of {} ({})", show(v), names.join(", "), kn.help))
@@ -1075,7 +1076,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         iss.push(t.key_path("cc_params"), "cwr_on_ece = 0 needs window_cut = 1: without a CWR episode DCTCP cuts its window only with htsim's per-window cut, so an ECE would cut nothing and the flow would ignore ECN; set window_cut = 1 (htsim's rules) or remove cwr_on_ece");
     }
     if c.htsim_bytes {
-        if let Some(why) = htsim_bytes_conflict(&c, knob("window_cut"), knob("cwr_on_ece")) {
+        if let Some(why) = htsim_bytes_conflict(&c, knob("window_cut"), knob("cwr_on_ece"), knob("ack_window")) {
             iss.push(t.key_path("window"), format!("\"htsim_bytes\" is htsim's TcpSrc/DCTCPSrc window: {why}"));
         }
     }
@@ -1092,17 +1093,28 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
 
 /// Why `window = "htsim_bytes"` cannot run with this profile, if it cannot: the byte window is
 /// htsim's `TcpSrc` (NewReno, no ECN reaction) and `DCTCPSrc` (DCTCP with its per-window cut and
-/// no CWR episode), whose recovery has no SACK (`cc/byte_window.rs`).
-fn htsim_bytes_conflict(c: &TcpConfig, window_cut: Option<f64>, cwr_on_ece: Option<f64>) -> Option<String> {
+/// no CWR episode, its window of ACKs), whose recovery has no SACK, with its handshake, its three
+/// duplicate ACKs and no window cap of ours (`cc/byte_window.rs`).
+fn htsim_bytes_conflict(c: &TcpConfig, window_cut: Option<f64>, cwr_on_ece: Option<f64>, ack_window: Option<f64>) -> Option<String> {
+    let off = |v: Option<f64>| v.is_none_or(|v| v < 0.5);
     match c.cc {
-        CcKind::Dctcp if window_cut.is_none_or(|v| v < 0.5) || cwr_on_ece.is_none_or(|v| v >= 0.5) => {
-            return Some("with cc = \"dctcp\" it needs cc_params window_cut = 1 and cwr_on_ece = 0 (DCTCPSrc's rules)".into());
+        CcKind::Dctcp if off(window_cut) || !off(cwr_on_ece) || off(ack_window) => {
+            return Some("with cc = \"dctcp\" it needs cc_params window_cut = 1, cwr_on_ece = 0 and ack_window = 1 (DCTCPSrc's rules)".into());
         }
         CcKind::NewReno if c.ecn != EcnMode::Off => return Some("TcpSrc ignores ECE: set ecn = false with cc = \"newreno\"".into()),
         CcKind::Dctcp | CcKind::NewReno => {}
         k => return Some(format!("it needs cc = \"dctcp\" or \"newreno\", not \"{}\"", k.name())),
     }
-    c.sack.then(|| "htsim's TCP has no SACK: set sack = false".into())
+    if c.sack {
+        return Some("htsim's TCP has no SACK: set sack = false".into());
+    }
+    if !c.handshake {
+        return Some("htsim's SYN-ACK grows the window and counts in DCTCP's window: keep handshake = true".into());
+    }
+    if c.dupthresh != 3 {
+        return Some(format!("htsim's fast retransmit is at the third duplicate ACK, not dupthresh = {}", c.dupthresh));
+    }
+    c.cwnd_cap.map(|n| format!("cwnd_cap = {n} caps the segment window only, which the byte window overrides: remove it"))
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -911,6 +911,10 @@ fn ns2_lineage_tcp_keys_parse_and_are_checked() {
     assert!(e.contains("transport.cc_params.increase: 'fast' is not one of \"spec\", \"ns2\""), "{e}");
     assert!(e.contains("transport.cwnd_cap: 0 is not a window in segments"), "{e}");
     assert!(e.contains("transport.ecn_growth: 'bsd' is not known"), "{e}");
+    // A knob of named values takes their numbers, and no number between them.
+    let between = GOOD.replace("cc = \"dctcp\"\nmin_rto", "cc = \"l2dct\"\ncc_params = { increase = 0.5 }\nmin_rto");
+    let e = Scenario::from_toml(&between).unwrap_err().to_string();
+    assert!(e.contains("transport.cc_params.increase: 0.5 is not one of \"spec\", \"ns2\""), "{e}");
 }
 
 #[test]
@@ -1021,19 +1025,23 @@ fn htsim_bytes_window_needs_htsims_tcp() {
     // window = "htsim_bytes" is htsim's TcpSrc / DCTCPSrc window: DCTCP with its per-window cut
     // and no CWR episode, or NewReno without ECN; no SACK either way.
     let with = |lines: &str| GOOD.replace("cc = \"dctcp\"\nmin_rto", &format!("{lines}\nmin_rto"));
-    let htsim = "cc = \"dctcp\"\ncc_params = { window_cut = 1, cwr_on_ece = 0 }\nsack = false\nwindow = \"htsim_bytes\"";
+    let htsim = "cc = \"dctcp\"\ncc_params = { window_cut = 1, cwr_on_ece = 0, ack_window = 1 }\nsack = false\nhandshake = true\nwindow = \"htsim_bytes\"";
     let s = Scenario::from_toml(&with(htsim)).unwrap_or_else(|e| panic!("{e}"));
     assert!(s.flows[0].cfg.tcp().unwrap().htsim_bytes);
-    let reno = "cc = \"newreno\"\nsack = false\nwindow = \"htsim_bytes\"";
+    let reno = "cc = \"newreno\"\nsack = false\nhandshake = true\nwindow = \"htsim_bytes\"";
     assert!(Scenario::from_toml(&with(reno)).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().htsim_bytes);
     let err = |lines: &str| {
         // (the profile [transports.reno] inherits the key, and may be reported too)
         Scenario::from_toml(&with(lines)).unwrap_err().0[0].to_string()
     };
     let e = err(&htsim.replace(", cwr_on_ece = 0", ""));
-    assert!(e.starts_with("transport.window: \"htsim_bytes\" is htsim's TcpSrc/DCTCPSrc window: with cc = \"dctcp\" it needs cc_params window_cut = 1 and cwr_on_ece = 0"), "{e}");
+    assert!(e.starts_with("transport.window: \"htsim_bytes\" is htsim's TcpSrc/DCTCPSrc window: with cc = \"dctcp\" it needs cc_params window_cut = 1, cwr_on_ece = 0 and ack_window = 1"), "{e}");
+    assert!(err(&htsim.replace(", ack_window = 1", "")).contains("ack_window = 1 (DCTCPSrc's rules)"));
+    assert!(err(&reno.replace("handshake = true", "handshake = false")).contains("keep handshake = true"));
+    assert!(err(&format!("{reno}\ndupthresh = 4")).contains("not dupthresh = 4"));
+    assert!(err(&format!("{reno}\ncwnd_cap = 12")).contains("cwnd_cap = 12 caps the segment window only"));
     assert!(err(&htsim.replace("sack = false\n", "")).contains("no SACK: set sack = false"));
-    assert!(err("cc = \"cubic\"\nsack = false\nwindow = \"htsim_bytes\"").contains("needs cc = \"dctcp\" or \"newreno\", not \"cubic\""));
+    assert!(err("cc = \"cubic\"\nsack = false\nhandshake = true\nwindow = \"htsim_bytes\"").contains("needs cc = \"dctcp\" or \"newreno\", not \"cubic\""));
     assert!(err(&format!("{reno}\necn = true")).contains("TcpSrc ignores ECE"));
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nwindow = \"bytes\"\nmin_rto", "transport.window", &["segments", "htsim_bytes"]);
 }

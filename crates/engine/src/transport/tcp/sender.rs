@@ -815,8 +815,7 @@ impl Sender {
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
         } else if may_grow && loss_exit.unwrap_or(own_acked) > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
             let grow = loss_exit.unwrap_or(own_acked);
-            let flight = self.board.pipe();
-            if !self.tcb.bytes_do(|b| b.grow(flight * b.seg)) {
+            if !self.tcb.bytes_do(|b| b.grow(self.board.pipe() * b.seg)) {
                 self.cc_call(|cc, t| cc.cong_avoid(t, grow));
             }
             if let Some(cap) = cfg.cwnd_cap {
@@ -845,10 +844,11 @@ impl Sender {
     }
 
     /// Bytes at the end of a flow of `written` bytes that it sends but does not wait for: htsim's
-    /// packet beyond the flow (`TcpConfig::extra_segment`), the last segment; none otherwise.
+    /// packet beyond the flow (`TcpConfig::extra_segment`), the last segment; none otherwise, nor
+    /// for a flow of one segment (it would complete on any ACK).
     #[inline]
     fn extra_segment(&self, written: u64, cfg: &TcpConfig) -> u64 {
-        if !cfg.extra_segment || written == 0 {
+        if !cfg.extra_segment || written <= cfg.mss as u64 {
             return 0;
         }
         (written - 1) % cfg.mss as u64 + 1
@@ -1146,6 +1146,13 @@ impl Sender {
             // The SYN (or its SYN-ACK) was lost: resend it, backing off (RFC 6298 §5.5).
             self.stats.timeouts += 1;
             self.syn_resent = true;
+            if self.tcb.bytes.is_some() {
+                // htsim's timer deflates the window for a lost SYN too (`TcpSrc::doNextEvent`):
+                // ssthresh halves, DCTCP restarts its count, cwnd is one packet.
+                self.tcb.bytes_do(|b| b.halve());
+                self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
+                self.tcb.bytes_do(|b| b.cwnd = b.seg);
+            }
             self.rtt.back_off();
             self.send_syn(now, cfg, ends, out);
             self.arm_rto(now, out);
@@ -1639,6 +1646,30 @@ mod tests {
             w.on_ack(t0 + Time::from_us(k), &TcpHeader { ece: k >= 2, ..ack(k * 8948, &[]) }, &seg, &ends(), &mut out);
         }
         assert_eq!(w.tcb.cwnd, 3);
+    }
+
+    #[test]
+    fn htsim_bytes_a_lost_syn_deflates_the_window() {
+        // htsim's TcpSrc::doNextEvent for a lost SYN (9000 B, IW 10): deflate_window halves
+        // 90000 B to ssthresh 45000 and DCTCP's count restarts from 90000 B; cwnd = 9000. The
+        // SYN-ACK then grows it by its free room, 9000 (slow start): 18000 B, two packets out.
+        let c = htsim_bytes_dctcp();
+        let mut s = Sender::new(&c, Some(51 * 8948), 0);
+        let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+        s.start(Time::from_ms(80), &c, &ends(), &mut out);
+        s.fire_rto(Time::from_ms(330), &c, &ends(), &mut out);
+        out.clear();
+        s.on_syn_ack(Time::from_ms(331), &c, &ends(), &mut out);
+        let b = s.tcb.bytes.unwrap();
+        assert_eq!((b.cwnd, b.ssthresh, out.packets.len()), (18000, 45000, 2));
+        // DCTCP's window of ACKs ends at 90000 B, counted from the timeout (with the window
+        // started at the SYN-ACK it would be two packets): the SYN-ACK (unmarked) and eight marked
+        // ACKs do not close it; the ninth does (10 × 9000 ≥ 90000), α = (9/10)/16.
+        for k in 1..=10u64 {
+            let h = TcpHeader { ece: true, ..ack(k * 8948, &[]) };
+            s.on_ack(Time::from_ms(331) + Time::from_us(k), &h, &c, &ends(), &mut out);
+            assert_eq!(s.cc.alpha(), Some(if k < 9 { 0.0 } else { 9.0 / 10.0 / 16.0 }), "ACK {k}");
+        }
     }
 
     #[test]

@@ -194,7 +194,10 @@ impl CongestionOps for Dctcp {
     fn init(&mut self, tcb: &mut Tcb) {
         self.window_end = tcb.snd_nxt;
         if let (Some(w), Some(b)) = (self.ack_window.as_mut(), tcb.bytes) {
-            *w = AckWindow { past_cwnd: 2 * b.seg, ..AckWindow::START }; // htsim's two packets, in bytes
+            // htsim's two packets, in bytes, unless a lost SYN's timeout restarted the count.
+            if *w == AckWindow::START {
+                *w = AckWindow { past_cwnd: 2 * b.seg, ..AckWindow::START };
+            }
         }
     }
     fn ssthresh(&mut self, tcb: &Tcb) -> u32 {
