@@ -1056,8 +1056,10 @@ impl Sender {
     /// with `ns3_loss_exit`) ssthresh follows ns-3's rule there, which `TcpDctcp::GetSsThresh`
     /// applies because `EnterCwr` asks before it changes the state: half the flight, at least 2.
     fn enter_cwr(&mut self, cfg: &TcpConfig, delivered: u64) {
-        self.tcb.ssthresh = if self.state == CaState::Loss {
-            (self.board.pipe() / 2).max(2).min(u32::MAX as u64) as u32
+        let from_loss = self.state == CaState::Loss;
+        let pipe = self.board.pipe();
+        self.tcb.ssthresh = if from_loss {
+            (pipe / 2).max(2).min(u32::MAX as u64) as u32
         } else {
             self.cc_call(|cc, t| cc.ssthresh(t))
         };
@@ -1067,7 +1069,8 @@ impl Sender {
             let fs = (self.board.packets_out() - self.board.sacked_out() + delivered).max(1);
             // ns-3 counts this ACK's delivery here and again in prr_step (`prr_ns3_entry`).
             let counted = if cfg.prr_ns3_entry { delivered } else { 0 };
-            self.prr = Some(Prr { delivered: counted, out_base: self.stats.segments_sent, recover_fs: fs });
+            let loss_half = from_loss && pipe % 2 == 1 && pipe >= 5;
+            self.prr = Some(Prr { delivered: counted, out_base: self.stats.segments_sent, recover_fs: fs, loss_half });
         } else if !self.cc.owns_cwnd() {
             self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
         }
@@ -1096,7 +1099,8 @@ impl Sender {
             // ⌈delivered·MSS · ss_bytes / (RecoverFS·MSS)⌉ bytes = ⌈delivered · ss_bytes / RecoverFS⌉;
             // ns-3 keeps ssthresh in whole bytes (truncated).
             let mss = self.tcb.mss as u64;
-            let ss_bytes = ((ss as f64 + self.cc.ssthresh_fraction()) * mss as f64) as u64;
+            let frac = if p.loss_half { 0.5 } else { self.cc.ssthresh_fraction() };
+            let ss_bytes = ((ss as f64 + frac) * mss as f64) as u64;
             ((p.delivered * ss_bytes).div_ceil(p.recover_fs) / mss).saturating_sub(sent)
         } else if pipe > ss {
             (p.delivered * ss).div_ceil(p.recover_fs).saturating_sub(sent)
@@ -1483,6 +1487,9 @@ struct Prr {
     out_base: u64,
     /// RecoverFS: the flight at the start.
     recover_fs: u64,
+    /// The reduction halved an odd flight of five or more from the loss state: ns-3's ssthresh
+    /// (bytes in flight / 2) is half a segment above ours, which PRR in bytes counts.
+    loss_half: bool,
 }
 
 #[cfg(test)]
@@ -2040,6 +2047,37 @@ mod tests {
         };
         assert_eq!(released(false), vec![1, 1, 0, 1, 0]);
         assert_eq!(released(true), vec![1, 0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn prr_in_bytes_keeps_the_half_segment_of_a_loss_states_odd_flight() {
+        // Seven 1448-byte segments out when the reduction starts from the loss state: ssthresh
+        // ⌊7/2⌋ = 3 segments, ns-3's 7 · 1448 / 2 = 5068 B (3.5). RecoverFS 7; one segment per
+        // ACK; the first ACK releases one (forced). Bytes with the half: ⌊⌈d · 5068 / 7⌉ / 1448⌋
+        // = 0, 1, 1, 2 for d = 1..4 (724, 1448, 2172, 2896 B), released 1, 0, 0, 1; without the
+        // half (4344 B): 0, 0, 1, 1 (621, 1242, 1862, 2483 B), released 1, 0, 0, 0. In segments:
+        // ⌈d · 3 / 7⌉ = 1, 1, 2, 2, released 1, 0, 1, 0.
+        let released = |bytes: bool| {
+            let c = TcpConfig { mss: 1448, prr_bytes: bytes, ..ns3_dctcp(true, 10) };
+            let (mut s, mut out) = started(&c);
+            out.clear();
+            out.budget = 0; // nothing more leaves: seven stay out
+            s.on_ack(Time(1), &ack(3 * 1448, &[]), &c, &ends(), &mut out);
+            assert_eq!(s.board.pipe(), 7);
+            s.state = CaState::Loss;
+            s.enter_cwr(&c, 0);
+            assert_eq!(s.tcb.ssthresh, 3);
+            out.budget = u64::MAX;
+            let mut per_ack = Vec::new();
+            for k in 4..=7u64 {
+                out.clear();
+                s.on_ack(Time(k), &ack(k * 1448, &[]), &c, &ends(), &mut out);
+                per_ack.push(out.packets.len());
+            }
+            per_ack
+        };
+        assert_eq!(released(true), vec![1, 0, 0, 1]);
+        assert_eq!(released(false), vec![1, 0, 1, 0]);
     }
 
     fn classes(out: &Outbox) -> Vec<(u64, u8)> {
