@@ -555,8 +555,12 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
                          .toml.read_text())["transport"]["cc_params"]
     assert (wire["window_rounding"], wire["w_ai_bytes"]) == ("down", 9064)
     # htsim's order of same-picosecond events (EventList's multimap: insertion order among equal
-    # times, arrivals scheduled by the per-link Pipe); --hpcc-tie-order own leaves fabricsim's.
-    assert doc["simulation"]["tie_order"] == "scheduled_pipe"
+    # times, arrivals scheduled by the per-link Pipe, each switch's zero-latency CallbackPipe);
+    # --hpcc-tie-order scheduled_pipe leaves the switches' pipes out, own leaves fabricsim's order.
+    assert doc["simulation"]["tie_order"] == "scheduled_switch"
+    no_switch = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", tie_order="scheduled_pipe", own_paths=True)
+    assert tomllib.loads(no_switch.toml.read_text())["simulation"]["tie_order"] == "scheduled_pipe"
+    assert any("--hpcc-tie-order scheduled_pipe" in n for n in no_switch.notes)
     own = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", tie_order="own", own_paths=True)
     assert "tie_order" not in tomllib.loads(own.toml.read_text())["simulation"]
     assert any("--hpcc-tie-order own" in n for n in own.notes)

@@ -118,11 +118,14 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   sends as soon as the window allows, paced at W/T, the mapping before) and its window's unit
   (_cwnd, a seq_t of payload bytes against _flightsize += _mss: window_rounding = "sequence",
   W_AI 9000 B; --hpcc-window wire counts W in bytes on the wire, the mapping before) and its order
-  of same-picosecond events ([simulation] tie_order = "scheduled_pipe": sim/eventlist.cpp,
+  of same-picosecond events ([simulation] tie_order = "scheduled_switch": sim/eventlist.cpp,
   EventList::sourceIsPending inserts into a multimap keyed by time, so EventList::doNextEvent runs
-  equal times in insertion order, and sim/pipe.cpp: Pipe::receivePacket schedules an arrival only
-  into an empty pipe, Pipe::doNextEvent the next one as it delivers the one ahead; --hpcc-tie-order
-  own runs fabricsim's own order, the mapping before);
+  equal times in insertion order; sim/pipe.cpp: Pipe::receivePacket schedules an arrival only
+  into an empty pipe, Pipe::doNextEvent the next one as it delivers the one ahead; and
+  sim/datacenter/fat_tree_switch.cpp: FatTreeSwitch::receivePacket passes every packet through
+  the switch's own CallbackPipe of the switching latency, 0, before its egress queue;
+  --hpcc-tie-order scheduled_pipe leaves that pipe out, the mapping before; own runs fabricsim's
+  own order, the mapping before that);
   -strat ecmp_host -paths 256 (switches hash the flow id with a path id every HPCCSrc draws after
   srand(time(NULL)); the build copy takes that seed from $HTSIM_SEED, 13 + run with --vary-seed).
   The build copy prints each switch's choice for each flow's first data packet and first ACK
@@ -417,6 +420,8 @@ flows = "all"
 TIE_ORDERS = {
     "scheduled_pipe": 'tie_order = "scheduled_pipe"          # EventList: ties in insertion order; Pipe::receivePacket '
                       'schedules an arrival as its packet enters the link, one per pipe',
+    "scheduled_switch": 'tie_order = "scheduled_switch"        # scheduled_pipe, and FatTreeSwitch::receivePacket hands '
+                        'each packet to its egress through the switch\'s zero-latency CallbackPipe, one per switch',
     "scheduled": 'tie_order = "scheduled"               # --tie-order scheduled: insertion order, each arrival scheduled '
                  'as its transmission begins (not htsim\'s Pipe)',
     "event": 'tie_order = "event"                   # --tie-order event: fabricsim\'s own tie order (by kind), not htsim\'s',
@@ -950,7 +955,7 @@ def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
                     notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", send_timing: str = "tick",
-                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "scheduled_pipe", own_paths: bool = False) -> Experiment:
+                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "scheduled_switch", own_paths: bool = False) -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
@@ -992,6 +997,8 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
                         if rules and send_timing == "window" else "")
                      + ("; fabricsim's W in wire bytes, not htsim's whole payload bytes (--hpcc-window wire)" if rules and not sequence else "")
                      + ("; fabricsim's own tie order, not htsim's (--hpcc-tie-order own)" if tie_order == "own" else "")
+                     + ("; fabricsim's tie order without htsim's switch pipes (--hpcc-tie-order scheduled_pipe)"
+                        if tie_order == "scheduled_pipe" else "")
                      + ("; fabricsim's host NICs: unlimited, ACKs first, a pause stops their sources (htsim's host queue)"
                         if host is HPCC_HOST_QUEUE
                         else "; fabricsim's host NICs: a one-packet send limit"),
@@ -1256,10 +1263,11 @@ def main() -> None:
                     help="what fabricsim's HPCC window counts: sequence (default: whole payload bytes, window_rounding = \"sequence\", "
                          "W_AI 9000 B, as htsim's seq_t _cwnd against _flightsize += _mss in HPCCSrc::doNextEvent and send_packet) "
                          "or wire (real-valued bytes on the wire, window_rounding = \"down\", W_AI 9064 B: the mapping before)")
-    ap.add_argument("--hpcc-tie-order", default="scheduled_pipe", choices=["scheduled_pipe", "own"],
-                    help="fabricsim's [simulation] tie_order in the HPCC experiments: scheduled_pipe (default: htsim's, "
-                         "EventList's insertion order among events of one picosecond with its per-link Pipe) or own "
-                         "(fabricsim's own order of same-picosecond events: the mapping before)")
+    ap.add_argument("--hpcc-tie-order", default="scheduled_switch", choices=["scheduled_switch", "scheduled_pipe", "own"],
+                    help="fabricsim's [simulation] tie_order in the HPCC experiments: scheduled_switch (default: htsim's, "
+                         "EventList's insertion order among events of one picosecond with its per-link Pipe and each "
+                         "FatTreeSwitch's zero-latency CallbackPipe), scheduled_pipe (without the switches' pipes: the "
+                         "mapping before) or own (fabricsim's own order of same-picosecond events: the mapping before that)")
     ap.add_argument("--hpcc-pause-hosts", default="stop", choices=["stop", "limit"],
                     help="fabricsim's HPCC hosts under a pause: stop (default: htsim's host queue as it is, unlimited with ACKs "
                          "first, and a pause stops the sources, [pfc] stop_senders, as FairPriorityQueue::receivePacket -> "

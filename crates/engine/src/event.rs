@@ -45,10 +45,19 @@
 //! (`sim/pipe.cpp`) is handed the packet as its service ends and keeps one pending event per
 //! link, scheduling the next arrival once the previous one has been handled.
 //! `tie_order = "scheduled_pipe"` ([`TieOrder::ScheduledPipe`]) holds each arrival back until its
-//! transmit-done is popped (the packet enters its link then, before the port begins its next
-//! packet, as htsim's `completeService` sends the packet on before `beginService`) and lets one
-//! arrival per link into the heap at a time ([`Pipe`]). What the default order guaranteed,
-//! decided for both modes:
+//! transmit-done runs (the packet enters its link there, [`EventQueue::enter_link`], after a
+//! PFC RESUME the departure sends and before the port begins its next packet, as htsim's
+//! `completeService` tells the ingress, sends the packet on, then calls `beginService`) and lets
+//! one arrival per link into the heap at a time ([`Pipe`]). `tie_order = "scheduled_switch"`
+//! ([`TieOrder::ScheduledSwitch`]) adds the pipe inside htsim's `FatTreeSwitch` (the HPCC
+//! driver's fat tree; `sim/datacenter/fat_tree_switch.cpp`): every packet reaching a switch is
+//! handed to a `CallbackPipe` of the switching latency (0), one per switch, so it reaches its
+//! egress queue in an event of its own, behind everything already due that picosecond, and the
+//! switch's packets of one picosecond go on one at a time, each scheduled as the one ahead is
+//! delivered ([`Event::Forward`]). In one picosecond the switches then start their packets in
+//! turn (a first packet at each, then a second at each, …), not all of one switch's first, which
+//! orders the next hop's arrivals; and a port always ends its service before the packets of that
+//! picosecond reach it. What the default order guaranteed, decided for the scheduled modes:
 //! - samples (class 0) still run first at their picosecond: a sample observes the instant
 //!   before anything changes it, whoever scheduled first (not an event of the peers' networks);
 //! - a shaper's `Release` (class 2) stays last of its picosecond, after PFC frames too (the
@@ -90,17 +99,22 @@ pub enum TieOrder {
     /// `Scheduled`, with each link's arrivals scheduled as htsim's `Pipe` does: when the packet
     /// has entered the link (its serialization ended), one at a time per link.
     ScheduledPipe,
+    /// `ScheduledPipe`, and a packet reaching a switch passes the switch's own zero-latency pipe
+    /// (`Event::Forward`) before its egress, as in htsim's `FatTreeSwitch` (the HPCC driver's
+    /// fat tree; its older drivers' routes hold no switch).
+    ScheduledSwitch,
 }
 
 impl TieOrder {
     /// The scenario's names, in `TieOrder` order.
-    pub const NAMES: [&'static str; 3] = ["event", "scheduled", "scheduled_pipe"];
+    pub const NAMES: [&'static str; 4] = ["event", "scheduled", "scheduled_pipe", "scheduled_switch"];
 
     pub fn from_name(name: &str) -> Option<TieOrder> {
         match name {
             "event" => Some(TieOrder::Event),
             "scheduled" => Some(TieOrder::Scheduled),
             "scheduled_pipe" => Some(TieOrder::ScheduledPipe),
+            "scheduled_switch" => Some(TieOrder::ScheduledSwitch),
             _ => None,
         }
     }
@@ -141,6 +155,12 @@ pub enum Event {
     /// A PFC frame from the peer of `port` reaches it: PAUSE (`pause`) or RESUME
     /// (`switch::pfc`).
     Pfc { port: PortId, pause: bool },
+    /// Packet `pkt`, arrived at switch `node`, passes the switch's internal pipe to its egress
+    /// (`at`: its path position there). Only under `tie_order = "scheduled_switch"`: htsim's
+    /// `FatTreeSwitch::receivePacket` hands every packet to a `CallbackPipe` of the switching
+    /// latency (0 here), one per switch, which delivers it in an event of its own
+    /// (`sim/datacenter/fat_tree_switch.cpp`, `sim/callback_pipe.cpp`).
+    Forward { node: NodeId, pkt: PacketId, at: PathPos },
 }
 
 impl Event {
@@ -179,6 +199,8 @@ impl Event {
             // before a RESUME of the same picosecond: both cross the same link, and the PAUSE was
             // sent first (by an arrival, which ranks before the departure that sends a RESUME).
             Event::Pfc { port, pause } => key(12, port.0, (!pause) as u32),
+            // Scheduled orders only (never in this order, whose ties it would not change).
+            Event::Forward { node, pkt, .. } => key(13, node.0, pkt.0),
         }
     }
 }
@@ -663,6 +685,8 @@ impl Ord for SEntry {
 /// scale, where a heap's O(log n) is no concern.
 #[derive(Debug, Default)]
 struct Scheduled {
+    /// Which scheduled order (never `Event`).
+    order: TieOrder,
     heap: BinaryHeap<SEntry>,
     /// Events scheduled so far (the next one's counter).
     counter: u64,
@@ -672,14 +696,20 @@ struct Scheduled {
     pipes: Option<Vec<Pipe>>,
     /// Arrivals held in `pipes`.
     held: usize,
+    /// `TieOrder::ScheduledSwitch`: each switch's internal pipe (htsim's `FatTreeSwitch::_pipe`,
+    /// zero latency), by node: the packets waiting to reach their egress (`flight`).
+    switches: Vec<Pipe>,
     /// The link whose arrival was popped last: its next arrival enters the heap at the next pop,
     /// once that one has been handled.
     advance: Option<PortId>,
+    /// The same for the switch whose `Forward` was popped last.
+    advance_switch: Option<NodeId>,
 }
 
 /// One link's arrivals as htsim's `Pipe` schedules them (`sim/pipe.cpp`): a packet is handed to
 /// the pipe as its serialization ends; the pipe keeps one pending event, its oldest packet's, and
-/// schedules the next one when that packet has been delivered.
+/// schedules the next one when that packet has been delivered. A switch's internal pipe is one
+/// too, with no wire (`Event::Forward`: every packet enters and leaves it in one picosecond).
 #[derive(Debug, Default)]
 struct Pipe {
     /// The arrival of the packet being serialized (scheduled by the transmission's start).
@@ -690,9 +720,31 @@ struct Pipe {
     pending: bool,
 }
 
+impl Pipe {
+    /// A packet enters the pipe (`Pipe::receivePacket`): its event goes to the heap now (the
+    /// answer) if the pipe has none pending, else it waits behind the packets the pipe holds.
+    fn receive(&mut self, time: Time, event: Event) -> Option<(Time, Event)> {
+        if self.pending {
+            self.flight.push_back((time, event));
+            return None;
+        }
+        self.pending = true;
+        Some((time, event))
+    }
+
+    /// The packet of the pipe's pending event has been delivered: its next event, if it holds
+    /// another packet (`Pipe::doNextEvent`).
+    fn delivered(&mut self) -> Option<(Time, Event)> {
+        let next = self.flight.pop_front();
+        self.pending = next.is_some();
+        next
+    }
+}
+
 impl Scheduled {
-    fn new(pipes: bool) -> Scheduled {
-        Scheduled { pipes: pipes.then(Default::default), ..Default::default() }
+    fn new(order: TieOrder) -> Scheduled {
+        let pipes = matches!(order, TieOrder::ScheduledPipe | TieOrder::ScheduledSwitch);
+        Scheduled { order, pipes: pipes.then(Default::default), ..Default::default() }
     }
 
     fn push(&mut self, time: Time, event: Event) {
@@ -704,6 +756,17 @@ impl Scheduled {
             let held = pipes[port.idx()].on_wire.replace((time, event));
             debug_assert!(held.is_none(), "one packet on a wire");
             self.held += 1;
+            return;
+        }
+        if let Event::Forward { node, .. } = event {
+            // htsim's `Pipe::receivePacket`: an event now if the switch's pipe is empty, else
+            // behind the packets it holds, each scheduled as the one ahead is delivered.
+            if node.idx() >= self.switches.len() {
+                self.switches.resize_with(node.idx() + 1, Pipe::default);
+            }
+            self.held += 1;
+            let now = self.switches[node.idx()].receive(time, event);
+            self.enter_held(now);
             return;
         }
         self.enter(time, event);
@@ -721,38 +784,42 @@ impl Scheduled {
     }
 
     /// The earliest event if due by `limit`. With pipes: the link of the arrival popped before
-    /// schedules its next one first (that arrival has been handled since), and a transmit-done
-    /// hands its packet to its link before it runs (htsim's `completeService` sends the packet
-    /// on, then begins the next service).
+    /// schedules its next one first (that arrival has been handled since).
     fn pop(&mut self, limit: Time) -> Option<SEntry> {
         if self.peek_time()? > limit {
             return None;
         }
         let e = self.heap.pop().expect("peeked");
-        if let Some(pipes) = self.pipes.as_mut() {
+        if self.pipes.is_some() {
             match e.event {
-                Event::TxDone { port } => {
-                    if let Some(pipe) = pipes.get_mut(port.idx()) {
-                        if let Some((t, a)) = pipe.on_wire.take() {
-                            if pipe.pending {
-                                pipe.flight.push_back((t, a));
-                            } else {
-                                pipe.pending = true;
-                                self.held -= 1;
-                                self.enter(t, a);
-                            }
-                        }
-                    }
-                }
                 Event::Arrive { port, .. } => self.advance = Some(port),
+                Event::Forward { node, .. } => self.advance_switch = Some(node),
                 _ => {}
             }
         }
         Some(e)
     }
 
+    /// With pipes: the packet whose serialization on `port` just ended enters its link.
+    fn enter_link(&mut self, port: PortId) {
+        if let Some(pipe) = self.pipes.as_mut().and_then(|p| p.get_mut(port.idx())) {
+            if let Some((t, a)) = pipe.on_wire.take() {
+                let now = pipe.receive(t, a);
+                self.enter_held(now);
+            }
+        }
+    }
+
     fn len(&self) -> usize {
         self.heap.len() + self.held
+    }
+
+    /// Put a pipe's next event, held until now, in the heap.
+    fn enter_held(&mut self, next: Option<(Time, Event)>) {
+        if let Some((t, e)) = next {
+            self.held -= 1;
+            self.enter(t, e);
+        }
     }
 
     /// Time of the earliest event, once the link of the arrival popped last has scheduled its
@@ -761,13 +828,12 @@ impl Scheduled {
     fn peek_time(&mut self) -> Option<Time> {
         if let Some(port) = self.advance.take() {
             let pipe = self.pipes.as_mut().and_then(|p| p.get_mut(port.idx())).expect("the link of a popped arrival");
-            match pipe.flight.pop_front() {
-                Some((t, e)) => {
-                    self.held -= 1;
-                    self.enter(t, e);
-                }
-                None => pipe.pending = false,
-            }
+            let next = pipe.delivered();
+            self.enter_held(next);
+        }
+        if let Some(node) = self.advance_switch.take() {
+            let next = self.switches[node.idx()].delivered();
+            self.enter_held(next);
         }
         self.heap.peek().map(|e| e.time)
     }
@@ -825,21 +891,15 @@ impl EventQueue {
 
     /// An empty queue whose same-picosecond events run in `order`.
     pub fn with_order(order: TieOrder) -> Self {
-        let scheduled = |pipes| EventQueue { lanes: Lanes::closed(), scheduled: Some(Box::new(Scheduled::new(pipes))), ..Self::default() };
         match order {
             TieOrder::Event => Self::default(),
-            TieOrder::Scheduled => scheduled(false),
-            TieOrder::ScheduledPipe => scheduled(true),
+            _ => EventQueue { lanes: Lanes::closed(), scheduled: Some(Box::new(Scheduled::new(order))), ..Self::default() },
         }
     }
 
     /// The order of this queue's ties.
     pub fn order(&self) -> TieOrder {
-        match self.scheduled.as_deref() {
-            None => TieOrder::Event,
-            Some(s) if s.pipes.is_some() => TieOrder::ScheduledPipe,
-            Some(_) => TieOrder::Scheduled,
-        }
+        self.scheduled.as_deref().map_or(TieOrder::Event, |s| s.order)
     }
 
     /// A packet event likely to come up soon: the new head of the lane the last event came from
@@ -1055,6 +1115,19 @@ impl EventQueue {
         debug_assert!(self.timers.is_empty());
         self.timers.push(Entry { time: e.time, key: e.event.tie_key(), event: e.event });
         Some((2, e.time))
+    }
+
+    /// The transmission on `port` has ended and its packet enters the link: under
+    /// `tie_order = "scheduled_pipe"`/`"scheduled_switch"` its arrival is scheduled now (htsim's
+    /// `completeService` sends the packet on after telling the ingress it left, which may send
+    /// a RESUME, and before it begins the next service); nothing in the other orders, where the
+    /// arrival was scheduled as the transmission began. The transmit stage calls it.
+    #[cold]
+    #[inline(never)]
+    pub fn enter_link(&mut self, port: PortId) {
+        if let Some(s) = self.scheduled.as_deref_mut() {
+            s.enter_link(port);
+        }
     }
 
     /// Events processed so far.
@@ -1330,6 +1403,33 @@ mod tests {
         assert_eq!((q.processed(), q.lanes.len, q.is_empty()), (8, 0, true));
     }
 
+    /// Pop as the simulator does: a transmit-done lets its packet into its link (the transmit
+    /// stage's `enter_link`, after anything else it schedules first).
+    fn pop_sent(q: &mut EventQueue) -> Option<(Time, Event)> {
+        let (t, e) = q.pop()?;
+        if let Event::TxDone { port } = e {
+            q.enter_link(port);
+        }
+        Some((t, e))
+    }
+
+    #[test]
+    fn scheduled_pipe_schedules_a_resume_sent_at_a_departure_before_the_departing_packet() {
+        // htsim's completeService tells the ingress the packet left (a RESUME, 1 us of wire), then
+        // sends the packet on (its arrival 1 us on): the frame first, though the arrival was
+        // scheduled as the transmission began. Port 3 ends at 10, its packet arrives at 12; the
+        // RESUME to port 8 also reaches it at 12.
+        let arrive = Event::Arrive { port: PortId(3), pkt: PacketId(1), at: PathPos::NONE };
+        let resume = Event::Pfc { port: PortId(8), pause: false };
+        let mut q = EventQueue::with_order(TieOrder::ScheduledPipe);
+        q.schedule_ahead(Time(10), Event::TxDone { port: PortId(3) });
+        q.schedule_ahead(Time(12), arrive);
+        assert_eq!(q.pop(), Some((Time(10), Event::TxDone { port: PortId(3) })));
+        q.schedule(Time(12), resume);
+        q.enter_link(PortId(3));
+        assert_eq!((q.pop(), q.pop(), q.pop()), (Some((Time(12), resume)), Some((Time(12), arrive)), None));
+    }
+
     #[test]
     fn scheduled_pipe_schedules_an_arrival_as_its_packet_enters_the_link_one_per_link() {
         // As the transmit stage does: a transmission's transmit-done, then its arrival, both
@@ -1345,7 +1445,7 @@ mod tests {
                 q.schedule_ahead(Time(12), a(port, port));
             }
             assert_eq!(q.len(), 4);
-            std::iter::from_fn(|| q.pop()).collect::<Vec<_>>()
+            std::iter::from_fn(|| pop_sent(&mut q)).collect::<Vec<_>>()
         };
         assert_eq!(run(TieOrder::Scheduled), vec![(Time(9), d(4)), (Time(10), d(3)), (Time(12), a(3, 3)), (Time(12), a(4, 4))]);
         assert_eq!(run(TieOrder::ScheduledPipe), vec![(Time(9), d(4)), (Time(10), d(3)), (Time(12), a(4, 4)), (Time(12), a(3, 3))]);
@@ -1357,20 +1457,56 @@ mod tests {
             let mut q = EventQueue::with_order(order);
             q.schedule_ahead(Time(1), d(5));
             q.schedule_ahead(Time(100), a(5, 1));
-            let mut got = vec![q.pop().unwrap()];
+            let mut got = vec![pop_sent(&mut q).unwrap()];
             q.schedule_ahead(Time(2), d(5));
             q.schedule_ahead(Time(101), a(5, 2));
-            got.push(q.pop().unwrap());
+            got.push(pop_sent(&mut q).unwrap());
             q.schedule(Time(50), Event::Sample);
-            got.push(q.pop().unwrap());
+            got.push(pop_sent(&mut q).unwrap());
             q.schedule(Time(101), timer);
             assert_eq!(q.len(), 3, "{order:?}: both arrivals and the timer pending");
-            got.extend(std::iter::from_fn(|| q.pop()));
+            got.extend(std::iter::from_fn(|| pop_sent(&mut q)));
             got
         };
         let head = [(Time(1), d(5)), (Time(2), d(5)), (Time(50), Event::Sample), (Time(100), a(5, 1))];
         assert_eq!(run(TieOrder::Scheduled)[..], [&head[..], &[(Time(101), a(5, 2)), (Time(101), timer)]].concat()[..]);
         assert_eq!(run(TieOrder::ScheduledPipe)[..], [&head[..], &[(Time(101), timer), (Time(101), a(5, 2))]].concat()[..]);
+    }
+
+    #[test]
+    fn scheduled_switch_passes_packets_through_a_switch_in_their_own_events_one_at_a_time() {
+        // htsim's FatTreeSwitch hands each packet to a zero-latency pipe per switch. Links 1 and 2
+        // end their packets at 5 and 6 (both arrive at switch 7 at 10); port 9 of the switch,
+        // which began a transmission at 6, ends it at 10. Hand-computed: the arrivals first
+        // (in the heap since 5 and 6), then the end of service (scheduled at 6, after them);
+        // each arrival's `Forward`, scheduled as it is handled at 10, comes after all three;
+        // B's waits in the switch's pipe until A's has been handled, so a timer A's egress
+        // schedules for 10 runs before it.
+        let a = |port: u32, pkt: u32| Event::Arrive { port: PortId(port), pkt: PacketId(pkt), at: PathPos::NONE };
+        let f = |pkt: u32| Event::Forward { node: NodeId(7), pkt: PacketId(pkt), at: PathPos::NONE };
+        let d = |port: u32| Event::TxDone { port: PortId(port) };
+        let timer = Event::Timer { flow: FlowId(0), timer: TimerId(0) };
+        let mut q = EventQueue::with_order(TieOrder::ScheduledSwitch);
+        q.schedule_ahead(Time(5), d(1));
+        q.schedule_ahead(Time(10), a(1, 100));
+        q.schedule_ahead(Time(6), d(2));
+        q.schedule_ahead(Time(10), a(2, 200));
+        let mut got = vec![pop_sent(&mut q).unwrap(), pop_sent(&mut q).unwrap()];
+        q.schedule_ahead(Time(10), d(9));
+        for _ in 0..2 {
+            let (t, e) = pop_sent(&mut q).unwrap();
+            if let Event::Arrive { pkt, .. } = e {
+                q.schedule(t, f(pkt.0));
+            }
+            got.push((t, e));
+        }
+        assert_eq!(q.len(), 3, "the end of service and A's Forward in the heap, B's in the pipe");
+        got.push(pop_sent(&mut q).unwrap());
+        got.push(pop_sent(&mut q).unwrap());
+        q.schedule(Time(10), timer);
+        got.extend(std::iter::from_fn(|| pop_sent(&mut q)));
+        let t = Time(10);
+        assert_eq!(got, vec![(Time(5), d(1)), (Time(6), d(2)), (t, a(1, 100)), (t, a(2, 200)), (t, d(9)), (t, f(100)), (t, timer), (t, f(200))]);
     }
 
     #[test]
@@ -1452,7 +1588,7 @@ mod tests {
                 next += 1;
                 continue;
             }
-            let Some((t, e)) = q.pop() else { break };
+            let Some((t, e)) = pop_sent(&mut q) else { break };
             assert!(t >= now, "step {step}: time went back");
             now = t;
             match e {

@@ -123,10 +123,10 @@ fn bad_inputs_name_key_value_and_expectation() {
     // 20. Zero-length simulation.
     assert_reports("end = \"10ms\"", "end = \"0s\"", "simulation.end", &["positive"]);
     // 20b. The tie order is one of its three names (hybrid networks: the next test).
-    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"fifo\"", "simulation.tie_order", &["'fifo' is not known", "event, scheduled, scheduled_pipe"]);
+    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"fifo\"", "simulation.tie_order", &["'fifo' is not known", "event, scheduled, scheduled_pipe, scheduled_switch"]);
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"schedule\"", "simulation.tie_order", &["did you mean 'scheduled'"]);
     // Not a string: the accepted names too (every choice key reads through `as_choice`).
-    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = 3", "simulation.tie_order", &["3 is not a string", "expected one of: event, scheduled, scheduled_pipe"]);
+    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = 3", "simulation.tie_order", &["3 is not a string", "expected one of: event, scheduled, scheduled_pipe, scheduled_switch"]);
     // 21. min RTO above max RTO.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);
     // 21b. The SYN's timestamp is "sent" or "zero" (htsim's).

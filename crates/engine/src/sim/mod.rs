@@ -191,6 +191,7 @@ impl Simulator {
         // as both peers do; a lazy one would take its place among the ties from when it was
         // scheduled (event.rs's module doc).
         sim.fabric.eager_tx_done |= sc.tie_order != TieOrder::Event;
+        sim.fabric.switch_pipe = sc.tie_order == TieOrder::ScheduledSwitch;
         if sim.fabric.rdcn.is_some() {
             sim.events.schedule(Time::ZERO, Event::Circuit);
         }
@@ -427,6 +428,10 @@ impl Simulator {
                 let mut cx = ctx!(self);
                 self.fabric.pfc_frame(port, pause, &mut cx);
                 self.wake_if_room(port);
+            }
+            Event::Forward { node, pkt, at } => {
+                let mut cx = ctx!(self);
+                self.fabric.forward(node, pkt, at, &mut cx);
             }
         }
     }

@@ -618,7 +618,7 @@ src = "h1"
 dst = "h0"
 size = 6000000
 "#;
-    for order in ["event", "scheduled", "scheduled_pipe"] {
+    for order in ["event", "scheduled", "scheduled_pipe", "scheduled_switch"] {
         let sim = run(&with_ties(doc, order));
         let t = sim.flow_table();
         assert!(t.fct_ps[0].is_some(), "{order}: the flow finishes");

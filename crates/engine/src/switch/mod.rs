@@ -74,6 +74,9 @@ pub struct Fabric {
     pub shapers: Option<Box<Shapers>>,
     /// Every transmission ends in a `TxDone` event (for tests: results must not change).
     pub(crate) eager_tx_done: bool,
+    /// A packet reaching a switch passes its internal pipe (`Event::Forward`) before its egress,
+    /// as htsim's `FatTreeSwitch` does (`tie_order = "scheduled_switch"`).
+    pub(crate) switch_pipe: bool,
     /// Each flow's paths under per-flow ECMP (`None` with packet spraying, source-chosen paths or
     /// a hybrid network, or when switched off for tests: results must not change).
     pub paths: Option<Box<paths::FlowPaths>>,
@@ -136,7 +139,7 @@ impl Fabric {
             // A mark at the end of service needs the transmit-done that ends it.
             p.tx_done_always |= p.queue.marks_at_end();
         }
-        let eager_tx_done = false;
+        let (eager_tx_done, switch_pipe) = (false, false);
         let paths = (sc.ecmp == Ecmp::FlowHash && sc.paths == PathChoice::Switches && rdcn.is_none()).then(Box::default);
         let pfc = sc.pfc.map(|spec| {
             // A packet leaves a switch's count when its last bit leaves: every switch port's
@@ -152,7 +155,7 @@ impl Fabric {
         // `serialization` multiplies by `ps_per_byte` where it is set: it must be the rate's own
         // (no rate may change after the loop above set it).
         debug_assert!(net.ports.iter().all(|p| p.ps_per_byte == p.rate.exact_ps_per_byte()), "a port's ps_per_byte is not its rate's");
-        Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, paths, pfc, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
+        Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, switch_pipe, paths, pfc, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
     /// Stage 1: packet `id` is at `node`. Returns it when `node` is its destination (the
@@ -239,7 +242,20 @@ impl Fabric {
             _ => self.peers[port.idx()],
         };
         debug_assert_eq!(node, self.peers[port.idx()]);
+        if self.switch_pipe && cx.slab.get(id).dst != node {
+            // Ingress done (PFC counted, as htsim's `LosslessInputQueue::receivePacket`); the
+            // egress takes the packet in an event of its own, after those already due now.
+            cx.events.schedule(cx.now, Event::Forward { node, pkt: id, at });
+            return None;
+        }
         self.at_node_on(node, id, at, cx)
+    }
+
+    /// A packet passed switch `node`'s internal pipe (`Event::Forward`, `switch_pipe`): on to its
+    /// egress.
+    pub fn forward(&mut self, node: NodeId, id: PacketId, at: PathPos, cx: &mut Ctx) {
+        let delivered = self.at_node_on(node, id, at, cx);
+        debug_assert!(delivered.is_none(), "a packet forwarded at its destination");
     }
 
     /// Start loading what the arrival of a packet at position `at` of its path will touch: the
@@ -581,6 +597,10 @@ impl Fabric {
             if let Some(from) = pfc.left(port) {
                 self.send_frame(from, false, cx);
             }
+        }
+        if self.eager_tx_done {
+            // The scheduled tie orders: the packet enters the link now (htsim's `Pipe`).
+            cx.events.enter_link(port);
         }
         let p = &mut self.net.ports[port.idx()];
         p.busy = false;

@@ -12,13 +12,11 @@
 //! then, so the queue also holds the packets that arrived during the serialization; the byte
 //! counter is the port's before the packet in both. Such a hop is written at the start and its
 //! time and queue are overwritten when the serialization ends (`Telemetry::ended`), before any
-//! packet that reaches the port in that same picosecond: in htsim a packet that follows another
-//! back to back through a `Pipe` is scheduled to arrive only once the one ahead has arrived, after
-//! the egress scheduled its `completeService` for that picosecond, so it is not counted (same-time
-//! events run in the order they were scheduled; docs/VALIDATION.md, the HPCC incasts). A packet that
-//! entered an empty link, whose arrival was scheduled before that `completeService`, is counted in
-//! htsim; fabricsim never counts it, whatever the tie order (tried: letting the order decide agreed
-//! worse with htsim's first records; VALIDATION.md, "Not done").
+//! packet that reaches the port in that same picosecond, as in htsim: there a packet reaching a
+//! switch goes on to its egress queue through the switch's zero-latency pipe (`FatTreeSwitch`,
+//! `CallbackPipe`), in an event scheduled in that picosecond, so always after a `completeService`
+//! scheduled one serialization earlier (docs/VALIDATION.md, the HPCC incasts; fabricsim's
+//! `tie_order = "scheduled_switch"` models that pipe).
 
 use crate::ids::{PacketId, PortId};
 use crate::time::{Rate, Time};
