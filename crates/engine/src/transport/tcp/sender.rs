@@ -1136,6 +1136,20 @@ impl Sender {
         }
     }
 
+    /// htsim's timeout on a byte window (`TcpSrc::doNextEvent`): in fast recovery the window
+    /// first leaves it at the flight (`recovery_flight` packets); then `deflate_window` (ssthresh
+    /// halves, DCTCP restarts its count) and cwnd is one packet.
+    fn byte_window_timeout(&mut self, recovery_flight: Option<u64>) {
+        self.tcb.bytes_do(|b| {
+            if let Some(flight) = recovery_flight {
+                b.exit_recovery(flight * b.seg);
+            }
+            b.halve();
+        });
+        self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
+        self.tcb.bytes_do(|b| b.cwnd = b.seg);
+    }
+
     pub fn on_rto_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         if self.rto.fired(now, out) {
             self.fire_rto(now, cfg, ends, out);
@@ -1151,11 +1165,8 @@ impl Sender {
             self.stats.timeouts += 1;
             self.syn_resent = true;
             if self.tcb.bytes.is_some() {
-                // htsim's timer deflates the window for a lost SYN too (`TcpSrc::doNextEvent`):
-                // ssthresh halves, DCTCP restarts its count, cwnd is one packet.
-                self.tcb.bytes_do(|b| b.halve());
-                self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
-                self.tcb.bytes_do(|b| b.cwnd = b.seg);
+                // htsim's timer deflates the window for a lost SYN too (`TcpSrc::doNextEvent`).
+                self.byte_window_timeout(None);
             }
             self.rtt.back_off();
             self.send_syn(now, cfg, ends, out);
@@ -1176,15 +1187,8 @@ impl Sender {
         if self.tcb.bytes.is_some() {
             // htsim halves at every timeout (`TcpSrc::doNextEvent`), from fast recovery's exit
             // window when in it; then DCTCP restarts its count (`deflate_window`).
-            let (recovery, flight) = (self.state == CaState::Recovery, self.board.packets_out());
-            self.tcb.bytes_do(|b| {
-                if recovery {
-                    b.exit_recovery(flight * b.seg);
-                }
-                b.halve();
-            });
-            self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
-            self.tcb.bytes_do(|b| b.cwnd = b.seg);
+            let recovery_flight = (self.state == CaState::Recovery).then(|| self.board.packets_out());
+            self.byte_window_timeout(recovery_flight);
         } else if fresh {
             self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
             self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
