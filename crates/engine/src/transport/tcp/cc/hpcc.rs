@@ -48,8 +48,8 @@
 //! timer's period counts the packet on the wire) and each W is truncated to whole bytes. An
 //! eleventh, `u_arithmetic = "htsim"`, computes each hop's u in `measureInFlight`'s units and
 //! order (bits·10¹² over integer picoseconds): exact for whole packets at line rate, so hops that
-//! carry the same rate tie and the first keeps τ, where bytes over seconds rounds the tie to a
-//! later hop (and its τ) one time in two.
+//! carry the same rate tie and the first keeps τ, where bytes over seconds can round the tie to a
+//! later hop (and its τ).
 
 use super::send_tick::{htsim_period, SendTick};
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
