@@ -24,7 +24,8 @@ def test_listed_with_their_knobs():
     assert hpcc == {"eta": 0.95, "max_stage": 5, "w_ai_bytes": 0, "ai_flows": 100, "t_us": 0, "w_max_bytes": 0,
                     # htsim's HPCCSrc readings, off by default (docs/CONGESTION_CONTROL.md)
                     "reference_update": 0, "int_reference": 0, "tau_ratio": 0, "u_init": 0, "unmeasured_ack": 0,
-                    "int_queue": 0, "int_hops": 0, "window_rounding": 0, "int_record": 0, "send_timing": 0}
+                    "int_queue": 0, "int_hops": 0, "window_rounding": 0, "int_record": 0, "send_timing": 0,
+                    "u_arithmetic": 0}
     swift = {k["name"]: k["default"] for k in fabricsim.cc_params("swift")}
     assert swift["max_mdf"] == 0.5 and swift["beta"] == 0.8 and swift["fs_range_us"] == 50
 

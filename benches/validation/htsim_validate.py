@@ -117,7 +117,11 @@ hpcc-flow, hpcc-incast, hpcc-incast2, hpcc-incast15, hpcc-permutation: htsim_hpc
   leaves only on a tick every T x 9064 B / W, send_timing = "tick"; --hpcc-send-timing window
   sends as soon as the window allows, paced at W/T, the mapping before) and its window's unit
   (_cwnd, a seq_t of payload bytes against _flightsize += _mss: window_rounding = "sequence",
-  W_AI 9000 B; --hpcc-window wire counts W in bytes on the wire, the mapping before) and its order
+  W_AI 9000 B; --hpcc-window wire counts W in bytes on the wire, the mapping before), its
+  arithmetic for each hop's u (sim/hpcc.cpp, HPCCSrc::measureInFlight: bits x 10^12 over integer
+  picoseconds, exact for whole packets at line rate, so such hops tie and the first keeps tau:
+  u_arithmetic = "htsim"; --hpcc-u-arithmetic seconds, bytes over seconds, the mapping before)
+  and its order
   of same-picosecond events ([simulation] tie_order = "scheduled_switch": sim/eventlist.cpp,
   EventList::sourceIsPending inserts into a multimap keyed by time, so EventList::doNextEvent runs
   equal times in insertion order; sim/pipe.cpp: Pipe::receivePacket schedules an arrival only
@@ -877,6 +881,12 @@ delayed_ack = 1                      # HPCCSink::receivePacket ACKs every packet
 #                                   if _cwnd >= _flightsize + _mss and takes the tick, sent or not;
 #                                   processAck never sends, so a packet the window allows waits
 #                                   for the next tick
+# and how it computes each hop's u:
+#   u_arithmetic = "htsim"          measureInFlight: txRate = (txbytes - L.txbytes) x 8 x 10^12 /
+#                                   (ts - L.ts) in integer picoseconds, u' = min(q, L.q) x 8 x
+#                                   10^12 / (linkrate x _T) + txRate / linkrate: exact for whole
+#                                   packets at line rate, so hops at one rate tie and the first
+#                                   (u' > u is strict) keeps tau
 cc_params = {{ eta = 0.95, max_stage = 5, t_us = 12, w_ai_bytes = {w_ai}, w_max_bytes = {w_limit:.0f}{htsim_rules} }}
 
 [output]
@@ -890,7 +900,7 @@ flows = "all"
 # each is in sim/hpcc.cpp); --hpcc-algorithm1 runs fabricsim without them.
 HPCC_HTSIM_RULES = ('reference_update = "per_ack", int_reference = "first", tau_ratio = "integer", u_init = 0.95, '
                     'unmeasured_ack = "update", int_queue = "with_packet", int_hops = "switches", window_rounding = "sequence", '
-                    'int_record = "end", send_timing = "tick"')
+                    'int_record = "end", send_timing = "tick", u_arithmetic = "htsim"')
 HPCC_DRIVER_PFC = (12, 15)  # main_hpcc.cpp's low_pfc, high_pfc (packets of 9000 B)
 # The largest W an htsim HPCC run survives: beyond it HPCCSrc's period, (9000 + 64) B x T / W in
 # whole picoseconds (T = 12 us), is 0 and doNextEvent's assertion ends the run (its draw 18 at its
@@ -955,7 +965,8 @@ def hpcc_pins(k: int, pairs: list[tuple[int, int]], hops: dict) -> list[str]:
 
 def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], size: int | None, end: str, out: Path,
                     notes: list[str], pfc: str = "raised", rules: bool = True, int_record: str = "end", send_timing: str = "tick",
-                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "scheduled_switch", own_paths: bool = False) -> Experiment:
+                    pause_hosts: str = "stop", window: str = "sequence", tie_order: str = "scheduled_switch", own_paths: bool = False,
+                    u_arithmetic: str = "htsim") -> Experiment:
     n = k**3 // 4
     cm = out / f"{name}.cm"
     cm.write_text(connection_matrix(n, pairs, size=size))
@@ -978,6 +989,7 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
                                 htsim_rules=", " + HPCC_HTSIM_RULES.replace('int_record = "end"', f'int_record = "{int_record}"')
                                 .replace('send_timing = "tick"', f'send_timing = "{send_timing}"')
                                 .replace('window_rounding = "sequence"', 'window_rounding = "sequence"' if sequence else 'window_rounding = "down"')
+                                .replace('u_arithmetic = "htsim"', f'u_arithmetic = "{u_arithmetic}"')
                                 if rules else "")
     # HPCCSrc sends whole packets: ceil(size / mss).
     sized = f'size = "{-(-size // HPCC_MTU) * HPCC_MTU}B"\n' if size is not None else ""
@@ -996,6 +1008,8 @@ def hpcc_experiment(h: Htsim, name: str, k: int, pairs: list[tuple[int, int]], s
                      + ("; fabricsim's sources send as the window allows, not on htsim's timer (--hpcc-send-timing window)"
                         if rules and send_timing == "window" else "")
                      + ("; fabricsim's W in wire bytes, not htsim's whole payload bytes (--hpcc-window wire)" if rules and not sequence else "")
+                     + ("; fabricsim's u in bytes over seconds, not htsim's arithmetic (--hpcc-u-arithmetic seconds)"
+                        if rules and u_arithmetic == "seconds" else "")
                      + ("; fabricsim's own tie order, not htsim's (--hpcc-tie-order own)" if tie_order == "own" else "")
                      + ("; fabricsim's tie order without htsim's switch pipes (--hpcc-tie-order scheduled_pipe)"
                         if tie_order == "scheduled_pipe" else "")
@@ -1263,6 +1277,10 @@ def main() -> None:
                     help="what fabricsim's HPCC window counts: sequence (default: whole payload bytes, window_rounding = \"sequence\", "
                          "W_AI 9000 B, as htsim's seq_t _cwnd against _flightsize += _mss in HPCCSrc::doNextEvent and send_packet) "
                          "or wire (real-valued bytes on the wire, window_rounding = \"down\", W_AI 9064 B: the mapping before)")
+    ap.add_argument("--hpcc-u-arithmetic", default="htsim", choices=["htsim", "seconds"],
+                    help="how fabricsim's HPCC computes each hop's u: htsim (default: u_arithmetic = \"htsim\", bits x 10^12 over "
+                         "integer picoseconds as sim/hpcc.cpp's HPCCSrc::measureInFlight, so hops at line rate tie exactly and "
+                         "the first keeps tau) or seconds (bytes over seconds in floating point: the mapping before)")
     ap.add_argument("--hpcc-tie-order", default="scheduled_switch", choices=["scheduled_switch", "scheduled_pipe", "own"],
                     help="fabricsim's [simulation] tie_order in the HPCC experiments: scheduled_switch (default: htsim's, "
                          "EventList's insertion order among events of one picosecond with its per-link Pipe and each "
@@ -1286,7 +1304,8 @@ def main() -> None:
         extra = {"q": a.swift_queue} if name.startswith("swift") else {}
         if name.startswith("hpcc"):
             extra = {"pfc": a.hpcc_pfc, "rules": not a.hpcc_algorithm1, "int_record": a.hpcc_int_record, "send_timing": a.hpcc_send_timing,
-                     "pause_hosts": a.hpcc_pause_hosts, "window": a.hpcc_window, "tie_order": a.hpcc_tie_order}
+                     "pause_hosts": a.hpcc_pause_hosts, "window": a.hpcc_window, "tie_order": a.hpcc_tie_order,
+                     "u_arithmetic": a.hpcc_u_arithmetic}
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
             extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at, window=a.window)

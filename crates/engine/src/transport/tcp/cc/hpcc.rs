@@ -45,7 +45,11 @@
 //! recomputed per ACK, so one the window allows waits for the next tick (`doNextEvent`;
 //! `send_tick.rs`). `window_rounding = "sequence"` takes `doNextEvent`'s rule whole: `_cwnd` is a
 //! `seq_t` of payload bytes, so W holds ⌊W/payload⌋ packets (`_flightsize += _mss`, while the
-//! timer's period counts the packet on the wire) and each W is truncated to whole bytes.
+//! timer's period counts the packet on the wire) and each W is truncated to whole bytes. An
+//! eleventh, `u_arithmetic = "htsim"`, computes each hop's u in `measureInFlight`'s units and
+//! order (bits·10¹² over integer picoseconds): exact for whole packets at line rate, so hops that
+//! carry the same rate tie and the first keeps τ, where bytes over seconds can round the tie to a
+//! later hop (and its τ).
 
 use super::send_tick::{htsim_period, SendTick};
 use super::{CongestionOps, Knob, Knobs, RateSample, Tcb};
@@ -80,10 +84,11 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "window_rounding", default: 0.0, min: 0.0, max: 2.0, help: "segments in flight from W: \"up\" (0; ceil(W/segment)), \"down\" (1; floor, htsim sends only while a whole packet fits) or \"sequence\" (2; floor(W/payload) with W in whole bytes: htsim's seq_t _cwnd against _flightsize += _mss; W_AI is not converted: set w_ai_bytes in payload bytes, htsim's 9000)" },
     Knob { name: "int_record", default: 0.0, min: 0.0, max: 1.0, help: "when an egress records a data packet's INT: \"start\" (0; as it starts serializing) or \"end\" (1; as its last bit leaves, so the queue counts what arrived meanwhile: htsim's completeService)" },
     Knob { name: "send_timing", default: 0.0, min: 0.0, max: 1.0, help: "when a packet the window allows leaves: \"window\" (0; at once, paced at W/T) or \"tick\" (1; on the next tick of a timer every T x packet / W, htsim's HPCCSrc::doNextEvent)" },
+    Knob { name: "u_arithmetic", default: 0.0, min: 0.0, max: 1.0, help: "how each hop's u is computed: \"seconds\" (0; bytes over seconds) or \"htsim\" (1; bits x 10^12 over integer picoseconds, htsim's measureInFlight, exact where it is: hops at the same rate tie and the first decides tau)" },
 ];
 
 /// The names the two-way knobs accept (`cc::knob_choices`), in knob order from `reference_update`.
-pub const CHOICES: [&[(&str, f64)]; 10] = [
+pub const CHOICES: [&[(&str, f64)]; 11] = [
     &[("per_rtt", 0.0), ("per_ack", 1.0)],
     &[("previous", 0.0), ("first", 1.0)],
     &[("real", 0.0), ("integer", 1.0)],
@@ -94,6 +99,7 @@ pub const CHOICES: [&[(&str, f64)]; 10] = [
     &[("up", 0.0), ("down", 1.0), ("sequence", 2.0)],
     &[("start", 0.0), ("end", 1.0)],
     &[("window", 0.0), ("tick", 1.0)],
+    &[("seconds", 0.0), ("htsim", 1.0)],
 ];
 
 /// Index of `reference_update`, the first of the knobs `CHOICES` covers.
@@ -133,6 +139,11 @@ pub struct HtsimRules {
     /// while `_cwnd >= _flightsize + _mss`) and every W computed is truncated (`computeWind`
     /// returns a `seq_t`).
     pub sequence_window: bool,
+    /// Each hop's u in htsim's units and order of operations (`measureInFlight`: the rate in
+    /// bits per second as Δbytes·8·10¹² / Δps, the queue term as bytes·8·10¹² / (rate·T_ps)),
+    /// exact for whole packets at line rate, so hops at one rate tie and the first keeps τ
+    /// (`u_prime > u` is strict); the default's bytes over seconds rounds such ties either way.
+    pub htsim_arithmetic: bool,
 }
 
 impl HtsimRules {
@@ -148,6 +159,7 @@ impl HtsimRules {
             floor_window: on(7),
             record_at_end: on(8),
             tick_send: on(9),
+            htsim_arithmetic: on(10),
             sequence_window: k.get(KNOBS, FIRST_RULE + 7) >= 1.5,
         }
     }
@@ -255,14 +267,23 @@ impl Hpcc {
         let (mut u_max, mut tau) = (0.0f64, Time::ZERO);
         // htsim's record counts the packet it rides in the queue (both records: the min keeps it).
         let own = if self.rules.queue_with_packet { self.segment } else { 0.0 };
+        let t_ps = (self.t * 1e12).round();
         for (h, p) in self.measured(a).iter().zip(self.measured(l)) {
             if h.time <= p.time {
                 continue;
             }
-            let dt = (h.time - p.time).secs_f64();
-            let b = h.rate.bps() as f64 / 8.0;
-            let tx_rate = h.tx_bytes.saturating_sub(p.tx_bytes) as f64 / dt;
-            let u = (h.queue_bytes.min(p.queue_bytes) as f64 + own) / (b * self.t) + tx_rate / b;
+            let queue = h.queue_bytes.min(p.queue_bytes);
+            let sent = h.tx_bytes.saturating_sub(p.tx_bytes);
+            let u = if self.rules.htsim_arithmetic {
+                // htsim's operands and order: integer bits, times 10¹², over picoseconds.
+                let bps = h.rate.bps() as f64;
+                let tx_rate = (sent * 8) as f64 * 1e12 / (h.time - p.time).0 as f64;
+                ((queue + own as u64) * 8) as f64 * 1e12 / (bps * t_ps) + tx_rate / bps
+            } else {
+                let b = h.rate.bps() as f64 / 8.0;
+                let tx_rate = sent as f64 / (h.time - p.time).secs_f64();
+                (queue as f64 + own) / (b * self.t) + tx_rate / b
+            };
             if u > u_max {
                 u_max = u;
                 tau = h.time - p.time;
@@ -270,7 +291,7 @@ impl Hpcc {
         }
         let weight = if self.rules.integer_tau {
             // htsim: simtime_picosec τ (≤ T) over T, an integer division.
-            if tau.0 as f64 >= (self.t * 1e12).round() { 1.0 } else { 0.0 }
+            if tau.0 as f64 >= t_ps { 1.0 } else { 0.0 }
         } else {
             tau.secs_f64().min(self.t) / self.t
         };
@@ -617,6 +638,39 @@ mod tests {
             assert!(close(h.u, u), "U {} want {u}", h.u);
             h.on_int(&mut t, &rec(&[20.0], &[12_500], &[0]));
             assert!(close(h.u, 0.5), "τ = T: U = u, got {}", h.u);
+        }
+    }
+
+    #[test]
+    fn htsim_arithmetic_ties_hops_at_line_rate_and_keeps_the_first_tau() {
+        // Draw 14's h40 -> h106 (docs/VALIDATION.md, issue 32): its 12th ACK, two of its hops at
+        // 100 Gb/s, T = 12 µs, each hop's queue + the packet (9064 B). Against the first record,
+        // hop A sent 99 704 B (11 packets) in 7 976 320 ps and hop B 208 472 B (23) in
+        // 16 677 760 ps: both exactly line rate (11 and 23 serializations of 725 120 ps), and both
+        // queue terms min(q, q_first) + 9064 = 9064 B, so u' = 9064·8/(10¹¹·12·10⁻⁶) + 1 =
+        // 1.0604266… on both. htsim computes both exactly (797 632·10¹² / 7 976 320 = 10¹¹), the
+        // tie keeps hop A (`u' > u` is strict) and its τ < T, so τ/T = 0 and U stays 0.95; in
+        // bytes over seconds hop B rounds one ulp higher and its τ ≥ T gives U = u.
+        let p = PathInfo { nic_rate: Rate::gbps(100), base_rtt: Time::from_us(12), switches: 2, segment: 9064 };
+        let rules = [("u_init", 0.95), ("w_max_bytes", 1e12), ("int_reference", 1.0), ("tau_ratio", 1.0), ("int_queue", 1.0)];
+        let hop = |i: u32, ps: u64, tx: u64, q: u64| IntHop { port: PortId(i), time: Time::from_ps(ps), queue_bytes: q, tx_bytes: tx, rate: Rate::gbps(100) };
+        let two = |a: IntHop, b: IntHop| {
+            let mut r = IntRecord::default();
+            (r.hop[0], r.hop[1], r.hops) = (a, b, 2);
+            r
+        };
+        let first = two(hop(0, 2_450_240, 0, 0), hop(1, 7_625_600, 0, 0));
+        let ack = two(hop(0, 10_426_560, 99_704, 0), hop(1, 24_303_360, 208_472, 145_088));
+        let u = 9064.0 * 8.0 / (1e11 * 12e-6) + 1.0;
+        for (arith, want) in [(0.0, u), (1.0, 0.95)] {
+            let mut set = rules.to_vec();
+            set.push(("u_arithmetic", arith));
+            let mut h = Hpcc::on_path(&knobs(&set), &p);
+            let mut t = super::super::tcb(10, u32::MAX);
+            h.init(&mut t);
+            h.on_int(&mut t, &first);
+            h.on_int(&mut t, &ack);
+            assert!(close(h.u, want), "u_arithmetic {arith}: U {} want {want}", h.u);
         }
     }
 

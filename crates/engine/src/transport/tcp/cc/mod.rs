@@ -29,7 +29,7 @@ pub struct Knob {
 }
 
 /// Most knobs an algorithm has (HPCC's).
-pub const MAX_KNOBS: usize = 16;
+pub const MAX_KNOBS: usize = 17;
 
 /// Values set for an algorithm's knobs, by position in its knob list; unset = the default.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
