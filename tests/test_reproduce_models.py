@@ -111,3 +111,14 @@ def test_a_dask_local_cluster_gives_the_same_results_bit_for_bit(tmp_path):
         return out
 
     assert rows(tmp_path / "d") == rows(tmp_path / "l") and len(rows(tmp_path / "l")) == 4
+
+
+def test_verdict_counts_count_numpy_values():
+    # A headline computed from a frame holds numpy floats; its pass must count (the AccelToR
+    # reduced run printed "3 pass, 20 MISS of 24" for a table of 4 pass, 20 MISS).
+    np = pytest.importorskip("numpy")
+    rows = [Headline("a", "1", 0.5, 1.5, np.float64(1.0)), Headline("b", "1", 0.5, 1.5, np.float64(2.0)),
+            Headline("c", "1", 0.5, None, 1.0), Headline("d", "1", 0.5, 1.5, None)]
+    assert [h.passed for h in rows] == [True, False, True, None]
+    assert type(rows[0].passed) is bool
+    assert common.verdict_counts(rows) == "2 pass, 1 MISS of 4"

@@ -50,7 +50,8 @@ class Headline:
     def passed(self) -> Optional[bool]:
         if self.ours is None or self.ours != self.ours:
             return None
-        return (self.low is None or self.ours >= self.low) and (self.high is None or self.ours <= self.high)
+        # bool(): a numpy value gives numpy.bool_, which `is True` (verdict_counts) does not match.
+        return bool((self.low is None or self.ours >= self.low) and (self.high is None or self.ours <= self.high))
 
 
 MODELS = ("text", "artifact", "both")
