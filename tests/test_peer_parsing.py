@@ -710,6 +710,30 @@ def test_the_dctcp_permutation_marks_as_htsims_ecnqueue_does(tmp_path):
         assert (q["mark_at"], q["ecn_threshold"]) == want
 
 
+def test_the_dctcp_permutation_sends_htsims_ack_and_syn_sizes(tmp_path):
+    # TcpSink::send_ack sends TcpAcks of TcpAck::ACKSIZE = 40 B (the SYN-ACK too) and TcpSrc's SYN
+    # is TcpPacket::new_syn_pkt(.., 1, 1), one byte: the permutation maps both (so does the
+    # incast's transport); --sizes header keeps the mapping before, ACK and SYN the 52 B header.
+    # With them the S2 draw's slowest flow runs as htsim's to the picosecond (docs/VALIDATION.md).
+    import tomllib
+
+    import htsim_validate
+    from fabricsim.scenario import validate
+
+    class Fake:  # an htsim build without its binaries: the scenario only
+        commit = "841d9e7"
+
+        def dctcp_permutation(self, end_s):
+            return tmp_path / "htsim_dctcp_permutation"
+
+    first = {"run": 0, "pairs": {"dctcp_sink_0_1": (0, 1), "dctcp_sink_1_0": (1, 0)}, "paths": {(0, 1): (0, 0), (1, 0): (0, 0)}}
+    for sizes, want in (("mapped", ("40B", "1B")), ("header", (None, None))):
+        toml = htsim_validate.dctcp_permutation(Fake(), "30ms", tmp_path, "rand", sizes=sizes).after_htsim(first)
+        t = tomllib.loads(toml.read_text())["transport"]
+        assert (t.get("ack_size"), t.get("syn_size"), t["header"]) == (*want, "52B")
+        validate(str(toml))  # the engine accepts it
+
+
 def test_the_dctcp_mappings_keep_htsims_window_in_bytes(tmp_path):
     # TcpSrc keeps its window in bytes (inflate_window, deflate_window; DCTCPSrc's cut): both DCTCP
     # experiments map it as window = "htsim_bytes", which needs sack = false (TcpSrc has none: the
