@@ -688,13 +688,9 @@ def test_the_swift_mappings_hosts_let_an_ack_pass_their_own_backlog(tmp_path):
     assert waits["round robin"] <= 0.32 + 1e-6 < 0.64 < waits["fifo"] <= 0.96 + 1e-6, waits
 
 
-def test_the_dctcp_permutation_marks_as_htsims_ecnqueue_does(tmp_path):
-    # The permutation's switches are the incast's ECNQueue: a departing packet is marked as its
-    # service ends when the queue, it included, holds more than memFromPkt(15) = 15 x 9000 B
-    # (ECNQueue::completeService); --mark-at dequeue keeps the mapping before (14 packets left
-    # behind, decided as the service begins).
-    import tomllib
-
+def dctcp_permutation_scenario(tmp_path, **mapping):
+    """The DCTCP permutation's scenario file for a two-flow draw (h0 <-> h1) with the mapping's
+    choices, as the script writes it after htsim's run; no htsim binaries needed."""
     import htsim_validate
 
     class Fake:  # an htsim build without its binaries: the scenario only
@@ -704,10 +700,35 @@ def test_the_dctcp_permutation_marks_as_htsims_ecnqueue_does(tmp_path):
             return tmp_path / "htsim_dctcp_permutation"
 
     first = {"run": 0, "pairs": {"dctcp_sink_0_1": (0, 1), "dctcp_sink_1_0": (1, 0)}, "paths": {(0, 1): (0, 0), (1, 0): (0, 0)}}
+    return htsim_validate.dctcp_permutation(Fake(), "30ms", tmp_path, "rand", **mapping).after_htsim(first)
+
+
+def test_the_dctcp_permutation_marks_as_htsims_ecnqueue_does(tmp_path):
+    # The permutation's switches are the incast's ECNQueue: a departing packet is marked as its
+    # service ends when the queue, it included, holds more than memFromPkt(15) = 15 x 9000 B
+    # (ECNQueue::completeService); --mark-at dequeue keeps the mapping before (14 packets left
+    # behind, decided as the service begins).
+    import tomllib
+
     for mark_at, want in (("mapped", ("end", "135000B")), ("dequeue", ("dequeue", "126000B"))):
-        e = htsim_validate.dctcp_permutation(Fake(), "30ms", tmp_path, "rand", mark_at=mark_at)
-        q = tomllib.loads(e.after_htsim(first).read_text())["queue"]
+        q = tomllib.loads(dctcp_permutation_scenario(tmp_path, mark_at=mark_at).read_text())["queue"]
         assert (q["mark_at"], q["ecn_threshold"]) == want
+
+
+def test_the_dctcp_permutation_sends_htsims_ack_and_syn_sizes(tmp_path):
+    # TcpSink::send_ack sends TcpAcks of TcpAck::ACKSIZE = 40 B (the SYN-ACK too) and TcpSrc's SYN
+    # is TcpPacket::new_syn_pkt(.., 1, 1), one byte: the permutation maps both (so does the
+    # incast's transport); --sizes header keeps the mapping before, ACK and SYN the 52 B header.
+    # With them the S2 draw's slowest flow runs as htsim's to the picosecond (docs/VALIDATION.md).
+    import tomllib
+
+    from fabricsim.scenario import validate
+
+    for sizes, want in (("mapped", ("40B", "1B")), ("header", (None, None))):
+        toml = dctcp_permutation_scenario(tmp_path, sizes=sizes)
+        t = tomllib.loads(toml.read_text())["transport"]
+        assert (t.get("ack_size"), t.get("syn_size"), t["header"]) == (*want, "52B")
+        validate(str(toml))  # the engine accepts it
 
 
 def test_the_dctcp_mappings_keep_htsims_window_in_bytes(tmp_path):

@@ -48,7 +48,9 @@ dctcp-permutation: htsim's old DCTCP permutation driver (old_tests/main_dctcp_pe
   ([transport] window = "htsim_bytes", with sack = false: sim/tcp.cpp TcpSrc::inflate_window grows
   by the window's free room, at most one packet per ACK, the SYN-ACK's included; TcpSrc::send_packets
   lets floor(cwnd / 9000) packets out; sim/dctcp.cpp DCTCPSrc::receivePacket cuts the bytes;
-  deflate_window halves them at every timeout; --window segments to compare; WINDOWS).
+  deflate_window halves them at every timeout; --window segments to compare; WINDOWS) and, in the
+  permutation, its ACKs' and SYN's sizes on the wire (ack_size = "40B", TcpAck::ACKSIZE; syn_size =
+  "1B", TcpPacket::new_syn_pkt; --sizes header to compare; SIZES).
 dctcp-incast: htsim's DCTCP incast driver (old_tests/main_dctcp_incast_collateral.cpp, built with
   the end time set and its flows named in its "finished" lines) as its sim/EXAMPLES/collateral
   script runs it (-nodes 432 -conns 64 -q 100): hosts 367-430 send 51 packets each to h0 at
@@ -401,7 +403,8 @@ dctcp_initial_alpha = 0.0            # DCTCPSrc's constructor: _alfa = 0
 cc_params = {{ window_cut = 1, byte_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
 {window}
 mss = "8948B"                        # Packet::data_packet_size() = 9000 B on the wire ...
-header = "52B"                       # ... (htsim's TCP packet has no separate header; ACKs are 40 B)
+header = "52B"                       # ... (htsim's TCP packet has no separate header)
+{sizes}
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
 initial_ssthresh = 15                # -ssthresh default 15 (set_ssthresh(15 * 9000))
 min_rto = "250ms"                    # TcpSrc::update_rtx_time: _rto at least 0.25 s
@@ -476,6 +479,20 @@ WINDOWS = {
 }
 
 
+# The sizes on the wire of the permutation's ACKs and SYN (the incast's transport sets the same).
+# TcpSink::send_ack sends a TcpAck, TcpAck::ACKSIZE = 40 B (sim/tcppacket.h), the SYN-ACK included;
+# TcpSrc::send_packets opens with TcpPacket::new_syn_pkt(.., 1, 1), one byte. An ACK shares the
+# reverse path's links with other flows' data and its serialization (32 ns a hop at 10 Gb/s, not
+# 41.6) times its sender's next packets, so the sizes decide which of two packets reaching a
+# shared port together goes first (docs/VALIDATION.md, the permutation's slowest flow). --sizes
+# header: ACKs and SYN the 52 B header (fabricsim's default; the mapping before).
+SIZES = {
+    "htsim": 'ack_size = "40B"                     # TcpAck::ACKSIZE (the SYN-ACK is one: TcpSink::send_ack)\n'
+             'syn_size = "1B"                      # TcpSrc::send_packets: TcpPacket::new_syn_pkt(.., 1, 1), one byte on the wire',
+    "header": "# --sizes header: ACKs and SYN the header's 52 B (fabricsim's default, not htsim's 40 B and 1 B)",
+}
+
+
 def window_line(chosen: str, incast: bool) -> str:
     """The [transport] window line (mapped: htsim's bytes); the permutation's adds sack = false,
     which the byte window needs (the incast's transport sets it already)."""
@@ -485,11 +502,13 @@ def window_line(chosen: str, incast: bool) -> str:
     return line
 
 
-def dctcp_lines(tie_order: str, host_order: str, mark_at: str, window: str = "mapped") -> dict:
+def dctcp_lines(tie_order: str, host_order: str, mark_at: str, window: str = "mapped", sizes: str = "mapped") -> dict:
     """DCTCP_SCENARIO's chosen lines: tie order, host order (mapped: flow_rr), switch marking
-    (mapped: at the end of service) and window (mapped: htsim's bytes; the permutation's)."""
+    (mapped: at the end of service), window (mapped: htsim's bytes) and ACK and SYN sizes (mapped:
+    htsim's 40 B and 1 B); the last two the permutation's (the incast's transport replaces them)."""
     return dict(tie_order=tie_line(tie_order), host_order=HOST_ORDERS["flow_rr" if host_order == "mapped" else host_order],
-                marking=MARKINGS["end" if mark_at == "mapped" else mark_at], window=window_line(window, incast=False))
+                marking=MARKINGS["end" if mark_at == "mapped" else mark_at], window=window_line(window, incast=False),
+                sizes=SIZES["htsim" if sizes == "mapped" else sizes])
 
 
 # ... which the copies print (htsim.py's print_path_choices): fabricsim pins each flow to it.
@@ -510,7 +529,8 @@ def pinned(k: int, pairs: list[tuple[int, int]], choices: dict, own_paths: bool)
 
 
 def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = False, tie_order: str = "mapped",
-                      host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped") -> Experiment:
+                      host_order: str = "mapped", mark_at: str = "mapped", window: str = "mapped",
+                      sizes: str = "mapped") -> Experiment:
     k, n = 12, 432
     exe = h.dctcp_permutation(experiments.seconds(end))
 
@@ -522,7 +542,7 @@ def dctcp_permutation(h: Htsim, end: str, out: Path, strat: str, own_paths: bool
         flows = "".join(f'[[flows]]\nsrc = "h{a}"\ndst = "h{b}"\n{p}' for (a, b), p in zip(pairs, pinned(k, pairs, first["paths"], own_paths)))
         paths = OWN_DCTCP_PATHS if own_paths else DCTCP_PATHS
         text = DCTCP_SCENARIO.format(name="dctcp-permutation", commit=h.commit, end=end, k=k, paths=paths,
-                                     **dctcp_lines(tie_order, host_order, mark_at, window))
+                                     **dctcp_lines(tie_order, host_order, mark_at, window, sizes))
         toml.write_text(text + flows)
         return toml
 
@@ -1258,6 +1278,10 @@ def main() -> None:
                     help="DCTCP: fabricsim's congestion window: mapped (default: htsim's, in bytes, window = \"htsim_bytes\": "
                          "TcpSrc::inflate_window's growth by the free room, DCTCPSrc's cut and the loss rules in bytes) or "
                          "segments (fabricsim's whole segments: the mapping before)")
+    ap.add_argument("--sizes", default="mapped", choices=["mapped", "header"],
+                    help="DCTCP permutation: the ACKs' and the SYN's size on the wire: mapped (default: htsim's, ack_size = "
+                         "\"40B\" as TcpAck::ACKSIZE, syn_size = \"1B\" as TcpPacket::new_syn_pkt) or header (both the 52 B "
+                         "header: the mapping before; the incast maps htsim's sizes either way)")
     ap.add_argument("--extra-segment", default="mapped", choices=["mapped", "off"],
                     help="DCTCP incast: htsim's packet beyond each flow (TcpSrc::send_packets sends 52 packets for the 51 "
                          "whose ACK finishes the flow): mapped (default: fabricsim's flows one segment longer, extra_segment "
@@ -1309,6 +1333,8 @@ def main() -> None:
         extra["own_paths"] = a.own_paths
         if name.startswith("dctcp"):
             extra.update(tie_order=a.tie_order, host_order=a.host_order, mark_at=a.mark_at, window=a.window)
+        if name == "dctcp-permutation":
+            extra.update(sizes=a.sizes)
         if name == "dctcp-incast":
             extra.update(extra_segment=a.extra_segment, stale_syn=a.stale_syn)
         e = EXPERIMENTS[name](h, a.end or DEFAULT_END[name], out, a.strat, **extra)
