@@ -300,15 +300,17 @@ def device_line(packets: int) -> str:
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                 ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
-                prr_bytes: bool = True, ns_clock: bool = True) -> Path:
+                prr_bytes: bool = True, ns_clock: bool = True, red_max_p: float = 0.02) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
     starts at i us and (i - 1) x `jitter_ns` later (--start-jitter). `ns_clock`: ns-3's nanosecond
-    clock (NS3_CLOCK)."""
+    clock (NS3_CLOCK). `red_max_p`: RED's max_p at h0's port (the driver's --b1MaxP; 0.7 makes the
+    marks deterministic on both sides, for packet-by-packet traces)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties) + (NS3_CLOCK if ns_clock else "").rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes))
-    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
+    red = NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count).replace("max_p = 0.02", f"max_p = {red_max_p}")
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + red)
     for i in range(1, 17):
         old = f'{{ src = "h{i}", dst = "h0", start = "{i}us" }}'
         assert old in base, f"B1's flow h{i} is no longer written as {old}"
