@@ -65,6 +65,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     back-off -> timestamps = true (--timestamps off: Karn's rule keeps the doubled RTO)
   InitialCwnd 10, DelAckCount 2, MinRto 10 ms, buffers 64 MB -> initial_cwnd 10, delayed_ack 2, min_rto 10ms
   BulkSend from h1..h16 to h0, started at i us -> flows h{i} -> h0, start = "{i}us", long-lived
+  ns-3's Time counts whole nanoseconds (the default resolution), so each serialization is
+    DataRate::CalculateBytesTxTime rounded to the nanosecond (1502 B at 10 Gb/s: 1202 ns, 54 B:
+    43 ns) -> [simulation] time_resolution = "1ns" (--time-resolution ps: fabricsim's picoseconds)
   same-instant events in the order they were scheduled (the scheduler's insertion uid,
     DefaultSimulatorImpl::Schedule; PointToPointNetDevice::TransmitStart schedules the end of the
     transmission and the peer's Receive as it begins) -> [simulation] tie_order = "scheduled"
@@ -265,6 +268,13 @@ def start_up(text: str, ns3: bool) -> str:
 # them from one counter, so they run in the order they were scheduled; PointToPointNetDevice::
 # TransmitStart schedules TransmitComplete, then the channel's TransmitStart the peer's Receive,
 # both as the transmission begins -> tie_order = "scheduled" (--tie-order event: fabricsim's own).
+# ns-3's clock: Time counts whole nanoseconds (its default resolution, src/core/model/time.cc), so
+# PointToPointNetDevice::TransmitStart's DataRate::CalculateBytesTxTime rounds each serialization
+# to the nearest nanosecond (1502 B at 10 Gb/s: 1202 ns, not 1201.6; ACKs 54 B: 43 ns, not 43.2)
+# -> [simulation] time_resolution = "1ns" (B1; --time-resolution ps: fabricsim's picoseconds).
+NS3_CLOCK = 'time_resolution = "1ns"   # ns-3\'s Time: whole nanoseconds\n'
+
+
 def ties_line(order: str) -> str:
     """The [simulation] tie_order line for `order` ("scheduled": ns-3's; "event": fabricsim's own)."""
     why = "ns-3's scheduler: equal times by insertion uid" if order == "scheduled" else "--tie-order event: fabricsim's own order"
@@ -290,14 +300,17 @@ def device_line(packets: int) -> str:
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                 ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
-                prr_bytes: bool = True) -> Path:
+                prr_bytes: bool = True, ns_clock: bool = True, red_max_p: float = 0.02) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
-    starts at i us and (i - 1) x `jitter_ns` later (--start-jitter)."""
+    starts at i us and (i - 1) x `jitter_ns` later (--start-jitter). `ns_clock`: ns-3's nanosecond
+    clock (NS3_CLOCK). `red_max_p`: RED's max_p at h0's port (the driver's --b1MaxP; 0.7 makes the
+    marks deterministic on both sides, for packet-by-packet traces)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties).rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes))
-    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count))
+    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties) + (NS3_CLOCK if ns_clock else "").rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes))
+    red = NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count).replace("max_p = 0.02", f"max_p = {red_max_p}")
+    base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + red)
     for i in range(1, 17):
         old = f'{{ src = "h{i}", dst = "h0", start = "{i}us" }}'
         assert old in base, f"B1's flow h{i} is no longer written as {old}"
@@ -502,6 +515,10 @@ def main() -> None:
                     help="map ns-3's start-up (handshake_ack, ack_first_data: the handshake's ACK a packet of its own, "
                          "the first data segment acknowledged at once) and its sizes on the wire (SYN 58 B, the PPP "
                          "header's 2 B on every packet; default) or leave them out (off), to show what they account for")
+    ap.add_argument("--time-resolution", choices=["ns", "ps"], default="ns",
+                    help="B1: map ns-3's nanosecond clock (time_resolution = \"1ns\": each serialization rounded to the "
+                         "nanosecond as DataRate::CalculateBytesTxTime, 1502 B at 10 Gb/s 1202 ns; default) or keep "
+                         "fabricsim's picoseconds (ps: 1201.6 ns), to show what it accounts for")
     ap.add_argument("--ns3-output", type=Path,
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
@@ -534,7 +551,7 @@ def main() -> None:
         loss_exit = a.loss_exit == "ns3"
         ts = a.timestamps == "on"
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                            a.start_jitter, a.start_up == "ns3", prr_bytes) if b1
+                            a.start_jitter, a.start_up == "ns3", prr_bytes, a.time_resolution == "ns") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                                    a.start_jitter, a.start_up == "ns3", prr_bytes))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
@@ -571,6 +588,8 @@ def main() -> None:
             notes.append(f"flow k starts k x {a.start_jitter} ns later than the experiment's own start in both simulators (--start-jitter)")
         if a.start_up != "ns3":
             notes.append("fabricsim's start-up without ns-3's handshake ACK, first-data ACK and wire sizes (--start-up off)")
+        if b1 and a.time_resolution != "ns":
+            notes.append("fabricsim's picosecond clock, serializations not rounded to ns-3's nanoseconds (--time-resolution ps)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "

@@ -395,6 +395,9 @@ Ipv4Address Assign(Ipv4AddressHelper& addr, NetDeviceContainer d)
     return a;
 }
 
+// --b1MaxP (0: RED's default, LInterm 50).
+double g_b1MaxP = 0;
+
 void B1(Time stop)
 {
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
@@ -404,6 +407,13 @@ void B1(Time stop)
     Config::SetDefault("ns3::RedQueueDisc::MaxSize", QueueSizeValue(QueueSize("250p")));
     Config::SetDefault("ns3::RedQueueDisc::MinTh", DoubleValue(65));
     Config::SetDefault("ns3::RedQueueDisc::MaxTh", DoubleValue(65));
+    if (g_b1MaxP > 0)
+    {
+        // --b1MaxP: RED's max_p (1 / LInterm; 0.02 by default). Any value in (0.5, 1) makes the
+        // marks deterministic under Wait (none on the first arrival after a mark, the next one
+        // certain), so fabricsim's run at the same max_p can be compared packet by packet.
+        Config::SetDefault("ns3::RedQueueDisc::LInterm", DoubleValue(1.0 / g_b1MaxP));
+    }
     NodeContainer hosts;
     hosts.Create(17);
     Ptr<Node> sw = CreateObject<Node>();
@@ -533,6 +543,7 @@ int main(int argc, char* argv[])
     std::string hostTrace;
     cmd.AddValue("hostTrace", "every TCP packet the hosts send and receive, --traceFrom to --traceUntil, into this file", hostTrace);
     cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
+    cmd.AddValue("b1MaxP", "B1: RED's max_p, 1 / LInterm (0: the default 0.02); 0.7 makes the marks deterministic", g_b1MaxP);
     cmd.AddValue("startJitterNs", "flow k (0-based, in the driver's order) starts k x this many ns later", g_startJitterNs);
     cmd.Parse(argc, argv);
 

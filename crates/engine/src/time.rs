@@ -84,6 +84,41 @@ impl fmt::Display for Time {
     }
 }
 
+/// The clock's resolution (`[simulation] time_resolution`): fabricsim's own picoseconds, where a
+/// serialization time rounds up to the next picosecond, or ns-3's default nanoseconds, where every
+/// serialization is rounded to the nearest nanosecond ([`Rate::serialization_ns3`]) and link
+/// delays are whole nanoseconds (a `Time` attribute such as the channel's `Delay` holds an integer
+/// count of the resolution: src/core/model/nstime.h, `Time::m_data`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Resolution {
+    #[default]
+    Picosecond,
+    Nanosecond,
+}
+
+impl Resolution {
+    /// The scenario's names, in declaration order.
+    pub const NAMES: [&'static str; 2] = ["1ps", "1ns"];
+
+    pub fn from_name(name: &str) -> Option<Resolution> {
+        match name {
+            "1ps" => Some(Resolution::Picosecond),
+            "1ns" => Some(Resolution::Nanosecond),
+            _ => None,
+        }
+    }
+
+    /// A link delay at this resolution: unchanged in picoseconds, to the nearest nanosecond (a
+    /// half up, as ns-3's `Time` rounds a value written in nanoseconds, "1.5ns" → 2 ns) in
+    /// nanoseconds.
+    pub fn delay(self, t: Time) -> Time {
+        match self {
+            Resolution::Picosecond => t,
+            Resolution::Nanosecond => Time((t.0.saturating_add(Time::NS / 2) / Time::NS).saturating_mul(Time::NS)),
+        }
+    }
+}
+
 /// A link rate in bits per second (always > 0 once validated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rate(pub u64);
@@ -110,6 +145,21 @@ impl Rate {
             return 0;
         }
         (ps / self.0) as u32
+    }
+    /// Time to serialize `bytes` as ns-3 computes it with its default 1 ns resolution
+    /// (`DataRate::CalculateBitsTxTime` in src/network/utils/data-rate.cc: `Seconds(bits / bps)`
+    /// in 64.64 fixed point; the quotient's fraction truncated to 64 bits, scaled by 10^9 exactly,
+    /// then `Time(int64x64_t)` rounds to the nearest nanosecond, a half up, `int64x64_t::Round`).
+    /// So 1502 B at 10 Gb/s is 1202 ns (1201.6 exactly), 54 B 43 ns (43.2).
+    pub fn serialization_ns3(self, bytes: u64) -> Time {
+        const ONE: u128 = 1 << 64;
+        let bits = bytes as u128 * 8;
+        // The 64.64 quotient bits / bps, truncated (ns-3's `int64x64_t::Udiv` is exact to the
+        // last fraction bit for an integer numerator and denominator).
+        let q = bits.saturating_mul(ONE) / self.0 as u128;
+        // Times 10^9 (seconds to the nanosecond unit; exact), plus a half, integer part.
+        let ns = (q.saturating_mul(1_000_000_000).saturating_add(ONE / 2) >> 64).min((u64::MAX / Time::NS) as u128);
+        Time(ns as u64 * Time::NS)
     }
     /// Bytes this rate carries in `t` (floor), for capacity bookkeeping.
     pub fn bytes_in(self, t: Time) -> u64 {
@@ -170,6 +220,49 @@ mod tests {
                 assert_eq!(Time(b * k), r.serialization(b), "{r} {b} B");
             }
         }
+    }
+
+    #[test]
+    fn ns3_rounds_each_serialization_to_the_nearest_nanosecond() {
+        let ten = Rate::gbps(10);
+        // B1's wire sizes at 10 Gb/s: 0.8 ns per byte. Data 1502 B = 1201.6 ns, an ACK 54 B =
+        // 43.2 ns, a SYN 58 B = 46.4 ns, a 1500 B packet 1200 ns exactly.
+        assert_eq!(ten.serialization_ns3(1502), Time::from_ns(1202));
+        assert_eq!(ten.serialization_ns3(54), Time::from_ns(43));
+        assert_eq!(ten.serialization_ns3(58), Time::from_ns(46));
+        assert_eq!(ten.serialization_ns3(1500), Time::from_ns(1200));
+        assert_eq!(ten.serialization(1502), Time(1_201_600), "the picosecond clock keeps 1201.6 ns");
+        // 1 Gb/s: 8 ns per byte, whole.
+        assert_eq!(Rate::gbps(1).serialization_ns3(1502), Time::from_ns(12_016));
+        // A half: 1 B at 8192 bit/s is 976 562.5 ns, and 8 / 8192 is a whole binary fraction
+        // (2^-10 s), so ns-3's 64.64 quotient is exact and the half rounds up.
+        assert_eq!(Rate(8192).serialization_ns3(1), Time::from_ns(976_563));
+        // 1 B at 16 Gb/s is 0.5 ns too, but 8 / 1.6e10 is no binary fraction: the quotient's
+        // last bit is truncated, the product falls just below the half, and ns-3 gives 0 ns;
+        // 2 B (1.0 ns exactly in decimal, just below in 64.64) still round to 1 ns.
+        assert_eq!(Rate::gbps(16).serialization_ns3(1), Time::ZERO);
+        assert_eq!(Rate::gbps(16).serialization_ns3(2), Time::from_ns(1));
+        assert_eq!(Rate::gbps(16).serialization_ns3(3), Time::from_ns(1), "1.5 ns, just below the half in 64.64");
+        // Every value above, and these, as ns-3-dev 1406464 prints them
+        // (`DataRate(bps).CalculateBytesTxTime(bytes).GetNanoSeconds()`, a scratch program).
+        for (bps, bytes, ns) in [(25e9, 1502, 481), (40e9, 1502, 300), (100e9, 1502, 120), (100e9, 54, 4), (3e9, 1, 3), (3e9, 1502, 4005), (7e9, 999, 1142)] {
+            assert_eq!(Rate(bps as u64).serialization_ns3(bytes), Time::from_ns(ns), "{bytes} B at {bps} bit/s");
+        }
+    }
+
+    #[test]
+    fn a_nanosecond_clock_rounds_delays_to_the_nearest_nanosecond() {
+        let ns = Resolution::Nanosecond;
+        assert_eq!(ns.delay(Time::from_us(10)), Time::from_us(10));
+        assert_eq!(ns.delay(Time(1_499)), Time::from_ns(1));
+        assert_eq!(ns.delay(Time(1_500)), Time::from_ns(2));
+        assert_eq!(ns.delay(Time(2_500)), Time::from_ns(3), "ns-3's Time(\"2500ps\") is 3 ns: a half up");
+        assert_eq!(ns.delay(Time(400)), Time::ZERO);
+        assert_eq!(Resolution::Picosecond.delay(Time(1_499)), Time(1_499));
+        for (i, name) in Resolution::NAMES.iter().enumerate() {
+            assert_eq!(Resolution::from_name(name).map(|r| r as usize), Some(i));
+        }
+        assert_eq!(Resolution::from_name("1us"), None);
     }
 
     #[test]

@@ -33,6 +33,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         held: 0,
         ps_per_byte: 0,
         stats: PortStats::default(),
+        clock: l.clock,
     }
 }
 
@@ -78,7 +79,7 @@ pub fn build_unrouted(spec: &TopologySpec) -> Network {
         // only while the schedule connects the pair (rdcn module docs). They belong to no node's
         // port list, so nothing routes onto them.
         let unused = QueueSpec::fifo(None);
-        let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused, reverse: None };
+        let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused, reverse: None, clock: Default::default() };
         for s in 0..r.racks {
             for d in (0..r.racks).filter(|&d| d != s) {
                 ports.push(port(crate::rdcn::lane_name(s, d), r.tor_node(s), r.tor_node(d), &lane, unused));

@@ -46,6 +46,9 @@ pub struct LinkSpec {
     pub queue_ba: QueueSpec,
     /// Rate and delay of the b→a direction when they differ from a→b.
     pub reverse: Option<(Rate, Time)>,
+    /// The clock's resolution, which rounds the link's serialization times (`[simulation]
+    /// time_resolution`; the delays are rounded when it is read).
+    pub clock: crate::time::Resolution,
 }
 
 /// The network as explicit nodes and links.

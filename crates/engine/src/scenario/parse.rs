@@ -4,6 +4,7 @@ use super::reader::*;
 use super::*;
 use crate::network::source_paths::PathChoice;
 use crate::event::TieOrder;
+use crate::time::Resolution;
 use crate::network::Ecmp;
 use super::port_profiles::{self, Written};
 use super::queues::queue_table;
@@ -68,6 +69,7 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     t.get("description", &mut iss, as_str);
 
     let (mut end, mut seed, mut stop_when_done, mut tie_order) = (None, 1, false, TieOrder::Event);
+    let mut clock = Resolution::Picosecond;
     match t.table("simulation", &mut iss) {
         Some(s) => {
             end = s.need("end", &mut iss, "a duration such as '1s'", as_time);
@@ -79,6 +81,9 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
             stop_when_done = s.get("stop_when_done", &mut iss, as_bool).unwrap_or(false);
             if let Some(o) = s.get("tie_order", &mut iss, as_choice(&TieOrder::NAMES)) {
                 tie_order = TieOrder::from_name(&o).expect("a listed name");
+            }
+            if let Some(r) = s.get("time_resolution", &mut iss, as_choice(&Resolution::NAMES)) {
+                clock = Resolution::from_name(&r).expect("a listed name");
             }
             s.finish(&mut iss);
         }
@@ -119,6 +124,17 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
             (vec![], None)
         }
     };
+    // The clock's resolution applies to every link as it was written (ns-3's channel delays are
+    // whole nanoseconds; each serialization is rounded as the packet starts).
+    if let Some(topo) = topo.as_mut() {
+        for l in topo.links.iter_mut() {
+            l.clock = clock;
+            l.delay = clock.delay(l.delay);
+            if let Some((_, d)) = l.reverse.as_mut() {
+                *d = clock.delay(*d);
+            }
+        }
+    }
 
     let mut ecmp = Ecmp::FlowHash;
     let mut paths = PathChoice::Switches;
@@ -140,6 +156,10 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
         // A hybrid's pulls at its circuit boundaries are written for the kind order (event.rs).
         let name = TieOrder::NAMES[tie_order as usize];
         iss.push("simulation.tie_order", format!("'{name}' is not supported with kind = \"rdcn\" (hybrid networks run their ties in the event order); remove it"));
+    }
+    if is_rdcn && clock != Resolution::Picosecond {
+        // Circuit days admit a packet by its serialization at the lane's exact rate.
+        iss.push("simulation.time_resolution", format!("'{}' is not supported with kind = \"rdcn\" (hybrid networks keep picoseconds); remove it", Resolution::NAMES[clock as usize]));
     }
     let rdcn = super::rdcn::sections(&t, is_rdcn, layout, &mut profiles, &mut iss);
     if let (Some(topo), Some(r)) = (topo.as_mut(), rdcn) {
@@ -325,7 +345,7 @@ struct LinkParams {
 impl LinkParams {
     /// The link a–b (rate and delay checked present by the caller).
     fn link(&self, a: usize, b: usize, qa: QueueSpec, qb: QueueSpec) -> LinkSpec {
-        LinkSpec { a, b, rate: self.rate.unwrap(), delay: self.delay.unwrap(), loss_rate: self.loss, queue_ab: qa, queue_ba: qb, reverse: None }
+        LinkSpec { a, b, rate: self.rate.unwrap(), delay: self.delay.unwrap(), loss_rate: self.loss, queue_ab: qa, queue_ba: qb, reverse: None, clock: Default::default() }
     }
 }
 
@@ -393,7 +413,7 @@ fn topology_spec(
             }
             if let (Some(n), Some(LinkParams { rate: Some(rate), delay: Some(delay), loss })) = (n, lp) {
                 for i in 0..n as usize {
-                    links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q, reverse: None });
+                    links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q, reverse: None, clock: Default::default() });
                 }
             }
         }
@@ -421,9 +441,9 @@ fn topology_spec(
                     let (s0, s1) = (l + r, l + r + 1);
                     for i in 0..l + r {
                         let s = if i < l { s0 } else { s1 };
-                        links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q, reverse: None });
+                        links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q, reverse: None, clock: Default::default() });
                     }
-                    links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq, reverse: None });
+                    links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq, reverse: None, clock: Default::default() });
                 }
             }
         }
@@ -625,7 +645,7 @@ fn topology_spec(
                             let link_q = q.as_ref().map_or(switch_q, |q| queue_table(q, switch_q, max_packet, shared, iss));
                             let side = |host: bool| if !host { link_q } else if egress.as_deref() == Some("lossy") { link_q } else { host_q };
                             let (qa, qb) = (side(hosts.0), side(hosts.1));
-                            links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb, reverse: None });
+                            links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb, reverse: None, clock: Default::default() });
                         }
                         l.finish(iss);
                     }

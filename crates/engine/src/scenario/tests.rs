@@ -127,6 +127,8 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"schedule\"", "simulation.tie_order", &["did you mean 'scheduled'"]);
     // Not a string: the accepted names too (every choice key reads through `as_choice`).
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = 3", "simulation.tie_order", &["3 is not a string", "expected one of: event, scheduled, scheduled_pipe, scheduled_switch"]);
+    // 20c. The clock's resolution is "1ps" or "1ns".
+    assert_reports("end = \"10ms\"", "end = \"10ms\"\ntime_resolution = \"1us\"", "simulation.time_resolution", &["'1us' is not known", "1ps, 1ns"]);
     // 21. min RTO above max RTO.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);
     // 21b. The SYN's timestamp is "sent" or "zero" (htsim's).
@@ -523,6 +525,29 @@ fn circuit_days_must_fit_a_packet() {
     if let Err(e) = Scenario::from_toml(&ok) {
         panic!("{e}");
     }
+}
+
+#[test]
+fn a_nanosecond_clock_is_refused_in_hybrid_networks() {
+    let doc = two_rack_rdcn("schedule = \"strobe\"\nday = \"1us\"\nnight = \"20us\"", "")
+        .replace("end = \"1ms\"", "end = \"1ms\"\ntime_resolution = \"1ns\"");
+    let iss = Scenario::from_toml(&doc).unwrap_err().0;
+    assert_eq!(iss.len(), 1, "{iss:?}");
+    assert_eq!(iss[0].path, "simulation.time_resolution");
+    assert!(iss[0].message.contains("'1ns' is not supported with kind = \"rdcn\""), "{}", iss[0].message);
+    assert!(Scenario::from_toml(&doc.replace("time_resolution = \"1ns\"", "time_resolution = \"1ps\"")).is_ok());
+}
+
+#[test]
+fn a_nanosecond_clock_rounds_every_link_delay_and_marks_every_link() {
+    let doc = |res: &str| format!("[simulation]\nend = \"1ms\"\n{res}\n[topology]\nkind = \"explicit\"\nhosts = [\"a\", \"b\"]\nswitches = [\"s\"]\nlinks = [\n  {{ a = \"a\", b = \"s\", rate = \"10Gbps\", delay = \"1500ps\" }},\n  {{ a = \"s\", b = \"b\", rate = \"10Gbps\", delay = \"1499ps\" }},\n]\n[[flows]]\nsrc = \"a\"\ndst = \"b\"\nsize = \"10KB\"\n");
+    let ns = Scenario::from_toml(&doc("time_resolution = \"1ns\"")).unwrap();
+    let delays: Vec<_> = ns.topology.links.iter().map(|l| (l.delay, l.clock)).collect();
+    let n = crate::time::Resolution::Nanosecond;
+    assert_eq!(delays, vec![(Time::from_ns(2), n), (Time::from_ns(1), n)]);
+    let ps = Scenario::from_toml(&doc("")).unwrap();
+    assert_eq!(ps.topology.links.iter().map(|l| l.delay).collect::<Vec<_>>(), vec![Time(1_500), Time(1_499)]);
+    assert_eq!(ps, Scenario::from_toml(&doc("time_resolution = \"1ps\"")).unwrap(), "1ps is the default");
 }
 
 #[test]
