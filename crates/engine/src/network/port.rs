@@ -3,7 +3,7 @@
 use crate::ids::NodeId;
 use crate::queue::PortQueue;
 use crate::rng::Rng;
-use crate::time::{Rate, Time};
+use crate::time::{Rate, Resolution, Time};
 
 /// Counters a port keeps for the per-port output table. Laid out by hand for [`Port`]'s cache
 /// lines: what the transmitter updates for every packet (the first four, in the port's first
@@ -89,6 +89,8 @@ pub struct Port {
     pub rng: Rng,
     /// "a->b".
     pub name: String,
+    /// The clock's resolution (`[simulation] time_resolution`), which rounds each serialization.
+    pub clock: Resolution,
 }
 
 impl Port {
@@ -97,13 +99,25 @@ impl Port {
     pub const HOT_LINES: usize = 4;
 
     /// Time to serialize `bytes` onto this port's wire: `rate.serialization(bytes)`, by
-    /// multiplication where the rate gives whole picoseconds per byte (the same result).
+    /// multiplication where the rate gives whole picoseconds per byte (the same result); on a
+    /// nanosecond clock ns-3's rounding to the nanosecond (`Rate::serialization_ns3`). A
+    /// nanosecond port keeps `ps_per_byte` 0 (`Port::exact_ps_per_byte`), so the common case reads
+    /// no more than the rate's line.
     #[inline]
     pub fn serialization(&self, bytes: u64) -> Time {
         if self.ps_per_byte != 0 {
             return Time(bytes * self.ps_per_byte as u64);
         }
+        if self.clock == Resolution::Nanosecond {
+            return self.rate.serialization_ns3(bytes);
+        }
         self.rate.serialization(bytes)
+    }
+
+    /// The `ps_per_byte` that [`Port::serialization`] may multiply by: the rate's whole
+    /// picoseconds per byte, or 0 (divide) on a nanosecond clock, which rounds each time.
+    pub fn exact_ps_per_byte(&self) -> u32 {
+        if self.clock == Resolution::Nanosecond { 0 } else { self.rate.exact_ps_per_byte() }
     }
 
     /// Does the wire lose the packet about to be serialized (number `stats.tx_packets`): a

@@ -99,7 +99,7 @@ impl Fabric {
             p.rng = Rng::stream(seed, PORT_STREAM | i as u64);
             p.lossy = p.loss_rate > 0.0 || !p.drop_list.is_empty();
             p.simple_queue = p.queue.counted_by_port();
-            p.ps_per_byte = p.rate.exact_ps_per_byte();
+            p.ps_per_byte = p.exact_ps_per_byte();
         }
         let pools = match sc.topology.shared_buffer {
             Some(b) => vec![SharedPool::new(b); net.nodes.len()],
@@ -154,7 +154,7 @@ impl Fabric {
         let ecmp = if sc.paths == PathChoice::Switches { sc.ecmp } else { Ecmp::Source };
         // `serialization` multiplies by `ps_per_byte` where it is set: it must be the rate's own
         // (no rate may change after the loop above set it).
-        debug_assert!(net.ports.iter().all(|p| p.ps_per_byte == p.rate.exact_ps_per_byte()), "a port's ps_per_byte is not its rate's");
+        debug_assert!(net.ports.iter().all(|p| p.ps_per_byte == p.exact_ps_per_byte()), "a port's ps_per_byte is not its rate's");
         Fabric { net, pools, ecmp, spray, sab, rdcn, telemetry: Telemetry::default(), capture, shapers, eager_tx_done, switch_pipe, paths, pfc, peers, victims: Vec::new(), packet_hops: 0, dropped: 0 }
     }
 
