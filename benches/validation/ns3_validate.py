@@ -88,6 +88,10 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
     prr_entry = "ns3", prr_units = "bytes", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
   Timestamp = true (TcpSocketBase's default) -> timestamps = true (as for b1; --timestamps off)
+  a CWR episode ends only on an ACK beyond the point recorded at its start (TcpSocketBase::
+    ReceivedAck: ackNumber > m_recover, m_recover = m_highTxMark in EnterCwr): the ACK of exactly
+    that point stays in CWR (PRR sets the window, no growth, no second cut on its ECE) ->
+    cwr_exit = "beyond" (--cwr-exit at: the episode ends on that ACK)
   the start-up: handshake_ack, ack_first_data, syn_size "58B", header and ack_size with PPP's 2 B
     (as for b1; --start-up off)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
@@ -236,6 +240,10 @@ NS3_ECHO = 'dctcp_echo = "ns3"\n'
 # ns-3 ends a timeout's loss state growing the window only by the segments acknowledged beyond the
 # recovery point it recorded (TcpSocketBase::ProcessAck in CA_LOSS, m_recover = m_highTxMark).
 NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
+# ns-3 ends a CWR episode only on an ACK beyond m_recover (TcpSocketBase::ReceivedAck, `ackNumber >
+# m_recover`, m_recover = m_highTxMark in EnterCwr); mapped for the example (found tracing its
+# 200 ms delayed-ACK stops).
+NS3_CWR_EXIT = 'cwr_exit = "beyond"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
@@ -332,7 +340,7 @@ def example_starts(jitter_ns: int = 0) -> list[tuple[str, str, float]]:
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                      ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
-                     prr_bytes: bool = True) -> Path:
+                     prr_bytes: bool = True, cwr_exit: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -361,7 +369,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
-{ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes)}cc = "dctcp"
+{ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes)}{NS3_CWR_EXIT if cwr_exit else ""}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -519,6 +527,10 @@ def main() -> None:
                     help="B1: map ns-3's nanosecond clock (time_resolution = \"1ns\": each serialization rounded to the "
                          "nanosecond as DataRate::CalculateBytesTxTime, 1502 B at 10 Gb/s 1202 ns; default) or keep "
                          "fabricsim's picoseconds (ps: 1201.6 ns), to show what it accounts for")
+    ap.add_argument("--cwr-exit", choices=["beyond", "at"], default="beyond",
+                    help="example only: map ns-3's end of a CWR episode (cwr_exit = \"beyond\": only an ACK beyond the "
+                         "point recorded at its start ends it, TcpSocketBase::ReceivedAck; default) or end it on the ACK "
+                         "of that point (at), to show what it accounts for")
     ap.add_argument("--ns3-output", type=Path,
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
@@ -553,7 +565,7 @@ def main() -> None:
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                             a.start_jitter, a.start_up == "ns3", prr_bytes, a.time_resolution == "ns") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                                   a.start_jitter, a.start_up == "ns3", prr_bytes))
+                                   a.start_jitter, a.start_up == "ns3", prr_bytes, a.cwr_exit == "beyond"))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -590,6 +602,8 @@ def main() -> None:
             notes.append("fabricsim's start-up without ns-3's handshake ACK, first-data ACK and wire sizes (--start-up off)")
         if b1 and a.time_resolution != "ns":
             notes.append("fabricsim's picosecond clock, serializations not rounded to ns-3's nanoseconds (--time-resolution ps)")
+        if not b1 and a.cwr_exit != "beyond":
+            notes.append("fabricsim ends a CWR episode on the ACK of its recovery point (--cwr-exit at)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
