@@ -363,6 +363,9 @@ macro_rules! registry {
         /// Every scenario name and alias.
         pub const CC_NAMES: &[&str] = &[$($name, $($alias,)*)*];
 
+        // Each algorithm's knobs fit in `Knobs`: checked when the engine is compiled, not at a run.
+        $(const _: () = { let k: &[Knob] = $knobs; assert!(k.len() <= MAX_KNOBS, concat!($name, " has more knobs than MAX_KNOBS")) };)*
+
         impl CcKind {
             /// The algorithm's state; `seed` feeds the ones that draw random numbers (CDG, BBR);
             /// `k` holds the knobs a scenario set (`cc_params`, positions as in `knobs`).
