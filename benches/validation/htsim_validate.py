@@ -485,11 +485,12 @@ WINDOWS = {
 # reverse path's links with other flows' data and its serialization (32 ns a hop at 10 Gb/s, not
 # 41.6) times its sender's next packets, so the sizes decide which of two packets reaching a
 # shared port together goes first (docs/VALIDATION.md, the permutation's slowest flow). --sizes
-# header: ACKs and SYN the 52 B header (fabricsim's default; the mapping before).
+# header: fabricsim's default sizes, the ACK's `ack_size` default (52 B) and a SYN of the ACK's
+# size (the mapping before).
 SIZES = {
     "htsim": 'ack_size = "40B"                     # TcpAck::ACKSIZE (the SYN-ACK is one: TcpSink::send_ack)\n'
              'syn_size = "1B"                      # TcpSrc::send_packets: TcpPacket::new_syn_pkt(.., 1, 1), one byte on the wire',
-    "header": "# --sizes header: ACKs and SYN the header's 52 B (fabricsim's default, not htsim's 40 B and 1 B)",
+    "header": "# --sizes header: fabricsim's default ack_size (52 B) for ACKs and SYN, not htsim's 40 B and 1 B",
 }
 
 
@@ -571,8 +572,7 @@ cc_params = {{ window_cut = 1, ack_window = 1, cwr_on_ece = 0 }}
 {window}
 mss = "8948B"                        # Packet::set_packet_size(9000): 9000 B on the wire
 header = "52B"
-ack_size = "40B"                     # TcpAck::ACKSIZE (the SYN-ACK is one of them: TcpSink::send_ack)
-syn_size = "1B"                      # TcpSrc::send_packets: TcpPacket::new_syn_pkt(.., 1, 1), one byte on the wire
+{sizes}
 initial_cwnd = 10                    # TcpSrc: _cwnd = 10 * _mss
 initial_ssthresh = 10                # tcpSrc->set_ssthresh(10 * data_packet_size())
 min_rto = "250ms"                    # TcpSrc::receivePacket: _rto at least 0.25 s
@@ -623,7 +623,8 @@ def dctcp_incast(h: Htsim, end: str, out: Path, strat: str, own_paths: bool = Fa
     text = text.replace('sample_interval = "10ms"             # TcpSinkLoggerSampling(timeFromMs(10))',
                         'sample_interval = "1ms"              # TcpSinkLoggerSampling(timeFromMs(1))')
     extra = extra_segment != "off"
-    transport = INCAST_TRANSPORT.format(window=window_line(window, incast=True) + ("\n" + EXTRA_SEGMENT if extra else ""))
+    transport = INCAST_TRANSPORT.format(window=window_line(window, incast=True) + ("\n" + EXTRA_SEGMENT if extra else ""),
+                                        sizes=SIZES["htsim"])
     sent = INCAST_PACKETS + extra
     text = re.sub(r"\[transport\]\n.*?\n\[output\]", lambda _: "[transport]\n" + transport + "\n[output]", text, flags=re.S)
     # ConnectionMatrix::setIncast(conns, N - 1 - conns): hosts N-1-conns .. N-2 send to host 0.
