@@ -584,6 +584,10 @@ def test_the_hpcc_mapping_follows_the_driver(tmp_path):
     assert cc["send_timing"] == "tick"
     window = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", send_timing="window", own_paths=True)
     assert tomllib.loads(window.toml.read_text())["transport"]["cc_params"]["send_timing"] == "window"
+    # htsim's arithmetic for u (HPCCSrc::measureInFlight), and bytes over seconds on request.
+    assert cc["u_arithmetic"] == "htsim"
+    seconds = htsim_validate.hpcc_incast(FakeBuild(tmp_path), "1ms", tmp_path, "rand", u_arithmetic="seconds", own_paths=True)
+    assert tomllib.loads(seconds.toml.read_text())["transport"]["cc_params"]["u_arithmetic"] == "seconds"
     assert e.argv[e.argv.index("-strat") + 1] == "ecmp_host" and "-log" in e.argv
     # PFC above all the flows' bytes: 4 x 12 packets of 9000 B, so no ingress can pass 50 packets.
     i = e.argv.index("-pfc_thresholds")

@@ -1320,6 +1320,8 @@ def main() -> None:
                     help="give fabricsim's runs seeds 1, 2, ... (its runs are otherwise identical) and htsim's Swift driver 13, 14, ...")
     ap.add_argument("--build", type=Path, default=HERE.parent / "htsim" / "build", help="htsim build directory (shared with compare.py)")
     a = ap.parse_args()
+    if a.hpcc_algorithm1 and a.hpcc_u_arithmetic != "htsim":
+        ap.error("--hpcc-u-arithmetic is one of htsim's HPCC rules, which --hpcc-algorithm1 leaves out: give one of them")
     commit = checkout_commit(a.htsim.resolve(), a.peer_commit)
     h = Htsim.prepare(a.htsim, a.build, commit)
     out = a.build / "validation"

@@ -672,6 +672,25 @@ mod tests {
             h.on_int(&mut t, &ack);
             assert!(close(h.u, want), "u_arithmetic {arith}: U {} want {want}", h.u);
         }
+        // The value itself, where τ ≥ T makes U = u': one hop, T = 12 µs apart, 100 000 B sent
+        // and min(36 256, 18 128) = 18 128 B queued plus the packet's 9 064 B:
+        // u' = 27 192·8 / (10¹¹·12·10⁻⁶) + 100 000·8 / (10¹¹·12·10⁻⁶) = 0.18128 + 0.6̅ = 0.847946̅.
+        let one = |a: IntHop| {
+            let mut r = IntRecord::default();
+            (r.hop[0], r.hops) = (a, 1);
+            r
+        };
+        let want = 0.18128 + 2.0 / 3.0;
+        for arith in [0.0, 1.0] {
+            let mut set = rules.to_vec();
+            set.push(("u_arithmetic", arith));
+            let mut h = Hpcc::on_path(&knobs(&set), &p);
+            let mut t = super::super::tcb(10, u32::MAX);
+            h.init(&mut t);
+            h.on_int(&mut t, &one(hop(0, 1_000_000, 0, 18_128)));
+            h.on_int(&mut t, &one(hop(0, 13_000_000, 100_000, 36_256)));
+            assert!(close(h.u, want), "u_arithmetic {arith}: U {} want {want}", h.u);
+        }
     }
 
     #[test]
