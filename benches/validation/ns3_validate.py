@@ -622,6 +622,12 @@ def main() -> None:
             notes.append("fabricsim's start-up without ns-3's handshake ACK, first-data ACK and wire sizes (--start-up off)")
         if b1 and a.time_resolution != "ns":
             notes.append("fabricsim's picosecond clock, serializations not rounded to ns-3's nanoseconds (--time-resolution ps)")
+        if b1 and a.synack != "ns3":
+            notes.append("fabricsim's SYN-ACK at ack_size, not ns-3's 58 B (--synack ack)")
+        if b1 and a.dctcp_first_window != "ns3":
+            notes.append("fabricsim's first alpha window closed by the first ACK, as Linux (--dctcp-first-window linux)")
+        if b1 and a.dctcp_cut_order != "ns3":
+            notes.append("fabricsim's DCTCP updates alpha before an ACK's cut, as Linux (--dctcp-cut-order linux)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "
