@@ -72,6 +72,7 @@ LEAF_SPINE = ('[simulation]\nend = "1ms"\n[topology]\nkind = "leaf_spine"\nleave
     # 10^10 links: refused from the counts instead of being built until memory runs out.
     (LEAF_SPINE.format(l=100000, s=100000, h=1), "topology.leaves: 100000 leaves x 100000 spines x 1 hosts per leaf: 10000100000 links"),
     (LEAF_SPINE.format(l=100000, s=2, h=100), "10000000 hosts, more than the 1000000"),
+    (STAR + '[transport]\ncc = "dctcp"\ncwr_exit = "ns3"\n' + FLOW, "transport.cwr_exit: 'ns3' is not known; expected one of: at, beyond"),
 ])
 def test_hostile_scenarios_are_one_line_and_exit_2(tmp_path, text, message):
     refused(tmp_path, text, message)

@@ -270,6 +270,25 @@ def test_the_ns3_scenarios_map_its_prr_in_bytes(tmp_path):
         assert "prr_units" not in tomllib.loads(make(0.01, 100, tmp_path, prr="off").read_text())["transport"]
 
 
+def test_the_ns3_scenarios_map_its_end_of_cwr(tmp_path):
+    """ns-3's TcpSocketBase::ReceivedAck ends CWR only beyond m_recover: mapped for dctcp-example
+    and (since B1's trace found it too) for B1 (cwr_exit = "beyond") into scenarios fabricsim
+    accepts; --cwr-exit at leaves the key out of both."""
+    import tomllib
+
+    import ns3_validate
+    from fabricsim.scenario import validate
+
+    on = ns3_validate.example_scenario(2.0, 100, tmp_path)
+    assert tomllib.loads(on.read_text())["transport"]["cwr_exit"] == "beyond"
+    validate(str(on), ())
+    assert "cwr_exit" not in tomllib.loads(ns3_validate.example_scenario(2.0, 100, tmp_path, cwr_exit=False).read_text())["transport"]
+    b1 = ns3_validate.b1_scenario(0.01, 100, tmp_path)
+    assert tomllib.loads(b1.read_text())["transport"]["cwr_exit"] == "beyond"
+    validate(str(b1), ())
+    assert "cwr_exit" not in tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path, cwr_exit=False).read_text())["transport"]
+
+
 def test_the_start_jitter_shifts_flow_k_by_k_steps(tmp_path):
     """--start-jitter NS: flow k (the driver's order; the example's S2 0-19, S1 20-29, S3 30-39; B1's
     h1-h16) starts k x NS later, in nanoseconds in the scenario (the driver adds NanoSeconds(k * NS)

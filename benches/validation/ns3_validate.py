@@ -61,7 +61,8 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     = 1 (--dctcp-first-window linux: the first ACK closes a window); TcpSocketBase::ReceivedAck
     (tcp-socket-base.cc) enters CWR (EnterCwr -> TcpDctcp::GetSsThresh) before ProcessAck calls
     PktsAcked, so the cut takes alpha before that ACK's update -> cc_params cut_before_alpha = 1
-    (--dctcp-cut-order linux: alpha updated first)
+    (--dctcp-cut-order linux: alpha updated first); and a CWR episode ends only on an ACK beyond
+    m_recover (TcpSocketBase::ReceivedAck) -> cwr_exit = "beyond" (--cwr-exit at), as for the example
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -96,6 +97,10 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
     prr_entry = "ns3", prr_units = "bytes", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
   Timestamp = true (TcpSocketBase's default) -> timestamps = true (as for b1; --timestamps off)
+  a CWR episode ends only on an ACK beyond the point recorded at its start (TcpSocketBase::
+    ReceivedAck: ackNumber > m_recover, m_recover = m_highTxMark in EnterCwr): the ACK of exactly
+    that point stays in CWR (PRR sets the window, no growth, no second cut on its ECE) ->
+    cwr_exit = "beyond" (--cwr-exit at: the episode ends on that ACK)
   the start-up: handshake_ack, ack_first_data, syn_size "58B", header and ack_size with PPP's 2 B
     (as for b1; --start-up off)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
@@ -244,6 +249,10 @@ NS3_ECHO = 'dctcp_echo = "ns3"\n'
 # ns-3 ends a timeout's loss state growing the window only by the segments acknowledged beyond the
 # recovery point it recorded (TcpSocketBase::ProcessAck in CA_LOSS, m_recover = m_highTxMark).
 NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
+# ns-3 ends a CWR episode only on an ACK beyond m_recover (TcpSocketBase::ReceivedAck, `ackNumber >
+# m_recover`, m_recover = m_highTxMark in EnterCwr); mapped for the example (found tracing its
+# 200 ms delayed-ACK stops) and for B1 (found by B1's packet-by-packet trace).
+NS3_CWR_EXIT = 'cwr_exit = "beyond"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
@@ -318,17 +327,19 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                 ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
                 prr_bytes: bool = True, ns_clock: bool = True, red_max_p: float = 0.02, synack: bool = True,
-                first_window: bool = True, cut_order: bool = True) -> Path:
+                first_window: bool = True, cut_order: bool = True, cwr_exit: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
     starts at i us and (i - 1) x `jitter_ns` later (--start-jitter). `ns_clock`: ns-3's nanosecond
     clock (NS3_CLOCK). `red_max_p`: RED's max_p at h0's port (the driver's --b1MaxP; 0.7 makes the
     marks deterministic on both sides, for packet-by-packet traces). `synack`, `first_window`,
-    `cut_order`: the trace's three rules (NS3_SYNACK, NS3_FIRST_WINDOW, NS3_CUT_ORDER)."""
+    `cut_order`: the trace's three rules (NS3_SYNACK, NS3_FIRST_WINDOW, NS3_CUT_ORDER); `cwr_exit`: its
+    fourth, NS3_CWR_EXIT."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     knobs = [k for k, on in (("byte_cut = 1", cut), (NS3_FIRST_WINDOW, first_window), (NS3_CUT_ORDER, cut_order)) if on]
     tcp = ns3_tcp(prr, echo, False, loss_exit, timestamps, prr_bytes) + (NS3_SYNACK if synack else "") + \
+        (NS3_CWR_EXIT if cwr_exit else "") + \
         (f"cc_params = {{ {', '.join(knobs)} }}\n" if knobs else "")
     base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties) + (NS3_CLOCK if ns_clock else "").rstrip("\n")).replace("[transport]\n", "[transport]\n" + tcp)
     red = NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count).replace("max_p = 0.02", f"max_p = {red_max_p}")
@@ -354,7 +365,7 @@ def example_starts(jitter_ns: int = 0) -> list[tuple[str, str, float]]:
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                      ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
-                     prr_bytes: bool = True) -> Path:
+                     prr_bytes: bool = True, cwr_exit: bool = True) -> Path:
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -383,7 +394,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
-{ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes)}cc = "dctcp"
+{ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes)}{NS3_CWR_EXIT if cwr_exit else ""}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -549,6 +560,10 @@ def main() -> None:
     ap.add_argument("--dctcp-cut-order", choices=["ns3", "linux"], default="ns3",
                     help="B1: map ns-3's cut before the ACK's alpha update (cc_params cut_before_alpha = 1; default) "
                          "or Linux's order, alpha first (linux)")
+    ap.add_argument("--cwr-exit", choices=["beyond", "at"], default="beyond",
+                    help="map ns-3's end of a CWR episode (cwr_exit = \"beyond\": only an ACK beyond the "
+                         "point recorded at its start ends it, TcpSocketBase::ReceivedAck; default) or end it on the ACK "
+                         "of that point (at), to show what it accounts for")
     ap.add_argument("--ns3-output", type=Path,
                     help="take the ns-3 column from this file, the driver's output of an earlier run of the same "
                          "experiment and settings (ns-3 is deterministic; its wall and CPU time are then not measured), "
@@ -583,9 +598,9 @@ def main() -> None:
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                             a.start_jitter, a.start_up == "ns3", prr_bytes, a.time_resolution == "ns",
                             synack=a.synack == "ns3", first_window=a.dctcp_first_window == "ns3",
-                            cut_order=a.dctcp_cut_order == "ns3") if b1
+                            cut_order=a.dctcp_cut_order == "ns3", cwr_exit=a.cwr_exit == "beyond") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                                   a.start_jitter, a.start_up == "ns3", prr_bytes))
+                                   a.start_jitter, a.start_up == "ns3", prr_bytes, a.cwr_exit == "beyond"))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -628,6 +643,8 @@ def main() -> None:
             notes.append("fabricsim's first alpha window closed by the first ACK, as Linux (--dctcp-first-window linux)")
         if b1 and a.dctcp_cut_order != "ns3":
             notes.append("fabricsim's DCTCP updates alpha before an ACK's cut, as Linux (--dctcp-cut-order linux)")
+        if a.cwr_exit != "beyond":
+            notes.append("fabricsim ends a CWR episode on the ACK of its recovery point (--cwr-exit at)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "

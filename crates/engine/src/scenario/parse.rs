@@ -833,6 +833,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("loss_exit", iss, as_choice(&["acked", "ns3"])) {
         c.ns3_loss_exit = v == "ns3";
     }
+    if let Some(v) = t.get("cwr_exit", iss, as_choice(&["at", "beyond"])) {
+        c.ns3_cwr_exit = v == "beyond";
+    }
     if let Some(v) = t.get("window", iss, as_choice(&["segments", "htsim_bytes"])) {
         c.htsim_bytes = v == "htsim_bytes";
     }

@@ -424,6 +424,9 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"linux\"\nmin_rto", "transport.loss_exit", &["acked", "ns3"]);
     let exit = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&exit).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_loss_exit);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"ns3\"\nmin_rto", "transport.cwr_exit", &["at", "beyond"]);
+    let cwr = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"beyond\"\nmin_rto", 1);
+    assert!(Scenario::from_toml(&cwr).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_cwr_exit);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr_entry = \"twice\"\nmin_rto", "transport.prr_entry", &["rfc6937", "ns3"]);
     let entry = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nprr = true\nprr_entry = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&entry).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().prr_ns3_entry);

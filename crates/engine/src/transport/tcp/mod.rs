@@ -218,6 +218,13 @@ pub struct TcpConfig {
     /// at least 2 segments); the ACK then counts all it delivered for α and PRR sets the window.
     /// Off: by all it acknowledges (Linux), and an ECE in the loss state is not acted on.
     pub ns3_loss_exit: bool,
+    /// A CWR episode (the reduction after an ECE) ends only on an ACK *beyond* the point recorded
+    /// when it began (snd_nxt then), as ns-3's `TcpSocketBase::ReceivedAck` does (`ackNumber >
+    /// m_recover`, `m_recover = m_highTxMark` in `EnterCwr`): the ACK of exactly that point stays
+    /// in CWR, so PRR sets the window on it, it does not grow the window, and an ECE on it starts
+    /// no new reduction. Linux holds CWR the same way (`tcp_fastretrans_alert`: "CWR is to be
+    /// held something *above* high_seq is ACKed"). Off: the episode ends on the ACK of that point.
+    pub ns3_cwr_exit: bool,
     /// The receiver acknowledges the connection's first data segment at once, as ns-3 does
     /// (`TcpSocketBase::ProcessSynRcvd`: "Always respond to first data packet", the delayed-ACK
     /// count set full on opening). Off: it waits for the delayed-ACK count like any other.
@@ -350,6 +357,7 @@ impl Default for TcpConfig {
             prr_bytes: false,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
+            ns3_cwr_exit: false,
             ack_first_data: false,
             handshake_ack: false,
             syn_ts_zero: false,

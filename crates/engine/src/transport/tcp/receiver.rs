@@ -707,6 +707,73 @@ mod tests {
     }
 
     #[test]
+    fn ns3s_echo_holds_the_last_of_two_segments_for_the_delayed_ack_timer() {
+        // ns-3's dctcp-example (benches/validation/ns3/dctcp_ns3.cc --echoTrace --echoFlow=24:
+        // S1_4 -> R1, no start jitter, 4.4568 to 4.6645 s): the data segments reaching R1 and
+        // ns-3's answers, a stop of 200 ms with two segments in flight and the sender's window
+        // (3,996 B, 2.76 segments) full. Times in ns, sequence numbers as ns-3's (payload byte k
+        // is k + 1), CE per segment. The state before: the last ACK (ECE) went out at once, so a
+        // change of CE state sends nothing. Hand-traced (TcpDctcp::CeState0to1/1to0 and
+        // TcpSocketBase::ReceivedData, DelAckCount 2, DelAckTimeout 200 ms):
+        //   13636785 (0): flip, no ACK reserved -> nothing; count 1.  13638233 (0): ACK 13639681.
+        //   13639681 (0): count 1, reserved.  13641129 (1): flip while reserved -> ACK 13639681
+        //   (the point before the previous segment), count restarted; count 1.  13642577 (1):
+        //   ACK 13644025 + ECE.  13644025 (1): count 1.  13645473 (1): ACK 13646921 + ECE, not
+        //   reserved.  13646921 (0): flip, none reserved -> nothing; count 1, timer 4.662017.
+        //   13648369 (1): flip while reserved -> ACK 13646921 (a duplicate: the sender's window
+        //   stays full), the count restarted and the timer cancelled; count 1, timer 4.664445.
+        //   Nothing more arrives: at 4.664445 the timer's ACK 13649817 + ECE (ns-3's sender
+        //   received it at 4.664476, 30.9 us later, as every ACK of this trace).
+        let segs: [(u64, u64, bool); 9] = [
+            (4_456_778_392, 13_636_785, false),
+            (4_456_802_424, 13_638_233, false),
+            (4_459_445_944, 13_639_681, false),
+            (4_459_457_960, 13_641_129, true),
+            (4_459_494_008, 13_642_577, true),
+            (4_459_518_040, 13_644_025, true),
+            (4_461_993_336, 13_645_473, true),
+            (4_462_017_368, 13_646_921, false),
+            (4_464_444_600, 13_648_369, true),
+        ];
+        let cfg = TcpConfig { ecn: EcnMode::Dctcp, dctcp_echo_ns3: true, mss: 1448, ..Default::default() };
+        let mut r = Receiver::new(&cfg, None);
+        r.rcv_nxt = 13_636_784;
+        r.ce_state = true;
+        r.ns3_reserved = false;
+        r.ns3_moved = 1448;
+        r.ns3_ce_seq = 13_636_785 - 1448;
+        r.before_data = false;
+        let mut out = Outbox::default();
+        let mut sent = Vec::new();
+        for &(t, seq, ce) in &segs {
+            r.on_data(Time(t * 1000), &data(seq - 1, 1448, if ce { Ecn::Ce } else { Ecn::Ect0 }), &ends(), &mut out);
+            sent.extend(out.packets.drain(..).map(|p| (t, p.tcp().ack + 1, p.tcp().ece)));
+        }
+        let ns3 = [
+            (4_456_802_424, 13_639_681, false),
+            (4_459_457_960, 13_639_681, false),
+            (4_459_494_008, 13_644_025, true),
+            (4_461_993_336, 13_646_921, true),
+            (4_464_444_600, 13_646_921, false),
+        ];
+        assert_eq!(sent, ns3);
+        // The timer events come in order; those armed for deadlines since moved re-arm and send
+        // nothing. The first ACK: 13649817 + ECE, 200 ms after the last segment.
+        let mut due: Vec<Time> = out.timers.drain(..).map(|(t, _)| t).collect();
+        let fired = loop {
+            due.sort();
+            let t = due.remove(0);
+            r.on_delack_timer(t, &ends(), &mut out);
+            due.extend(out.timers.drain(..).map(|(t, _)| t));
+            if !out.packets.is_empty() {
+                break t;
+            }
+        };
+        assert_eq!(fired, Time(4_664_444_600 * 1000));
+        assert_eq!(acks(&out), vec![(13_649_817 - 1, true)]);
+    }
+
+    #[test]
     fn classic_ece_latches_until_cwr() {
         let cfg = TcpConfig { ecn: EcnMode::Classic, delack_count: 1, ..Default::default() };
         let mut r = Receiver::new(&cfg, None);

@@ -730,7 +730,10 @@ impl Sender {
                     self.tcb.cwnd += 1; // Step 4: inflate per further duplicate ACK.
                 }
             }
-            CaState::Loss | CaState::Cwr if una >= self.recovery_point && !loss_ece => {
+            // ns-3 ends CWR only beyond the recovery point (`TcpConfig::ns3_cwr_exit`).
+            CaState::Loss | CaState::Cwr
+                if una >= self.recovery_point + (cfg.ns3_cwr_exit && self.state == CaState::Cwr) as u64 && !loss_ece =>
+            {
                 if self.state == CaState::Cwr {
                     if self.prr.take().is_some() && !self.cc.owns_cwnd() {
                         // The reduction ends at ssthresh (Linux tcp_end_cwnd_reduction, ns-3
@@ -1794,6 +1797,35 @@ mod tests {
         let e = Vec::<u64>::new;
         assert_eq!(per_ack(true), vec![vec![10], e(), vec![11], e(), vec![12], e(), vec![13], e(), e(), vec![14]]);
         assert_eq!(per_ack(false), vec![e(), e(), e(), e(), e(), vec![10], vec![11], vec![12], vec![13], vec![14]]);
+    }
+
+    #[test]
+    fn ns3s_cwr_ends_only_beyond_the_recovery_point() {
+        // As above: ten segments out, ACK 1000 with ECE enters CWR (ssthresh 5, recovery point
+        // 10), PRR sends 10, 11, 12, 13 on ACKs 1, 3, 5, 7. ACK 10000, exactly the recovery
+        // point, carries ECE too. Ending CWR there (`at`): cwnd = ssthresh = 5, and the ECE
+        // starts a second reduction at once: ssthresh = 5 / 2 = 2. ns-3 (`beyond`: ReceivedAck's
+        // `ackNumber > m_recover`) stays in CWR: no second reduction; PRR-CRB with pipe 4 (10..13)
+        // ≤ 5: min(max(10 delivered − 4 sent, 1), 5 − 4) = 1, segment 14. ACK 11000 (no ECE)
+        // goes beyond and ends it: cwnd = ssthresh = 5, the one reduction.
+        let run = |beyond: bool| {
+            let c = TcpConfig { ecn: EcnMode::Classic, prr: true, ns3_cwr_exit: beyond, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            for k in 1..=10u64 {
+                out.clear();
+                let mut h = ack(k * 1000, &[]);
+                h.ece = k == 1 || k == 10;
+                s.on_ack(Time(k), &h, &c, &ends(), &mut out);
+            }
+            (s, out, c)
+        };
+        let (s, _, _) = run(false);
+        assert_eq!((s.state(), s.tcb.ssthresh, s.stats.ecn_reductions), (CaState::Cwr, 2, 2));
+        let (mut s, mut out, c) = run(true);
+        assert_eq!((s.state(), s.tcb.ssthresh, s.stats.ecn_reductions, seqs(&out)), (CaState::Cwr, 5, 1, vec![14]));
+        out.clear();
+        s.on_ack(Time(11), &ack(11_000, &[]), &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.cwnd, s.stats.ecn_reductions), (CaState::Open, 5, 1));
     }
 
     #[test]
