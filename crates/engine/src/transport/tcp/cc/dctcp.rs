@@ -112,9 +112,10 @@ pub struct Dctcp {
     cwr_on_ece: bool,
     /// ns-3's first window (module docs): `window_end` is unset until the first ACK sets it.
     first_window_at_ack: bool,
-    /// ns-3's order (module docs): α before the current ACK's update, while that ACK is processed
-    /// (`Some` only with `cut_before_alpha`, after an update on this ACK).
+    /// ns-3's order (module docs): an ACK's cut takes α before that ACK's update.
     cut_before_alpha: bool,
+    /// With `cut_before_alpha`, after an update on the ACK being processed: α before it (cleared
+    /// at the next ACK and at a loss).
     alpha_before_ack: Option<f64>,
 }
 
