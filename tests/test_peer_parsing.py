@@ -233,6 +233,27 @@ def test_the_ns3_scenarios_map_its_start_up_and_wire_sizes(tmp_path):
         assert not {"handshake_ack", "ack_first_data", "syn_size"} & off.keys()
 
 
+def test_b1_maps_the_three_rules_its_trace_found(tmp_path):
+    """B1's trace: ns-3's 58 B SYN-ACK, its first alpha window set at the first ACK and its cut
+    before the ACK's alpha update, mapped into a scenario fabricsim accepts; each flag turns its
+    rule off alone; the example keeps none of them."""
+    import tomllib
+
+    import ns3_validate
+    from fabricsim.scenario import validate
+
+    on = ns3_validate.b1_scenario(0.01, 100, tmp_path)
+    t = tomllib.loads(on.read_text())["transport"]
+    assert (t["synack_size"], t["cc_params"]) == ("58B", {"byte_cut": 1, "first_window_at_ack": 1, "cut_before_alpha": 1})
+    validate(str(on), ())
+    off = tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path, synack=False, first_window=False).read_text())["transport"]
+    assert "synack_size" not in off and off["cc_params"] == {"byte_cut": 1, "cut_before_alpha": 1}
+    off = tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path, cut=False, cut_order=False).read_text())["transport"]
+    assert off["cc_params"] == {"first_window_at_ack": 1}
+    ex = tomllib.loads(ns3_validate.example_scenario(2.0, 100, tmp_path).read_text())["transport"]
+    assert "synack_size" not in ex and ex["cc_params"] == {"byte_cut": 1}
+
+
 def test_the_ns3_scenarios_map_its_prr_in_bytes(tmp_path):
     """ns-3's TcpPrrRecovery::DoRecovery takes PRR's quota in bytes: mapped in both experiments into
     scenarios fabricsim accepts; --prr-units segments leaves the key out, and so does --prr off."""
@@ -249,10 +270,10 @@ def test_the_ns3_scenarios_map_its_prr_in_bytes(tmp_path):
         assert "prr_units" not in tomllib.loads(make(0.01, 100, tmp_path, prr="off").read_text())["transport"]
 
 
-def test_the_ns3_example_maps_its_end_of_cwr_and_b1_does_not(tmp_path):
+def test_the_ns3_scenarios_map_its_end_of_cwr(tmp_path):
     """ns-3's TcpSocketBase::ReceivedAck ends CWR only beyond m_recover: mapped for dctcp-example
-    (cwr_exit = "beyond") into a scenario fabricsim accepts; --cwr-exit at leaves the key out; B1's
-    mapping is left as it was."""
+    and (since B1's trace found it too) for B1 (cwr_exit = "beyond") into scenarios fabricsim
+    accepts; --cwr-exit at leaves the key out of both."""
     import tomllib
 
     import ns3_validate
@@ -262,7 +283,10 @@ def test_the_ns3_example_maps_its_end_of_cwr_and_b1_does_not(tmp_path):
     assert tomllib.loads(on.read_text())["transport"]["cwr_exit"] == "beyond"
     validate(str(on), ())
     assert "cwr_exit" not in tomllib.loads(ns3_validate.example_scenario(2.0, 100, tmp_path, cwr_exit=False).read_text())["transport"]
-    assert "cwr_exit" not in tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path).read_text())["transport"]
+    b1 = ns3_validate.b1_scenario(0.01, 100, tmp_path)
+    assert tomllib.loads(b1.read_text())["transport"]["cwr_exit"] == "beyond"
+    validate(str(b1), ())
+    assert "cwr_exit" not in tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path, cwr_exit=False).read_text())["transport"]
 
 
 def test_the_start_jitter_shifts_flow_k_by_k_steps(tmp_path):

@@ -170,6 +170,29 @@ def test_syn_size_sets_the_syns_bytes_on_the_wire():
         fabricsim.validate(doc)
 
 
+def test_synack_size_sets_the_synacks_bytes_on_the_wire():
+    # ns-3's SYN-ACK carries 16 B of options (58 B on its wire). One flow h1 -> h0 over 10 Gb/s,
+    # 1 us wires, ACKs (and the SYN) 40 B = 32 ns: the SYN leaves h1 at 0, starts on s0 -> h0 at
+    # 1032 ns and reaches h0 at 2064 ns; the SYN-ACK then takes 32 ns (40 B) or 46.4 ns (58 B) to
+    # serialize and 1 us, so it starts on s0 -> h1 at 3096 or 3110.4 ns. Unset: ack_size.
+    flows = [{"src": "h1", "dst": "h0", "size": "9KB"}]
+    for synack, size, t_ps in ((None, 40, 3_096_000), ("58B", 58, 3_110_400)):
+        tcp = {"cc": "dctcp", "handshake": True, "ack_size": "40B"} | ({"synack_size": synack} if synack else {})
+        doc = star(tcp, flows=flows, hosts=2, queue={"buffer": "unlimited", "discipline": "ecn", "ecn_threshold": "65pkt"})
+        doc["output"] = {"pcap": {"ports": ["s0->h0", "s0->h1"], "until": "3.2us"}}
+        pk = fabricsim.run(doc, progress=False).packets
+        assert pk[pk.port == "s0->h0"][["time_ps", "size"]].values.tolist() == [[1_032_000, 40]]  # the SYN
+        assert pk[pk.port == "s0->h1"][["time_ps", "size"]].values.tolist() == [[t_ps, size]], synack
+    doc["transport"]["synack_size"] = "20KB"
+    with pytest.raises(fabricsim.ScenarioError, match="transport.synack_size"):
+        fabricsim.validate(doc)
+    # ns-3's DCTCP rules are 0 or 1 (cc/dctcp.rs): another value is named before the run.
+    for knob in ("first_window_at_ack", "cut_before_alpha"):
+        doc["transport"] = {"cc": "dctcp", "handshake": True, "cc_params": {knob: 2}}
+        with pytest.raises(fabricsim.ScenarioError, match=f"transport.cc_params.{knob}: 2 is not a number in"):
+            fabricsim.validate(doc)
+
+
 def stack_is_checked_and_listed(doc, bad: str, meant: str, listed: tuple) -> None:
     """An unknown `[host] stack` is named with the closest one; `fabricsim list stacks` shows `listed`."""
     doc["host"] = {"stack": bad}

@@ -54,6 +54,15 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     the wire) -> syn_size = "58B"; PointToPointNetDevice adds a 2 B PPP header to every packet
     (data 1502 B, ACKs 54 B on the wire) -> header = "54B", ack_size = "54B" (--start-up off: none
     of these, the first data segment carrying the handshake's ACK)
+  three rules the packet-by-packet trace found (B1 only): the SYN-ACK carries the same 16 B of
+    options as the SYN (58 B on the wire; TcpSocketBase::SendEmptyPacket) -> synack_size = "58B"
+    (--synack ack: ack_size); TcpDctcp::PktsAcked (tcp-dctcp.cc) sets m_nextSeq at the first ACK,
+    so alpha first moves once the initial window is acknowledged -> cc_params first_window_at_ack
+    = 1 (--dctcp-first-window linux: the first ACK closes a window); TcpSocketBase::ReceivedAck
+    (tcp-socket-base.cc) enters CWR (EnterCwr -> TcpDctcp::GetSsThresh) before ProcessAck calls
+    PktsAcked, so the cut takes alpha before that ACK's update -> cc_params cut_before_alpha = 1
+    (--dctcp-cut-order linux: alpha updated first); and a CWR episode ends only on an ACK beyond
+    m_recover (TcpSocketBase::ReceivedAck) -> cwr_exit = "beyond" (--cwr-exit at), as for the example
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -242,7 +251,7 @@ NS3_ECHO = 'dctcp_echo = "ns3"\n'
 NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 # ns-3 ends a CWR episode only on an ACK beyond m_recover (TcpSocketBase::ReceivedAck, `ackNumber >
 # m_recover`, m_recover = m_highTxMark in EnterCwr); mapped for the example (found tracing its
-# 200 ms delayed-ACK stops).
+# 200 ms delayed-ACK stops) and for B1 (found by B1's packet-by-packet trace).
 NS3_CWR_EXIT = 'cwr_exit = "beyond"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
@@ -259,6 +268,15 @@ NS3_TS = 'timestamps = true\n'
 # timestamps).
 NS3_START = 'handshake_ack = true\nack_first_data = true\nsyn_size = "58B"\n'
 NS3_WIRE = {'header = "52B"': 'header = "54B"', 'ack_size = "52B"': 'ack_size = "54B"'}
+# B1's trace (docs/VALIDATION.md): ns-3's SYN-ACK carries the SYN's 16 B of options (58 B on the
+# wire, TcpSocketBase::SendEmptyPacket), not the ACK's size.
+NS3_SYNACK = 'synack_size = "58B"\n'
+# B1's trace: TcpDctcp::PktsAcked (tcp-dctcp.cc) sets m_nextSeq at the first ACK, so the first
+# alpha window ends when the initial window is acknowledged; TcpSocketBase::ReceivedAck enters CWR
+# (EnterCwr, TcpDctcp::GetSsThresh) before ProcessAck calls PktsAcked, so an ACK's cut takes alpha
+# before that ACK's update (cc/dctcp.rs: first_window_at_ack, cut_before_alpha).
+NS3_FIRST_WINDOW = "first_window_at_ack = 1"
+NS3_CUT_ORDER = "cut_before_alpha = 1"
 
 
 def start_up(text: str, ns3: bool) -> str:
@@ -308,15 +326,22 @@ def device_line(packets: int) -> str:
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                 ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
-                prr_bytes: bool = True, ns_clock: bool = True, red_max_p: float = 0.02) -> Path:
+                prr_bytes: bool = True, ns_clock: bool = True, red_max_p: float = 0.02, synack: bool = True,
+                first_window: bool = True, cut_order: bool = True, cwr_exit: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
     starts at i us and (i - 1) x `jitter_ns` later (--start-jitter). `ns_clock`: ns-3's nanosecond
     clock (NS3_CLOCK). `red_max_p`: RED's max_p at h0's port (the driver's --b1MaxP; 0.7 makes the
-    marks deterministic on both sides, for packet-by-packet traces)."""
+    marks deterministic on both sides, for packet-by-packet traces). `synack`, `first_window`,
+    `cut_order`: the trace's three rules (NS3_SYNACK, NS3_FIRST_WINDOW, NS3_CUT_ORDER); `cwr_exit`: its
+    fourth, NS3_CWR_EXIT."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties) + (NS3_CLOCK if ns_clock else "").rstrip("\n")).replace("[transport]\n", "[transport]\n" + ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes))
+    knobs = [k for k, on in (("byte_cut = 1", cut), (NS3_FIRST_WINDOW, first_window), (NS3_CUT_ORDER, cut_order)) if on]
+    tcp = ns3_tcp(prr, echo, False, loss_exit, timestamps, prr_bytes) + (NS3_SYNACK if synack else "") + \
+        (NS3_CWR_EXIT if cwr_exit else "") + \
+        (f"cc_params = {{ {', '.join(knobs)} }}\n" if knobs else "")
+    base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties) + (NS3_CLOCK if ns_clock else "").rstrip("\n")).replace("[transport]\n", "[transport]\n" + tcp)
     red = NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count).replace("max_p = 0.02", f"max_p = {red_max_p}")
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + red)
     for i in range(1, 17):
@@ -527,8 +552,16 @@ def main() -> None:
                     help="B1: map ns-3's nanosecond clock (time_resolution = \"1ns\": each serialization rounded to the "
                          "nanosecond as DataRate::CalculateBytesTxTime, 1502 B at 10 Gb/s 1202 ns; default) or keep "
                          "fabricsim's picoseconds (ps: 1201.6 ns), to show what it accounts for")
+    ap.add_argument("--synack", choices=["ns3", "ack"], default="ns3",
+                    help="B1: map ns-3's 58 B SYN-ACK (synack_size = \"58B\"; default) or send it at ack_size (ack)")
+    ap.add_argument("--dctcp-first-window", choices=["ns3", "linux"], default="ns3",
+                    help="B1: map ns-3's first alpha window, set at the first ACK (cc_params first_window_at_ack = 1; "
+                         "default) or Linux's, closed by the first ACK (linux)")
+    ap.add_argument("--dctcp-cut-order", choices=["ns3", "linux"], default="ns3",
+                    help="B1: map ns-3's cut before the ACK's alpha update (cc_params cut_before_alpha = 1; default) "
+                         "or Linux's order, alpha first (linux)")
     ap.add_argument("--cwr-exit", choices=["beyond", "at"], default="beyond",
-                    help="example only: map ns-3's end of a CWR episode (cwr_exit = \"beyond\": only an ACK beyond the "
+                    help="map ns-3's end of a CWR episode (cwr_exit = \"beyond\": only an ACK beyond the "
                          "point recorded at its start ends it, TcpSocketBase::ReceivedAck; default) or end it on the ACK "
                          "of that point (at), to show what it accounts for")
     ap.add_argument("--ns3-output", type=Path,
@@ -563,7 +596,9 @@ def main() -> None:
         loss_exit = a.loss_exit == "ns3"
         ts = a.timestamps == "on"
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                            a.start_jitter, a.start_up == "ns3", prr_bytes, a.time_resolution == "ns") if b1
+                            a.start_jitter, a.start_up == "ns3", prr_bytes, a.time_resolution == "ns",
+                            synack=a.synack == "ns3", first_window=a.dctcp_first_window == "ns3",
+                            cut_order=a.dctcp_cut_order == "ns3", cwr_exit=a.cwr_exit == "beyond") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                                    a.start_jitter, a.start_up == "ns3", prr_bytes, a.cwr_exit == "beyond"))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
@@ -602,7 +637,13 @@ def main() -> None:
             notes.append("fabricsim's start-up without ns-3's handshake ACK, first-data ACK and wire sizes (--start-up off)")
         if b1 and a.time_resolution != "ns":
             notes.append("fabricsim's picosecond clock, serializations not rounded to ns-3's nanoseconds (--time-resolution ps)")
-        if not b1 and a.cwr_exit != "beyond":
+        if b1 and a.synack != "ns3":
+            notes.append("fabricsim's SYN-ACK at ack_size, not ns-3's 58 B (--synack ack)")
+        if b1 and a.dctcp_first_window != "ns3":
+            notes.append("fabricsim's first alpha window closed by the first ACK, as Linux (--dctcp-first-window linux)")
+        if b1 and a.dctcp_cut_order != "ns3":
+            notes.append("fabricsim's DCTCP updates alpha before an ACK's cut, as Linux (--dctcp-cut-order linux)")
+        if a.cwr_exit != "beyond":
             notes.append("fabricsim ends a CWR episode on the ACK of its recovery point (--cwr-exit at)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")

@@ -778,6 +778,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = control("syn_size", "a SYN", iss) {
         c.syn_size = Some(v);
     }
+    if let Some(v) = control("synack_size", "a SYN-ACK", iss) {
+        c.synack_size = Some(v);
+    }
     if let Some(v) = t.get("initial_cwnd", iss, as_positive) {
         c.initial_cwnd = v.min(u32::MAX as u64) as u32;
     }
@@ -850,6 +853,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if c.syn_size.is_some() && !c.handshake && t.has("syn_size") {
         iss.push(t.key_path("syn_size"), "needs handshake = true (without it no SYN is sent)");
+    }
+    if c.synack_size.is_some() && !c.handshake && t.has("synack_size") {
+        iss.push(t.key_path("synack_size"), "needs handshake = true (without it no SYN-ACK is sent)");
     }
     if c.prr_ns3_entry && !c.prr && t.has("prr_entry") {
         iss.push(t.key_path("prr_entry"), "\"ns3\" needs prr = true (it counts PRR's first ACK)");

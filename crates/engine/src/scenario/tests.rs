@@ -138,6 +138,9 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nhandshake = true\nsyn_size = \"20KB\"", "transport.syn_size", &["20000 B", "1 to 10000 bytes"]);
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nack_size = \"20KB\"", "transport.ack_size", &["20000 B", "1 to 10000 bytes"]);
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsyn_size = \"1B\"", "transport.syn_size", &["needs handshake = true"]);
+    // 21b''. The SYN-ACK has a size (ns-3's carries options: 58 B).
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nhandshake = true\nsynack_size = 0", "transport.synack_size", &["0 B", "1 to 10000 bytes"]);
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsynack_size = \"58B\"", "transport.synack_size", &["needs handshake = true"]);
     // 21c. The RTO scan period is a time.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nrto_tick = \"fast\"", "transport.rto_tick", &["fast"]);
     // 21d. The ACKs' class is a class.

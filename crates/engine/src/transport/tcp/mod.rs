@@ -164,6 +164,9 @@ pub struct TcpConfig {
     /// (`TcpSrc::send_packets`: `TcpPacket::new_syn_pkt(.., 1, 1)`, size 1; csg-htsim 841d9e7),
     /// so its SYNs barely queue behind one another where an incast's meet.
     pub syn_size: Option<u32>,
+    /// Bytes of the SYN-ACK; `None`: `ack_size`. ns-3's SYN-ACK carries 16 B of TCP options
+    /// (58 B on a PointToPoint wire; `TcpSocketBase::SendEmptyPacket`); htsim's is an ordinary ACK.
+    pub synack_size: Option<u32>,
     /// Initial window, segments (RFC 6928: 10).
     pub initial_cwnd: u32,
     /// Initial ssthresh, segments (u32::MAX = "arbitrarily high", RFC 5681).
@@ -336,6 +339,7 @@ impl Default for TcpConfig {
             header: 52,
             ack_size: 52,
             syn_size: None,
+            synack_size: None,
             initial_cwnd: 10,
             initial_ssthresh: u32::MAX,
             rto: RtoConfig {

@@ -15,6 +15,8 @@ use std::collections::VecDeque;
 #[derive(Clone, Copy, Debug)]
 struct AckConfig {
     ack_size: u32,
+    /// `TcpConfig::synack_size`, or `ack_size`.
+    synack_size: u32,
     class: u8,
     ecn: EcnMode,
     /// SAB: echo the window field of the data (`CcKind::sets_window_field`).
@@ -54,6 +56,7 @@ impl From<&TcpConfig> for AckConfig {
     fn from(c: &TcpConfig) -> Self {
         AckConfig {
             ack_size: c.ack_size,
+            synack_size: c.synack_size.unwrap_or(c.ack_size),
             class: c.ack_class.unwrap_or(c.class),
             ecn: c.ecn,
             window_field: c.cc.sets_window_field(),
@@ -175,7 +178,7 @@ impl Receiver {
 
     /// A SYN: answer with a SYN-ACK at once (again for a resent SYN).
     pub fn on_syn(&mut self, now: Time, ends: &Endpoints, out: &mut Outbox) {
-        let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::SynAck, ends.hash_rev, Header::Tcp(TcpHeader::default()));
+        let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.synack_size, Kind::SynAck, ends.hash_rev, Header::Tcp(TcpHeader::default()));
         p.class = self.cfg.class;
         p.stamp = now;
         if self.cfg.ect_syn && self.cfg.ecn != EcnMode::Off {

@@ -34,6 +34,16 @@
 //! there, nothing here); the fraction is carried to the next cut. With the TCP key `window =
 //! "htsim_bytes"` the whole window is htsim's bytes (`byte_window.rs`): the cut, the ECE's
 //! ssthresh and the window of ACKs (`_pkts_seen · mss ≥ _past_cwnd`) are then in those bytes.
+//!
+//! Two of ns-3's rules (ns-3-dev src/internet/model/tcp-dctcp.cc, tcp-socket-base.cc), each its
+//! own knob, for validation against ns-3 (docs/VALIDATION.md, B1): `first_window_at_ack = 1` starts
+//! the first observation window at the first ACK, as `TcpDctcp::PktsAcked` sets `m_nextSeq` then,
+//! so α first moves once everything sent by that ACK is acknowledged (by default the window starts
+//! at the connection's start and the first ACK closes it). `cut_before_alpha = 1` cuts with α as it
+//! was before the current ACK's update: ns-3's `TcpSocketBase::ReceivedAck` enters CWR (`EnterCwr`,
+//! `GetSsThresh`) before `ProcessAck` calls `PktsAcked`, where Linux updates α first (`dctcp_update_
+//! alpha` in `tcp_ack`'s `in_ack_event`, before `tcp_fastretrans_alert`). Both act on the window by
+//! sequence (not with `ack_window`).
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
 use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
@@ -69,6 +79,8 @@ pub const DCTCP_KNOBS: &[super::Knob] = &[
     super::Knob { name: "byte_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpDctcp (the window, kept in bytes, cut to exactly (1 − α/2) of itself, no floor of 2 segments)" },
     super::Knob { name: "ack_window", default: 0.0, min: 0.0, max: 1.0, help: "1: htsim's DCTCPSrc observation window: counted in ACKs, duplicates included, until they reach the last update's cwnd" },
     super::Knob { name: "cwr_on_ece", default: 1.0, min: 0.0, max: 1.0, help: "0: an ECE starts no CWR episode, growth goes on (htsim's TcpSrc); it only lowers ssthresh to cwnd" },
+    super::Knob { name: "first_window_at_ack", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpDctcp::PktsAcked: the first observation window starts at the first ACK (α first moves once the initial window is acknowledged)" },
+    super::Knob { name: "cut_before_alpha", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpSocketBase::ReceivedAck: an ACK that enters CWR cuts with α as it was before that ACK's own update" },
 ];
 
 impl DctcpParams {
@@ -98,7 +110,17 @@ pub struct Dctcp {
     ack_window: Option<AckWindow>,
     /// Whether an ECE starts a CWR episode (module docs).
     cwr_on_ece: bool,
+    /// ns-3's first window (module docs): `window_end` is unset until the first ACK sets it.
+    first_window_at_ack: bool,
+    /// ns-3's order (module docs): an ACK's cut takes α before that ACK's update.
+    cut_before_alpha: bool,
+    /// With `cut_before_alpha`, after an update on the ACK being processed: α before it (cleared
+    /// at the next ACK and at a loss).
+    alpha_before_ack: Option<f64>,
 }
+
+/// `window_end` before ns-3's first window is set (`first_window_at_ack`).
+const WINDOW_UNSET: u64 = u64::MAX;
 
 /// htsim's observation window counted in ACKs (`DCTCPSrc`'s `_pkts_seen`, `_pkts_marked`,
 /// `_past_cwnd`, in segments or, with htsim's byte window, bytes).
@@ -133,6 +155,9 @@ impl Dctcp {
             byte_cut: None,
             ack_window: None,
             cwr_on_ece: true,
+            first_window_at_ack: false,
+            cut_before_alpha: false,
+            alpha_before_ack: None,
         }
     }
     /// With `window_cut` (DCTCP_KNOBS[2] set to 1): htsim's variant.
@@ -140,7 +165,17 @@ impl Dctcp {
         let byte_cut = (k.get(DCTCP_KNOBS, 3) >= 0.5).then_some(0.0);
         let ack_window = (k.get(DCTCP_KNOBS, 4) >= 0.5).then_some(AckWindow::START);
         let cwr_on_ece = k.get(DCTCP_KNOBS, 5) >= 0.5;
-        Dctcp { window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5, byte_cut, ack_window, cwr_on_ece, ..Dctcp::new(p.with_knobs(k)) }
+        let first_window_at_ack = k.get(DCTCP_KNOBS, 6) >= 0.5;
+        let cut_before_alpha = k.get(DCTCP_KNOBS, 7) >= 0.5;
+        Dctcp {
+            window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5,
+            byte_cut,
+            ack_window,
+            cwr_on_ece,
+            first_window_at_ack,
+            cut_before_alpha,
+            ..Dctcp::new(p.with_knobs(k))
+        }
     }
     pub fn alpha(&self) -> f64 {
         self.alpha
@@ -159,6 +194,7 @@ impl Dctcp {
         if let Some(f) = self.byte_cut.as_mut() {
             *f = 0.0;
         }
+        self.alpha_before_ack = None;
         if let Some(w) = self.ack_window.as_mut() {
             // DCTCPSrc::deflate_window: the count restarts from the window before the reduction.
             *w = AckWindow::from(tcb);
@@ -192,7 +228,7 @@ impl CongestionOps for Dctcp {
         "dctcp"
     }
     fn init(&mut self, tcb: &mut Tcb) {
-        self.window_end = tcb.snd_nxt;
+        self.window_end = if self.first_window_at_ack { WINDOW_UNSET } else { tcb.snd_nxt };
         if let (Some(w), Some(b)) = (self.ack_window.as_mut(), tcb.bytes) {
             // htsim's two packets, in bytes, unless a lost SYN's timeout restarted the count.
             if *w == AckWindow::START {
@@ -204,14 +240,16 @@ impl CongestionOps for Dctcp {
         if self.window_cut {
             return tcb.ssthresh.min(tcb.cwnd); // htsim: an ECE only ends slow start
         }
+        // ns-3 cuts before this ACK's α update (`cut_before_alpha`); otherwise α as it is now.
+        let alpha = self.alpha_before_ack.unwrap_or(self.alpha);
         if let Some(f) = self.byte_cut.as_mut() {
             // ns-3: ssthresh = (1 − α/2)·cwnd in bytes; segments go out while a whole one fits.
-            let w = (tcb.cwnd as f64 + *f) * (1.0 - self.alpha / 2.0);
+            let w = (tcb.cwnd as f64 + *f) * (1.0 - alpha / 2.0);
             let k = w.floor();
             *f = w - k;
             return (k as u32).max(1);
         }
-        let cut = (tcb.cwnd as f64 * self.alpha / 2.0).floor() as u32;
+        let cut = (tcb.cwnd as f64 * alpha / 2.0).floor() as u32;
         (tcb.cwnd - cut.min(tcb.cwnd)).max(2)
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
@@ -232,11 +270,19 @@ impl CongestionOps for Dctcp {
             self.ack_window = Some(w);
             return;
         }
+        self.alpha_before_ack = None;
+        if self.window_end == WINDOW_UNSET {
+            // ns-3's TcpDctcp::PktsAcked sets its m_nextSeq at the first ACK (`first_window_at_ack`).
+            self.window_end = tcb.snd_nxt;
+        }
         self.bytes_acked += ev.acked_bytes;
         if ev.ece {
             self.bytes_marked += ev.acked_bytes;
         }
         if tcb.snd_una >= self.window_end && self.bytes_acked > 0 {
+            if self.cut_before_alpha {
+                self.alpha_before_ack = Some(self.alpha);
+            }
             self.close_window(tcb, self.bytes_marked as f64 / self.bytes_acked as f64);
             self.window_end = tcb.snd_nxt;
             self.bytes_acked = 0;
@@ -393,6 +439,73 @@ mod tests {
         window(&mut r, &mut u, 10, 10);
         window(&mut r, &mut u, 10, 0);
         assert_eq!(u.cwnd, 10);
+    }
+
+    /// ACK `i` (1-based) of a flow that sent 10 segments of 1000 B at once and one more per ACK:
+    /// snd_una = 1000·i, snd_nxt = 10 000 + 1000·(i − 1).
+    fn ack(d: &mut Dctcp, t: &mut Tcb, i: u64, ece: bool) {
+        t.snd_una = 1000 * i;
+        t.snd_nxt = 10_000 + 1000 * (i - 1);
+        d.in_ack_event(t, AckEvent { ece, acked_bytes: 1000 });
+    }
+
+    #[test]
+    fn ns3s_first_window_starts_at_the_first_ack() {
+        // ns-3 TcpDctcp::PktsAcked sets m_nextSeq at the first ACK. g = 1/16, α₀ = 1, init before
+        // anything is sent (snd_nxt 0), then an initial window of 10 segments; ACKs 6–10 marked.
+        // ns-3: the first ACK sets the window's end at snd_nxt = 10 000, so only ACK 10 closes it,
+        // F = 5000/10 000: α = 15/16 + 1/32 = 31/32, one update. By default (Linux) the first ACK
+        // closes a window at once (F = 0: α = 15/16) and ACK 10 (snd_una 10 000 ≥ 10 000) a second
+        // of 9 ACKs, 5 marked: α = 225/256 + 5/144.
+        let mut k = super::super::Knobs::default();
+        k.0[6] = Some(1.0);
+        for (knobs, rounds_at_1, alpha) in [(k, 0, 31.0 / 32.0), (Default::default(), 1, 225.0 / 256.0 + 5.0 / 144.0)] {
+            let mut d = Dctcp::with_knobs(DctcpParams::default(), &knobs);
+            let mut t = tcb(10, 100);
+            d.init(&mut t);
+            ack(&mut d, &mut t, 1, false);
+            assert_eq!(d.rounds(), rounds_at_1);
+            for i in 2..=10 {
+                ack(&mut d, &mut t, i, i >= 6);
+            }
+            assert_eq!(d.rounds(), rounds_at_1 + 1);
+            assert!((d.alpha() - alpha).abs() < 1e-12, "{} {alpha}", d.alpha());
+        }
+    }
+
+    #[test]
+    fn ns3s_cut_takes_alpha_before_the_acks_update() {
+        // ns-3 TcpSocketBase::ReceivedAck: EnterCwr → GetSsThresh before ProcessAck → PktsAcked.
+        // α₀ = 1, g = 1/16, cwnd 40 all in flight; a window of 40 ACKs, the last with ECE:
+        // α = 15/16 + 1/640 = 601/640 on that ACK, which also enters CWR. Linux order: the cut
+        // takes 601/640: 40 − ⌊40 · 601/1280⌋ = 40 − 18 = 22; in bytes (byte_cut) 40 · 679/1280 =
+        // 21.22 → 21. ns-3's order: α = 1 still, 20 either way. On the next ACK (no update) both
+        // take 601/640.
+        for byte_cut in [false, true] {
+            let mut k = super::super::Knobs::default();
+            k.0[3] = byte_cut.then_some(1.0);
+            let linux = Dctcp::with_knobs(DctcpParams::default(), &k);
+            k.0[7] = Some(1.0);
+            let ns3 = Dctcp::with_knobs(DctcpParams::default(), &k);
+            for (mut d, cut) in [(linux, if byte_cut { 21 } else { 22 }), (ns3, 20)] {
+                let mut t = tcb(40, 1000);
+                t.snd_nxt = 40_000;
+                d.init(&mut t);
+                for i in 0..40 {
+                    t.snd_una += 1000;
+                    t.snd_nxt += 1000;
+                    d.in_ack_event(&mut t, AckEvent { ece: i == 39, acked_bytes: 1000 });
+                }
+                assert_eq!((d.rounds(), d.alpha()), (1, 601.0 / 640.0));
+                assert_eq!(d.ssthresh(&t), cut, "byte_cut {byte_cut}");
+                t.snd_una += 1000;
+                d.in_ack_event(&mut t, AckEvent { ece: false, acked_bytes: 1000 });
+                if let Some(f) = d.byte_cut.as_mut() {
+                    *f = 0.0;
+                }
+                assert_eq!(d.ssthresh(&t), if byte_cut { 21 } else { 22 }, "the next ACK: α updated");
+            }
+        }
     }
 
     #[test]
