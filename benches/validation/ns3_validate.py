@@ -54,7 +54,7 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     the wire) -> syn_size = "58B"; PointToPointNetDevice adds a 2 B PPP header to every packet
     (data 1502 B, ACKs 54 B on the wire) -> header = "54B", ack_size = "54B" (--start-up off: none
     of these, the first data segment carrying the handshake's ACK)
-  three rules the packet-by-packet trace found (B1 only): the SYN-ACK carries the same 16 B of
+  four rules the packet-by-packet trace found (mapped for B1 only; the example not yet rerun with them): the SYN-ACK carries the same 16 B of
     options as the SYN (58 B on the wire; TcpSocketBase::SendEmptyPacket) -> synack_size = "58B"
     (--synack ack: ack_size); TcpDctcp::PktsAcked (tcp-dctcp.cc) sets m_nextSeq at the first ACK,
     so alpha first moves once the initial window is acknowledged -> cc_params first_window_at_ack

@@ -1104,6 +1104,23 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         // one), and only `window_cut` cuts elsewhere: the flow would ignore every mark.
         iss.push(t.key_path("cc_params"), "cwr_on_ece = 0 needs window_cut = 1: without a CWR episode DCTCP cuts its window only with htsim's per-window cut, so an ECE would cut nothing and the flow would ignore ECN; set window_cut = 1 (htsim's rules) or remove cwr_on_ece");
     }
+    if c.cc == CcKind::Dctcp {
+        // ns-3's two rules (cc/dctcp.rs) act on DCTCP's own per-window count and its cut on
+        // entering CWR; htsim's ACK window and per-window cut replace those, so the rule would do
+        // nothing.
+        let on = |n: &str| knob(n).is_some_and(|v| v >= 0.5);
+        for rule in ["first_window_at_ack", "cut_before_alpha"].into_iter().filter(|r| on(r)) {
+            if on("ack_window") {
+                iss.push(t.key_path("cc_params"), format!("{rule} = 1 is a rule of DCTCP's per-window count, which ack_window = 1 (htsim's) replaces: the rule would do nothing; remove one of them"));
+            }
+        }
+        if on("cut_before_alpha") && on("window_cut") {
+            iss.push(t.key_path("cc_params"), "cut_before_alpha = 1 orders the cut made on entering CWR, which window_cut = 1 (htsim's per-window cut) replaces: the rule would do nothing; remove one of them");
+        }
+        if c.ns3_cwr_exit && knob("cwr_on_ece").is_some_and(|v| v < 0.5) {
+            iss.push(t.key_path("cwr_exit"), "\"beyond\" ends a CWR episode, and with cc_params cwr_on_ece = 0 DCTCP never starts one: remove cwr_exit or cwr_on_ece");
+        }
+    }
     if c.htsim_bytes {
         if let Some(why) = htsim_bytes_conflict(&c, knob("window_cut"), knob("cwr_on_ece"), knob("ack_window")) {
             iss.push(t.key_path("window"), format!("\"htsim_bytes\" is htsim's TcpSrc/DCTCPSrc window: {why}"));

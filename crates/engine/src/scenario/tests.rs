@@ -141,6 +141,11 @@ fn bad_inputs_name_key_value_and_expectation() {
     // 21b''. The SYN-ACK has a size (ns-3's carries options: 58 B).
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nhandshake = true\nsynack_size = 0", "transport.synack_size", &["0 B", "1 to 10000 bytes"]);
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nsynack_size = \"58B\"", "transport.synack_size", &["needs handshake = true"]);
+    // 21b'''. ns-3's DCTCP rules refused where htsim's rules replace what they act on, and ns-3's
+    // CWR exit where DCTCP never enters CWR.
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\ncc_params = { first_window_at_ack = 1, ack_window = 1 }", "transport.cc_params", &["first_window_at_ack = 1", "ack_window = 1"]);
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\ncc_params = { cut_before_alpha = 1, window_cut = 1 }", "transport.cc_params", &["cut_before_alpha = 1", "window_cut = 1"]);
+    assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\ncwr_exit = \"beyond\"\ncc_params = { cwr_on_ece = 0, window_cut = 1 }", "transport.cwr_exit", &["\"beyond\"", "cwr_on_ece = 0"]);
     // 21c. The RTO scan period is a time.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nrto_tick = \"fast\"", "transport.rto_tick", &["fast"]);
     // 21d. The ACKs' class is a class.

@@ -46,6 +46,7 @@
 //! sequence (not with `ack_window`).
 
 use super::{reno_cong_avoid, AckEvent, CaState, CongestionOps, CwndEvent, Tcb};
+use crate::time::Time;
 use crate::transport::ports::{dctcp_k, mark_queues, pkts, Needs, PaperPorts, PortSetup};
 use serde_json::Map;
 
@@ -114,9 +115,9 @@ pub struct Dctcp {
     first_window_at_ack: bool,
     /// ns-3's order (module docs): an ACK's cut takes α before that ACK's update.
     cut_before_alpha: bool,
-    /// With `cut_before_alpha`, after an update on the ACK being processed: α before it (cleared
-    /// at the next ACK and at a loss).
-    alpha_before_ack: Option<f64>,
+    /// With `cut_before_alpha`, after an update on the ACK being processed: when, and α before it
+    /// (used only by a cut in that instant; cleared at the next ACK and at a loss).
+    alpha_before_ack: Option<(Time, f64)>,
 }
 
 /// `window_end` before ns-3's first window is set (`first_window_at_ack`).
@@ -241,7 +242,11 @@ impl CongestionOps for Dctcp {
             return tcb.ssthresh.min(tcb.cwnd); // htsim: an ECE only ends slow start
         }
         // ns-3 cuts before this ACK's α update (`cut_before_alpha`); otherwise α as it is now.
-        let alpha = self.alpha_before_ack.unwrap_or(self.alpha);
+        // Only for a cut in the same instant as that ACK: a timeout or probe later cuts with α now.
+        let alpha = match self.alpha_before_ack {
+            Some((at, a)) if at == tcb.now => a,
+            _ => self.alpha,
+        };
         if let Some(f) = self.byte_cut.as_mut() {
             // ns-3: ssthresh = (1 − α/2)·cwnd in bytes; segments go out while a whole one fits.
             let w = (tcb.cwnd as f64 + *f) * (1.0 - alpha / 2.0);
@@ -281,7 +286,7 @@ impl CongestionOps for Dctcp {
         }
         if tcb.snd_una >= self.window_end && self.bytes_acked > 0 {
             if self.cut_before_alpha {
-                self.alpha_before_ack = Some(self.alpha);
+                self.alpha_before_ack = Some((tcb.now, self.alpha));
             }
             self.close_window(tcb, self.bytes_marked as f64 / self.bytes_acked as f64);
             self.window_end = tcb.snd_nxt;
@@ -498,6 +503,18 @@ mod tests {
                 }
                 assert_eq!((d.rounds(), d.alpha()), (1, 601.0 / 640.0));
                 assert_eq!(d.ssthresh(&t), cut, "byte_cut {byte_cut}");
+                // A timeout later, with no ACK between, cuts with α as it is now (ns-3's
+                // ReTxTimeout reads m_alpha), not the saved one.
+                let at = t.now;
+                t.now = at + Time::from_us(1);
+                if let Some(f) = d.byte_cut.as_mut() {
+                    *f = 0.0;
+                }
+                assert_eq!(d.ssthresh(&t), if byte_cut { 21 } else { 22 }, "a later cut: α updated");
+                t.now = at;
+                if let Some(f) = d.byte_cut.as_mut() {
+                    *f = 0.0;
+                }
                 t.snd_una += 1000;
                 d.in_ack_event(&mut t, AckEvent { ece: false, acked_bytes: 1000 });
                 if let Some(f) = d.byte_cut.as_mut() {
