@@ -427,6 +427,9 @@ impl Simulator {
             Event::Pfc { port, pause } => {
                 let mut cx = ctx!(self);
                 self.fabric.pfc_frame(port, pause, &mut cx);
+                if pause && self.fabric.nic_queued(port) == crate::host::HELD {
+                    self.tell_paused(port);
+                }
                 self.wake_if_room(port);
             }
             Event::Forward { node, pkt, at } => {
@@ -572,6 +575,26 @@ impl Simulator {
         let nic = self.flows[flow.idx()].nic;
         self.outbox.budget = self.nic_budget(nic);
         self.outbox.nic_queued = self.fabric.nic_queued(nic);
+    }
+
+    /// A PAUSE stopped host NIC `port`, which holds its senders (`[pfc] stop_senders`): every
+    /// unfinished flow sending from it hears of it now (`Transport::on_nic_paused`), as htsim
+    /// pauses every source of a paused NIC, whether or not an ACK or timer reaches it in the pause.
+    /// A scan of the flow table, only under `stop_senders` and only at a host's PAUSE.
+    #[inline(never)]
+    fn tell_paused(&mut self, port: PortId) {
+        let node = self.fabric.net.ports[port.idx()].node;
+        if self.fabric.net.node(node).kind != crate::network::NodeKind::Host {
+            return;
+        }
+        for i in 0..self.flows.len() {
+            if self.flows[i].nic == port && !self.flows[i].done {
+                let flow = FlowId::from_idx(i);
+                self.prepare_outbox(flow);
+                self.flows[i].transport.on_nic_paused(self.now, &mut self.outbox);
+                self.flush(flow);
+            }
+        }
     }
 
     /// Register `flow` to be woken when its NIC has room (once).

@@ -26,9 +26,10 @@
 //!   `processPause` fires it again at the resume). Here a paused NIC then counts as full to its
 //!   senders (`Fabric::nic_queued` gives `host::HELD`): a sender blocks at its next send and is
 //!   woken, as any blocked sender, when the NIC has room after the RESUME (at the RESUME unless
-//!   it still holds `send_limit` packets). An HPCC source on htsim's timer (`send_tick.rs`) that
-//!   an ACK or timer reached during the pause stops its ticks and fires at once when woken, as
-//!   htsim's at the resume; one nothing called in the pause keeps its tick grid.
+//!   it still holds `send_limit` packets). Every unfinished sender of the NIC is also told as the
+//!   PAUSE arrives (`Simulator::tell_paused`), as htsim's host queue tells all its sources: an
+//!   HPCC source on htsim's timer (`send_tick.rs`) stops its ticks then and fires at once when
+//!   woken, as htsim's at the resume, whether or not an ACK or timer reaches it in the pause.
 //! - One class: a pause stops every queue of the port (802.1Qbb pauses per priority; htsim's
 //!   lossless queues have one).
 //!

@@ -125,6 +125,10 @@ pub trait Transport {
     fn on_timer(&mut self, now: Time, timer: TimerId, st: &mut Stacks, out: &mut Outbox);
     /// The sender's NIC has room again after this transport reported `blocked`.
     fn on_send_ready(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox);
+    /// A PFC PAUSE reached the sender's NIC, which holds its senders (`[pfc] stop_senders`):
+    /// a transport whose source keeps a timer of its own stops it now and reports `blocked` to
+    /// be woken at the RESUME (htsim's `HPCCSrc::processPause`). Default: nothing.
+    fn on_nic_paused(&mut self, _now: Time, _out: &mut Outbox) {}
     /// When the last byte was acknowledged, if it has been.
     fn completed_at(&self) -> Option<Time>;
     fn stats(&self) -> FlowStats;
@@ -341,6 +345,9 @@ impl Transport for FlowTransport {
     #[inline]
     fn on_send_ready(&mut self, now: Time, st: &mut Stacks, out: &mut Outbox) {
         dispatch!(self, t => t.on_send_ready(now, st, out))
+    }
+    fn on_nic_paused(&mut self, now: Time, out: &mut Outbox) {
+        dispatch!(self, t => t.on_nic_paused(now, out))
     }
     #[inline]
     fn completed_at(&self) -> Option<Time> {

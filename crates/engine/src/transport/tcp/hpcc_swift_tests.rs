@@ -370,17 +370,58 @@ fn a_paused_source_with_nothing_to_send_is_woken_by_the_resume() {
     // P2 from 8.2 µs (2 > 1: PAUSE, at h0 at 9.2); P1's ACK comes back in the pause (14.2 + 1 +
     // 0.416 + 1 + 0.0416 + 1 = 17.6576 µs) with nothing left to send. htsim's source stops its
     // timer all the same (its firing at 12 µs found it paused) and fires it at the resume, so
-    // the sender, told of the pause by that ACK, waits for the RESUME: P2 leaves s0 at 26.2 µs,
+    // the sender, told of the pause as it arrives, waits for the RESUME: P2 leaves s0 at 26.2 µs,
     // which reaches h0 at 27.2.
     let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
     let mut sim = paused_source(3000, "size = 2896\n");
-    sim.run_until(us(17.6576) - Time(1));
+    sim.run_until(us(9.2) - Time(1));
     assert!(!sim.flows[0].waiting);
-    sim.run_until(us(17.6576));
-    assert!(sim.flows[0].waiting, "told of the pause by P1's ACK");
+    sim.run_until(us(9.2));
+    assert!(sim.flows[0].waiting, "told at the PAUSE");
     sim.run_until(us(27.2) - Time(1));
     assert!(sim.flows[0].waiting);
     sim.run_until(us(27.2));
     assert!(!sim.flows[0].waiting, "woken by the RESUME");
     assert_eq!(tcp(&sim, 0).sender.stats.segments_sent, 2);
+}
+
+#[test]
+fn a_pause_stops_every_source_of_the_nic_even_one_nothing_calls_in_it() {
+    // paused_source's path with PFC at xoff = xon = 3 packets and W = 3000 B (two segments,
+    // period 12 × 1500 / 3000 = 6 µs); flow A from 0, flow B from 3 µs, both h0 → h1.
+    //   Ticks: A1 at 0, B1 at 3, A2 at 6, B2 at 9; each window is then full (no timer armed).
+    //   s0's ingress from h0: A1 from 2.2 µs (on s0 - h1 until 14.2), B1 from 5.2, A2 from 8.2,
+    //   B2 from 11.2: 4 > 3, PAUSE at h0 at 12.2. A1 leaves s0 at 14.2 (3, not below 3), B1 at
+    //   26.2 (2 < 3): RESUME at h0 at 27.2. A1's ACK is back in the pause (14.2 + 3.4576 =
+    //   17.6576 µs); B's first, B1's, after it (26.2 + 3.4576 = 29.6576): nothing calls B in the
+    //   pause. htsim pauses every source of the NIC at the PAUSE: B's firing at 15 µs finds it
+    //   paused and stops the timer; the resume fires it at 27.2 (a tick, window full), so after
+    //   B1's ACK opens the window B3 leaves at the next tick, 33.2 µs. A source told only at its
+    //   first ACK or firing in the pause keeps the old grid and sends B3 at 33 µs. (A: its
+    //   firing at 18 stops its timer either way; A3 at the resume, 27.2 µs.)
+    let us = |x: f64| Time::from_ps((x * 1e6).round() as u64);
+    let doc = "[simulation]\nend = \"40us\"\n[topology]\nkind = \"explicit\"\nswitches = [\"s0\"]\nhosts = [\"h0\", \"h1\"]\n\
+         [[topology.links]]\na = \"h0\"\nb = \"s0\"\nrate = \"10Gbps\"\ndelay = \"1us\"\n\
+         [[topology.links]]\na = \"s0\"\nb = \"h1\"\nrate = \"1Gbps\"\ndelay = \"1us\"\n\
+         [queue]\nbuffer = \"unlimited\"\n[pfc]\nxoff = \"3pkt\"\nxon = \"3pkt\"\nstop_senders = true\n\
+         [transport]\ncc = \"hpcc\"\nmss = 1448\nheader = 52\nhandshake = false\n\
+         cc_params = { t_us = 12, w_max_bytes = 3000, w_ai_bytes = 1000000, send_timing = \"tick\" }\n\
+         [[flows]]\nsrc = \"h0\"\ndst = \"h1\"\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nstart = \"3us\"\n";
+    let mut sim = Simulator::new(&Scenario::from_toml(doc).unwrap_or_else(|e| panic!("{e}")), None);
+    let nic = sim.fabric.net.port_by_name("h0->s0").unwrap();
+    let sent = |sim: &Simulator, f: usize| tcp(sim, f).sender.stats.segments_sent;
+    sim.run_until(us(12.2) - Time(1));
+    assert!(!sim.fabric.net.ports[nic.idx()].paused);
+    assert_eq!((sent(&sim, 0), sent(&sim, 1)), (2, 2));
+    sim.run_until(us(12.2));
+    assert!(sim.fabric.net.ports[nic.idx()].paused, "PAUSE at 12.2 µs");
+    assert!(sim.flows[1].waiting, "B told at the PAUSE");
+    sim.run_until(us(27.2));
+    assert!(!sim.fabric.net.ports[nic.idx()].paused, "RESUME at 27.2 µs");
+    assert_eq!((sent(&sim, 0), sent(&sim, 1)), (3, 2), "A3 at the resume");
+    sim.run_until(us(33.2) - Time(1));
+    assert_eq!(sent(&sim, 1), 2, "no B3 on the old grid (33 µs)");
+    sim.run_until(us(33.2));
+    assert_eq!(sent(&sim, 1), 3, "B3 a period after the resume's tick");
+    assert_eq!(sim.port_table().pfc.unwrap().pauses[nic.idx()], 1);
 }

@@ -477,6 +477,9 @@ impl Transport for TcpConnection {
     fn on_send_ready(&mut self, now: Time, _: &mut Stacks, out: &mut Outbox) {
         self.sender.on_send_ready(now, &self.cfg, &self.ends, out);
     }
+    fn on_nic_paused(&mut self, now: Time, out: &mut Outbox) {
+        self.sender.on_nic_paused(now, out);
+    }
     fn completed_at(&self) -> Option<Time> {
         self.sender.completed_at()
     }

@@ -1244,6 +1244,15 @@ impl Sender {
         }
     }
 
+    /// A PFC PAUSE reached this sender's NIC (`[pfc] stop_senders`): an unfinished source whose
+    /// congestion control keeps a timer stops it now, not at its next ACK or firing, and waits
+    /// for the RESUME's wake (htsim's `HPCCSrc::processPause` tells every source on the NIC).
+    pub fn on_nic_paused(&mut self, now: Time, out: &mut Outbox) {
+        if self.started_at.is_some() && self.completed_at.is_none() && self.cc.nic_pause(now, true) {
+            out.blocked = true;
+        }
+    }
+
     /// The next segment NextSeg() (RFC 6675 §4, rules 1, 2 and 4) would send, if any.
     fn next_segment(&mut self, now: Time, cfg: &TcpConfig) -> Option<(u64, bool)> {
         if let Some(seg) = self.board.next_lost(self.rxt_cursor) {

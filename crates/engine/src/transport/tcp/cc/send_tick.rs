@@ -20,8 +20,9 @@
 //! until they fall on the same instant. Up to `CHAINS` pending firings are kept (a later one
 //! beyond that is dropped; they merge within a period while the period holds).
 //!
-//! The sender reports the pause as it finds its NIC held (`pause`, at its first ACK or timer in
-//! the pause: a firing before that counts as outside it) and the RESUME as it is woken (`resume`).
+//! The sender reports the pause as the PAUSE reaches its NIC (`pause`; `Sender::on_nic_paused`,
+//! every unfinished sender of the NIC) and again as it finds the NIC held, and the RESUME as it
+//! is woken (`resume`).
 //!
 //! The tick times depend only on the start, the pauses and the periods set at the ACKs, not on
 //! what was sent, so they are kept lazily: `set_period` (at an ACK) first plays out the firings
