@@ -233,25 +233,30 @@ def test_the_ns3_scenarios_map_its_start_up_and_wire_sizes(tmp_path):
         assert not {"handshake_ack", "ack_first_data", "syn_size"} & off.keys()
 
 
-def test_b1_maps_the_three_rules_its_trace_found(tmp_path):
-    """B1's trace: ns-3's 58 B SYN-ACK, its first alpha window set at the first ACK and its cut
-    before the ACK's alpha update, mapped into a scenario fabricsim accepts; each flag turns its
-    rule off alone; the example keeps none of them."""
+def test_the_ns3_scenarios_map_the_rules_b1s_trace_found(tmp_path):
+    """B1's trace: ns-3's nanosecond clock, its 58 B SYN-ACK, its first alpha window set at the
+    first ACK and its cut before the ACK's alpha update (the same TcpSocketBase/TcpDctcp in the
+    example), mapped in both experiments into scenarios fabricsim accepts; each flag turns its rule
+    off alone, leaving the others (and the byte cut) in place."""
     import tomllib
 
     import ns3_validate
     from fabricsim.scenario import validate
 
-    on = ns3_validate.b1_scenario(0.01, 100, tmp_path)
-    t = tomllib.loads(on.read_text())["transport"]
-    assert (t["synack_size"], t["cc_params"]) == ("58B", {"byte_cut": 1, "first_window_at_ack": 1, "cut_before_alpha": 1})
-    validate(str(on), ())
-    off = tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path, synack=False, first_window=False).read_text())["transport"]
-    assert "synack_size" not in off and off["cc_params"] == {"byte_cut": 1, "cut_before_alpha": 1}
-    off = tomllib.loads(ns3_validate.b1_scenario(0.01, 100, tmp_path, cut=False, cut_order=False).read_text())["transport"]
-    assert off["cc_params"] == {"first_window_at_ack": 1}
-    ex = tomllib.loads(ns3_validate.example_scenario(2.0, 100, tmp_path).read_text())["transport"]
-    assert "synack_size" not in ex and ex["cc_params"] == {"byte_cut": 1}
+    for make in (ns3_validate.b1_scenario, ns3_validate.example_scenario):
+        on = make(2.0, 100, tmp_path)
+        d = tomllib.loads(on.read_text())
+        t = d["transport"]
+        assert d["simulation"]["time_resolution"] == "1ns"
+        assert (t["synack_size"], t["cc_params"]) == ("58B", {"byte_cut": 1, "first_window_at_ack": 1, "cut_before_alpha": 1})
+        validate(str(on), ())
+        off = tomllib.loads(make(0.01, 100, tmp_path, synack=False, first_window=False, ns_clock=False).read_text())
+        assert "synack_size" not in off["transport"] and off["transport"]["cc_params"] == {"byte_cut": 1, "cut_before_alpha": 1}
+        assert "time_resolution" not in off["simulation"]
+        off = tomllib.loads(make(0.01, 100, tmp_path, cut=False, cut_order=False).read_text())["transport"]
+        assert off["cc_params"] == {"first_window_at_ack": 1}
+        off = tomllib.loads(make(0.01, 100, tmp_path, cut=False, cut_order=False, first_window=False).read_text())["transport"]
+        assert "cc_params" not in off
 
 
 def test_the_ns3_scenarios_map_its_prr_in_bytes(tmp_path):

@@ -54,7 +54,8 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     the wire) -> syn_size = "58B"; PointToPointNetDevice adds a 2 B PPP header to every packet
     (data 1502 B, ACKs 54 B on the wire) -> header = "54B", ack_size = "54B" (--start-up off: none
     of these, the first data segment carrying the handshake's ACK)
-  four rules the packet-by-packet trace found (mapped for B1 only; the example not yet rerun with them): the SYN-ACK carries the same 16 B of
+  four rules the packet-by-packet trace found (mapped for the example too: the same TcpSocketBase
+    and TcpDctcp on the same nanosecond clock): the SYN-ACK carries the same 16 B of
     options as the SYN (58 B on the wire; TcpSocketBase::SendEmptyPacket) -> synack_size = "58B"
     (--synack ack: ack_size); TcpDctcp::PktsAcked (tcp-dctcp.cc) sets m_nextSeq at the first ACK,
     so alpha first moves once the initial window is acknowledged -> cc_params first_window_at_ack
@@ -97,6 +98,10 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   Proportional Rate Reduction after ECE, TcpDctcp's receiver echo and window cut -> prr = true,
     prr_entry = "ns3", prr_units = "bytes", dctcp_echo = "ns3", cc_params = { byte_cut = 1 }, loss_exit = "ns3" (as for b1)
   Timestamp = true (TcpSocketBase's default) -> timestamps = true (as for b1; --timestamps off)
+  the same TcpSocketBase/TcpDctcp rules B1's trace found: the 58 B SYN-ACK, the first alpha window
+    set at the first ACK, the cut before the ACK's alpha update -> synack_size = "58B", cc_params
+    first_window_at_ack = 1, cut_before_alpha = 1 (as for b1; --synack ack, --dctcp-first-window
+    linux, --dctcp-cut-order linux)
   a CWR episode ends only on an ACK beyond the point recorded at its start (TcpSocketBase::
     ReceivedAck: ackNumber > m_recover, m_recover = m_highTxMark in EnterCwr): the ACK of exactly
     that point stays in CWR (PRR sets the window, no growth, no second cut on its ECE) ->
@@ -110,6 +115,9 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     i*1s/10 + i*5ms; S3[i] -> R1 from i*1s/10 + (i+10)*5ms -> long-lived flows at those starts (the
     1 Gb/s application rate exceeds what a 1 Gb/s link carries in payload, so the link limits them)
   same-instant events in scheduling order -> tie_order = "scheduled" (as for b1)
+  ns-3's nanosecond Time: each serialization rounded to the nanosecond (1502 B at 1 Gb/s: 12016 ns,
+    54 B: 432 ns, exact either way; 1502 B at 10 Gb/s: 1202 ns) -> time_resolution = "1ns" (as for
+    b1; --time-resolution ps)
   measurement: goodput per flow over the last --window seconds (the example: 1 s after 4 s)
   `example-dq1` runs both with device queues of 1 packet (as B1 does).
 
@@ -255,7 +263,7 @@ NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 NS3_CWR_EXIT = 'cwr_exit = "beyond"\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
-NS3_CUT = 'cc_params = { byte_cut = 1 }\n'
+NS3_CUT = "byte_cut = 1"
 # ns-3's TcpSocketBase has RFC 7323 timestamps on (its Timestamp attribute; the 52 B header above
 # counts them), so EstimateRtt takes a sample from every ACK that advances, a retransmission's
 # included, and NewAck recomputes the RTO from the estimator on each of them: a timeout's back-off
@@ -297,7 +305,7 @@ def start_up(text: str, ns3: bool) -> str:
 # ns-3's clock: Time counts whole nanoseconds (its default resolution, src/core/model/time.cc), so
 # PointToPointNetDevice::TransmitStart's DataRate::CalculateBytesTxTime rounds each serialization
 # to the nearest nanosecond (1502 B at 10 Gb/s: 1202 ns, not 1201.6; ACKs 54 B: 43 ns, not 43.2)
-# -> [simulation] time_resolution = "1ns" (B1; --time-resolution ps: fabricsim's picoseconds).
+# -> [simulation] time_resolution = "1ns" (both experiments; --time-resolution ps: fabricsim's picoseconds).
 NS3_CLOCK = 'time_resolution = "1ns"   # ns-3\'s Time: whole nanoseconds\n'
 
 
@@ -307,20 +315,27 @@ def ties_line(order: str) -> str:
     return f'tie_order = "{order}"   # {why}\n'
 
 
-def ns3_tcp(prr: str, echo: bool, cut: bool, loss_exit: bool = False, timestamps: bool = True,
+def ns3_tcp(prr: str, echo: bool, loss_exit: bool = False, timestamps: bool = True,
             prr_bytes: bool = True) -> str:
     """The [transport] lines every ns-3 experiment shares, with the ns-3 behaviours chosen (prr:
     "ns3", "rfc6937" or "off"; prr_bytes: PRR's quota in bytes, when PRR is on)."""
     prr_lines = {"ns3": NS3_PRR + NS3_PRR_ENTRY, "rfc6937": NS3_PRR, "off": ""}[prr]
     if prr_lines and prr_bytes:
         prr_lines += NS3_PRR_BYTES
-    return NS3_OPEN + prr_lines + (NS3_ECHO if echo else "") + (NS3_CUT if cut else "") + \
+    return NS3_OPEN + prr_lines + (NS3_ECHO if echo else "") + \
         (NS3_LOSS_EXIT if loss_exit else "") + (NS3_TS if timestamps else "")
 
 
 def device_line(packets: int) -> str:
     """ns-3's switch device queues under the queue discs (0: not mapped, one queue per port)."""
     return f'device_queue = "{packets}pkt"\n' if packets else ""
+
+
+def dctcp_params(cut: bool, first_window: bool, cut_order: bool) -> str:
+    """The [transport] cc_params line of ns-3's TcpDctcp rules chosen (NS3_CUT, NS3_FIRST_WINDOW,
+    NS3_CUT_ORDER), or nothing when none is."""
+    knobs = [k for k, on in ((NS3_CUT, cut), (NS3_FIRST_WINDOW, first_window), (NS3_CUT_ORDER, cut_order)) if on]
+    return f"cc_params = {{ {', '.join(knobs)} }}\n" if knobs else ""
 
 
 def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 1, prr: str = "ns3",
@@ -337,10 +352,8 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
     `cut_order`: the trace's three rules (NS3_SYNACK, NS3_FIRST_WINDOW, NS3_CUT_ORDER); `cwr_exit`: its
     fourth, NS3_CWR_EXIT."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
-    knobs = [k for k, on in (("byte_cut = 1", cut), (NS3_FIRST_WINDOW, first_window), (NS3_CUT_ORDER, cut_order)) if on]
-    tcp = ns3_tcp(prr, echo, False, loss_exit, timestamps, prr_bytes) + (NS3_SYNACK if synack else "") + \
-        (NS3_CWR_EXIT if cwr_exit else "") + \
-        (f"cc_params = {{ {', '.join(knobs)} }}\n" if knobs else "")
+    tcp = ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes) + (NS3_SYNACK if synack else "") + \
+        (NS3_CWR_EXIT if cwr_exit else "") + dctcp_params(cut, first_window, cut_order)
     base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties) + (NS3_CLOCK if ns_clock else "").rstrip("\n")).replace("[transport]\n", "[transport]\n" + tcp)
     red = NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count).replace("max_p = 0.02", f"max_p = {red_max_p}")
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + red)
@@ -365,7 +378,12 @@ def example_starts(jitter_ns: int = 0) -> list[tuple[str, str, float]]:
 def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, device: int = 100, prr: str = "ns3",
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                      ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
-                     prr_bytes: bool = True, cwr_exit: bool = True) -> Path:
+                     prr_bytes: bool = True, cwr_exit: bool = True, ns_clock: bool = True, synack: bool = True,
+                     first_window: bool = True, cut_order: bool = True) -> Path:
+    """ns-3's examples/tcp/dctcp-example.cc mapped item by item (the docstring's `example`); flow k
+    starts k x `jitter_ns` later (--start-jitter); `device` packets of device queue below every
+    switch port's disc (0: none). The same TcpSocketBase/TcpDctcp rules as b1_scenario's, each
+    with its flag: `ns_clock` (NS3_CLOCK), `synack`, `first_window`, `cut_order`, `cwr_exit`."""
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -380,7 +398,7 @@ description = "ns-3's examples/tcp/dctcp-example.cc mapped item by item (benches
 [simulation]
 end = "{time_s}s"
 seed = 1
-{ties_line(ties)}
+{ties_line(ties)}{NS3_CLOCK if ns_clock else ""}
 [topology]
 kind = "explicit"
 hosts = {json.dumps(hosts)}
@@ -394,7 +412,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
-{ns3_tcp(prr, echo, cut, loss_exit, timestamps, prr_bytes)}{NS3_CWR_EXIT if cwr_exit else ""}cc = "dctcp"
+{ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes)}{NS3_SYNACK if synack else ""}{NS3_CWR_EXIT if cwr_exit else ""}{dctcp_params(cut, first_window, cut_order)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -549,16 +567,16 @@ def main() -> None:
                          "the first data segment acknowledged at once) and its sizes on the wire (SYN 58 B, the PPP "
                          "header's 2 B on every packet; default) or leave them out (off), to show what they account for")
     ap.add_argument("--time-resolution", choices=["ns", "ps"], default="ns",
-                    help="B1: map ns-3's nanosecond clock (time_resolution = \"1ns\": each serialization rounded to the "
+                    help="map ns-3's nanosecond clock in both experiments (time_resolution = \"1ns\": each serialization rounded to the "
                          "nanosecond as DataRate::CalculateBytesTxTime, 1502 B at 10 Gb/s 1202 ns; default) or keep "
                          "fabricsim's picoseconds (ps: 1201.6 ns), to show what it accounts for")
     ap.add_argument("--synack", choices=["ns3", "ack"], default="ns3",
-                    help="B1: map ns-3's 58 B SYN-ACK (synack_size = \"58B\"; default) or send it at ack_size (ack)")
+                    help="map ns-3's 58 B SYN-ACK in both experiments (synack_size = \"58B\"; default) or send it at ack_size (ack)")
     ap.add_argument("--dctcp-first-window", choices=["ns3", "linux"], default="ns3",
-                    help="B1: map ns-3's first alpha window, set at the first ACK (cc_params first_window_at_ack = 1; "
+                    help="map ns-3's first alpha window in both experiments, set at the first ACK (cc_params first_window_at_ack = 1; "
                          "default) or Linux's, closed by the first ACK (linux)")
     ap.add_argument("--dctcp-cut-order", choices=["ns3", "linux"], default="ns3",
-                    help="B1: map ns-3's cut before the ACK's alpha update (cc_params cut_before_alpha = 1; default) "
+                    help="map ns-3's cut in both experiments before the ACK's alpha update (cc_params cut_before_alpha = 1; default) "
                          "or Linux's order, alpha first (linux)")
     ap.add_argument("--cwr-exit", choices=["beyond", "at"], default="beyond",
                     help="map ns-3's end of a CWR episode (cwr_exit = \"beyond\": only an ACK beyond the "
@@ -600,7 +618,9 @@ def main() -> None:
                             synack=a.synack == "ns3", first_window=a.dctcp_first_window == "ns3",
                             cut_order=a.dctcp_cut_order == "ns3", cwr_exit=a.cwr_exit == "beyond") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
-                                   a.start_jitter, a.start_up == "ns3", prr_bytes, a.cwr_exit == "beyond"))
+                                   a.start_jitter, a.start_up == "ns3", prr_bytes, a.cwr_exit == "beyond",
+                                   ns_clock=a.time_resolution == "ns", synack=a.synack == "ns3",
+                                   first_window=a.dctcp_first_window == "ns3", cut_order=a.dctcp_cut_order == "ns3"))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -635,13 +655,13 @@ def main() -> None:
             notes.append(f"flow k starts k x {a.start_jitter} ns later than the experiment's own start in both simulators (--start-jitter)")
         if a.start_up != "ns3":
             notes.append("fabricsim's start-up without ns-3's handshake ACK, first-data ACK and wire sizes (--start-up off)")
-        if b1 and a.time_resolution != "ns":
+        if a.time_resolution != "ns":
             notes.append("fabricsim's picosecond clock, serializations not rounded to ns-3's nanoseconds (--time-resolution ps)")
-        if b1 and a.synack != "ns3":
+        if a.synack != "ns3":
             notes.append("fabricsim's SYN-ACK at ack_size, not ns-3's 58 B (--synack ack)")
-        if b1 and a.dctcp_first_window != "ns3":
+        if a.dctcp_first_window != "ns3":
             notes.append("fabricsim's first alpha window closed by the first ACK, as Linux (--dctcp-first-window linux)")
-        if b1 and a.dctcp_cut_order != "ns3":
+        if a.dctcp_cut_order != "ns3":
             notes.append("fabricsim's DCTCP updates alpha before an ACK's cut, as Linux (--dctcp-cut-order linux)")
         if a.cwr_exit != "beyond":
             notes.append("fabricsim ends a CWR episode on the ACK of its recovery point (--cwr-exit at)")
