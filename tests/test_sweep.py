@@ -154,13 +154,14 @@ def test_killed_sweep_keeps_finished_runs_and_completes_on_rerun(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
     deadline = time.time() + 120
     while time.time() < deadline:
-        done = [p for p in (out / "runs").glob("*") if (p / "row.json").exists()] if (out / "runs").exists() else []
+        # A run is written into ".tmp-KEY-..." and renamed when complete: only renamed ones count.
+        done = [p for p in (out / "runs").glob("*") if not p.name.startswith(".tmp-") and (p / "row.json").exists()] if (out / "runs").exists() else []
         if len(done) >= 2:
             break
         time.sleep(0.05)
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=60)
-    finished = {p.name: (p / "row.json").read_text() for p in (out / "runs").iterdir() if (p / "row.json").exists()}
+    finished = {p.name: (p / "row.json").read_text() for p in (out / "runs").iterdir() if not p.name.startswith(".tmp-") and (p / "row.json").exists()}
     assert 2 <= len(finished) < 12, len(finished)
     s = Sweep(json.loads(scen.read_text()), axes={"seed": list(range(1, 13))}, name="kill")
     r = run_sweep(s, out, workers=2, progress=False)
