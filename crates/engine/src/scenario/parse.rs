@@ -129,6 +129,10 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if let Some(topo) = topo.as_mut() {
         for l in topo.links.iter_mut() {
             l.clock = clock;
+            if l.delay > Time::ZERO && clock.delay(l.delay) == Time::ZERO {
+                // Said here, or a model that needs a delay would blame the link for having none.
+                iss.push("simulation.time_resolution", format!("\"1ns\" rounds a link delay of {} ps to 0 ns; give delays of at least 500 ps, or keep \"1ps\"", l.delay.0));
+            }
             l.delay = clock.delay(l.delay);
             if let Some((_, d)) = l.reverse.as_mut() {
                 *d = clock.delay(*d);

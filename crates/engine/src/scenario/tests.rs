@@ -127,7 +127,12 @@ fn bad_inputs_name_key_value_and_expectation() {
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = \"schedule\"", "simulation.tie_order", &["did you mean 'scheduled'"]);
     // Not a string: the accepted names too (every choice key reads through `as_choice`).
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntie_order = 3", "simulation.tie_order", &["3 is not a string", "expected one of: event, scheduled, scheduled_pipe, scheduled_switch"]);
-    // 20c. The clock's resolution is "1ps" or "1ns".
+    // 20c. The clock's resolution is "1ps" or "1ns"; a nanosecond clock refuses a delay it would round to 0.
+    let ns = GOOD.replacen("end = \"10ms\"", "end = \"10ms\"\ntime_resolution = \"1ns\"", 1).replacen("delay = \"1us\"", "delay = \"400ps\"", 1);
+    let iss = Scenario::from_toml(&ns).err().expect("a 400 ps delay under a 1 ns clock").0;
+    let i = iss.iter().find(|i| i.path == "simulation.time_resolution").unwrap_or_else(|| panic!("{iss:?}"));
+    assert!(i.message.contains("400 ps") && i.message.contains("0 ns"), "{}", i.message);
+    assert!(Scenario::from_toml(&ns.replacen("delay = \"400ps\"", "delay = \"500ps\"", 1)).is_ok(), "500 ps rounds to 1 ns");
     assert_reports("end = \"10ms\"", "end = \"10ms\"\ntime_resolution = \"1us\"", "simulation.time_resolution", &["'1us' is not known", "1ps, 1ns"]);
     // 21. min RTO above max RTO.
     assert_reports("min_rto = \"10ms\"", "min_rto = \"10ms\"\nmax_rto = \"1ms\"", "transport.min_rto", &["above max_rto"]);
