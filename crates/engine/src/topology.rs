@@ -10,7 +10,7 @@ use crate::ids::{NodeId, PortId};
 use crate::network::{Network, Node, NodeKind, Port, PortStats, Routes};
 use crate::scenario::{FaultSpec, QueueSpec, TopologySpec};
 
-fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q: QueueSpec) -> Port {
+fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q: QueueSpec, clock: crate::time::Resolution) -> Port {
     Port {
         name,
         node: NodeId::from_idx(node),
@@ -33,7 +33,7 @@ fn port(name: String, node: usize, peer: usize, l: &crate::scenario::LinkSpec, q
         held: 0,
         ps_per_byte: 0,
         stats: PortStats::default(),
-        clock: l.clock,
+        clock,
     }
 }
 
@@ -60,9 +60,9 @@ pub fn build_unrouted(spec: &TopologySpec) -> Network {
     for l in &spec.links {
         let (na, nb) = (&spec.nodes[l.a].name, &spec.nodes[l.b].name);
         nodes[l.a].ports.push(PortId::from_idx(ports.len()));
-        ports.push(port(format!("{na}->{nb}"), l.a, l.b, l, l.queue_ab));
+        ports.push(port(format!("{na}->{nb}"), l.a, l.b, l, l.queue_ab, spec.clock));
         nodes[l.b].ports.push(PortId::from_idx(ports.len()));
-        let mut back = port(format!("{nb}->{na}"), l.b, l.a, l, l.queue_ba);
+        let mut back = port(format!("{nb}->{na}"), l.b, l.a, l, l.queue_ba, spec.clock);
         if let Some((rate, delay)) = l.reverse {
             back.rate = rate;
             back.delay = delay;
@@ -79,10 +79,10 @@ pub fn build_unrouted(spec: &TopologySpec) -> Network {
         // only while the schedule connects the pair (rdcn module docs). They belong to no node's
         // port list, so nothing routes onto them.
         let unused = QueueSpec::fifo(None);
-        let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused, reverse: None, clock: Default::default() };
+        let lane = crate::scenario::LinkSpec { a: 0, b: 0, rate: r.circuit_rate, delay: r.circuit_delay, loss_rate: 0.0, queue_ab: unused, queue_ba: unused, reverse: None };
         for s in 0..r.racks {
             for d in (0..r.racks).filter(|&d| d != s) {
-                ports.push(port(crate::rdcn::lane_name(s, d), r.tor_node(s), r.tor_node(d), &lane, unused));
+                ports.push(port(crate::rdcn::lane_name(s, d), r.tor_node(s), r.tor_node(d), &lane, unused, spec.clock));
             }
         }
     }

@@ -46,9 +46,6 @@ pub struct LinkSpec {
     pub queue_ba: QueueSpec,
     /// Rate and delay of the b→a direction when they differ from a→b.
     pub reverse: Option<(Rate, Time)>,
-    /// The clock's resolution, which rounds the link's serialization times (`[simulation]
-    /// time_resolution`; the delays are rounded when it is read).
-    pub clock: crate::time::Resolution,
 }
 
 /// The network as explicit nodes and links.
@@ -67,6 +64,9 @@ pub struct TopologySpec {
     pub shared_buffer: Option<Amount>,
     /// The circuit side of a hybrid network (`kind = "rdcn"`).
     pub rdcn: Option<crate::rdcn::RdcnSpec>,
+    /// The clock's resolution, which rounds every link's serialization times (`[simulation]
+    /// time_resolution`; the delays are rounded when it is read).
+    pub clock: crate::time::Resolution,
 }
 
 /// One flow.

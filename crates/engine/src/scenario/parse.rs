@@ -127,8 +127,8 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     // The clock's resolution applies to every link as it was written (ns-3's channel delays are
     // whole nanoseconds; each serialization is rounded as the packet starts).
     if let Some(topo) = topo.as_mut() {
+        topo.clock = clock;
         for l in topo.links.iter_mut() {
-            l.clock = clock;
             if l.delay > Time::ZERO && clock.delay(l.delay) == Time::ZERO {
                 // Said here, or a model that needs a delay would blame the link for having none.
                 iss.push("simulation.time_resolution", format!("\"1ns\" rounds a link delay of {} ps to 0 ns; give delays of at least 500 ps, or keep \"1ps\"", l.delay.0));
@@ -349,7 +349,7 @@ struct LinkParams {
 impl LinkParams {
     /// The link a–b (rate and delay checked present by the caller).
     fn link(&self, a: usize, b: usize, qa: QueueSpec, qb: QueueSpec) -> LinkSpec {
-        LinkSpec { a, b, rate: self.rate.unwrap(), delay: self.delay.unwrap(), loss_rate: self.loss, queue_ab: qa, queue_ba: qb, reverse: None, clock: Default::default() }
+        LinkSpec { a, b, rate: self.rate.unwrap(), delay: self.delay.unwrap(), loss_rate: self.loss, queue_ab: qa, queue_ba: qb, reverse: None }
     }
 }
 
@@ -417,7 +417,7 @@ fn topology_spec(
             }
             if let (Some(n), Some(LinkParams { rate: Some(rate), delay: Some(delay), loss })) = (n, lp) {
                 for i in 0..n as usize {
-                    links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q, reverse: None, clock: Default::default() });
+                    links.push(LinkSpec { a: i, b: n as usize, rate, delay, loss_rate: loss, queue_ab: host_q, queue_ba: switch_q, reverse: None });
                 }
             }
         }
@@ -445,9 +445,9 @@ fn topology_spec(
                     let (s0, s1) = (l + r, l + r + 1);
                     for i in 0..l + r {
                         let s = if i < l { s0 } else { s1 };
-                        links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q, reverse: None, clock: Default::default() });
+                        links.push(LinkSpec { a: i, b: s, rate, delay, loss_rate: lp.loss, queue_ab: host_q, queue_ba: switch_q, reverse: None });
                     }
-                    links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq, reverse: None, clock: Default::default() });
+                    links.push(LinkSpec { a: s0, b: s1, rate: brate, delay: bdelay, loss_rate: bp.loss, queue_ab: bq, queue_ba: bq, reverse: None });
                 }
             }
         }
@@ -649,7 +649,7 @@ fn topology_spec(
                             let link_q = q.as_ref().map_or(switch_q, |q| queue_table(q, switch_q, max_packet, shared, iss));
                             let side = |host: bool| if !host { link_q } else if egress.as_deref() == Some("lossy") { link_q } else { host_q };
                             let (qa, qb) = (side(hosts.0), side(hosts.1));
-                            links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb, reverse: None, clock: Default::default() });
+                            links.push(LinkSpec { a, b, rate, delay, loss_rate: p.loss, queue_ab: qa, queue_ba: qb, reverse: None });
                         }
                         l.finish(iss);
                     }
@@ -663,7 +663,7 @@ fn topology_spec(
     if iss.0.len() > ok_before || nodes.is_empty() {
         return (nodes, None);
     }
-    let spec = TopologySpec { kind, nodes, links, oversubscription, bisection_bps, rdcn: None, shared_buffer: None };
+    let spec = TopologySpec { kind, nodes, links, oversubscription, bisection_bps, rdcn: None, shared_buffer: None, clock: Default::default() };
     // Refused before anything is built, and only when it cannot fit this machine.
     if let Some(why) = super::limits::Footprint::of(&spec).refusal(super::limits::machine_memory()) {
         iss.push(t.key_path("kind"), why);

@@ -555,10 +555,10 @@ fn a_nanosecond_clock_is_refused_in_hybrid_networks() {
 }
 
 #[test]
-fn a_nanosecond_clock_rounds_every_link_delay_and_marks_every_link() {
+fn a_nanosecond_clock_rounds_every_link_delay_and_marks_the_topology() {
     let doc = |res: &str| format!("[simulation]\nend = \"1ms\"\n{res}\n[topology]\nkind = \"explicit\"\nhosts = [\"a\", \"b\"]\nswitches = [\"s\"]\nlinks = [\n  {{ a = \"a\", b = \"s\", rate = \"10Gbps\", delay = \"1500ps\" }},\n  {{ a = \"s\", b = \"b\", rate = \"10Gbps\", delay = \"1499ps\" }},\n]\n[[flows]]\nsrc = \"a\"\ndst = \"b\"\nsize = \"10KB\"\n");
     let ns = Scenario::from_toml(&doc("time_resolution = \"1ns\"")).unwrap();
-    let delays: Vec<_> = ns.topology.links.iter().map(|l| (l.delay, l.clock)).collect();
+    let delays: Vec<_> = ns.topology.links.iter().map(|l| (l.delay, ns.topology.clock)).collect();
     let n = crate::time::Resolution::Nanosecond;
     assert_eq!(delays, vec![(Time::from_ns(2), n), (Time::from_ns(1), n)]);
     let ps = Scenario::from_toml(&doc("")).unwrap();

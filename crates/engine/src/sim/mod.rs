@@ -238,6 +238,7 @@ impl Simulator {
             bisection_bps: t.bisection_bps,
             rdcn: None,
             shared_buffer: t.shared_buffer,
+            clock: t.clock,
         };
         Scenario {
             name: sc.name.clone(),
