@@ -93,6 +93,9 @@ def test_a_sweep_with_an_empty_axis_is_refused(tmp_path):
     ('handshake_ack = true\n', "transport.handshake_ack: true needs handshake = true"),
     ('prr_entry = "ns3"\n', 'transport.prr_entry: "ns3" needs prr = true'),
     ('prr_units = "bytes"\n', 'transport.prr_units: "bytes" needs prr = true'),
+    ('prr_bound = "ns3-ssrb"\n', "transport.prr_bound: needs prr = true or prr_recovery = true"),
+    ('prr_recovery = true\nsack = false\n', "transport.prr_recovery: true needs sack = true"),
+    ('prr_bound = "ssrb"\nprr = true\n', "transport.prr_bound: 'ssrb' is not known; did you mean 'crb'? expected one of: crb, ns3-ssrb"),
 ])
 def test_an_ns3_option_without_the_mechanism_it_changes_is_refused(tmp_path, transport, message):
     refused(tmp_path, STAR + '[transport]\ncc = "dctcp"\n' + transport + FLOW, message)

@@ -64,6 +64,11 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     PktsAcked, so the cut takes alpha before that ACK's update -> cc_params cut_before_alpha = 1
     (--dctcp-cut-order linux: alpha updated first); and a CWR episode ends only on an ACK beyond
     m_recover (TcpSocketBase::ReceivedAck) -> cwr_exit = "beyond" (--cwr-exit at), as for the example
+  ns-3's loss recovery (mapped for the example too): TcpPrrRecovery in fast recovery as well
+    (EnterRecovery, DupAck, ProcessAck's partial ACK; ns-3-dev's bound, a segment more on an ACK of
+    a retransmission) -> prr_recovery = true; DupAck enters CA_RECOVERY only from CA_DISORDER, so
+    duplicate ACKs during a CWR episode start no fast recovery -> recovery_from_cwr = false
+    (--recovery linux: neither)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -106,6 +111,7 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     ReceivedAck: ackNumber > m_recover, m_recover = m_highTxMark in EnterCwr): the ACK of exactly
     that point stays in CWR (PRR sets the window, no growth, no second cut on its ECE) ->
     cwr_exit = "beyond" (--cwr-exit at: the episode ends on that ACK)
+  ns-3's loss recovery -> prr_recovery = true, recovery_from_cwr = false (as for b1; --recovery linux)
   the start-up: handshake_ack, ack_first_data, syn_size "58B", header and ack_size with PPP's 2 B
     (as for b1; --start-up off)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
@@ -261,6 +267,11 @@ NS3_LOSS_EXIT = 'loss_exit = "ns3"\n'
 # m_recover`, m_recover = m_highTxMark in EnterCwr); mapped for the example (found tracing its
 # 200 ms delayed-ACK stops) and for B1 (found by B1's packet-by-packet trace).
 NS3_CWR_EXIT = 'cwr_exit = "beyond"\n'
+# ns-3's loss recovery: TcpPrrRecovery in fast recovery too (TcpSocketBase::EnterRecovery, DupAck and
+# ProcessAck's partial ACK call it; ns-3-dev 1406464's conservative bound with its safe-ACK segment
+# is fabricsim's default prr_bound "crb"), and no fast recovery during a CWR episode (DupAck enters
+# CA_RECOVERY only from CA_DISORDER; SACK-lost segments are resent within the episode's window).
+NS3_RECOVERY = 'prr_recovery = true\nrecovery_from_cwr = false\n'
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = "byte_cut = 1"
@@ -342,7 +353,7 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                 ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
                 prr_bytes: bool = True, ns_clock: bool = True, red_max_p: float = 0.02, synack: bool = True,
-                first_window: bool = True, cut_order: bool = True, cwr_exit: bool = True) -> Path:
+                first_window: bool = True, cut_order: bool = True, cwr_exit: bool = True, recovery: bool = True) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
@@ -350,7 +361,7 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
     clock (NS3_CLOCK). `red_max_p`: RED's max_p at h0's port (the driver's --b1MaxP; 0.7 makes the
     marks deterministic on both sides, for packet-by-packet traces). `synack`, `first_window`,
     `cut_order`: the trace's three rules (NS3_SYNACK, NS3_FIRST_WINDOW, NS3_CUT_ORDER); `cwr_exit`: its
-    fourth, NS3_CWR_EXIT."""
+    fourth, NS3_CWR_EXIT; `recovery`: ns-3's loss recovery (NS3_RECOVERY)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     tcp = ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes) + (NS3_SYNACK if synack else "") + \
         (NS3_CWR_EXIT if cwr_exit else "") + dctcp_params(cut, first_window, cut_order)
@@ -379,11 +390,11 @@ def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = Tr
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                      ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
                      prr_bytes: bool = True, cwr_exit: bool = True, ns_clock: bool = True, synack: bool = True,
-                     first_window: bool = True, cut_order: bool = True) -> Path:
+                     first_window: bool = True, cut_order: bool = True, recovery: bool = True) -> Path:
     """ns-3's examples/tcp/dctcp-example.cc mapped item by item (the docstring's `example`); flow k
     starts k x `jitter_ns` later (--start-jitter); `device` packets of device queue below every
     switch port's disc (0: none). The same TcpSocketBase/TcpDctcp rules as b1_scenario's, each
-    with its flag: `ns_clock` (NS3_CLOCK), `synack`, `first_window`, `cut_order`, `cwr_exit`."""
+    with its flag: `ns_clock` (NS3_CLOCK), `synack`, `first_window`, `cut_order`, `cwr_exit`, `recovery`."""
     hosts = [f"S1_{i}" for i in range(10)] + [f"S2_{i}" for i in range(20)] + [f"S3_{i}" for i in range(10)] + \
             [f"R2_{i}" for i in range(20)] + ["R1"]
     host_sw = {**{h: "T1" for h in hosts if h[:2] in ("S1", "S2")}, **{h: "T2" for h in hosts if h[:2] in ("S3", "R2") or h == "R1"}}
@@ -412,7 +423,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
-{ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes)}{NS3_SYNACK if synack else ""}{NS3_CWR_EXIT if cwr_exit else ""}{dctcp_params(cut, first_window, cut_order)}cc = "dctcp"
+{ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes)}{NS3_SYNACK if synack else ""}{NS3_CWR_EXIT if cwr_exit else ""}{NS3_RECOVERY if recovery else ""}{dctcp_params(cut, first_window, cut_order)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -578,6 +589,11 @@ def main() -> None:
     ap.add_argument("--dctcp-cut-order", choices=["ns3", "linux"], default="ns3",
                     help="map ns-3's cut in both experiments before the ACK's alpha update (cc_params cut_before_alpha = 1; default) "
                          "or Linux's order, alpha first (linux)")
+    ap.add_argument("--recovery", choices=["ns3", "linux"], default="ns3",
+                    help="map ns-3's loss recovery in both experiments (prr_recovery = true: PRR in fast "
+                         "recovery too; recovery_from_cwr = false: no fast recovery during a CWR episode; "
+                         "default) or keep fabricsim's (linux: cwnd = ssthresh on entering fast recovery, "
+                         "which duplicate ACKs may start during CWR)")
     ap.add_argument("--cwr-exit", choices=["beyond", "at"], default="beyond",
                     help="map ns-3's end of a CWR episode (cwr_exit = \"beyond\": only an ACK beyond the "
                          "point recorded at its start ends it, TcpSocketBase::ReceivedAck; default) or end it on the ACK "
@@ -616,11 +632,13 @@ def main() -> None:
         toml = (b1_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                             a.start_jitter, a.start_up == "ns3", prr_bytes, a.time_resolution == "ns",
                             synack=a.synack == "ns3", first_window=a.dctcp_first_window == "ns3",
-                            cut_order=a.dctcp_cut_order == "ns3", cwr_exit=a.cwr_exit == "beyond") if b1
+                            cut_order=a.dctcp_cut_order == "ns3", cwr_exit=a.cwr_exit == "beyond",
+                            recovery=a.recovery == "ns3") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                                    a.start_jitter, a.start_up == "ns3", prr_bytes, a.cwr_exit == "beyond",
                                    ns_clock=a.time_resolution == "ns", synack=a.synack == "ns3",
-                                   first_window=a.dctcp_first_window == "ns3", cut_order=a.dctcp_cut_order == "ns3"))
+                                   first_window=a.dctcp_first_window == "ns3", cut_order=a.dctcp_cut_order == "ns3",
+                                   recovery=a.recovery == "ns3"))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -665,6 +683,8 @@ def main() -> None:
             notes.append("fabricsim's DCTCP updates alpha before an ACK's cut, as Linux (--dctcp-cut-order linux)")
         if a.cwr_exit != "beyond":
             notes.append("fabricsim ends a CWR episode on the ACK of its recovery point (--cwr-exit at)")
+        if a.recovery != "ns3":
+            notes.append("fabricsim's own loss recovery: cwnd = ssthresh on entering fast recovery, which a CWR episode may start (--recovery linux)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "

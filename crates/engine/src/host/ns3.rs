@@ -17,7 +17,9 @@
 //! | `TcpSocketBase::Timestamp`, `Sack` | on, on | on, on |
 //! | `TcpSocketBase::ReTxThreshold`, `LimitedTransmit` | 3, on | `dupthresh` 3, limited transmit (always) |
 //! | `TcpL4Protocol::RttEstimatorType` | `RttMeanDeviation`, α 1/8, β 1/4 | RFC 6298's estimator (the same gains) |
-//! | `TcpL4Protocol::RecoveryType` | `TcpPrrRecovery` | **not modelled**: cwnd = ssthresh on entering recovery |
+//! | `TcpL4Protocol::RecoveryType` | `TcpPrrRecovery` (tcp-prr-recovery.cc), `ReductionBound` SSRB, in fast recovery (`EnterRecovery`, `DupAck`, `ProcessAck`'s partial ACK) and, from ns-3.33, in CWR (`EnterCwr`) | `prr`, `prr_recovery`, `prr_bound = "ns3-ssrb"`, `prr_entry = "ns3"` (`EnterCwr`'s and `ProcessAck`'s two `DoRecovery` calls for one ACK), `prr_units = "bytes"` |
+//! | `TcpSocketBase::DupAck` | fast recovery only from CA_DISORDER: none during a CWR episode | `recovery_from_cwr = false` |
+//! | `TcpSocketBase::ReceivedAck` | CA_CWR ends on an ACK beyond `m_recover` | `cwr_exit = "beyond"` |
 //! | tail loss probes, RACK | none in ns-3 | `tlp`, `rack` off |
 //! | Linux quick-ACK mode | none in ns-3 | off |
 //! | three-way handshake | every socket connects first | `handshake` on |
@@ -36,7 +38,7 @@
 
 use super::linux::Kernel;
 use crate::time::Time;
-use crate::transport::tcp::{RcvWindow, TcpConfig};
+use crate::transport::tcp::{PrrBound, RcvWindow, TcpConfig};
 
 /// `TcpSocketBase::MinRto`.
 pub const MIN_RTO: Time = Time::from_ms(1000);
@@ -77,12 +79,19 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.rcv_buffer = Some(SOCKET_BUFFER);
     c.rcv_window = RcvWindow::Ns3;
     c.send_buffer = Some(SOCKET_BUFFER);
+    c.prr = true;
+    c.prr_recovery = true;
+    c.prr_bound = PrrBound::Ns3Ssrb;
+    c.prr_ns3_entry = true;
+    c.prr_bytes = true;
+    c.recovery_from_cwr = false;
+    c.ns3_cwr_exit = true;
     c
 }
 
 /// One line for `fabricsim list stacks`.
 pub fn summary() -> String {
     format!(
-        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR not modelled"
+        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point"
     )
 }

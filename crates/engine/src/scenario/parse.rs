@@ -9,7 +9,7 @@ use crate::network::Ecmp;
 use super::port_profiles::{self, Written};
 use super::queues::queue_table;
 use crate::topology;
-use crate::transport::tcp::{CcKind, EcnMode, TcpConfig};
+use crate::transport::tcp::{CcKind, EcnMode, PrrBound, TcpConfig};
 use crate::transport::TransportConfig;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -831,6 +831,15 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("prr_units", iss, as_choice(&["segments", "bytes"])) {
         c.prr_bytes = v == "bytes";
     }
+    if let Some(v) = t.get("prr_recovery", iss, as_bool) {
+        c.prr_recovery = v;
+    }
+    if let Some(v) = t.get("prr_bound", iss, as_choice(&["crb", "ns3-ssrb"])) {
+        c.prr_bound = if v == "crb" { PrrBound::Crb } else { PrrBound::Ns3Ssrb };
+    }
+    if let Some(v) = t.get("recovery_from_cwr", iss, as_bool) {
+        c.recovery_from_cwr = v;
+    }
     if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
         c.dctcp_echo_ns3 = v == "ns3";
     }
@@ -867,6 +876,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if c.prr_bytes && !c.prr && t.has("prr_units") {
         iss.push(t.key_path("prr_units"), "\"bytes\" needs prr = true (it is how PRR counts)");
     }
+    if t.has("prr_bound") && !c.prr && !c.prr_recovery {
+        iss.push(t.key_path("prr_bound"), "needs prr = true or prr_recovery = true (it bounds PRR)");
+    }
     match t.raw("syn_timestamp") {
         Some(v) if v.as_str() == Some("sent") => c.syn_ts_zero = false,
         Some(v) if v.as_str() == Some("zero") => c.syn_ts_zero = true,
@@ -900,6 +912,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if let Some(v) = t.get("sack", iss, as_bool) {
         c.sack = v;
+    }
+    if c.prr_recovery && !c.sack && t.has("prr_recovery") {
+        iss.push(t.key_path("prr_recovery"), "true needs sack = true (PRR in fast recovery counts SACKed data)");
     }
     let ecn = t.get("ecn", iss, as_bool).or(base_ecn);
     match t.get("rcv_window", iss, as_choice(&["free", "ns-3"])).as_deref() {

@@ -151,6 +151,22 @@ impl TcpConfig {
     }
 }
 
+/// PRR's bound once pipe is at or below ssthresh (`TcpConfig::prr_bound`); DeliveredData is what
+/// the ACK delivered, prr_delivered − prr_out what the round has delivered and not yet used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrrBound {
+    /// max(prr_delivered − prr_out, DeliveredData), plus a segment on a safe ACK (one that
+    /// cumulatively acknowledges a retransmission in fast recovery): RFC 6937 §3's conservative
+    /// bound as ns-3-dev (1406464, `TcpPrrRecovery::DoRecovery`, after RFC 9937) counts it;
+    /// RecoverFS the flight less what SACK had delivered before, plus this ACK's delivery.
+    Crb,
+    /// ns-3.33–3.44's default `ReductionBound` SSRB, as its `DoRecovery` counts it: on a safe
+    /// ACK max(prr_delivered − prr_out, DeliveredData) + a segment, otherwise DeliveredData only
+    /// (RFC 6937's SSRB adds the segment on every ACK); RecoverFS the unacknowledged data
+    /// (`UnAckDataCount`, no SACK refinement).
+    Ns3Ssrb,
+}
+
 /// Every TCP knob. Defaults follow Linux where the issue or a paper does not say otherwise.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TcpConfig {
@@ -204,6 +220,20 @@ pub struct TcpConfig {
     /// then whole segments while one fits. Rounding up in bytes, not segments, releases a segment
     /// on fewer ACKs. Off: in segments (RFC 6937 counts either).
     pub prr_bytes: bool,
+    /// PRR (as `prr`, with its `prr_bound`) during SACK fast recovery too, as Linux
+    /// (`tcp_cwnd_reduction` in CA_Recovery) and ns-3 (`TcpPrrRecovery`, called from
+    /// `TcpSocketBase::EnterRecovery`, `DupAck` and `ProcessAck`'s partial-ACK branch) do:
+    /// RecoverFS at entry, cwnd = pipe + what the round may send on each ACK that delivers,
+    /// one segment (the fast retransmit) on the first; cwnd = ssthresh at the end. Off: cwnd =
+    /// ssthresh on entering fast recovery (RFC 6675 §5 step 4.2). Only with SACK.
+    pub prr_recovery: bool,
+    /// PRR's bound once pipe ≤ ssthresh (`PrrBound`).
+    pub prr_bound: PrrBound,
+    /// Duplicate ACKs during a CWR episode may start a fast recovery (Linux
+    /// `tcp_fastretrans_alert`). Off, as ns-3's `TcpSocketBase::DupAck` (ns-3.33 on: it enters
+    /// CA_RECOVERY only from CA_DISORDER): the episode goes on, segments SACK marks lost are
+    /// resent within its window (ns-3's `NextSeg` rule 1), and it ends only at its recovery point.
+    pub recovery_from_cwr: bool,
     /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `ns3_ce_event`), not
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
@@ -355,6 +385,9 @@ impl Default for TcpConfig {
             prr: false,
             prr_ns3_entry: false,
             prr_bytes: false,
+            prr_recovery: false,
+            prr_bound: PrrBound::Crb,
+            recovery_from_cwr: true,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
             ns3_cwr_exit: false,

@@ -43,6 +43,9 @@ pub struct AckedSegs {
     /// the highest acknowledged segment was one of them.
     pub skipped: u64,
     pub last_skipped: bool,
+    /// A newly acknowledged segment, not SACKed before, had been retransmitted (ns-3's
+    /// `TcpTxBuffer::IsRetransmittedDataAcked`, PRR's safe ACK).
+    pub retrans_acked: bool,
 }
 
 /// Per-segment state for segments `[una, nxt)`.
@@ -251,6 +254,7 @@ impl Scoreboard {
     fn acked_flagged(&mut self, seg: u64, s: Seg, out: &mut AckedSegs) {
         let tx = if self.track_rate { self.tx.pop_front().unwrap_or_default() } else { TxState::default() };
         out.last_skipped = s.flags & SKIP != 0;
+        out.retrans_acked |= s.flags & EVER_RETRANS != 0 && s.flags & (SACKED | SKIP) == 0;
         if s.flags & SKIP != 0 {
             out.skipped += 1;
         } else if s.flags & SACKED == 0 {

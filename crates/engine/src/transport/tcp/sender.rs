@@ -14,7 +14,7 @@ use super::ns3_ecn::Ns3EceState;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::priority::Priority;
-use super::{EcnMode, TcpConfig};
+use super::{EcnMode, PrrBound, TcpConfig};
 use super::timers;
 use crate::transport::timer::LazyTimer;
 use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader};
@@ -697,8 +697,14 @@ impl Sender {
 
         let mut may_grow = acked.count > 0;
         let una = self.board.una();
+        // PRR's safe ACK (`PrrBound`): in fast recovery, below its recovery point, it
+        // cumulatively acknowledges a retransmission (ns-3 `TcpSocketBase::ReceivedAck`).
+        let safe_ack = self.state == CaState::Recovery && acked.retrans_acked && una < self.recovery_point;
+        // What this ACK delivered, SACKed before excluded (ns-3's `currentDelivered`).
+        let delivered = self.board.delivered - prior_delivered;
         match self.state {
             CaState::Recovery if una >= self.recovery_point => {
+                self.prr = None;
                 if self.cc.owns_cwnd() {
                     // the algorithm restores its own window
                 } else if cfg.sack {
@@ -776,14 +782,16 @@ impl Sender {
                 }
             }
         }
-        if matches!(self.state, CaState::Open | CaState::Disorder | CaState::Cwr) {
+        if matches!(self.state, CaState::Open | CaState::Disorder)
+            || (self.state == CaState::Cwr && cfg.recovery_from_cwr)
+        {
             let enter = if cfg.sack {
                 self.dupacks >= cfg.dupthresh || self.board.is_lost(una) || (cfg.rack && self.board.lost_out() > 0)
             } else {
                 self.dupacks >= cfg.dupthresh
             };
             if enter {
-                self.enter_recovery(cfg);
+                self.enter_recovery(cfg, delivered);
                 may_grow = false;
             }
         }
@@ -829,8 +837,12 @@ impl Sender {
             }
         }
 
-        if self.state == CaState::Cwr && self.prr.is_some() {
-            self.prr_step(own_acked as u64 + newly_sacked as u64, cfg.prr_bytes);
+        if self.prr.is_some() {
+            match self.state {
+                CaState::Cwr => self.prr_step(own_acked as u64 + newly_sacked as u64, false, cfg),
+                CaState::Recovery => self.prr_step(delivered, safe_ack, cfg),
+                _ => {}
+            }
         }
 
         // RFC 6298 §5.2/5.3: stop the timer when all is acked, restart it on new data acked.
@@ -920,8 +932,10 @@ impl Sender {
         }
         self.tcb.now = now;
         self.rack_detect(now, cfg, out);
-        if self.board.lost_out() > 0 && matches!(self.state, CaState::Open | CaState::Disorder | CaState::Cwr) {
-            self.enter_recovery(cfg);
+        if self.board.lost_out() > 0
+            && (matches!(self.state, CaState::Open | CaState::Disorder) || (self.state == CaState::Cwr && cfg.recovery_from_cwr))
+        {
+            self.enter_recovery(cfg, 0);
         }
         self.try_send(now, cfg, ends, out);
     }
@@ -1069,7 +1083,7 @@ impl Sender {
         if cfg.prr && !self.cc.owns_cwnd() {
             // RFC 6937's RecoverFS: the flight when the reduction starts, this ACK's share
             // included (ns-3 TcpPrrRecovery::EnterRecovery: SND.NXT − SND.UNA − SACKed + delivered).
-            let fs = (self.board.packets_out() - self.board.sacked_out() + delivered).max(1);
+            let fs = self.recover_fs(cfg, delivered);
             // ns-3 counts this ACK's delivery here and again in prr_step (`prr_ns3_entry`).
             let counted = if cfg.prr_ns3_entry { delivered } else { 0 };
             let loss_half = from_loss && pipe % 2 == 1 && pipe >= 5;
@@ -1089,7 +1103,9 @@ impl Sender {
     /// delivered. At least one segment on the episode's first ACK (ns-3 forces one there).
     /// With `bytes` (`TcpConfig::prr_bytes`) the proportional part rounds up in bytes, as ns-3's
     /// `TcpPrrRecovery::DoRecovery` does, and sends the whole segments that fit.
-    fn prr_step(&mut self, delivered: u64, bytes: bool) {
+    /// `safe`: a safe ACK (`PrrBound`), which the bound lets send a segment more.
+    fn prr_step(&mut self, delivered: u64, safe: bool, cfg: &TcpConfig) {
+        let bytes = cfg.prr_bytes;
         let Some(p) = self.prr.as_mut() else { return };
         if delivered == 0 {
             return;
@@ -1108,13 +1124,33 @@ impl Sender {
         } else if pipe > ss {
             (p.delivered * ss).div_ceil(p.recover_fs).saturating_sub(sent)
         } else {
-            (p.delivered.saturating_sub(sent)).max(delivered).min(ss - pipe)
+            let caught_up = p.delivered.saturating_sub(sent).max(delivered);
+            let limit = match cfg.prr_bound {
+                PrrBound::Crb => caught_up + safe as u64,
+                PrrBound::Ns3Ssrb if safe => caught_up + 1,
+                PrrBound::Ns3Ssrb => delivered,
+            };
+            limit.min(ss - pipe)
         };
         let quota = quota.max(if sent > 0 { 0 } else { 1 });
         self.tcb.cwnd = (pipe + quota).min(u32::MAX as u64) as u32;
     }
 
-    fn enter_recovery(&mut self, cfg: &TcpConfig) {
+    /// RFC 6937's RecoverFS when a reduction starts (`delivered`: segments this ACK delivered),
+    /// as `TcpConfig::prr_bound`'s ns-3 counts it.
+    fn recover_fs(&self, cfg: &TcpConfig, delivered: u64) -> u64 {
+        let out = self.board.packets_out();
+        match cfg.prr_bound {
+            // ns-3-dev TcpPrrRecovery::EnterRecovery: SND.NXT − SND.UNA − SACKed + delivered.
+            PrrBound::Crb => out - self.board.sacked_out() + delivered,
+            // ns-3.33–3.44: `UnAckDataCount`.
+            PrrBound::Ns3Ssrb => out,
+        }
+        .max(1)
+    }
+
+    /// Fast recovery on its first ACK (`delivered` segments; 0 when RACK's timer starts it).
+    fn enter_recovery(&mut self, cfg: &TcpConfig, delivered: u64) {
         self.prr = None;
         // A byte window halves by htsim's deflate_window (DCTCP's set_state restarts its count).
         if !self.tcb.bytes_do(ByteWindow::halve) && self.state != CaState::Cwr {
@@ -1131,7 +1167,13 @@ impl Sender {
         self.force_rtx = true;
         self.tcb.cwnd_cnt = 0;
         if !self.cc.owns_cwnd() && !self.tcb.bytes_do(ByteWindow::enter_recovery) {
-            self.tcb.cwnd = if cfg.sack {
+            self.tcb.cwnd = if cfg.sack && cfg.prr_recovery {
+                // PRR (`TcpConfig::prr_recovery`): this ACK's step (`prr_step`) sets cwnd; until
+                // then pipe + the fast retransmit (ns-3 forces one segment while prr_out = 0).
+                let fs = self.recover_fs(cfg, delivered);
+                self.prr = Some(Prr { delivered: 0, out_base: self.stats.segments_sent, recover_fs: fs, loss_half: false });
+                (self.board.pipe() + 1).min(u32::MAX as u64) as u32
+            } else if cfg.sack {
                 self.tcb.ssthresh // RFC 6675 §5 step 4.2
             } else {
                 self.tcb.ssthresh + 3 // RFC 6582 §3.2 step 2 (cwnd inflated by the 3 dupACKs)
@@ -1903,6 +1945,92 @@ mod tests {
         out.clear();
         s.on_ack(Time(3), &ack(8000, &[]), &c, &ends(), &mut out);
         assert_eq!((seqs(&out), s.tcb.cwnd), (vec![12], 5));
+    }
+
+    /// ns-3-like hosts for PRR in fast recovery: SACK, no RACK or TLP (a loss is found by three
+    /// SACKed segments above it, RFC 6675 IsLost), Reno's ssthresh 5 from cwnd 10, in congestion
+    /// avoidance (ssthresh 10), so the three SACKs before recovery do not grow the window.
+    fn prr_fr(bound: PrrBound) -> TcpConfig {
+        TcpConfig { prr_recovery: true, prr_bound: bound, rack: false, tlp: false, initial_ssthresh: 10, ..cfg(true) }
+    }
+
+    /// `acks` in turn, each a SACK list on a cumulative ACK; returns the segments each sent.
+    fn sends(s: &mut Sender, c: &TcpConfig, t0: u64, acks: &[(u64, &[(u64, u64)])]) -> Vec<Vec<u64>> {
+        let mut all = Vec::new();
+        for (k, &(a, sack)) in acks.iter().enumerate() {
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.on_ack(Time(t0 + k as u64), &ack(a, sack), c, &ends(), &mut out);
+            all.push(seqs(&out));
+        }
+        all
+    }
+
+    #[test]
+    fn prr_in_fast_recovery_sends_in_proportion_then_by_its_bound() {
+        // Segments 0..9 out (cwnd 10); 0, 4, 5 and 6 are lost. By hand (RFC 6937 §3 with ns-3's
+        // counts; pipe as RFC 6675 SetPipe; d = prr_delivered, out = prr_out):
+        //  1: SACK 1..3, IsLost(0): recovery, ssthresh 5, RecoverFS 10 (10 out − 3 SACKed + 3
+        //     delivered; ns-3.33–3.44: 10 unacknowledged), pipe 6 > 5: ⌈3·5/10⌉ − 0 = 2 →
+        //     cwnd 8: resend 0, new 10.
+        //  2, 3 (SACK 7, 8): ⌈d·5/10⌉ − out for d = 4, 5: 0, then 1: new 11.
+        //  4 (SACK 9): 4, 5, 6 have three SACKed above: lost, pipe 12 − 6 − 4 + 1 = 3, d 6,
+        //     out 3. CRB: min(max(6 − 3, 1), 5 − 3) = 2: resend 4, 5. ns-3.33–3.44's SSRB (not a
+        //     safe ACK): DeliveredData 1: resend 4.
+        //  5: 0's retransmission arrives (ACK 4000): a safe ACK (it cumulatively acknowledges a
+        //     retransmission, below the recovery point 10), d 7. CRB: out 5, pipe 4 ({4, 5, 10,
+        //     11}): min(max(2, 1) + 1, 1) = 1: resend 6. SSRB: out 4, pipe 3 ({4, 10, 11}):
+        //     min(max(3, 1) + 1, 2) = 2: resend 5, 6 (were it not safe: DeliveredData 1, 5 only).
+        let acks: [(u64, &[(u64, u64)]); 5] = [
+            (0, &[(1000, 4000)]),
+            (0, &[(1000, 4000), (7000, 8000)]),
+            (0, &[(1000, 4000), (7000, 9000)]),
+            (0, &[(1000, 4000), (7000, 10000)]),
+            (4000, &[(7000, 10000)]),
+        ];
+        let head: Vec<Vec<u64>> = vec![vec![0, 10], vec![], vec![11]];
+        for (bound, last) in [(PrrBound::Crb, vec![vec![4, 5], vec![6]]), (PrrBound::Ns3Ssrb, vec![vec![4], vec![5, 6]])] {
+            let c = prr_fr(bound);
+            let (mut s, _) = started(&c);
+            let got = sends(&mut s, &c, 1, &acks);
+            assert_eq!((&got[..3], &got[3..]), (&head[..], &last[..]), "{bound:?}");
+            assert_eq!((s.state(), s.tcb.ssthresh, s.tcb.cwnd), (CaState::Recovery, 5, 5), "{bound:?}");
+        }
+    }
+
+    #[test]
+    fn prr_in_recovery_ends_at_ssthresh_and_is_off_by_default() {
+        // The case above's first ACK (SACK 1..3): without `prr_recovery` cwnd = ssthresh 5
+        // at once (RFC 6675 §5 step 4.2), with it pipe 6 + 2 = 8 (as above); both end with
+        // cwnd = ssthresh on the ACK of everything sent.
+        for (prr, at_entry) in [(false, 5), (true, 8)] {
+            let c = TcpConfig { prr_recovery: prr, ..prr_fr(PrrBound::Crb) };
+            let (mut s, _) = started(&c);
+            sends(&mut s, &c, 1, &[(0, &[(1000, 4000)])]);
+            assert_eq!((s.state(), s.tcb.cwnd), (CaState::Recovery, at_entry), "prr_recovery = {prr}");
+            let high = s.scoreboard().nxt() * 1000;
+            sends(&mut s, &c, 10, &[(high, &[])]);
+            assert_eq!((s.state(), s.tcb.cwnd), (CaState::Open, 5), "prr_recovery = {prr}");
+        }
+    }
+
+    #[test]
+    fn without_recovery_from_cwr_a_cwr_episode_resends_what_sack_marks_lost() {
+        // ACK 1000 with ECE: CWR, ssthresh = cwnd = 5, 9 in flight. Segment 1 lost; SACK 2..4
+        // marks it lost (IsLost). Linux (and the default) starts a fast recovery from CWR there
+        // and resends 1 at once (the fast retransmission); ns-3 (`recovery_from_cwr = false`:
+        // `TcpSocketBase::DupAck` enters CA_RECOVERY only from CA_DISORDER) stays in CWR, where
+        // pipe 9 − 3 − 1 = 5 = cwnd sends nothing, and resends 1 within the episode's window on
+        // SACK 5 (pipe 4).
+        for (from_cwr, state, sent) in [(true, CaState::Recovery, vec![vec![1], vec![]]), (false, CaState::Cwr, vec![vec![], vec![1]])] {
+            let c = TcpConfig { ecn: EcnMode::Classic, recovery_from_cwr: from_cwr, rack: false, tlp: false, ..cfg(true) };
+            let (mut s, _) = started(&c);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd), (CaState::Cwr, 5));
+            let got = sends(&mut s, &c, 2, &[(1000, &[(2000, 5000)]), (1000, &[(2000, 6000)])]);
+            assert_eq!(got, sent, "recovery_from_cwr = {from_cwr}");
+            assert_eq!((s.state(), s.stats.fast_recoveries), (state, from_cwr as u64), "recovery_from_cwr = {from_cwr}");
+        }
     }
 
     #[test]
