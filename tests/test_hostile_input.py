@@ -95,6 +95,7 @@ def test_a_sweep_with_an_empty_axis_is_refused(tmp_path):
     ('prr_units = "bytes"\n', 'transport.prr_units: "bytes" needs prr = true'),
     ('prr_bound = "ns3-ssrb"\n', "transport.prr_bound: needs prr = true or prr_recovery = true"),
     ('prr_recovery = true\nsack = false\n', "transport.prr_recovery: true needs sack = true"),
+    ('prr_cwr_acks = "advancing"\n', 'transport.prr_cwr_acks: "advancing" needs prr = true'),
     ('prr_bound = "ssrb"\nprr = true\n', "transport.prr_bound: 'ssrb' is not known; did you mean 'crb'? expected one of: crb, ns3-ssrb"),
 ])
 def test_an_ns3_option_without_the_mechanism_it_changes_is_refused(tmp_path, transport, message):

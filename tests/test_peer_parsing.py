@@ -248,15 +248,37 @@ def test_the_ns3_scenarios_map_the_rules_b1s_trace_found(tmp_path):
         d = tomllib.loads(on.read_text())
         t = d["transport"]
         assert d["simulation"]["time_resolution"] == "1ns"
-        assert (t["synack_size"], t["cc_params"]) == ("58B", {"byte_cut": 1, "first_window_at_ack": 1, "cut_before_alpha": 1})
+        assert (t["synack_size"], t["cc_params"]) == ("58B", {"byte_cut": 1, "first_window_at_ack": 1, "cut_before_alpha": 1, "ns3_growth": 1, "ns3_loss_cut": 1, "empty_window": 1})
         validate(str(on), ())
-        off = tomllib.loads(make(0.01, 100, tmp_path, synack=False, first_window=False, ns_clock=False).read_text())
+        off = tomllib.loads(make(0.01, 100, tmp_path, synack=False, first_window=False, ns_clock=False, growth=False).read_text())
         assert "synack_size" not in off["transport"] and off["transport"]["cc_params"] == {"byte_cut": 1, "cut_before_alpha": 1}
         assert "time_resolution" not in off["simulation"]
-        off = tomllib.loads(make(0.01, 100, tmp_path, cut=False, cut_order=False).read_text())["transport"]
+        off = tomllib.loads(make(0.01, 100, tmp_path, cut=False, cut_order=False, growth=False).read_text())["transport"]
         assert off["cc_params"] == {"first_window_at_ack": 1}
-        off = tomllib.loads(make(0.01, 100, tmp_path, cut=False, cut_order=False, first_window=False).read_text())["transport"]
+        off = tomllib.loads(make(0.01, 100, tmp_path, cut=False, cut_order=False, first_window=False, growth=False).read_text())["transport"]
         assert "cc_params" not in off
+
+
+def test_the_ns3_scenarios_map_its_growth_timeout_and_recovery(tmp_path):
+    """The rules B1's trace found past 9.96 ms (TcpLinuxReno's growth and kept count, ReTxTimeout's
+    ssthresh at every timeout from TcpDctcp's cut, PktsAcked's empty window) and ns-3's loss recovery
+    (PRR in fast recovery, none during CWR): mapped in both experiments into scenarios fabricsim
+    accepts; --dctcp-growth linux and --recovery linux each leave theirs out alone."""
+    import tomllib
+
+    import ns3_validate
+    from fabricsim.scenario import validate
+
+    for make in (ns3_validate.b1_scenario, ns3_validate.example_scenario):
+        on = make(2.0, 100, tmp_path)
+        t = tomllib.loads(on.read_text())["transport"]
+        assert (t["timeout_ssthresh"], t["prr_recovery"], t["recovery_from_cwr"], t["tlp"], t["rack"]) == ("every", True, False, False, False)
+        assert {k: t["cc_params"][k] for k in ("ns3_growth", "ns3_loss_cut", "empty_window")} == {"ns3_growth": 1, "ns3_loss_cut": 1, "empty_window": 1}
+        validate(str(on), ())
+        t = tomllib.loads(make(0.01, 100, tmp_path, growth=False).read_text())["transport"]
+        assert "timeout_ssthresh" not in t and "ns3_growth" not in t["cc_params"] and t["prr_recovery"]
+        t = tomllib.loads(make(0.01, 100, tmp_path, recovery=False).read_text())["transport"]
+        assert "prr_recovery" not in t and "rack" not in t and "tlp" not in t and t["timeout_ssthresh"] == "every"
 
 
 def test_the_ns3_scenarios_map_its_prr_in_bytes(tmp_path):

@@ -187,7 +187,7 @@ def test_synack_size_sets_the_synacks_bytes_on_the_wire():
     with pytest.raises(fabricsim.ScenarioError, match="transport.synack_size"):
         fabricsim.validate(doc)
     # ns-3's DCTCP rules are 0 or 1 (cc/dctcp.rs): another value is named before the run.
-    for knob in ("first_window_at_ack", "cut_before_alpha"):
+    for knob in ("first_window_at_ack", "cut_before_alpha", "ns3_growth", "empty_window", "ns3_loss_cut"):
         doc["transport"] = {"cc": "dctcp", "handshake": True, "cc_params": {knob: 2}}
         with pytest.raises(fabricsim.ScenarioError, match=f"transport.cc_params.{knob}: 2 is not a number in"):
             fabricsim.validate(doc)

@@ -52,7 +52,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     on that ACK ("Always respond to first data packet"), so the first data segment is acknowledged at
     once -> ack_first_data = true; the SYN and SYN-ACK carry 16 B of options (36 B of TCP, 58 B on
     the wire) -> syn_size = "58B"; PointToPointNetDevice adds a 2 B PPP header to every packet
-    (data 1502 B, ACKs 54 B on the wire) -> header = "54B", ack_size = "54B" (--start-up off: none
+    (data 1502 B, ACKs 54 B on the wire) -> header = "54B", ack_size = "54B"; TcpHeader pads its
+    options together to whole words, so an ACK's SACK option (2 + 8n B) fills the timestamp
+    option's 2 B of padding and n blocks add 8n B -> sack_bytes = "ns3" (--start-up off: none
     of these, the first data segment carrying the handshake's ACK)
   four rules the packet-by-packet trace found (mapped for the example too: the same TcpSocketBase
     and TcpDctcp on the same nanosecond clock): the SYN-ACK carries the same 16 B of
@@ -64,11 +66,25 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     PktsAcked, so the cut takes alpha before that ACK's update -> cc_params cut_before_alpha = 1
     (--dctcp-cut-order linux: alpha updated first); and a CWR episode ends only on an ACK beyond
     m_recover (TcpSocketBase::ReceivedAck) -> cwr_exit = "beyond" (--cwr-exit at), as for the example
+  TcpDctcp's growth and timeout (mapped for the example too; found by the trace past 9.96 ms):
+    TcpLinuxReno::IncreaseWindow -- slow start or congestion avoidance per ACK, no cwnd-limited check
+    (TcpDctcp: SetSuppressIncreaseIfCwndLimited(false)), m_cWndCnt never reset, a step even on
+    ProcessAck's IncreaseWindow(0) at a loss state's end -- and ReTxTimeout's ssthresh from
+    TcpDctcp::GetSsThresh before CA_LOSS, the alpha cut, at every timeout (IsHeadRetransmitted reads
+    the flags SetSentListLost has just cleared; a repeated one, in CA_LOSS, half the flight, at least 2
+    segments); TcpDctcp::PktsAcked closes a window that counted no bytes (alpha decays) ->
+    cc_params ns3_growth = 1, ns3_loss_cut = 1, empty_window = 1, timeout_ssthresh = "every"
+    (--dctcp-growth linux)
   ns-3's loss recovery (mapped for the example too): TcpPrrRecovery in fast recovery as well
     (EnterRecovery, DupAck, ProcessAck's partial ACK; ns-3-dev's bound, a segment more on an ACK of
     a retransmission) -> prr_recovery = true; DupAck enters CA_RECOVERY only from CA_DISORDER, so
-    duplicate ACKs during a CWR episode start no fast recovery -> recovery_from_cwr = false
-    (--recovery linux: neither)
+    duplicate ACKs during a CWR episode start no fast recovery -> recovery_from_cwr = false;
+    TcpSocketBase has neither RACK nor tail loss probes -> tlp = false, rack = false; PRR steps in
+    CA_CWR only on ACKs that advance (ProcessAck), counting currentDelivered -> prr_cwr_acks =
+    "advancing"; with SACK, limited transmit through the pipe alone (DupAck in CA_DISORDER) ->
+    limited_transmit = "pipe"; ProcessAck (ns-3-dev) counts an advancing ACK's segments as what it
+    delivered (currentDelivered), SACKed data not twice -> acked_count = "delivered" (--recovery
+    linux: none of these, fabricsim's defaults)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -111,7 +127,8 @@ example: ns-3's examples/tcp/dctcp-example.cc, item by item:
     ReceivedAck: ackNumber > m_recover, m_recover = m_highTxMark in EnterCwr): the ACK of exactly
     that point stays in CWR (PRR sets the window, no growth, no second cut on its ECE) ->
     cwr_exit = "beyond" (--cwr-exit at: the episode ends on that ACK)
-  ns-3's loss recovery -> prr_recovery = true, recovery_from_cwr = false (as for b1; --recovery linux)
+  ns-3's loss recovery -> prr_recovery = true, recovery_from_cwr = false, tlp = false, rack = false
+    (as for b1; --recovery linux)
   the start-up: handshake_ack, ack_first_data, syn_size "58B", header and ack_size with PPP's 2 B
     (as for b1; --start-up off)
   switch device queues: PointToPointNetDevice's DropTailQueue, 100 packets by default, below each
@@ -270,8 +287,15 @@ NS3_CWR_EXIT = 'cwr_exit = "beyond"\n'
 # ns-3's loss recovery: TcpPrrRecovery in fast recovery too (TcpSocketBase::EnterRecovery, DupAck and
 # ProcessAck's partial ACK call it; ns-3-dev 1406464's conservative bound with its safe-ACK segment
 # is fabricsim's default prr_bound "crb"), and no fast recovery during a CWR episode (DupAck enters
-# CA_RECOVERY only from CA_DISORDER; SACK-lost segments are resent within the episode's window).
-NS3_RECOVERY = 'prr_recovery = true\nrecovery_from_cwr = false\n'
+# CA_RECOVERY only from CA_DISORDER; SACK-lost segments are resent within the episode's window), and
+# neither RACK nor tail loss probes (TcpSocketBase has none; fabricsim's TCP has both on by default,
+# which the mappings before 2026-11-27 left on: B1's trace with drops found RACK's reorder timer
+# resending a segment ns-3 resends only at its third SACK), and PRR in CWR only on ACKs that advance
+# (ProcessAck's CA_CWR branch; a duplicate ACK's SACK leaves cwnd as it was), and limited transmit
+# through the pipe alone (DupAck in CA_DISORDER with SACK adds nothing to cwnd), and an advancing ACK
+# counting what it delivered for growth and alpha (ns-3-dev ProcessAck: bytesAcked = currentDelivered).
+NS3_RECOVERY = ('prr_recovery = true\nrecovery_from_cwr = false\ntlp = false\nrack = false\nprr_cwr_acks = "advancing"\n'
+                'limited_transmit = "pipe"\nacked_count = "delivered"\n')
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = "byte_cut = 1"
@@ -286,6 +310,9 @@ NS3_TS = 'timestamps = true\n'
 # PointToPoint PPP header's 2 B on every packet), replacing the experiments' 52 B (IP, TCP,
 # timestamps).
 NS3_START = 'handshake_ack = true\nack_first_data = true\nsyn_size = "58B"\n'
+# ... and an ACK's SACK blocks on the wire: TcpHeader pads the timestamp and SACK options together,
+# so each block adds 8 B (B1's trace with drops: a --b1Buffer 150 run's ACKs 13-16 ns late).
+NS3_SACK_BYTES = 'sack_bytes = "ns3"\n'
 NS3_WIRE = {'header = "52B"': 'header = "54B"', 'ack_size = "52B"': 'ack_size = "54B"'}
 # B1's trace (docs/VALIDATION.md): ns-3's SYN-ACK carries the SYN's 16 B of options (58 B on the
 # wire, TcpSocketBase::SendEmptyPacket), not the ACK's size.
@@ -296,6 +323,18 @@ NS3_SYNACK = 'synack_size = "58B"\n'
 # before that ACK's update (cc/dctcp.rs: first_window_at_ack, cut_before_alpha).
 NS3_FIRST_WINDOW = "first_window_at_ack = 1"
 NS3_CUT_ORDER = "cut_before_alpha = 1"
+# B1's trace past 9.96 ms (docs/VALIDATION.md): TcpDctcp inherits TcpLinuxReno::IncreaseWindow
+# (slow start or congestion avoidance per ACK, no cwnd-limited check since TcpDctcp sets
+# SetSuppressIncreaseIfCwndLimited(false), m_cWndCnt kept across timeouts and reductions, a step even
+# on the ACK that ends a timeout's loss state at its recovery point, ProcessAck's IncreaseWindow(0)),
+# TcpSocketBase::ReTxTimeout takes TcpDctcp::GetSsThresh in the state before the timeout, the
+# (1 - alpha/2) cut, not a halving, and TcpDctcp::PktsAcked closes an observation window that counted
+# no bytes (alpha decays; the loss state's end at its recovery point calls PktsAcked(0))
+# (cc/dctcp.rs: ns3_growth, ns3_loss_cut, empty_window).
+NS3_GROWTH = "ns3_growth = 1, ns3_loss_cut = 1, empty_window = 1"
+# TcpSocketBase::ReTxTimeout lowers ssthresh at every timeout (its IsHeadRetransmitted check reads the
+# flags SetSentListLost has just cleared); mapped with NS3_GROWTH.
+NS3_TIMEOUT = 'timeout_ssthresh = "every"\n'
 
 
 def start_up(text: str, ns3: bool) -> str:
@@ -305,7 +344,7 @@ def start_up(text: str, ns3: bool) -> str:
     for old, new in NS3_WIRE.items():
         assert old in text, f"the scenario no longer sets {old}"
         text = text.replace(old, new)
-    return text.replace("[transport]\n", "[transport]\n" + NS3_START, 1)
+    return text.replace("[transport]\n", "[transport]\n" + NS3_START + NS3_SACK_BYTES, 1)
 
 
 # Same-instant events: ns-3's schedulers (src/core/model/scheduler.h, map-scheduler.cc, the default
@@ -342,10 +381,11 @@ def device_line(packets: int) -> str:
     return f'device_queue = "{packets}pkt"\n' if packets else ""
 
 
-def dctcp_params(cut: bool, first_window: bool, cut_order: bool) -> str:
+def dctcp_params(cut: bool, first_window: bool, cut_order: bool, growth: bool = True) -> str:
     """The [transport] cc_params line of ns-3's TcpDctcp rules chosen (NS3_CUT, NS3_FIRST_WINDOW,
-    NS3_CUT_ORDER), or nothing when none is."""
-    knobs = [k for k, on in ((NS3_CUT, cut), (NS3_FIRST_WINDOW, first_window), (NS3_CUT_ORDER, cut_order)) if on]
+    NS3_CUT_ORDER, NS3_GROWTH), or nothing when none is."""
+    knobs = [k for k, on in ((NS3_CUT, cut), (NS3_FIRST_WINDOW, first_window), (NS3_CUT_ORDER, cut_order),
+                             (NS3_GROWTH, growth)) if on]
     return f"cc_params = {{ {', '.join(knobs)} }}\n" if knobs else ""
 
 
@@ -353,7 +393,8 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
                 echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                 ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
                 prr_bytes: bool = True, ns_clock: bool = True, red_max_p: float = 0.02, synack: bool = True,
-                first_window: bool = True, cut_order: bool = True, cwr_exit: bool = True, recovery: bool = True) -> Path:
+                first_window: bool = True, cut_order: bool = True, cwr_exit: bool = True, recovery: bool = True,
+                growth: bool = True, buffer: int = 250) -> Path:
     """B1 as benches/ns3/b1_dctcp.cc runs it in ns-3: B1's settings, but the port to h0 is ns-3's
     RED with MinTh = MaxTh = 65 (gentle by default: not B1's step at 65) and connections open;
     every switch port has ns-3's one-packet device queue below it (`device`, 0: none). Flow hi
@@ -361,13 +402,18 @@ def b1_scenario(time_s: float, sample_us: float, out: Path, wait: bool = True, d
     clock (NS3_CLOCK). `red_max_p`: RED's max_p at h0's port (the driver's --b1MaxP; 0.7 makes the
     marks deterministic on both sides, for packet-by-packet traces). `synack`, `first_window`,
     `cut_order`: the trace's three rules (NS3_SYNACK, NS3_FIRST_WINDOW, NS3_CUT_ORDER); `cwr_exit`: its
-    fourth, NS3_CWR_EXIT; `recovery`: ns-3's loss recovery (NS3_RECOVERY)."""
+    fourth, NS3_CWR_EXIT; `recovery`: ns-3's loss recovery (NS3_RECOVERY); `growth`: TcpDctcp's growth
+    and timeout (NS3_GROWTH, NS3_TIMEOUT); `buffer`: the switch's buffer per port, packets (the
+    driver's --b1Buffer; B1's 250)."""
     base = (ROOT / "python" / "fabricsim" / "benchmarks" / "dctcp-16to1.toml").read_text()
     tcp = ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes) + (NS3_SYNACK if synack else "") + \
-        (NS3_CWR_EXIT if cwr_exit else "") + dctcp_params(cut, first_window, cut_order)
+        (NS3_CWR_EXIT if cwr_exit else "") + (NS3_RECOVERY if recovery else "") + (NS3_TIMEOUT if growth else "") + \
+        dctcp_params(cut, first_window, cut_order, growth)
     base = base.replace('end = "1s"', f'end = "{time_s}s"\n' + ties_line(ties) + (NS3_CLOCK if ns_clock else "").rstrip("\n")).replace("[transport]\n", "[transport]\n" + tcp)
     red = NS3_RED.format(lo=65, hi=65, wait=str(wait).lower(), count=red_count).replace("max_p = 0.02", f"max_p = {red_max_p}")
     base = base.replace('discipline = "ecn"\necn_threshold = "65pkt"', device_line(device) + red)
+    assert 'buffer = "250pkt"' in base, "B1's buffer is no longer written as 250pkt"
+    base = base.replace('buffer = "250pkt"', f'buffer = "{buffer}pkt"')
     for i in range(1, 17):
         old = f'{{ src = "h{i}", dst = "h0", start = "{i}us" }}'
         assert old in base, f"B1's flow h{i} is no longer written as {old}"
@@ -390,7 +436,7 @@ def example_scenario(time_s: float, sample_us: float, out: Path, wait: bool = Tr
                      echo: bool = True, cut: bool = True, loss_exit: bool = False, red_count: str = "ns3",
                      ties: str = "scheduled", timestamps: bool = True, jitter_ns: int = 0, ns3_start: bool = True,
                      prr_bytes: bool = True, cwr_exit: bool = True, ns_clock: bool = True, synack: bool = True,
-                     first_window: bool = True, cut_order: bool = True, recovery: bool = True) -> Path:
+                     first_window: bool = True, cut_order: bool = True, recovery: bool = True, growth: bool = True) -> Path:
     """ns-3's examples/tcp/dctcp-example.cc mapped item by item (the docstring's `example`); flow k
     starts k x `jitter_ns` later (--start-jitter); `device` packets of device queue below every
     switch port's disc (0: none). The same TcpSocketBase/TcpDctcp rules as b1_scenario's, each
@@ -423,7 +469,7 @@ buffer = "2666pkt"
 {device_line(device)}{NS3_RED.format(lo=20, hi=60, wait=str(wait).lower(), count=red_count)}
 
 [transport]
-{ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes)}{NS3_SYNACK if synack else ""}{NS3_CWR_EXIT if cwr_exit else ""}{NS3_RECOVERY if recovery else ""}{dctcp_params(cut, first_window, cut_order)}cc = "dctcp"
+{ns3_tcp(prr, echo, loss_exit, timestamps, prr_bytes)}{NS3_SYNACK if synack else ""}{NS3_CWR_EXIT if cwr_exit else ""}{NS3_RECOVERY if recovery else ""}{NS3_TIMEOUT if growth else ""}{dctcp_params(cut, first_window, cut_order, growth)}cc = "dctcp"
 mss = "1448B"
 header = "52B"
 ack_size = "52B"
@@ -589,6 +635,10 @@ def main() -> None:
     ap.add_argument("--dctcp-cut-order", choices=["ns3", "linux"], default="ns3",
                     help="map ns-3's cut in both experiments before the ACK's alpha update (cc_params cut_before_alpha = 1; default) "
                          "or Linux's order, alpha first (linux)")
+    ap.add_argument("--dctcp-growth", choices=["ns3", "linux"], default="ns3",
+                    help="map TcpDctcp's growth and timeout in both experiments (cc_params ns3_growth = 1, "
+                         "ns3_loss_cut = 1: TcpLinuxReno's IncreaseWindow with its kept count, the timeout's "
+                         "ssthresh the alpha cut; default) or keep Linux's (tcp_reno_cong_avoid, halving)")
     ap.add_argument("--recovery", choices=["ns3", "linux"], default="ns3",
                     help="map ns-3's loss recovery in both experiments (prr_recovery = true: PRR in fast "
                          "recovery too; recovery_from_cwr = false: no fast recovery during a CWR episode; "
@@ -633,12 +683,12 @@ def main() -> None:
                             a.start_jitter, a.start_up == "ns3", prr_bytes, a.time_resolution == "ns",
                             synack=a.synack == "ns3", first_window=a.dctcp_first_window == "ns3",
                             cut_order=a.dctcp_cut_order == "ns3", cwr_exit=a.cwr_exit == "beyond",
-                            recovery=a.recovery == "ns3") if b1
+                            recovery=a.recovery == "ns3", growth=a.dctcp_growth == "ns3") if b1
                 else example_scenario(time_s, a.sample, a.build, wait, fdq, prr, echo, cut, loss_exit, a.red_count, a.tie_order, ts,
                                    a.start_jitter, a.start_up == "ns3", prr_bytes, a.cwr_exit == "beyond",
                                    ns_clock=a.time_resolution == "ns", synack=a.synack == "ns3",
                                    first_window=a.dctcp_first_window == "ns3", cut_order=a.dctcp_cut_order == "ns3",
-                                   recovery=a.recovery == "ns3"))
+                                   recovery=a.recovery == "ns3", growth=a.dctcp_growth == "ns3"))
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -683,8 +733,10 @@ def main() -> None:
             notes.append("fabricsim's DCTCP updates alpha before an ACK's cut, as Linux (--dctcp-cut-order linux)")
         if a.cwr_exit != "beyond":
             notes.append("fabricsim ends a CWR episode on the ACK of its recovery point (--cwr-exit at)")
+        if a.dctcp_growth != "ns3":
+            notes.append("fabricsim's DCTCP grows as Linux's tcp_reno_cong_avoid and halves at a timeout (--dctcp-growth linux)")
         if a.recovery != "ns3":
-            notes.append("fabricsim's own loss recovery: cwnd = ssthresh on entering fast recovery, which a CWR episode may start (--recovery linux)")
+            notes.append("fabricsim's own loss recovery: cwnd = ssthresh on entering fast recovery, which a CWR episode may start; RACK and TLP on (--recovery linux)")
         if a.tie_order != "scheduled":
             notes.append("fabricsim runs same-instant events in its own order, by kind and port (--tie-order event)")
         notes.append(f"ns-3 switch device queues: {dq} packet{'s' if dq > 1 else ''}; fabricsim "

@@ -46,11 +46,11 @@ def read_ns3(path: Path) -> pd.DataFrame:
     return df
 
 
-def run_fabricsim(jitter: int, max_p: float, ns_clock: bool, out: Path) -> pd.DataFrame:
+def run_fabricsim(jitter: int, max_p: float, ns_clock: bool, out: Path, buffer: int = 250) -> pd.DataFrame:
     import fabricsim
 
     out.mkdir(parents=True, exist_ok=True)
-    toml = v.b1_scenario(0.2, 100, out, loss_exit=True, jitter_ns=jitter, red_max_p=max_p, ns_clock=ns_clock)
+    toml = v.b1_scenario(0.2, 100, out, loss_exit=True, jitter_ns=jitter, red_max_p=max_p, ns_clock=ns_clock, buffer=buffer)
     ports = [f"h{i}->s0" for i in range(17)] + [f"s0->h{i}" for i in range(17)]
     toml.write_text(toml.read_text() + "\n[output.pcap]\nports = [" + ", ".join(f'"{p}"' for p in ports)
                     + "]\nmax_packets = 5000000\n")
@@ -100,6 +100,7 @@ def main() -> None:
     ap.add_argument("host_trace", type=Path, help="the driver's --hostTrace file (from 0 s)")
     ap.add_argument("--start-jitter", type=int, default=0, metavar="NS", help="the driver's --startJitterNs")
     ap.add_argument("--max-p", type=float, default=0.02, help="RED's max_p, the driver's --b1MaxP (default 0.02, ns-3's)")
+    ap.add_argument("--buffer", type=int, default=250, help="the switch's buffer per port, packets: the driver's --b1Buffer (default 250, B1's)")
     ap.add_argument("--ps-clock", action="store_true", help="fabricsim on its picosecond clock (default: ns-3's nanoseconds)")
     ap.add_argument("-o", "--out", type=Path, default=Path("b1-trace"), help="fabricsim's scenario goes here")
     a = ap.parse_args()
@@ -108,7 +109,7 @@ def main() -> None:
     if not 0 < a.max_p < 1:
         ap.error(f"--max-p must be in (0, 1), not {a.max_p}")
     ns = read_ns3(a.host_trace)
-    fab = run_fabricsim(a.start_jitter, a.max_p, not a.ps_clock, a.out)
+    fab = run_fabricsim(a.start_jitter, a.max_p, not a.ps_clock, a.out, a.buffer)
     for f in range(1, 17):
         print(f"h{f}: {deliveries(ns, fab, f)}\n     {sends(ns, fab, f)}")
 

@@ -397,6 +397,8 @@ Ipv4Address Assign(Ipv4AddressHelper& addr, NetDeviceContainer d)
 
 // --b1MaxP (0: RED's default, LInterm 50).
 double g_b1MaxP = 0;
+// --b1Buffer: B1's switch buffer per port, packets (250 by default, B1's).
+uint32_t g_b1Buffer = 250;
 
 void B1(Time stop)
 {
@@ -404,7 +406,7 @@ void B1(Time stop)
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(1 << 26));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(1 << 26));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(10)));
-    Config::SetDefault("ns3::RedQueueDisc::MaxSize", QueueSizeValue(QueueSize("250p")));
+    Config::SetDefault("ns3::RedQueueDisc::MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, g_b1Buffer)));
     Config::SetDefault("ns3::RedQueueDisc::MinTh", DoubleValue(65));
     Config::SetDefault("ns3::RedQueueDisc::MaxTh", DoubleValue(65));
     if (g_b1MaxP > 0)
@@ -426,7 +428,7 @@ void B1(Time stop)
     TrafficControlHelper red;
     red.SetRootQueueDisc("ns3::RedQueueDisc");
     TrafficControlHelper fifo;
-    fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("250p"));
+    fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::PACKETS, g_b1Buffer)));
     Ipv4AddressHelper addr("10.0.0.0", "255.255.255.0");
     std::vector<Ipv4Address> ip(17);
     for (uint32_t i = 0; i < 17; i++)
@@ -543,6 +545,7 @@ int main(int argc, char* argv[])
     std::string hostTrace;
     cmd.AddValue("hostTrace", "every TCP packet the hosts send and receive, --traceFrom to --traceUntil, into this file", hostTrace);
     cmd.AddValue("echoFlow", "the flow --echoTrace follows (0-based, in the driver's order)", g_echoFlow);
+    cmd.AddValue("b1Buffer", "B1: the switch's buffer per port, packets (250); a smaller one gives drops under deterministic marks", g_b1Buffer);
     cmd.AddValue("b1MaxP", "B1: RED's max_p, 1 / LInterm (0: the default 0.02); 0.7 makes the marks deterministic", g_b1MaxP);
     cmd.AddValue("startJitterNs", "flow k (0-based, in the driver's order) starts k x this many ns later", g_startJitterNs);
     cmd.Parse(argc, argv);

@@ -831,6 +831,15 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("prr_units", iss, as_choice(&["segments", "bytes"])) {
         c.prr_bytes = v == "bytes";
     }
+    if let Some(v) = t.get("acked_count", iss, as_choice(&["cumulative", "delivered"])) {
+        c.acked_delivered = v == "delivered";
+    }
+    if let Some(v) = t.get("limited_transmit", iss, as_choice(&["rfc3042", "pipe"])) {
+        c.limited_transmit_pipe = v == "pipe";
+    }
+    if let Some(v) = t.get("prr_cwr_acks", iss, as_choice(&["delivering", "advancing"])) {
+        c.prr_cwr_advancing = v == "advancing";
+    }
     if let Some(v) = t.get("prr_recovery", iss, as_bool) {
         c.prr_recovery = v;
     }
@@ -839,6 +848,17 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if let Some(v) = t.get("recovery_from_cwr", iss, as_bool) {
         c.recovery_from_cwr = v;
+    }
+    if let Some(v) = t.get("timeout_ssthresh", iss, as_choice(&["episode", "every"])) {
+        c.ns3_rto_ssthresh = v == "every";
+    }
+    if let Some(v) = t.get("sack_bytes", iss, as_choice(&["none", "ns3", "linux"])) {
+        use crate::transport::tcp::SackBytes;
+        c.sack_bytes = match v.as_str() {
+            "ns3" => SackBytes::Ns3,
+            "linux" => SackBytes::Linux,
+            _ => SackBytes::None,
+        };
     }
     if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
         c.dctcp_echo_ns3 = v == "ns3";
@@ -875,6 +895,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     }
     if c.prr_bytes && !c.prr && t.has("prr_units") {
         iss.push(t.key_path("prr_units"), "\"bytes\" needs prr = true (it is how PRR counts)");
+    }
+    if c.prr_cwr_advancing && !c.prr && t.has("prr_cwr_acks") {
+        iss.push(t.key_path("prr_cwr_acks"), "\"advancing\" needs prr = true (it says when PRR steps in CWR)");
     }
     if t.has("prr_bound") && !c.prr && !c.prr_recovery {
         iss.push(t.key_path("prr_bound"), "needs prr = true or prr_recovery = true (it bounds PRR)");

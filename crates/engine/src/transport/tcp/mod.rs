@@ -32,7 +32,7 @@ mod scoreboard;
 mod sender;
 
 pub use closed::Closed;
-pub use receiver::{RcvWindow, Receiver};
+pub use receiver::{RcvWindow, Receiver, SackBytes};
 pub use rtt::{RtoConfig, RttEstimator};
 pub use scoreboard::Scoreboard;
 pub use sender::{Sender, SenderStats};
@@ -220,6 +220,21 @@ pub struct TcpConfig {
     /// then whole segments while one fits. Rounding up in bytes, not segments, releases a segment
     /// on fewer ACKs. Off: in segments (RFC 6937 counts either).
     pub prr_bytes: bool,
+    /// An ACK that advances snd_una counts, for the window's growth and DCTCP's α, the segments it
+    /// delivered (newly SACKed, or newly acknowledged and not SACKed before), as ns-3-dev's
+    /// `TcpSocketBase::ProcessAck` does (`bytesAcked = currentDelivered`; ns-3.41 and earlier
+    /// count the cumulative advance); the ACK that ends fast recovery still counts its whole
+    /// advance (ns-3 recomputes it there). Off: the segments its cumulative ACK covers.
+    pub acked_delivered: bool,
+    /// With SACK, limited transmit only through the pipe (SACKed segments leave it), as RFC 6675
+    /// §5 (C) and ns-3's `TcpSocketBase::DupAck` send: no duplicate ACK adds to cwnd. Off: cwnd
+    /// + min(duplicate ACKs, 2) in Disorder (RFC 3042), SACK or not.
+    pub limited_transmit_pipe: bool,
+    /// PRR during CWR steps only on ACKs that advance snd_una, counting what each delivered (SACKed
+    /// data included, data SACKed before not again), as ns-3's `TcpSocketBase::ProcessAck` runs
+    /// `DoRecovery` in CA_CWR (and `EnterCwr` counts the entering ACK's `currentDelivered`). Off:
+    /// on every ACK that delivers, duplicate ACKs' SACKs included (RFC 6937, Linux).
+    pub prr_cwr_advancing: bool,
     /// PRR (as `prr`, with its `prr_bound`) during SACK fast recovery too, as Linux
     /// (`tcp_cwnd_reduction` in CA_Recovery) and ns-3 (`TcpPrrRecovery`, called from
     /// `TcpSocketBase::EnterRecovery`, `DupAck` and `ProcessAck`'s partial-ACK branch) do:
@@ -234,6 +249,14 @@ pub struct TcpConfig {
     /// CA_RECOVERY only from CA_DISORDER): the episode goes on, segments SACK marks lost are
     /// resent within its window (ns-3's `NextSeg` rule 1), and it ends only at its recovery point.
     pub recovery_from_cwr: bool,
+    /// A timeout lowers ssthresh at every timeout, as ns-3's `TcpSocketBase::ReTxTimeout` does
+    /// (its `IsHeadRetransmitted` check follows `SetSentListLost`, which clears the flags it
+    /// reads): from the loss state, a repeated timeout, half the flight, at least two segments
+    /// (TcpNewReno's and ns-3-dev TcpDctcp's `GetSsThresh` in CA_LOSS); otherwise the congestion
+    /// control's. Off: once per episode (Linux `tcp_enter_loss`).
+    pub ns3_rto_ssthresh: bool,
+    /// What SACK blocks add to an ACK on the wire (`SackBytes`; `None`: every ACK `ack_size`).
+    pub sack_bytes: SackBytes,
     /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `ns3_ce_event`), not
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
@@ -385,9 +408,14 @@ impl Default for TcpConfig {
             prr: false,
             prr_ns3_entry: false,
             prr_bytes: false,
+            prr_cwr_advancing: false,
+            limited_transmit_pipe: false,
+            acked_delivered: false,
             prr_recovery: false,
             prr_bound: PrrBound::Crb,
             recovery_from_cwr: true,
+            ns3_rto_ssthresh: false,
+            sack_bytes: SackBytes::None,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
             ns3_cwr_exit: false,

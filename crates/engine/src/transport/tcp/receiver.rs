@@ -30,12 +30,42 @@ struct AckConfig {
     /// How the receive buffer makes the window (`TcpConfig::rcv_window`).
     rcv_window: RcvWindow,
     /// Low-priority packets per low-priority ACK (PPT's EWD: 2; otherwise 1).
-    lp_per_ack: u32,
+    lp_per_ack: u8,
     /// DCTCP's echo as ns-3 does it (`TcpConfig::dctcp_echo_ns3`; its sender then reads ECE only
     /// on ACKs that advance).
     echo_ns3: bool,
     /// `TcpConfig::ack_first_data`.
     ack_first_data: bool,
+    /// Bytes a SACK option adds to an ACK once, besides 8 per block (RFC 2018 §3), or
+    /// `NO_SACK_BYTES` (`TcpConfig::sack_bytes`; one byte: `Closed` keeps this struct).
+    sack_once: u8,
+}
+
+/// What SACK blocks add to an ACK on the wire (`[transport] sack_bytes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SackBytes {
+    /// Nothing: every ACK is `ack_size`.
+    None,
+    /// ns-3's `TcpHeader::CalculateHeaderLength` pads its options together to whole words: with
+    /// the 10 B timestamp option (`TcpConfig::timestamps`; 12 B padded) a SACK option of 2 + 8n B
+    /// takes the padding, so n blocks add 8n B; without it, 2 + 8n padded: 4 + 8n B.
+    Ns3,
+    /// Linux pads each option itself (`tcp_options_write`): NOP, NOP, then 2 + 8n B: 4 + 8n B.
+    Linux,
+}
+
+/// `AckConfig::sack_once` for `SackBytes::None`.
+const NO_SACK_BYTES: u8 = u8::MAX;
+
+impl SackBytes {
+    /// The bytes added once (8 more per block), with or without the timestamp option.
+    fn once(self, timestamps: bool) -> u8 {
+        match self {
+            SackBytes::None => NO_SACK_BYTES,
+            SackBytes::Ns3 if timestamps => 0,
+            SackBytes::Ns3 | SackBytes::Linux => 4,
+        }
+    }
 }
 
 /// How a receive buffer (`rcv_buffer`) bounds what the receiver holds and advertises.
@@ -66,8 +96,9 @@ impl From<&TcpConfig> for AckConfig {
             delack_timeout: c.delack_timeout,
             rcv_buffer: c.rcv_buffer,
             rcv_window: c.rcv_window,
-            lp_per_ack: c.lp_per_ack(),
+            lp_per_ack: c.lp_per_ack().min(u8::MAX as u32) as u8,
             echo_ns3: c.dctcp_echo_ns3,
+            sack_once: c.sack_bytes.once(c.timestamps),
             ack_first_data: c.ack_first_data,
         }
     }
@@ -388,11 +419,11 @@ impl Receiver {
         self.lp_pending += 1;
         self.lp_ce |= pkt.ecn == Ecn::Ce;
         let complete = self.size.is_some_and(|s| self.rcv_nxt >= s);
-        if self.lp_pending >= self.cfg.lp_per_ack || complete {
+        if self.lp_pending >= self.cfg.lp_per_ack as u32 || complete {
             let mut h = self.ack_header();
             h.ece = self.lp_ce;
             h.lcp = true;
-            let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
+            let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.ack_len(&h), Kind::Ack, ends.hash_rev, Header::Tcp(h));
             p.ecn = if self.cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
             // "at low priority": the class of the packet it answers.
             p.class = pkt.class;
@@ -465,6 +496,14 @@ impl Receiver {
         h
     }
 
+    /// An ACK's size on the wire: `ack_size`, and its SACK blocks' bytes (`SackBytes`).
+    fn ack_len(&self, h: &TcpHeader) -> u32 {
+        match (h.sack_count, self.cfg.sack_once) {
+            (0, _) | (_, NO_SACK_BYTES) => self.cfg.ack_size,
+            (n, once) => self.cfg.ack_size + once as u32 + 8 * n as u32,
+        }
+    }
+
     fn send_ack(&mut self, ends: &Endpoints, out: &mut Outbox) {
         let ece = match self.cfg.ecn {
             EcnMode::Off => false,
@@ -479,7 +518,7 @@ impl Receiver {
         let mut h = self.ack_header();
         h.ack = ack;
         h.ece = ece;
-        let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.ack_size, Kind::Ack, ends.hash_rev, Header::Tcp(h));
+        let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.ack_len(&h), Kind::Ack, ends.hash_rev, Header::Tcp(h));
         p.ecn = if self.cfg.ecn == EcnMode::Dctcp { Ecn::Ect0 } else { Ecn::NotEct };
         p.class = self.cfg.class;
         if let Some(rec) = self.int_last.as_deref() {
@@ -620,6 +659,28 @@ mod tests {
         r.on_data(Time(0), &data(0, 1000, Ecn::NotEct), &ends(), &mut out);
         let last = *out.packets.last().unwrap().tcp();
         assert_eq!((last.ack, last.sack_count), (2000, 1));
+    }
+
+    #[test]
+    fn sack_blocks_add_their_option_bytes_to_the_ack() {
+        // The case above (ACK size 52 B): one block, then two, then one. ns-3 with timestamps
+        // (its options padded together: 10 + 2 + 8n → 12 + 8n): 60, 68, 60 B; without them
+        // (2 + 8n padded to 4) and Linux (NOP, NOP, 2 + 8n): 64, 72, 64 B; off: 52 throughout.
+        for (bytes, ts, sizes) in [
+            (SackBytes::None, true, [52, 52, 52]),
+            (SackBytes::Ns3, true, [60, 68, 60]),
+            (SackBytes::Ns3, false, [64, 72, 64]),
+            (SackBytes::Linux, true, [64, 72, 64]),
+        ] {
+            let cfg = TcpConfig { sack_bytes: bytes, timestamps: ts, ..TcpConfig::default() };
+            let mut r = Receiver::new(&cfg, None);
+            let mut out = Outbox::default();
+            for seq in [1000, 3000, 0] {
+                r.on_data(Time(0), &data(seq, 1000, Ecn::NotEct), &ends(), &mut out);
+            }
+            let got: Vec<u32> = out.packets.iter().map(|p| p.size).collect();
+            assert_eq!(got, sizes, "{bytes:?}, timestamps {ts}");
+        }
     }
 
     #[test]

@@ -683,6 +683,15 @@ impl Sender {
         if cfg.ecn == EcnMode::Off && self.cc.reads_raw_ece() {
             cc_ece = h.ece;
         }
+        // ns-3-dev counts an advancing ACK's segments as what it delivered (`ProcessAck`:
+        // `bytesAcked = currentDelivered`), but the ACK that ends fast recovery by its cumulative
+        // advance (`TcpConfig::acked_delivered`).
+        let delivered_count = (cfg.acked_delivered && acked.count > 0 && loss_exit.is_none()
+            && !(self.state == CaState::Recovery && self.board.una() >= self.recovery_point))
+            .then(|| (self.board.delivered - prior_delivered) as u32);
+        if let Some(d) = delivered_count {
+            acked_bytes = d as u64 * cfg.mss as u64;
+        }
         self.cc_call(|cc, t| cc.in_ack_event(t, AckEvent { ece: cc_ece, acked_bytes }));
         if own_acked > 0 {
             let rtt_k = rtt_sample.map(|r| self.kernel_time(r));
@@ -702,6 +711,9 @@ impl Sender {
         let safe_ack = self.state == CaState::Recovery && acked.retrans_acked && una < self.recovery_point;
         // What this ACK delivered, SACKed before excluded (ns-3's `currentDelivered`).
         let delivered = self.board.delivered - prior_delivered;
+        // What PRR counts for this ACK in CWR: ns-3's `currentDelivered`, or (by default) the
+        // segments it acknowledged and newly SACKed (`TcpConfig::prr_cwr_advancing`).
+        let cwr_delivered = if cfg.prr_cwr_advancing { delivered } else { own_acked as u64 + newly_sacked as u64 };
         match self.state {
             CaState::Recovery if una >= self.recovery_point => {
                 self.prr = None;
@@ -798,7 +810,7 @@ impl Sender {
         if loss_ece {
             // ns-3's `ReceivedAck` enters CWR on an ECE in any state but CWR, before `ProcessAck`
             // would end the loss state (`TcpConfig::ns3_loss_exit`).
-            self.ecn_reduce(cfg, own_acked as u64 + newly_sacked as u64);
+            self.ecn_reduce(cfg, cwr_delivered);
             may_grow = false;
         }
         if matches!(self.state, CaState::Open | CaState::Disorder) {
@@ -806,7 +818,7 @@ impl Sender {
             self.state = if disorder { CaState::Disorder } else { CaState::Open };
             if ece && una >= self.recovery_point && self.cc.cwr_on_ece() {
                 // RFC 3168 §6.1.2: one reduction per window of data.
-                self.ecn_reduce(cfg, own_acked as u64 + newly_sacked as u64);
+                self.ecn_reduce(cfg, cwr_delivered);
                 // ns-2 opens cwnd on this ACK too (unless it starts an ECE run), even when it also
                 // ends a fast recovery (FullTcp grows on the full ACK that ends one).
                 may_grow = cfg.ns2_ecn_growth;
@@ -824,8 +836,11 @@ impl Sender {
             }
             let rs = RateSample { interval: self.kernel_time(rs.interval), rtt: rs.rtt.map(|r| self.kernel_time(r)), ..rs };
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
-        } else if may_grow && loss_exit.unwrap_or(own_acked) > 0 && self.may_grow_in(self.state, cfg, ns2_may_grow) {
-            let grow = loss_exit.unwrap_or(own_acked);
+        } else if may_grow
+            && (loss_exit.or(delivered_count).unwrap_or(own_acked) > 0 || self.cc.grows_on_no_segment())
+            && self.may_grow_in(self.state, cfg, ns2_may_grow)
+        {
+            let grow = loss_exit.or(delivered_count).unwrap_or(own_acked);
             if !self.tcb.bytes_do(|b| b.grow(self.board.pipe() * b.seg)) {
                 self.cc_call(|cc, t| cc.cong_avoid(t, grow));
             }
@@ -839,7 +854,9 @@ impl Sender {
 
         if self.prr.is_some() {
             match self.state {
-                CaState::Cwr => self.prr_step(own_acked as u64 + newly_sacked as u64, false, cfg),
+                // ns-3 steps in CWR only on an ACK that advances (`ProcessAck`'s CA_CWR branch).
+                CaState::Cwr if cfg.prr_cwr_advancing && acked.count == 0 => {}
+                CaState::Cwr => self.prr_step(cwr_delivered, false, cfg),
                 CaState::Recovery => self.prr_step(delivered, safe_ack, cfg),
                 _ => {}
             }
@@ -1119,7 +1136,8 @@ impl Sender {
             // ns-3 keeps ssthresh in whole bytes (truncated).
             let mss = self.tcb.mss as u64;
             let frac = if p.loss_half { 0.5 } else { self.cc.ssthresh_fraction() };
-            let ss_bytes = ((ss as f64 + frac) * mss as f64) as u64;
+            // Whole bytes (DCTCP's byte cut keeps them so): round off the float's noise.
+            let ss_bytes = ((ss as f64 + frac) * mss as f64).round() as u64;
             ((p.delivered * ss_bytes).div_ceil(p.recover_fs) / mss).saturating_sub(sent)
         } else if pipe > ss {
             (p.delivered * ss).div_ceil(p.recover_fs).saturating_sub(sent)
@@ -1234,6 +1252,15 @@ impl Sender {
             // window when in it; then DCTCP restarts its count (`deflate_window`).
             let recovery_flight = (self.state == CaState::Recovery).then(|| self.board.packets_out());
             self.byte_window_timeout(recovery_flight);
+        } else if cfg.ns3_rto_ssthresh {
+            // ns-3 (`TcpConfig::ns3_rto_ssthresh`): at every timeout; a repeated one, from the
+            // loss state, half the flight (before the timeout), at least two segments.
+            self.tcb.ssthresh = if self.state == CaState::Loss {
+                (self.board.pipe() / 2).max(2).min(u32::MAX as u64) as u32
+            } else {
+                self.cc_call(|cc, t| cc.ssthresh(t))
+            };
+            self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
         } else if fresh {
             self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
             self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
@@ -1370,8 +1397,10 @@ impl Sender {
         }
         loop {
             let mut cwnd = self.tcb.cwnd as u64;
-            if self.state == CaState::Disorder && self.tcb.bytes.is_none() {
-                cwnd += self.dupacks.min(2) as u64; // RFC 3042 limited transmit (htsim has none)
+            if self.state == CaState::Disorder && self.tcb.bytes.is_none() && !(cfg.sack && cfg.limited_transmit_pipe) {
+                // RFC 3042 limited transmit (htsim has none); with `limited_transmit = "pipe"` and
+                // SACK, only the pipe (RFC 6675 §5 (C), ns-3's `DupAck`).
+                cwnd += self.dupacks.min(2) as u64;
             }
             if self.board.pipe() >= cwnd {
                 self.tcb.cwnd_limited = true;
@@ -2014,6 +2043,49 @@ mod tests {
     }
 
     #[test]
+    fn limited_transmit_through_the_pipe_alone_with_sack() {
+        // Segments 0..9 out (cwnd 10, ssthresh 10); segment 1 SACKed: pipe 9. RFC 3042 (the
+        // default) lets cwnd + 1 dupACK = 11 out: 10 and 11; ns-3 (`limited_transmit = "pipe"`:
+        // `DupAck` adds nothing with SACK) only cwnd: 10.
+        for (pipe_only, sent) in [(false, vec![10, 11]), (true, vec![10])] {
+            let c = TcpConfig { limited_transmit_pipe: pipe_only, ..prr_fr(PrrBound::Crb) };
+            let (mut s, _) = started(&c);
+            assert_eq!(sends(&mut s, &c, 1, &[(0, &[(1000, 2000)])]), vec![sent], "pipe only {pipe_only}");
+            assert_eq!(s.state(), CaState::Disorder);
+        }
+    }
+
+    #[test]
+    fn prr_in_cwr_steps_only_on_advancing_acks_as_ns3() {
+        // ACK 1000 with ECE: CWR, ssthresh 5, RecoverFS 9 + 1 = 10, ⌈1·5/10⌉ = 1: segment 10 (as
+        // above). A duplicate ACK SACKing segment 2 then: RFC 6937 steps, ⌈2·5/10⌉ − 1 = 0, cwnd
+        // = pipe 9, nothing; ns-3 (`prr_cwr_acks = "advancing"`: `ProcessAck` runs DoRecovery in
+        // CA_CWR only when the ACK advances) leaves cwnd 10, pipe 9: segment 11.
+        for (advancing, sent) in [(false, vec![]), (true, vec![11])] {
+            let c = TcpConfig { ecn: EcnMode::Classic, prr: true, prr_cwr_advancing: advancing, rack: false, tlp: false, ..cfg(true) };
+            let (mut s, _) = started(&c);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!((s.state(), seqs(&out)), (CaState::Cwr, vec![10]));
+            assert_eq!(sends(&mut s, &c, 2, &[(1000, &[(2000, 3000)])]), vec![sent], "advancing {advancing}");
+        }
+    }
+
+    #[test]
+    fn an_ack_counts_what_it_delivered_as_ns3_dev() {
+        // Congestion avoidance at cwnd 10 (ssthresh 5). A duplicate ACK SACKs segments 1 and 2;
+        // then ACK 3000 covers 0, 1, 2. Counted by its cumulative advance (the default) the
+        // avoidance count takes 3; by what it delivered (`acked_count = "delivered"`, ns-3-dev's
+        // `bytesAcked = currentDelivered`) 1: segment 0, the others delivered by the SACK before.
+        for (delivered, count) in [(false, 3), (true, 1)] {
+            let c = TcpConfig { acked_delivered: delivered, initial_ssthresh: 5, rack: false, tlp: false, ..cfg(true) };
+            let (mut s, _) = started(&c);
+            sends(&mut s, &c, 1, &[(0, &[(1000, 3000)]), (3000, &[])]);
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.cwnd_cnt), (CaState::Open, 10, count), "delivered {delivered}");
+        }
+    }
+
+    #[test]
     fn without_recovery_from_cwr_a_cwr_episode_resends_what_sack_marks_lost() {
         // ACK 1000 with ECE: CWR, ssthresh = cwnd = 5, 9 in flight. Segment 1 lost; SACK 2..4
         // marks it lost (IsLost). Linux (and the default) starts a fast recovery from CWR there
@@ -2156,6 +2228,61 @@ mod tests {
         let c = ns3_dctcp(true, 1);
         s.on_ack(Time::from_ms(5000), &ack(3000, &[]), &c, &ends(), &mut out);
         assert_eq!((s.state(), s.tcb.cwnd, seqs(&out)), (CaState::Open, 3, vec![3, 4, 5]));
+    }
+
+    #[test]
+    fn ns3s_timeout_keeps_the_alpha_cut_and_its_avoidance_count_grows_at_the_loss_exit() {
+        // ns-3's TcpDctcp (B1's h2 at 57.52 ms, docs/VALIDATION.md): initial window 2 in
+        // congestion avoidance (ssthresh 2), α = 1 held (g ≈ 0). ACK(1000): avoidance counts 1 of
+        // w = 2, cwnd stays 2, segment 2 goes out. The RTO (from Open) cuts ssthresh to
+        // (1 − α/2)·2000 = 1000 B and sets cwnd 1; segment 1 is resent. ACK(3000) reaches the
+        // recovery point: ns-3 calls IncreaseWindow(0); cwnd 1000 B ≥ ssthresh 1000 B, so
+        // CongestionAvoidance, whose count (1, kept through the timeout) reaches w = 1: cwnd 2,
+        // segments 3 and 4. Linux's rules (halving at the timeout, no step without a segment):
+        // ssthresh 2, cwnd 1, segment 3 alone.
+        let run = |ns3: bool| {
+            let mut c = ns3_dctcp(true, 2);
+            c.initial_ssthresh = 2;
+            c.cc_params.0[0] = Some(1e-6); // g: α stays 1
+            if ns3 {
+                c.cc_params.0[8] = Some(1.0); // ns3_growth
+                c.cc_params.0[10] = Some(1.0); // ns3_loss_cut
+                c.ns3_rto_ssthresh = true;
+            }
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            out.clear();
+            s.on_ack(Time(1), &ack(1000, &[]), &c, &ends(), &mut out);
+            assert_eq!((s.tcb.cwnd, seqs(&out)), (2, vec![2]));
+            let rto = Time(1) + s.rtt.rto();
+            out.clear();
+            s.on_rto_timer(rto, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, seqs(&out)), (CaState::Loss, 1, vec![1]));
+            let ss = s.tcb.ssthresh;
+            out.clear();
+            s.on_ack(rto + Time(1), &ack(3000, &[]), &c, &ends(), &mut out);
+            (ss, s.state(), s.tcb.cwnd, seqs(&out))
+        };
+        assert_eq!(run(true), (1, CaState::Open, 2, vec![3, 4]));
+        assert_eq!(run(false), (2, CaState::Open, 1, vec![3]));
+    }
+
+    #[test]
+    fn ns3s_timeouts_each_lower_ssthresh_a_repeated_one_to_half_the_flight() {
+        // Ten segments out, cwnd 10 (Reno). RTO 1 from Open: ssthresh 5 either way. RTO 2 in the
+        // loss state (segment 0 resent, one in flight): Linux keeps ssthresh 5 (one reduction an
+        // episode); ns-3's ReTxTimeout lowers it again, max(1 / 2, 2) = 2.
+        for (every, second) in [(false, 5), (true, 2)] {
+            let c = TcpConfig { ns3_rto_ssthresh: every, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            let rto = s.rtt.rto();
+            s.on_rto_timer(rto, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, 5));
+            let again = rto + s.rtt.rto();
+            s.on_rto_timer(again, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, second), "timeout_ssthresh every = {every}");
+        }
     }
 
     #[test]

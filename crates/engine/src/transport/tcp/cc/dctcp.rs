@@ -82,6 +82,9 @@ pub const DCTCP_KNOBS: &[super::Knob] = &[
     super::Knob { name: "cwr_on_ece", default: 1.0, min: 0.0, max: 1.0, help: "0: an ECE starts no CWR episode, growth goes on (htsim's TcpSrc); it only lowers ssthresh to cwnd" },
     super::Knob { name: "first_window_at_ack", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpDctcp::PktsAcked: the first observation window starts at the first ACK (α first moves once the initial window is acknowledged)" },
     super::Knob { name: "cut_before_alpha", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpSocketBase::ReceivedAck: an ACK that enters CWR cuts with α as it was before that ACK's own update" },
+    super::Knob { name: "ns3_growth", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpLinuxReno::IncreaseWindow as TcpDctcp runs it: slow start or congestion avoidance per ACK (no leftover carried), no cwnd-limited check, the avoidance count kept across timeouts and reductions, a step on an ACK of no whole segment" },
+    super::Knob { name: "empty_window", default: 0.0, min: 0.0, max: 1.0, help: "1: an observation window that counted no acknowledged bytes closes too on an ACK that advances (α decays with F = 0), as ns-3's TcpDctcp::PktsAcked does at the ACK that ends a timeout's loss state at its recovery point" },
+    super::Knob { name: "ns3_loss_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpSocketBase::ReTxTimeout: a timeout's ssthresh is TcpDctcp::GetSsThresh in the state before it ((1 − α/2)·cwnd), not Linux's halving" },
 ];
 
 impl DctcpParams {
@@ -118,6 +121,19 @@ pub struct Dctcp {
     /// With `cut_before_alpha`, after an update on the ACK being processed: when, and α before it
     /// (used only by a cut in that instant; cleared at the next ACK and at a loss).
     alpha_before_ack: Option<(Time, f64)>,
+    /// ns-3's growth (`ns3_growth`): TcpLinuxReno's `m_cWndCnt`, which only its congestion
+    /// avoidance touches (the sender's `cwnd_cnt` is reset at losses and reductions, Linux's).
+    ns3_cnt: Option<u32>,
+    /// ns-3's timeout (`ns3_loss_cut`): the loss event keeps the ssthresh the cut gave.
+    ns3_loss_cut: bool,
+    /// ns-3's α (`empty_window`): a window that counted no bytes closes too, on an ACK that
+    /// advances (ns-3 calls `PktsAcked` with no segment only there).
+    empty_window: bool,
+    /// snd_una at the previous ACK (for `empty_window`).
+    prev_una: u64,
+    /// The last byte cut: the ssthresh it gave the sender (segments, at least 1) and ns-3's
+    /// ssthresh in bytes, which `ns3_growth` compares with while the sender's is still that one.
+    ss_cut: Option<(u32, u64)>,
 }
 
 /// `window_end` before ns-3's first window is set (`first_window_at_ack`).
@@ -159,6 +175,11 @@ impl Dctcp {
             first_window_at_ack: false,
             cut_before_alpha: false,
             alpha_before_ack: None,
+            ns3_cnt: None,
+            ns3_loss_cut: false,
+            empty_window: false,
+            prev_una: 0,
+            ss_cut: None,
         }
     }
     /// With `window_cut` (DCTCP_KNOBS[2] set to 1): htsim's variant.
@@ -168,7 +189,13 @@ impl Dctcp {
         let cwr_on_ece = k.get(DCTCP_KNOBS, 5) >= 0.5;
         let first_window_at_ack = k.get(DCTCP_KNOBS, 6) >= 0.5;
         let cut_before_alpha = k.get(DCTCP_KNOBS, 7) >= 0.5;
+        let ns3_cnt = (k.get(DCTCP_KNOBS, 8) >= 0.5).then_some(0);
+        let empty_window = k.get(DCTCP_KNOBS, 9) >= 0.5;
+        let ns3_loss_cut = k.get(DCTCP_KNOBS, 10) >= 0.5;
         Dctcp {
+            ns3_cnt,
+            ns3_loss_cut,
+            empty_window,
             window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5,
             byte_cut,
             ack_window,
@@ -189,6 +216,15 @@ impl Dctcp {
         self.rounds
     }
     fn react_to_loss(&mut self, tcb: &mut Tcb) {
+        if self.ns3_loss_cut {
+            // ns-3 (`ReTxTimeout`): ssthresh is the cut `ssthresh` gave in the state before the
+            // timeout (TcpDctcp has no loss event); the window is one whole segment.
+            if let Some(f) = self.byte_cut.as_mut() {
+                *f = 0.0;
+            }
+            self.alpha_before_ack = None;
+            return;
+        }
         if tcb.bytes.is_none() {
             tcb.ssthresh = (tcb.cwnd / 2).max(2); // (the sender halves a byte window itself)
         }
@@ -248,17 +284,59 @@ impl CongestionOps for Dctcp {
             _ => self.alpha,
         };
         if let Some(f) = self.byte_cut.as_mut() {
-            // ns-3: ssthresh = (1 − α/2)·cwnd in bytes; segments go out while a whole one fits.
-            let w = (tcb.cwnd as f64 + *f) * (1.0 - alpha / 2.0);
-            let k = w.floor();
-            *f = w - k;
-            return (k as u32).max(1);
+            // ns-3: ssthresh = (1 − α/2)·cwnd in bytes, truncated to a whole byte
+            // (`static_cast<uint32_t>` in `TcpDctcp::GetSsThresh`), so the window stays whole
+            // bytes; segments go out while a whole one fits.
+            let mss = tcb.mss as f64;
+            let window = ((tcb.cwnd as f64 + *f) * mss).round();
+            let cut = ((1.0 - alpha / 2.0) * window).floor();
+            let k = (cut / mss).floor();
+            *f = (cut - k * mss) / mss;
+            let ss = (k as u32).max(1);
+            self.ss_cut = Some((ss, cut as u64));
+            return ss;
         }
         let cut = (tcb.cwnd as f64 * alpha / 2.0).floor() as u32;
         (tcb.cwnd - cut.min(tcb.cwnd)).max(2)
     }
     fn cong_avoid(&mut self, tcb: &mut Tcb, acked: u32) {
-        reno_cong_avoid(tcb, acked)
+        let Some(cnt) = self.ns3_cnt.as_mut() else {
+            return reno_cong_avoid(tcb, acked);
+        };
+        // ns-3 TcpLinuxReno::IncreaseWindow (TcpDctcp: SetSuppressIncreaseIfCwndLimited(false)):
+        // slow start below ssthresh, else CongestionAvoidance with its own count; never both on
+        // one ACK. Compared in bytes with `byte_cut` (ns-3's window and ssthresh are bytes).
+        let mss = tcb.mss as u64;
+        let win = tcb.cwnd as u64 * mss + self.byte_cut.map_or(0, |f| (f * mss as f64).round() as u64);
+        let ss = match self.ss_cut {
+            Some((seg, bytes)) if seg == tcb.ssthresh => bytes,
+            _ => tcb.ssthresh as u64 * mss,
+        };
+        if win < ss {
+            if acked >= 1 {
+                // SlowStart: min(cwnd + acked·MSS, ssthresh); capped, the window takes its fraction.
+                let new = (win + acked as u64 * mss).min(ss);
+                tcb.cwnd = ((new / mss) as u32).max(1);
+                if let Some(f) = self.byte_cut.as_mut() {
+                    *f = (new % mss) as f64 / mss as f64;
+                }
+            }
+        } else {
+            let w = tcb.cwnd.max(1);
+            if *cnt >= w {
+                *cnt = 0;
+                tcb.cwnd += 1;
+            }
+            *cnt += acked;
+            if *cnt >= w {
+                let d = *cnt / w;
+                *cnt -= d * w;
+                tcb.cwnd += d;
+            }
+        }
+    }
+    fn grows_on_no_segment(&self) -> bool {
+        self.ns3_cnt.is_some()
     }
     fn in_ack_event(&mut self, tcb: &mut Tcb, ev: AckEvent) {
         if ev.ece && !self.cwr_on_ece && !tcb.bytes_do(|b| b.end_slow_start()) {
@@ -284,11 +362,14 @@ impl CongestionOps for Dctcp {
         if ev.ece {
             self.bytes_marked += ev.acked_bytes;
         }
-        if tcb.snd_una >= self.window_end && self.bytes_acked > 0 {
+        let advanced = std::mem::replace(&mut self.prev_una, tcb.snd_una) < tcb.snd_una;
+        if tcb.snd_una >= self.window_end && (self.bytes_acked > 0 || (self.empty_window && advanced)) {
             if self.cut_before_alpha {
                 self.alpha_before_ack = Some((tcb.now, self.alpha));
             }
-            self.close_window(tcb, self.bytes_marked as f64 / self.bytes_acked as f64);
+            // ns-3 (`empty_window`): F = 0 when nothing was counted.
+            let f = if self.bytes_acked > 0 { self.bytes_marked as f64 / self.bytes_acked as f64 } else { 0.0 };
+            self.close_window(tcb, f);
             self.window_end = tcb.snd_nxt;
             self.bytes_acked = 0;
             self.bytes_marked = 0;
@@ -408,6 +489,61 @@ mod tests {
         assert_eq!(t.ssthresh, 5);
         assert_eq!(d.ssthresh(&tcb(5, 100)), 2);
         assert_eq!(d.ssthresh(&tcb(3, 100)), 1, "3.5 / 2 = 1.75: the half segment carried over");
+    }
+
+    #[test]
+    fn ns3s_cut_truncates_to_a_whole_byte() {
+        // ns-3 keeps cwnd and ssthresh in whole bytes (`static_cast<uint32_t>((1 − α/2)·cWnd)`),
+        // so a cut's fraction of a byte is lost and can decide a later segment. MSS 1448: from
+        // 7 segments (10 136 B) at α = 0.285794, (1 − α/2)·10 136 = 8 687.6 → 8 687 B (5
+        // segments + 1 447 B). One segment of growth: 10 135 B. α = 0.2856: 0.8572 · 10 135 =
+        // 8 687.7 → 8 687 B, 5 segments; kept unrounded (10 135.6 B) it would be 8 688.2 B, 6.
+        let mut k = super::super::Knobs::default();
+        k.0[3] = Some(1.0);
+        let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.285794, ..Default::default() }, &k);
+        let at = |cwnd| Tcb { mss: 1448, ..tcb(cwnd, 100) };
+        assert_eq!(d.ssthresh(&at(7)), 5);
+        assert!((d.ssthresh_fraction() - 1447.0 / 1448.0).abs() < 1e-12, "{}", d.ssthresh_fraction());
+        d.set_alpha(0.2856);
+        assert_eq!(d.ssthresh(&at(6)), 5);
+        assert!((d.ssthresh_fraction() - 1447.0 / 1448.0).abs() < 1e-12, "8 687 B = 5 segments + 1 447 B");
+    }
+
+    #[test]
+    fn ns3s_growth_is_slow_start_or_avoidance_never_both_and_ignores_cwnd_limits() {
+        // ns-3 TcpLinuxReno::IncreaseWindow (TcpDctcp): cwnd 4, ssthresh 5, 3 acked: slow start
+        // to min(7, 5) = 5 and nothing more (Linux carries the 2 left into avoidance: count 2).
+        // Then not cwnd-limited: Linux does not grow; ns-3's TcpDctcp grows anyway
+        // (SetSuppressIncreaseIfCwndLimited(false)): 5 acked at w = 5, cwnd 6.
+        let mut k = super::super::Knobs::default();
+        k.0[8] = Some(1.0);
+        let mut d = Dctcp::with_knobs(DctcpParams::default(), &k);
+        let mut linux = Dctcp::new(DctcpParams::default());
+        let (mut t, mut u) = (tcb(4, 5), tcb(4, 5));
+        d.cong_avoid(&mut t, 3);
+        linux.cong_avoid(&mut u, 3);
+        assert_eq!((t.cwnd, t.cwnd_cnt, u.cwnd, u.cwnd_cnt), (5, 0, 5, 2));
+        t.cwnd_limited = false;
+        u.cwnd_limited = false;
+        d.cong_avoid(&mut t, 5);
+        linux.cong_avoid(&mut u, 5);
+        assert_eq!((t.cwnd, u.cwnd), (6, 5));
+        assert!(d.grows_on_no_segment() && !linux.grows_on_no_segment());
+    }
+
+    #[test]
+    fn ns3s_alpha_closes_a_window_that_counted_nothing() {
+        // ns-3 TcpDctcp::PktsAcked(0) on an ACK past the window's end: α = 15/16·α + 0. Without
+        // `empty_window` the window stays open until bytes are counted.
+        for (empty, alpha) in [(false, 1.0), (true, 15.0 / 16.0)] {
+            let mut k = super::super::Knobs::default();
+            k.0[9] = Some(if empty { 1.0 } else { 0.0 });
+            let mut d = Dctcp::with_knobs(DctcpParams::default(), &k);
+            let mut t = tcb(10, 100);
+            t.snd_una = 5000;
+            d.in_ack_event(&mut t, AckEvent { ece: false, acked_bytes: 0 });
+            assert_eq!(d.alpha(), alpha, "empty_window = {empty}");
+        }
     }
 
     #[test]

@@ -174,6 +174,12 @@ pub trait CongestionOps {
     fn ssthresh_fraction(&self) -> f64 {
         0.0
     }
+    /// True for algorithms whose window step runs on an ACK that counts no whole segment: ns-3's
+    /// `TcpSocketBase::ProcessAck` calls `IncreaseWindow` with 0 on the ACK that ends a loss state
+    /// exactly at its recovery point (DCTCP's `ns3_growth`). False: no step without a segment.
+    fn grows_on_no_segment(&self) -> bool {
+        false
+    }
     /// Per ACK, for `owns_cwnd` algorithms (Linux `cong_control`).
     fn cong_control(&mut self, _tcb: &mut Tcb, _rs: &RateSample) {}
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _ev: CwndEvent) {}
@@ -405,6 +411,7 @@ macro_rules! registry {
             fn pkts_acked(&mut self, tcb: &mut Tcb, acked: u32, rtt: Option<Time>) { match self { $(Cc::$v(c) => c.pkts_acked(tcb, acked, rtt),)* } }
             fn owns_cwnd(&self) -> bool { match self { $(Cc::$v(c) => c.owns_cwnd(),)* } }
             fn ssthresh_fraction(&self) -> f64 { match self { $(Cc::$v(c) => c.ssthresh_fraction(),)* } }
+            fn grows_on_no_segment(&self) -> bool { match self { $(Cc::$v(c) => c.grows_on_no_segment(),)* } }
             fn cong_control(&mut self, tcb: &mut Tcb, rs: &RateSample) { match self { $(Cc::$v(c) => c.cong_control(tcb, rs),)* } }
             fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) { match self { $(Cc::$v(c) => c.cwnd_event(tcb, ev),)* } }
             fn reads_raw_ece(&self) -> bool { match self { $(Cc::$v(c) => c.reads_raw_ece(),)* } }
