@@ -19,6 +19,7 @@
 //! | `TcpL4Protocol::RttEstimatorType` | `RttMeanDeviation`, α 1/8, β 1/4 | RFC 6298's estimator (the same gains) |
 //! | `TcpL4Protocol::RecoveryType` | `TcpPrrRecovery` (tcp-prr-recovery.cc), `ReductionBound` SSRB, in fast recovery (`EnterRecovery`, `DupAck`, `ProcessAck`'s partial ACK) and, from ns-3.33, in CWR (`EnterCwr`) | `prr`, `prr_recovery`, `prr_bound = "ns3-ssrb"`, `prr_entry = "ns3"` (`EnterCwr`'s and `ProcessAck`'s two `DoRecovery` calls for one ACK), `prr_units = "bytes"` |
 //! | `TcpSocketBase::DupAck` | fast recovery only from CA_DISORDER: none during a CWR episode | `recovery_from_cwr = false` |
+//! | `TcpSocketBase::DupAck` | fast recovery only on an ACK with new SACK information | **not set yet** (`recovery_on = "duplicate_ack"`, found after the reproductions' runs with this stack) |
 //! | `TcpSocketBase::ReceivedAck` | CA_CWR ends on an ACK beyond `m_recover` | `cwr_exit = "beyond"` |
 //! | `TcpSocketBase::ProcessAck` | PRR steps in CA_CWR only on ACKs that advance | `prr_cwr_acks = "advancing"` |
 //! | `TcpSocketBase::DupAck` (SACK) | limited transmit through the pipe alone | `limited_transmit = "pipe"` |

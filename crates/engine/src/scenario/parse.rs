@@ -849,6 +849,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("recovery_from_cwr", iss, as_bool) {
         c.recovery_from_cwr = v;
     }
+    if let Some(v) = t.get("recovery_on", iss, as_choice(&["any_ack", "duplicate_ack"])) {
+        c.recovery_on_dupack = v == "duplicate_ack";
+    }
     if let Some(v) = t.get("timeout_ssthresh", iss, as_choice(&["episode", "every"])) {
         c.ns3_rto_ssthresh = v == "every";
     }

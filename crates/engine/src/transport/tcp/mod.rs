@@ -249,6 +249,11 @@ pub struct TcpConfig {
     /// CA_RECOVERY only from CA_DISORDER): the episode goes on, segments SACK marks lost are
     /// resent within its window (ns-3's `NextSeg` rule 1), and it ends only at its recovery point.
     pub recovery_from_cwr: bool,
+    /// With SACK, fast recovery starts only on an ACK that newly SACKs data, as ns-3's
+    /// `TcpSocketBase::DupAck` (run only for such an ACK) is its only way into CA_RECOVERY: an ACK
+    /// that advances without new SACK information starts none even when the segment at its point
+    /// is deemed lost. Off: any ACK that finds one (RFC 6675 §5, Linux).
+    pub recovery_on_dupack: bool,
     /// A timeout lowers ssthresh at every timeout, as ns-3's `TcpSocketBase::ReTxTimeout` does
     /// (its `IsHeadRetransmitted` check follows `SetSentListLost`, which clears the flags it
     /// reads): from the loss state, a repeated timeout, half the flight, at least two segments
@@ -415,6 +420,7 @@ impl Default for TcpConfig {
             prr_bound: PrrBound::Crb,
             recovery_from_cwr: true,
             ns3_rto_ssthresh: false,
+            recovery_on_dupack: false,
             sack_bytes: SackBytes::None,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,

@@ -798,7 +798,9 @@ impl Sender {
             || (self.state == CaState::Cwr && cfg.recovery_from_cwr)
         {
             let enter = if cfg.sack {
-                self.dupacks >= cfg.dupthresh || self.board.is_lost(una) || (cfg.rack && self.board.lost_out() > 0)
+                // ns-3 (`TcpConfig::recovery_on_dupack`): only an ACK with new SACK information.
+                (self.dupacks >= cfg.dupthresh || self.board.is_lost(una) || (cfg.rack && self.board.lost_out() > 0))
+                    && (!cfg.recovery_on_dupack || newly_sacked > 0)
             } else {
                 self.dupacks >= cfg.dupthresh
             };
@@ -2082,6 +2084,51 @@ mod tests {
             let (mut s, _) = started(&c);
             sends(&mut s, &c, 1, &[(0, &[(1000, 3000)]), (3000, &[])]);
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.cwnd_cnt), (CaState::Open, 10, count), "delivered {delivered}");
+        }
+    }
+
+    #[test]
+    fn ns3_enters_fast_recovery_only_on_an_ack_with_new_sack_information() {
+        // ns-3's CWR keeps losses out of fast recovery (`recovery_from_cwr = false`): cwnd 10,
+        // segments 0..9, ACK 1000 with ECE: CWR at cwnd 5, recovery point 10. Segment 2 is lost:
+        // SACKs of 3..9 mark it lost and it is resent in the episode's window, with new segments
+        // 10..; 10 is lost too, and the SACKs of 11..13 mark it lost. Then 2's retransmission
+        // arrives: ACK 10 000 (the recovery point: CWR ends) with no new SACK information. The
+        // segment at the new point is lost: RFC 6675 and Linux start fast recovery on this ACK;
+        // ns-3 (`recovery_on = "duplicate_ack"`) only from `DupAck`, on the next ACK that SACKs
+        // something new (14).
+        for (dupack_only, at_exit) in [(false, CaState::Recovery), (true, CaState::Disorder)] {
+            let c = TcpConfig {
+                ecn: EcnMode::Classic,
+                recovery_from_cwr: false,
+                recovery_on_dupack: dupack_only,
+                rack: false,
+                tlp: false,
+                initial_ssthresh: 10,
+                ..cfg(true)
+            };
+            let (mut s, _) = started(&c);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd), (CaState::Cwr, 5));
+            let acks: Vec<(u64, Vec<(u64, u64)>)> = vec![
+                (1000, vec![(3000, 6000)]),
+                (1000, vec![(3000, 7000)]),
+                (1000, vec![(3000, 8000)]),
+                (1000, vec![(3000, 9000)]),
+                (1000, vec![(3000, 10000)]),
+                (1000, vec![(3000, 10000), (11000, 12000)]),
+                (1000, vec![(3000, 10000), (11000, 13000)]),
+                (1000, vec![(3000, 10000), (11000, 14000)]),
+            ];
+            let acks: Vec<(u64, &[(u64, u64)])> = acks.iter().map(|(a, l)| (*a, l.as_slice())).collect();
+            sends(&mut s, &c, 2, &acks);
+            assert_eq!((s.state(), s.stats.fast_recoveries), (CaState::Cwr, 0), "still CWR, no fast recovery");
+            assert!(s.board.is_lost(10), "segment 10 has three SACKed above it");
+            sends(&mut s, &c, 20, &[(10_000, &[(11000, 14000)])]);
+            assert_eq!(s.state(), at_exit, "recovery on a duplicate ACK only: {dupack_only}");
+            sends(&mut s, &c, 30, &[(10_000, &[(11000, 15000)])]);
+            assert_eq!((s.state(), s.stats.fast_recoveries), (CaState::Recovery, 1), "{dupack_only}");
         }
     }
 
