@@ -315,12 +315,14 @@ ARTIFACT: list[Change] = [
            "ns-3 default: ns-3.38 TcpSocketBase (TcpNewReno, scratch-FTwarmup.cc) has neither TLP nor RACK",
            _tcp(tlp=False, rack=False)),
     Change("ns3-loss-recovery", "ns-3's loss recovery: PRR in fast recovery with ns-3.38's SSRB bound, counted in bytes "
-           "(prr, prr_recovery, prr_bound = \"ns3-ssrb\", prr_units = \"bytes\"), no fast recovery during a CWR episode, "
-           "ssthresh lowered at every timeout (timeout_ssthresh = \"every\")",
+           "(prr, prr_recovery, prr_bound = \"ns3-ssrb\", prr_units = \"bytes\"), fast recovery only from a duplicate ACK and "
+           "never during CWR, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes "
+           "(4 + 8n B: no timestamps here)",
            "ns-3 default: ns-3.38 TcpL4Protocol::RecoveryType = TcpPrrRecovery (ReductionBound SSRB; "
            "src/internet/model/tcp-prr-recovery.cc DoRecovery), TcpSocketBase::DupAck and ReTxTimeout; SACK on (its default)",
            _tcp(prr=True, prr_recovery=True, prr_bound="ns3-ssrb", prr_units="bytes", recovery_from_cwr=False,
-                timeout_ssthresh="every")),
+                timeout_ssthresh="every", prr_cwr_acks="advancing", limited_transmit="pipe", recovery_on="duplicate_ack",
+                sack_bytes="ns3")),
     Change("iw1", "initial window of 1 segment (initial_cwnd = 1)",
            f"{REPO} scratch/scratch-FTwarmup.cc main: Config::SetDefault TcpSocket::InitialCwnd 1",
            _tcp(initial_cwnd=1)),

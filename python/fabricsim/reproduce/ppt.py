@@ -504,7 +504,7 @@ ARTIFACT: list[Change] = [
            f"simulator default: {NS3}, src/traffic-control/model/red-queue-disc.cc, RedQueueDisc::DoEnqueue "
            "(forced mark when the average, QW = 1, is >= MaxTh; per band on the band's own bytes)", _ns3_red_k),
     Change("ns3-tcp", "ns-3's TCP: handshake (SYN timeout 3 s), no TLP and no RACK, RTT timestamps, 1 ms clock granularity, 200 ms delayed-ACK timer, "
-           "PRR (SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout (min RTO stays the text's 10 ms)",
+           "PRR (SSRB) in fast recovery and CWR (in CWR on advancing ACKs), fast recovery only from a duplicate ACK and never during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes (min RTO stays the text's 10 ms)",
            f"simulator default: {NS3}, src/internet/model/tcp-socket.cc and tcp-socket-base.cc, TcpSocket/TcpSocketBase::GetTypeId "
            "attributes, TcpSocketBase::DupAck/ReceivedAck/ReTxTimeout, tcp-prr-recovery.cc (TcpPrrRecovery, SSRB); [host] stack = \"ns-3\" "
            "(crates/engine/src/host/ns3.rs)", _ns3_tcp),

@@ -19,7 +19,7 @@
 //! | `TcpL4Protocol::RttEstimatorType` | `RttMeanDeviation`, α 1/8, β 1/4 | RFC 6298's estimator (the same gains) |
 //! | `TcpL4Protocol::RecoveryType` | `TcpPrrRecovery` (tcp-prr-recovery.cc), `ReductionBound` SSRB, in fast recovery (`EnterRecovery`, `DupAck`, `ProcessAck`'s partial ACK) and, from ns-3.33, in CWR (`EnterCwr`) | `prr`, `prr_recovery`, `prr_bound = "ns3-ssrb"`, `prr_entry = "ns3"` (`EnterCwr`'s and `ProcessAck`'s two `DoRecovery` calls for one ACK), `prr_units = "bytes"` |
 //! | `TcpSocketBase::DupAck` | fast recovery only from CA_DISORDER: none during a CWR episode | `recovery_from_cwr = false` |
-//! | `TcpSocketBase::DupAck` | fast recovery only on an ACK with new SACK information | **not set yet** (`recovery_on = "duplicate_ack"`, found after the reproductions' runs with this stack) |
+//! | `TcpSocketBase::DupAck` | fast recovery only on an ACK with new SACK information | `recovery_on = "duplicate_ack"` |
 //! | `TcpSocketBase::ReceivedAck` | CA_CWR ends on an ACK beyond `m_recover` | `cwr_exit = "beyond"` |
 //! | `TcpSocketBase::ProcessAck` | PRR steps in CA_CWR only on ACKs that advance | `prr_cwr_acks = "advancing"` |
 //! | `TcpSocketBase::DupAck` (SACK) | limited transmit through the pipe alone | `limited_transmit = "pipe"` |
@@ -95,12 +95,13 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.prr_cwr_advancing = true;
     c.limited_transmit_pipe = true;
     c.sack_bytes = crate::transport::tcp::SackBytes::Ns3;
+    c.recovery_on_dupack = true;
     c
 }
 
 /// One line for `fabricsim list stacks`.
 pub fn summary() -> String {
     format!(
-        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs"
+        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK"
     )
 }
