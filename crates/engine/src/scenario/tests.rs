@@ -784,6 +784,13 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     assert_eq!((c.delack_count, c.delack_timeout, c.rcv_buffer, c.send_buffer), (2, Time::from_ms(200), Some(131_072), Some(131_072)));
     assert!(c.handshake && c.timestamps && c.sack && !c.tlp && !c.rack);
     assert_eq!(c.rcv_window, crate::transport::tcp::RcvWindow::Ns3);
+    // ns-3.33-3.41's loss recovery (host/ns3.rs's table): TcpPrrRecovery with SSRB in CWR and fast
+    // recovery, counted in bytes; TcpSocketBase's DupAck, ProcessAck, ReceivedAck, ReTxTimeout.
+    assert!(c.prr && c.prr_recovery && c.prr_ns3_entry && c.prr_bytes && c.prr_cwr_advancing);
+    assert_eq!(c.prr_bound, crate::transport::tcp::PrrBound::Ns3Ssrb);
+    assert!(!c.recovery_from_cwr && c.recovery_on_dupack && c.ns3_cwr_exit && c.ns3_rto_ssthresh && c.limited_transmit_pipe);
+    assert_eq!(c.sack_bytes, crate::transport::tcp::SackBytes::Ns3);
+    assert!(!c.acked_delivered, "ns-3.41 counts the cumulative advance; ns-3-dev what was delivered");
     let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "rcv_window = \"ns3\"\n")).unwrap_err().to_string();
     assert!(e.contains("transport.rcv_window: 'ns3' is not known; did you mean 'ns-3'?"), "{e}");
     // Without a table's min_rto, ns-3's 1 s; quickack = true on ns-3 takes 4.15's windows.
