@@ -849,6 +849,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("recovery_from_cwr", iss, as_bool) {
         c.recovery_from_cwr = v;
     }
+    if let Some(v) = t.get("lost_retransmit", iss, as_choice(&["rack", "ns3"])) {
+        c.lost_retransmit_ns3 = v == "ns3";
+    }
     if let Some(v) = t.get("recovery_on", iss, as_choice(&["any_ack", "duplicate_ack"])) {
         c.recovery_on_dupack = v == "duplicate_ack";
     }

@@ -249,6 +249,12 @@ pub struct TcpConfig {
     /// CA_RECOVERY only from CA_DISORDER): the episode goes on, segments SACK marks lost are
     /// resent within its window (ns-3's `NextSeg` rule 1), and it ends only at its recovery point.
     pub recovery_from_cwr: bool,
+    /// With SACK, a retransmission is lost when an ACK newly SACKs a segment last sent strictly
+    /// after it, at once, as ns-3's `TcpTxBuffer::MarkRetransmittedSegmentsLost` does; this
+    /// replaces the lost-retransmission check RACK's rule makes (with `rack` off, fabricsim still
+    /// runs it for retransmissions: sent before the newest delivered segment, by time then
+    /// sequence, and overdue by RACK's RTT and reorder window).
+    pub lost_retransmit_ns3: bool,
     /// With SACK, fast recovery starts only on an ACK that newly SACKs data, as ns-3's
     /// `TcpSocketBase::DupAck` (run only for such an ACK) is its only way into CA_RECOVERY: an ACK
     /// that advances without new SACK information starts none even when the segment at its point
@@ -421,6 +427,7 @@ impl Default for TcpConfig {
             recovery_from_cwr: true,
             ns3_rto_ssthresh: false,
             recovery_on_dupack: false,
+            lost_retransmit_ns3: false,
             sack_bytes: SackBytes::None,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,

@@ -71,6 +71,9 @@ pub struct Scoreboard {
     delivered_seg: u64,
     /// Segments delivered (cumulatively acked or SACKed) since the start (C.delivered).
     pub delivered: u64,
+    /// The latest send time of the segments the ACK being processed newly SACKed (reset by
+    /// `set_ack_context`), for ns-3's lost-retransmission rule (`mark_retransmits_lost_before`).
+    pub sacked_sent_max: Time,
     /// The most recently sent segment delivered since `take_newest_delivered` (its send time and
     /// snapshot), for the delivery-rate sample.
     newest_delivered: Option<(Time, TxState)>,
@@ -163,6 +166,31 @@ impl Scoreboard {
     pub fn set_ack_context(&mut self, now: Time, min_rtt: Option<Time>) {
         self.ack_now = now;
         self.ack_min_rtt = min_rtt;
+        self.sacked_sent_max = Time::ZERO;
+    }
+
+    /// ns-3's `TcpTxBuffer::MarkRetransmittedSegmentsLost`: every retransmission, not SACKed,
+    /// last sent strictly before `t` (the newest send among the segments an ACK newly SACKed) is
+    /// lost, at once: no reorder window, no tie broken by sequence. Returns the lowest so marked.
+    pub fn mark_retransmits_lost_before(&mut self, t: Time) -> Option<u64> {
+        if self.retrans == 0 {
+            return None;
+        }
+        let mut lowest = None;
+        for (i, s) in self.segs.iter_mut().enumerate() {
+            if s.flags & RETRANS == 0 || s.flags & (SACKED | SKIP) != 0 || s.sent >= t {
+                continue;
+            }
+            s.flags &= !RETRANS;
+            self.retrans -= 1;
+            if s.flags & LOST == 0 {
+                s.flags |= LOST;
+                self.lost += 1;
+            }
+            self.lost_marks += 1;
+            lowest.get_or_insert(self.una + i as u64);
+        }
+        lowest
     }
 
     #[inline]
@@ -293,6 +321,8 @@ impl Scoreboard {
             }
             let f = s.flags;
             let sent = s.sent;
+            self.sacked_sent_max = self.sacked_sent_max.max(sent);
+            let s = self.at_mut(seg).unwrap();
             s.flags |= SACKED;
             let tx = if self.track_rate { self.tx[(seg - self.una) as usize] } else { TxState::default() };
             self.note_delivered(seg, sent, tx, f);

@@ -770,6 +770,14 @@ impl Sender {
             if let Some(low) = self.board.mark_lost_by_sacks(cfg.dupthresh as u64, cfg.mss as u64, |s| layout.len(s)) {
                 self.rxt_cursor = self.rxt_cursor.min(low);
             }
+            if cfg.lost_retransmit_ns3 {
+                // ns-3 (`TcpConfig::lost_retransmit_ns3`): a retransmission sent before a newly
+                // SACKed segment was is lost.
+                let t = self.board.sacked_sent_max;
+                if let Some(low) = self.board.mark_retransmits_lost_before(t) {
+                    self.rxt_cursor = self.rxt_cursor.min(low);
+                }
+            }
         }
         if self.board.rack_point() != prior_rack {
             // RACK.rtt (RFC 8985 §6.2 step 2): the newest delivered segment's RTT, unless it is
@@ -920,7 +928,7 @@ impl Sender {
     /// few tests per ACK, not a call; the scan is out of line.
     #[inline(always)]
     fn rack_detect(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
-        if !cfg.sack || !(cfg.rack || self.board.retrans_out() > 0) {
+        if !cfg.sack || !(cfg.rack || (self.board.retrans_out() > 0 && !cfg.lost_retransmit_ns3)) {
             return;
         }
         if self.board.rack_idle() {
@@ -2129,6 +2137,24 @@ mod tests {
             assert_eq!(s.state(), at_exit, "recovery on a duplicate ACK only: {dupack_only}");
             sends(&mut s, &c, 30, &[(10_000, &[(11000, 15000)])]);
             assert_eq!((s.state(), s.stats.fast_recoveries), (CaState::Recovery, 1), "{dupack_only}");
+        }
+    }
+
+    #[test]
+    fn ns3_deems_a_retransmission_lost_only_behind_a_later_send() {
+        // RACK and TLP off, cwnd 10 (ssthresh 10). At 3 000 ps, SACK 1..6: fast recovery, cwnd =
+        // ssthresh 5, pipe 10 − 6 − 1 = 3: resend 0, then new 10, both at 3 000. At 5 000, segment
+        // 10 is SACKed, 0's resend not acknowledged. fabricsim's check for lost retransmissions
+        // (RACK's rule, run with `rack` off for retransmissions: sent before the newest delivered
+        // segment, time then sequence: 0 < 10 at the same instant; overdue: 3 000 + RTT 2 000 ≤
+        // 5 000) deems 0 lost: pipe 11 − 7 − 1 = 3, resend 0 and new 11. ns-3 (`lost_retransmit
+        // = "ns3"`, `MarkRetransmittedSegmentsLost`: last sent strictly before 10 was) does not:
+        // pipe 4, new 11 alone.
+        for (ns3, sent) in [(false, vec![0, 11]), (true, vec![11])] {
+            let c = TcpConfig { lost_retransmit_ns3: ns3, rack: false, tlp: false, initial_ssthresh: 10, ..cfg(true) };
+            let (mut s, _) = started(&c);
+            assert_eq!(sends(&mut s, &c, 3000, &[(0, &[(1000, 7000)])]), vec![vec![0, 10]]);
+            assert_eq!(sends(&mut s, &c, 5000, &[(0, &[(1000, 7000), (10000, 11000)])]), vec![sent], "ns3 {ns3}");
         }
     }
 
