@@ -26,6 +26,8 @@
 //! | `TcpHeader::CalculateHeaderLength` | options padded together: with timestamps a SACK block adds 8 B | `sack_bytes = "ns3"` |
 //! | `TcpSocketBase::ReTxTimeout` | ssthresh lowered at every timeout (`IsHeadRetransmitted` reads flags `SetSentListLost` has just cleared) | `timeout_ssthresh = "every"` |
 //! | tail loss probes, RACK | none in ns-3 | `tlp`, `rack` off |
+//! | `TcpSocketBase::EnterRecovery` | the fast retransmission is the head even if resent before | **not set yet** (`fast_retransmit = "head"`, found after this stack's reproduction runs) |
+//! | lost retransmissions | none detected (ns-3.41 has no `MarkRetransmittedSegmentsLost`; ns-3-dev does, `lost_retransmit = "ns3"`) | **not modelled**: fabricsim still runs RACK's check for retransmissions |
 //! | Linux quick-ACK mode | none in ns-3 | off |
 //! | three-way handshake | every socket connects first | `handshake` on |
 //!

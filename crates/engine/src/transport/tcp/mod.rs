@@ -249,6 +249,10 @@ pub struct TcpConfig {
     /// CA_RECOVERY only from CA_DISORDER): the episode goes on, segments SACK marks lost are
     /// resent within its window (ns-3's `NextSeg` rule 1), and it ends only at its recovery point.
     pub recovery_from_cwr: bool,
+    /// Fast recovery's first retransmission is the segment at snd_una even when a retransmission
+    /// of it is already out, as ns-3's `TcpSocketBase::EnterRecovery` sends `m_highRxAckMark`
+    /// (RFC 6675 §5 step 4.3). Off: the lowest segment deemed lost and not yet resent.
+    pub fast_rtx_head: bool,
     /// With SACK, a retransmission is lost when an ACK newly SACKs a segment last sent strictly
     /// after it, at once, as ns-3's `TcpTxBuffer::MarkRetransmittedSegmentsLost` does; this
     /// replaces the lost-retransmission check RACK's rule makes (with `rack` off, fabricsim still
@@ -428,6 +432,7 @@ impl Default for TcpConfig {
             ns3_rto_ssthresh: false,
             recovery_on_dupack: false,
             lost_retransmit_ns3: false,
+            fast_rtx_head: false,
             sack_bytes: SackBytes::None,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,

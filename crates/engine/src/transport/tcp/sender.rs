@@ -1189,7 +1189,12 @@ impl Sender {
         self.recovery_point = self.board.nxt();
         self.stats.fast_recoveries += 1;
         let una = self.board.una();
-        self.board.mark_lost(una);
+        if cfg.fast_rtx_head {
+            // ns-3's `EnterRecovery` sends the head again whatever became of it (4.3).
+            self.board.mark_lost_again(una);
+        } else {
+            self.board.mark_lost(una);
+        }
         self.rxt_cursor = una;
         self.rescue_rxt = None;
         self.force_rtx = true;
@@ -2155,6 +2160,47 @@ mod tests {
             let (mut s, _) = started(&c);
             assert_eq!(sends(&mut s, &c, 3000, &[(0, &[(1000, 7000)])]), vec![vec![0, 10]]);
             assert_eq!(sends(&mut s, &c, 5000, &[(0, &[(1000, 7000), (10000, 11000)])]), vec![sent], "ns3 {ns3}");
+        }
+    }
+
+    #[test]
+    fn ns3s_fast_retransmit_resends_the_head_even_if_resent_before() {
+        // The CWR case of `ns3_enters_fast_recovery_only_on_an_ack_with_new_sack_information`:
+        // segment 10, lost, is resent within CWR (with 15, on the SACK that marks it lost); the
+        // ACK of 10 000 ends CWR in Disorder; the next, SACKing 14, starts fast recovery with 10
+        // at snd_una, its retransmission still out. RFC 6675's NextSeg (the default) has nothing
+        // lost and not yet resent: nothing goes; ns-3 (`fast_retransmit = "head"`,
+        // `EnterRecovery` sends `m_highRxAckMark`) resends 10.
+        for (head, sent) in [(false, vec![]), (true, vec![10])] {
+            let c = TcpConfig {
+                ecn: EcnMode::Classic,
+                recovery_from_cwr: false,
+                recovery_on_dupack: true,
+                fast_rtx_head: head,
+                rack: false,
+                tlp: false,
+                initial_ssthresh: 10,
+                ..cfg(true)
+            };
+            let (mut s, _) = started(&c);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            let acks: Vec<(u64, Vec<(u64, u64)>)> = vec![
+                (1000, vec![(3000, 6000)]),
+                (1000, vec![(3000, 7000)]),
+                (1000, vec![(3000, 8000)]),
+                (1000, vec![(3000, 9000)]),
+                (1000, vec![(3000, 10000)]),
+                (1000, vec![(3000, 10000), (11000, 12000)]),
+                (1000, vec![(3000, 10000), (11000, 13000)]),
+                (1000, vec![(3000, 10000), (11000, 14000)]),
+                (10_000, vec![(11000, 14000)]),
+            ];
+            let acks: Vec<(u64, &[(u64, u64)])> = acks.iter().map(|(a, l)| (*a, l.as_slice())).collect();
+            sends(&mut s, &c, 2, &acks);
+            assert!(s.state() == CaState::Disorder && s.board.is_retransmitted(10), "10 resent in CWR");
+            assert_eq!(sends(&mut s, &c, 20, &[(10_000, &[(11000, 15000)])]), vec![sent], "head {head}");
+            assert_eq!(s.state(), CaState::Recovery);
         }
     }
 

@@ -215,12 +215,16 @@ impl Dctcp {
     pub fn rounds(&self) -> u64 {
         self.rounds
     }
-    fn react_to_loss(&mut self, tcb: &mut Tcb) {
+    /// A loss: a timeout (`timeout`), or fast recovery starting.
+    fn react_to_loss(&mut self, tcb: &mut Tcb, timeout: bool) {
         if self.ns3_loss_cut {
-            // ns-3 (`ReTxTimeout`): ssthresh is the cut `ssthresh` gave in the state before the
-            // timeout (TcpDctcp has no loss event); the window is one whole segment.
-            if let Some(f) = self.byte_cut.as_mut() {
-                *f = 0.0;
+            // ns-3 (`ReTxTimeout`, `EnterRecovery`): ssthresh is the cut `ssthresh` gave
+            // (TcpDctcp has no loss event); after a timeout the window is one whole segment,
+            // in fast recovery PRR counts the cut's fraction.
+            if timeout {
+                if let Some(f) = self.byte_cut.as_mut() {
+                    *f = 0.0;
+                }
             }
             self.alpha_before_ack = None;
             return;
@@ -377,12 +381,12 @@ impl CongestionOps for Dctcp {
     }
     fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) {
         if ev == CwndEvent::Loss {
-            self.react_to_loss(tcb);
+            self.react_to_loss(tcb, true);
         }
     }
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
         if s == CaState::Recovery {
-            self.react_to_loss(tcb);
+            self.react_to_loss(tcb, false);
         }
     }
     fn cwr_on_ece(&self) -> bool {
