@@ -551,6 +551,26 @@ mod tests {
     }
 
     #[test]
+    fn ns3s_loss_cut_keeps_the_fraction_in_fast_recovery_not_after_a_timeout() {
+        // Byte cut of 9 segments at α = 0.5 (MSS 1000): 6 750 B, ssthresh 6 and 0.75 of a
+        // segment. With `ns3_loss_cut` fast recovery keeps the 0.75 for PRR (ns-3's ssthresh is
+        // 6 750 B there); a timeout leaves the window one whole segment (the fraction 0); Linux's
+        // rule halves and forgets it either way.
+        for (ns3, recovery, timeout) in [(true, 0.75, 0.0), (false, 0.0, 0.0)] {
+            let mut k = super::super::Knobs::default();
+            k.0[3] = Some(1.0);
+            k.0[10] = Some(if ns3 { 1.0 } else { 0.0 });
+            let mut d = Dctcp::with_knobs(DctcpParams { initial_alpha: 0.5, ..Default::default() }, &k);
+            let mut t = tcb(9, 100);
+            assert_eq!(d.ssthresh(&t), 6);
+            d.set_state(&mut t, CaState::Recovery);
+            assert_eq!(d.ssthresh_fraction(), recovery, "ns3 {ns3}");
+            d.cwnd_event(&mut t, CwndEvent::Loss);
+            assert_eq!(d.ssthresh_fraction(), timeout, "ns3 {ns3}");
+        }
+    }
+
+    #[test]
     fn htsims_variant_cuts_every_window_while_alpha_is_positive() {
         // csg-htsim DCTCPSrc::receivePacket: α = 15/16·α + F/16 per window, then cwnd × (1 − α/2)
         // whenever α > 0, marked or not; ECE alone does not cut.
