@@ -169,24 +169,6 @@ impl Scoreboard {
         self.sacked_sent_max = Time::ZERO;
     }
 
-    /// Segment `seg` is to be sent again although a retransmission of it may be out: lost, and
-    /// its retransmission no longer counted in flight (ns-3's fast retransmit of the head).
-    pub fn mark_lost_again(&mut self, seg: u64) {
-        let Some(s) = self.at_mut(seg) else { return };
-        if s.flags & (SACKED | SKIP) != 0 {
-            return;
-        }
-        let (was_retrans, was_lost) = (s.flags & RETRANS != 0, s.flags & LOST != 0);
-        s.flags = (s.flags & !RETRANS) | LOST;
-        if was_retrans {
-            self.retrans -= 1;
-        }
-        if !was_lost {
-            self.lost += 1;
-            self.lost_marks += 1;
-        }
-    }
-
     /// ns-3's `TcpTxBuffer::MarkRetransmittedSegmentsLost`: every retransmission, not SACKed,
     /// last sent strictly before `t` (the newest send among the segments an ACK newly SACKed) is
     /// lost, at once: no reorder window, no tie broken by sequence. Returns the lowest so marked.

@@ -1189,12 +1189,7 @@ impl Sender {
         self.recovery_point = self.board.nxt();
         self.stats.fast_recoveries += 1;
         let una = self.board.una();
-        if cfg.fast_rtx_head {
-            // ns-3's `EnterRecovery` sends the head again whatever became of it (4.3).
-            self.board.mark_lost_again(una);
-        } else {
-            self.board.mark_lost(una);
-        }
+        self.board.mark_lost(una);
         self.rxt_cursor = una;
         self.rescue_rxt = None;
         self.force_rtx = true;
@@ -1401,8 +1396,13 @@ impl Sender {
         }
         if self.force_rtx && out.budget > 0 {
             self.force_rtx = false;
-            if let Some(seg) = self.board.next_lost(self.rxt_cursor) {
-                self.rxt_cursor = seg + 1;
+            // ns-3 (`TcpConfig::fast_rtx_head`): fast recovery resends snd_una's segment, a
+            // retransmission of it already out staying counted in flight.
+            let una = self.board.una();
+            let head = (cfg.fast_rtx_head && cfg.sack && self.state == CaState::Recovery && una < self.board.nxt() && !self.board.is_sacked(una))
+                .then_some(una);
+            if let Some(seg) = head.or_else(|| self.board.next_lost(self.rxt_cursor)) {
+                self.rxt_cursor = self.rxt_cursor.max(seg + 1);
                 let tx = self.tx_state(now);
                 self.board.mark_retransmitted(seg, now, tx);
                 self.stats.retransmits += 1;
