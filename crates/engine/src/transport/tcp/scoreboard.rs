@@ -181,13 +181,7 @@ impl Scoreboard {
             if s.flags & RETRANS == 0 || s.flags & (SACKED | SKIP) != 0 || s.sent >= t {
                 continue;
             }
-            s.flags &= !RETRANS;
-            self.retrans -= 1;
-            if s.flags & LOST == 0 {
-                s.flags |= LOST;
-                self.lost += 1;
-            }
-            self.lost_marks += 1;
+            mark_seg_lost(s, &mut self.retrans, &mut self.lost, &mut self.lost_marks);
             lowest.get_or_insert(self.una + i as u64);
         }
         lowest
@@ -423,15 +417,7 @@ impl Scoreboard {
                 timer = Some(timer.map_or(deadline, |t| t.min(deadline)));
                 continue;
             }
-            if s.flags & RETRANS != 0 {
-                s.flags &= !RETRANS;
-                self.retrans -= 1;
-            }
-            if s.flags & LOST == 0 {
-                s.flags |= LOST;
-                self.lost += 1;
-            }
-            self.lost_marks += 1;
+            mark_seg_lost(s, &mut self.retrans, &mut self.lost, &mut self.lost_marks);
             lowest.get_or_insert(seg);
         }
         (lowest, timer)
@@ -469,6 +455,20 @@ impl Scoreboard {
     pub fn highest_unsacked(&self) -> Option<u64> {
         (self.una..self.nxt()).rev().find(|&s| !self.is_sacked(s))
     }
+}
+
+/// A segment (a retransmission among them) deemed lost: no longer a retransmission in flight,
+/// lost, one more loss mark (the counts are the board's, passed apart from its segments).
+fn mark_seg_lost(s: &mut Seg, retrans: &mut u64, lost: &mut u64, marks: &mut u64) {
+    if s.flags & RETRANS != 0 {
+        s.flags &= !RETRANS;
+        *retrans -= 1;
+    }
+    if s.flags & LOST == 0 {
+        s.flags |= LOST;
+        *lost += 1;
+    }
+    *marks += 1;
 }
 
 #[cfg(test)]

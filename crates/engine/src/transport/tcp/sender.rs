@@ -2100,6 +2100,22 @@ mod tests {
         }
     }
 
+    /// The CWR case of the two tests below: cwnd 10, segments 0..9; ACK 1000 with ECE: CWR at
+    /// cwnd 5, recovery point 10. Segment 2 is lost: SACKs of 3..9 mark it lost and it is resent
+    /// in the episode's window, with new segments 10..; 10 is lost too, and the SACKs of 11..13
+    /// mark it lost.
+    fn cwr_with_two_losses(c: &TcpConfig) -> Sender {
+        let (mut s, _) = started(c);
+        let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+        s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.cwnd), (CaState::Cwr, 5));
+        let sacks = |hi: u64| if hi <= 10000 { vec![(3000, hi)] } else { vec![(3000, 10000), (11000, hi)] };
+        let lists: Vec<(u64, Vec<(u64, u64)>)> = [6000, 7000, 8000, 9000, 10000, 12000, 13000, 14000].iter().map(|&hi| (1000, sacks(hi))).collect();
+        let acks: Vec<(u64, &[(u64, u64)])> = lists.iter().map(|(a, l)| (*a, l.as_slice())).collect();
+        sends(&mut s, c, 2, &acks);
+        s
+    }
+
     #[test]
     fn ns3_enters_fast_recovery_only_on_an_ack_with_new_sack_information() {
         // ns-3's CWR keeps losses out of fast recovery (`recovery_from_cwr = false`): cwnd 10,
@@ -2120,22 +2136,7 @@ mod tests {
                 initial_ssthresh: 10,
                 ..cfg(true)
             };
-            let (mut s, _) = started(&c);
-            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
-            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
-            assert_eq!((s.state(), s.tcb.cwnd), (CaState::Cwr, 5));
-            let acks: Vec<(u64, Vec<(u64, u64)>)> = vec![
-                (1000, vec![(3000, 6000)]),
-                (1000, vec![(3000, 7000)]),
-                (1000, vec![(3000, 8000)]),
-                (1000, vec![(3000, 9000)]),
-                (1000, vec![(3000, 10000)]),
-                (1000, vec![(3000, 10000), (11000, 12000)]),
-                (1000, vec![(3000, 10000), (11000, 13000)]),
-                (1000, vec![(3000, 10000), (11000, 14000)]),
-            ];
-            let acks: Vec<(u64, &[(u64, u64)])> = acks.iter().map(|(a, l)| (*a, l.as_slice())).collect();
-            sends(&mut s, &c, 2, &acks);
+            let mut s = cwr_with_two_losses(&c);
             assert_eq!((s.state(), s.stats.fast_recoveries), (CaState::Cwr, 0), "still CWR, no fast recovery");
             assert!(s.board.is_lost(10), "segment 10 has three SACKed above it");
             sends(&mut s, &c, 20, &[(10_000, &[(11000, 14000)])]);
@@ -2182,24 +2183,10 @@ mod tests {
                 initial_ssthresh: 10,
                 ..cfg(true)
             };
-            let (mut s, _) = started(&c);
-            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
-            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
-            let acks: Vec<(u64, Vec<(u64, u64)>)> = vec![
-                (1000, vec![(3000, 6000)]),
-                (1000, vec![(3000, 7000)]),
-                (1000, vec![(3000, 8000)]),
-                (1000, vec![(3000, 9000)]),
-                (1000, vec![(3000, 10000)]),
-                (1000, vec![(3000, 10000), (11000, 12000)]),
-                (1000, vec![(3000, 10000), (11000, 13000)]),
-                (1000, vec![(3000, 10000), (11000, 14000)]),
-                (10_000, vec![(11000, 14000)]),
-            ];
-            let acks: Vec<(u64, &[(u64, u64)])> = acks.iter().map(|(a, l)| (*a, l.as_slice())).collect();
-            sends(&mut s, &c, 2, &acks);
+            let mut s = cwr_with_two_losses(&c);
+            sends(&mut s, &c, 20, &[(10_000, &[(11000, 14000)])]);
             assert!(s.state() == CaState::Disorder && s.board.is_retransmitted(10), "10 resent in CWR");
-            assert_eq!(sends(&mut s, &c, 20, &[(10_000, &[(11000, 15000)])]), vec![sent], "head {head}");
+            assert_eq!(sends(&mut s, &c, 30, &[(10_000, &[(11000, 15000)])]), vec![sent], "head {head}");
             assert_eq!(s.state(), CaState::Recovery);
         }
     }
