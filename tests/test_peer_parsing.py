@@ -273,8 +273,8 @@ def test_the_ns3_scenarios_map_its_growth_timeout_and_recovery(tmp_path):
         on = make(2.0, 100, tmp_path)
         t = tomllib.loads(on.read_text())["transport"]
         assert (t["timeout_ssthresh"], t["prr_recovery"], t["recovery_from_cwr"], t["tlp"], t["rack"]) == ("every", True, False, False, False)
-        assert (t["prr_cwr_acks"], t["limited_transmit"], t["acked_count"], t["recovery_on"], t["lost_retransmit"], t["fast_retransmit"]) == \
-            ("advancing", "pipe", "delivered", "duplicate_ack", "ns3", "head")
+        assert (t["prr_cwr_acks"], t["limited_transmit"], t["acked_count"], t["recovery_on"], t["lost_retransmit"], t["fast_retransmit"],
+                t["partial_ack"]) == ("advancing", "pipe", "delivered", "duplicate_ack", "ns3", "head", "ns3")
         assert {k: t["cc_params"][k] for k in ("ns3_growth", "ns3_loss_cut", "empty_window")} == {"ns3_growth": 1, "ns3_loss_cut": 1, "empty_window": 1}
         validate(str(on), ())
         t = tomllib.loads(make(0.01, 100, tmp_path, growth=False).read_text())["transport"]

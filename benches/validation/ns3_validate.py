@@ -88,7 +88,9 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     "duplicate_ack"; TcpTxBuffer::MarkRetransmittedSegmentsLost deems a retransmission lost when a
     segment last sent strictly after it is SACKed, at once -> lost_retransmit = "ns3"; EnterRecovery
     resends the head (m_highRxAckMark) even when a retransmission of it is out -> fast_retransmit =
-    "head" (--recovery linux: none of these, fabricsim's defaults)
+    "head"; a partial ACK in fast recovery calls DoRetransmit, which sends NextSeg's segment (lost, else
+    new data) whatever the window -> partial_ack = "ns3" (--recovery linux: none of these,
+    fabricsim's defaults)
   other switch ports FifoQueueDisc 250p -> the same buffer (no marks: only h0's port is congested)
   switch device queues 1p below the queue discs (PointToPointNetDevice's DropTailQueue, flow-
     controlled by NetDeviceQueue stop/wake) -> device_queue = "1pkt" on every switch port
@@ -300,10 +302,11 @@ NS3_CWR_EXIT = 'cwr_exit = "beyond"\n'
 # counting what it delivered for growth and alpha (ns-3-dev ProcessAck: bytesAcked = currentDelivered),
 # fast recovery entered only on an ACK with new SACK information (DupAck, its only way in), and a
 # retransmission lost once a segment sent strictly after it is SACKed (MarkRetransmittedSegmentsLost),
-# and fast recovery's first retransmission always the head (EnterRecovery: m_highRxAckMark).
+# fast recovery's first retransmission always the head (EnterRecovery: m_highRxAckMark), and on a
+# partial ACK one segment beyond the window (ProcessAck's DoRetransmit through NextSeg).
 NS3_RECOVERY = ('prr_recovery = true\nrecovery_from_cwr = false\ntlp = false\nrack = false\nprr_cwr_acks = "advancing"\n'
                 'limited_transmit = "pipe"\nacked_count = "delivered"\nrecovery_on = "duplicate_ack"\n'
-                'lost_retransmit = "ns3"\nfast_retransmit = "head"\n')
+                'lost_retransmit = "ns3"\nfast_retransmit = "head"\npartial_ack = "ns3"\n')
 # ns-3's TcpDctcp::GetSsThresh: (1 - alpha/2) of a window kept in bytes, without Linux's rounding or
 # floor of 2 segments.
 NS3_CUT = "byte_cut = 1"

@@ -849,6 +849,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("recovery_from_cwr", iss, as_bool) {
         c.recovery_from_cwr = v;
     }
+    if let Some(v) = t.get("partial_ack", iss, as_choice(&["window", "ns3"])) {
+        c.partial_ack_ns3 = v == "ns3";
+    }
     if let Some(v) = t.get("fast_retransmit", iss, as_choice(&["lost", "head"])) {
         c.fast_rtx_head = v == "head";
     }

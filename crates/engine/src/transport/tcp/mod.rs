@@ -249,6 +249,11 @@ pub struct TcpConfig {
     /// CA_RECOVERY only from CA_DISORDER): the episode goes on, segments SACK marks lost are
     /// resent within its window (ns-3's `NextSeg` rule 1), and it ends only at its recovery point.
     pub recovery_from_cwr: bool,
+    /// In SACK fast recovery, an ACK that advances below the recovery point sends one segment
+    /// beyond the window — the lowest lost and not yet resent, else new data — unless the segment
+    /// at the new point was resent already, as ns-3's `TcpSocketBase::ProcessAck` calls
+    /// `DoRetransmit` (`NextSeg`) on a partial ACK. Off: the window alone (RFC 6675).
+    pub partial_ack_ns3: bool,
     /// Fast recovery's first retransmission is the segment at snd_una even when a retransmission
     /// of it is already out, as ns-3's `TcpSocketBase::EnterRecovery` sends `m_highRxAckMark`
     /// (RFC 6675 §5 step 4.3). Off: the lowest segment deemed lost and not yet resent.
@@ -433,6 +438,7 @@ impl Default for TcpConfig {
             recovery_on_dupack: false,
             lost_retransmit_ns3: false,
             fast_rtx_head: false,
+            partial_ack_ns3: false,
             sack_bytes: SackBytes::None,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,

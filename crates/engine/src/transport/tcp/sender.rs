@@ -734,6 +734,11 @@ impl Sender {
                 self.state = CaState::Open;
                 may_grow = false;
             }
+            // ns-3's partial ACK (`TcpConfig::partial_ack_ns3`): one segment out beyond the
+            // window unless the segment at the new point was resent already.
+            CaState::Recovery if cfg.sack && cfg.partial_ack_ns3 && acked.count > 0 && !self.board.is_retransmitted(una) => {
+                self.force_rtx = true;
+            }
             CaState::Recovery if !cfg.sack => {
                 if acked.count > 0 {
                     // Partial ACK (RFC 6582 §3.2 step 5): resend the next hole, deflate.
@@ -1408,6 +1413,18 @@ impl Sender {
                 self.stats.retransmits += 1;
                 out.budget -= 1;
                 self.emit(now, seg, true, cfg, ends, out);
+            } else if cfg.partial_ack_ns3 && cfg.sack && self.state == CaState::Recovery {
+                // ns-3's `DoRetransmit` on a partial ACK: `NextSeg`'s new data when nothing lost
+                // waits (`TcpConfig::partial_ack_ns3`), whatever the window.
+                let seg = self.board.nxt();
+                if self.new_data_allowed() && !self.app_ready_at(seg, cfg).is_some_and(|t| t > now) {
+                    let tx = self.tx_state(now);
+                    self.board.push_new(now, tx);
+                    self.layout.cut(seg, self.tcb.seg_size);
+                    self.tcb.snd_nxt = self.seg_start(seg + 1);
+                    out.budget -= 1;
+                    self.emit(now, seg, false, cfg, ends, out);
+                }
             }
         }
         loop {
@@ -2188,6 +2205,23 @@ mod tests {
             assert!(s.state() == CaState::Disorder && s.board.is_retransmitted(10), "10 resent in CWR");
             assert_eq!(sends(&mut s, &c, 30, &[(10_000, &[(11000, 15000)])]), vec![sent], "head {head}");
             assert_eq!(s.state(), CaState::Recovery);
+        }
+    }
+
+    #[test]
+    fn ns3s_partial_ack_sends_a_segment_beyond_the_window() {
+        // Segments 0..9 out (cwnd 10, ssthresh 10); 0 and 4 are lost. SACK 1..3: fast recovery,
+        // cwnd = ssthresh 5, pipe 6: resend 0. SACK 5: pipe 10 − 4 − 1 + 1 = 6, nothing. Then 0's
+        // retransmission arrives: ACK 4 000, a partial ACK (recovery point 10), segment 4 not
+        // resent (one SACKed above it: not deemed lost). pipe 6 − 1 = 5 = cwnd: RFC 6675 sends
+        // nothing; ns-3 (`partial_ack = "ns3"`: `DoRetransmit` takes `NextSeg`, no lost segment,
+        // so new data) sends 10 beyond the window.
+        for (ns3, sent) in [(false, vec![]), (true, vec![10])] {
+            let c = TcpConfig { partial_ack_ns3: ns3, rack: false, tlp: false, initial_ssthresh: 10, ..cfg(true) };
+            let (mut s, _) = started(&c);
+            let got = sends(&mut s, &c, 1, &[(0, &[(1000, 4000)]), (0, &[(1000, 4000), (5000, 6000)]), (4000, &[(5000, 6000)])]);
+            assert_eq!(got, vec![vec![0], vec![], sent], "partial_ack ns3 {ns3}");
+            assert_eq!((s.state(), s.tcb.cwnd), (CaState::Recovery, 5));
         }
     }
 
