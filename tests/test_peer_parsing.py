@@ -197,6 +197,27 @@ def test_the_ns3_scenarios_map_its_tie_order(tmp_path):
         assert tomllib.loads(make(0.01, 100, tmp_path, ties="event").read_text())["simulation"]["tie_order"] == "event"
 
 
+def test_the_ns3_runs_take_one_seed_on_both_sides(tmp_path, monkeypatch):
+    """--seed N: fabricsim's [simulation] seed and ns-3's run number (--RngRun), so that a set of
+    starts can draw RED's marks from a stream per run instead of sharing one."""
+    import tomllib
+
+    import ns3_validate
+    import timing
+
+    for make in (ns3_validate.b1_scenario, ns3_validate.example_scenario):
+        toml = make(0.01, 100, tmp_path)
+        assert tomllib.loads(toml.read_text())["simulation"]["seed"] == 1
+        ns3_validate.with_seed(toml, 17)
+        assert tomllib.loads(toml.read_text())["simulation"]["seed"] == 17
+    seen = []
+    monkeypatch.setattr(timing, "run_timed", lambda argv: seen.append(argv) or timing.Run(0.0, 0.0, 0.0, 0, '{"flows": []}', ""))
+    ns3_validate.run_ns3(tmp_path / "dctcp_ns3", "b1", 0.2, 0.05, 100, 1, 0, seed=17)
+    assert "--RngRun=17" in seen[0]
+    ns3_validate.run_ns3(tmp_path / "dctcp_ns3", "b1", 0.2, 0.05, 100, 1)
+    assert "--RngRun=1" in seen[1]  # ns-3's own default run
+
+
 def test_the_ns3_scenarios_map_its_timestamps(tmp_path):
     """ns-3's TcpSocketBase has timestamps on by default: the mapping sets `timestamps`, and the
     scenario it writes is one fabricsim accepts; --timestamps off leaves Karn's rule."""

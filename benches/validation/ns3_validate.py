@@ -3,6 +3,7 @@
 
     python benches/validation/ns3_validate.py --ns3 /path/to/ns-3-dev      # a source tree built with ./ns3 build
     python benches/validation/ns3_validate.py --ns3 SRC --experiment b1 --time 0.2
+    python benches/validation/ns3_validate.py --ns3 SRC --experiment b1 --start-jitter 1500 --seed 7   # one start, its own draws
 
 Nothing is downloaded: the script takes an ns-3 tree already configured and built (modules core,
 network, internet, point-to-point, traffic-control, applications and their dependencies; its
@@ -501,12 +502,21 @@ cwnd = "all"
     return toml
 
 
+def with_seed(toml: Path, seed: int) -> None:
+    """Set the scenario's `[simulation] seed` (both scenarios write `seed = 1`)."""
+    text = toml.read_text()
+    assert text.count("\nseed = 1\n") == 1, "the scenario no longer writes its seed as seed = 1"
+    toml.write_text(text.replace("\nseed = 1\n", f"\nseed = {seed}\n"))
+
+
 # ---- runs and tables ---------------------------------------------------------------------------
 
 def run_ns3(exe: Path, scenario: str, time_s: float, warmup: float, sample_us: float, device_queue: int,
-            jitter_ns: int = 0) -> tuple[timing.Run, dict]:
+            jitter_ns: int = 0, seed: int = 1) -> tuple[timing.Run, dict]:
+    """One run of the driver; `seed` is ns-3's run number (the global RngRun: 1, its default, gives
+    the driver's own streams; RED's draws are the only random ones here)."""
     r = timing.run_timed([str(exe), f"--scenario={scenario}", f"--time={time_s}", f"--warmup={warmup}", f"--sample={sample_us}",
-                          f"--deviceQueue={device_queue}", f"--startJitterNs={jitter_ns}"])
+                          f"--deviceQueue={device_queue}", f"--startJitterNs={jitter_ns}", f"--RngRun={seed}"])
     if r.returncode != 0:
         raise SystemExit(f"ns-3 failed:\n{r.stdout[-1000:]}\n{r.stderr[-1500:]}")
     return r, parse_ns3(r.stdout)
@@ -667,8 +677,14 @@ def main() -> None:
                     help="flow k (0-based, in the driver's order) starts k x NS nanoseconds later in both simulators, "
                          "a perturbation that changes no rule, to show how much a figure owes to the start-up's "
                          "phase (default 0: the experiment's own starts)")
+    ap.add_argument("--seed", type=int, default=1, metavar="N",
+                    help="the random streams' seed in both simulators: ns-3's run number (--RngRun) and fabricsim's "
+                         "[simulation] seed (default 1, both simulators' own). RED's marks are the only draws: with one "
+                         "seed every start draws the same numbers, so figures over many starts share one draw sequence")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
+    if a.seed < 1:
+        ap.error(f"--seed must be 1 or more (ns-3's RngRun), not {a.seed}")
     if a.start_jitter < 0:
         ap.error(f"--start-jitter must be 0 or more nanoseconds, not {a.start_jitter}")
     if a.ns3_output and a.experiment == "all":
@@ -700,6 +716,7 @@ def main() -> None:
                                    ns_clock=a.time_resolution == "ns", synack=a.synack == "ns3",
                                    first_window=a.dctcp_first_window == "ns3", cut_order=a.dctcp_cut_order == "ns3",
                                    recovery=a.recovery == "ns3", growth=a.dctcp_growth == "ns3"))
+        with_seed(toml, a.seed)
         ports = ["s0->h0"] if b1 else ["T1->T2", "T2->R1"]
         ns, fab = [], []
         for _ in range(a.runs):
@@ -707,7 +724,7 @@ def main() -> None:
                 nan = float("nan")
                 ns.append((timing.Run(nan, nan, nan, 0, "", ""), parse_ns3(a.ns3_output.read_text())))
             else:
-                ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq, a.start_jitter))
+                ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq, a.start_jitter, a.seed))
             fab.append(run_fabricsim(toml, warm, ports, fdq))
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if a.ns3_output:
@@ -732,6 +749,8 @@ def main() -> None:
             notes.append("fabricsim's RTO keeps its back-off until a sample from a segment sent once (Karn's rule; --timestamps off)")
         if a.start_jitter:
             notes.append(f"flow k starts k x {a.start_jitter} ns later than the experiment's own start in both simulators (--start-jitter)")
+        if a.seed != 1:
+            notes.append(f"seed {a.seed} in both simulators: ns-3's --RngRun, fabricsim's [simulation] seed (--seed)")
         if a.start_up != "ns3":
             notes.append("fabricsim's start-up without ns-3's handshake ACK, first-data ACK and wire sizes (--start-up off)")
         if a.time_resolution != "ns":
