@@ -200,6 +200,7 @@ def test_the_ns3_scenarios_map_its_tie_order(tmp_path):
 def test_the_ns3_runs_take_one_seed_on_both_sides(tmp_path, monkeypatch):
     """--seed N: fabricsim's [simulation] seed and ns-3's run number (--RngRun), so that a set of
     starts can draw RED's marks from a stream per run instead of sharing one."""
+    import json
     import tomllib
 
     import ns3_validate
@@ -216,6 +217,14 @@ def test_the_ns3_runs_take_one_seed_on_both_sides(tmp_path, monkeypatch):
     assert "--RngRun=17" in seen[0]
     ns3_validate.run_ns3(tmp_path / "dctcp_ns3", "b1", 0.2, 0.05, 100, 1)
     assert "--RngRun=1" in seen[1]  # ns-3's own default run
+    # --save: the driver's output as --ns3-output reads it again, and fabricsim's figures.
+    out = (NS3 / "b1_stdout.txt").read_text()
+    fd = {"rx_after_warmup": [1.0, 2.0], "timeouts": [0, 3]}
+    ns3_validate.save_runs(tmp_path / "raw", "b1", [(timing.Run(1.0, 1.0, 1.0, 0, out, ""), {}),
+                                                    (timing.Run(0.0, 0.0, 0.0, 0, "", ""), {})], [(None, fd), (None, fd)])
+    assert ns3_validate.parse_ns3((tmp_path / "raw" / "ns3-b1-0.txt").read_text()) == ns3_validate.parse_ns3(out)
+    assert not (tmp_path / "raw" / "ns3-b1-1.txt").exists()  # a column read with --ns3-output is not copied
+    assert json.loads((tmp_path / "raw" / "fabricsim-b1-1.json").read_text()) == fd
 
 
 def test_the_ns3_scenarios_map_its_timestamps(tmp_path):

@@ -502,6 +502,15 @@ cwnd = "all"
     return toml
 
 
+def save_runs(out: Path, name: str, ns: list, fab: list) -> None:
+    """Each run's raw figures (`--save`): ns-3's driver output, fabricsim's child's JSON."""
+    out.mkdir(parents=True, exist_ok=True)
+    for i, ((nrun, _), (_, fd)) in enumerate(zip(ns, fab)):
+        if nrun.stdout:  # empty when the ns-3 column was read with --ns3-output
+            (out / f"ns3-{name}-{i}.txt").write_text(nrun.stdout)
+        (out / f"fabricsim-{name}-{i}.json").write_text(json.dumps(fd))
+
+
 def with_seed(toml: Path, seed: int) -> None:
     """Set the scenario's `[simulation] seed` (both scenarios write `seed = 1`)."""
     text = toml.read_text()
@@ -681,6 +690,9 @@ def main() -> None:
                     help="the random streams' seed in both simulators: ns-3's run number (--RngRun) and fabricsim's "
                          "[simulation] seed (default 1, both simulators' own). RED's marks are the only draws: with one "
                          "seed every start draws the same numbers, so figures over many starts share one draw sequence")
+    ap.add_argument("--save", type=Path, metavar="DIR",
+                    help="also write each run's raw figures into DIR: ns-3's driver output (ns3-E-RUN.txt, readable "
+                         "again with --ns3-output) and fabricsim's per-flow and per-port figures (fabricsim-E-RUN.json)")
     ap.add_argument("--build", type=Path, default=HERE / "build")
     a = ap.parse_args()
     if a.seed < 1:
@@ -726,6 +738,8 @@ def main() -> None:
             else:
                 ns.append(run_ns3(exe, "b1" if b1 else "example", time_s, warm, a.sample, dq, a.start_jitter, a.seed))
             fab.append(run_fabricsim(toml, warm, ports, fdq))
+        if a.save:
+            save_runs(a.save, name, ns, fab)
         notes = [f"{time_s} s simulated, goodput and queues over the last {window} s (queue sampled every {a.sample:g} us)"]
         if a.ns3_output:
             notes.append(f"ns-3 column read from the driver's output of an earlier run ({a.ns3_output.name}; not timed)")
