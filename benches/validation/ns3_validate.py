@@ -111,6 +111,8 @@ b1: B1, python/fabricsim/benchmarks/dctcp-16to1.toml, as benches/ns3/b1_dctcp.cc
     transmission and the peer's Receive as it begins) -> [simulation] tie_order = "scheduled"
     (--tie-order event: fabricsim's own order, by kind and port)
   marks: the RED queue disc's marked packets; fabricsim: the port's ecn_marks.
+  RED's draws, the only random ones: ns-3's run number (the global RngRun, 1 by default) -> [simulation]
+    seed (1); --seed N sets both, so runs over many starts need not share one draw sequence
 example: ns-3's examples/tcp/dctcp-example.cc, item by item:
   nodes S1 (10), S2 (20), T1, T2, S3 (10), R2 (20), R1 -> explicit topology, hosts S1_i, S2_i, S3_i, R2_i, R1
   host links 1Gbps / 10us, T1-T2 10Gbps / 10us -> links of those rates and delays
