@@ -323,6 +323,12 @@ ARTIFACT: list[Change] = [
            _tcp(prr=True, prr_recovery=True, prr_bound="ns3-ssrb", prr_units="bytes", recovery_from_cwr=False,
                 timeout_ssthresh="every", prr_cwr_acks="advancing", limited_transmit="pipe", recovery_on="duplicate_ack",
                 sack_bytes="ns3")),
+    Change("ns3-retransmissions", "ns-3.38's retransmissions: DoRetransmit entering fast recovery and on a partial ACK (NextSeg's lost, "
+           "else new data, else the head: partial_ack = \"ns3\"), NextSeg's rule 3 and no rescue (next_seg = \"ns3\"), a lost "
+           "retransmission found only by the timeout (lost_retransmit = \"never\")",
+           "ns-3 default: ns-3.38 src/internet/model/tcp-socket-base.cc EnterRecovery, ProcessAck (partial ACK) and DoRetransmit; "
+           "tcp-tx-buffer.cc NextSeg (skips segments flagged m_retrans; no rule 4) and SetSentListLost (the only reset of the flags)",
+           _tcp(partial_ack="ns3", next_seg="ns3", lost_retransmit="never")),
     Change("iw1", "initial window of 1 segment (initial_cwnd = 1)",
            f"{REPO} scratch/scratch-FTwarmup.cc main: Config::SetDefault TcpSocket::InitialCwnd 1",
            _tcp(initial_cwnd=1)),

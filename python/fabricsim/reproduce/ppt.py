@@ -429,9 +429,9 @@ def skipped(scale: str) -> dict[str, str]:
 # ---- the artifact model: ns-3 as the paper's simulator runs it (docs/reproductions/ppt.md) ---------
 # The authors' code is not public (searched 2026-11-26); the paper names ns-3 for its simulations
 # (Figs. 1, 14, 15, 20, 28). Each change is what stock ns-3 does where the text is silent, read from
-# nsnam/ns-3-dev-git at ns-3.32-3.41 (the defaults below are the same in all of them). NDP ran in
+# nsnam/ns-3-dev-git at ns-3.32-3.45 (where a rule changes among them, ns-3.33-3.40's). NDP ran in
 # its authors' simulator and Homa and Aeolus in Aeolus's (§6.2): their points keep the text model.
-NS3 = "nsnam/ns-3-dev-git (ns-3.32-3.41)"
+NS3 = "nsnam/ns-3-dev-git (ns-3.33-3.40)"
 #: ns-3's TcpSocket::SndBufSize and RcvBufSize.
 NS3_SOCKET_BUFFER = "131072B"
 
@@ -504,9 +504,9 @@ ARTIFACT: list[Change] = [
            f"simulator default: {NS3}, src/traffic-control/model/red-queue-disc.cc, RedQueueDisc::DoEnqueue "
            "(forced mark when the average, QW = 1, is >= MaxTh; per band on the band's own bytes)", _ns3_red_k),
     Change("ns3-tcp", "ns-3's TCP: handshake (SYN timeout 3 s), no TLP and no RACK, RTT timestamps, 1 ms clock granularity, 200 ms delayed-ACK timer, "
-           "PRR (SSRB) in fast recovery and CWR (in CWR on advancing ACKs), fast recovery only from a duplicate ACK and never during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes (min RTO stays the text's 10 ms)",
+           "PRR (SSRB) in fast recovery and CWR (in CWR on advancing ACKs), fast recovery only from a duplicate ACK and never during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes, DoRetransmit entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout (min RTO stays the text's 10 ms)",
            f"simulator default: {NS3}, src/internet/model/tcp-socket.cc and tcp-socket-base.cc, TcpSocket/TcpSocketBase::GetTypeId "
-           "attributes, TcpSocketBase::DupAck/ReceivedAck/ReTxTimeout, tcp-prr-recovery.cc (TcpPrrRecovery, SSRB); [host] stack = \"ns-3\" "
+           "attributes, TcpSocketBase::DupAck/ReceivedAck/ReTxTimeout/EnterRecovery/ProcessAck/DoRetransmit, tcp-tx-buffer.cc NextSeg, tcp-prr-recovery.cc (TcpPrrRecovery, SSRB); [host] stack = \"ns-3\" "
            "(crates/engine/src/host/ns3.rs)", _ns3_tcp),
     Change("ns3-send-buffer", "128 KB send buffer where the text sets none (DCTCP, PIAS, HPCC, Swift; PPT and RC3 keep the text's 2 GB)",
            f"simulator default: {NS3}, src/internet/model/tcp-socket.cc, TcpSocket::GetTypeId (SndBufSize = 131072)",

@@ -1,7 +1,8 @@
 //! The ns-3 host stack (`[host] stack = "ns-3"`): the TCP of the ns-3 simulator with its attribute
 //! defaults, for reproductions of papers whose results come from ns-3 (PPT, SIGCOMM 2024;
-//! AccelToR). Read from nsnam/ns-3-dev-git at the tags ns-3.32 to ns-3.41, where none of these
-//! defaults changes (ns-3.31 and earlier open with `InitialCwnd` 1):
+//! AccelToR). Read from nsnam/ns-3-dev-git at the tags ns-3.32 to ns-3.45; where a rule changes
+//! among them the stack is ns-3.33–3.40's (the row names the option for the others; ns-3.31 and
+//! earlier open with `InitialCwnd` 1):
 //!
 //! | ns-3 attribute (file) | default | here |
 //! |---|---|---|
@@ -26,8 +27,9 @@
 //! | `TcpHeader::CalculateHeaderLength` | options padded together: with timestamps a SACK block adds 8 B | `sack_bytes = "ns3"` |
 //! | `TcpSocketBase::ReTxTimeout` | ssthresh lowered at every timeout (`IsHeadRetransmitted` reads flags `SetSentListLost` has just cleared) | `timeout_ssthresh = "every"` |
 //! | tail loss probes, RACK | none in ns-3 | `tlp`, `rack` off |
-//! | `TcpSocketBase::EnterRecovery` | the fast retransmission is the head even if resent before | **not set yet** (`fast_retransmit = "head"`, found after this stack's reproduction runs) |
-//! | lost retransmissions | none detected (ns-3.41 has no `MarkRetransmittedSegmentsLost`; ns-3-dev does, `lost_retransmit = "ns3"`) | **not modelled**: fabricsim still runs RACK's check for retransmissions |
+//! | `TcpSocketBase::DoRetransmit` | on a partial ACK in fast recovery (all versions) and entering it (to ns-3.40): `NextSeg`'s first lost segment not resent, else new data (the receive window allowing), else the head again | `partial_ack = "ns3"` (ns-3.41 on enters with the head even if resent before: `fast_retransmit = "head"`) |
+//! | `TcpTxBuffer::NextSeg` (to ns-3.42) | in fast recovery, with nothing lost and no new data, the lowest segment neither SACKed, lost nor resent (rule 3, anywhere; ns-3.43 on only below the highest SACK); no rescue retransmission | `next_seg = "ns3"` |
+//! | lost retransmissions (to ns-3.45) | none detected: `NextSeg` skips a segment flagged resent until the timeout clears the flags (ns-3-dev's `MarkRetransmittedSegmentsLost`, 5ada3ae14: `lost_retransmit = "ns3"`) | `lost_retransmit = "never"` |
 //! | Linux quick-ACK mode | none in ns-3 | off |
 //! | three-way handshake | every socket connects first | `handshake` on |
 //!
@@ -45,7 +47,7 @@
 
 use super::linux::Kernel;
 use crate::time::Time;
-use crate::transport::tcp::{PrrBound, RcvWindow, TcpConfig};
+use crate::transport::tcp::{LostRetransmit, PrrBound, RcvWindow, TcpConfig};
 
 /// `TcpSocketBase::MinRto`.
 pub const MIN_RTO: Time = Time::from_ms(1000);
@@ -98,12 +100,15 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.limited_transmit_pipe = true;
     c.sack_bytes = crate::transport::tcp::SackBytes::Ns3;
     c.recovery_on_dupack = true;
+    c.partial_ack_ns3 = true;
+    c.next_seg_ns3 = true;
+    c.lost_retransmit = LostRetransmit::Never;
     c
 }
 
 /// One line for `fabricsim list stacks`.
 pub fn summary() -> String {
     format!(
-        "ns-3's TcpSocketBase defaults (ns-3.32-3.41): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK"
+        "ns-3's TcpSocketBase defaults (ns-3.33-3.40): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK, DoRetransmit on entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout (ns-3.33-3.40)"
     )
 }

@@ -855,8 +855,16 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("fast_retransmit", iss, as_choice(&["lost", "head"])) {
         c.fast_rtx_head = v == "head";
     }
-    if let Some(v) = t.get("lost_retransmit", iss, as_choice(&["rack", "ns3"])) {
-        c.lost_retransmit_ns3 = v == "ns3";
+    if let Some(v) = t.get("lost_retransmit", iss, as_choice(&["rack", "ns3", "never"])) {
+        use crate::transport::tcp::LostRetransmit;
+        c.lost_retransmit = match v.as_str() {
+            "ns3" => LostRetransmit::Ns3Sacked,
+            "never" => LostRetransmit::Never,
+            _ => LostRetransmit::Rack,
+        };
+    }
+    if let Some(v) = t.get("next_seg", iss, as_choice(&["rfc6675", "ns3"])) {
+        c.next_seg_ns3 = v == "ns3";
     }
     if let Some(v) = t.get("recovery_on", iss, as_choice(&["any_ack", "duplicate_ack"])) {
         c.recovery_on_dupack = v == "duplicate_ack";

@@ -776,7 +776,7 @@ fn a_host_stack_sets_every_tcp_profiles_defaults_and_tables_override_them() {
 #[test]
 fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     use crate::host::linux::Kernel;
-    // ns-3.32-3.41 TcpSocket / TcpSocketBase defaults (host/ns3.rs); GOOD's min_rto = 10ms wins.
+    // ns-3.33-3.40 TcpSocket / TcpSocketBase defaults (host/ns3.rs); GOOD's min_rto = 10ms wins.
     let sc = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n")).unwrap();
     let c = sc.flows[0].cfg.tcp().unwrap();
     assert_eq!((c.stack, c.quickack, c.initial_cwnd, c.mss), (Some(Kernel::Ns3), None, 10, 1448));
@@ -791,6 +791,10 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     assert!(!c.recovery_from_cwr && c.recovery_on_dupack && c.ns3_cwr_exit && c.ns3_rto_ssthresh && c.limited_transmit_pipe);
     assert_eq!(c.sack_bytes, crate::transport::tcp::SackBytes::Ns3);
     assert!(!c.acked_delivered, "ns-3.41 counts the cumulative advance; ns-3-dev what was delivered");
+    // ns-3.33-3.40's retransmissions: DoRetransmit entering recovery and on partial ACKs, NextSeg's
+    // rule 3 without a rescue, no check for lost retransmissions before ns-3-dev's 5ada3ae14.
+    assert!(c.partial_ack_ns3 && c.next_seg_ns3 && !c.fast_rtx_head);
+    assert_eq!(c.lost_retransmit, crate::transport::tcp::LostRetransmit::Never);
     let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "rcv_window = \"ns3\"\n")).unwrap_err().to_string();
     assert!(e.contains("transport.rcv_window: 'ns3' is not known; did you mean 'ns-3'?"), "{e}");
     // Without a table's min_rto, ns-3's 1 s; quickack = true on ns-3 takes 4.15's windows.

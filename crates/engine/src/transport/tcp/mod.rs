@@ -151,6 +151,24 @@ impl TcpConfig {
     }
 }
 
+/// How a TCP sender finds a retransmission lost before its timeout (`TcpConfig::lost_retransmit`,
+/// scenario key `lost_retransmit`). Only with SACK, and beside RACK: with `rack` on, RACK's rule
+/// finds lost retransmissions whatever this says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LostRetransmit {
+    /// RACK's rule (RFC 8985 §6.2), run for retransmissions even with `rack` off: sent before the
+    /// newest delivered segment (by time, then sequence) and overdue by RACK's RTT and reorder
+    /// window. Linux's behaviour.
+    Rack,
+    /// At once when an ACK newly SACKs a segment last sent strictly after it, as ns-3-dev's
+    /// `TcpTxBuffer::MarkRetransmittedSegmentsLost` (5ada3ae14, 2026-07-09; after ns-3.45).
+    Ns3Sacked,
+    /// Never: a lost retransmission waits for the timeout, as in ns-3.32–3.45, whose
+    /// `TcpTxBuffer::NextSeg` skips every segment flagged `m_retrans` and only
+    /// `SetSentListLost` (the timeout) or `MarkHeadAsLost` clears the flag.
+    Never,
+}
+
 /// PRR's bound once pipe is at or below ssthresh (`TcpConfig::prr_bound`); DeliveredData is what
 /// the ACK delivered, prr_delivered − prr_out what the round has delivered and not yet used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,18 +270,26 @@ pub struct TcpConfig {
     /// In SACK fast recovery, an ACK that advances below the recovery point sends one segment
     /// beyond the window — the lowest lost and not yet resent, else new data — unless the segment
     /// at the new point was resent already, as ns-3's `TcpSocketBase::ProcessAck` calls
-    /// `DoRetransmit` (`NextSeg`) on a partial ACK. Off: the window alone (RFC 6675).
+    /// `DoRetransmit` (`NextSeg`) on a partial ACK. The fast retransmission on entering recovery
+    /// follows `DoRetransmit` too (ns-3.32–3.40's `EnterRecovery`), and when `NextSeg` finds
+    /// neither a lost segment nor new data the window allows, the segment at snd_una goes again
+    /// ("re-send again the head"). Off: the window alone (RFC 6675).
     pub partial_ack_ns3: bool,
     /// Fast recovery's first retransmission is the segment at snd_una even when a retransmission
     /// of it is already out, as ns-3's `TcpSocketBase::EnterRecovery` sends `m_highRxAckMark`
-    /// (RFC 6675 §5 step 4.3). Off: the lowest segment deemed lost and not yet resent.
+    /// (RFC 6675 §5 step 4.3; ns-3.41 on — earlier ns-3 calls `DoRetransmit`, `partial_ack_ns3`).
+    /// Only the retransmission entering recovery: a partial ACK's follows `partial_ack_ns3`.
+    /// Off: the lowest segment deemed lost and not yet resent.
     pub fast_rtx_head: bool,
-    /// With SACK, a retransmission is lost when an ACK newly SACKs a segment last sent strictly
-    /// after it, at once, as ns-3's `TcpTxBuffer::MarkRetransmittedSegmentsLost` does; this
-    /// replaces the lost-retransmission check RACK's rule makes (with `rack` off, fabricsim still
-    /// runs it for retransmissions: sent before the newest delivered segment, by time then
-    /// sequence, and overdue by RACK's RTT and reorder window).
-    pub lost_retransmit_ns3: bool,
+    /// How a retransmission still out is found lost before a timeout (`LostRetransmit`).
+    pub lost_retransmit: LostRetransmit,
+    /// ns-3's `TcpTxBuffer::NextSeg` as in ns-3.32–3.42: in SACK fast recovery, when nothing lost waits and no new data may go,
+    /// the lowest segment neither SACKed, deemed lost nor resent goes (rule 3, without RFC 6675's
+    /// test that it lies below the highest SACK, which ns-3.43 added); no rescue retransmission
+    /// (rule 4: "we choose to not respect the SHOULD"). (`EnterRecovery`'s `MarkHeadAsLost`, which
+    /// forgets a resend of a head not deemed lost, has no case here: fast recovery starts only
+    /// once SACKs deem the head lost.) Off: RFC 6675's NextSeg with its rescue retransmission.
+    pub next_seg_ns3: bool,
     /// With SACK, fast recovery starts only on an ACK that newly SACKs data, as ns-3's
     /// `TcpSocketBase::DupAck` (run only for such an ACK) is its only way into CA_RECOVERY: an ACK
     /// that advances without new SACK information starts none even when the segment at its point
@@ -436,7 +462,8 @@ impl Default for TcpConfig {
             recovery_from_cwr: true,
             ns3_rto_ssthresh: false,
             recovery_on_dupack: false,
-            lost_retransmit_ns3: false,
+            lost_retransmit: LostRetransmit::Rack,
+            next_seg_ns3: false,
             fast_rtx_head: false,
             partial_ack_ns3: false,
             sack_bytes: SackBytes::None,

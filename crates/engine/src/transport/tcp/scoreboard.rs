@@ -451,6 +451,12 @@ impl Scoreboard {
         })
     }
 
+    /// The lowest segment neither SACKed, deemed lost nor resent: ns-3.32–3.42's `NextSeg` rule 3
+    /// (`TcpConfig::next_seg_ns3`).
+    pub fn first_unmarked(&self) -> Option<u64> {
+        self.segs.iter().position(|s| s.flags & (LOST | RETRANS | SACKED | SKIP) == 0).map(|i| self.una + i as u64)
+    }
+
     /// Highest segment that is not SACKed (RFC 6675 rescue retransmission candidate).
     pub fn highest_unsacked(&self) -> Option<u64> {
         (self.una..self.nxt()).rev().find(|&s| !self.is_sacked(s))

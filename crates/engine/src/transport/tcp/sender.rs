@@ -14,7 +14,7 @@ use super::ns3_ecn::Ns3EceState;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::priority::Priority;
-use super::{EcnMode, PrrBound, TcpConfig};
+use super::{EcnMode, LostRetransmit, PrrBound, TcpConfig};
 use super::timers;
 use crate::transport::timer::LazyTimer;
 use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader};
@@ -68,6 +68,8 @@ pub struct Sender {
     /// Retransmit the first lost segment regardless of the window (RFC 6675 §5 step 4.3,
     /// RFC 6582 §3.2 steps 2 and 5).
     force_rtx: bool,
+    /// The pending forced retransmission is fast recovery's first (`TcpConfig::fast_rtx_head`).
+    rtx_entry: bool,
     pub rtt: RttEstimator,
     rto: LazyTimer,
     /// Tail loss probe: its deadline, the pending event, and the outstanding probe (the segment
@@ -207,6 +209,7 @@ impl Sender {
             ns3_ecn: Ns3EceState::default(),
             prr: None,
             force_rtx: false,
+            rtx_entry: false,
             rtt: RttEstimator::new(cfg.rto),
             rto: LazyTimer::new(timers::RTO),
             tlp: LazyTimer::new(timers::PROBE),
@@ -775,8 +778,8 @@ impl Sender {
             if let Some(low) = self.board.mark_lost_by_sacks(cfg.dupthresh as u64, cfg.mss as u64, |s| layout.len(s)) {
                 self.rxt_cursor = self.rxt_cursor.min(low);
             }
-            if cfg.lost_retransmit_ns3 {
-                // ns-3 (`TcpConfig::lost_retransmit_ns3`): a retransmission sent before a newly
+            if cfg.lost_retransmit == LostRetransmit::Ns3Sacked {
+                // ns-3-dev (`LostRetransmit::Ns3Sacked`): a retransmission sent before a newly
                 // SACKed segment was is lost.
                 let t = self.board.sacked_sent_max;
                 if let Some(low) = self.board.mark_retransmits_lost_before(t) {
@@ -933,7 +936,7 @@ impl Sender {
     /// few tests per ACK, not a call; the scan is out of line.
     #[inline(always)]
     fn rack_detect(&mut self, now: Time, cfg: &TcpConfig, out: &mut Outbox) {
-        if !cfg.sack || !(cfg.rack || (self.board.retrans_out() > 0 && !cfg.lost_retransmit_ns3)) {
+        if !cfg.sack || !(cfg.rack || (self.board.retrans_out() > 0 && cfg.lost_retransmit == LostRetransmit::Rack)) {
             return;
         }
         if self.board.rack_idle() {
@@ -1198,6 +1201,7 @@ impl Sender {
         self.rxt_cursor = una;
         self.rescue_rxt = None;
         self.force_rtx = true;
+        self.rtx_entry = true;
         self.tcb.cwnd_cnt = 0;
         if !self.cc.owns_cwnd() && !self.tcb.bytes_do(ByteWindow::enter_recovery) {
             self.tcb.cwnd = if cfg.sack && cfg.prr_recovery {
@@ -1352,6 +1356,10 @@ impl Sender {
                 return Some((nxt, false));
             }
         }
+        if cfg.sack && self.state == CaState::Recovery && cfg.next_seg_ns3 {
+            // ns-3.32–3.42's NextSeg rule 3, and no rescue (`TcpConfig::next_seg_ns3`).
+            return self.board.first_unmarked().map(|seg| (seg, true));
+        }
         if cfg.sack && self.state == CaState::Recovery && self.rescue_rxt.is_none_or(|r| self.board.una() > r) {
             if let Some(seg) = self.board.highest_unsacked() {
                 if !self.board.is_retransmitted(seg) {
@@ -1401,11 +1409,13 @@ impl Sender {
         }
         if self.force_rtx && out.budget > 0 {
             self.force_rtx = false;
+            let entry = std::mem::take(&mut self.rtx_entry);
             // ns-3 (`TcpConfig::fast_rtx_head`): fast recovery resends snd_una's segment, a
             // retransmission of it already out staying counted in flight.
             let una = self.board.una();
-            let head = (cfg.fast_rtx_head && cfg.sack && self.state == CaState::Recovery && una < self.board.nxt() && !self.board.is_sacked(una))
-                .then_some(una);
+            let head_ok = cfg.sack && self.state == CaState::Recovery && una < self.board.nxt() && !self.board.is_sacked(una);
+            let head = (cfg.fast_rtx_head && entry && head_ok).then_some(una);
+            let mut fallback = None;
             if let Some(seg) = head.or_else(|| self.board.next_lost(self.rxt_cursor)) {
                 self.rxt_cursor = self.rxt_cursor.max(seg + 1);
                 let tx = self.tx_state(now);
@@ -1424,7 +1434,17 @@ impl Sender {
                     self.tcb.snd_nxt = self.seg_start(seg + 1);
                     out.budget -= 1;
                     self.emit(now, seg, false, cfg, ends, out);
+                } else if head_ok {
+                    // `NextSeg` found nothing: "re-send again the head".
+                    fallback = Some(una);
                 }
+            }
+            if let Some(seg) = fallback {
+                let tx = self.tx_state(now);
+                self.board.mark_retransmitted(seg, now, tx);
+                self.stats.retransmits += 1;
+                out.budget -= 1;
+                self.emit(now, seg, true, cfg, ends, out);
             }
         }
         loop {
@@ -2173,11 +2193,38 @@ mod tests {
         // 5 000) deems 0 lost: pipe 11 − 7 − 1 = 3, resend 0 and new 11. ns-3 (`lost_retransmit
         // = "ns3"`, `MarkRetransmittedSegmentsLost`: last sent strictly before 10 was) does not:
         // pipe 4, new 11 alone.
-        for (ns3, sent) in [(false, vec![0, 11]), (true, vec![11])] {
-            let c = TcpConfig { lost_retransmit_ns3: ns3, rack: false, tlp: false, initial_ssthresh: 10, ..cfg(true) };
+        // At 7 000, 11 (sent at 5 000, after 0's resend) is SACKed: ns-3-dev deems the resend lost
+        // (pipe 3: 7, 8, 9; 0 lost again): resend 0 and new 12. ns-3.32–3.45 (`"never"`,
+        // `NextSeg` skips a segment flagged resent) keep it out: pipe 4, new 12 alone.
+        use LostRetransmit::{Never, Ns3Sacked, Rack};
+        for (rule, at_5000, at_7000) in [(Rack, vec![0, 11], None), (Ns3Sacked, vec![11], Some(vec![0, 12])), (Never, vec![11], Some(vec![12]))] {
+            let c = TcpConfig { lost_retransmit: rule, rack: false, tlp: false, initial_ssthresh: 10, ..cfg(true) };
             let (mut s, _) = started(&c);
             assert_eq!(sends(&mut s, &c, 3000, &[(0, &[(1000, 7000)])]), vec![vec![0, 10]]);
-            assert_eq!(sends(&mut s, &c, 5000, &[(0, &[(1000, 7000), (10000, 11000)])]), vec![sent], "ns3 {ns3}");
+            assert_eq!(sends(&mut s, &c, 5000, &[(0, &[(1000, 7000), (10000, 11000)])]), vec![at_5000], "{rule:?}");
+            if let Some(sent) = at_7000 {
+                assert_eq!(sends(&mut s, &c, 7000, &[(0, &[(1000, 7000), (10000, 12000)])]), vec![sent], "{rule:?}");
+                assert_eq!(s.board.is_retransmitted(0), true, "{rule:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ns3s_next_seg_resends_the_lowest_unmarked_segment_and_no_rescue() {
+        // A flow of 10 segments, all out (cwnd 10). SACK 1..6: 0 deemed lost (six SACKed above),
+        // 7..9 not (none above). Fast recovery: cwnd = ssthresh 5, pipe 10 − 6 − 1 = 3. Both resend
+        // 0 (pipe 4). No new data is left. RFC 6675 (rule 4): one rescue retransmission of the
+        // highest unSACKed segment, 9. ns-3.32–3.42 (`next_seg = "ns3"`, rule 3 without 1.b):
+        // the lowest segment neither SACKed, lost nor resent, 7; each counts twice in the pipe
+        // (not lost, resent): 6 ≥ 5, nothing more.
+        for (ns3, sent) in [(false, vec![0, 9]), (true, vec![0, 7])] {
+            let c = TcpConfig { next_seg_ns3: ns3, rack: false, tlp: false, ..cfg(true) };
+            let mut s = Sender::new(&c, Some(10_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            assert_eq!(out.packets.len(), 10);
+            assert_eq!(sends(&mut s, &c, 1, &[(0, &[(1000, 7000)])]), vec![sent], "next_seg ns3 {ns3}");
+            assert_eq!((s.state(), s.tcb.cwnd), (CaState::Recovery, 5));
         }
     }
 
@@ -2222,6 +2269,28 @@ mod tests {
             let got = sends(&mut s, &c, 1, &[(0, &[(1000, 4000)]), (0, &[(1000, 4000), (5000, 6000)]), (4000, &[(5000, 6000)])]);
             assert_eq!(got, vec![vec![0], vec![], sent], "partial_ack ns3 {ns3}");
             assert_eq!((s.state(), s.tcb.cwnd), (CaState::Recovery, 5));
+        }
+        // The same with `fast_retransmit = "head"` too: only fast recovery's first retransmission
+        // is the head; the partial ACK's `DoRetransmit` still takes `NextSeg`'s new 10, not 4.
+        let c = TcpConfig { partial_ack_ns3: true, fast_rtx_head: true, rack: false, tlp: false, initial_ssthresh: 10, ..cfg(true) };
+        let (mut s, _) = started(&c);
+        let got = sends(&mut s, &c, 1, &[(0, &[(1000, 4000)]), (0, &[(1000, 4000), (5000, 6000)]), (4000, &[(5000, 6000)])]);
+        assert_eq!(got, vec![vec![0], vec![], vec![10]]);
+    }
+
+    #[test]
+    fn ns3s_do_retransmit_resends_the_head_when_next_seg_has_nothing() {
+        // The case above with a flow of 10 segments: at the partial ACK (4 000) segment 4 is not
+        // deemed lost and no new data is left. `DoRetransmit`'s `NextSeg` fails, so ns-3
+        // (`partial_ack = "ns3"`) "re-send[s] again the head", 4; the window (pipe 5 = cwnd 5)
+        // sends nothing more. RFC 6675 sends nothing.
+        for (ns3, sent) in [(false, vec![]), (true, vec![4])] {
+            let c = TcpConfig { partial_ack_ns3: ns3, rack: false, tlp: false, initial_ssthresh: 10, ..cfg(true) };
+            let mut s = Sender::new(&c, Some(10_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            let got = sends(&mut s, &c, 1, &[(0, &[(1000, 4000)]), (0, &[(1000, 4000), (5000, 6000)]), (4000, &[(5000, 6000)])]);
+            assert_eq!(got, vec![vec![0], vec![], sent], "partial_ack ns3 {ns3}");
         }
     }
 
