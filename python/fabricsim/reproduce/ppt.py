@@ -504,9 +504,9 @@ ARTIFACT: list[Change] = [
            f"simulator default: {NS3}, src/traffic-control/model/red-queue-disc.cc, RedQueueDisc::DoEnqueue "
            "(forced mark when the average, QW = 1, is >= MaxTh; per band on the band's own bytes)", _ns3_red_k),
     Change("ns3-tcp", "ns-3's TCP: handshake (SYN timeout 3 s), no TLP and no RACK, RTT timestamps, 1 ms clock granularity, 200 ms delayed-ACK timer, "
-           "PRR (SSRB) in fast recovery and CWR (in CWR on advancing ACKs), fast recovery only from a duplicate ACK and never during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes, DoRetransmit entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout (min RTO stays the text's 10 ms)",
+           "PRR (SSRB) in fast recovery and CWR (in CWR on advancing ACKs), fast recovery only from a duplicate ACK and never during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes, DoRetransmit entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, DCTCP's SYN and SYN-ACK ECN-capable (DctcpEcn mode; min RTO stays the text's 10 ms)",
            f"simulator default: {NS3}, src/internet/model/tcp-socket.cc and tcp-socket-base.cc, TcpSocket/TcpSocketBase::GetTypeId "
-           "attributes, TcpSocketBase::DupAck/ReceivedAck/ReTxTimeout/EnterRecovery/ProcessAck/DoRetransmit, tcp-tx-buffer.cc NextSeg, tcp-prr-recovery.cc (TcpPrrRecovery, SSRB); [host] stack = \"ns-3\" "
+           "attributes, TcpSocketBase::DupAck/ReceivedAck/ReTxTimeout/EnterRecovery/ProcessAck/DoRetransmit/AddSocketTags, tcp-dctcp.cc Init (DctcpEcn), tcp-tx-buffer.cc NextSeg, tcp-prr-recovery.cc (TcpPrrRecovery, SSRB); [host] stack = \"ns-3\" "
            "(crates/engine/src/host/ns3.rs)", _ns3_tcp),
     Change("ns3-send-buffer", "128 KB send buffer where the text sets none (DCTCP, PIAS, HPCC, Swift; PPT and RC3 keep the text's 2 GB)",
            f"simulator default: {NS3}, src/internet/model/tcp-socket.cc, TcpSocket::GetTypeId (SndBufSize = 131072)",

@@ -30,6 +30,7 @@
 //! | `TcpSocketBase::DoRetransmit` | on a partial ACK in fast recovery (all versions) and entering it (to ns-3.40): `NextSeg`'s first lost segment not resent, else new data (the receive window allowing), else the head again | `partial_ack = "ns3"` (ns-3.41 on enters with the head even if resent before: `fast_retransmit = "head"`) |
 //! | `TcpTxBuffer::NextSeg` (to ns-3.42) | in fast recovery, with nothing lost and no new data, the lowest segment neither SACKed, lost nor resent (rule 3, anywhere; ns-3.43 on only below the highest SACK); no rescue retransmission | `next_seg = "ns3"` |
 //! | lost retransmissions (to ns-3.45) | none detected: `NextSeg` skips a segment flagged resent until the timeout clears the flags (ns-3-dev's `MarkRetransmittedSegmentsLost`, 5ada3ae14: `lost_retransmit = "ns3"`) | `lost_retransmit = "never"` |
+//! | `TcpSocketBase::AddSocketTags` | in `DctcpEcn` mode (`TcpDctcp::Init`) every packet ECT(0), the SYN, SYN-ACK and handshake ACK too; in `ClassicEcn` mode no packet without payload | `ect_syn` = ECT only under DCTCP's ECN (`EctSyn::Dctcp`; pure ACKs follow the flow's ECN mode as before) |
 //! | Linux quick-ACK mode | none in ns-3 | off |
 //! | three-way handshake | every socket connects first | `handshake` on |
 //!
@@ -47,7 +48,7 @@
 
 use super::linux::Kernel;
 use crate::time::Time;
-use crate::transport::tcp::{LostRetransmit, PrrBound, RcvWindow, TcpConfig};
+use crate::transport::tcp::{EctSyn, LostRetransmit, PrrBound, RcvWindow, TcpConfig};
 
 /// `TcpSocketBase::MinRto`.
 pub const MIN_RTO: Time = Time::from_ms(1000);
@@ -103,12 +104,13 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.partial_ack_ns3 = true;
     c.next_seg_ns3 = true;
     c.lost_retransmit = LostRetransmit::Never;
+    c.ect_syn = EctSyn::Dctcp;
     c
 }
 
 /// One line for `fabricsim list stacks`.
 pub fn summary() -> String {
     format!(
-        "ns-3's TcpSocketBase defaults (ns-3.33-3.40): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK, DoRetransmit on entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout (ns-3.33-3.40)"
+        "ns-3's TcpSocketBase defaults (ns-3.33-3.40): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK, DoRetransmit on entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, SYN and SYN-ACK ECN-capable under DCTCP (ns-3.33-3.40)"
     )
 }

@@ -820,7 +820,7 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         c.handshake = v;
     }
     if let Some(v) = t.get("ect_syn", iss, as_bool) {
-        c.ect_syn = v;
+        c.ect_syn = if v { crate::transport::tcp::EctSyn::On } else { crate::transport::tcp::EctSyn::Off };
     }
     if let Some(v) = t.get("prr", iss, as_bool) {
         c.prr = v;

@@ -795,6 +795,9 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     // rule 3 without a rescue, no check for lost retransmissions before ns-3-dev's 5ada3ae14.
     assert!(c.partial_ack_ns3 && c.next_seg_ns3 && !c.fast_rtx_head);
     assert_eq!(c.lost_retransmit, crate::transport::tcp::LostRetransmit::Never);
+    // AddSocketTags: the SYN ECN-capable in DctcpEcn mode only (GOOD's flows run DCTCP).
+    assert_eq!(c.ect_syn, crate::transport::tcp::EctSyn::Dctcp);
+    assert!(c.syn_ect() == (c.ecn == crate::transport::tcp::EcnMode::Dctcp));
     let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "rcv_window = \"ns3\"\n")).unwrap_err().to_string();
     assert!(e.contains("transport.rcv_window: 'ns3' is not known; did you mean 'ns-3'?"), "{e}");
     // Without a table's min_rto, ns-3's 1 s; quickack = true on ns-3 takes 4.15's windows.

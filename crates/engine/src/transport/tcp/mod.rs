@@ -106,6 +106,15 @@ impl CcKind {
 }
 
 impl TcpConfig {
+    /// Whether this flow's SYN, SYN-ACK and handshake ACK carry ECT(0) (`ect_syn`).
+    pub fn syn_ect(&self) -> bool {
+        match self.ect_syn {
+            EctSyn::Off => false,
+            EctSyn::On => self.ecn != EcnMode::Off,
+            EctSyn::Dctcp => self.ecn == EcnMode::Dctcp,
+        }
+    }
+
     /// This profile on hosts whose kernels run `k` times faster than the network (time
     /// dilation, reTCP NSDI 2020 §4.3: Etalon's LibVT dilates the applications' clocks, not the
     /// kernel's): every timer constant of the kernel — minimum, maximum and initial RTO, a fixed
@@ -149,6 +158,19 @@ impl TcpConfig {
     pub fn framing(&self) -> super::Framing {
         super::Framing { payload: self.mss, header: self.header, control: self.ack_size, handshake: self.handshake, sprays: false }
     }
+}
+
+/// When a flow's SYN and SYN-ACK are ECN-capable (`TcpConfig::ect_syn`, scenario key `ect_syn`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EctSyn {
+    /// Never: not ECN-capable (RFC 3168 §6.1.1), so a RED queue that picks them drops them.
+    Off,
+    /// ECT(0) whenever the flow uses ECN (`ect_syn = true`).
+    On,
+    /// ECT(0) only in DCTCP's ECN mode, as ns-3 tags every packet of a socket in `DctcpEcn` mode
+    /// (`TcpSocketBase::AddSocketTags`; `TcpDctcp::Init` sets the mode) and no SYN in its
+    /// `ClassicEcn` mode: the ns-3 stack's default.
+    Dctcp,
 }
 
 /// How a TCP sender finds a retransmission lost before its timeout (`TcpConfig::lost_retransmit`,
@@ -218,10 +240,9 @@ pub struct TcpConfig {
     /// Open the connection with a SYN / SYN-ACK exchange before any data (RFC 9293 §3.5; the
     /// SYN is resent on the initial RTO, backing off). Its RTT sample seeds the estimator.
     pub handshake: bool,
-    /// SYN and SYN-ACK ECN-capable (ECT(0)) when the flow uses ECN, as Linux sends them under a
-    /// congestion control that needs ECN (DCTCP) and ns-3 in its DctcpEcn mode; off: not
-    /// ECN-capable (RFC 3168 §6.1.1), so a RED queue that picks them drops them.
-    pub ect_syn: bool,
+    /// When the SYN and SYN-ACK (and ns-3's handshake ACK) are ECN-capable (`EctSyn`; read
+    /// through [`TcpConfig::syn_ect`]).
+    pub ect_syn: EctSyn,
     /// Proportional Rate Reduction (RFC 6937) while reducing after ECE (CWR): cwnd is not cut
     /// to ssthresh at once but brought down over the round, `sender.rs` `Prr`; as Linux
     /// (`tcp_cwnd_reduction`) and ns-3 (`TcpPrrRecovery`, its default) do. Off: cwnd = ssthresh
@@ -450,7 +471,7 @@ impl Default for TcpConfig {
             handshake_rtt: true,
             timestamps: false,
             handshake: false,
-            ect_syn: false,
+            ect_syn: EctSyn::Off,
             prr: false,
             prr_ns3_entry: false,
             prr_bytes: false,

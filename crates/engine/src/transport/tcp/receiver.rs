@@ -91,7 +91,7 @@ impl From<&TcpConfig> for AckConfig {
             ecn: c.ecn,
             window_field: c.cc.sets_window_field(),
             sack: c.sack,
-            ect_syn: c.ect_syn,
+            ect_syn: c.syn_ect(),
             delack_count: c.delack_count,
             delack_timeout: c.delack_timeout,
             rcv_buffer: c.rcv_buffer,
@@ -212,7 +212,7 @@ impl Receiver {
         let mut p = Packet::new(ends.flow, ends.dst, ends.src, self.cfg.synack_size, Kind::SynAck, ends.hash_rev, Header::Tcp(TcpHeader::default()));
         p.class = self.cfg.class;
         p.stamp = now;
-        if self.cfg.ect_syn && self.cfg.ecn != EcnMode::Off {
+        if self.cfg.ect_syn {
             p.ecn = Ecn::Ect0;
         }
         out.packets.push(p);

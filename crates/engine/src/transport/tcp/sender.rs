@@ -534,7 +534,7 @@ impl Sender {
         let size = cfg.syn_size.unwrap_or(cfg.ack_size);
         let mut p = Packet::new(ends.flow, ends.src, ends.dst, size, Kind::Syn, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
         p.class = cfg.class;
-        if cfg.ect_syn && cfg.ecn != EcnMode::Off {
+        if cfg.syn_ect() {
             p.ecn = Ecn::Ect0;
         }
         out.packets.push(p);
@@ -571,7 +571,7 @@ impl Sender {
             // ns-3 acknowledges the SYN-ACK with a packet of its own (`TcpConfig::handshake_ack`).
             let mut p = Packet::new(ends.flow, ends.src, ends.dst, cfg.ack_size, Kind::Control, ends.hash_fwd, Header::Tcp(TcpHeader::default()));
             p.class = cfg.class;
-            if cfg.ect_syn && cfg.ecn != EcnMode::Off {
+            if cfg.syn_ect() {
                 p.ecn = Ecn::Ect0;
             }
             out.packets.push(p);
@@ -2615,7 +2615,7 @@ mod tests {
         // With `handshake_ack` the SYN-ACK is answered by a header-only packet (ECN-capable as
         // the SYN, `ect_syn`) and then the initial window of 10; without, the window alone.
         for own in [false, true] {
-            let c = TcpConfig { handshake: true, handshake_ack: own, ect_syn: true, ecn: EcnMode::Dctcp, ..cfg(true) };
+            let c = TcpConfig { handshake: true, handshake_ack: own, ect_syn: super::super::EctSyn::On, ecn: EcnMode::Dctcp, ..cfg(true) };
             let mut s = Sender::new(&c, Some(100_000), 0);
             let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
             s.start(Time(0), &c, &ends(), &mut out);
@@ -2631,7 +2631,8 @@ mod tests {
 
     #[test]
     fn syn_is_ecn_capable_only_when_asked() {
-        let syn_ecn = |ect_syn: bool, ecn: EcnMode| {
+        use super::super::EctSyn;
+        let syn_ecn = |ect_syn: EctSyn, ecn: EcnMode| {
             let c = TcpConfig { handshake: true, ect_syn, ecn, ..cfg(true) };
             let mut s = Sender::new(&c, Some(100_000), 0);
             let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
@@ -2639,9 +2640,15 @@ mod tests {
             assert_eq!((out.packets.len(), out.packets[0].kind), (1, Kind::Syn));
             out.packets[0].ecn
         };
-        assert_eq!(syn_ecn(false, EcnMode::Dctcp), Ecn::NotEct); // RFC 3168 §6.1.1
-        assert_eq!(syn_ecn(true, EcnMode::Dctcp), Ecn::Ect0); // Linux DCTCP, ns-3 DctcpEcn
-        assert_eq!(syn_ecn(true, EcnMode::Off), Ecn::NotEct);
+        assert_eq!(syn_ecn(EctSyn::Off, EcnMode::Dctcp), Ecn::NotEct); // RFC 3168 §6.1.1
+        assert_eq!(syn_ecn(EctSyn::On, EcnMode::Dctcp), Ecn::Ect0); // Linux DCTCP, ns-3 DctcpEcn
+        assert_eq!(syn_ecn(EctSyn::On, EcnMode::Off), Ecn::NotEct);
+        assert_eq!(syn_ecn(EctSyn::On, EcnMode::Classic), Ecn::Ect0);
+        // The ns-3 stack's rule: ECT only in DCTCP's ECN mode (`AddSocketTags` tags a packet
+        // without payload only in `DctcpEcn` mode).
+        assert_eq!(syn_ecn(EctSyn::Dctcp, EcnMode::Dctcp), Ecn::Ect0);
+        assert_eq!(syn_ecn(EctSyn::Dctcp, EcnMode::Classic), Ecn::NotEct);
+        assert_eq!(syn_ecn(EctSyn::Dctcp, EcnMode::Off), Ecn::NotEct);
     }
 
     #[test]
