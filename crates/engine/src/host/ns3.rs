@@ -29,7 +29,7 @@
 //! | tail loss probes, RACK | none in ns-3 | `tlp`, `rack` off |
 //! | `TcpSocketBase::DoRetransmit` | on a partial ACK in fast recovery (all versions) and entering it (to ns-3.40): `NextSeg`'s first lost segment not resent, else new data (the receive window allowing), else the head again | `partial_ack = "ns3"` (ns-3.41 on enters with the head even if resent before: `fast_retransmit = "head"`) |
 //! | `TcpTxBuffer::NextSeg` (to ns-3.42) | in fast recovery, with nothing lost and no new data, the lowest segment neither SACKed, lost nor resent (rule 3, anywhere; ns-3.43 on only below the highest SACK); no rescue retransmission | `next_seg = "ns3"` |
-//! | lost retransmissions (to ns-3.45) | none detected: `NextSeg` skips a segment flagged resent until the timeout clears the flags (ns-3-dev's `MarkRetransmittedSegmentsLost`, 5ada3ae14: `lost_retransmit = "ns3"`) | `lost_retransmit = "never"` |
+//! | lost retransmissions (every release to ns-3.48) | none detected: `NextSeg` skips a segment flagged resent until the timeout clears the flags (ns-3-dev's `MarkRetransmittedSegmentsLost`, 5ada3ae14: `lost_retransmit = "ns3"`) | `lost_retransmit = "never"` |
 //! | `TcpSocketBase::AddSocketTags` | in `DctcpEcn` mode (`TcpDctcp::Init`) every packet ECT(0), the SYN, SYN-ACK and handshake ACK too; in `ClassicEcn` mode no packet without payload | `ect_syn` = ECT only under DCTCP's ECN (`EctSyn::Dctcp`; pure ACKs follow the flow's ECN mode as before) |
 //! | Linux quick-ACK mode | none in ns-3 | off |
 //! | three-way handshake | every socket connects first | `handshake` on |

@@ -183,9 +183,9 @@ pub enum LostRetransmit {
     /// window. Linux's behaviour.
     Rack,
     /// At once when an ACK newly SACKs a segment last sent strictly after it, as ns-3-dev's
-    /// `TcpTxBuffer::MarkRetransmittedSegmentsLost` (5ada3ae14, 2026-07-09; after ns-3.45).
+    /// `TcpTxBuffer::MarkRetransmittedSegmentsLost` (5ada3ae14, 2026-07-19; in no release to ns-3.48).
     Ns3Sacked,
-    /// Never: a lost retransmission waits for the timeout, as in ns-3.32–3.45, whose
+    /// Never: a lost retransmission waits for the timeout, as in every ns-3 release from ns-3.32 to ns-3.48, whose
     /// `TcpTxBuffer::NextSeg` skips every segment flagged `m_retrans` and only
     /// `SetSentListLost` (the timeout) or `MarkHeadAsLost` clears the flag.
     Never,

@@ -2194,7 +2194,7 @@ mod tests {
         // = "ns3"`, `MarkRetransmittedSegmentsLost`: last sent strictly before 10 was) does not:
         // pipe 4, new 11 alone.
         // At 7 000, 11 (sent at 5 000, after 0's resend) is SACKed: ns-3-dev deems the resend lost
-        // (pipe 3: 7, 8, 9; 0 lost again): resend 0 and new 12. ns-3.32–3.45 (`"never"`,
+        // (pipe 3: 7, 8, 9; 0 lost again): resend 0 and new 12. every ns-3 release to ns-3.48 (`"never"`,
         // `NextSeg` skips a segment flagged resent) keep it out: pipe 4, new 12 alone.
         use LostRetransmit::{Never, Ns3Sacked, Rack};
         for (rule, at_5000, at_7000) in [(Rack, vec![0, 11], None), (Ns3Sacked, vec![11], Some(vec![0, 12])), (Never, vec![11], Some(vec![12]))] {
