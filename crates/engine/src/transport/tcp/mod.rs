@@ -183,11 +183,12 @@ pub enum LostRetransmit {
     /// window. Linux's behaviour.
     Rack,
     /// At once when an ACK newly SACKs a segment last sent strictly after it, as ns-3-dev's
-    /// `TcpTxBuffer::MarkRetransmittedSegmentsLost` (5ada3ae14, 2026-07-19; in no release to ns-3.48).
+    /// `TcpTxBuffer::MarkRetransmittedSegmentsLost` (5ada3ae14, 2026-07-19; in no release to
+    /// ns-3.48).
     Ns3Sacked,
-    /// Never: a lost retransmission waits for the timeout, as in every ns-3 release from ns-3.32 to ns-3.48, whose
-    /// `TcpTxBuffer::NextSeg` skips every segment flagged `m_retrans` and only
-    /// `SetSentListLost` (the timeout) or `MarkHeadAsLost` clears the flag.
+    /// Never: a lost retransmission waits for the timeout, as in every ns-3 release from
+    /// ns-3.32 to ns-3.48, whose `TcpTxBuffer::NextSeg` skips every segment flagged `m_retrans`
+    /// and only `SetSentListLost` (the timeout) or `MarkHeadAsLost` clears the flag.
     Never,
 }
 
@@ -304,9 +305,10 @@ pub struct TcpConfig {
     pub fast_rtx_head: bool,
     /// How a retransmission still out is found lost before a timeout (`LostRetransmit`).
     pub lost_retransmit: LostRetransmit,
-    /// ns-3's `TcpTxBuffer::NextSeg` as in ns-3.32–3.42: in SACK fast recovery, when nothing lost waits and no new data may go,
-    /// the lowest segment neither SACKed, deemed lost nor resent goes (rule 3, without RFC 6675's
-    /// test that it lies below the highest SACK, which ns-3.43 added); no rescue retransmission
+    /// ns-3's `TcpTxBuffer::NextSeg` as in ns-3.32–3.42: in SACK fast recovery, when nothing lost
+    /// waits and no new data may go, the lowest segment neither SACKed, deemed lost nor resent
+    /// goes (rule 3, without RFC 6675's test that it lies below the highest SACK, which ns-3.43
+    /// added); no rescue retransmission
     /// (rule 4: "we choose to not respect the SHOULD"). (`EnterRecovery`'s `MarkHeadAsLost`, which
     /// forgets a resend of a head not deemed lost, has no case here: fast recovery starts only
     /// once SACKs deem the head lost.) Off: RFC 6675's NextSeg with its rescue retransmission.

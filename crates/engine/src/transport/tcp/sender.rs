@@ -1396,6 +1396,15 @@ impl Sender {
         self.low = Some(low);
     }
 
+    /// A forced retransmission of `seg`, outside the window.
+    fn resend_now(&mut self, now: Time, seg: u64, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
+        let tx = self.tx_state(now);
+        self.board.mark_retransmitted(seg, now, tx);
+        self.stats.retransmits += 1;
+        out.budget -= 1;
+        self.emit(now, seg, true, cfg, ends, out);
+    }
+
     /// Send whatever the window, the receive window and the NIC allow: lost segments first, then
     /// new data, then (SACK recovery only) one rescue retransmission.
     fn try_send(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
@@ -1418,11 +1427,7 @@ impl Sender {
             let mut fallback = None;
             if let Some(seg) = head.or_else(|| self.board.next_lost(self.rxt_cursor)) {
                 self.rxt_cursor = self.rxt_cursor.max(seg + 1);
-                let tx = self.tx_state(now);
-                self.board.mark_retransmitted(seg, now, tx);
-                self.stats.retransmits += 1;
-                out.budget -= 1;
-                self.emit(now, seg, true, cfg, ends, out);
+                self.resend_now(now, seg, cfg, ends, out);
             } else if cfg.partial_ack_ns3 && cfg.sack && self.state == CaState::Recovery {
                 // ns-3's `DoRetransmit` on a partial ACK: `NextSeg`'s new data when nothing lost
                 // waits (`TcpConfig::partial_ack_ns3`), whatever the window.
@@ -1440,11 +1445,7 @@ impl Sender {
                 }
             }
             if let Some(seg) = fallback {
-                let tx = self.tx_state(now);
-                self.board.mark_retransmitted(seg, now, tx);
-                self.stats.retransmits += 1;
-                out.budget -= 1;
-                self.emit(now, seg, true, cfg, ends, out);
+                self.resend_now(now, seg, cfg, ends, out);
             }
         }
         loop {
