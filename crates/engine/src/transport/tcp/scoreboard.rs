@@ -82,6 +82,9 @@ pub struct Scoreboard {
     /// Arrival time of the ACK being processed and the minimum RTT (`set_ack_context`).
     ack_now: Time,
     ack_min_rtt: Option<Time>,
+    /// No segment below this is unmarked (`first_unmarked`'s cursor): a marked segment stays
+    /// marked, since LOST, SACKED and SKIP are never cleared and RETRANS only as LOST is set.
+    unmarked_from: u64,
 }
 
 impl Scoreboard {
@@ -453,8 +456,15 @@ impl Scoreboard {
 
     /// The lowest segment neither SACKed, deemed lost nor resent: ns-3.32–3.42's `NextSeg` rule 3
     /// (`TcpConfig::next_seg_ns3`).
-    pub fn first_unmarked(&self) -> Option<u64> {
-        self.segs.iter().position(|s| s.flags & (LOST | RETRANS | SACKED | SKIP) == 0).map(|i| self.una + i as u64)
+    /// Amortized constant time: the scan resumes where the last one stopped, since a marked
+    /// segment stays marked.
+    pub fn first_unmarked(&mut self) -> Option<u64> {
+        let from = self.unmarked_from.max(self.una);
+        let skip = (from - self.una) as usize;
+        let found = self.segs.iter().skip(skip).position(|s| s.flags & (LOST | RETRANS | SACKED | SKIP) == 0);
+        let seg = found.map(|i| from + i as u64);
+        self.unmarked_from = seg.unwrap_or_else(|| self.nxt());
+        seg
     }
 
     /// Highest segment that is not SACKed (RFC 6675 rescue retransmission candidate).
@@ -508,6 +518,29 @@ mod tests {
         b.mark_retransmitted(0, Time(1), TxState::default());
         assert_eq!(b.pipe(), 3, "a retransmission counts once more");
         assert_eq!(b.next_lost(0), Some(1));
+    }
+
+    #[test]
+    fn first_unmarked_resumes_its_scan_and_sees_new_segments() {
+        // 0..6 out; 1 SACKed, 0 lost, 2 resent: 3 is the first unmarked, then (3 resent) 4.
+        let mut b = board(6);
+        b.sack(1, 2);
+        b.mark_lost(0);
+        b.mark_retransmitted(2, Time(1), TxState::default());
+        assert_eq!(b.first_unmarked(), Some(3));
+        b.mark_retransmitted(3, Time(2), TxState::default());
+        assert_eq!(b.first_unmarked(), Some(4));
+        b.mark_lost(4);
+        b.mark_lost(5);
+        assert_eq!(b.first_unmarked(), None);
+        // A resend deemed lost stays marked (LOST); a new segment is unmarked.
+        b.mark_retransmits_lost_before(Time(10));
+        b.push_new(Time(3), TxState::default());
+        assert_eq!(b.first_unmarked(), Some(6));
+        // snd_una past the cursor.
+        b.ack_to(7);
+        b.push_new(Time(4), TxState::default());
+        assert_eq!(b.first_unmarked(), Some(7));
     }
 
     #[test]
