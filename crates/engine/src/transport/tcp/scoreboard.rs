@@ -85,6 +85,10 @@ pub struct Scoreboard {
     /// No segment below this is unmarked (`first_unmarked`'s cursor): a marked segment stays
     /// marked, since LOST, SACKED and SKIP are never cleared and RETRANS only as LOST is set.
     unmarked_from: u64,
+    /// Every segment below this is SACKed, skipped or deemed lost, so `mark_lost_by_sacks` has
+    /// nothing to change there (those flags are never cleared): its walk stops here, which keeps
+    /// a long loss episode (a lost retransmission waiting for its timeout) linear, not quadratic.
+    settled: u64,
 }
 
 impl Scoreboard {
@@ -349,8 +353,9 @@ impl Scoreboard {
         let mut above_sacked = false;
         let mut lowest = None;
         let top = self.high_sacked().min(self.nxt());
+        let floor = self.settled.max(self.una);
         let mut seg = top;
-        while seg > self.una {
+        while seg > floor {
             seg -= 1;
             let flags = self.at(seg).unwrap().flags;
             if flags & SKIP != 0 {
@@ -376,6 +381,11 @@ impl Scoreboard {
                 lowest = Some(seg);
             }
         }
+        let mut settled = floor;
+        while self.at(settled).is_some_and(|s| s.flags & (SACKED | SKIP | LOST) != 0) {
+            settled += 1;
+        }
+        self.settled = settled;
         lowest
     }
 
