@@ -89,6 +89,10 @@ pub struct Scoreboard {
     /// nothing to change there (those flags are never cleared): its walk stops here, which keeps
     /// a long loss episode (a lost retransmission waiting for its timeout) linear, not quadratic.
     settled: u64,
+    /// Ranges `sack` has marked whole (every segment in them SACKed or skipped, which stays so):
+    /// a block reported again walks only what lies beyond the range it starts in. Three, as an
+    /// ACK carries up to three blocks.
+    sacked_runs: [(u64, u64); 3],
 }
 
 impl Scoreboard {
@@ -314,8 +318,11 @@ impl Scoreboard {
     pub fn sack(&mut self, from: u64, to: u64) -> u64 {
         let from = from.max(self.una);
         let to = to.min(self.nxt());
+        // A block starting inside a range marked before is marked up to that range's end.
+        let run = self.sacked_runs.iter().position(|&(a, b)| a <= from && from <= b && a < b);
+        let start = run.map_or(from, |i| self.sacked_runs[i].1.max(from));
         let mut newly = 0;
-        for seg in from..to {
+        for seg in start..to {
             let s = self.at_mut(seg).unwrap();
             if s.flags & (SACKED | SKIP) != 0 {
                 continue;
@@ -338,6 +345,16 @@ impl Scoreboard {
         }
         if newly > 0 {
             self.high_sacked = self.high_sacked.max(to);
+        }
+        if from < to {
+            let merged = match run {
+                Some(i) => (self.sacked_runs[i].0, self.sacked_runs[i].1.max(to)),
+                None => (from, to),
+            };
+            // Keep the merged range first; the least recently used one drops out.
+            let keep = run.unwrap_or(2);
+            self.sacked_runs.copy_within(0..keep, 1);
+            self.sacked_runs[0] = merged;
         }
         newly
     }
@@ -528,6 +545,22 @@ mod tests {
         b.mark_retransmitted(0, Time(1), TxState::default());
         assert_eq!(b.pipe(), 3, "a retransmission counts once more");
         assert_eq!(b.next_lost(0), Some(1));
+    }
+
+    #[test]
+    fn a_block_reported_again_counts_only_its_new_segments() {
+        // Blocks as a receiver repeats them: each newly SACKed segment counted once, whatever
+        // the order, the overlaps and the blocks in between.
+        let mut b = board(12);
+        assert_eq!(b.sack(2, 4), 2);
+        assert_eq!(b.sack(2, 6), 2);
+        assert_eq!(b.sack(8, 9), 1);
+        assert_eq!(b.sack(10, 11), 1);
+        assert_eq!(b.sack(3, 7), 1); // 6; its run (2..6) fell out of the three remembered
+        assert_eq!(b.sack(2, 7), 0);
+        assert_eq!(b.sack(1, 10), 3); // 1, 7 and 9
+        assert_eq!(b.sacked_out(), 10);
+        assert!((1..=10).all(|s| b.is_sacked(s)) && !b.is_sacked(0) && !b.is_sacked(11));
     }
 
     #[test]
