@@ -326,8 +326,9 @@ ARTIFACT: list[Change] = [
     Change("ns3-retransmissions", "ns-3.38's retransmissions: DoRetransmit entering fast recovery and on a partial ACK (NextSeg's lost, "
            "else new data, else the head: partial_ack = \"ns3\"), NextSeg's rule 3 and no rescue (next_seg = \"ns3\"), a lost "
            "retransmission found only by the timeout (lost_retransmit = \"never\")",
-           "ns-3 default: ns-3.38 src/internet/model/tcp-socket-base.cc EnterRecovery, ProcessAck (partial ACK) and DoRetransmit; "
-           "tcp-tx-buffer.cc NextSeg (skips segments flagged m_retrans; no rule 4) and SetSentListLost (the only reset of the flags)",
+           f"{REPO} src/internet/model/tcp-socket-base.cc EnterRecovery, ProcessAck (partial ACK) and DoRetransmit; "
+           "tcp-tx-buffer.cc NextSeg (skips segments flagged m_retrans; no rule 4) and SetSentListLost (the only reset of the flags): "
+           "ns-3.38's files, unchanged in the repository but for blank lines and a commented-out print",
            _tcp(partial_ack="ns3", next_seg="ns3", lost_retransmit="never")),
     Change("iw1", "initial window of 1 segment (initial_cwnd = 1)",
            f"{REPO} scratch/scratch-FTwarmup.cc main: Config::SetDefault TcpSocket::InitialCwnd 1",

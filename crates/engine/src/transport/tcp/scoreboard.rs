@@ -482,8 +482,7 @@ impl Scoreboard {
     }
 
     /// The lowest segment neither SACKed, deemed lost nor resent: ns-3.32–3.42's `NextSeg` rule 3
-    /// (`TcpConfig::next_seg_ns3`).
-    /// Amortized constant time: the scan resumes where the last one stopped, since a marked
+    /// (`TcpConfig::next_seg_ns3`). Amortized constant time: the scan resumes where the last one stopped, since a marked
     /// segment stays marked.
     pub fn first_unmarked(&mut self) -> Option<u64> {
         let from = self.unmarked_from.max(self.una);
@@ -556,7 +555,7 @@ mod tests {
         assert_eq!(b.sack(2, 6), 2);
         assert_eq!(b.sack(8, 9), 1);
         assert_eq!(b.sack(10, 11), 1);
-        assert_eq!(b.sack(3, 7), 1); // 6; its run (2..6) fell out of the three remembered
+        assert_eq!(b.sack(3, 7), 1); // starts inside the run 2..6: only 6 is walked
         assert_eq!(b.sack(2, 7), 0);
         assert_eq!(b.sack(1, 10), 3); // 1, 7 and 9
         assert_eq!(b.sacked_out(), 10);

@@ -1019,9 +1019,7 @@ impl Sender {
         let new_ok = self.new_data_allowed();
         let tx = self.tx_state(now);
         if new_ok {
-            self.board.push_new(now, tx);
-            self.layout.cut(nxt, self.tcb.seg_size);
-            self.tcb.snd_nxt = self.seg_start(nxt + 1);
+            self.record_new(now, nxt, tx);
             self.tlp_high = Some((nxt + 1, false));
             self.emit(now, nxt, false, cfg, ends, out);
         } else {
@@ -1396,6 +1394,14 @@ impl Sender {
         self.low = Some(low);
     }
 
+    /// Segment `seg` (snd_nxt's) goes out for the first time: on the board, cut, snd_nxt past it.
+    #[inline]
+    fn record_new(&mut self, now: Time, seg: u64, tx: TxState) {
+        self.board.push_new(now, tx);
+        self.layout.cut(seg, self.tcb.seg_size);
+        self.tcb.snd_nxt = self.seg_start(seg + 1);
+    }
+
     /// A forced retransmission of `seg`, outside the window.
     fn resend_now(&mut self, now: Time, seg: u64, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         let tx = self.tx_state(now);
@@ -1424,7 +1430,6 @@ impl Sender {
             let una = self.board.una();
             let head_ok = cfg.sack && self.state == CaState::Recovery && una < self.board.nxt() && !self.board.is_sacked(una);
             let head = (cfg.fast_rtx_head && entry && head_ok).then_some(una);
-            let mut fallback = None;
             if let Some(seg) = head.or_else(|| self.board.next_lost(self.rxt_cursor)) {
                 self.rxt_cursor = self.rxt_cursor.max(seg + 1);
                 self.resend_now(now, seg, cfg, ends, out);
@@ -1434,18 +1439,13 @@ impl Sender {
                 let seg = self.board.nxt();
                 if self.new_data_allowed() && !self.app_ready_at(seg, cfg).is_some_and(|t| t > now) {
                     let tx = self.tx_state(now);
-                    self.board.push_new(now, tx);
-                    self.layout.cut(seg, self.tcb.seg_size);
-                    self.tcb.snd_nxt = self.seg_start(seg + 1);
+                    self.record_new(now, seg, tx);
                     out.budget -= 1;
                     self.emit(now, seg, false, cfg, ends, out);
                 } else if head_ok {
                     // `NextSeg` found nothing: "re-send again the head".
-                    fallback = Some(una);
+                    self.resend_now(now, una, cfg, ends, out);
                 }
-            }
-            if let Some(seg) = fallback {
-                self.resend_now(now, seg, cfg, ends, out);
             }
         }
         loop {
@@ -1494,9 +1494,7 @@ impl Sender {
                 self.board.mark_retransmitted(seg, now, tx);
                 self.stats.retransmits += 1;
             } else {
-                self.board.push_new(now, tx);
-                self.layout.cut(seg, self.tcb.seg_size);
-                self.tcb.snd_nxt = self.seg_start(seg + 1);
+                self.record_new(now, seg, tx);
             }
             out.budget -= 1;
             if let Some(rate) = self.tcb.pacing_rate.filter(|r| *r > 0.0) {
