@@ -134,15 +134,16 @@ def test_host_rx_jitter_delays_handling_and_rejects_bad_values():
 
 def test_ns3_stack_opens_with_a_handshake_and_is_listed():
     # 20 us wires, 4 segments: ns-3 connects first (SYN / SYN-ACK, 52 B each: one round trip of
-    # 4 x 20 us + 4 x 0.0416 us), then the 4 segments (IW 10) take one more round trip as on
-    # linux-4.15, which starts established.
+    # 4 x 20 us + 4 x 0.0416 us) and answers the SYN-ACK with an ACK of its own (52 B) ahead of
+    # the data (ProcessSynSent), 0.0416 us more; then the 4 segments (IW 10) take one more round
+    # trip as on linux-4.15, which starts established.
     doc = star({"cc": "dctcp"}, flows=[{"src": "h1", "dst": "h0", "size": str(4 * 1448)}], hosts=2)
     doc["topology"]["link"]["delay"] = "20us"
     fct = {}
     for stack in ("ns-3", "linux-4.15"):
         doc["host"] = {"stack": stack}
         fct[stack] = float(fabricsim.run(doc, progress=False).flows["fct_s"].iloc[0]) * 1e6
-    syn = 4 * 20 + 4 * 0.0416
+    syn = 4 * 20 + 4 * 0.0416 + 0.0416
     assert abs(fct["ns-3"] - fct["linux-4.15"] - syn) < 1e-3, fct
     stack_is_checked_and_listed(doc, "ns3", "ns-3", ("ns-3", "min RTO 1s", "no TLP, no RACK"))
 

@@ -91,6 +91,16 @@ impl Kernel {
         )
     }
 
+    /// The knobs (`cc_params`) this stack gives congestion control `cc` where a scenario sets
+    /// none: its own implementation's rules (ns-3's `TcpDctcp`); none for Linux's, whose rules
+    /// are the algorithms' defaults.
+    pub fn cc_knobs(self, cc: crate::transport::tcp::cc::CcKind) -> &'static [(&'static str, f64)] {
+        if self == Kernel::Ns3 {
+            return ns3::cc_knobs(cc);
+        }
+        &[]
+    }
+
     /// `c` with this kernel's TCP defaults (see the module documentation).
     pub fn tcp_defaults(self, c: TcpConfig) -> TcpConfig {
         if self == Kernel::Ns3 {

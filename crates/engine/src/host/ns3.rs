@@ -31,6 +31,13 @@
 //! | `TcpTxBuffer::NextSeg` (to ns-3.42) | in fast recovery, with nothing lost and no new data, the lowest segment neither SACKed, lost nor resent (rule 3, anywhere; ns-3.43 on only below the highest SACK); no rescue retransmission | `next_seg = "ns3"` |
 //! | lost retransmissions (every release to ns-3.48) | none detected: `NextSeg` skips a segment flagged resent until the timeout clears the flags (ns-3-dev's `MarkRetransmittedSegmentsLost`, 5ada3ae14: `lost_retransmit = "ns3"`) | `lost_retransmit = "never"` |
 //! | `TcpSocketBase::AddSocketTags` | in `DctcpEcn` mode (`TcpDctcp::Init`) every packet ECT(0), the SYN, SYN-ACK and handshake ACK too; in `ClassicEcn` mode no packet without payload | `ect_syn` = ECT only under DCTCP's ECN (`EctSyn::Dctcp`; pure ACKs follow the flow's ECN mode as before) |
+//! | `TcpDctcp::CeState0to1`/`CeState1to0`, `TcpSocketBase::ReceivedAck`, `ProcessAck` | DCTCP's receiver echo (an ACK for the point before the previous segment on a CE change), ECE read on advancing ACKs only, a segment counted for α per duplicate ACK | `dctcp_echo = "ns3"` |
+//! | `TcpSocketBase::ProcessAck` in CA_LOSS, `ReceivedAck` | the ACK ending a timeout's loss state grows by the segments beyond its recovery point only; an ECE there enters CWR first | `loss_exit = "ns3"` |
+//! | `ProcessSynSent`, `ProcessSynRcvd` | the handshake's ACK a packet of its own; the first data segment acknowledged at once | `handshake_ack`, `ack_first_data` |
+//! | `TcpDctcp` (tcp-dctcp.cc) on `TcpLinuxReno` (3.33 on) | see `Dctcp::NS3_RULES` (cc/dctcp.rs) (and PPT's and RC3's primary loop: their `ns3_dctcp`); `GetSsThresh` has no loss-state case in any release (ns-3-dev's halving there, d3181b537, came after 3.48) | `cc_params` of `dctcp` (`ns3_dctcp` of `ppt`, `rc3`), each only where the scenario sets none |
+//! | `TcpSocketBase::EstimateRtt` | RTT from the timestamp echo in milliseconds (a sub-millisecond RTT is taken as 1 µs, 3.34 on), none when the oldest segment acknowledged was resent (to 3.42) | **not modelled**: samples are the true RTT; with a minimum RTO of a millisecond or more the RTO is the same unless queues add milliseconds |
+//! | `TcpSocketBase::DupAck` → `TcpTxBuffer::IsLost` (to 3.40) | fast recovery entered when the first segment past the cumulative ACK flagged lost or SACKed decides | **not modelled** (the RFC 6675 rule, as ns-3.41 on) |
+//! | SYN and SYN-ACK sizes | 36 B of TCP with options | **not set**: they depend on the links' framing; `syn_size`, `synack_size` |
 //! | Linux quick-ACK mode | none in ns-3 | off |
 //! | three-way handshake | every socket connects first | `handshake` on |
 //!
@@ -48,6 +55,7 @@
 
 use super::linux::Kernel;
 use crate::time::Time;
+use crate::transport::tcp::cc::CcKind;
 use crate::transport::tcp::{EctSyn, LostRetransmit, PrrBound, RcvWindow, TcpConfig};
 
 /// `TcpSocketBase::MinRto`.
@@ -105,12 +113,28 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.next_seg_ns3 = true;
     c.lost_retransmit = LostRetransmit::Never;
     c.ect_syn = EctSyn::Dctcp;
+    c.dctcp_echo_ns3 = true;
+    c.ns3_loss_exit = true;
+    c.handshake_ack = true;
+    c.ack_first_data = true;
     c
+}
+
+/// The knobs the stack gives congestion control `cc` where a scenario sets none: ns-3's own
+/// implementation of it, where fabricsim models one.
+pub fn cc_knobs(cc: CcKind) -> &'static [(&'static str, f64)] {
+    match cc {
+        CcKind::Dctcp => crate::transport::tcp::cc::Dctcp::NS3_RULES,
+        // PPT's and RC3's primary loop is DCTCP (PPT §4, §6.1); as ns-3 simulations the papers'
+        // would be ns-3's TcpDctcp (an assumption: no code of theirs is public).
+        CcKind::Ppt | CcKind::Rc3 => &[("ns3_dctcp", 1.0)],
+        _ => &[],
+    }
 }
 
 /// One line for `fabricsim list stacks`.
 pub fn summary() -> String {
     format!(
-        "ns-3's TcpSocketBase defaults (ns-3.33-3.40): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK, DoRetransmit on entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, SYN and SYN-ACK ECN-capable under DCTCP (ns-3.33-3.40)"
+        "ns-3's TcpSocketBase defaults (ns-3.33-3.40): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK, DoRetransmit on entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, SYN and SYN-ACK ECN-capable under DCTCP, DCTCP's echo and the loss state's exit as ns-3's, the handshake's ACK a packet of its own; dctcp as TcpDctcp (byte cut, first window at the first ACK, cut before the ACK's alpha update, TcpLinuxReno's growth, alpha decay on an empty window, the cut at timeouts and in the loss state) (ns-3.33-3.40)"
     )
 }

@@ -1127,6 +1127,16 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             }
         }
     }
+    // The stack's own rules for this algorithm (ns-3's `TcpDctcp` for `dctcp`), for every knob
+    // the profile left unset.
+    if let Some(k) = c.stack {
+        let list = c.cc.knobs();
+        for &(knob, v) in k.cc_knobs(c.cc) {
+            if let Some(i) = list.iter().position(|n| n.name == knob) {
+                c.cc_params.0[i].get_or_insert(v);
+            }
+        }
+    }
     c.ecn = match (c.cc, ecn) {
         (CcKind::Retcp, Some(true)) => {
             iss.push(t.key_path("ecn"), "reTCP reads circuit state from ECE and must run without ECN (NSDI 2020 §5.3); remove ecn = true");

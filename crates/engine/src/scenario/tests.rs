@@ -798,6 +798,30 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     // AddSocketTags: the SYN ECN-capable in DctcpEcn mode only (GOOD's flows run DCTCP).
     assert_eq!(c.ect_syn, crate::transport::tcp::EctSyn::Dctcp);
     assert!(c.syn_ect() == (c.ecn == crate::transport::tcp::EcnMode::Dctcp));
+    // TcpDctcp's echo, the loss state's exit and the handshake as ns-3's, whatever the algorithm.
+    assert!(c.dctcp_echo_ns3 && c.ns3_loss_exit && c.handshake_ack && c.ack_first_data);
+    // dctcp takes TcpDctcp's rules as knobs (host/ns3.rs DCTCP_KNOBS); newreno none.
+    let knob = |c: &crate::transport::tcp::TcpConfig, name: &str| c.cc.knobs().iter().position(|k| k.name == name).and_then(|i| c.cc_params.0[i]);
+    for name in ["byte_cut", "first_window_at_ack", "cut_before_alpha", "ns3_growth", "empty_window", "ns3_loss_cut", "loss_state_cut"] {
+        assert_eq!(knob(c, name), Some(1.0), "{name}");
+    }
+    assert_eq!((knob(c, "window_cut"), knob(c, "g")), (None, None));
+    let reno = sc.flows.iter().map(|f| f.cfg.tcp().unwrap()).find(|c| c.cc == crate::transport::tcp::cc::CcKind::NewReno).unwrap();
+    assert_eq!(reno.cc_params, crate::transport::tcp::cc::Knobs::default());
+    // A knob the scenario writes wins (Linux's integer cut here); the others stay ns-3's.
+    let doc = format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("cc = \"dctcp\"\n", "cc = \"dctcp\"\ncc_params = { byte_cut = 0 }\n");
+    let own = Scenario::from_toml(&doc).unwrap();
+    let c2 = own.flows[0].cfg.tcp().unwrap();
+    assert_eq!((knob(c2, "byte_cut"), knob(c2, "ns3_growth")), (Some(0.0), Some(1.0)));
+    // PPT's and RC3's primary loop: ns-3's TcpDctcp too (`ns3_dctcp`).
+    for cc in ["ppt", "rc3"] {
+        let doc = format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("cc = \"dctcp\"\n", &format!("cc = \"{cc}\"\n"));
+        let sc = Scenario::from_toml(&doc).unwrap();
+        assert_eq!(knob(sc.flows[0].cfg.tcp().unwrap(), "ns3_dctcp"), Some(1.0), "{cc}");
+    }
+    // Without the stack, none of them.
+    let plain = Scenario::from_toml(GOOD).unwrap();
+    assert_eq!(knob(plain.flows[0].cfg.tcp().unwrap(), "byte_cut"), None);
     let e = Scenario::from_toml(&format!("{GOOD}\n[host]\nstack = \"ns-3\"\n").replace("min_rto = \"10ms\"\n", "rcv_window = \"ns3\"\n")).unwrap_err().to_string();
     assert!(e.contains("transport.rcv_window: 'ns3' is not known; did you mean 'ns-3'?"), "{e}");
     // Without a table's min_rto, ns-3's 1 s; quickack = true on ns-3 takes 4.15's windows.

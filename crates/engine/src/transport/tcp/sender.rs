@@ -1104,22 +1104,28 @@ impl Sender {
     /// the data outstanding now is acknowledged — at once, or with `prr` over the round
     /// (`delivered`: segments the ACK that triggers it delivered). From the loss state (only
     /// with `ns3_loss_exit`) ssthresh follows ns-3's rule there, which `TcpDctcp::GetSsThresh`
-    /// applies because `EnterCwr` asks before it changes the state: half the flight, at least 2.
+    /// applies because `EnterCwr` asks before it changes the state: half the flight, at least 2
+    /// (ns-3-dev), or the congestion control's own (`loss_state_ssthresh`: DCTCP's cut in ns-3's
+    /// releases).
     fn enter_cwr(&mut self, cfg: &TcpConfig, delivered: u64) {
-        let from_loss = self.state == CaState::Loss;
         let pipe = self.board.pipe();
-        self.tcb.ssthresh = if from_loss {
-            (pipe / 2).max(2).min(u32::MAX as u64) as u32
-        } else {
-            self.cc_call(|cc, t| cc.ssthresh(t))
+        // From the loss state: the congestion control's rule there if it has one, else half the
+        // flight (then PRR counts the half segment an odd flight leaves).
+        let (ssthresh, halved) = match self.state {
+            CaState::Loss => match self.cc_call(|cc, t| cc.loss_state_ssthresh(t)) {
+                Some(ss) => (ss, false),
+                None => ((pipe / 2).max(2).min(u32::MAX as u64) as u32, true),
+            },
+            _ => (self.cc_call(|cc, t| cc.ssthresh(t)), false),
         };
+        self.tcb.ssthresh = ssthresh;
         if cfg.prr && !self.cc.owns_cwnd() {
             // RFC 6937's RecoverFS: the flight when the reduction starts, this ACK's share
             // included (ns-3 TcpPrrRecovery::EnterRecovery: SND.NXT − SND.UNA − SACKed + delivered).
             let fs = self.recover_fs(cfg, delivered);
             // ns-3 counts this ACK's delivery here and again in prr_step (`prr_ns3_entry`).
             let counted = if cfg.prr_ns3_entry { delivered } else { 0 };
-            let loss_half = from_loss && pipe % 2 == 1 && pipe >= 5;
+            let loss_half = halved && pipe % 2 == 1 && pipe >= 5;
             self.prr = Some(Prr { delivered: counted, out_base: self.stats.segments_sent, recover_fs: fs, loss_half });
         } else if !self.cc.owns_cwnd() {
             self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
@@ -1271,9 +1277,11 @@ impl Sender {
             self.byte_window_timeout(recovery_flight);
         } else if cfg.ns3_rto_ssthresh {
             // ns-3 (`TcpConfig::ns3_rto_ssthresh`): at every timeout; a repeated one, from the
-            // loss state, half the flight (before the timeout), at least two segments.
+            // loss state, the congestion control's rule there, or half the flight (before the
+            // timeout), at least two segments.
             self.tcb.ssthresh = if self.state == CaState::Loss {
-                (self.board.pipe() / 2).max(2).min(u32::MAX as u64) as u32
+                let halved = (self.board.pipe() / 2).max(2).min(u32::MAX as u64) as u32;
+                self.cc_call(|cc, t| cc.loss_state_ssthresh(t)).unwrap_or(halved)
             } else {
                 self.cc_call(|cc, t| cc.ssthresh(t))
             };
@@ -2490,6 +2498,54 @@ mod tests {
             let again = rto + s.rtt.rto();
             s.on_rto_timer(again, &c, &ends(), &mut out);
             assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, second), "timeout_ssthresh every = {every}");
+        }
+    }
+
+    #[test]
+    fn ns3_releases_cut_by_alpha_in_the_loss_state_too() {
+        // ns-3.33–3.48's TcpDctcp::GetSsThresh has no CA_LOSS case (ns-3-dev's halving of the
+        // flight there is d3181b537, after 3.48): DCTCP's `loss_state_cut`. α = 1 held (g ≈ 0),
+        // byte cut, window 1000 B segments.
+        let dctcp = |loss_state_cut: bool, cwnd: u32| {
+            let mut c = ns3_dctcp(true, cwnd);
+            c.cc_params.0[0] = Some(1e-6); // g
+            c.cc_params.0[10] = Some(1.0); // ns3_loss_cut
+            c.cc_params.0[11] = Some(loss_state_cut as u8 as f64);
+            c.ns3_rto_ssthresh = true;
+            c
+        };
+        // (a) A repeated timeout. Ten segments out: the first RTO (from Open) cuts to
+        // (1 − 1/2)·10 000 B = 5 000 B, 5 segments, either way. The second, in the loss state
+        // with cwnd 1 000 B and one segment in flight: ns-3.38 cuts that window to 500 B (below
+        // a segment: the sender's floor of 1 segment), ns-3-dev max(1 / 2, 2) = 2 segments.
+        for (cut, second) in [(true, 1), (false, 2)] {
+            let c = dctcp(cut, 10);
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            let rto = s.rtt.rto();
+            s.on_rto_timer(rto, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, 5));
+            let again = rto + s.rtt.rto();
+            s.on_rto_timer(again, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.ssthresh, s.tcb.cwnd), (CaState::Loss, second, 1), "loss_state_cut {cut}");
+        }
+        // (b) An ECE ending the loss state (the case of
+        // `ns3s_loss_exit_with_ece_enters_cwr_and_sends_two`): one segment out, resent at the
+        // RTO; ACK(1000) with ECE enters CWR from CA_LOSS. ns-3.38: ssthresh = (1 − 1/2)·1000 B
+        // = 500 B (1 segment here); PRR's bound sends min(max(2 − 0, 1), 1 − 0) = 1 segment.
+        // ns-3-dev: 2 segments, two sent.
+        for (cut, ss, sent) in [(true, 1, vec![1]), (false, 2, vec![1, 2])] {
+            let c = dctcp(cut, 1);
+            let mut s = Sender::new(&c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), &c, &ends(), &mut out);
+            let rto = s.rtt.rto();
+            s.on_rto_timer(rto, &c, &ends(), &mut out);
+            out.clear();
+            let h = TcpHeader { ece: true, ..ack(1000, &[]) };
+            s.on_ack(rto + Time(1), &h, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.ssthresh, seqs(&out)), (CaState::Cwr, ss, sent), "loss_state_cut {cut}");
         }
     }
 

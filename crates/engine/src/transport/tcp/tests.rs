@@ -270,23 +270,23 @@ tlp = false"));
 
 #[test]
 fn ns3_stack_repairs_a_tail_loss_by_timeouts_that_double() {
-    // `[host] stack = "ns-3"`: handshake, ACK every 2nd segment or after 200 ms, min RTO 1 s,
-    // no TLP/RACK. The SYN (52 B, 0.0416 µs a hop) reaches h0 at 2.0832 µs and the SYN-ACK is
-    // back at t0 = 4.1664 µs, when the 10 segments leave; h1's wire carries SYN = packet 0,
-    // segment k = packet k + 1. Segment 9 is lost (packet 10), and so is its first
-    // retransmission (packet 11). Segment k reaches h0 at t0 + 1.2k + 4.4 µs; segment 8, the
-    // ninth, is not a second segment: the delayed-ACK timer sends its ACK 200 ms after it
-    // arrived (t0 + 14.0 µs), back at h1 2.0832 µs later. That new ACK restarts the RTO:
-    // max(SRTT + max(1 ms, 4·RTTVAR), 1 s) = 1 s (SRTT ≈ 25 ms, RTTVAR ≈ 50 ms after the
-    // 200 ms sample). No probe: the timer fires 1 s later, the retransmission is lost, the RTO
-    // doubles to 2 s; the second retransmission reaches h0 4.4 µs after it leaves and, the last
-    // segment, is ACKed at once (2.0832 µs back). FCT = 3.2 s + 4.1664 + 14.0 + 2.0832 + 4.4 +
-    // 2.0832 µs = 3 200 026.7328 µs.
-    let doc = star_with_drops(14480, "[10, 11]", "").replace("end = \"1s\"", "end = \"5s\"") + "[host]\nstack = \"ns-3\"\n";
+    // `[host] stack = "ns-3"`: handshake with its ACK a packet of its own, ACK every 2nd segment
+    // or after 200 ms (the first data segment at once), min RTO 1 s, no TLP/RACK. The SYN (52 B,
+    // 0.0416 µs a hop) reaches h0 at 2.0832 µs and the SYN-ACK is back at t0 = 4.1664 µs, when
+    // the handshake's ACK (52 B) and then the 10 segments leave; h1's wire carries SYN = packet
+    // 0, the ACK = packet 1, segment k = packet k + 2. Segment 9 is lost (packet 11), and so is
+    // its first retransmission (packet 12). Segment k reaches h0 at t0 + 0.0416 + 1.2k + 4.4 µs;
+    // segments 0, 2, 4, 6 and 8 are ACKed at once (the first, then every second), segment 8's
+    // ACK back at h1 at t0 + 0.0416 + 9.6 + 4.4 + 2.0832 = 20.2912 µs. That new ACK restarts the
+    // RTO: max(SRTT + max(1 ms, 4·RTTVAR), 1 s) = 1 s. No probe: the timer fires 1 s later, the
+    // retransmission is lost, the RTO doubles to 2 s; the second retransmission reaches h0
+    // 4.4 µs after it leaves and, the last segment, is ACKed at once (2.0832 µs back).
+    // FCT = 3 s + 20.2912 + 4.4 + 2.0832 µs = 3 000 026.7744 µs.
+    let doc = star_with_drops(14480, "[11, 12]", "").replace("end = \"1s\"", "end = \"5s\"") + "[host]\nstack = \"ns-3\"\n";
     let sim = run(&doc);
     let s = &tcp(&sim, 0).sender.stats;
     assert_eq!((s.timeouts, s.tlp_probes, s.retransmits), (2, 0, 2), "{s:?}");
-    assert_eq!(sim.flow_table().fct_ps[0], Some(3_200_026_732_800));
+    assert_eq!(sim.flow_table().fct_ps[0], Some(3_000_026_774_400));
 }
 
 #[test]

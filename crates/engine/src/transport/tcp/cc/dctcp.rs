@@ -85,6 +85,21 @@ pub const DCTCP_KNOBS: &[super::Knob] = &[
     super::Knob { name: "ns3_growth", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpLinuxReno::IncreaseWindow as TcpDctcp runs it: slow start or congestion avoidance per ACK (no leftover carried), no cwnd-limited check, the avoidance count kept across timeouts and reductions, a step on an ACK of no whole segment" },
     super::Knob { name: "empty_window", default: 0.0, min: 0.0, max: 1.0, help: "1: an observation window that counted no acknowledged bytes closes too on an ACK that advances (α decays with F = 0), as ns-3's TcpDctcp::PktsAcked does at the ACK that ends a timeout's loss state at its recovery point" },
     super::Knob { name: "ns3_loss_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's TcpSocketBase::ReTxTimeout: a timeout's ssthresh is TcpDctcp::GetSsThresh in the state before it ((1 − α/2)·cwnd), not Linux's halving" },
+    super::Knob { name: "loss_state_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's releases to 3.48: in the loss state too (a repeated timeout, an ECE ending it) TcpDctcp::GetSsThresh is the (1 − α/2) cut of the window, not half the flight (ns-3-dev d3181b537, after ns-3.48)" },
+];
+
+/// ns-3's `TcpDctcp` (tcp-dctcp.cc on `TcpLinuxReno`, ns-3.33–3.40) as `DCTCP_KNOBS`: the cut
+/// in bytes, the first window at the first ACK, the cut before the ACK's α update, its growth,
+/// α's decay on an empty window, the cut at a timeout and in the loss state. `[host] stack =
+/// "ns-3"` gives them to `dctcp`, and PPT's and RC3's primary loops take them with `ns3_dctcp`.
+pub const NS3_TCP_DCTCP: &[(&str, f64)] = &[
+    ("byte_cut", 1.0),
+    ("first_window_at_ack", 1.0),
+    ("cut_before_alpha", 1.0),
+    ("ns3_growth", 1.0),
+    ("empty_window", 1.0),
+    ("ns3_loss_cut", 1.0),
+    ("loss_state_cut", 1.0),
 ];
 
 impl DctcpParams {
@@ -126,6 +141,8 @@ pub struct Dctcp {
     ns3_cnt: Option<u32>,
     /// ns-3's timeout (`ns3_loss_cut`): the loss event keeps the ssthresh the cut gave.
     ns3_loss_cut: bool,
+    /// ns-3's releases (`loss_state_cut`): the cut in the loss state too.
+    loss_state_cut: bool,
     /// ns-3's α (`empty_window`): a window that counted no bytes closes too, on an ACK that
     /// advances (ns-3 calls `PktsAcked` with no segment only there).
     empty_window: bool,
@@ -177,6 +194,7 @@ impl Dctcp {
             alpha_before_ack: None,
             ns3_cnt: None,
             ns3_loss_cut: false,
+            loss_state_cut: false,
             empty_window: false,
             prev_una: 0,
             ss_cut: None,
@@ -192,9 +210,11 @@ impl Dctcp {
         let ns3_cnt = (k.get(DCTCP_KNOBS, 8) >= 0.5).then_some(0);
         let empty_window = k.get(DCTCP_KNOBS, 9) >= 0.5;
         let ns3_loss_cut = k.get(DCTCP_KNOBS, 10) >= 0.5;
+        let loss_state_cut = k.get(DCTCP_KNOBS, 11) >= 0.5;
         Dctcp {
             ns3_cnt,
             ns3_loss_cut,
+            loss_state_cut,
             empty_window,
             window_cut: k.get(DCTCP_KNOBS, 2) >= 0.5,
             byte_cut,
@@ -204,6 +224,21 @@ impl Dctcp {
             cut_before_alpha,
             ..Dctcp::new(p.with_knobs(k))
         }
+    }
+    /// [`NS3_TCP_DCTCP`], for the host stack.
+    pub const NS3_RULES: &'static [(&'static str, f64)] = NS3_TCP_DCTCP;
+
+    /// DCTCP with `p` and ns-3's `TcpDctcp` rules ([`NS3_TCP_DCTCP`]) when `ns3`, else Linux's.
+    pub fn primary_loop(p: DctcpParams, ns3: bool) -> Dctcp {
+        if !ns3 {
+            return Dctcp::new(p);
+        }
+        let mut k = super::Knobs::default();
+        for &(name, v) in NS3_TCP_DCTCP {
+            let i = DCTCP_KNOBS.iter().position(|n| n.name == name).expect("a DCTCP knob");
+            k.0[i] = Some(v);
+        }
+        Dctcp::with_knobs(p, &k)
     }
     pub fn alpha(&self) -> f64 {
         self.alpha
@@ -394,6 +429,12 @@ impl CongestionOps for Dctcp {
     }
     fn ssthresh_fraction(&self) -> f64 {
         self.byte_cut.unwrap_or(0.0)
+    }
+    /// ns-3.33 to 3.48 (`loss_state_cut`): `TcpDctcp::GetSsThresh` has no case for CA_LOSS, so a
+    /// repeated timeout and an ECE that ends the loss state cut the loss state's own window by
+    /// (1 − α/2); ns-3-dev (d3181b537, after 3.48) halves the flight there instead.
+    fn loss_state_ssthresh(&mut self, tcb: &Tcb) -> Option<u32> {
+        self.loss_state_cut.then(|| self.ssthresh(tcb))
     }
 }
 

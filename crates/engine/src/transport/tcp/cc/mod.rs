@@ -180,6 +180,13 @@ pub trait CongestionOps {
     fn grows_on_no_segment(&self) -> bool {
         false
     }
+    /// ssthresh for a reduction that starts in the loss state under ns-3's rules (a repeated
+    /// timeout with `timeout_ssthresh = "every"`, an ECE ending it with `loss_exit = "ns3"`).
+    /// None: the sender's rule there, half the flight before it, at least two segments (ns-3's
+    /// `TcpNewReno::GetSsThresh`, and ns-3-dev's `TcpDctcp` since d3181b537).
+    fn loss_state_ssthresh(&mut self, _tcb: &Tcb) -> Option<u32> {
+        None
+    }
     /// Per ACK, for `owns_cwnd` algorithms (Linux `cong_control`).
     fn cong_control(&mut self, _tcb: &mut Tcb, _rs: &RateSample) {}
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _ev: CwndEvent) {}
@@ -412,6 +419,7 @@ macro_rules! registry {
             fn owns_cwnd(&self) -> bool { match self { $(Cc::$v(c) => c.owns_cwnd(),)* } }
             fn ssthresh_fraction(&self) -> f64 { match self { $(Cc::$v(c) => c.ssthresh_fraction(),)* } }
             fn grows_on_no_segment(&self) -> bool { match self { $(Cc::$v(c) => c.grows_on_no_segment(),)* } }
+            fn loss_state_ssthresh(&mut self, tcb: &Tcb) -> Option<u32> { match self { $(Cc::$v(c) => c.loss_state_ssthresh(tcb),)* } }
             fn cong_control(&mut self, tcb: &mut Tcb, rs: &RateSample) { match self { $(Cc::$v(c) => c.cong_control(tcb, rs),)* } }
             fn cwnd_event(&mut self, tcb: &mut Tcb, ev: CwndEvent) { match self { $(Cc::$v(c) => c.cwnd_event(tcb, ev),)* } }
             fn reads_raw_ece(&self) -> bool { match self { $(Cc::$v(c) => c.reads_raw_ece(),)* } }

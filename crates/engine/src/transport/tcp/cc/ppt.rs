@@ -52,6 +52,7 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "alpha_rtts", default: ALPHA_RTTS, min: 1.0, max: MAX_ALPHA_RTTS as f64, help: "α updates over which α_min is taken (§3.1 case 2)" },
     Knob { name: "lcp_per_ack", default: LCP_PER_ACK, min: 1.0, max: 16.0, help: "LCP packets per low-priority ACK: 2 halves the LCP window per RTT (EWD, §3.2)" },
     Knob { name: "lcp", default: 1.0, min: 0.0, max: 1.0, help: "1 = run the low-priority loop; 0 = HCP alone (DCTCP with PPT's tagging)" },
+    Knob { name: "ns3_dctcp", default: 0.0, min: 0.0, max: 1.0, help: "1: the HCP is ns-3's TcpDctcp (dctcp's knobs of ns-3, cc/dctcp.rs NS3_TCP_DCTCP); [host] stack = \"ns-3\" sets it" },
 ];
 
 /// The LCP's constants as a scenario set them.
@@ -96,7 +97,7 @@ impl Ppt {
     pub fn with_knobs(k: &Knobs) -> Ppt {
         let d = DctcpParams { g: k.get(KNOBS, 0), initial_alpha: k.get(KNOBS, 1) };
         Ppt {
-            dctcp: Dctcp::new(d),
+            dctcp: Dctcp::primary_loop(d, k.get(KNOBS, 7) >= 0.5),
             keep: PptParams::from_knobs(k).alpha_rtts,
             history: [0.0; MAX_ALPHA_RTTS],
             filled: 0,
@@ -165,6 +166,16 @@ impl CongestionOps for Ppt {
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
         self.dctcp.set_state(tcb, s)
     }
+    // ns-3's TcpDctcp rules (`ns3_dctcp`); without them DCTCP's defaults.
+    fn ssthresh_fraction(&self) -> f64 {
+        self.dctcp.ssthresh_fraction()
+    }
+    fn grows_on_no_segment(&self) -> bool {
+        self.dctcp.grows_on_no_segment()
+    }
+    fn loss_state_ssthresh(&mut self, tcb: &Tcb) -> Option<u32> {
+        self.dctcp.loss_state_ssthresh(tcb)
+    }
 }
 
 /// §6.2's thresholds at 40/100 Gb/s: K_HCP (DCTCP's K too) and K_LCP, in bytes.
@@ -194,6 +205,24 @@ pub const PORTS: PaperPorts = PaperPorts {
 mod tests {
     use super::super::tcb;
     use super::*;
+
+    #[test]
+    fn ns3_dctcp_gives_the_hcp_ns3s_byte_cut_and_loss_state_rule() {
+        // α = 1 (its initial value, no window closed yet), cwnd 3 segments. Linux's DCTCP cuts
+        // ⌊3·1/2⌋ = 1 segment, floor 2: ssthresh 2. ns-3's TcpDctcp: (1 − 1/2)·3 MSS = 1.5 MSS:
+        // ssthresh 1 and half a segment kept for PRR; in the loss state its cut, not the sender's
+        // halving (None).
+        let t = tcb(3, u32::MAX);
+        let mut linux = Ppt::with_knobs(&Knobs::default());
+        assert_eq!((linux.ssthresh(&t), linux.ssthresh_fraction(), linux.loss_state_ssthresh(&t)), (2, 0.0, None));
+        let mut k = Knobs::default();
+        k.0[7] = Some(1.0);
+        let mut ns3 = Ppt::with_knobs(&k);
+        assert_eq!((ns3.ssthresh(&t), ns3.ssthresh_fraction()), (1, 0.5));
+        assert_eq!(ns3.loss_state_ssthresh(&t), Some(1));
+        assert!(ns3.grows_on_no_segment());
+        assert_eq!(KNOBS[7].name, "ns3_dctcp");
+    }
 
     fn window(p: &mut Ppt, t: &mut Tcb, n: u64, marked: u64) {
         for i in 0..n {

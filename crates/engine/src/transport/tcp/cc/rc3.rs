@@ -15,6 +15,7 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "initial_alpha", default: 1.0, min: 0.0, max: 1.0, help: "DCTCP's α at connection start" },
     Knob { name: "level_factor", default: RC3_FACTOR as f64, min: 2.0, max: 1000.0, help: "level i carries factor^i x IW packets (RC3 §3; reference: 10)" },
     Knob { name: "levels", default: RC3_LEVELS as f64, min: 1.0, max: 7.0, help: "low-priority levels (classes 1..levels)" },
+    Knob { name: "ns3_dctcp", default: 0.0, min: 0.0, max: 1.0, help: "1: the primary loop is ns-3's TcpDctcp (dctcp's knobs of ns-3, cc/dctcp.rs NS3_TCP_DCTCP); [host] stack = \"ns-3\" sets it" },
 ];
 
 /// The low-priority loop's level sizes.
@@ -37,7 +38,8 @@ pub struct Rc3 {
 
 impl Rc3 {
     pub fn with_knobs(k: &Knobs) -> Rc3 {
-        Rc3 { dctcp: Dctcp::new(DctcpParams { g: k.get(KNOBS, 0), initial_alpha: k.get(KNOBS, 1) }) }
+        let p = DctcpParams { g: k.get(KNOBS, 0), initial_alpha: k.get(KNOBS, 1) };
+        Rc3 { dctcp: Dctcp::primary_loop(p, k.get(KNOBS, 4) >= 0.5) }
     }
     pub fn alpha(&self) -> f64 {
         self.dctcp.alpha()
@@ -65,6 +67,16 @@ impl CongestionOps for Rc3 {
     }
     fn set_state(&mut self, tcb: &mut Tcb, s: CaState) {
         self.dctcp.set_state(tcb, s)
+    }
+    // ns-3's TcpDctcp rules (`ns3_dctcp`); without them DCTCP's defaults.
+    fn ssthresh_fraction(&self) -> f64 {
+        self.dctcp.ssthresh_fraction()
+    }
+    fn grows_on_no_segment(&self) -> bool {
+        self.dctcp.grows_on_no_segment()
+    }
+    fn loss_state_ssthresh(&mut self, tcb: &Tcb) -> Option<u32> {
+        self.dctcp.loss_state_ssthresh(tcb)
     }
 }
 
