@@ -330,6 +330,11 @@ ARTIFACT: list[Change] = [
            "tcp-tx-buffer.cc NextSeg (skips segments flagged m_retrans; no rule 4) and SetSentListLost (the only reset of the flags): "
            "ns-3.38's files, unchanged in the repository but for blank lines and a commented-out print",
            _tcp(partial_ack="ns3", next_seg="ns3", lost_retransmit="never")),
+    Change("ns3-loss-exit", "ns-3.38's end of a timeout's loss state: the ACK that ends it grows the window only by the "
+           "segments beyond the recovery point the timeout recorded (loss_exit = \"ns3\")",
+           f"{REPO} src/internet/model/tcp-socket-base.cc TcpSocketBase::ProcessAck (CA_LOSS branch: segsAcked = "
+           "(ackNumber - m_recover) / segment size; ReTxTimeout sets m_recover = m_highTxMark); ns-3.38's file",
+           _tcp(loss_exit="ns3")),
     Change("iw1", "initial window of 1 segment (initial_cwnd = 1)",
            f"{REPO} scratch/scratch-FTwarmup.cc main: Config::SetDefault TcpSocket::InitialCwnd 1",
            _tcp(initial_cwnd=1)),
