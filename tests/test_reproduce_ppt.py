@@ -274,6 +274,16 @@ def test_the_artifact_model_is_ns3_for_the_tcp_schemes_only():
     # The ns3-tcp change alone keeps the text model's unlimited buffers.
     t = ppt.ARTIFACT[2].apply("main/websearch/dctcp", ppt.build("main/websearch/dctcp", "reduced"))["transport"]
     assert (t["rcv_buffer"], t["send_buffer"]) == ("unlimited", "unlimited")
+    # ns-3's TcpDctcp rules are their own change: off under ns3-tcp alone, on in the whole column
+    # (dctcp's knobs; ppt's and rc3's ns3_dctcp), nothing for the other algorithms.
+    assert set(t["cc_params"].values()) == {0} and len(t["cc_params"]) == 7
+    assert t["cc_params"].keys() == set(ppt.NS3_DCTCP_KNOBS["dctcp"])
+    assert set(art["transport"]["cc_params"].values()) == {1}
+    assert p["transport"]["cc_params"]["ns3_dctcp"] == 1
+    alone = ppt.ARTIFACT[3].apply("main/websearch/ppt", ppt.build("main/websearch/ppt", "reduced"))
+    assert ppt.ARTIFACT[3].name == "ns3-dctcp" and "host" not in alone and alone["transport"]["cc_params"]["ns3_dctcp"] == 1
+    pias = ppt.build("main/websearch/pias", "reduced")
+    assert ppt.ARTIFACT[3].apply("main/websearch/pias", pias) is pias
     assert ppt.CENTRAL == ["websearch overall avg FCT: PPT vs DCTCP (lower by)", "datamining overall avg FCT: PPT vs DCTCP (lower by)"]
     names = {h.name for h in ppt.headlines(synthetic(0.6))}
     assert set(ppt.CENTRAL) <= names

@@ -475,11 +475,33 @@ def _ns3_tcp(point: str, doc: dict) -> dict:
     PPT's and RC3's 2 GB) still win."""
     if not _on_ns3(doc):
         return doc
-    d = copy.deepcopy(doc)
+    d = _dctcp_rules(copy.deepcopy(doc), False)  # they are `ns3-dctcp`
     d["host"] = {**d.get("host", {}), "stack": "ns-3"}
     for key in ("rcv_buffer", SEND_BUFFER_KEY):
         d["transport"].setdefault(key, "unlimited")
     return d
+
+
+#: ns-3's TcpDctcp as knobs (crates/engine/src/transport/tcp/cc/dctcp.rs NS3_TCP_DCTCP): `dctcp`'s,
+#: and `ns3_dctcp` for the primary loop of `ppt` and `rc3`. `[host] stack = "ns-3"` sets them where
+#: a scenario does not; `ns3-tcp` writes them off and `ns3-dctcp` on, so each shows alone.
+NS3_DCTCP_KNOBS = {"dctcp": ("byte_cut", "first_window_at_ack", "cut_before_alpha", "ns3_growth", "empty_window",
+                             "ns3_loss_cut", "loss_state_cut"),
+                   "ppt": ("ns3_dctcp",), "rc3": ("ns3_dctcp",)}
+
+
+def _dctcp_rules(doc: dict, on: bool) -> dict:
+    """`doc` with ns-3's TcpDctcp knobs written `on` (1) or off (0) where its algorithm has them."""
+    names = NS3_DCTCP_KNOBS.get(doc.get("transport", {}).get("cc", ""), ())
+    if not names or not _on_ns3(doc):
+        return doc
+    d = copy.deepcopy(doc)
+    d["transport"]["cc_params"] = {**d["transport"].get("cc_params", {}), **{n: int(on) for n in names}}
+    return d
+
+
+def _ns3_dctcp(point: str, doc: dict) -> dict:
+    return _dctcp_rules(doc, True)
 
 
 def _ns3_send_buffer(point: str, doc: dict) -> dict:
@@ -504,10 +526,17 @@ ARTIFACT: list[Change] = [
            f"simulator default: {NS3}, src/traffic-control/model/red-queue-disc.cc, RedQueueDisc::DoEnqueue "
            "(forced mark when the average, QW = 1, is >= MaxTh; per band on the band's own bytes)", _ns3_red_k),
     Change("ns3-tcp", "ns-3's TCP: handshake (SYN timeout 3 s), no TLP and no RACK, RTT timestamps, 1 ms clock granularity, 200 ms delayed-ACK timer, "
-           "PRR (SSRB) in fast recovery and CWR (in CWR on advancing ACKs), fast recovery only from a duplicate ACK and never during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes, DoRetransmit entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, DCTCP's SYN and SYN-ACK ECN-capable (DctcpEcn mode; min RTO stays the text's 10 ms)",
+           "PRR (SSRB) in fast recovery and CWR (in CWR on advancing ACKs), fast recovery only from a duplicate ACK and never during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, limited transmit through the pipe, SACK option bytes, DoRetransmit entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, DCTCP's SYN and SYN-ACK ECN-capable (DctcpEcn mode), DCTCP's receiver echo and ECE reading, the loss state's exit, the handshake's ACK a packet of its own and the first data segment acknowledged at once (min RTO stays the text's 10 ms; TcpDctcp's own rules are ns3-dctcp)",
            f"simulator default: {NS3}, src/internet/model/tcp-socket.cc and tcp-socket-base.cc, TcpSocket/TcpSocketBase::GetTypeId "
-           "attributes, TcpSocketBase::DupAck/ReceivedAck/ReTxTimeout/EnterRecovery/ProcessAck/DoRetransmit/AddSocketTags, tcp-dctcp.cc Init (DctcpEcn), tcp-tx-buffer.cc NextSeg, tcp-prr-recovery.cc (TcpPrrRecovery, SSRB); [host] stack = \"ns-3\" "
+           "attributes, TcpSocketBase::DupAck/ReceivedAck/ReTxTimeout/EnterRecovery/ProcessAck/DoRetransmit/AddSocketTags/ProcessSynSent/ProcessSynRcvd, tcp-dctcp.cc Init (DctcpEcn), CeState0to1/CeState1to0, tcp-tx-buffer.cc NextSeg, tcp-prr-recovery.cc (TcpPrrRecovery, SSRB); [host] stack = \"ns-3\" "
            "(crates/engine/src/host/ns3.rs)", _ns3_tcp),
+    Change("ns3-dctcp", "ns-3's TcpDctcp for DCTCP and for PPT's and RC3's primary loop (an assumption for these two: PPT is "
+           "\"designed around DCTCP\", §7, and its ns-3 code is not public): the window cut in bytes, exactly, the first "
+           "observation window at the first ACK, the cut before the ACK's α update, TcpLinuxReno's growth, α's decay on an "
+           "empty window, the cut kept at timeouts and, in the loss state, the release's cut (no halving before ns-3-dev d3181b537)",
+           f"simulator default: {NS3}, src/internet/model/tcp-dctcp.cc (GetSsThresh, PktsAcked), tcp-linux-reno.cc "
+           "(IncreaseWindow, CongestionAvoidance), tcp-socket-base.cc (ReceivedAck, ReTxTimeout, EnterRecovery); the same in "
+           "ns-3.33-3.40 but for whitespace; cc_params of dctcp, ns3_dctcp of ppt and rc3", _ns3_dctcp),
     Change("ns3-send-buffer", "128 KB send buffer where the text sets none (DCTCP, PIAS, HPCC, Swift; PPT and RC3 keep the text's 2 GB)",
            f"simulator default: {NS3}, src/internet/model/tcp-socket.cc, TcpSocket::GetTypeId (SndBufSize = 131072)",
            _ns3_send_buffer),
