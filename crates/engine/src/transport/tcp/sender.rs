@@ -2514,17 +2514,22 @@ mod tests {
             c.ns3_rto_ssthresh = true;
             c
         };
+        // A sender with its initial window out whose first RTO has fired (at the returned time).
+        let timed_out = |c: &TcpConfig| {
+            let mut s = Sender::new(c, Some(100_000), 0);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.start(Time(0), c, &ends(), &mut out);
+            let rto = s.rtt.rto();
+            s.on_rto_timer(rto, c, &ends(), &mut out);
+            (s, out, rto)
+        };
         // (a) A repeated timeout. Ten segments out: the first RTO (from Open) cuts to
         // (1 − 1/2)·10 000 B = 5 000 B, 5 segments, either way. The second, in the loss state
         // with cwnd 1 000 B and one segment in flight: ns-3.38 cuts that window to 500 B (below
         // a segment: the sender's floor of 1 segment), ns-3-dev max(1 / 2, 2) = 2 segments.
         for (cut, second) in [(true, 1), (false, 2)] {
             let c = dctcp(cut, 10);
-            let mut s = Sender::new(&c, Some(100_000), 0);
-            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
-            s.start(Time(0), &c, &ends(), &mut out);
-            let rto = s.rtt.rto();
-            s.on_rto_timer(rto, &c, &ends(), &mut out);
+            let (mut s, mut out, rto) = timed_out(&c);
             assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, 5));
             let again = rto + s.rtt.rto();
             s.on_rto_timer(again, &c, &ends(), &mut out);
@@ -2537,11 +2542,7 @@ mod tests {
         // ns-3-dev: 2 segments, two sent.
         for (cut, ss, sent) in [(true, 1, vec![1]), (false, 2, vec![1, 2])] {
             let c = dctcp(cut, 1);
-            let mut s = Sender::new(&c, Some(100_000), 0);
-            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
-            s.start(Time(0), &c, &ends(), &mut out);
-            let rto = s.rtt.rto();
-            s.on_rto_timer(rto, &c, &ends(), &mut out);
+            let (mut s, mut out, rto) = timed_out(&c);
             out.clear();
             let h = TcpHeader { ece: true, ..ack(1000, &[]) };
             s.on_ack(rto + Time(1), &h, &c, &ends(), &mut out);
