@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
@@ -43,15 +42,28 @@ def with_load(doc: dict, load: float) -> dict:
     return d
 
 
-@dataclass
 class Comparison:
     """Runs keyed by (transport, load) — load is None without a load axis — and the switch ports
     each ran on, keyed the same: {"ports": "paper" | "profile" | "scenario", "note": why, and
     ports.ASPECTS: queues, scheduler, buffer, marking, admission}."""
 
-    runs: dict = field(default_factory=dict)
-    bins: Optional[Sequence[float]] = None  # None: analysis.DEFAULT_BINS
-    setups: dict = field(default_factory=dict)
+    # A plain class, not a dataclass: `import fabricsim` would pay for `dataclasses` (and
+    # `inspect`), about 15 ms of every run's start-up.
+    __slots__ = ("runs", "bins", "setups")
+
+    def __init__(self, runs: Optional[dict] = None, bins: Optional[Sequence[float]] = None,
+                 setups: Optional[dict] = None):
+        self.runs = {} if runs is None else runs
+        self.bins = bins  # None: analysis.DEFAULT_BINS
+        self.setups = {} if setups is None else setups
+
+    def __repr__(self) -> str:
+        return f"Comparison(runs={self.runs!r}, bins={self.bins!r}, setups={self.setups!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Comparison):
+            return NotImplemented
+        return (self.runs, self.bins, self.setups) == (other.runs, other.bins, other.setups)
 
     def stats(self) -> pd.DataFrame:
         """Long table: scheme, load, size_bin and the FCT statistics."""
