@@ -232,7 +232,7 @@ def test_artifact_changes_copy_the_scenario_and_touch_only_their_schemes():
                 assert new is not doc and new != doc, c.name
         art = artifact_scenario(A.ARTIFACT, f"compare/{policy}", doc)
         assert art["transport"]["tlp"] is False and art["transport"]["initial_cwnd"] == 1
-        assert art["transport"]["loss_exit"] == "ns3"
+        assert art["transport"]["loss_exit"] == "ns3" and art["transport"]["handshake"] is True
         assert art["topology"]["packet_link"]["rate"] == "50Gbps"
         fabricsim.validate(art)
     assert len({c.name for c in A.ARTIFACT}) == len(A.ARTIFACT)

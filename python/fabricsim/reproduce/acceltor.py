@@ -335,6 +335,13 @@ ARTIFACT: list[Change] = [
            f"{REPO} src/internet/model/tcp-socket-base.cc TcpSocketBase::ProcessAck (CA_LOSS branch: segsAcked = "
            "(ackNumber - m_recover) / segment size; ReTxTimeout sets m_recover = m_highTxMark); ns-3.38's file",
            _tcp(loss_exit="ns3")),
+    Change("ns3-handshake", "every connection opens with ns-3's three-way handshake before its data: the SYN resent after "
+           "ns-3's 3 s ConnTimeout if lost, the handshake's ACK a packet of its own (handshake = true, initial_rto = \"3s\", "
+           "handshake_ack = true, ack_first_data = true)",
+           f"{REPO} src/ocs/model/new-bulk-send-application.cc NewBulkSendApplication::StartApplication (m_socket->Connect) "
+           "with scratch/scratch-FTwarmup.cc's NewBulkSend flows; tcp-socket-base.cc (ns-3.38's) ProcessSynSent, "
+           "SendEmptyPacket (SYN timeout m_cnTimeout, TcpSocket::ConnTimeout 3 s, not set by the script)",
+           _tcp(handshake=True, initial_rto="3s", handshake_ack=True, ack_first_data=True)),
     Change("iw1", "initial window of 1 segment (initial_cwnd = 1)",
            f"{REPO} scratch/scratch-FTwarmup.cc main: Config::SetDefault TcpSocket::InitialCwnd 1",
            _tcp(initial_cwnd=1)),
