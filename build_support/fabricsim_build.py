@@ -2,13 +2,13 @@
 
 pyproject.toml names this module as the PEP 517 backend. Every hook is maturin's; before a wheel
 is built, the environment is set so that cargo compiles every crate with the profile in
-pgo/fabricsim.profdata.gz (`-Cprofile-use`, unpacked for the build, written by benches/pgo/train.py) as one codegen unit
-with fat LTO — the combination that pays: thin LTO with 4 units gains nothing from the profile
-(docs/PERFORMANCE.md, "Profile-guided build"). The profile is used only when the rustc building
-has the LLVM major version the profile was made with (an LLVM reads its own profile format, and
-rustc refuses another's); otherwise, or with FABRICSIM_PGO=0, the build is the plain release one,
-and a line on stderr says which. Results do not depend on it: a profile steers layout and
-inlining, never what the code computes.
+pgo/fabricsim.profdata.gz (written by benches/pgo/train.py, unpacked for the build and passed as
+`-Cprofile-use`), as one codegen unit with fat LTO: the combination that pays, since thin LTO with
+4 units gains nothing from the profile (docs/PERFORMANCE.md, "profile-guided build"). The profile
+is used only when the rustc building has the LLVM major version the profile was made with (an
+LLVM reads its own profile format, and rustc refuses another's); otherwise, or with
+FABRICSIM_PGO=0, the build is the plain release one, and a line on stderr says which. Results do
+not depend on it: a profile steers layout and inlining, never what the code computes.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ LLVM it was made with, the commit, the training set). `pip install .` then build
 (build_support/fabricsim_build.py): about 10 % less CPU per packet-hop (docs/PERFORMANCE.md).
 
 A profile only steers the optimizer (layout, inlining, branch order); results are bit-identical
-with or without it. Functions changed since the profile was taken lose their counts (rustc
-warns while building), so retrain after engine changes worth measuring.
+with or without it. Functions changed since the profile was taken lose their counts, so
+retrain after engine changes worth measuring.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def main() -> None:
             finally:
                 scenario.unlink()
         OUT.mkdir(exist_ok=True)
-        # Sparse (functions never run left out) and gzipped: about 85 kB in the repository.
+        # Sparse (functions never run left out) and gzipped: about 400 kB in the repository.
         merged = tmp / "fabricsim.profdata"
         subprocess.run([str(profdata), "merge", "--sparse", "-o", str(merged), *map(str, raw.glob("*.profraw"))],
                        check=True)
