@@ -100,3 +100,29 @@ def test_a_sweep_with_an_empty_axis_is_refused(tmp_path):
 ])
 def test_an_ns3_option_without_the_mechanism_it_changes_is_refused(tmp_path, transport, message):
     refused(tmp_path, STAR + '[transport]\ncc = "dctcp"\n' + transport + FLOW, message)
+
+
+def test_a_scenario_with_thousands_of_problems_lists_the_first_and_counts_the_rest():
+    # A generated scenario whose 3 000 flows all start after its end: the message names the
+    # first 20 (one line: 5) and counts the others, instead of one line of every flow.
+    import fabricsim
+    from fabricsim.errors import LISTED_ON_ONE_LINE, LISTED_PROBLEMS
+    doc = {"simulation": {"end": "1ms"}, "topology": {"kind": "star", "hosts": 2, "link": {"rate": "10Gbps", "delay": "1us"}},
+           "flows": [{"src": "h1", "dst": "h0", "size": "10KB", "start": "2ms"}] * 3000}
+    with pytest.raises(fabricsim.ScenarioError) as e:
+        fabricsim.validate(doc)
+    assert len(e.value.issues) == 3000
+    text = str(e.value)
+    assert text.count("is not before the end of the simulation") == LISTED_PROBLEMS
+    assert text.endswith(f"... and {3000 - LISTED_PROBLEMS} more")
+    line = e.value.one_line()
+    assert line.count("is not before") == LISTED_ON_ONE_LINE and line.endswith(f"... and {3000 - LISTED_ON_ONE_LINE} more problems")
+
+
+
+def test_the_command_line_names_a_few_of_thousands_of_problems(tmp_path):
+    f = tmp_path / "many.toml"
+    f.write_text(STAR + ('[[flows]]\nsrc = "h1"\ndst = "h0"\nsize = 28960\nstart = "2ms"\n' * 3000))
+    p = subprocess.run([sys.executable, "-m", "fabricsim", "validate", str(f)], capture_output=True, text=True)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.count("is not before the end of the simulation") == 20 and "... and 2980 more" in p.stderr, p.stderr[:500]

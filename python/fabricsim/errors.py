@@ -22,6 +22,20 @@ class FabricsimError(Exception):
     """Base of fabricsim's own errors."""
 
 
+#: Problems a message lists before "... and N more" (the full list stays in ``.issues``): a
+#: generated scenario can have thousands of the same kind, e.g. every flow starting too late.
+LISTED_PROBLEMS = 20
+#: The same, for one-line messages.
+LISTED_ON_ONE_LINE = 5
+
+
+def issues_line(issues: list[tuple[str, str]], limit: int = LISTED_ON_ONE_LINE) -> str:
+    """The first `limit` problems on one line, "key: message; key: message; ... and N more"."""
+    shown = "; ".join(f"{p}: {m}" if p else m for p, m in issues[:limit])
+    more = len(issues) - limit
+    return shown + (f"; ... and {more} more problem{'s' if more != 1 else ''}" if more > 0 else "")
+
+
 class ScenarioError(FabricsimError, ValueError):
     """A scenario has problems; ``.issues`` lists (key path, message) pairs."""
 
@@ -30,12 +44,14 @@ class ScenarioError(FabricsimError, ValueError):
         self.source = source
         n = len(issues)
         lines = [f"{source} has {n} problem{'s' if n != 1 else ''}:"]
-        lines += [f"  - {p}: {m}" if p else f"  - {m}" for p, m in issues]
+        lines += [f"  - {p}: {m}" if p else f"  - {m}" for p, m in issues[:LISTED_PROBLEMS]]
+        if n > LISTED_PROBLEMS:
+            lines.append(f"  ... and {n - LISTED_PROBLEMS} more")
         super().__init__("\n".join(lines))
 
     def one_line(self) -> str:
-        """Every problem on one line: "source: key: message; key: message"."""
-        return f"{self.source}: " + "; ".join(f"{p}: {m}" if p else m for p, m in self.issues)
+        """The problems on one line: "source: key: message; key: message" (the first few)."""
+        return f"{self.source}: " + issues_line(self.issues)
 
 
 class ResultsError(FabricsimError, ValueError):

@@ -31,7 +31,7 @@ from typing import Any, Optional
 
 import pandas as pd
 
-from ..errors import ResultsError, ScenarioError, SweepError
+from ..errors import ResultsError, ScenarioError, SweepError, issues_line
 from .spec import canonical
 
 
@@ -101,7 +101,7 @@ def execute_point(out: str, key: str, scenario: dict, params: dict) -> dict:
     except BaseException as e:  # noqa: BLE001 - engine panics arrive as pyo3 PanicException (a BaseException)
         where = describe_point(params)
         if isinstance(e, ScenarioError):
-            line = f"point {where}: " + "; ".join(f"{p}: {m}" if p else m for p, m in e.issues)
+            line = f"point {where}: " + issues_line(e.issues)
         else:
             line = f"point {where}: {type(e).__name__}: {' '.join(str(e).split())}"
         err = {"key": key, "params": params, "error": type(e).__name__, "message": str(e), "line": line,
