@@ -757,7 +757,10 @@ def test_ctrl_c_at_several_points_prints_one_line_and_leaves_stores_resumable(tm
     long_lived = SMALL_TOML.replace('size = "20KB"\n', "")
     (tmp_path / "base.toml").write_text(long_lived.replace('end = "1ms"', 'end = "5s"'))
     (tmp_path / "long.toml").write_text(long_lived.replace('end = "1ms"', 'end = "600s"'))
-    (tmp_path / "sw.toml").write_text('name = "sig"\nbase = "base.toml"\n[axes]\nseed = [1, 2, 3, 4]\n')
+    # Eight runs on two workers: when the first run of step 3 is written, others are still to come,
+    # so its Ctrl-C cannot land after the sweep has ended (with four, the last two could finish
+    # together, and a faster build made that happen).
+    (tmp_path / "sw.toml").write_text('name = "sig"\nbase = "base.toml"\n[axes]\nseed = [1, 2, 3, 4, 5, 6, 7, 8]\n')
     st = tmp_path / "st"
     t0 = time.time()
     # 1. While the CLI starts (before any store exists).
@@ -780,7 +783,7 @@ def test_ctrl_c_at_several_points_prints_one_line_and_leaves_stores_resumable(tm
         json.loads((st / "manifest.json").read_text())  # whole
     # The same command completes the rest.
     code, out, err = _interrupt(["sweep", "sw.toml", "-o", st, "--workers", "2", "--no-progress"], tmp_path, lambda: False)
-    assert code == 0 and len(list((st / "runs").glob("*/row.json"))) == 4, err
+    assert code == 0 and len(list((st / "runs").glob("*/row.json"))) == 8, err
     # run and compare: in the simulation.
     code, out, err = _interrupt(["run", "long.toml", "-o", tmp_path / "r", "--no-progress", "-q"], tmp_path,
                                 lambda: time.sleep(3) or True)
