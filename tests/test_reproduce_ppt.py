@@ -307,3 +307,12 @@ def test_incast_runs_past_its_last_arrival_at_paper_scale():
     assert last > ppt.SIM_END_PS and doc["simulation"]["end"] == f"{last + ppt.SIM_END_PS}ps"
     fabricsim.validate(doc)
     assert ppt.build("incast/32/dctcp", "reduced")["simulation"]["end"] == "10s"
+
+
+def test_the_ns3_dctcp_knobs_written_are_the_algorithms_own():
+    # ppt.NS3_DCTCP_KNOBS repeats the engine's Dctcp::NS3_RULES (and `ns3_dctcp`) by name: each
+    # must be a knob of its algorithm, switched on or off (0 to 1).
+    for cc, names in ppt.NS3_DCTCP_KNOBS.items():
+        knobs = {k["name"]: k for k in fabricsim.cc_params(cc)}
+        for n in names:
+            assert n in knobs and (knobs[n]["min"], knobs[n]["max"], knobs[n]["default"]) == (0.0, 1.0, 0.0), (cc, n)

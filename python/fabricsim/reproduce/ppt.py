@@ -482,14 +482,15 @@ def _ns3_tcp(point: str, doc: dict) -> dict:
     PPT's and RC3's 2 GB) still win."""
     if not _on_ns3(doc):
         return doc
-    d = _dctcp_rules(copy.deepcopy(doc), False)  # they are `ns3-dctcp`
+    d = copy.deepcopy(doc)
+    _write_dctcp_rules(d, _dctcp_rule_names(doc), False)  # they are `ns3-dctcp`
     d["host"] = {**d.get("host", {}), "stack": "ns-3"}
     for key in ("rcv_buffer", SEND_BUFFER_KEY):
         d["transport"].setdefault(key, "unlimited")
     return d
 
 
-#: ns-3's TcpDctcp as knobs (crates/engine/src/transport/tcp/cc/dctcp.rs NS3_TCP_DCTCP): `dctcp`'s,
+#: ns-3's TcpDctcp as knobs (crates/engine/src/transport/tcp/cc/dctcp.rs `Dctcp::NS3_RULES`): `dctcp`'s,
 #: and `ns3_dctcp` for the primary loop of `ppt` and `rc3`. `[host] stack = "ns-3"` sets them where
 #: a scenario does not; `ns3-tcp` writes them off and `ns3-dctcp` on, so each shows alone.
 NS3_DCTCP_KNOBS = {"dctcp": ("byte_cut", "first_window_at_ack", "cut_before_alpha", "ns3_growth", "empty_window",
@@ -497,18 +498,24 @@ NS3_DCTCP_KNOBS = {"dctcp": ("byte_cut", "first_window_at_ack", "cut_before_alph
                    "ppt": ("ns3_dctcp",), "rc3": ("ns3_dctcp",)}
 
 
-def _dctcp_rules(doc: dict, on: bool) -> dict:
-    """`doc` with ns-3's TcpDctcp knobs written `on` (1) or off (0) where its algorithm has them."""
-    names = NS3_DCTCP_KNOBS.get(doc.get("transport", {}).get("cc", ""), ())
-    if not names or not _on_ns3(doc):
-        return doc
-    d = copy.deepcopy(doc)
-    d["transport"]["cc_params"] = {**d["transport"].get("cc_params", {}), **{n: int(on) for n in names}}
-    return d
+def _dctcp_rule_names(doc: dict) -> tuple:
+    """The knobs of ns-3's TcpDctcp that `doc`'s algorithm has (none off the ns-3 side)."""
+    return NS3_DCTCP_KNOBS.get(doc.get("transport", {}).get("cc", ""), ()) if _on_ns3(doc) else ()
+
+
+def _write_dctcp_rules(d: dict, names: tuple, on: bool) -> None:
+    """Write the knobs `names` of `d`'s transport on (1) or off (0), in place (none: `d` as it is)."""
+    if names:
+        d["transport"]["cc_params"] = {**d["transport"].get("cc_params", {}), **{n: int(on) for n in names}}
 
 
 def _ns3_dctcp(point: str, doc: dict) -> dict:
-    return _dctcp_rules(doc, True)
+    names = _dctcp_rule_names(doc)
+    if not names:
+        return doc
+    d = copy.deepcopy(doc)
+    _write_dctcp_rules(d, names, True)
+    return d
 
 
 def _ns3_send_buffer(point: str, doc: dict) -> dict:

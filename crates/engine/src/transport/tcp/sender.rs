@@ -1112,10 +1112,7 @@ impl Sender {
         // From the loss state: the congestion control's rule there if it has one, else half the
         // flight (then PRR counts the half segment an odd flight leaves).
         let (ssthresh, halved) = match self.state {
-            CaState::Loss => match self.cc_call(|cc, t| cc.loss_state_ssthresh(t)) {
-                Some(ss) => (ss, false),
-                None => ((pipe / 2).max(2).min(u32::MAX as u64) as u32, true),
-            },
+            CaState::Loss => self.loss_state_ssthresh(),
             _ => (self.cc_call(|cc, t| cc.ssthresh(t)), false),
         };
         self.tcb.ssthresh = ssthresh;
@@ -1280,8 +1277,7 @@ impl Sender {
             // loss state, the congestion control's rule there, or half the flight (before the
             // timeout), at least two segments.
             self.tcb.ssthresh = if self.state == CaState::Loss {
-                let halved = (self.board.pipe() / 2).max(2).min(u32::MAX as u64) as u32;
-                self.cc_call(|cc, t| cc.loss_state_ssthresh(t)).unwrap_or(halved)
+                self.loss_state_ssthresh().0
             } else {
                 self.cc_call(|cc, t| cc.ssthresh(t))
             };
@@ -1400,6 +1396,16 @@ impl Sender {
             self.tcb.snd_nxt = self.seg_start(self.board.nxt());
         }
         self.low = Some(low);
+    }
+
+    /// ssthresh for a reduction that starts in the loss state under ns-3's rules: the congestion
+    /// control's (`loss_state_ssthresh`), else half the flight, at least two segments; and
+    /// whether it was halved (PRR then counts the half segment an odd flight leaves).
+    fn loss_state_ssthresh(&mut self) -> (u32, bool) {
+        match self.cc_call(|cc, t| cc.loss_state_ssthresh(t)) {
+            Some(ss) => (ss, false),
+            None => ((self.board.pipe() / 2).max(2).min(u32::MAX as u64) as u32, true),
+        }
     }
 
     /// Segment `seg` (snd_nxt's) goes out for the first time: on the board, cut, snd_nxt past it.
@@ -2201,7 +2207,7 @@ mod tests {
         // = "ns3"`, `MarkRetransmittedSegmentsLost`: last sent strictly before 10 was) does not:
         // pipe 4, new 11 alone.
         // At 7 000, 11 (sent at 5 000, after 0's resend) is SACKed: ns-3-dev deems the resend lost
-        // (pipe 3: 7, 8, 9; 0 lost again): resend 0 and new 12. every ns-3 release to ns-3.48 (`"never"`,
+        // (pipe 3: 7, 8, 9; 0 lost again): resend 0 and new 12. Every ns-3 release to ns-3.48 (`"never"`,
         // `NextSeg` skips a segment flagged resent) keep it out: pipe 4, new 12 alone.
         use LostRetransmit::{Never, Ns3Sacked, Rack};
         for (rule, at_5000, at_7000) in [(Rack, vec![0, 11], None), (Ns3Sacked, vec![11], Some(vec![0, 12])), (Never, vec![11], Some(vec![12]))] {

@@ -88,20 +88,6 @@ pub const DCTCP_KNOBS: &[super::Knob] = &[
     super::Knob { name: "loss_state_cut", default: 0.0, min: 0.0, max: 1.0, help: "1: ns-3's releases to 3.48: in the loss state too (a repeated timeout, an ECE ending it) TcpDctcp::GetSsThresh is the (1 − α/2) cut of the window, not half the flight (ns-3-dev d3181b537, after ns-3.48)" },
 ];
 
-/// ns-3's `TcpDctcp` (tcp-dctcp.cc on `TcpLinuxReno`, ns-3.33–3.40) as `DCTCP_KNOBS`: the cut
-/// in bytes, the first window at the first ACK, the cut before the ACK's α update, its growth,
-/// α's decay on an empty window, the cut at a timeout and in the loss state. `[host] stack =
-/// "ns-3"` gives them to `dctcp`, and PPT's and RC3's primary loops take them with `ns3_dctcp`.
-pub const NS3_TCP_DCTCP: &[(&str, f64)] = &[
-    ("byte_cut", 1.0),
-    ("first_window_at_ack", 1.0),
-    ("cut_before_alpha", 1.0),
-    ("ns3_growth", 1.0),
-    ("empty_window", 1.0),
-    ("ns3_loss_cut", 1.0),
-    ("loss_state_cut", 1.0),
-];
-
 impl DctcpParams {
     /// These parameters with the knobs set in a scenario.
     pub fn with_knobs(mut self, k: &super::Knobs) -> Self {
@@ -225,16 +211,27 @@ impl Dctcp {
             ..Dctcp::new(p.with_knobs(k))
         }
     }
-    /// [`NS3_TCP_DCTCP`], for the host stack.
-    pub const NS3_RULES: &'static [(&'static str, f64)] = NS3_TCP_DCTCP;
+    /// ns-3's `TcpDctcp` (tcp-dctcp.cc on `TcpLinuxReno`, ns-3.33–3.40) as `DCTCP_KNOBS`: the cut
+    /// in bytes, the first window at the first ACK, the cut before the ACK's α update, its growth,
+    /// α's decay on an empty window, the cut at a timeout and in the loss state. `[host] stack =
+    /// "ns-3"` gives them to `dctcp`, and PPT's and RC3's primary loops take them with `ns3_dctcp`.
+    pub const NS3_RULES: &'static [(&'static str, f64)] = &[
+        ("byte_cut", 1.0),
+        ("first_window_at_ack", 1.0),
+        ("cut_before_alpha", 1.0),
+        ("ns3_growth", 1.0),
+        ("empty_window", 1.0),
+        ("ns3_loss_cut", 1.0),
+        ("loss_state_cut", 1.0),
+    ];
 
-    /// DCTCP with `p` and ns-3's `TcpDctcp` rules ([`NS3_TCP_DCTCP`]) when `ns3`, else Linux's.
+    /// DCTCP with `p` and ns-3's `TcpDctcp` rules ([`Dctcp::NS3_RULES`]) when `ns3`, else Linux's.
     pub fn primary_loop(p: DctcpParams, ns3: bool) -> Dctcp {
         if !ns3 {
             return Dctcp::new(p);
         }
         let mut k = super::Knobs::default();
-        for &(name, v) in NS3_TCP_DCTCP {
+        for &(name, v) in Dctcp::NS3_RULES {
             let i = DCTCP_KNOBS.iter().position(|n| n.name == name).expect("a DCTCP knob");
             k.0[i] = Some(v);
         }

@@ -52,7 +52,7 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "alpha_rtts", default: ALPHA_RTTS, min: 1.0, max: MAX_ALPHA_RTTS as f64, help: "α updates over which α_min is taken (§3.1 case 2)" },
     Knob { name: "lcp_per_ack", default: LCP_PER_ACK, min: 1.0, max: 16.0, help: "LCP packets per low-priority ACK: 2 halves the LCP window per RTT (EWD, §3.2)" },
     Knob { name: "lcp", default: 1.0, min: 0.0, max: 1.0, help: "1 = run the low-priority loop; 0 = HCP alone (DCTCP with PPT's tagging)" },
-    Knob { name: "ns3_dctcp", default: 0.0, min: 0.0, max: 1.0, help: "1: the HCP is ns-3's TcpDctcp (dctcp's knobs of ns-3, cc/dctcp.rs NS3_TCP_DCTCP); [host] stack = \"ns-3\" sets it" },
+    Knob { name: "ns3_dctcp", default: 0.0, min: 0.0, max: 1.0, help: "1: the HCP is ns-3's TcpDctcp (dctcp's knobs of ns-3, cc/dctcp.rs Dctcp::NS3_RULES); [host] stack = \"ns-3\" sets it" },
 ];
 
 /// The LCP's constants as a scenario set them.

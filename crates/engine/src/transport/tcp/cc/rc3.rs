@@ -15,7 +15,7 @@ pub const KNOBS: &[Knob] = &[
     Knob { name: "initial_alpha", default: 1.0, min: 0.0, max: 1.0, help: "DCTCP's α at connection start" },
     Knob { name: "level_factor", default: RC3_FACTOR as f64, min: 2.0, max: 1000.0, help: "level i carries factor^i x IW packets (RC3 §3; reference: 10)" },
     Knob { name: "levels", default: RC3_LEVELS as f64, min: 1.0, max: 7.0, help: "low-priority levels (classes 1..levels)" },
-    Knob { name: "ns3_dctcp", default: 0.0, min: 0.0, max: 1.0, help: "1: the primary loop is ns-3's TcpDctcp (dctcp's knobs of ns-3, cc/dctcp.rs NS3_TCP_DCTCP); [host] stack = \"ns-3\" sets it" },
+    Knob { name: "ns3_dctcp", default: 0.0, min: 0.0, max: 1.0, help: "1: the primary loop is ns-3's TcpDctcp (dctcp's knobs of ns-3, cc/dctcp.rs Dctcp::NS3_RULES); [host] stack = \"ns-3\" sets it" },
 ];
 
 /// The low-priority loop's level sizes.
