@@ -398,8 +398,8 @@ impl LowLoop {
     }
 
     /// The pacing timer's event.
-    pub fn on_pace_timer(&mut self) {
-        self.pace.event_seen();
+    pub fn on_pace_timer(&mut self, now: Time) {
+        self.pace.event_seen(now);
     }
 
     /// The silence timer's event: closes the loop when it expired (§3.2).

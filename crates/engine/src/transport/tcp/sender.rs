@@ -517,7 +517,7 @@ impl Sender {
 
     pub fn on_lcp_pace_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
         let Some(low) = self.low.as_deref_mut() else { return };
-        low.on_pace_timer();
+        low.on_pace_timer(now);
         if self.completed_at.is_none() {
             self.lcp_send(now, cfg, ends, out);
         }
@@ -1074,7 +1074,7 @@ impl Sender {
     }
 
     pub fn on_pace_timer(&mut self, now: Time, cfg: &TcpConfig, ends: &Endpoints, out: &mut Outbox) {
-        self.pace.event_seen();
+        self.pace.event_seen(now);
         if self.started_at.is_some() && self.completed_at.is_none() {
             self.try_send(now, cfg, ends, out);
         }
