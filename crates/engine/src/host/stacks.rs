@@ -13,6 +13,7 @@
 use crate::ids::NodeId;
 use crate::network::Network;
 use crate::time::{Rate, Time};
+use crate::transport::timer::Lazy;
 use crate::transport::{homa, ndp, Outbox};
 
 /// Which host-level timer fired (the protocol it belongs to, and which of its timers).
@@ -24,55 +25,49 @@ pub enum HostTimerId {
     HomaScan,
 }
 
-/// One host-level timer with lazy cancellation (as `transport::timer::LazyTimer`): at most one
-/// event pending; an early event re-arms itself to the deadline.
+/// One host-level timer with lazy cancellation (the bookkeeping of a flow's timer,
+/// `transport::timer::Lazy`), scheduled as `Event::HostTimer`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HostTimer {
     node: NodeId,
     id: HostTimerId,
-    deadline: Option<Time>,
-    pending: Option<Time>,
+    lazy: Lazy,
 }
 
 impl HostTimer {
     pub const fn new(node: NodeId, id: HostTimerId) -> HostTimer {
-        HostTimer { node, id, deadline: None, pending: None }
+        HostTimer { node, id, lazy: Lazy::new() }
     }
 
     pub fn deadline(&self) -> Option<Time> {
-        self.deadline
+        self.lazy.deadline()
+    }
+
+    #[inline]
+    fn schedule(&self, at: Option<Time>, out: &mut Outbox) {
+        if let Some(at) = at {
+            out.host_timers.push((at, self.node, self.id));
+        }
     }
 
     /// Expire at `at` (replacing an earlier setting); schedules an event only if none is
     /// pending at or before `at`.
     #[inline]
     pub fn set(&mut self, at: Time, out: &mut Outbox) {
-        self.deadline = Some(at);
-        if self.pending.is_none_or(|e| e > at) {
-            self.pending = Some(at);
-            out.host_timers.push((at, self.node, self.id));
-        }
+        let e = self.lazy.set(at);
+        self.schedule(e, out);
     }
 
     pub fn cancel(&mut self) {
-        self.deadline = None;
+        self.lazy.cancel();
     }
 
     /// The event came at `now`: true if the timer expired (and is now unset).
     #[inline]
     pub fn fired(&mut self, now: Time, out: &mut Outbox) -> bool {
-        self.pending = None;
-        match self.deadline {
-            None => false,
-            Some(d) if now < d => {
-                self.set(d, out);
-                false
-            }
-            Some(_) => {
-                self.deadline = None;
-                true
-            }
-        }
+        let (expired, e) = self.lazy.fired(now);
+        self.schedule(e, out);
+        expired
     }
 }
 

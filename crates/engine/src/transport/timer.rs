@@ -15,47 +15,43 @@ use crate::time::Time;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimerId(pub u8);
 
-/// A timer with lazy cancellation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LazyTimer {
-    id: TimerId,
+/// The bookkeeping of a lazily cancelled timer, apart from how its events are scheduled (a
+/// flow's [`LazyTimer`], a host's `host::HostTimer`): its deadline and the time of the one event
+/// that counts. Each method returns the time of an event to schedule, when one is needed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lazy {
     deadline: Option<Time>,
-    /// The event already in the queue, if any.
+    /// The event already in the queue that counts, if any.
     pending: Option<Time>,
 }
 
-impl LazyTimer {
-    pub const fn new(id: TimerId) -> LazyTimer {
-        LazyTimer { id, deadline: None, pending: None }
+impl Lazy {
+    pub const fn new() -> Lazy {
+        Lazy { deadline: None, pending: None }
     }
 
-    /// When the timer expires, if it is set.
     #[inline]
     pub fn deadline(&self) -> Option<Time> {
         self.deadline
     }
 
+    /// Expire at `at` (replacing any earlier setting).
     #[inline]
-    pub fn is_set(&self) -> bool {
-        self.deadline.is_some()
-    }
-
-    /// Expire at `at` (replacing any earlier setting); schedules an event only if none is pending
-    /// at or before `at`.
-    #[inline]
-    pub fn set(&mut self, at: Time, out: &mut Outbox) {
+    #[must_use]
+    pub fn set(&mut self, at: Time) -> Option<Time> {
         self.deadline = Some(at);
-        self.arm(at, out);
+        self.arm(at)
     }
 
-    /// Make sure an event is pending at or before `at` without changing the deadline (timers
-    /// whose owner re-checks its condition when the event comes, such as pacing).
+    /// Make sure an event is pending at or before `at`, deadline unchanged.
     #[inline]
-    pub fn arm(&mut self, at: Time, out: &mut Outbox) {
+    #[must_use]
+    pub fn arm(&mut self, at: Time) -> Option<Time> {
         if self.pending.is_none_or(|e| e > at) {
             self.pending = Some(at);
-            out.timers.push((at, self.id));
+            return Some(at);
         }
+        None
     }
 
     #[inline]
@@ -63,45 +59,103 @@ impl LazyTimer {
         self.deadline = None;
     }
 
-    /// This timer's event came at `now`. True: the timer expired (and is now unset); false: it
-    /// was cancelled, or moved later and has re-armed itself.
+    /// An event came at `now`: (expired, event to schedule). Only the event at the pending time
+    /// counts. One left behind when `arm` scheduled an earlier event does nothing: forgetting the
+    /// pending event there let the next `arm` schedule a second event beside it, and the pair
+    /// re-armed each other for the flow's life, one more pair each time a deadline moved earlier
+    /// (an RTO recomputed on every ACK): the timer heap grew with the run.
     #[inline]
-    pub fn fired(&mut self, now: Time, out: &mut Outbox) -> bool {
-        if !self.take(now) {
-            return false;
+    #[must_use]
+    pub fn fired(&mut self, now: Time) -> (bool, Option<Time>) {
+        if !self.seen(now) {
+            return (false, None);
         }
         match self.deadline {
-            None => false,
-            Some(d) if now < d => {
-                self.arm(d, out);
-                false
-            }
+            None => (false, None),
+            Some(d) if now < d => (false, self.arm(d)),
             Some(_) => {
                 self.deadline = None;
-                true
+                (true, None)
             }
         }
+    }
+
+    /// An event came at `now`; whether it is the pending one (then no longer pending).
+    #[inline]
+    pub fn seen(&mut self, now: Time) -> bool {
+        if self.pending != Some(now) {
+            return false;
+        }
+        self.pending = None;
+        true
+    }
+}
+
+/// A flow's timer with lazy cancellation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LazyTimer {
+    id: TimerId,
+    lazy: Lazy,
+}
+
+impl LazyTimer {
+    pub const fn new(id: TimerId) -> LazyTimer {
+        LazyTimer { id, lazy: Lazy::new() }
+    }
+
+    #[inline]
+    fn schedule(&self, at: Option<Time>, out: &mut Outbox) {
+        if let Some(at) = at {
+            out.timers.push((at, self.id));
+        }
+    }
+
+    /// When the timer expires, if it is set.
+    #[inline]
+    pub fn deadline(&self) -> Option<Time> {
+        self.lazy.deadline()
+    }
+
+    #[inline]
+    pub fn is_set(&self) -> bool {
+        self.lazy.deadline().is_some()
+    }
+
+    /// Expire at `at` (replacing any earlier setting); schedules an event only if none is pending
+    /// at or before `at`.
+    #[inline]
+    pub fn set(&mut self, at: Time, out: &mut Outbox) {
+        let e = self.lazy.set(at);
+        self.schedule(e, out);
+    }
+
+    /// Make sure an event is pending at or before `at` without changing the deadline (timers
+    /// whose owner re-checks its condition when the event comes, such as pacing).
+    #[inline]
+    pub fn arm(&mut self, at: Time, out: &mut Outbox) {
+        let e = self.lazy.arm(at);
+        self.schedule(e, out);
+    }
+
+    #[inline]
+    pub fn cancel(&mut self) {
+        self.lazy.cancel();
+    }
+
+    /// This timer's event came at `now`. True: the timer expired (and is now unset); false: it
+    /// was cancelled, moved later (and has re-armed itself), or the event was superseded.
+    #[inline]
+    pub fn fired(&mut self, now: Time, out: &mut Outbox) -> bool {
+        let (expired, e) = self.lazy.fired(now);
+        self.schedule(e, out);
+        expired
     }
 
     /// An event of this timer came at `now`; the owner re-checks by itself (see
     /// [`LazyTimer::arm`]).
     #[inline]
     pub fn event_seen(&mut self, now: Time) {
-        self.take(now);
-    }
-
-    /// Whether the event that came at `now` is the pending one (then no longer pending). An
-    /// event left behind when `arm` scheduled an earlier one is not: forgetting the pending
-    /// event there let the next `arm` schedule a second event beside it, and the pair re-armed
-    /// itself for the flow's whole life, one more pair each time a deadline moved earlier
-    /// (an RTO recomputed on every ACK): the timer heap grew with the run.
-    #[inline]
-    fn take(&mut self, now: Time) -> bool {
-        if self.pending != Some(now) {
-            return false;
-        }
-        self.pending = None;
-        true
+        self.lazy.seen(now);
     }
 }
 

@@ -875,8 +875,13 @@ mod tests {
         // The delayed-ACK timer is Linux's 40 ms floor.
         r.on_data(Time(60), &data(60 * 1448, 1448, Ecn::NotEct), &ends(), &mut out);
         let n = out.packets.len();
-        r.on_delack_timer(Time(59) + Time::from_ms(40), &ends(), &mut out);
+        // Its pending event, armed by an earlier segment, re-arms it for 40 ms after the last.
+        let armed = out.timers.iter().rev().find(|t| t.1 == crate::transport::tcp::timers::DELAYED_ACK).expect("armed").0;
+        assert!(armed < Time(60) + Time::from_ms(40));
+        out.timers.clear();
+        r.on_delack_timer(armed, &ends(), &mut out);
         assert_eq!(out.packets.len(), n);
+        assert_eq!(out.timers, vec![(Time(60) + Time::from_ms(40), crate::transport::tcp::timers::DELAYED_ACK)]);
         r.on_delack_timer(Time(60) + Time::from_ms(40), &ends(), &mut out);
         assert_eq!(acks(&out)[n].0, 61 * 1448);
         // A duplicate refills the credit: rcv_wnd / (2 MSS) = 93 760 / 2 896 = 32, capped at 16.
