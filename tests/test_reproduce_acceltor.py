@@ -233,6 +233,10 @@ def test_artifact_changes_copy_the_scenario_and_touch_only_their_schemes():
         art = artifact_scenario(A.ARTIFACT, f"compare/{policy}", doc)
         assert art["transport"]["tlp"] is False and art["transport"]["initial_cwnd"] == 1
         assert art["transport"]["loss_exit"] == "ns3" and art["transport"]["handshake"] is True
+        # scratch-FTwarmup.cc sets TcpSocketBase::Timestamp false: no option bytes, no RTT sample
+        # from every ACK (the text model keeps ns-3's default, on).
+        assert art["transport"]["timestamps"] is False and art["transport"]["header"] == 42
+        assert doc["transport"]["timestamps"] is True
         assert art["topology"]["packet_link"]["rate"] == "50Gbps"
         fabricsim.validate(art)
     assert len({c.name for c in A.ARTIFACT}) == len(A.ARTIFACT)

@@ -346,9 +346,9 @@ ARTIFACT: list[Change] = [
            f"{REPO} scratch/scratch-FTwarmup.cc main: Config::SetDefault TcpSocket::InitialCwnd 1",
            _tcp(initial_cwnd=1)),
     Change("segment-1458", "1458 B segments with 42 B of headers (IPv4 20 + TCP 20, no timestamp option, PPP 2): "
-           "mss = 1458, header = ack_size = 42",
+           "mss = 1458, header = ack_size = 42; without the option, RTT samples by Karn's rule (timestamps = false)",
            f"{REPO} scratch/scratch-FTwarmup.cc main: TcpSocket::SegmentSize 1458, TcpSocketBase::Timestamp false",
-           _tcp(mss=1458, header=42, ack_size=42)),
+           _tcp(mss=1458, header=42, ack_size=42, timestamps=False)),
     Change("case4-window", "Case IV drops a flow only for 520 us after its first drop, then its packets take LP until its "
            "day is within K days; a new elephant starts on LP ([tor.acceltor] case4 = \"window\")",
            f"{REPO} src/ocs/model/Ipv4EpsRouting.cc Ipv4EpsRouting::RouteInput (q_idx out of range: lostflag, "
