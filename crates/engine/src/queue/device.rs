@@ -18,13 +18,13 @@
 //! modelled: ns-3 wakes the disc in an event scheduled at the same instant (`ScheduleNow`), so a
 //! packet arriving in that very instant still finds the disc one packet longer.
 
-use crate::ids::PacketId;
+use super::Queued;
 use std::collections::VecDeque;
 
-/// The device FIFO of one port: at most `cap` packets (ids and sizes), held in order.
+/// The device FIFO of one port: at most `cap` packets (their queue entries), held in order.
 #[derive(Clone, Debug)]
 pub struct Device {
-    fifo: VecDeque<(PacketId, u32)>,
+    fifo: VecDeque<Queued>,
     cap: usize,
     bytes: u64,
 }
@@ -48,15 +48,15 @@ impl Device {
         self.bytes
     }
     #[inline]
-    pub fn push(&mut self, id: PacketId, size: u32) {
+    pub fn push(&mut self, q: Queued) {
         debug_assert!(self.has_room());
-        self.fifo.push_back((id, size));
-        self.bytes += size as u64;
+        self.bytes += q.size as u64;
+        self.fifo.push_back(q);
     }
     #[inline]
-    pub fn pop(&mut self) -> Option<(PacketId, u32)> {
-        let (id, size) = self.fifo.pop_front()?;
-        self.bytes -= size as u64;
-        Some((id, size))
+    pub fn pop(&mut self) -> Option<Queued> {
+        let q = self.fifo.pop_front()?;
+        self.bytes -= q.size as u64;
+        Some(q)
     }
 }

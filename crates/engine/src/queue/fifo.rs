@@ -1,13 +1,25 @@
-//! One FIFO of packet ids with its byte count and counters: the unit every port queue, and every
+//! One FIFO of packets with its byte count and counters: the unit every port queue, and every
 //! VOQ of a hybrid ToR, is made of.
 
+use super::Queued;
 use crate::ids::PacketId;
+use crate::packet::Int;
+use crate::switch::paths::PathPos;
 use crate::time::Time;
 use std::collections::VecDeque;
 
-/// Counters of one queue (the per-queue rows of the ports output).
+/// Counters of one queue (the per-queue rows of the ports output). Laid out by hand: what every
+/// enqueue and dequeue updates (the time of the last change, the peaks, the time integrals) first,
+/// so that with [`Fifo`]'s own fields it takes two cache lines.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct QueueStats {
+    pub last_change: Time,
+    pub max_packets: u64,
+    pub max_bytes: u64,
+    /// Time integral of the length (packet·ps and byte·ps), for time averages.
+    pub area_packets: u128,
+    pub area_bytes: u128,
     /// Packets admitted (including those that found the transmitter idle and went straight out).
     pub enqueued: u64,
     /// Packets dropped at admission or pushed out later, counted in the queue they were lost from.
@@ -22,18 +34,17 @@ pub struct QueueStats {
     pub marks: u64,
     /// Data packets cut to a header here (NDP); they are counted where they were cut.
     pub trims: u64,
-    pub max_packets: u64,
-    pub max_bytes: u64,
-    /// Time integral of the length (packet·ps and byte·ps), for time averages.
-    pub area_packets: u128,
-    pub area_bytes: u128,
-    pub last_change: Time,
 }
 
-/// A FIFO of packet ids that keeps its byte count and time-weighted length.
+/// A FIFO of packets that keeps its byte count and time-weighted length. Each entry holds, besides
+/// the packet's id, its size and what its transmission needs ([`Queued`]), so that a port's
+/// dequeue does not read the packet's own slot, cold after its wait (NDP's two-queue ports spent
+/// a sixth of their time waiting for that line). Entries pushed with [`push`](Self::push) (the
+/// hybrid ToRs' queues, which send by id) carry no path position and no telemetry request.
 #[derive(Clone, Debug, Default)]
+#[repr(C, align(64))]
 pub struct Fifo {
-    ids: VecDeque<PacketId>,
+    ids: VecDeque<Queued>,
     bytes: u64,
     pub stats: QueueStats,
 }
@@ -57,11 +68,16 @@ impl Fifo {
     }
     #[inline]
     pub fn front(&self) -> Option<PacketId> {
-        self.ids.front().copied()
+        self.ids.front().map(|q| q.id)
+    }
+    /// The head's entry.
+    #[inline]
+    pub fn front_entry(&self) -> Option<&Queued> {
+        self.ids.front()
     }
     /// The waiting packets, head first.
     pub fn iter(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.ids.iter().copied()
+        self.ids.iter().map(|q| q.id)
     }
 
     /// Account the length up to `now` before it changes.
@@ -73,22 +89,38 @@ impl Fifo {
         self.stats.last_change = now;
     }
 
+    /// Append packet `id` of `size` bytes (an entry without path position or telemetry request).
     #[inline]
     pub fn push(&mut self, id: PacketId, size: u32, now: Time) {
+        self.push_entry(Queued { id, size, next: PathPos::NONE, int: Int::Off }, now)
+    }
+
+    /// Append an entry.
+    #[inline]
+    pub fn push_entry(&mut self, q: Queued, now: Time) {
         self.note(now);
-        self.ids.push_back(id);
+        let size = q.size;
+        self.ids.push_back(q);
         self.bytes += size as u64;
         let s = &mut self.stats;
         s.max_packets = s.max_packets.max(self.ids.len() as u64);
         s.max_bytes = s.max_bytes.max(self.bytes);
     }
 
-    /// Remove the packet at position `i` (0 = head); the caller passes its size back.
+    /// Remove the packet at position `i` (0 = head); `size` is its size (checked in debug builds).
     #[inline]
     pub fn remove(&mut self, i: usize, size: u32, now: Time) -> Option<PacketId> {
+        let q = self.take(i, now)?;
+        debug_assert_eq!(q.size, size, "the size a packet was queued with");
+        Some(q.id)
+    }
+
+    /// Remove the entry at position `i` (0 = head).
+    #[inline]
+    pub fn take(&mut self, i: usize, now: Time) -> Option<Queued> {
         self.note(now);
-        let id = if i == 0 { self.ids.pop_front()? } else { self.ids.remove(i)? };
-        self.bytes -= size as u64;
-        Some(id)
+        let q = if i == 0 { self.ids.pop_front()? } else { self.ids.remove(i)? };
+        self.bytes -= q.size as u64;
+        Some(q)
     }
 }

@@ -264,28 +264,42 @@ pub struct Queued {
 }
 
 /// A port with several queues, or any admission, marking or buffer beyond the simple port's.
+///
+/// Laid out by hand, what every enqueue and dequeue reads first: a switch holds thousands of
+/// these, mostly out of the core's caches, and each line touched is a wait (NDP's two-queue
+/// ports spent most of their queue time so). The first line holds the queue list, the
+/// scheduler's cursor, the class map, the admission and `flags`, which say which of the optional
+/// parts (device queue, shared memory, random drop, RED, marking) exist, so that a port without
+/// them does not read them; then the scheduler and its deficits, the per-queue limits, the rest.
 #[derive(Clone, Debug)]
+#[repr(C)]
 struct Multi {
-    queues: Vec<Fifo>,
-    class_map: [u8; CLASSES],
-    queue_limits: [Option<Amount>; MAX_QUEUES],
-    sched: Sched,
-    deficit: [u64; MAX_QUEUES],
     cur: usize,
-    fresh: bool,
-    admission: Admission,
-    order: Order,
-    /// Under `Order::FlowRr`, the flow each queue served last (`None`: none yet).
-    last_flow: [Option<FlowId>; MAX_QUEUES],
     /// Under `MarkAt::End`, the packet being serialized and its queue, until its end
     /// (`end_service`).
     serving: Option<(PacketId, u8)>,
+    class_map: [u8; CLASSES],
+    admission: Admission,
+    fresh: bool,
+    order: Order,
+    /// `HAS_*` bits: which optional parts below exist (set once, by `PortQueue::new`).
+    flags: u8,
+    /// Queues in use.
+    n: u8,
+    sched: Sched,
+    deficit: [u64; MAX_QUEUES],
+    queue_limits: [Option<Amount>; MAX_QUEUES],
+    /// Under `Order::FlowRr`, the flow each queue served last (`None`: none yet).
+    last_flow: [Option<FlowId>; MAX_QUEUES],
     selective_drop: Option<Amount>,
     random_drop: Option<RandomDrop>,
     marking: Marking,
     red: Vec<Red>,
     /// The switch's shared memory (index into the pools) and α per class.
     shared: Option<(u32, [f64; CLASSES])>,
+    /// The queues, in the same allocation (a dequeue reaches its queue without another pointer):
+    /// the first `n` are in use.
+    fifos: [Fifo; MAX_QUEUES],
     /// The device queue below the queues, if any; `occ` counts its packets too.
     device: Option<device::Device>,
 }
@@ -328,8 +342,22 @@ impl PortQueue {
             None => spec.queue_limits.iter().map(|&l| packets(l)).max().unwrap_or(0),
         }
         .min(1024) as usize;
+        let flags = if spec.device_queue.is_some() { HAS_DEVICE } else { 0 }
+            | if shared.is_some() { HAS_SHARED } else { 0 }
+            | if spec.random_drop.is_some() { HAS_RANDOM_DROP } else { 0 }
+            | if spec.queue_limits.iter().any(Option::is_some) { HAS_QUEUE_LIMITS } else { 0 }
+            | if spec.selective_drop.is_some() { HAS_SELECTIVE_DROP } else { 0 }
+            | match spec.marking {
+                Marking::None => 0,
+                Marking::Threshold { at: MarkAt::Enqueue, .. } => MARKS_ENQUEUE,
+                Marking::Threshold { at: MarkAt::Dequeue, .. } => MARKS_DEQUEUE,
+                Marking::Threshold { at: MarkAt::End, .. } => MARKS_END,
+                Marking::Red(_) => MARKS_ENQUEUE,
+            };
         let multi = Multi {
-            queues: (0..n).map(|_| Fifo::with_capacity(room)).collect(),
+            flags,
+            n: n as u8,
+            fifos: std::array::from_fn(|i| if i < n { Fifo::with_capacity(room) } else { Fifo::default() }),
             class_map: spec.class_map,
             queue_limits: spec.queue_limits,
             sched: spec.sched,
@@ -364,6 +392,13 @@ impl PortQueue {
     /// its tail, which an enqueue writes (hints; nothing for a multi-queue port).
     #[inline]
     pub fn prefetch_ends(&self) {
+        if let Some(m) = self.multi.as_deref() {
+            // The scheduler's lines and the first two queues (their addresses need no read).
+            crate::packet::prefetch_lines(m, 2);
+            crate::packet::prefetch_lines(&m.fifos[0], 2);
+            crate::packet::prefetch_lines(&m.fifos[1], 2);
+            return;
+        }
         if let Some(q) = self.fifo.front() {
             crate::packet::prefetch(q as *const Queued as *const u8);
         }
@@ -391,7 +426,7 @@ impl PortQueue {
     }
     /// The queues with their own counters (empty for the simple port).
     pub fn queues(&self) -> &[Fifo] {
-        self.multi.as_ref().map_or(&[], |m| &m.queues[..])
+        self.multi.as_ref().map_or(&[], |m| m.queues())
     }
     /// Does this port return headers it cannot hold to their senders (NDP's return-to-sender)?
     #[inline]
@@ -406,7 +441,7 @@ impl PortQueue {
     /// Account every queue's length up to `now` (before reading time averages).
     pub fn note_all(&mut self, now: Time) {
         if let Some(m) = self.multi.as_deref_mut() {
-            for q in &mut m.queues {
+            for q in m.fifos[..m.n as usize].iter_mut() {
                 q.note(now);
             }
         }
@@ -418,7 +453,7 @@ impl PortQueue {
     pub fn passed(&mut self, id: PacketId, class: u8, flow: FlowId) {
         if let Some(m) = self.multi.as_deref_mut() {
             let qi = m.queue_of(class);
-            m.queues[qi].stats.enqueued += 1;
+            m.fifos[qi].stats.enqueued += 1;
             m.served(id, qi, flow);
         }
     }
@@ -454,13 +489,13 @@ impl PortQueue {
         self.offer_at(id, PathPos::NONE, env)
     }
 
-    /// `offer` of a packet whose position on its flow's path at the next node is `next`: the
-    /// simple port keeps it with the packet (ports with several queues do not).
+    /// `offer` of a packet whose position on its flow's path at the next node is `next`, kept
+    /// with the packet's queue entry.
     #[inline]
     pub fn offer_at(&mut self, id: PacketId, next: PathPos, env: &mut Env) -> Admit {
         match self.multi.as_deref_mut() {
             None => self.offer_fifo(id, next, env.slab),
-            Some(m) => m.offer(id, &mut self.occ, env),
+            Some(m) => m.offer(id, next, &mut self.occ, env),
         }
     }
 
@@ -494,20 +529,49 @@ impl PortQueue {
         Some(q)
     }
 
-    /// Take the next packet to transmit, if any; `true` = it was marked on dequeue.
+    /// Take the next packet to transmit, if any, as its queue entry; `true` = it was marked on
+    /// dequeue.
     #[inline]
-    pub fn pop(&mut self, env: &mut Env) -> Option<(PacketId, bool)> {
+    pub fn pop(&mut self, env: &mut Env) -> Option<(Queued, bool)> {
         if self.occ.pkts == 0 {
             return None;
         }
         match self.multi.as_deref_mut() {
-            None => self.pop_fifo().map(|q| (q.id, false)),
+            None => self.pop_fifo().map(|q| (q, false)),
             Some(m) => Some(m.pop(&mut self.occ, env)),
         }
     }
 }
 
+/// `Multi::flags`: a device queue below the queues.
+const HAS_DEVICE: u8 = 1;
+/// The switch's shared memory.
+const HAS_SHARED: u8 = 1 << 1;
+/// A random-drop band.
+const HAS_RANDOM_DROP: u8 = 1 << 2;
+/// Some queue has a limit of its own.
+const HAS_QUEUE_LIMITS: u8 = 1 << 3;
+/// Selective dropping.
+const HAS_SELECTIVE_DROP: u8 = 1 << 4;
+/// Marking decided at enqueue (step marking there, or RED).
+const MARKS_ENQUEUE: u8 = 1 << 5;
+/// Step marking at dequeue.
+const MARKS_DEQUEUE: u8 = 1 << 6;
+/// Step marking at the end of service.
+const MARKS_END: u8 = 1 << 7;
+
 impl Multi {
+    /// The queues in use.
+    #[inline]
+    fn queues(&self) -> &[Fifo] {
+        &self.fifos[..self.n as usize]
+    }
+
+    #[inline]
+    fn has(&self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+
     #[inline]
     fn queue_of(&self, class: u8) -> usize {
         self.class_map[(class as usize).min(CLASSES - 1)] as usize
@@ -518,7 +582,7 @@ impl Multi {
     /// packet if given (the packet in service, `MarkAt::End`)?
     #[inline]
     fn over(&self, occ: &Occupancy, qi: usize, queue: &[Option<Amount>; MAX_QUEUES], port: &[Option<Amount>; MAX_QUEUES], extra: Option<u64>) -> bool {
-        let q = &self.queues[qi];
+        let q = &self.fifos[qi];
         let (n, b) = extra.map_or((0, 0), |b| (1, b));
         queue[qi].is_some_and(|k| k.exceeded_by(q.len_packets() + n, q.len_bytes() + b)) || port[qi].is_some_and(|k| k.exceeded_by(occ.pkts + n, occ.bytes + b))
     }
@@ -539,12 +603,15 @@ impl Multi {
     /// Does this port remember the packet in service (`MarkAt::End`)?
     #[inline]
     fn marks_at_end(&self) -> bool {
-        matches!(self.marking, Marking::Threshold { at: MarkAt::End, .. })
+        self.has(MARKS_END)
     }
 
     /// `PortQueue::end_service`.
     #[inline]
     fn end_service(&mut self, occ: &Occupancy, slab: &mut PacketSlab) -> bool {
+        if !self.has(MARKS_END) {
+            return false;
+        }
         let Some((id, qi)) = self.serving.take() else { return false };
         let Marking::Threshold { queue, port, .. } = self.marking else { return false };
         let qi = qi as usize;
@@ -553,7 +620,7 @@ impl Multi {
             return false;
         }
         p.ecn = Ecn::Ce;
-        self.queues[qi].stats.marks += 1;
+        self.fifos[qi].stats.marks += 1;
         true
     }
 
@@ -561,6 +628,9 @@ impl Multi {
     /// queue only the discipline's part.
     #[inline]
     fn buffered(&self, occ: &Occupancy) -> Occupancy {
+        if !self.has(HAS_DEVICE) {
+            return *occ;
+        }
         match &self.device {
             None => *occ,
             Some(d) => Occupancy { pkts: occ.pkts - d.len_packets(), bytes: occ.bytes - d.len_bytes(), limit: occ.limit },
@@ -570,12 +640,15 @@ impl Multi {
     /// Could queue `qi` hold one more packet of `size` bytes?
     #[inline]
     fn fits(&self, occ: &Occupancy, qi: usize, size: u64, class: u8, pools: &[SharedPool]) -> bool {
-        let q = &self.queues[qi];
+        let q = &self.fifos[qi];
         if self.buffered(occ).full_for(size) {
             return false;
         }
-        if self.queue_limits[qi].is_some_and(|l| l.exceeded_by(q.len_packets() + 1, q.len_bytes() + size)) {
+        if self.has(HAS_QUEUE_LIMITS) && self.queue_limits[qi].is_some_and(|l| l.exceeded_by(q.len_packets() + 1, q.len_bytes() + size)) {
             return false;
+        }
+        if !self.has(HAS_SHARED) {
+            return true;
         }
         match self.shared {
             Some((p, alpha)) => pools[p as usize].admits(q.len_packets(), q.len_bytes(), size, alpha[(class as usize).min(CLASSES - 1)]),
@@ -583,24 +656,24 @@ impl Multi {
         }
     }
 
-    /// Remove the packet at position `pos` of queue `qi`.
+    /// Remove the packet at position `pos` of queue `qi` (its entry holds its size: the packet's
+    /// slot is not read).
     #[inline]
-    fn take(&mut self, occ: &mut Occupancy, qi: usize, pos: usize, env: &mut Env) -> PacketId {
-        let size = {
-            let q = &self.queues[qi];
-            let id = if pos == 0 { q.front() } else { q.iter().nth(pos) };
-            env.slab.get(id.unwrap()).size
-        };
-        let id = self.queues[qi].remove(pos, size, env.now).unwrap();
+    fn take(&mut self, occ: &mut Occupancy, qi: usize, pos: usize, env: &mut Env) -> Queued {
+        let q = self.fifos[qi].take(pos, env.now).expect("a waiting packet");
+        let size = q.size;
         occ.pkts -= 1;
         occ.bytes -= size as u64;
+        if !self.has(HAS_SHARED | MARKS_ENQUEUE) {
+            return q;
+        }
         if let Some((p, _)) = self.shared {
             env.pools[p as usize].give(size as u64);
         }
-        if !self.red.is_empty() && self.queues[qi].is_empty() {
+        if !self.red.is_empty() && self.fifos[qi].is_empty() {
             self.red[qi].idle(env.now);
         }
-        id
+        q
     }
 
     /// Make room for a packet of class `class` arriving at queue `qi` by pushing out lower-priority
@@ -610,16 +683,16 @@ impl Multi {
             let (vq, vpos) = match self.admission {
                 Admission::PushOut => {
                     // The lowest-priority non-empty queue.
-                    let Some(j) = (0..self.queues.len()).rev().find(|&j| !self.queues[j].is_empty()) else { return false };
+                    let Some(j) = (0..self.n as usize).rev().find(|&j| !self.fifos[j].is_empty()) else { return false };
                     if j <= qi {
                         return false;
                     }
-                    (j, self.queues[j].len_packets() as usize - 1)
+                    (j, self.fifos[j].len_packets() as usize - 1)
                 }
                 Admission::PFabric => {
                     // The largest rank waiting; among equals the latest.
                     let mut best: Option<(u64, usize, usize)> = None;
-                    for (j, q) in self.queues.iter().enumerate() {
+                    for (j, q) in self.queues().iter().enumerate() {
                         for (pos, id) in q.iter().enumerate() {
                             let r = env.slab.get(id).rank;
                             if best.is_none_or(|(br, _, _)| r >= br) {
@@ -634,20 +707,20 @@ impl Multi {
                 }
                 _ => return false,
             };
-            let id = self.take(occ, vq, vpos, env);
-            self.queues[vq].stats.drops += 1;
-            env.victims.push(id);
+            let v = self.take(occ, vq, vpos, env);
+            self.fifos[vq].stats.drops += 1;
+            env.victims.push(v.id);
         }
         true
     }
 
-    fn offer(&mut self, id: PacketId, occ: &mut Occupancy, env: &mut Env) -> Admit {
+    fn offer(&mut self, id: PacketId, next: PathPos, occ: &mut Occupancy, env: &mut Env) -> Admit {
         let p = env.slab.get(id);
-        let (class, mut size, kind, ecn, rank) = (p.class, p.size as u64, p.kind, p.ecn, p.rank);
-        if p.droppable && self.selective_drop.is_some_and(|k| k.exceeded_by(occ.pkts + 1, occ.bytes + size)) {
+        let (class, mut size, kind, ecn, rank, int) = (p.class, p.size as u64, p.kind, p.ecn, p.rank, p.int);
+        if p.droppable && self.has(HAS_SELECTIVE_DROP) && self.selective_drop.is_some_and(|k| k.exceeded_by(occ.pkts + 1, occ.bytes + size)) {
             let qi = self.queue_of(class);
-            self.queues[qi].stats.drops += 1;
-            self.queues[qi].stats.selective_drops += 1;
+            self.fifos[qi].stats.drops += 1;
+            self.fifos[qi].stats.selective_drops += 1;
             return Admit::Dropped;
         }
         let mut qi = self.queue_of(class);
@@ -658,11 +731,12 @@ impl Multi {
         let mut marked = false;
         let mut drop = false;
         match self.marking {
+            _ if !self.has(MARKS_ENQUEUE) => {}
             Marking::None => {}
             Marking::Threshold { queue, port, at: MarkAt::Enqueue } => marked = ecn != Ecn::NotEct && self.over(occ, qi, &queue, &port, None),
             Marking::Threshold { .. } => {}
             Marking::Red(spec) => {
-                let q = &self.queues[qi];
+                let q = &self.fifos[qi];
                 if let red::Verdict::Pick { forced } = self.red[qi].arrive(q.len_packets(), q.len_bytes(), env.now, env.rng) {
                     if spec.action == RedAction::Mark && ecn != Ecn::NotEct && !(forced && spec.hard_drop) {
                         marked = true;
@@ -673,7 +747,7 @@ impl Multi {
             }
         }
         let fits = !drop && self.fits(occ, qi, size, class, env.pools);
-        if fits {
+        if fits && self.has(HAS_RANDOM_DROP) {
             if let Some(r) = self.random_drop {
                 // Only an arrival that fits draws (htsim tests the limit first); one that does not
                 // is dropped below as it would be without the band.
@@ -687,25 +761,26 @@ impl Multi {
                 Admission::DropTail => drop = true,
                 Admission::PushOut | Admission::PFabric => drop = !self.push_out(occ, qi, size, class, rank, env),
                 Admission::Trim { header_bytes, tail_percent, .. } => {
-                    if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed && tail_percent > 0 && !self.queues[qi].is_empty() && env.rng.below(100) < tail_percent as u64 {
+                    if kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed && tail_percent > 0 && !self.fifos[qi].is_empty() && env.rng.below(100) < tail_percent as u64 {
                         // The coin: the packet at the tail becomes the header, the arrival queues.
-                        let pos = self.queues[qi].len_packets() as usize - 1;
-                        let v = self.take(occ, qi, pos, env);
-                        self.queues[qi].stats.trims += 1;
+                        let pos = self.fifos[qi].len_packets() as usize - 1;
+                        let mut v = self.take(occ, qi, pos, env);
+                        self.fifos[qi].stats.trims += 1;
                         trimmed = true;
-                        let vp = env.slab.get_mut(v);
+                        let vp = env.slab.get_mut(v.id);
                         vp.size = header_bytes.min(vp.size);
                         vp.trimmed = true;
-                        let (vsize, vclass) = (vp.size as u64, vp.class);
-                        if self.fits(occ, 0, vsize, vclass, env.pools) {
-                            self.admit(v, 0, vsize, occ, env);
+                        let vclass = vp.class;
+                        v.size = vp.size;
+                        if self.fits(occ, 0, v.size as u64, vclass, env.pools) {
+                            self.admit(v, 0, occ, env);
                         } else {
-                            self.queues[0].stats.drops += 1;
-                            env.victims.push(v);
+                            self.fifos[0].stats.drops += 1;
+                            env.victims.push(v.id);
                         }
                     }
                     if !self.fits(occ, qi, size, class, env.pools) && kind == Kind::Data && qi != 0 && !env.slab.get(id).trimmed {
-                        self.queues[qi].stats.trims += 1;
+                        self.fifos[qi].stats.trims += 1;
                         let p = env.slab.get_mut(id);
                         p.size = header_bytes.min(p.size);
                         p.trimmed = true;
@@ -719,10 +794,10 @@ impl Multi {
             }
         }
         if drop {
-            self.queues[qi].stats.drops += 1;
-            if self.queues[qi + 1..].iter().any(|q| !q.is_empty()) {
+            self.fifos[qi].stats.drops += 1;
+            if self.fifos[qi + 1..].iter().any(|q| !q.is_empty()) {
                 // Flash §2.2, Fig. 5: lost although lower-priority packets were waiting.
-                self.queues[qi].stats.drops_over_lower += 1;
+                self.fifos[qi].stats.drops_over_lower += 1;
             }
             return Admit::Dropped;
         }
@@ -730,10 +805,10 @@ impl Multi {
             let p = env.slab.get_mut(id);
             marked = p.ecn != Ecn::Ce;
             p.ecn = Ecn::Ce;
-            self.queues[qi].stats.marks += marked as u64;
+            self.fifos[qi].stats.marks += marked as u64;
         }
-        self.admit(id, qi, size, occ, env);
-        if self.device.as_ref().is_some_and(device::Device::has_room) {
+        self.admit(Queued { id, size: size as u32, next, int }, qi, occ, env);
+        if self.has(HAS_DEVICE) && self.device.as_ref().is_some_and(device::Device::has_room) {
             // The device queue had room, so the discipline was empty: the packet goes on down.
             marked |= self.to_device(occ, env);
         }
@@ -744,32 +819,35 @@ impl Multi {
     /// = it was marked on leaving the discipline (dequeue marking).
     #[inline(never)]
     fn to_device(&mut self, occ: &mut Occupancy, env: &mut Env) -> bool {
-        let (id, marked) = self.pop_queues(occ, env);
-        let size = env.slab.get(id).size;
-        self.device.as_mut().expect("a device queue").push(id, size);
+        let (q, marked) = self.pop_queues(occ, env);
+        self.device.as_mut().expect("a device queue").push(q);
         occ.pkts += 1;
-        occ.bytes += size as u64;
+        occ.bytes += q.size as u64;
         marked
     }
 
     /// The transmitter takes the device queue's head; the discipline refills the room it leaves
     /// (ns-3's wake of a stopped device queue). `true` = the refill was marked on dequeue.
     #[inline(never)]
-    fn pop_device(&mut self, occ: &mut Occupancy, env: &mut Env) -> (PacketId, bool) {
-        let (id, size) = self.device.as_mut().expect("a device queue").pop().expect("the device queue holds the port's head");
+    fn pop_device(&mut self, occ: &mut Occupancy, env: &mut Env) -> (Queued, bool) {
+        let q = self.device.as_mut().expect("a device queue").pop().expect("the device queue holds the port's head");
         occ.pkts -= 1;
-        occ.bytes -= size as u64;
+        occ.bytes -= q.size as u64;
         let waiting = self.buffered(occ).pkts > 0;
-        (id, waiting && self.to_device(occ, env))
+        (q, waiting && self.to_device(occ, env))
     }
 
-    /// Put packet `id` of `size` bytes at the tail of queue `qi` (it fits).
+    /// Put the packet of entry `q` at the tail of queue `qi` (it fits).
     #[inline]
-    fn admit(&mut self, id: PacketId, qi: usize, size: u64, occ: &mut Occupancy, env: &mut Env) {
-        self.queues[qi].push(id, size as u32, env.now);
-        self.queues[qi].stats.enqueued += 1;
+    fn admit(&mut self, q: Queued, qi: usize, occ: &mut Occupancy, env: &mut Env) {
+        let size = q.size as u64;
+        self.fifos[qi].push_entry(q, env.now);
+        self.fifos[qi].stats.enqueued += 1;
         occ.pkts += 1;
         occ.bytes += size;
+        if !self.has(HAS_SHARED) {
+            return;
+        }
         if let Some((p, _)) = self.shared {
             env.pools[p as usize].take(size);
         }
@@ -777,19 +855,19 @@ impl Multi {
 
     /// The queue the scheduler serves next (some queue is non-empty).
     #[inline]
-    fn pick_queue(&mut self, slab: &PacketSlab) -> usize {
-        let n = self.queues.len();
+    fn pick_queue(&mut self) -> usize {
+        let n = self.n as usize;
         if n == 1 {
             return 0;
         }
         let (weights, quantum, bytes) = match self.sched {
-            Sched::Strict => return self.queues.iter().position(|q| !q.is_empty()).unwrap(),
+            Sched::Strict => return self.queues().iter().position(|q| !q.is_empty()).unwrap(),
             Sched::Drr { weights, quantum } => (weights, quantum as u64, true),
             Sched::Wrr { weights } => (weights, 1, false),
         };
         loop {
             let i = self.cur;
-            match self.queues[i].front() {
+            match self.fifos[i].front_entry() {
                 None => {
                     self.deficit[i] = 0;
                     self.cur = (i + 1) % n;
@@ -800,7 +878,7 @@ impl Multi {
                         self.deficit[i] += weights[i] as u64 * quantum;
                         self.fresh = false;
                     }
-                    let cost = if bytes { slab.get(head).size as u64 } else { 1 };
+                    let cost = if bytes { head.size as u64 } else { 1 };
                     if cost <= self.deficit[i] {
                         self.deficit[i] -= cost;
                         return i;
@@ -823,7 +901,7 @@ impl Multi {
         if self.admission != Admission::PFabric {
             return 0;
         }
-        let q = &self.queues[qi];
+        let q = &self.fifos[qi];
         let mut best: Option<(u64, crate::ids::FlowId)> = None;
         for id in q.iter() {
             let p = slab.get(id);
@@ -842,7 +920,7 @@ impl Multi {
         let last = self.last_flow[qi];
         // Key: (wraps around, flow number); the first position of the smallest key wins.
         let mut best: Option<((bool, FlowId), usize)> = None;
-        for (pos, id) in self.queues[qi].iter().enumerate() {
+        for (pos, id) in self.fifos[qi].iter().enumerate() {
             let f = slab.get(id).flow;
             let key = (last.is_some_and(|l| f <= l), f);
             if best.is_none_or(|(b, _)| key < b) {
@@ -854,35 +932,39 @@ impl Multi {
 
     /// The next packet to transmit (the port holds one); `true` = marked on dequeue.
     #[inline]
-    fn pop(&mut self, occ: &mut Occupancy, env: &mut Env) -> (PacketId, bool) {
-        if self.device.is_some() {
+    fn pop(&mut self, occ: &mut Occupancy, env: &mut Env) -> (Queued, bool) {
+        if self.has(HAS_DEVICE) {
             return self.pop_device(occ, env);
         }
         self.pop_queues(occ, env)
     }
 
     /// The next packet of the queues (some queue is non-empty); `true` = marked on dequeue.
-    fn pop_queues(&mut self, occ: &mut Occupancy, env: &mut Env) -> (PacketId, bool) {
-        let qi = self.pick_queue(env.slab);
+    fn pop_queues(&mut self, occ: &mut Occupancy, env: &mut Env) -> (Queued, bool) {
+        let qi = self.pick_queue();
         let pos = self.pick_position(qi, env.slab);
-        let id = self.take(occ, qi, pos, env);
+        let q = self.take(occ, qi, pos, env);
+        let id = q.id;
         if self.order != Order::Fifo || self.marks_at_end() {
             self.served(id, qi, env.slab.get(id).flow);
         }
-        if self.queues[qi].is_empty() && !matches!(self.sched, Sched::Strict) {
+        if self.fifos[qi].is_empty() && !matches!(self.sched, Sched::Strict) {
             self.deficit[qi] = 0;
         }
         let mut marked = false;
+        if !self.has(MARKS_DEQUEUE) {
+            return (q, marked);
+        }
         if let Marking::Threshold { queue, port, at: MarkAt::Dequeue } = self.marking {
             let over = self.over(occ, qi, &queue, &port, None);
             let p = env.slab.get_mut(id);
             if over && p.ecn == Ecn::Ect0 {
                 p.ecn = Ecn::Ce;
                 marked = true;
-                self.queues[qi].stats.marks += 1;
+                self.fifos[qi].stats.marks += 1;
             }
         }
-        (id, marked)
+        (q, marked)
     }
 }
 

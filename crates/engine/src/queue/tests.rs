@@ -27,7 +27,7 @@ impl Bench {
     }
     fn pop(&mut self, q: &mut PortQueue) -> Option<PacketId> {
         let mut env = Env { slab: &mut self.slab, pools: &mut self.pools, rng: &mut self.rng, now: Time::ZERO, victims: &mut self.victims };
-        q.pop(&mut env).map(|(id, _)| id)
+        q.pop(&mut env).map(|(q, _)| q.id)
     }
 }
 
@@ -689,5 +689,45 @@ fn end_of_service_marking_in_bytes_counts_the_departing_packet() {
         q.passed(big, 0, FlowId(0));
         b.offer(&mut q, small);
         assert_eq!(q.end_service(&mut b.slab), marked, "{waiting} B waiting");
+    }
+}
+
+#[test]
+fn a_multi_queue_entry_carries_what_the_transmission_needs() {
+    // The transmitter sends from the queue entry without reading the packet (`Queued`): the entry
+    // must hold the packet's size as it leaves (a 64 B header after trimming), its path position
+    // at the next node as given at enqueue, and its telemetry request. Two WRR queues (10:1),
+    // trimming, a 1-packet data queue; packets 0, 1, 2 (9000 B, positions 7, 8, 9, packet 0 with
+    // telemetry). Without a device queue: 0 waits in the data queue, 1 and 2 are cut to headers
+    // in queue 0, which is served first: 1, 2, 0. With a 1-packet device queue below the
+    // discipline: 0 goes down to the device at once, 1 fits the data queue, 2 is cut; the device
+    // sends 0, then the discipline refills it with 2 (queue 0 first), then 1.
+    use crate::packet::Int;
+    for device in [None, Some(1)] {
+        let mut b = Bench::new();
+        let mut s = spec(2);
+        s.class_map = [1; CLASSES];
+        s.queue_limits[1] = Some(Amount::Packets(1));
+        s.sched = Sched::Wrr { weights: [10, 1, 0, 0, 0, 0, 0, 0] };
+        s.admission = Admission::Trim { header_bytes: 64, return_to_sender: false, tail_percent: 0 };
+        s.device_queue = device;
+        let mut q = PortQueue::new(&s, Rate(1), None);
+        let ids: Vec<PacketId> = (0..3).map(|i| b.pkt(i, 9000, 0, Ecn::NotEct)).collect();
+        b.slab.get_mut(ids[0]).int = Int::Collect;
+        let mut env = Env { slab: &mut b.slab, pools: &mut b.pools, rng: &mut b.rng, now: Time::ZERO, victims: &mut b.victims };
+        for (i, &id) in ids.iter().enumerate() {
+            assert!(matches!(q.offer_at(id, PathPos::at(7 + i as u32), &mut env), Admit::Enqueued { .. }));
+        }
+        let got: Vec<Queued> = std::iter::from_fn(|| q.pop(&mut env).map(|(e, _)| e)).collect();
+        let e = |i: usize, size: u32| Queued { id: ids[i], size, next: PathPos::at(7 + i as u32), int: if i == 0 { Int::Collect } else { Int::Off } };
+        let want = match device {
+            None => vec![e(1, 64), e(2, 64), e(0, 9000)],
+            Some(_) => vec![e(0, 9000), e(2, 64), e(1, 9000)],
+        };
+        assert_eq!(got, want, "device queue {device:?}");
+        for w in &want {
+            assert_eq!(b.slab.get(w.id).size, w.size, "the entry's size is the packet's");
+        }
+        assert!(q.is_empty() && q.len_bytes() == 0);
     }
 }

@@ -44,7 +44,10 @@ impl Simulator {
                     self.slab.prefetch(pkt);
                     self.fabric.prefetch_hop(at);
                 }
-                Some(Event::TxDone { port }) => self.fabric.prefetch_port(port),
+                Some(Event::TxDone { port }) => {
+                    self.fabric.prefetch_port(port);
+                    self.fabric.prefetch_queue(port);
+                }
                 _ => {}
             }
             return;

@@ -622,9 +622,11 @@ impl Fabric {
             }
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
-            if let Some((next, marked)) = p.queue.pop(&mut env) {
+            if let Some((q, marked)) = p.queue.pop(&mut env) {
                 p.stats.ecn_marks += marked as u64;
-                self.start_tx(port, next, cx);
+                // The entry holds what the transmission needs: the packet's slot is not read.
+                let waiting = !p.queue.is_empty();
+                self.send(port, q.id, q.size, q.int, waiting, q.next, cx);
             }
         }
         if self.rdcn.is_some() {
