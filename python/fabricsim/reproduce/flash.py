@@ -439,6 +439,10 @@ def _ns2_sack(point: str, doc: dict) -> dict:
     return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"tlp": False, "rack": False}))
 
 
+def _lost_rtx_rto(point: str, doc: dict) -> dict:
+    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"lost_retransmit": "never"}))
+
+
 def _persistent(point: str, doc: dict) -> dict:
     return _edit(doc, lambda d: True, lambda d: [w.update({"connections": "persistent"}) for w in d["workload"]])
 
@@ -477,6 +481,13 @@ ARTIFACT: list[Change] = [
            "no tail loss probes and no RACK: loss found by 3 duplicate ACKs (SACK) or the timeout (tlp = false, rack = false)",
            "ns-2 default: FullTcp/Sack (ns-2.34 tcp/tcp-full.cc SackFullTcpAgent) has neither; tcprexmtthresh_ 3 "
            f"(dynamic_dupack_ 0 under per-flow ECMP, {PIAS_NS2} scripts/tcp-common-opt.tcl)", _ns2_sack),
+    Change("ns2-lost-retransmit-rto",
+           "a retransmission lost again is found only by the timeout: no RACK-style rule for retransmissions "
+           "(lost_retransmit = \"never\")",
+           f"{PIAS_NS2} tcp/tcp-full.cc SackFullTcpAgent::nxt_tseq(), ::dupack_action(), ::pack_action(): the sender "
+           "keeps only SACKed ranges and a hole pointer (h_seqno_) that never moves back, marks nothing retransmitted "
+           "or lost, and fast-retransmits once per recovery episode; the timeout (timeout_action) is the only other "
+           f"way back to a hole (the same in {TCN_NS2})", _lost_rtx_rto),
     Change("persistent-connections",
            "flows reuse per-host-pair connections (a new one when all are busy): cwnd back to IW 10 per flow, "
            "ssthresh and DCTCP's alpha kept ([[workload]] connections = \"persistent\")",

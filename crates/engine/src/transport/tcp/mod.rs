@@ -188,7 +188,9 @@ pub enum LostRetransmit {
     Ns3Sacked,
     /// Never: a lost retransmission waits for the timeout, as in every ns-3 release from
     /// ns-3.32 to ns-3.48, whose `TcpTxBuffer::NextSeg` skips every segment flagged `m_retrans`
-    /// and only `SetSentListLost` (the timeout) or `MarkHeadAsLost` clears the flag.
+    /// and only `SetSentListLost` (the timeout) or `MarkHeadAsLost` clears the flag; and as in
+    /// ns-2.34's FullTcp/Sack (tcp/tcp-full.cc `SackFullTcpAgent::nxt_tseq`: a hole pointer that
+    /// never moves back, one fast retransmit per recovery episode).
     Never,
 }
 
