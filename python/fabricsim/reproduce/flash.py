@@ -443,6 +443,10 @@ def _lost_rtx_rto(point: str, doc: dict) -> dict:
     return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"lost_retransmit": "never"}))
 
 
+def _no_limited_transmit(point: str, doc: dict) -> dict:
+    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"limited_transmit": "none"}))
+
+
 def _persistent(point: str, doc: dict) -> dict:
     return _edit(doc, lambda d: True, lambda d: [w.update({"connections": "persistent"}) for w in d["workload"]])
 
@@ -488,6 +492,12 @@ ARTIFACT: list[Change] = [
            "keeps only SACKed ranges and a hole pointer (h_seqno_) that never moves back, marks nothing retransmitted "
            "or lost, and fast-retransmits once per recovery episode; the timeout (timeout_action) is the only other "
            f"way back to a hole (the same in {TCN_NS2})", _lost_rtx_rto),
+    Change("ns2-no-limited-transmit",
+           "no limited transmit: before the fast retransmit every segment from snd_una to snd_nxt, SACKed or not, "
+           "counts against cwnd (limited_transmit = \"none\")",
+           f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::send_much(): outside recovery (pipectrl_ off) the window is "
+           "t_seqno_ - highest_ack_ against cwnd; tcp-full.cc has no limited-transmit rule (the same in "
+           f"{TCN_NS2})", _no_limited_transmit),
     Change("persistent-connections",
            "flows reuse per-host-pair connections (a new one when all are busy): cwnd back to IW 10 per flow, "
            "ssthresh and DCTCP's alpha kept ([[workload]] connections = \"persistent\")",

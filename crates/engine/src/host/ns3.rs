@@ -56,7 +56,7 @@
 use super::linux::Kernel;
 use crate::time::Time;
 use crate::transport::tcp::cc::CcKind;
-use crate::transport::tcp::{EctSyn, LostRetransmit, PrrBound, RcvWindow, TcpConfig};
+use crate::transport::tcp::{EctSyn, LimitedTransmit, LostRetransmit, PrrBound, RcvWindow, TcpConfig};
 
 /// `TcpSocketBase::MinRto`.
 pub const MIN_RTO: Time = Time::from_ms(1000);
@@ -106,7 +106,7 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.ns3_cwr_exit = true;
     c.ns3_rto_ssthresh = true;
     c.prr_cwr_advancing = true;
-    c.limited_transmit_pipe = true;
+    c.limited_transmit = LimitedTransmit::Pipe;
     c.sack_bytes = crate::transport::tcp::SackBytes::Ns3;
     c.recovery_on_dupack = true;
     c.partial_ack_ns3 = true;

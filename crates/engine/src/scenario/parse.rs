@@ -9,7 +9,7 @@ use crate::network::Ecmp;
 use super::port_profiles::{self, Written};
 use super::queues::queue_table;
 use crate::topology;
-use crate::transport::tcp::{CcKind, EcnMode, PrrBound, TcpConfig};
+use crate::transport::tcp::{CcKind, EcnMode, LimitedTransmit, PrrBound, TcpConfig};
 use crate::transport::TransportConfig;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -834,8 +834,12 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("acked_count", iss, as_choice(&["cumulative", "delivered"])) {
         c.acked_delivered = v == "delivered";
     }
-    if let Some(v) = t.get("limited_transmit", iss, as_choice(&["rfc3042", "pipe"])) {
-        c.limited_transmit_pipe = v == "pipe";
+    if let Some(v) = t.get("limited_transmit", iss, as_choice(&["rfc3042", "pipe", "none"])) {
+        c.limited_transmit = match v.as_str() {
+            "pipe" => LimitedTransmit::Pipe,
+            "none" => LimitedTransmit::None,
+            _ => LimitedTransmit::Rfc3042,
+        };
     }
     if let Some(v) = t.get("prr_cwr_acks", iss, as_choice(&["delivering", "advancing"])) {
         c.prr_cwr_advancing = v == "advancing";

@@ -788,7 +788,7 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     // recovery, counted in bytes; TcpSocketBase's DupAck, ProcessAck, ReceivedAck, ReTxTimeout.
     assert!(c.prr && c.prr_recovery && c.prr_ns3_entry && c.prr_bytes && c.prr_cwr_advancing);
     assert_eq!(c.prr_bound, crate::transport::tcp::PrrBound::Ns3Ssrb);
-    assert!(!c.recovery_from_cwr && c.recovery_on_dupack && c.ns3_cwr_exit && c.ns3_rto_ssthresh && c.limited_transmit_pipe);
+    assert!(!c.recovery_from_cwr && c.recovery_on_dupack && c.ns3_cwr_exit && c.ns3_rto_ssthresh && c.limited_transmit == crate::transport::tcp::LimitedTransmit::Pipe);
     assert_eq!(c.sack_bytes, crate::transport::tcp::SackBytes::Ns3);
     assert!(!c.acked_delivered, "ns-3.41 counts the cumulative advance; ns-3-dev what was delivered");
     // ns-3.33-3.40's retransmissions: DoRetransmit entering recovery and on partial ACKs, NextSeg's

@@ -194,6 +194,22 @@ pub enum LostRetransmit {
     Never,
 }
 
+/// What a sender may send on the duplicate ACKs before fast recovery (Disorder), beyond what
+/// cwnd allows (`TcpConfig::limited_transmit`, scenario key `limited_transmit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitedTransmit {
+    /// RFC 3042: cwnd + min(duplicate ACKs, 2) against the pipe, SACK or not.
+    Rfc3042,
+    /// With SACK, only through the pipe (SACKed segments leave it), as RFC 6675 §5 (C) and ns-3's
+    /// `TcpSocketBase::DupAck` send: no duplicate ACK adds to cwnd. Without SACK as `Rfc3042`.
+    Pipe,
+    /// Nothing: in Disorder the window counts every segment between snd_una and snd_nxt, SACKed or
+    /// not, against cwnd, as ns-2.34's FullTcp/Sack sends before its fast retransmit
+    /// (tcp/tcp-full.cc `FullTcpAgent::send_much`: outside recovery, `pipectrl_` off, the window
+    /// is `t_seqno_ - highest_ack_` against cwnd; no limited-transmit rule in tcp-full.cc).
+    None,
+}
+
 /// PRR's bound once pipe is at or below ssthresh (`TcpConfig::prr_bound`); DeliveredData is what
 /// the ACK delivered, prr_delivered − prr_out what the round has delivered and not yet used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,10 +284,8 @@ pub struct TcpConfig {
     /// count the cumulative advance); the ACK that ends fast recovery still counts its whole
     /// advance (ns-3 recomputes it there). Off: the segments its cumulative ACK covers.
     pub acked_delivered: bool,
-    /// With SACK, limited transmit only through the pipe (SACKed segments leave it), as RFC 6675
-    /// §5 (C) and ns-3's `TcpSocketBase::DupAck` send: no duplicate ACK adds to cwnd. Off: cwnd
-    /// + min(duplicate ACKs, 2) in Disorder (RFC 3042), SACK or not.
-    pub limited_transmit_pipe: bool,
+    /// What duplicate ACKs before fast recovery let out (scenario key `limited_transmit`).
+    pub limited_transmit: LimitedTransmit,
     /// PRR during CWR steps only on ACKs that advance snd_una, counting what each delivered (SACKed
     /// data included, data SACKed before not again), as ns-3's `TcpSocketBase::ProcessAck` runs
     /// `DoRecovery` in CA_CWR (and `EnterCwr` counts the entering ACK's `currentDelivered`). Off:
@@ -480,7 +494,7 @@ impl Default for TcpConfig {
             prr_ns3_entry: false,
             prr_bytes: false,
             prr_cwr_advancing: false,
-            limited_transmit_pipe: false,
+            limited_transmit: LimitedTransmit::Rfc3042,
             acked_delivered: false,
             prr_recovery: false,
             prr_bound: PrrBound::Crb,

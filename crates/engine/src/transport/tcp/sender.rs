@@ -14,7 +14,7 @@ use super::ns3_ecn::Ns3EceState;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::priority::Priority;
-use super::{EcnMode, LostRetransmit, PrrBound, TcpConfig};
+use super::{EcnMode, LimitedTransmit, LostRetransmit, PrrBound, TcpConfig};
 use super::timers;
 use crate::transport::timer::LazyTimer;
 use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader};
@@ -1464,12 +1464,18 @@ impl Sender {
         }
         loop {
             let mut cwnd = self.tcb.cwnd as u64;
-            if self.state == CaState::Disorder && self.tcb.bytes.is_none() && !(cfg.sack && cfg.limited_transmit_pipe) {
-                // RFC 3042 limited transmit (htsim has none); with `limited_transmit = "pipe"` and
-                // SACK, only the pipe (RFC 6675 §5 (C), ns-3's `DupAck`).
-                cwnd += self.dupacks.min(2) as u64;
+            let mut flight = self.board.pipe();
+            if self.state == CaState::Disorder && self.tcb.bytes.is_none() {
+                match cfg.limited_transmit {
+                    // RFC 3042 limited transmit (htsim has none); with `limited_transmit = "pipe"`
+                    // and SACK, only the pipe (RFC 6675 §5 (C), ns-3's `DupAck`).
+                    LimitedTransmit::Pipe if cfg.sack => {}
+                    LimitedTransmit::Rfc3042 | LimitedTransmit::Pipe => cwnd += self.dupacks.min(2) as u64,
+                    // ns-2's FullTcp: everything from snd_una to snd_nxt counts, SACKed or not.
+                    LimitedTransmit::None => flight = self.board.nxt() - self.board.una(),
+                }
             }
-            if self.board.pipe() >= cwnd {
+            if flight >= cwnd {
                 self.tcb.cwnd_limited = true;
                 break;
             }
@@ -2111,11 +2117,19 @@ mod tests {
     fn limited_transmit_through_the_pipe_alone_with_sack() {
         // Segments 0..9 out (cwnd 10, ssthresh 10); segment 1 SACKed: pipe 9. RFC 3042 (the
         // default) lets cwnd + 1 dupACK = 11 out: 10 and 11; ns-3 (`limited_transmit = "pipe"`:
-        // `DupAck` adds nothing with SACK) only cwnd: 10.
-        for (pipe_only, sent) in [(false, vec![10, 11]), (true, vec![10])] {
-            let c = TcpConfig { limited_transmit_pipe: pipe_only, ..prr_fr(PrrBound::Crb) };
+        // `DupAck` adds nothing with SACK) only cwnd: 10; ns-2's FullTcp (`"none"`: snd_nxt −
+        // snd_una = 10 segments against cwnd 10) nothing. On the second duplicate ACK (segment 2
+        // SACKed too; pipe 12 − 2 = 10, 11 − 2 = 9, 10): 12 and 13 against cwnd + 2 = 12; 11;
+        // still nothing.
+        for (rule, sent, second) in [
+            (LimitedTransmit::Rfc3042, vec![10, 11], vec![12, 13]),
+            (LimitedTransmit::Pipe, vec![10], vec![11]),
+            (LimitedTransmit::None, vec![], vec![]),
+        ] {
+            let c = TcpConfig { limited_transmit: rule, ..prr_fr(PrrBound::Crb) };
             let (mut s, _) = started(&c);
-            assert_eq!(sends(&mut s, &c, 1, &[(0, &[(1000, 2000)])]), vec![sent], "pipe only {pipe_only}");
+            assert_eq!(sends(&mut s, &c, 1, &[(0, &[(1000, 2000)])]), vec![sent], "{rule:?}");
+            assert_eq!(sends(&mut s, &c, 1, &[(0, &[(1000, 3000)])]), vec![second], "{rule:?}, second duplicate ACK");
             assert_eq!(s.state(), CaState::Disorder);
         }
     }
