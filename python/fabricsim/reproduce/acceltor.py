@@ -275,6 +275,26 @@ def _tcp(**keys):
     return lambda point, doc: _edit(doc, fn=lambda d: d["transport"].update(keys))
 
 
+def _ns3_dctcp(point: str, doc: dict) -> dict:
+    """ns-3's `TcpDctcp` and its socket's ECN rules, for the DCTCP points only."""
+    if doc["transport"]["cc"] != "dctcp":
+        return doc
+
+    def f(d):
+        t = d["transport"]
+        t.update({"ect_syn": True, "dctcp_echo": "ns3", "cwr_exit": "beyond"})
+        if t.get("prr"):  # ns-3's PRR entry in CWR, where PRR is on (ns3-loss-recovery)
+            t["prr_entry"] = "ns3"
+        t.setdefault("cc_params", {}).update({k: 1 for k in NS3_DCTCP_RULES})
+    return _edit(doc, fn=f)
+
+
+#: ns-3's `TcpDctcp` rules as DCTCP's `cc_params` (crates/engine/src/transport/tcp/cc/dctcp.rs
+#: `Dctcp::NS3_RULES`, which `[host] stack = "ns-3"` gives DCTCP).
+NS3_DCTCP_RULES = ("byte_cut", "first_window_at_ack", "cut_before_alpha", "ns3_growth", "empty_window", "ns3_loss_cut",
+                   "loss_state_cut")
+
+
 def _acceltor(**keys):
     return lambda point, doc: _edit(doc, policies=("acceltor",), fn=lambda d: d["tor"]["acceltor"].update(keys))
 
@@ -373,6 +393,13 @@ ARTIFACT: list[Change] = [
            f"{REPO} src/ocs/helper/FatTreeHelper.cc FatTreeHelper::Create (edge-aggregation Prio2Device links 10Gbps, "
            "150kB queues) with FatTreeHelper(10) and RandomEcmpRouting in scratch/scratch-FTwarmup.cc",
            _fat_tree),
+    Change("ns3-dctcp", "DCTCP points only (Fig. 17): ns-3's TcpDctcp and its socket's ECN rules: every packet ECN-capable, "
+           "SYNs included (ect_syn), TcpDctcp's receiver echo and ECE reading (dctcp_echo = \"ns3\"), CWR's end beyond its "
+           "recovery point (cwr_exit = \"beyond\"), PRR's entry in CWR (prr_entry = \"ns3\", with ns3-loss-recovery), "
+           "TcpDctcp's cut in bytes, first window, cut before alpha, growth, empty-window decay and loss cuts (cc_params)",
+           f"{REPO} src/internet/model/tcp-dctcp.cc (TcpDctcp, ns-3.38's: the simulator's only DCTCP; no script of the "
+           "repository runs DCTCP, so Fig. 17's configuration is not public) and tcp-socket-base.cc (AddSocketTags, "
+           "ReceivedAck, EnterCwr)", _ns3_dctcp),
     Change("staggered-starts", "each source's elephants start per destination, 260 us apart from 20 us on, instead of all at t = 0",
            f"{REPO} scratch/scratch-FTwarmup.cc main (starttime 0.000020, addperu 0.000260 per LongFlowPlan)",
            _staggered),
