@@ -267,10 +267,12 @@ pub struct Queued {
 ///
 /// Laid out by hand, what every enqueue and dequeue reads first: a switch holds thousands of
 /// these, mostly out of the core's caches, and each line touched is a wait (NDP's two-queue
-/// ports spent most of their queue time so). The first line holds the queue list, the
-/// scheduler's cursor, the class map, the admission and `flags`, which say which of the optional
-/// parts (device queue, shared memory, random drop, RED, marking) exist, so that a port without
-/// them does not read them; then the scheduler and its deficits, the per-queue limits, the rest.
+/// ports spent most of their queue time so). The first line holds the scheduler's cursor, the
+/// packet in service, the class map, the admission, the number of queues and `flags`, which say
+/// which of the optional parts (device queue, shared memory, random drop, per-queue limits,
+/// marking) exist, so that a port without them does not read them; then the scheduler and its
+/// deficits, the per-queue limits, the cold parts, and the queues themselves, inline (no pointer
+/// to follow) and each starting a line.
 #[derive(Clone, Debug)]
 #[repr(C)]
 struct Multi {
@@ -389,7 +391,8 @@ impl PortQueue {
     }
 
     /// Start loading the simple port's FIFO entry a dequeue reads (its head) and the one past
-    /// its tail, which an enqueue writes (hints; nothing for a multi-queue port).
+    /// its tail, which an enqueue writes; of a multi-queue port its first two lines and its first
+    /// two queues (hints).
     #[inline]
     pub fn prefetch_ends(&self) {
         if let Some(m) = self.multi.as_deref() {
