@@ -286,6 +286,8 @@ struct Multi {
     order: Order,
     /// `HAS_*` bits: which optional parts below exist (set once, by `PortQueue::new`).
     flags: u8,
+    /// A packet waited behind the port's last transmission (`PortQueue::predict_waiter`).
+    waited: bool,
     /// Queues in use.
     n: u8,
     sched: Sched,
@@ -358,6 +360,7 @@ impl PortQueue {
             };
         let multi = Multi {
             flags,
+            waited: false,
             n: n as u8,
             fifos: std::array::from_fn(|i| if i < n { Fifo::with_capacity(room) } else { Fifo::default() }),
             class_map: spec.class_map,
@@ -388,6 +391,30 @@ impl PortQueue {
     #[inline]
     pub fn len_packets(&self) -> u64 {
         self.occ.pkts
+    }
+
+    /// A transmission starts with `waiting` telling whether packets wait behind it: should its
+    /// `TxDone` be scheduled now although nothing may wait? Yes on a multi-queue port where a
+    /// packet waited behind the previous transmission: a packet will likely come, and a
+    /// transmit-done scheduled as the transmission starts goes to a lane (an append), one
+    /// scheduled when the packet comes to the heap of other packet events, which on NDP's
+    /// fabric costs more than the transmit-dones scheduled in vain. Results are the same either
+    /// way (tie keys do not depend on when an event was scheduled). The simple port: never
+    /// (DCTCP's fat trees, where the prediction cost 6 % at k = 8).
+    #[inline]
+    pub fn predict_waiter(&mut self, waiting: bool) -> bool {
+        match self.multi.as_deref_mut() {
+            Some(m) => std::mem::replace(&mut m.waited, waiting),
+            None => false,
+        }
+    }
+
+    /// A packet came to wait behind the transmission under way (see `predict_waiter`).
+    #[inline]
+    pub fn note_waiter(&mut self) {
+        if let Some(m) = self.multi.as_deref_mut() {
+            m.waited = true;
+        }
     }
 
     /// Start loading the simple port's FIFO entry a dequeue reads (its head) and the one past

@@ -731,3 +731,20 @@ fn a_multi_queue_entry_carries_what_the_transmission_needs() {
         assert!(q.is_empty() && q.len_bytes() == 0);
     }
 }
+
+#[test]
+fn a_multi_queue_port_predicts_a_waiter_from_its_last_transmission() {
+    // Transmissions in turn: the first (nothing waited before) schedules no early transmit-done;
+    // a packet comes to wait behind it, so the second does; nothing waits behind the second nor
+    // at its start, so the third does not; the third starts with packets waiting, so the fourth
+    // does. The simple port never predicts.
+    let mut q = PortQueue::new(&spec(2), Rate(1), None);
+    assert!(!q.predict_waiter(false));
+    q.note_waiter();
+    assert!(q.predict_waiter(false));
+    assert!(!q.predict_waiter(true));
+    assert!(q.predict_waiter(false));
+    let mut f = PortQueue::fifo(Some(Amount::Packets(10)));
+    f.note_waiter();
+    assert!(!f.predict_waiter(true) && !f.predict_waiter(false));
+}

@@ -373,6 +373,9 @@ impl Fabric {
             // Someone waits now: the transmitter comes back for it when its packet ends (a
             // paused port's RESUME starts it instead).
             p.tx_pending = true;
+            if !p.simple_queue {
+                p.queue.note_waiter();
+            }
             cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
         }
         if let Some(node) = bounce {
@@ -518,7 +521,10 @@ impl Fabric {
         // results are the same as with one `TxDone` per packet — tie keys do not depend on when an
         // event was scheduled — with half the packet events on lightly queued fabrics.
         // A hop recorded at the packet's end needs the `TxDone` that ends it.
-        p.tx_pending = self.eager_tx_done || p.tx_done_always || waiting || p.watched || int == Int::CollectAtEnd;
+        // A multi-queue port whose last transmission had a packet waiting behind it schedules
+        // this one's `TxDone` now (`PortQueue::predict_waiter`).
+        let predicted = !p.simple_queue && p.queue.predict_waiter(waiting);
+        p.tx_pending = self.eager_tx_done || p.tx_done_always || waiting || predicted || p.watched || int == Int::CollectAtEnd;
         if p.tx_pending {
             cx.events.schedule_ahead(now + ser, Event::TxDone { port });
         }
