@@ -122,3 +122,33 @@ def test_verdict_counts_count_numpy_values():
     assert [h.passed for h in rows] == [True, False, True, None]
     assert type(rows[0].passed) is bool
     assert common.verdict_counts(rows) == "2 pass, 1 MISS of 4"
+
+
+def test_finished_reads_the_store_and_runs_nothing(tmp_path, capsys):
+    # A reproduction run in parts: a/ has run, b/ not yet. `run=False` (`--finished`) returns
+    # a/'s result as it was, leaves b/ out (its headline n/a), adds no run to the store and does
+    # not touch its definition.
+    store = tmp_path / "store"
+    done = common.run_points(_points("reduced")[:1], store, jobs=1, progress=False)
+    runs_before = sorted(p.name for p in (store / "runs").iterdir())
+    stamp = {p.name: p.stat().st_mtime_ns for p in store.iterdir() if p.is_file()}
+    capsys.readouterr()
+    got = common.run_points(_points("reduced"), store, jobs=1, progress=False, run=False)
+    assert got == done and set(got) == {"a/one"}
+    assert sorted(p.name for p in (store / "runs").iterdir()) == runs_before
+    assert {p.name: p.stat().st_mtime_ns for p in store.iterdir() if p.is_file()} == stamp
+    assert "1 of 2 runs are in" in capsys.readouterr().err
+    hl = {h.name: h for h in _headlines(got)}
+    assert hl["toy FCT"].passed and hl["other"].ours is None
+    # The same through run_models (both columns): nothing of the artifact column has run.
+    out, sets = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "both", CHANGES,
+                                  run=False)
+    assert sets["artifact"] == {} and sorted(p.name for p in (store / "runs").iterdir()) == runs_before
+
+
+def test_finished_from_the_cli_refuses_dask(tmp_path):
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "fabricsim", "reproduce", "sab", "--finished", "--dask", "local", "-o", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "--finished runs nothing, so it takes no --dask" in p.stderr

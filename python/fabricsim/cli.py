@@ -529,7 +529,12 @@ def cmd_reproduce(a) -> int:
         print(f"error: no reproduction '{a.paper}'; available: {', '.join(PAPERS)}", file=sys.stderr)
         return 2
     only = check_only(a.paper, a.scale, a.only) if a.only is not None else None
+    if a.finished and a.dask:
+        print("error: --finished runs nothing, so it takes no --dask", file=sys.stderr)
+        return 2
     where = {"dask": a.dask} if a.dask else {}
+    if a.finished:
+        where["finished"] = True
     reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only,
               model=a.model, one_change=a.one_change, **where)
     return 0
@@ -685,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "  fabricsim reproduce flash --model artifact --one-change --only main/mix/\n"
                                "  fabricsim reproduce sab --scale paper --dask tcp://head:8786 -o /shared/sab\n"
                                "  fabricsim reproduce sab --only incast/,eps/\n"
+                               "  fabricsim reproduce ppt --scale paper -o /shared/ppt --finished   # where a long run stands\n"
                                "  fabricsim reproduce flash --only main/mix/,fast/   # points: main/WORKLOAD/LOAD/SCHEME, fast/, queues/, diag/\n"
                                "  fabricsim reproduce ppt --only main/websearch/,util/   # points: main/WORKLOAD/SCHEME, ablation/, delay/, delaymark/, util/, incast/, rc3buf/, others/, nonover/, sndbuf/, portk/\n"
                                "  fabricsim reproduce acceltor --only compare/,load/   # points: racks/N/SCHEME, compare/, bigbuf/, load/, margin/, queue/, cca/\n\n"
@@ -707,6 +713,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--one-change", action="store_true",
                     help="also run the central claims' points once per single artifact change and write one_change.csv: "
                          "which detail decides each claim")
+    rp.add_argument("--finished", action="store_true",
+                    help="run nothing: print and write the tables from the runs OUT's store already holds, the others "
+                         "n/a (a paper-scale reproduction run in parts, even while another process is running it: "
+                         "where it stands)")
     rp.add_argument("--no-progress", action="store_true", help="no progress bar")
     rp.set_defaults(func=cmd_reproduce)
 

@@ -840,12 +840,12 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None) -> dict:
+              dask: Optional[str] = None, finished: bool = False) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv), the Parquet tables and the figures (the artifact model's in artifact/); print
     the paper-vs-ours table."""
     out, sets = run_models("acceltor", scale, SCALES, lambda s: points(s, only), output, jobs, progress, None, model, ARTIFACT,
-                           CENTRAL_POINTS if one_change else (), dask=dask)
+                           CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     written = tables(results, out)

@@ -210,7 +210,7 @@ def print_headlines(rows: list[Headline], title: str, file=None) -> None:
 
 
 def run_points(points: list[tuple[str, dict, Callable[[Any], dict]]], store: str | Path, jobs: Optional[int] = None,
-               progress: bool = True, desc: str = "runs", dask: Optional[str] = None) -> dict[str, dict]:
+               progress: bool = True, desc: str = "runs", dask: Optional[str] = None, run: bool = True) -> dict[str, dict]:
     """Run (name, scenario dict, extract) points through the sweep runner into `store` and return
     {name: extract(results)}. The store makes a reproduction resumable: an interrupted one picks
     up where it stopped, and a repeated one only re-reads its runs. `extract` gets the run's
@@ -219,22 +219,31 @@ def run_points(points: list[tuple[str, dict, Callable[[Any], dict]]], store: str
     `dask`: None runs on a local process pool of `jobs`; "local" on a Dask LocalCluster of `jobs`
     workers; any other value is a Dask scheduler's address ("tcp://head:8786"), whose workers must
     see `store` at the same path (shared storage). Runs are deterministic, so the results are the
-    same bit for bit wherever they ran."""
+    same bit for bit wherever they ran.
+
+    `run=False` runs nothing and leaves the store as it is: only the points whose runs the store
+    already holds are returned (a paper-scale reproduction run in parts: where it stands)."""
     from ..results import Results
     from ..sweep import Sweep, run_sweep, scenario_hash
 
-    sweep = Sweep(base={}, explicit=[({"point": name}, doc) for name, doc, _ in points], name=desc)
-    where = {} if dask is None else {"executor": "dask", "scheduler": None if dask == "local" else dask}
-    r = run_sweep(sweep, store, workers=jobs or os.cpu_count() or 1, progress=progress, **where)
-    if r.interrupted:
-        raise KeyboardInterrupt
+    failed: dict = {}
+    if run:
+        sweep = Sweep(base={}, explicit=[({"point": name}, doc) for name, doc, _ in points], name=desc)
+        where = {} if dask is None else {"executor": "dask", "scheduler": None if dask == "local" else dask}
+        r = run_sweep(sweep, store, workers=jobs or os.cpu_count() or 1, progress=progress, **where)
+        if r.interrupted:
+            raise KeyboardInterrupt
+        failed = r.failed
     out: dict[str, dict] = {}
     for name, doc, extract in points:
         run_dir = Path(store) / "runs" / scenario_hash(doc)
         if (run_dir / "row.json").exists():
             out[name] = extract(Results.load(run_dir))
-        else:
-            print(f"run {name} failed: {r.failed.get(scenario_hash(doc), 'see the store')}", file=sys.stderr)
+        elif run:
+            print(f"run {name} failed: {failed.get(scenario_hash(doc), 'see the store')}", file=sys.stderr)
+    if not run:
+        print(f"{len(out)} of {len(points)} runs are in {store}; the others are left out (n/a) and were not run",
+              file=sys.stderr)
     return out
 
 
@@ -248,12 +257,13 @@ def run_selected(paper: str, scale: str, scales: dict, points: Callable[[str], l
 
 def run_models(paper: str, scale: str, scales: dict, points: Callable[[str], list], output: str | Path,
                jobs: Optional[int], progress: bool, only: Optional[list[str]], model: str = "text",
-               changes: Sequence[Change] = (), one_change: Sequence[str] = (), dask: Optional[str] = None) -> tuple[Path, dict[str, dict[str, dict]]]:
+               changes: Sequence[Change] = (), one_change: Sequence[str] = (), dask: Optional[str] = None,
+               run: bool = True) -> tuple[Path, dict[str, dict[str, dict]]]:
     """:func:`run_selected` for several models at once: the text model, the artifact model
     (`changes` applied), and with `one_change` (point prefixes the central claims read) one set per
     single change. All runs go through one sweep (one progress bar; a scenario shared by two sets
-    runs once; `dask` as :func:`run_points`). Returns (output dir, {set name: {point: extract}}),
-    set names "text", "artifact" and each change's name."""
+    runs once; `dask` and `run` as :func:`run_points`). Returns (output dir, {set name: {point:
+    extract}}), set names "text", "artifact" and each change's name."""
     if scale not in scales:
         raise ValueError(f"scale '{scale}' is not one of {', '.join(scales)}")
     if model not in MODELS:
@@ -268,9 +278,10 @@ def run_models(paper: str, scale: str, scales: dict, points: Callable[[str], lis
         for name, s in one_change_points(pts, changes, one_change).items():
             sets[name] = s
     if list(sets) == ["text"]:
-        return out, {"text": run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}", dask=dask)}
+        return out, {"text": run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}", dask=dask,
+                                        run=run)}
     tagged = [(f"{k}::{n}", d, x) for k, s in sets.items() for n, d, x in s]
-    got = run_points(tagged, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}", dask=dask)
+    got = run_points(tagged, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}", dask=dask, run=run)
     res: dict[str, dict[str, dict]] = {k: {} for k in sets}
     for key, v in got.items():
         k, n = key.split("::", 1)

@@ -882,7 +882,7 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None) -> dict:
+              dask: Optional[str] = None, finished: bool = False) -> dict:
     """Run the experiments the engine has schemes for, in the text and/or artifact model; write
     runs.csv, headlines.csv (and one_change.csv), fct_*.csv and the figures (the artifact model's
     in artifact/); print the per-scheme tables and "paper vs ours"."""
@@ -896,7 +896,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
               ("" if send_buffer_supported() else f"; TCP has no '{SEND_BUFFER_KEY}' key: Fig. 27 is left out and PPT/RC3 "
                                                 "run without §6.2's 2 GB send buffer"), file=sys.stderr)
     out, sets = run_models("ppt", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
-                           CENTRAL_POINTS if one_change else (), dask=dask)
+                           CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     print(f"\nPPT (Suo et al., SIGCOMM 2024), scale = {scale}: FCTs per scheme (ms; small <= 100 KB, large > 100 KB)")

@@ -823,11 +823,11 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None) -> dict:
+              dask: Optional[str] = None, finished: bool = False) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
     out, sets = run_models("retcp", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
-                           CENTRAL_POINTS if one_change else (), dask=dask)
+                           CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     seq = [pd.DataFrame(d["seq"]).assign(point=k) for k, d in results.items() if d.get("seq")]
