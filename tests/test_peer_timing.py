@@ -86,3 +86,29 @@ def test_run_timed_separates_cpu_from_wall():
     assert r.wall_s >= 0.2
     assert 0.1 <= r.cpu_s < r.wall_s - 0.09
     assert r.maxrss_mb > 1
+
+
+def test_htsims_own_permutation_assertion_is_retried_other_failures_are_not(monkeypatch, tmp_path, capsys):
+    # htsim's DCTCP driver asserts now and then in its random permutation (connection_matrix.cpp):
+    # compare.py runs it again, at most three times in all; any other failure stops at once.
+    import compare
+
+    calls = []
+
+    def fake(stderr):
+        def run(argv, cwd=None):
+            calls.append(argv)
+            return timing.Run(1.0, 1.0, 10.0, 134, "", stderr)
+        return run
+
+    e = type("E", (), {"htsim_argv": ["htsim_dctcp"]})()
+    monkeypatch.setattr(timing, "run_timed", fake("connection_matrix.cpp:48: void ConnectionMatrix::setPermutation(...): "
+                                                  "Assertion `src!=dest' failed."))
+    with pytest.raises(SystemExit):
+        compare.run_htsim(None, e, tmp_path)
+    assert len(calls) == 3 and capsys.readouterr().err.count("running it again") == 2
+    calls.clear()
+    monkeypatch.setattr(timing, "run_timed", fake("Segmentation fault"))
+    with pytest.raises(SystemExit):
+        compare.run_htsim(None, e, tmp_path)
+    assert len(calls) == 1

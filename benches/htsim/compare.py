@@ -69,9 +69,20 @@ def run_fabricsim(toml: Path) -> tuple[timing.Run, dict]:
     return timing.run_python(FABRICSIM, str(toml))
 
 
-def run_htsim(h: Htsim, e: experiments.Prepared, work: Path) -> tuple[timing.Run, dict]:
+#: htsim's DCTCP driver draws its own random permutation (`ConnectionMatrix::setPermutation`,
+#: sim/datacenter/connection_matrix.cpp, `rand()` seeded from the clock) and asserts when the last
+#: host left to draw is the source itself, about once in N runs: such a run is repeated.
+PERMUTATION_ASSERT = "setPermutation"
+
+
+def run_htsim(h: Htsim, e: experiments.Prepared, work: Path, attempts: int = 3) -> tuple[timing.Run, dict]:
     work.mkdir(parents=True, exist_ok=True)
     r = timing.run_timed(e.htsim_argv, cwd=work)
+    while r.returncode != 0 and PERMUTATION_ASSERT in r.stderr and attempts > 1:
+        print(f"htsim's random permutation drew a host for itself (its assertion in {PERMUTATION_ASSERT}); running it again",
+              file=sys.stderr)
+        attempts -= 1
+        r = timing.run_timed(e.htsim_argv, cwd=work)
     if r.returncode != 0:
         raise SystemExit(f"htsim failed ({' '.join(e.htsim_argv)}):\n{r.stdout[-1000:]}\n{r.stderr[-1000:]}")
     t_last, acked = last_samples(sink_samples(h.ascii_log(work / "log.dat"), e.sink_kind))
