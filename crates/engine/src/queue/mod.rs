@@ -252,9 +252,10 @@ pub struct PortQueue {
     mark_k: Option<Amount>,
 }
 
-/// A packet waiting in the simple port's FIFO, with what its transmission needs of it (wire size,
-/// telemetry request, its position on its flow's path at the next node): the packet's own slot,
-/// cold after its wait, is not read to send it.
+/// A packet waiting in a port's queue (the simple port's FIFO, a multi-queue port's `Fifo`s and
+/// device queue), with what its transmission needs of it (wire size, telemetry request, its
+/// position on its flow's path at the next node): the packet's own slot, cold after its wait, is
+/// not read to send it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Queued {
     pub id: PacketId,

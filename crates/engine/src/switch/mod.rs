@@ -302,7 +302,7 @@ impl Fabric {
     }
 
     /// `enqueue` of a packet whose position on its flow's path at the next node is `next` (kept
-    /// with it through the simple port's queue and the arrival). Always inlined into stage 1
+    /// with it through the port's queue entry and the arrival). Always inlined into stage 1
     /// (`at_node_on`) and `enqueue`: a call per packet-hop saved and restored registers.
     #[inline(always)]
     fn enqueue_on(&mut self, port: PortId, id: PacketId, next: PathPos, cx: &mut Ctx) {
@@ -369,13 +369,15 @@ impl Fabric {
             }
         }
         let p = &mut self.net.ports[port.idx()];
+        if !p.simple_queue && !p.queue.is_empty() {
+            // A packet waits behind this transmission (`PortQueue::predict_waiter`), whether or
+            // not its transmit-done was scheduled early.
+            p.queue.note_waiter();
+        }
         if !p.tx_pending && !p.paused && !p.queue.is_empty() {
             // Someone waits now: the transmitter comes back for it when its packet ends (a
             // paused port's RESUME starts it instead).
             p.tx_pending = true;
-            if !p.simple_queue {
-                p.queue.note_waiter();
-            }
             cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
         }
         if let Some(node) = bounce {
@@ -629,6 +631,7 @@ impl Fabric {
         } else {
             let mut env = Env { slab: cx.slab, pools: &mut self.pools, rng: &mut p.rng, now: cx.now, victims: &mut self.victims };
             if let Some((q, marked)) = p.queue.pop(&mut env) {
+                debug_assert!({ let k = env.slab.get(q.id); (k.size, k.int) == (q.size, q.int) });
                 p.stats.ecn_marks += marked as u64;
                 // The entry holds what the transmission needs: the packet's slot is not read.
                 let waiting = !p.queue.is_empty();

@@ -203,10 +203,11 @@ pub enum LimitedTransmit {
     /// With SACK, only through the pipe (SACKed segments leave it), as RFC 6675 §5 (C) and ns-3's
     /// `TcpSocketBase::DupAck` send: no duplicate ACK adds to cwnd. Without SACK as `Rfc3042`.
     Pipe,
-    /// Nothing: in Disorder the window counts every segment between snd_una and snd_nxt, SACKed or
-    /// not, against cwnd, as ns-2.34's FullTcp/Sack sends before its fast retransmit
-    /// (tcp/tcp-full.cc `FullTcpAgent::send_much`: outside recovery, `pipectrl_` off, the window
-    /// is `t_seqno_ - highest_ack_` against cwnd; no limited-transmit rule in tcp-full.cc).
+    /// Nothing: outside fast recovery and the loss state (in Disorder, and in CWR after ECE) the
+    /// window counts every segment between snd_una and snd_nxt, SACKed or not, against cwnd, as
+    /// ns-2.34's FullTcp/Sack sends (tcp/tcp-full.cc `FullTcpAgent::send_much`: outside recovery,
+    /// `pipectrl_` off, the window is `t_seqno_ - highest_ack_` against cwnd; no limited-transmit
+    /// rule in tcp-full.cc). SACK or not; not in the byte-counted window of htsim's mode.
     None,
 }
 

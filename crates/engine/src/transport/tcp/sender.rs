@@ -1474,6 +1474,10 @@ impl Sender {
                     // ns-2's FullTcp: everything from snd_una to snd_nxt counts, SACKed or not.
                     LimitedTransmit::None => flight = self.board.nxt() - self.board.una(),
                 }
+            } else if cfg.limited_transmit == LimitedTransmit::None && self.state == CaState::Cwr && self.tcb.bytes.is_none() {
+                // The same while reducing after ECE: ns-2's window is pipe-controlled only in fast
+                // recovery (`pipectrl_`).
+                flight = self.board.nxt() - self.board.una();
             }
             if flight >= cwnd {
                 self.tcb.cwnd_limited = true;
@@ -2147,6 +2151,22 @@ mod tests {
             s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
             assert_eq!((s.state(), seqs(&out)), (CaState::Cwr, vec![10]));
             assert_eq!(sends(&mut s, &c, 2, &[(1000, &[(2000, 3000)])]), vec![sent], "advancing {advancing}");
+        }
+    }
+
+    #[test]
+    fn no_limited_transmit_counts_sacked_segments_while_reducing_too() {
+        // As above with `prr_cwr_advancing`: in CWR (cwnd 10) a duplicate ACK SACKs segment 2.
+        // Through the pipe (9 < 10) segment 11 goes; with `limited_transmit = "none"` (ns-2's
+        // window outside fast recovery: snd_nxt − snd_una = 11 − 1 = 10 against cwnd 10) nothing.
+        for (rule, sent) in [(LimitedTransmit::Rfc3042, vec![11]), (LimitedTransmit::None, vec![])] {
+            let c = TcpConfig { ecn: EcnMode::Classic, prr: true, prr_cwr_advancing: true, limited_transmit: rule, rack: false, tlp: false, ..cfg(true) };
+            let (mut s, _) = started(&c);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!((s.state(), seqs(&out)), (CaState::Cwr, vec![10]));
+            assert_eq!(sends(&mut s, &c, 2, &[(1000, &[(2000, 3000)])]), vec![sent], "{rule:?}");
+            assert_eq!(s.state(), CaState::Cwr);
         }
     }
 
