@@ -137,7 +137,7 @@ def test_finished_reads_the_store_and_runs_nothing(tmp_path, capsys):
     assert got == done and set(got) == {"a/one"}
     assert sorted(p.name for p in (store / "runs").iterdir()) == runs_before
     assert {p.name: p.stat().st_mtime_ns for p in store.iterdir() if p.is_file()} == stamp
-    assert "1 of 2 runs are in" in capsys.readouterr().err
+    assert "1 of 2 points have their runs in" in capsys.readouterr().err
     hl = {h.name: h for h in _headlines(got)}
     assert hl["toy FCT"].passed and hl["other"].ours is None
     # The same through run_models (both columns): nothing of the artifact column has run.

@@ -242,7 +242,7 @@ def run_points(points: list[tuple[str, dict, Callable[[Any], dict]]], store: str
         elif run:
             print(f"run {name} failed: {failed.get(scenario_hash(doc), 'see the store')}", file=sys.stderr)
     if not run:
-        print(f"{len(out)} of {len(points)} runs are in {store}; the others are left out (n/a) and were not run",
+        print(f"{len(out)} of {len(points)} points have their runs in {store}; the others are left out (n/a) and were not run",
               file=sys.stderr)
     return out
 
