@@ -483,6 +483,13 @@ fn cc_knobs(name: &str) -> Vec<(&'static str, f64, f64, f64, &'static str)> {
     list.iter().map(|k| (k.name, k.default, k.min, k.max, k.help)).collect()
 }
 
+/// The `cc_params` the `[host] stack = "ns-3"` profile gives congestion control `cc` (ns-3's own
+/// implementation of it, `host::ns3::cc_knobs`); empty for an unknown name.
+#[pyfunction]
+fn ns3_cc_knobs(cc: &str) -> Vec<(&'static str, f64)> {
+    fabricsim_engine::transport::tcp::cc::CcKind::from_name(cc).map_or_else(Vec::new, |k| fabricsim_engine::host::ns3::cc_knobs(k).to_vec())
+}
+
 /// Names of the built-in flow-size distributions.
 /// (name, what it sets) of every host stack `[host] stack` accepts.
 #[pyfunction]
@@ -510,6 +517,7 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(builtin_workloads, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(cc_knobs, m)?)?;
+    m.add_function(wrap_pyfunction!(ns3_cc_knobs, m)?)?;
     m.add_function(wrap_pyfunction!(transport_kinds, m)?)?;
     m.add_function(wrap_pyfunction!(host_stacks, m)?)?;
     m.add_function(wrap_pyfunction!(paper_ports, m)?)?;

@@ -29,6 +29,7 @@ from typing import Optional
 import numpy as np
 import pandas as pd
 
+from .. import _engine
 from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, percentile, primary, run_models,
                      value, write_runs)
 from .page import write_report
@@ -285,14 +286,14 @@ def _ns3_dctcp(point: str, doc: dict) -> dict:
         t.update({"ect_syn": True, "dctcp_echo": "ns3", "cwr_exit": "beyond"})
         if t.get("prr"):  # ns-3's PRR entry in CWR, where PRR is on (ns3-loss-recovery)
             t["prr_entry"] = "ns3"
-        t.setdefault("cc_params", {}).update({k: 1 for k in NS3_DCTCP_RULES})
+        # Whole numbers written as integers, as the scenario keys are written elsewhere.
+        t.setdefault("cc_params", {}).update({k: int(v) if float(v).is_integer() else v for k, v in NS3_DCTCP_RULES.items()})
     return _edit(doc, fn=f)
 
 
-#: ns-3's `TcpDctcp` rules as DCTCP's `cc_params` (crates/engine/src/transport/tcp/cc/dctcp.rs
-#: `Dctcp::NS3_RULES`, which `[host] stack = "ns-3"` gives DCTCP).
-NS3_DCTCP_RULES = ("byte_cut", "first_window_at_ack", "cut_before_alpha", "ns3_growth", "empty_window", "ns3_loss_cut",
-                   "loss_state_cut")
+#: ns-3's `TcpDctcp` rules as DCTCP's `cc_params`, as the engine's `[host] stack = "ns-3"` gives
+#: them (crates/engine/src/transport/tcp/cc/dctcp.rs `Dctcp::NS3_RULES`).
+NS3_DCTCP_RULES = dict(_engine.ns3_cc_knobs("dctcp"))
 
 
 def _acceltor(**keys):
@@ -601,7 +602,6 @@ def runs_frame(r: dict) -> pd.DataFrame:
 def websearch_sizes(n: int, rng) -> np.ndarray:
     """`n` flow sizes from the built-in web-search CDF, read piecewise linearly (the engine's
     default `sampling`)."""
-    from .. import _engine
 
     pts = [tuple(map(float, ln.split()[:2])) for ln in _engine.builtin_workload_text("websearch").splitlines()
            if ln.strip() and not ln.lstrip().startswith("#")]

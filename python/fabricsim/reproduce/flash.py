@@ -435,16 +435,9 @@ def _mintcp(point: str, doc: dict) -> dict:
     return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"fixed_rto": RTO, "probe_after": 5}))
 
 
-def _ns2_sack(point: str, doc: dict) -> dict:
-    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"tlp": False, "rack": False}))
-
-
-def _lost_rtx_rto(point: str, doc: dict) -> dict:
-    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"lost_retransmit": "never"}))
-
-
-def _no_limited_transmit(point: str, doc: dict) -> dict:
-    return _edit(doc, _not_pfabric, lambda d: d["transport"].update({"limited_transmit": "none"}))
+def _tcp(**keys):
+    """A change setting `[transport]` keys on every scheme but pFabric (its own ns-2 sender)."""
+    return lambda point, doc: _edit(doc, _not_pfabric, lambda d: d["transport"].update(keys))
 
 
 def _persistent(point: str, doc: dict) -> dict:
@@ -484,20 +477,20 @@ ARTIFACT: list[Change] = [
     Change("ns2-sack-no-tlp-rack",
            "no tail loss probes and no RACK: loss found by 3 duplicate ACKs (SACK) or the timeout (tlp = false, rack = false)",
            "ns-2 default: FullTcp/Sack (ns-2.34 tcp/tcp-full.cc SackFullTcpAgent) has neither; tcprexmtthresh_ 3 "
-           f"(dynamic_dupack_ 0 under per-flow ECMP, {PIAS_NS2} scripts/tcp-common-opt.tcl)", _ns2_sack),
+           f"(dynamic_dupack_ 0 under per-flow ECMP, {PIAS_NS2} scripts/tcp-common-opt.tcl)", _tcp(tlp=False, rack=False)),
     Change("ns2-lost-retransmit-rto",
            "a retransmission lost again is found only by the timeout: no RACK-style rule for retransmissions "
            "(lost_retransmit = \"never\")",
            f"{PIAS_NS2} tcp/tcp-full.cc SackFullTcpAgent::nxt_tseq(), ::dupack_action(), ::pack_action(): the sender "
            "keeps only SACKed ranges and a hole pointer (h_seqno_) that never moves back, marks nothing retransmitted "
            "or lost, and fast-retransmits once per recovery episode; the timeout (timeout_action) is the only other "
-           f"way back to a hole (the same in {TCN_NS2})", _lost_rtx_rto),
+           f"way back to a hole (the same in {TCN_NS2})", _tcp(lost_retransmit="never")),
     Change("ns2-no-limited-transmit",
            "no limited transmit: before the fast retransmit every segment from snd_una to snd_nxt, SACKed or not, "
            "counts against cwnd (limited_transmit = \"none\")",
            f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::send_much(): outside recovery (pipectrl_ off) the window is "
            "t_seqno_ - highest_ack_ against cwnd; tcp-full.cc has no limited-transmit rule (the same in "
-           f"{TCN_NS2})", _no_limited_transmit),
+           f"{TCN_NS2})", _tcp(limited_transmit="none")),
     Change("persistent-connections",
            "flows reuse per-host-pair connections (a new one when all are busy): cwnd back to IW 10 per flow, "
            "ssthresh and DCTCP's alpha kept ([[workload]] connections = \"persistent\")",

@@ -472,7 +472,8 @@ impl PortQueue {
     /// Account every queue's length up to `now` (before reading time averages).
     pub fn note_all(&mut self, now: Time) {
         if let Some(m) = self.multi.as_deref_mut() {
-            for q in m.fifos[..m.n as usize].iter_mut() {
+            let n = m.n as usize;
+            for q in &mut m.fifos[..n] {
                 q.note(now);
             }
         }

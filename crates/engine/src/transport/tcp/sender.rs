@@ -1465,19 +1465,18 @@ impl Sender {
         loop {
             let mut cwnd = self.tcb.cwnd as u64;
             let mut flight = self.board.pipe();
-            if self.state == CaState::Disorder && self.tcb.bytes.is_none() {
-                match cfg.limited_transmit {
-                    // RFC 3042 limited transmit (htsim has none); with `limited_transmit = "pipe"`
-                    // and SACK, only the pipe (RFC 6675 §5 (C), ns-3's `DupAck`).
-                    LimitedTransmit::Pipe if cfg.sack => {}
-                    LimitedTransmit::Rfc3042 | LimitedTransmit::Pipe => cwnd += self.dupacks.min(2) as u64,
-                    // ns-2's FullTcp: everything from snd_una to snd_nxt counts, SACKed or not.
-                    LimitedTransmit::None => flight = self.board.nxt() - self.board.una(),
+            if self.tcb.bytes.is_none() {
+                match (cfg.limited_transmit, self.state) {
+                    // ns-2's FullTcp: outside fast recovery (`pipectrl_` off) everything from
+                    // snd_una to snd_nxt counts, SACKed or not.
+                    (LimitedTransmit::None, CaState::Disorder | CaState::Cwr) => flight = self.board.nxt() - self.board.una(),
+                    // With `limited_transmit = "pipe"` and SACK, only the pipe (RFC 6675 §5 (C),
+                    // ns-3's `DupAck`).
+                    (LimitedTransmit::Pipe, CaState::Disorder) if cfg.sack => {}
+                    // RFC 3042 limited transmit (htsim has none).
+                    (LimitedTransmit::Rfc3042 | LimitedTransmit::Pipe, CaState::Disorder) => cwnd += self.dupacks.min(2) as u64,
+                    _ => {}
                 }
-            } else if cfg.limited_transmit == LimitedTransmit::None && self.state == CaState::Cwr && self.tcb.bytes.is_none() {
-                // The same while reducing after ECE: ns-2's window is pipe-controlled only in fast
-                // recovery (`pipectrl_`).
-                flight = self.board.nxt() - self.board.una();
             }
             if flight >= cwnd {
                 self.tcb.cwnd_limited = true;
