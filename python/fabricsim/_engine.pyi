@@ -35,6 +35,9 @@ def host_stacks() -> list[tuple[str, str]]:
 def cc_knobs(name: str) -> list[tuple[str, float, float, float, str]]:
     """(name, default, min, max, meaning) of a congestion control's (or scheme's) cc_params knobs."""
 
+def ns3_cc_knobs(cc: str) -> list[tuple[str, float]]:
+    """The cc_params `[host] stack = "ns-3"` gives congestion control `cc` (empty for an unknown name)."""
+
 def paper_ports(json: str) -> Optional[tuple[str, Optional[str], str]]:
     """The port setup the paper of the scenario's transport configures: (ports JSON, host_ports JSON or None, why)."""
 
