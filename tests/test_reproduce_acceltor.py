@@ -180,6 +180,37 @@ def test_tiny_run_produces_the_tables(tmp_path):
     assert all(isinstance(h.ours, float) for h in rows[:3])
 
 
+def test_a_stored_runs_large_tables_are_read_back_not_held(tmp_path):
+    # A run read from a store keeps only loaders of its per-elephant-week and per-day tables
+    # (a paper-scale rack sweep's would not fit in memory); the tables written, the runs frame and
+    # the headlines are the same as from the run in memory.
+    doc = A.scenario(policy="acceltor", racks=3, per_pair=4, weeks=8, warmup_weeks=1, load_pct=90)
+    res = fabricsim.run(doc, progress=False)
+    res.save(tmp_path / "run")
+    held = {"compare/acceltor": A.extract(res, 3, 1)}
+    stored = {"compare/acceltor": A.extract(fabricsim.Results.load(tmp_path / "run"), 3, 1)}
+    assert isinstance(held["compare/acceltor"]["days"], pd.DataFrame)
+    assert callable(stored["compare/acceltor"]["days"]) and callable(stored["compare/acceltor"]["elephant_weeks"])
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = sorted(p.name for p in A.tables(held, tmp_path / "a"))
+    b = sorted(p.name for p in A.tables(stored, tmp_path / "b"))
+    assert a == b == ["elephant_throughput.parquet", "mice_fct.parquet", "optical_occupancy.parquet"]
+    for name in a:
+        x, y = pd.read_parquet(tmp_path / "a" / name), pd.read_parquet(tmp_path / "b" / name)
+        assert len(x) > 0
+        pd.testing.assert_frame_equal(x, y)
+    pd.testing.assert_frame_equal(A.runs_frame(held).drop(columns="wall_s"), A.runs_frame(stored).drop(columns="wall_s"))
+    pd.testing.assert_frame_equal(A.weekly_occupancy(held["compare/acceltor"]), A.weekly_occupancy(stored["compare/acceltor"]))
+    # Two runs' tables go into one file, one after the other, each with its point.
+    two = {"compare/acceltor": stored["compare/acceltor"], "compare/other": stored["compare/acceltor"]}
+    (tmp_path / "c").mkdir()
+    A.tables(two, tmp_path / "c")
+    days = pd.read_parquet(tmp_path / "c" / "optical_occupancy.parquet")
+    assert list(days.point.unique()) == ["compare/acceltor", "compare/other"]
+    assert len(days) == 2 * len(pd.read_parquet(tmp_path / "a" / "optical_occupancy.parquet"))
+
+
 def test_b6_is_the_fifty_rack_network_and_bench_reports_under_the_benchmarks_name(monkeypatch):
     from fabricsim import bench
 

@@ -236,6 +236,8 @@ class Results:
         """Each table is a DataFrame (circuit: a dict of them), or a function of no arguments that
         builds it on first use (what `from_engine` passes). `raw` keeps the engine's columns."""
         self.summary = {} if summary is None else summary
+        #: The results directory these tables were read from (`load`), else None.
+        self.directory: Path | None = None
         self._raw = raw or {}
         self._pending: dict[str, Callable[[], Any]] = {}
         tables = {"flows": flows, "ports": ports, "timeseries": timeseries, "circuit": {} if circuit is None else circuit,
@@ -529,7 +531,9 @@ class Results:
         circuit = {k.removeprefix("circuit_"): v for k, v in frames.items() if k.startswith("circuit_")}
         queues = frames.get("queues")
         packets = frames.get("packets")
-        return cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues, packets)
+        res = cls(frames["flows"], frames["ports"], frames["timeseries"], summary, circuit, queues, packets)
+        res.directory = d
+        return res
 
     @staticmethod
     def load_table(directory: str | Path, name: str, columns: list[str] | None = None) -> pd.DataFrame:

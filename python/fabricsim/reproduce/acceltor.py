@@ -153,24 +153,54 @@ def scenario(*, policy: str = "acceltor", racks: int = 8, per_pair: int = PER_PA
 # What each run contributes
 
 
+def _measured_days(days: pd.DataFrame, warm_ps: float, wk_ps: float) -> pd.DataFrame:
+    """The days after the warm-up, each with its week (the days table lists every day of every
+    pair with traffic, the warm-up's included)."""
+    days = days[days.start_ps >= warm_ps].copy()
+    days["week"] = (days.start_ps // wk_ps).astype(int)
+    return days
+
+
+def _read_back(directory, table: str, warm_ps: float, wk_ps: float):
+    """A loader of one run's large table from its results directory, as `extract` derives it."""
+    def load() -> pd.DataFrame:
+        from ..results import Results
+
+        frame = Results.load_table(directory, f"circuit_{table}")
+        return _measured_days(frame, warm_ps, wk_ps) if table == "days" else frame
+    return load
+
+
+def _frame(d: dict, field: str):
+    """`d[field]` as a DataFrame: kept in memory, or read back from the run's directory."""
+    v = d.get(field)
+    return v() if callable(v) else v
+
+
 def extract(res, racks: int, warmup_weeks: int) -> dict:
-    """Per-run tables (elephant weeks, measured days, mice) and the figures the headlines need."""
+    """Per-run tables (elephant weeks, measured days, mice) and the figures the headlines need.
+
+    A run read from a store (`res.directory`) keeps only what the headlines and figures read; its
+    per-elephant-week and per-day tables are read back from the store one run at a time when the
+    Parquet tables are written. Those two tables have tens of millions of rows at paper scale
+    (8 racks over 5 s: 12 M elephant-weeks, 1.3 GB), and a rack sweep holding all 27 runs' needed
+    more than the machine's 24 GB."""
     c = res.circuit
     wk_ps = week_us(racks) * 1e6
     warm_ps = warmup_weeks * wk_ps
-    ew = c["elephant_weeks"].copy()
-    days = c["days"]
-    # The days table lists every day of every pair with traffic, the warm-up's included.
-    days = days[days.start_ps >= warm_ps].copy()
-    days["week"] = (days.start_ps // wk_ps).astype(int)
+    ew = c["elephant_weeks"]
+    days = _measured_days(c["days"], warm_ps, wk_ps)
     warm = warm_ps / 1e6
     f = res.flows
     mice = f[(f.workload == "mice") & f.measured & f.fct_s.notna()][["size", "fct_s", "ideal_fct_s", "slowdown"]].copy()
     unfinished = int(((f.workload == "mice") & f.measured & f.fct_s.isna()).sum())
     cases = c["cases"].iloc[0].to_dict() if "cases" in c else {}
+    where = getattr(res, "directory", None)
     out = {
-        "elephant_weeks": ew,
-        "days": days,
+        "elephant_weeks": ew.copy() if where is None else _read_back(where, "elephant_weeks", warm_ps, wk_ps),
+        "days": days if where is None else _read_back(where, "days", warm_ps, wk_ps),
+        "weekly_occupancy": _weekly_occupancy(days),
+        "racks": racks,
         "mice": mice,
         "occupancy": float(days["utilization"].mean()) if len(days) else float("nan"),
         "weekly_mbps": ew["weekly_gbps"].to_numpy() * 1e3,
@@ -533,7 +563,11 @@ def _last_weeks_occupancy(d: dict, k: int) -> float:
 
 def weekly_occupancy(d: dict) -> pd.DataFrame:
     """Mean optical occupancy of each week's days (Fig. 15's x-axis)."""
-    days = d["days"]
+    per = d.get("weekly_occupancy")
+    return per if isinstance(per, pd.DataFrame) else _weekly_occupancy(_frame(d, "days"))
+
+
+def _weekly_occupancy(days: pd.DataFrame) -> pd.DataFrame:
     if not len(days):
         return pd.DataFrame(columns=["week", "occupancy"])
     return days.groupby("week", as_index=False)["utilization"].mean().rename(columns={"utilization": "occupancy"})
@@ -549,10 +583,27 @@ def tables(r: dict, out: Path) -> list[Path]:
     written = []
 
     def cat(field, fn):
-        parts = [d[field].assign(point=k) for k, d in sorted(r.items()) if isinstance(d.get(field), pd.DataFrame) and len(d[field])]
-        if parts:
-            p = out / fn
-            pd.concat(parts, ignore_index=True).to_parquet(p, index=False)
+        # One run's table at a time (read back from the store where `extract` left it there), each
+        # appended to the file as row groups: the whole never needs to be in memory.
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        p = out / fn
+        writer = None
+        try:
+            for k, d in sorted(r.items()):
+                frame = _frame(d, field)
+                if not isinstance(frame, pd.DataFrame) or not len(frame):
+                    continue
+                part = pa.Table.from_pandas(frame.assign(point=k), preserve_index=False)
+                if writer is None:
+                    writer = pq.ParquetWriter(p, part.schema)
+                writer.write_table(part.cast(writer.schema))
+                del frame, part
+        finally:
+            if writer is not None:
+                writer.close()
+        if writer is not None:
             written.append(p)
 
     cat("elephant_weeks", "elephant_throughput.parquet")
@@ -572,6 +623,8 @@ def tables(r: dict, out: Path) -> list[Path]:
 
 
 def _racks_of(key: str, d: dict) -> int:
+    if isinstance(d.get("racks"), int):
+        return d["racks"]
     ew = d.get("elephant_weeks")
     if isinstance(ew, pd.DataFrame) and len(ew) and "src" in ew:
         return int(max(ew["src"].max(), ew["dst"].max())) + 1
