@@ -209,6 +209,12 @@ def test_a_stored_runs_large_tables_are_read_back_not_held(tmp_path):
     days = pd.read_parquet(tmp_path / "c" / "optical_occupancy.parquet")
     assert list(days.point.unique()) == ["compare/acceltor", "compare/other"]
     assert len(days) == 2 * len(pd.read_parquet(tmp_path / "a" / "optical_occupancy.parquet"))
+    # A run whose stored table has gone leaves no half-written file behind.
+    (tmp_path / "run" / "circuit_days.parquet").unlink()
+    (tmp_path / "d").mkdir()
+    with pytest.raises(fabricsim.ResultsError):
+        A.tables(stored, tmp_path / "d")
+    assert not list((tmp_path / "d").glob("optical_occupancy*"))
 
 
 def test_b6_is_the_fifty_rack_network_and_bench_reports_under_the_benchmarks_name(monkeypatch):

@@ -589,6 +589,7 @@ def tables(r: dict, out: Path) -> list[Path]:
         import pyarrow.parquet as pq
 
         p = out / fn
+        partial = out / (fn + ".partial")  # renamed into place when whole: never half a table
         writer = None
         try:
             for k, d in sorted(r.items()):
@@ -597,13 +598,17 @@ def tables(r: dict, out: Path) -> list[Path]:
                     continue
                 part = pa.Table.from_pandas(frame.assign(point=k), preserve_index=False)
                 if writer is None:
-                    writer = pq.ParquetWriter(p, part.schema)
+                    writer = pq.ParquetWriter(partial, part.schema)
                 writer.write_table(part.cast(writer.schema))
                 del frame, part
-        finally:
+        except BaseException:
             if writer is not None:
                 writer.close()
+            partial.unlink(missing_ok=True)
+            raise
         if writer is not None:
+            writer.close()
+            partial.replace(p)
             written.append(p)
 
     cat("elephant_weeks", "elephant_throughput.parquet")
