@@ -562,9 +562,8 @@ def _last_weeks_occupancy(d: dict, k: int) -> float:
 
 
 def weekly_occupancy(d: dict) -> pd.DataFrame:
-    """Mean optical occupancy of each week's days (Fig. 15's x-axis)."""
-    per = d.get("weekly_occupancy")
-    return per if isinstance(per, pd.DataFrame) else _weekly_occupancy(_frame(d, "days"))
+    """Mean optical occupancy of each week's days (Fig. 15's x-axis), as `extract` computed it."""
+    return d["weekly_occupancy"]
 
 
 def _weekly_occupancy(days: pd.DataFrame) -> pd.DataFrame:
@@ -617,7 +616,7 @@ def tables(r: dict, out: Path) -> list[Path]:
     folded = {}
     for k, d in r.items():
         if isinstance(d.get("cwnd"), pd.DataFrame):
-            n = _racks_of(k, d)
+            n = d["racks"]
             folded[k] = {"cwnd_day": fold_cwnd(d["cwnd"], n, d.get("warmup_us", 0.0))}
     if folded:
         parts = [v["cwnd_day"].assign(point=k) for k, v in sorted(folded.items())]
@@ -625,15 +624,6 @@ def tables(r: dict, out: Path) -> list[Path]:
         pd.concat(parts, ignore_index=True).to_parquet(p, index=False)
         written.append(p)
     return written
-
-
-def _racks_of(key: str, d: dict) -> int:
-    if isinstance(d.get("racks"), int):
-        return d["racks"]
-    ew = d.get("elephant_weeks")
-    if isinstance(ew, pd.DataFrame) and len(ew) and "src" in ew:
-        return int(max(ew["src"].max(), ew["dst"].max())) + 1
-    return 8
 
 
 def runs_frame(r: dict) -> pd.DataFrame:
