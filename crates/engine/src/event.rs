@@ -81,6 +81,7 @@
 use crate::host::HostTimerId;
 use crate::ids::{FlowId, NodeId, PacketId, PortId};
 use crate::switch::paths::PathPos;
+use crate::ring::Ring;
 use crate::transport::timer::TimerId;
 use crate::time::Time;
 use std::cmp::Ordering;
@@ -506,7 +507,7 @@ struct Lanes {
     offsets: [u64; MAX_LANES],
     /// (time, key) of each lane's head as one number (`order`), `u128::MAX` when empty.
     heads: [u128; MAX_LANES],
-    rings: [VecDeque<PEntry>; MAX_LANES],
+    rings: [Ring<PEntry>; MAX_LANES],
     /// Lanes given an offset so far.
     used: usize,
     /// The lane last given each offset, by a hash of the offset (`insert` checks `offsets`): the
@@ -521,7 +522,7 @@ struct Lanes {
 
 impl Default for Lanes {
     fn default() -> Self {
-        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| VecDeque::new()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0, cap: MAX_LANES }
+        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| Ring::default()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0, cap: MAX_LANES }
     }
 }
 

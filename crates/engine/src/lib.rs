@@ -12,6 +12,7 @@ pub mod network;
 pub mod output;
 pub mod packet;
 pub mod queue;
+pub mod ring;
 pub mod rdcn;
 pub mod rng;
 pub mod switch;

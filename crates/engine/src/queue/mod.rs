@@ -45,7 +45,7 @@ use crate::switch::paths::PathPos;
 use crate::packet::{Ecn, Kind, PacketSlab};
 use crate::rng::Rng;
 use crate::time::{Rate, Time};
-use std::collections::VecDeque;
+use crate::ring::Ring;
 
 /// Queues a port may have, and priority classes a packet may carry.
 pub const MAX_QUEUES: usize = 8;
@@ -246,7 +246,7 @@ impl Occupancy {
 #[repr(C)]
 pub struct PortQueue {
     occ: Occupancy,
-    fifo: VecDeque<Queued>,
+    fifo: Ring<Queued>,
     multi: Option<Box<Multi>>,
     /// The simple port's step-marking threshold.
     mark_k: Option<Amount>,
@@ -323,9 +323,9 @@ impl PortQueue {
         };
         if n == 1 && spec.admission == Admission::DropTail && spec.order == Order::Fifo && spec.selective_drop.is_none() && spec.random_drop.is_none() && spec.queue_limits[0].is_none() && shared.is_none() && spec.device_queue.is_none() {
             match spec.marking {
-                Marking::None => return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: None },
+                Marking::None => return PortQueue { occ, fifo: Ring::default(), multi: None, mark_k: None },
                 Marking::Threshold { queue, port: [None, ..], at: MarkAt::Enqueue } => {
-                    return PortQueue { occ, fifo: VecDeque::new(), multi: None, mark_k: queue[0] }
+                    return PortQueue { occ, fifo: Ring::default(), multi: None, mark_k: queue[0] }
                 }
                 _ => {}
             }
@@ -381,7 +381,7 @@ impl PortQueue {
             shared,
             device: spec.device_queue.map(device::Device::new),
         };
-        PortQueue { occ, fifo: VecDeque::new(), multi: Some(Box::new(multi)), mark_k: None }
+        PortQueue { occ, fifo: Ring::default(), multi: Some(Box::new(multi)), mark_k: None }
     }
 
     /// A plain FIFO (tests, host NICs).

@@ -1,0 +1,163 @@
+//! [`Ring`]: a first-in first-out queue of `Copy` items in a buffer whose length is a power of two,
+//! for the per-packet queues (the event list's lanes). A position is the front's index plus an
+//! offset, masked by the length: a push or a pop is an add and an `and`, where std's `VecDeque`
+//! (any capacity) wraps with a compare at every access.
+
+/// A FIFO of `Copy` items; grows by doubling from 8 and never shrinks. As large as a `VecDeque`
+/// (32 bytes), so a port's layout does not change with it.
+#[derive(Debug, Clone)]
+pub struct Ring<T: Copy> {
+    /// Empty, or of a power-of-two length.
+    buf: Box<[T]>,
+    /// Index in `buf` of the front item.
+    head: usize,
+    len: usize,
+}
+
+impl<T: Copy> Default for Ring<T> {
+    fn default() -> Self {
+        Ring { buf: Box::default(), head: 0, len: 0 }
+    }
+}
+
+impl<T: Copy> Ring<T> {
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Index in `buf` of the item `n` places behind the front (`buf` not empty).
+    #[inline]
+    fn slot(&self, n: usize) -> usize {
+        (self.head + n) & (self.buf.len() - 1)
+    }
+
+    /// The item `n` places behind the front, if there is one.
+    #[inline]
+    pub fn get(&self, n: usize) -> Option<&T> {
+        if n < self.len { Some(&self.buf[self.slot(n)]) } else { None }
+    }
+
+    #[inline]
+    pub fn front(&self) -> Option<&T> {
+        self.get(0)
+    }
+
+    #[inline]
+    pub fn back(&self) -> Option<&T> {
+        self.len.checked_sub(1).and_then(|n| self.get(n))
+    }
+
+    #[inline]
+    pub fn push_back(&mut self, x: T) {
+        if self.len == self.buf.len() {
+            self.grow(x);
+        }
+        let i = self.slot(self.len);
+        self.buf[i] = x;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn pop_front(&mut self) -> Option<T> {
+        if self.len == 0 {
+            return None;
+        }
+        let x = self.buf[self.head];
+        self.head = (self.head + 1) & (self.buf.len() - 1);
+        self.len -= 1;
+        Some(x)
+    }
+
+    /// Put `x` at position `at` (0: the front), the items from there on one place further back.
+    pub fn insert(&mut self, at: usize, x: T) {
+        assert!(at <= self.len, "insert at {at} in a ring of {}", self.len);
+        self.push_back(x);
+        for n in (at + 1..self.len).rev() {
+            let (from, to) = (self.slot(n - 1), self.slot(n));
+            self.buf[to] = self.buf[from];
+        }
+        let i = self.slot(at);
+        self.buf[i] = x;
+    }
+
+    /// Double the buffer (8 at first), the items moved to its start in order; `fill` is any item,
+    /// for the slots not yet used.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, fill: T) {
+        let cap = (self.buf.len() * 2).max(8);
+        let mut buf = vec![fill; cap].into_boxed_slice();
+        for (n, b) in buf.iter_mut().enumerate().take(self.len) {
+            *b = self.buf[self.slot(n)];
+        }
+        self.buf = buf;
+        self.head = 0;
+    }
+}
+
+impl<T: Copy> std::ops::Index<usize> for Ring<T> {
+    type Output = T;
+    /// The item `n` places behind the front; panics past the back.
+    #[inline]
+    fn index(&self, n: usize) -> &T {
+        self.get(n).expect("an index inside the ring")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ring;
+    use std::collections::VecDeque;
+
+    /// Against std's VecDeque over pushes, pops and inserts that wrap around and grow the buffer.
+    #[test]
+    fn a_ring_keeps_fifo_order_across_wrap_growth_and_inserts() {
+        let mut r: Ring<u32> = Ring::default();
+        let mut d: VecDeque<u32> = VecDeque::new();
+        let mut state = 12345u64;
+        for step in 0..20_000u32 {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            match (state >> 33) % 7 {
+                0..=2 => {
+                    r.push_back(step);
+                    d.push_back(step);
+                }
+                3..=4 => assert_eq!(r.pop_front(), d.pop_front()),
+                5 => {
+                    let at = ((state >> 40) as usize) % (d.len() + 1);
+                    r.insert(at, step);
+                    d.insert(at, step);
+                }
+                _ => {
+                    let n = ((state >> 40) as usize) % (d.len() + 2);
+                    assert_eq!(r.get(n), d.get(n));
+                }
+            }
+            assert_eq!(r.len(), d.len());
+            assert_eq!(r.front(), d.front());
+            assert_eq!(r.back(), d.back());
+            if !d.is_empty() {
+                assert_eq!(r[d.len() - 1], d[d.len() - 1]);
+            }
+        }
+        // Wrapped: the front has moved past the buffer's start many times.
+        assert!(r.head > 0 || r.is_empty());
+    }
+
+    #[test]
+    fn a_ring_grows_by_doubling_from_eight() {
+        let mut r: Ring<u8> = Ring::default();
+        assert!(r.pop_front().is_none() && r.front().is_none() && r.back().is_none());
+        for i in 0..9 {
+            r.push_back(i);
+        }
+        assert_eq!(r.buf.len(), 16);
+        assert_eq!((0..9).map(|_| r.pop_front().unwrap()).collect::<Vec<_>>(), (0..9).collect::<Vec<_>>());
+    }
+}
