@@ -21,6 +21,13 @@ impl<T: Copy> Default for Ring<T> {
 }
 
 impl<T: Copy> Ring<T> {
+    /// An empty ring with room for `n` items before it grows (`fill`: any item, for the slots not
+    /// yet used).
+    pub fn with_capacity(n: usize, fill: T) -> Ring<T> {
+        let cap = if n == 0 { 0 } else { n.next_power_of_two().max(8) };
+        Ring { buf: vec![fill; cap].into_boxed_slice(), head: 0, len: 0 }
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.len
@@ -74,6 +81,35 @@ impl<T: Copy> Ring<T> {
         Some(x)
     }
 
+    /// The items, front first.
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        (0..self.len).map(move |n| &self.buf[self.slot(n)])
+    }
+
+    /// Take the item at position `at` (0: the front), moving the shorter side of the ring up to
+    /// close the gap. Not inlined: the rare path (push-out, trimming) stays out of the callers'.
+    #[inline(never)]
+    pub fn remove(&mut self, at: usize) -> Option<T> {
+        if at >= self.len {
+            return None;
+        }
+        let x = self.buf[self.slot(at)];
+        if at < self.len / 2 {
+            for n in (0..at).rev() {
+                let (from, to) = (self.slot(n), self.slot(n + 1));
+                self.buf[to] = self.buf[from];
+            }
+            self.head = (self.head + 1) & (self.buf.len() - 1);
+        } else {
+            for n in at..self.len - 1 {
+                let (from, to) = (self.slot(n + 1), self.slot(n));
+                self.buf[to] = self.buf[from];
+            }
+        }
+        self.len -= 1;
+        Some(x)
+    }
+
     /// Put `x` at position `at` (0: the front), the items from there on one place further back.
     pub fn insert(&mut self, at: usize, x: T) {
         assert!(at <= self.len, "insert at {at} in a ring of {}", self.len);
@@ -123,7 +159,7 @@ mod tests {
         let mut state = 12345u64;
         for step in 0..20_000u32 {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            match (state >> 33) % 7 {
+            match (state >> 33) % 8 {
                 0..=2 => {
                     r.push_back(step);
                     d.push_back(step);
@@ -134,9 +170,13 @@ mod tests {
                     r.insert(at, step);
                     d.insert(at, step);
                 }
-                _ => {
+                6 => {
                     let n = ((state >> 40) as usize) % (d.len() + 2);
                     assert_eq!(r.get(n), d.get(n));
+                }
+                _ => {
+                    let at = ((state >> 40) as usize) % (d.len() + 1);
+                    assert_eq!(r.remove(at), d.remove(at));
                 }
             }
             assert_eq!(r.len(), d.len());
@@ -145,9 +185,26 @@ mod tests {
             if !d.is_empty() {
                 assert_eq!(r[d.len() - 1], d[d.len() - 1]);
             }
+            if step % 97 == 0 {
+                assert!(r.iter().eq(d.iter()));
+            }
         }
         // Wrapped: the front has moved past the buffer's start many times.
         assert!(r.head > 0 || r.is_empty());
+    }
+
+    #[test]
+    fn a_ring_made_with_room_holds_that_many_before_it_grows() {
+        let mut r = Ring::with_capacity(100, 0u16);
+        assert_eq!(r.buf.len(), 128);
+        for i in 0..128 {
+            r.push_back(i);
+        }
+        assert_eq!(r.buf.len(), 128);
+        r.push_back(128);
+        assert_eq!(r.buf.len(), 256);
+        assert!(r.iter().copied().eq(0..129));
+        assert_eq!(Ring::with_capacity(0, 0u8).buf.len(), 0);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::ids::PacketId;
 use crate::packet::Int;
 use crate::switch::paths::PathPos;
 use crate::time::Time;
-use std::collections::VecDeque;
+use crate::ring::Ring;
 
 /// Counters of one queue (the per-queue rows of the ports output). Laid out by hand: what every
 /// enqueue and dequeue updates (the time of the last change, the peaks, the time integrals) first,
@@ -44,7 +44,7 @@ pub struct QueueStats {
 #[derive(Clone, Debug, Default)]
 #[repr(C, align(64))]
 pub struct Fifo {
-    ids: VecDeque<Queued>,
+    ids: Ring<Queued>,
     bytes: u64,
     pub stats: QueueStats,
 }
@@ -52,7 +52,7 @@ pub struct Fifo {
 impl Fifo {
     /// An empty FIFO with room for `packets` ids before it has to grow.
     pub fn with_capacity(packets: usize) -> Fifo {
-        Fifo { ids: VecDeque::with_capacity(packets), ..Fifo::default() }
+        Fifo { ids: Ring::with_capacity(packets, Queued { id: PacketId(0), size: 0, next: PathPos::NONE, int: Int::Off }), ..Fifo::default() }
     }
     #[inline]
     pub fn len_packets(&self) -> u64 {
