@@ -541,6 +541,8 @@ const MAX_LANES: usize = 16;
 const SLOT_BITS: u32 = 6;
 /// How far back from a lane's tail a tie may be inserted.
 const MAX_TIE_SCAN: usize = 8;
+/// How far back from a lane's tail an event scheduled late may be inserted (`insert_behind`).
+const MAX_BEHIND: usize = 8;
 
 /// (time, key) as one number with the same order.
 #[inline]
@@ -600,6 +602,38 @@ impl Lanes {
                 }
             }
             Some(_) => return Err(e),
+        }
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Take `e`, due `ahead` after the current time but scheduled late (not `ahead` after the
+    /// event that fixed its time: a transmit-done scheduled when a packet comes to wait behind the
+    /// transmission under way), if a lane can hold it in order. The lane is the one of the
+    /// smallest offset at least `ahead` — every event appended to it from now on is due no earlier
+    /// than `e`, so `e` never blocks it — and `e` goes in at its place among the last
+    /// `MAX_BEHIND` of that lane's events (most such events sit within two of the tail: k = 8,
+    /// 50 ms). Otherwise it is handed back.
+    #[inline]
+    fn insert_behind(&mut self, ahead: u64, e: PEntry) -> Result<(), PEntry> {
+        let mut lane = usize::MAX;
+        let mut best = u64::MAX;
+        for i in 0..self.used.min(MAX_LANES) {
+            let o = self.offsets[i];
+            if o >= ahead && o < best {
+                (lane, best) = (i, o);
+            }
+        }
+        if lane == usize::MAX {
+            return Err(e);
+        }
+        let o = order(e.time, e.key);
+        let Some(at) = self.rings[lane].insert_from_back(e, MAX_BEHIND, |t| order(t.time, t.key) > o) else {
+            return Err(e);
+        };
+        if at == 0 {
+            self.heads[lane] = o;
+            self.busy |= 1 << lane;
         }
         self.len += 1;
         Ok(())
@@ -975,6 +1009,22 @@ impl EventQueue {
         }
     }
 
+    /// Schedule a packet event due at `time`, not later than a lane's offset ahead, whose time
+    /// was fixed earlier than now — the transmit-done of a transmission under way, scheduled when
+    /// a packet comes to wait behind it — in order among a lane's last events
+    /// ([`Lanes::insert_behind`]) rather than in the heap. The order is the same either way.
+    #[inline]
+    pub fn schedule_behind(&mut self, time: Time, event: Event) {
+        debug_assert!(matches!(event, Event::Arrive { .. } | Event::TxDone { .. }));
+        let e = PEntry::new(time, event);
+        let lane = if self.scheduled.is_none() { time.0.checked_sub(self.last.0) } else { None };
+        match lane.map(|ahead| self.lanes.insert_behind(ahead, e)) {
+            Some(Ok(())) => {}
+            Some(Err(e)) => self.packet_event(e),
+            None => self.packet_event(e),
+        }
+    }
+
     #[inline(never)]
     fn wheel_insert(&mut self, e: PEntry) {
         if let Err(e) = self.wheel.insert(e) {
@@ -1199,10 +1249,11 @@ mod tests {
                     // Ports in random order, so that ties reach a lane out of key order.
                     Event::Arrive { port: PortId(rng.below(1 << 20) as u32), pkt: PacketId(step), at: PathPos::NONE }
                 };
-                if matches!(event, Event::Arrive { .. }) && rng.below(2) == 0 {
-                    q.schedule_ahead(t, event);
-                } else {
-                    q.schedule(t, event);
+                // Three ways in: a lane's tail, a late event sorted into a lane, the heap/wheel.
+                match (matches!(event, Event::Arrive { .. }), rng.below(3)) {
+                    (true, 0) => q.schedule_ahead(t, event),
+                    (true, 1) => q.schedule_behind(t, event),
+                    _ => q.schedule(t, event),
                 }
                 reference.push(Entry { time: t, key: event.tie_key(), event });
             } else {
@@ -1302,6 +1353,39 @@ mod tests {
         got.extend(std::iter::from_fn(|| q.pop()));
         assert_eq!(got, want);
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn a_late_transmit_done_is_sorted_into_a_lane_or_falls_back_to_the_heap() {
+        // Hand-built: lanes of offsets 1 000 and 50 from a clock at 0; the 50 pops, so the clock
+        // is at 50. A transmit-done due at 1 020 (970 ahead) goes into the lane of offset 1 000,
+        // the smallest at least 970 ahead, one place before its tail (1 050); one due at 60 (10
+        // ahead) into the emptied lane of offset 50; one due at 2 000, beyond every lane's
+        // offset, to the heap. After eleven ties at 1 050 behind it, one due at 1 030 would move
+        // twelve events (more than `MAX_BEHIND`): the heap too. All pop in (time, key) order.
+        let mut q = EventQueue::new();
+        let d = |port: u32| Event::TxDone { port: PortId(port) };
+        let mut want = vec![(Time(1_000), d(1)), (Time(50), d(2))];
+        q.schedule_ahead(Time(1_000), d(1));
+        q.schedule_ahead(Time(50), d(2));
+        assert_eq!(q.pop(), Some((Time(50), d(2))));
+        q.schedule_ahead(Time(1_050), d(3));
+        q.schedule_behind(Time(1_020), d(4));
+        q.schedule_behind(Time(60), d(5));
+        assert_eq!((q.lanes.len, q.heap.len()), (4, 0));
+        assert_eq!(q.lane_ahead(0), Some(d(5)), "the lane of offset 50 holds the one due at 60");
+        q.schedule_behind(Time(2_000), d(6));
+        assert_eq!((q.lanes.len, q.heap.len()), (4, 1));
+        for port in 10..21 {
+            q.schedule_ahead(Time(1_050), d(port));
+            want.push((Time(1_050), d(port)));
+        }
+        q.schedule_behind(Time(1_030), d(7));
+        assert_eq!((q.lanes.len, q.heap.len()), (15, 2));
+        want.extend([(Time(1_050), d(3)), (Time(1_020), d(4)), (Time(60), d(5)), (Time(2_000), d(6)), (Time(1_030), d(7))]);
+        want.sort_by_key(|&(t, e)| (t, e.tie_key()));
+        let got: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(got, want[1..]);
     }
 
     #[test]

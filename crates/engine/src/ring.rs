@@ -122,6 +122,32 @@ impl<T: Copy> Ring<T> {
         self.buf[i] = x;
     }
 
+    /// Put `x` in order from the back: behind the last item for which `after` is false, the
+    /// items for which it is true (the last ones, at most `max` of them) moved one place back.
+    /// Its position (0: the front), or `None`, nothing changed, when more than `max` would move.
+    #[inline]
+    pub fn insert_from_back(&mut self, x: T, max: usize, after: impl Fn(&T) -> bool) -> Option<usize> {
+        let n = self.len;
+        if n > max && after(&self.buf[self.slot(n - 1 - max)]) {
+            return None;
+        }
+        let mut at = n;
+        while at > 0 && after(&self.buf[self.slot(at - 1)]) {
+            at -= 1;
+        }
+        if self.len == self.buf.len() {
+            self.grow(x);
+        }
+        for i in (at..n).rev() {
+            let (from, to) = (self.slot(i), self.slot(i + 1));
+            self.buf[to] = self.buf[from];
+        }
+        let i = self.slot(at);
+        self.buf[i] = x;
+        self.len += 1;
+        Some(at)
+    }
+
     /// Double the buffer (8 at first), the items moved to its start in order; `fill` is any item,
     /// for the slots not yet used.
     #[cold]
@@ -205,6 +231,30 @@ mod tests {
         assert_eq!(r.buf.len(), 256);
         assert!(r.iter().copied().eq(0..129));
         assert_eq!(Ring::with_capacity(0, 0u8).buf.len(), 0);
+    }
+
+    #[test]
+    fn insert_from_back_places_an_item_among_the_last_few_or_refuses() {
+        // 0, 10, 20, ..., 90, after six pushed and popped (the front moved, then the ring grew).
+        let mut r: Ring<u32> = Ring::default();
+        for x in [1, 2, 3, 4, 5, 6] {
+            r.push_back(x);
+        }
+        for _ in 0..6 {
+            r.pop_front();
+        }
+        for x in 0..10 {
+            r.push_back(10 * x);
+        }
+        // 75 goes behind 70, two from the back; 95 at the back; 5 would move ten (> 8): refused.
+        assert_eq!(r.insert_from_back(75, 8, |&y| y > 75), Some(8));
+        assert_eq!(r.insert_from_back(95, 8, |&y| y > 95), Some(11));
+        assert_eq!(r.insert_from_back(5, 8, |&y| y > 5), None);
+        assert_eq!(r.len(), 12);
+        // 25 would move nine: refused; 35 moves eight, the limit: placed.
+        assert_eq!(r.insert_from_back(25, 8, |&y| y > 25), None);
+        assert_eq!(r.insert_from_back(35, 8, |&y| y > 35), Some(4));
+        assert!(r.iter().copied().eq([0, 10, 20, 30, 35, 40, 50, 60, 70, 75, 80, 90, 95]));
     }
 
     #[test]

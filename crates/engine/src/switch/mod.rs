@@ -378,7 +378,7 @@ impl Fabric {
             // Someone waits now: the transmitter comes back for it when its packet ends (a
             // paused port's RESUME starts it instead).
             p.tx_pending = true;
-            cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
+            cx.events.schedule_behind(p.stats.busy_until, Event::TxDone { port });
         }
         if let Some(node) = bounce {
             self.reroute(node, id, cx);
@@ -461,7 +461,7 @@ impl Fabric {
         p.watched = true;
         if p.busy && !p.tx_pending && !Self::finished(p.stats.busy_until, port, cx) {
             p.tx_pending = true;
-            cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
+            cx.events.schedule_behind(p.stats.busy_until, Event::TxDone { port });
         }
     }
 
@@ -589,7 +589,7 @@ impl Fabric {
             self.tx_done(port, cx);
         } else if !p.tx_pending {
             p.tx_pending = true;
-            cx.events.schedule(p.stats.busy_until, Event::TxDone { port });
+            cx.events.schedule_behind(p.stats.busy_until, Event::TxDone { port });
         }
     }
 
