@@ -551,6 +551,24 @@ fn order(time: Time, key: u64) -> u128 {
 }
 
 impl Lanes {
+    /// The common case of [`insert`](Self::insert), inlined where packet events are scheduled:
+    /// the lane of `offset` is the one its slot names, holds events, has room, and `e` is due
+    /// after its tail. False, with nothing changed, in every other case.
+    #[inline(always)]
+    fn append(&mut self, offset: u64, e: PEntry) -> bool {
+        let slot = (offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOT_BITS)) as usize;
+        let i = self.slots[slot] as usize & (MAX_LANES - 1);
+        if self.offsets[i] != offset || i >= self.used {
+            return false;
+        }
+        let o = order(e.time, e.key);
+        if !self.rings[i].try_push_after(e, |t| order(t.time, t.key) < o) {
+            return false;
+        }
+        self.len += 1;
+        true
+    }
+
     /// Take `e`, scheduled `offset` after the current time, if a lane can hold it in order.
     #[inline]
     fn insert(&mut self, offset: u64, e: PEntry) -> Result<(), PEntry> {
@@ -995,7 +1013,10 @@ impl EventQueue {
     #[inline(always)]
     pub fn schedule_ahead(&mut self, time: Time, event: Event) {
         debug_assert!(matches!(event, Event::Arrive { .. } | Event::TxDone { .. }));
-        self.entry_ahead(PEntry::new(time, event));
+        let e = PEntry::new(time, event);
+        if !self.lanes.append(time.0.wrapping_sub(self.last.0), e) {
+            self.entry_ahead(e);
+        }
     }
 
     fn entry_ahead(&mut self, e: PEntry) {

@@ -70,6 +70,22 @@ impl<T: Copy> Ring<T> {
         self.len += 1;
     }
 
+    /// Append `x` if the buffer has room and `x` may follow the back item (`follows(back)`); the
+    /// common case of a push kept small enough to inline, the rest left to the caller.
+    #[inline(always)]
+    pub fn try_push_after(&mut self, x: T, follows: impl Fn(&T) -> bool) -> bool {
+        if self.len == 0 || self.len == self.buf.len() {
+            return false;
+        }
+        let mask = self.buf.len() - 1;
+        if !follows(&self.buf[(self.head + self.len - 1) & mask]) {
+            return false;
+        }
+        self.buf[(self.head + self.len) & mask] = x;
+        self.len += 1;
+        true
+    }
+
     #[inline]
     pub fn pop_front(&mut self) -> Option<T> {
         if self.len == 0 {
@@ -255,6 +271,22 @@ mod tests {
         assert_eq!(r.insert_from_back(25, 8, |&y| y > 25), None);
         assert_eq!(r.insert_from_back(35, 8, |&y| y > 35), Some(4));
         assert!(r.iter().copied().eq([0, 10, 20, 30, 35, 40, 50, 60, 70, 75, 80, 90, 95]));
+    }
+
+    #[test]
+    fn try_push_after_appends_only_when_it_may_and_there_is_room() {
+        let mut r: Ring<u32> = Ring::default();
+        assert!(!r.try_push_after(1, |_| true), "empty: left to the caller");
+        r.push_back(10);
+        assert!(r.try_push_after(20, |&b| b < 20));
+        assert!(!r.try_push_after(15, |&b| b < 15), "not after the back item");
+        for x in 3..8 {
+            assert!(r.try_push_after(10 * x, |&b| b < 10 * x));
+        }
+        assert_eq!(r.len(), 7);
+        assert!(r.try_push_after(80, |_| true));
+        assert!(!r.try_push_after(90, |_| true), "full: left to the caller, which grows it");
+        assert!(r.iter().copied().eq((1..9).map(|x| 10 * x)));
     }
 
     #[test]
