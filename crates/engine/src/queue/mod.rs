@@ -523,7 +523,7 @@ impl PortQueue {
 
     /// `offer` of a packet whose position on its flow's path at the next node is `next`, kept
     /// with the packet's queue entry.
-    #[inline]
+    #[inline(always)]
     pub fn offer_at(&mut self, id: PacketId, next: PathPos, env: &mut Env) -> Admit {
         match self.multi.as_deref_mut() {
             None => self.offer_fifo(id, next, env.slab),
@@ -532,7 +532,7 @@ impl PortQueue {
     }
 
     /// `offer` for the simple port.
-    #[inline]
+    #[inline(always)]
     fn offer_fifo(&mut self, id: PacketId, next: PathPos, slab: &mut PacketSlab) -> Admit {
         let p = slab.get_mut(id);
         let size = p.size as u64;
@@ -746,6 +746,9 @@ impl Multi {
         true
     }
 
+    /// Not inlined: kept out of `PortQueue::offer_at`, so that the simple port's admission, the
+    /// common case, inlines into the switch's enqueue stage.
+    #[inline(never)]
     fn offer(&mut self, id: PacketId, next: PathPos, occ: &mut Occupancy, env: &mut Env) -> Admit {
         let p = env.slab.get(id);
         let (class, mut size, kind, ecn, rank, int) = (p.class, p.size as u64, p.kind, p.ecn, p.rank, p.int);
