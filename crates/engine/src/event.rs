@@ -515,6 +515,8 @@ struct Lanes {
     slots: [u8; 1 << SLOT_BITS],
     /// Bit `i` set: lane `i` holds events.
     busy: u16,
+    /// The new head of the lane last popped, as that pop left it (a prefetch hint: `upcoming`).
+    next: Option<PEntry>,
     len: usize,
     /// Lanes that may be given an offset: `MAX_LANES`, or 0 when closed (the scheduled orders).
     cap: usize,
@@ -522,7 +524,7 @@ struct Lanes {
 
 impl Default for Lanes {
     fn default() -> Self {
-        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| Ring::default()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, len: 0, cap: MAX_LANES }
+        Lanes { offsets: [0; MAX_LANES], heads: [u128::MAX; MAX_LANES], rings: std::array::from_fn(|_| Ring::default()), used: 0, slots: [0; 1 << SLOT_BITS], busy: 0, next: None, len: 0, cap: MAX_LANES }
     }
 }
 
@@ -677,12 +679,6 @@ impl Lanes {
         Some((best, head))
     }
 
-    /// The event at the head of lane `i`, if any.
-    #[inline]
-    fn head_of(&self, i: usize) -> Option<Event> {
-        self.rings.get(i)?.front().map(|e| e.event())
-    }
-
     /// The event `n` places behind the head of lane `i`, if any.
     #[inline]
     fn entry_of(&self, i: usize, n: usize) -> Option<Event> {
@@ -692,15 +688,15 @@ impl Lanes {
     #[inline]
     fn pop(&mut self, i: usize) -> PEntry {
         let i = i & (MAX_LANES - 1);
-        let ring = &mut self.rings[i];
-        let e = ring.pop_front().expect("a lane's head exists");
-        match ring.front() {
+        let (e, next) = self.rings[i].pop_front_peek().expect("a lane's head exists");
+        match next {
             Some(h) => self.heads[i] = order(h.time, h.key),
             None => {
                 self.heads[i] = u128::MAX;
                 self.busy &= !(1 << i);
             }
         }
+        self.next = next;
         self.len -= 1;
         e
     }
@@ -955,11 +951,11 @@ impl EventQueue {
         self.scheduled.as_deref().map_or(TieOrder::Event, |s| s.order)
     }
 
-    /// A packet event likely to come up soon: the new head of the lane the last event came from
-    /// (for prefetching what it will touch; any answer is correct).
+    /// A packet event likely to come up soon: the new head of the lane the last event came from,
+    /// as that pop left it (for prefetching what it will touch; any answer is correct).
     #[inline]
     pub fn upcoming(&self) -> Option<Event> {
-        self.lanes.head_of(self.last_lane)
+        self.lanes.next.map(|e| e.event())
     }
 
     /// The packet event `n` places behind [`upcoming`](Self::upcoming) in the same lane (`n` = 0:

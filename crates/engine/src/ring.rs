@@ -126,6 +126,19 @@ impl<T: Copy> Ring<T> {
         Some(x)
     }
 
+    /// `pop_front`, with a copy of the new front item (the event list reads it at once).
+    #[inline]
+    pub fn pop_front_peek(&mut self) -> Option<(T, Option<T>)> {
+        if self.len == 0 {
+            return None;
+        }
+        let x = self.buf[self.head];
+        self.head = (self.head + 1) & (self.buf.len() - 1);
+        self.len -= 1;
+        let next = if self.len > 0 { Some(self.buf[self.head]) } else { None };
+        Some((x, next))
+    }
+
     /// Put `x` at position `at` (0: the front), the items from there on one place further back.
     pub fn insert(&mut self, at: usize, x: T) {
         assert!(at <= self.len, "insert at {at} in a ring of {}", self.len);
@@ -206,7 +219,11 @@ mod tests {
                     r.push_back(step);
                     d.push_back(step);
                 }
-                3..=4 => assert_eq!(r.pop_front(), d.pop_front()),
+                3 => assert_eq!(r.pop_front(), d.pop_front()),
+                4 => {
+                    let want = d.pop_front().map(|x| (x, d.front().copied()));
+                    assert_eq!(r.pop_front_peek(), want);
+                }
                 5 => {
                     let at = ((state >> 40) as usize) % (d.len() + 1);
                     r.insert(at, step);
