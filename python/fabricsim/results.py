@@ -5,9 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
-import tempfile
-import uuid
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -40,6 +37,8 @@ def check_output_dir(directory: str | Path, overwrite: bool = True) -> Path:
         if entries and not overwrite:
             raise ResultsError(f"output '{d}' holds the results of an earlier run; choose another -o, or allow replacing it "
                                "(fabricsim run without --no-overwrite; Results.save(..., overwrite=True))")
+    import tempfile  # here, not at the top: `import fabricsim` stays quick (docs/PERFORMANCE.md)
+
     parent = d.absolute().parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
@@ -378,6 +377,9 @@ class Results:
 
             >>> res.save("results/mine")           # replaces an earlier run there, whole   # doctest: +SKIP
         """
+        import shutil
+        import tempfile
+
         d = check_output_dir(directory, overwrite)
         parent = d.absolute().parent
         tmp = Path(tempfile.mkdtemp(prefix=f".{d.name}.tmp-", dir=parent))
@@ -402,6 +404,8 @@ class Results:
 
             >>> res.write_files(Path(tempfile.mkdtemp()))   # doctest: +SKIP
         """
+        import uuid  # imports platform: here, not at the top
+
         run_id = self.summary.get("run_id") or uuid.uuid4().hex
         files = {name: self._written(name, run_id) for name in ("flows", "ports", "timeseries")}
         if self._rows("queues"):
