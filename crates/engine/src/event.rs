@@ -958,8 +958,9 @@ impl EventQueue {
         self.lanes.next.map(|e| e.event())
     }
 
-    /// The packet event `n` places behind [`upcoming`](Self::upcoming) in the same lane (`n` = 0:
-    /// that event), for prefetching further ahead: a lane is popped in order, so each of its
+    /// The packet event `n` places behind the head of the lane last popped (`n` = 0: its head now,
+    /// which is [`upcoming`](Self::upcoming) unless that lane changed at its front since), for
+    /// prefetching further ahead: a lane is popped in order, so each of its
     /// events passes place `n` once, while some `n` events of that lane (and those of the other
     /// lanes between them) run. Any answer is correct.
     #[inline]

@@ -1,5 +1,5 @@
 //! [`Ring`]: a first-in first-out queue of `Copy` items in a buffer whose length is a power of two,
-//! for the per-packet queues (the event list's lanes). A position is the front's index plus an
+//! for the per-packet queues (the event list's lanes, the ports' FIFOs). A position is the front's index plus an
 //! offset, masked by the length: a push or a pop is an add and an `and`, where std's `VecDeque`
 //! (any capacity) wraps with a compare at every access.
 
@@ -288,6 +288,25 @@ mod tests {
         assert_eq!(r.insert_from_back(25, 8, |&y| y > 25), None);
         assert_eq!(r.insert_from_back(35, 8, |&y| y > 35), Some(4));
         assert!(r.iter().copied().eq([0, 10, 20, 30, 35, 40, 50, 60, 70, 75, 80, 90, 95]));
+
+        // Across the buffer's end: 60 .. 120 in a buffer of 8 whose front is at slot 6, so the
+        // moves wrap; then a full buffer grows before the insert.
+        let mut w: Ring<u32> = Ring::default();
+        for x in 0..8 {
+            w.push_back(10 * x);
+        }
+        for _ in 0..6 {
+            w.pop_front();
+        }
+        for x in 8..13 {
+            w.push_back(10 * x);
+        }
+        assert_eq!((w.head, w.len(), w.buf.len()), (6, 7, 8));
+        assert_eq!(w.insert_from_back(65, 8, |&y| y > 65), Some(1));
+        assert_eq!((w.len(), w.buf.len()), (8, 8));
+        assert_eq!(w.insert_from_back(115, 8, |&y| y > 115), Some(7));
+        assert_eq!(w.buf.len(), 16);
+        assert!(w.iter().copied().eq([60, 65, 70, 80, 90, 100, 110, 115, 120]));
     }
 
     #[test]
