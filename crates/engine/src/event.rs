@@ -541,10 +541,10 @@ impl Lanes {
 const MAX_LANES: usize = 16;
 /// `Lanes::slots` has `1 << SLOT_BITS` entries.
 const SLOT_BITS: u32 = 6;
-/// How far back from a lane's tail a tie may be inserted.
-const MAX_TIE_SCAN: usize = 8;
-/// How far back from a lane's tail an event scheduled late may be inserted (`insert_behind`).
-const MAX_BEHIND: usize = 8;
+/// How many of a lane's last events an insertion may move one place back (a tie at the tail's
+/// picosecond with a smaller key; a transmit-done scheduled late, `insert_behind`); beyond that the
+/// event goes to the heap.
+const MAX_SHIFT: usize = 8;
 
 /// (time, key) as one number with the same order.
 #[inline]
@@ -553,13 +553,18 @@ fn order(time: Time, key: u64) -> u128 {
 }
 
 impl Lanes {
+    /// Where `slots` keeps the lane last given `offset`.
+    #[inline(always)]
+    fn slot_of(offset: u64) -> usize {
+        (offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOT_BITS)) as usize
+    }
+
     /// The common case of [`insert`](Self::insert), inlined where packet events are scheduled:
     /// the lane of `offset` is the one its slot names, holds events, has room, and `e` is due
     /// after its tail. False, with nothing changed, in every other case.
     #[inline(always)]
     fn append(&mut self, offset: u64, e: PEntry) -> bool {
-        let slot = (offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOT_BITS)) as usize;
-        let i = self.slots[slot] as usize & (MAX_LANES - 1);
+        let i = self.slots[Self::slot_of(offset)] as usize & (MAX_LANES - 1);
         if self.offsets[i] != offset || i >= self.used {
             return false;
         }
@@ -574,7 +579,7 @@ impl Lanes {
     /// Take `e`, scheduled `offset` after the current time, if a lane can hold it in order.
     #[inline]
     fn insert(&mut self, offset: u64, e: PEntry) -> Result<(), PEntry> {
-        let slot = (offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOT_BITS)) as usize;
+        let slot = Self::slot_of(offset);
         let hint = self.slots[slot] as usize & (MAX_LANES - 1);
         let i = if self.offsets[hint] == offset && hint < self.used {
             hint
@@ -608,15 +613,9 @@ impl Lanes {
             Some(t) if order(t.time, t.key) < o => ring.push_back(e),
             Some(t) if t.time == e.time => {
                 // A tie at the tail's picosecond with a smaller key: its place among the last few.
-                let n = ring.len();
-                let mut at = n - 1;
-                while at > 0 && n - at < MAX_TIE_SCAN && order(ring[at - 1].time, ring[at - 1].key) > o {
-                    at -= 1;
-                }
-                if at > 0 && order(ring[at - 1].time, ring[at - 1].key) > o {
+                let Some(at) = ring.insert_from_back(e, MAX_SHIFT, |t| order(t.time, t.key) > o) else {
                     return Err(e);
-                }
-                ring.insert(at, e);
+                };
                 if at == 0 {
                     self.heads[i] = o;
                 }
@@ -632,7 +631,7 @@ impl Lanes {
     /// transmission under way), if a lane can hold it in order. The lane is the one of the
     /// smallest offset at least `ahead` — every event appended to it from now on is due no earlier
     /// than `e`, so `e` never blocks it — and `e` goes in at its place among the last
-    /// `MAX_BEHIND` of that lane's events (most such events sit within two of the tail: k = 8,
+    /// `MAX_SHIFT` of that lane's events (most such events sit within two of the tail: k = 8,
     /// 50 ms). Otherwise it is handed back.
     #[inline]
     fn insert_behind(&mut self, ahead: u64, e: PEntry) -> Result<(), PEntry> {
@@ -648,7 +647,7 @@ impl Lanes {
             return Err(e);
         }
         let o = order(e.time, e.key);
-        let Some(at) = self.rings[lane].insert_from_back(e, MAX_BEHIND, |t| order(t.time, t.key) > o) else {
+        let Some(at) = self.rings[lane].insert_from_back(e, MAX_SHIFT, |t| order(t.time, t.key) > o) else {
             return Err(e);
         };
         if at == 0 {
@@ -1034,12 +1033,14 @@ impl EventQueue {
     #[inline]
     pub fn schedule_behind(&mut self, time: Time, event: Event) {
         debug_assert!(matches!(event, Event::Arrive { .. } | Event::TxDone { .. }));
+        // The scheduled orders' lanes are closed: they refuse it, as they refuse every event.
         let e = PEntry::new(time, event);
-        let lane = if self.scheduled.is_none() { time.0.checked_sub(self.last.0) } else { None };
-        match lane.map(|ahead| self.lanes.insert_behind(ahead, e)) {
-            Some(Ok(())) => {}
-            Some(Err(e)) => self.packet_event(e),
-            None => self.packet_event(e),
+        let placed = match time.0.checked_sub(self.last.0) {
+            Some(ahead) => self.lanes.insert_behind(ahead, e),
+            None => Err(e),
+        };
+        if let Err(e) = placed {
+            self.packet_event(e);
         }
     }
 
@@ -1380,7 +1381,7 @@ mod tests {
         // the smallest at least 970 ahead, one place before its tail (1 050); one due at 60 (10
         // ahead) into the emptied lane of offset 50; one due at 2 000, beyond every lane's
         // offset, to the heap. After eleven ties at 1 050 behind it, one due at 1 030 would move
-        // twelve events (more than `MAX_BEHIND`): the heap too. All pop in (time, key) order.
+        // twelve events (more than `MAX_SHIFT`): the heap too. All pop in (time, key) order.
         let mut q = EventQueue::new();
         let d = |port: u32| Event::TxDone { port: PortId(port) };
         let mut want = vec![(Time(1_000), d(1)), (Time(50), d(2))];
