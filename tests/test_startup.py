@@ -62,3 +62,24 @@ def test_the_cli_run_writes_and_reports_without_pandas(tmp_path):
             "sys.stdout = sys.__stdout__\nassert rc == 0 and 'FCT by flow size' in out.getvalue(), out.getvalue()")
     assert "pandas" not in loaded_after(code)
     assert {"flows.parquet", "flow_series.parquet"} <= {p.name for p in (tmp_path / "ex").iterdir()}
+
+
+# What a run of a TOML scenario needs from the standard library: the engine reads the file and
+# the validated dict itself (crates/py/src/document.rs), so these load only where a run is saved
+# or a file needs tomllib (about 15 ms of every process, docs/PERFORMANCE.md).
+STDLIB_DEFERRED = ("tomllib", "json", "re", "enum", "pathlib", "typing", "copy")
+
+
+def stdlib_loaded_after(code: str) -> set[str]:
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sys.modules))"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return {m for m in STDLIB_DEFERRED if m in out}
+
+
+def test_a_run_of_a_toml_file_imports_no_parser_module(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_text('[simulation]\nend = "1ms"\n[topology]\nkind = "star"\nhosts = 3\nlink = { rate = "10Gbps", delay = "1us" }\n'
+                 '[[flows]]\nsrc = "h1"\ndst = "h0"\nsize = "30KB"\n')
+    code = (f"from fabricsim.runner import run\nr = run({str(f)!r}, progress=False)\n"
+            "assert sum(r.raw('flows')['bytes_acked']) == 30_000")
+    assert stdlib_loaded_after(code) == set()

@@ -1,6 +1,7 @@
 """Type stubs for the Rust engine (fabricsim._engine, crates/py/src/lib.rs).
 
-Scenarios cross as JSON text (fabricsim.scenario.to_json of a validated dict); tables come back
+Scenarios cross as JSON text (fabricsim.scenario.to_json of a validated dict) or, for `validate`
+and `Simulation`, as the dict itself (read without Python's json module); tables come back
 as dicts of equal-length columns, ready for pandas.DataFrame. Times are integer picoseconds.
 """
 
@@ -8,8 +9,12 @@ from typing import Any, Optional
 
 __version__: str
 
-def validate(json: str) -> list[tuple[str, str]]:
-    """Problems in a JSON scenario as (key path, message); empty if it is valid."""
+def validate(doc: str | dict[str, Any]) -> list[tuple[str, str]]:
+    """Problems in a scenario (JSON text or a dict) as (key path, message); empty if it is valid."""
+
+def parse_toml(text: str) -> Optional[dict[str, Any]]:
+    """A TOML document as tomllib.loads returns it (keys in document order), or None where
+    tomllib must read it: a syntax error, a date-time, an integer beyond 64 bits."""
 
 def scenario_warnings(json: str) -> list[tuple[str, str]]:
     """What in a valid JSON scenario runs but is probably not what was meant, as (key path,
@@ -54,10 +59,10 @@ def builtin_workload_text(name: str) -> str:
     """The .cdf text of a built-in distribution (ValueError if there is none)."""
 
 class Simulation:
-    """One simulation, built from a JSON scenario and advanced in chunks (the GIL is released
-    while it runs)."""
+    """One simulation, built from a scenario (JSON text or a validated dict) and advanced in
+    chunks (the GIL is released while it runs)."""
 
-    def __init__(self, json: str, seed: Optional[int] = None) -> None: ...
+    def __init__(self, doc: str | dict[str, Any], seed: Optional[int] = None) -> None: ...
     def run_until(self, until_ps: int) -> None:
         """Process events up to `until_ps` (picoseconds)."""
     @property

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import copy
-from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
-
 from .errors import ScenarioError
-from .scenario import ScenarioLike, load_scenario, validate
+from .scenario import load_scenario, validate
 
+# `import fabricsim` imports this module: copy, pathlib and typing load on use (start-up).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Callable, Iterable, Optional, Sequence
+
     import pandas as pd
+
+    from .scenario import ScenarioLike
 
 # pandas and the runner are imported where used: `fabricsim` itself (and so the CLI, which a
 # Ctrl-C may interrupt while it starts) loads in a fraction of the time without them.
@@ -24,6 +27,8 @@ SETUP_COLUMNS = ("ports", "queues", "scheduler", "buffer", "marking", "admission
 def with_transport(doc: dict, transport: str) -> dict:
     """A copy of `doc` in which every flow, workload and incast uses `transport` (a profile name
     from [transports] or a congestion-control name)."""
+    import copy
+
     d = copy.deepcopy(doc)
     for key in TRAFFIC_KEYS:
         for item in d.get(key, []) or []:
@@ -34,6 +39,8 @@ def with_transport(doc: dict, transport: str) -> dict:
 def with_load(doc: dict, load: float) -> dict:
     """A copy of `doc` whose workloads offer `load` in total: a mix keeps its proportions
     (Flash's four workloads at 0.125 each become 0.175 each for a load of 0.7)."""
+    import copy
+
     d = copy.deepcopy(doc)
     ws = d.get("workload", []) or []
     total = sum(float(w.get("load", 0.0)) for w in ws)
@@ -180,6 +187,8 @@ def compare(
 def write(c: Comparison, outdir: Path) -> list[Path]:
     """Results per run, the statistics table (CSV) and the figures."""
     from . import analysis, plots
+
+    from pathlib import Path
 
     outdir = Path(outdir)
     written = []

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import warnings
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import ResultsError
 
+# pathlib, json and typing load where a run is saved or read, not when one is made (start-up,
+# docs/PERFORMANCE.md).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Callable
+
     import pandas as pd
 
 PS = 1e12
@@ -23,6 +26,8 @@ def check_output_dir(directory: str | Path, overwrite: bool = True) -> Path:
     """Check, before simulating, that `save(directory)` will succeed: the path is not a file, not
     a directory of other things, and its parent can be written. An existing results directory is
     replaced whole when `overwrite`, else refused. Raises ResultsError naming the path."""
+    from pathlib import Path
+
     d = Path(directory)
     if d.exists() and not d.is_dir():
         raise ResultsError(f"output '{d}' is a file, not a directory; choose another -o")
@@ -379,6 +384,7 @@ class Results:
         """
         import shutil
         import tempfile
+        from pathlib import Path
 
         d = check_output_dir(directory, overwrite)
         parent = d.absolute().parent
@@ -404,6 +410,7 @@ class Results:
 
             >>> res.write_files(Path(tempfile.mkdtemp()))   # doctest: +SKIP
         """
+        import json
         import uuid  # imports platform: here, not at the top
 
         run_id = self.summary.get("run_id") or uuid.uuid4().hex
@@ -506,6 +513,9 @@ class Results:
             >>> res = fabricsim.Results.load("results/example")   # doctest: +SKIP
             >>> res.flows.fct_s.describe()   # doctest: +SKIP
         """
+        import json
+        from pathlib import Path
+
         d = Path(directory)
         if not d.is_dir():
             raise ResultsError(f"'{d}' is not a results directory" + ("" if d.exists() else " (it does not exist)"))
@@ -548,6 +558,9 @@ class Results:
 
             >>> fabricsim.Results.load_table("results/example", "ports", columns=["port", "utilization"])   # doctest: +SKIP
         """
+        import json
+        from pathlib import Path
+
         d = Path(directory)
         try:
             run_id = json.loads((d / "summary.json").read_text()).get("run_id")

@@ -6,12 +6,17 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from typing import Iterable, Optional
 
 from . import _engine
 from .results import Results
 from .errors import ScenarioError, ScenarioWarning, UsageError
-from .scenario import MAX_INT, ScenarioLike, to_json, validate
+from .scenario import MAX_INT, validate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, Optional
+
+    from .scenario import ScenarioLike
 
 
 def check_seed(seed, key: str = "seed") -> None:
@@ -51,7 +56,7 @@ def run(
     t_setup = time.perf_counter()
     doc = validate(scenario, overrides)
     try:
-        sim = _engine.Simulation(to_json(doc), seed)
+        sim = _engine.Simulation(doc, seed)
     except ValueError as e:  # validated above, so only a mismatch between the two would land here
         raise ScenarioError([("", str(e))], "scenario") from None
     # Reading, validating and building the fabric (routes, paths, flows) before the first event.

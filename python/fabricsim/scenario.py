@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from pathlib import Path
-from typing import Any, Iterable, Mapping, Union
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from collections.abc import Mapping
 
 from . import _engine
 from .errors import MissingFileError, ScenarioError
 
-ScenarioLike = Union[str, os.PathLike, Mapping[str, Any]]
+# `json`, `tomllib`, `pathlib` and `typing` (with the `re` and `enum` they import) are imported
+# only where needed: the engine reads TOML files and dicts itself (crates/py/src/document.rs),
+# which keeps about 15 ms off every run's start (docs/PERFORMANCE.md).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any, Iterable, Union
+
+    ScenarioLike = Union[str, os.PathLike, Mapping[str, Any]]
+
+
+def _tomllib():
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib
 
 
 #: Scenario files above this size are refused before parsing (a TOML parser needs ~10 s and
@@ -31,6 +40,10 @@ MAX_INT = 2**64 - 1
 def _parse_value(text: str) -> Any:
     """A --set value: a TOML value if it parses as one (number, bool, list, quoted string),
     otherwise the raw text as a string (so `--set topology.link.rate=40Gbps` just works)."""
+    doc = _engine.parse_toml(f"v = {text}")
+    if doc is not None:
+        return doc["v"]
+    tomllib = _tomllib()
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
@@ -86,15 +99,17 @@ def check_overrides(overrides: Any) -> list[str]:
     return items
 
 
-def _resolve_paths(doc: dict, base: Path) -> None:
+def _resolve_paths(doc: dict, base: str | os.PathLike) -> None:
     """User CDF files are relative to the scenario file, not to the working directory."""
     for w in doc.get("workload", []) or []:
         cdf = w.get("cdf") if isinstance(w, dict) else None
-        if isinstance(cdf, str) and (cdf.endswith(".cdf") or "/" in cdf) and not Path(cdf).is_absolute():
-            w["cdf"] = str((base / cdf).resolve())
+        if isinstance(cdf, str) and (cdf.endswith(".cdf") or "/" in cdf) and not os.path.isabs(cdf):
+            from pathlib import Path
+
+            w["cdf"] = str((Path(base) / cdf).resolve())
 
 
-def _decode(data: bytes, path: Path) -> str:
+def _decode(data: bytes, path: str | os.PathLike) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) > 1 and b"\x00" in data[:2]):
         raise ScenarioError([("", "the file is UTF-16 encoded; save it as UTF-8")], str(path))
     try:
@@ -103,32 +118,42 @@ def _decode(data: bytes, path: Path) -> str:
         raise ScenarioError([("", f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}); save it as UTF-8")], str(path)) from None
 
 
-def read_toml(path: Path, what: str = "scenario") -> dict:
+def read_toml(path: str | os.PathLike, what: str = "scenario") -> dict:
     """A TOML file as a dict; a missing, oversized, non-UTF-8 or malformed file is reported with
     the path."""
-    if not path.exists():
+    if not os.path.exists(path):
         raise MissingFileError(f"no {what} file at '{path}'")
-    if path.is_dir():
+    if os.path.isdir(path):
         raise ScenarioError([("", f"'{path}' is a directory, not a {what} file")], str(path))
     try:
-        size = path.stat().st_size
+        size = os.stat(path).st_size
         if size > MAX_SCENARIO_BYTES:
             raise ScenarioError([("", f"the file is {size / 1e6:.1f} MB, above the {MAX_SCENARIO_BYTES / 1e6:g} MB a {what} file may have "
                                       "(fabricsim.scenario.MAX_SCENARIO_BYTES); describe many flows with a [[workload]], "
                                       "or pass a dict to the Python API")], str(path))
-        text = _decode(path.read_bytes(), path)
+        with open(path, "rb") as f:
+            text = _decode(f.read(), path)
     except OSError as e:
         raise ScenarioError([("", f"cannot read the file: {e.strerror or e}")], str(path)) from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
-    except RecursionError:
-        raise ScenarioError([("", f"nested too deeply to read (tables and lists may nest {MAX_DEPTH} levels)")], str(path)) from None
+    doc = _engine.parse_toml(text)
+    if doc is None:
+        doc = _read_toml_python(text, path)
     issues = check_values(doc)
     if issues:
         raise ScenarioError(issues, str(path))
     return doc
+
+
+def _read_toml_python(text: str, path) -> dict:
+    """tomllib's reading, for what the engine's reader leaves to it: syntax errors (tomllib's
+    message), date-times and integers beyond 64 bits."""
+    tomllib = _tomllib()
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+    except RecursionError:
+        raise ScenarioError([("", f"nested too deeply to read (tables and lists may nest {MAX_DEPTH} levels)")], str(path)) from None
 
 
 def _path(parent: str, key) -> str:
@@ -146,17 +171,21 @@ def check_values(doc: Any) -> list[tuple[str, str]]:
     stack = [("", doc, 0)]
     while stack and len(issues) < 20:
         path, v, depth = stack.pop()
-        if isinstance(v, Mapping) or isinstance(v, (list, tuple)):
+        t = type(v)
+        # The exact types a TOML file gives first; isinstance against the ABC for the rest.
+        if t is str or t is bool or v is None:
+            continue
+        mapping = t is dict or (t is not list and isinstance(v, Mapping))
+        if mapping or t is list or isinstance(v, (list, tuple)):
             if depth >= MAX_DEPTH:
                 issues.append((path, f"nested deeper than {MAX_DEPTH} levels of tables and lists"))
                 continue
-            items = v.items() if isinstance(v, Mapping) else enumerate(v)
-            for k, x in items:
-                if isinstance(v, Mapping) and not isinstance(k, str):
+            for k, x in (v.items() if mapping else enumerate(v)):
+                if mapping and not isinstance(k, str):
                     issues.append((path, f"key {k!r} is not a string"))
                     continue
                 stack.append((_path(path, k), x, depth + 1))
-        elif isinstance(v, bool) or v is None or isinstance(v, str):
+        elif isinstance(v, bool) or isinstance(v, str):
             continue
         elif isinstance(v, int):
             if not -(2**63) <= v <= MAX_INT:
@@ -183,26 +212,44 @@ def load_scenario(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict
 
 
 def _load(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> tuple[dict, list]:
-    from .traffic import expand_imports
-
     base = None
     if isinstance(scenario, Mapping):
+        import json
+
         issues = check_values(scenario)
         if issues:
             raise ScenarioError(issues, "scenario")
         doc = json.loads(json.dumps(scenario))  # deep copy, and proves it is plain data
     else:
-        path = Path(scenario)
+        path = _path_text(scenario)
         doc = read_toml(path)
-        _resolve_paths(doc, path.parent)
-        base = path.parent
+        base = os.path.dirname(path) or "."
+        _resolve_paths(doc, base)
     for o in check_overrides(overrides):
         apply_override(doc, o)
-    origins = expand_imports(doc, base)
+    if "import" not in doc:
+        flows = doc.get("flows")
+        return doc, [None] * (len(flows) if isinstance(flows, list) else 0)
+    from pathlib import Path
+
+    from .traffic import expand_imports
+
+    origins = expand_imports(doc, None if base is None else Path(base))
     return doc, origins
 
 
+def _path_text(scenario) -> str:
+    """A scenario file's path as text; what is neither text nor a path gets pathlib's TypeError."""
+    if isinstance(scenario, str):
+        return scenario
+    from pathlib import Path
+
+    return str(Path(scenario))
+
+
 def to_json(doc: Mapping[str, Any]) -> str:
+    import json
+
     return json.dumps(doc)
 
 
@@ -216,12 +263,14 @@ def validate(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> dict:
         ScenarioError: scenarios/example.toml has 1 problem:
           - topology.link.rate: '40Gbs' is not a rate; try '40Gbps'
     """
-    from .traffic import locate
-
     doc, origins = _load(scenario, overrides)
     issues = check_values(doc)  # overrides may have brought nan or huge numbers
     if not issues:
-        issues = locate(_engine.validate(to_json(doc)), origins)
+        issues = _engine.validate(doc)
+        if issues and any(o is not None for o in origins):
+            from .traffic import locate
+
+            issues = locate(issues, origins)
     if issues:
         source = str(scenario) if not isinstance(scenario, Mapping) else "scenario"
         raise ScenarioError(issues, source)

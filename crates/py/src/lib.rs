@@ -7,13 +7,24 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// Validate a scenario given as JSON; returns a list of (key path, message), empty if valid.
+mod document;
+use document::Document;
+
+/// Validate a scenario given as JSON text or as a dict; returns a list of (key path, message),
+/// empty if valid.
 #[pyfunction]
-fn validate(json: &str) -> Vec<(String, String)> {
-    match Scenario::from_json(json) {
+fn validate(doc: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
+    Ok(match Document::of(doc)?.scenario() {
         Ok(_) => vec![],
         Err(iss) => iss.0.into_iter().map(|i| (i.path, i.message)).collect(),
-    }
+    })
+}
+
+/// A TOML document as `tomllib.loads` returns it, or None where `tomllib` must read it (a syntax
+/// error, a date-time, an integer beyond 64 bits): see `document.rs`.
+#[pyfunction]
+fn parse_toml(py: Python<'_>, text: &str) -> Option<PyObject> {
+    document::toml_to_python(py, text)
 }
 
 /// The warnings of a valid scenario given as JSON (key path, message); empty when it is not
@@ -30,7 +41,7 @@ fn issues(v: Vec<fabricsim_engine::Issue>) -> Vec<(String, String)> {
     v.into_iter().map(|i| (i.path, i.message)).collect()
 }
 
-/// One simulation. Build with a JSON scenario; advance with `run_until`.
+/// One simulation. Build with a scenario (JSON text or a validated dict); advance with `run_until`.
 #[pyclass(module = "fabricsim._engine")]
 struct Simulation {
     sim: Simulator,
@@ -41,9 +52,9 @@ struct Simulation {
 #[pymethods]
 impl Simulation {
     #[new]
-    #[pyo3(signature = (json, seed=None))]
-    fn new(json: &str, seed: Option<u64>) -> PyResult<Self> {
-        let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    #[pyo3(signature = (doc, seed=None))]
+    fn new(doc: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Self> {
+        let sc = Document::of(doc)?.scenario().map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Simulation { sim: Simulator::new(&sc, seed), warnings: issues(sc.warnings()) })
     }
 
@@ -511,6 +522,7 @@ fn builtin_workload_text(name: &str) -> PyResult<&'static str> {
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_toml, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_warnings, m)?)?;
     m.add_function(wrap_pyfunction!(topology_summary, m)?)?;
     m.add_function(wrap_pyfunction!(offered_load, m)?)?;
