@@ -574,8 +574,9 @@ impl Simulator {
     #[inline]
     fn prepare_outbox(&mut self, flow: FlowId) {
         let nic = self.flows[flow.idx()].nic;
-        self.outbox.budget = self.nic_budget(nic);
-        self.outbox.nic_queued = self.fabric.nic_queued(nic);
+        let queued = self.fabric.nic_queued(nic);
+        self.outbox.budget = self.hosts.budget(nic, queued);
+        self.outbox.nic_queued = queued;
     }
 
     /// A PAUSE stopped host NIC `port`, which holds its senders (`[pfc] stop_senders`): every
