@@ -112,3 +112,27 @@ def test_htsims_own_permutation_assertion_is_retried_other_failures_are_not(monk
     with pytest.raises(SystemExit):
         compare.run_htsim(None, e, tmp_path)
     assert len(calls) == 1
+
+
+def test_one_invocation_covers_every_span_experiment_and_extra_case():
+    import compare
+
+    cases = compare.parse_cases("dctcp", "8,12", "50ms,210ms", ["ndp:12:20ms"])
+    assert cases == [("dctcp", 8, "50ms"), ("dctcp", 12, "50ms"), ("dctcp", 8, "210ms"), ("dctcp", 12, "210ms"),
+                     ("ndp", 12, "20ms")]
+    for bad in (("tcp", "8", "50ms", []), ("dctcp", "7", "50ms", []), ("dctcp", "8", "fifty", []),
+                ("dctcp", "8", "50ms", ["ndp:12"]), ("dctcp", "x", "50ms", [])):
+        with pytest.raises(SystemExit):
+            compare.parse_cases(*bad)
+
+
+def test_the_closing_summary_says_which_cases_fall_short_or_were_warned():
+    import compare
+
+    rows = [dict(experiment="dctcp", size=8, end="50ms", fabricsim_cpu=0.30, htsim_cpu=0.92, ratio=3.04, warnings=0),
+            dict(experiment="dctcp", size=20, end="210ms", fabricsim_cpu=30.0, htsim_cpu=180.0, ratio=5.9, warnings=1)]
+    out = compare.summary_table(rows, 3.0)
+    assert "dctcp k = 8, 50ms" in out[1] and "3.04x" in out[1] and out[2].endswith("1")
+    assert out[-1] == "every case >= 3x; 1 with timing warnings (rerun those before quoting)"
+    rows[0]["ratio"] = 2.95
+    assert compare.summary_table(rows, 3.0)[-1].startswith("1 of 2 cases below 3x")

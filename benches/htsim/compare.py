@@ -4,6 +4,11 @@
     python benches/htsim/compare.py --htsim /path/to/csg-htsim                       # DCTCP, k = 8, 12, 16, 20
     python benches/htsim/compare.py --htsim SRC --experiment ndp --sizes 12 --runs 5  # NDP, B5's permutation
     python benches/htsim/compare.py --htsim SRC --peer-commit 841d9e7 ...             # a checkout without .git
+    python benches/htsim/compare.py --htsim SRC --end 50ms,210ms --case ndp:12:20ms   # issue 33's whole set
+
+`--end` and `--experiment` take comma lists (every size at every span of every experiment);
+`--case EXP:SIZES:END` (repeatable) adds a set of its own. After the last case a table gives each
+case's headline ratio and warnings, and whether every ratio reached `--target` (default 3).
 
 The script never downloads anything: it takes a checkout of htsim (public repository
 Broadcom/csg-htsim; tested at commit 841d9e7), copies its sim/ into BUILD/htsim-<commit>/ and
@@ -91,8 +96,9 @@ def run_htsim(h: Htsim, e: experiments.Prepared, work: Path, attempts: int = 3) 
 
 
 def report(e: experiments.Prepared, fab: list[tuple[timing.Run, dict]], hts: list[tuple[timing.Run, dict]], *, end_s: float,
-           load: tuple[float, float], peer_commit: str, fab_commit: str, history: Path) -> list[str]:
-    """The table for one experiment and size, and its warnings; appends both records to `history`."""
+           load: tuple[float, float], peer_commit: str, fab_commit: str, history: Path) -> tuple[list[str], dict]:
+    """The table for one experiment and size, and its warnings; appends both records to `history`.
+    Also the case's row of the closing summary (`summary_table`)."""
     per_hop = e.packets_per_data * mean_path_links(e.k) / experiments.PACKET
     fab_hops = fab[0][1]["acked"] * per_hop
     # htsim's sinks report every sampling period: its rate up to the last report, over the whole run.
@@ -124,7 +130,51 @@ def report(e: experiments.Prepared, fab: list[tuple[timing.Run, dict]], hts: lis
     for rec in records:
         warnings += timing.drift_warnings(rec, timing.previous(past, rec))
     timing.append_history(history, records)
-    return lines + (warnings or ["no timing warnings"])
+    row = dict(experiment=e.name, size=e.k, end=e.end, fabricsim_cpu=sf.cpu_min, htsim_cpu=sh.cpu_min,
+               ratio=ratio(sf.cpu_min, sh.cpu_min), warnings=len(warnings))
+    return lines + (warnings or ["no timing warnings"]), row
+
+
+def summary_table(rows: list[dict], target: float) -> list[str]:
+    """One line per case: CPU s (min) of each simulator, the headline ratio, its warnings; then
+    whether every ratio reached `target` with no warning."""
+    out = [f"{'case':<24} {'fabricsim CPU s':>15} {'htsim CPU s':>11} {'ratio':>7} {'warnings':>8}"]
+    for r in rows:
+        case = f"{r['experiment']} k = {r['size']}, {r['end']}"
+        out.append(f"{case:<24} {r['fabricsim_cpu']:>15.2f} {r['htsim_cpu']:>11.2f} {r['ratio']:>6.2f}x {r['warnings']:>8}")
+    short = [r for r in rows if r["ratio"] < target]
+    noisy = [r for r in rows if r["warnings"]]
+    verdict = f"every case >= {target:g}x" if not short else f"{len(short)} of {len(rows)} cases below {target:g}x"
+    out.append(verdict + (f"; {len(noisy)} with timing warnings (rerun those before quoting)" if noisy else "; no timing warnings"))
+    return out
+
+
+def parse_cases(experiments_arg: str, sizes_arg: str, ends_arg: str, extra: list[str]) -> list[tuple[str, int, str]]:
+    """(experiment, k, end) for every experiment, size and span asked, then each `--case`."""
+    def sizes_of(text: str) -> list[int]:
+        try:
+            ks = [int(x) for x in text.split(",")]
+        except ValueError:
+            raise SystemExit(f"--sizes: {text!r} is not a comma list of whole numbers") from None
+        if any(k < 4 or k % 2 for k in ks):
+            raise SystemExit(f"--sizes: fat-tree k must be even and >= 4, got {text!r}")
+        return ks
+
+    def checked(exp: str, end: str) -> tuple[str, str]:
+        if exp not in experiments.EXPERIMENTS:
+            raise SystemExit(f"--experiment: {exp!r} is not one of {', '.join(sorted(experiments.EXPERIMENTS))}")
+        experiments.seconds(end)  # or SystemExit naming the text
+        return exp, end
+
+    cases = [(*checked(x, end), k)
+             for x in experiments_arg.split(",") for end in ends_arg.split(",") for k in sizes_of(sizes_arg)]
+    for c in extra:
+        parts = c.split(":")
+        if len(parts) != 3:
+            raise SystemExit(f"--case: {c!r} is not EXPERIMENT:SIZES:END, e.g. ndp:12:20ms")
+        exp, end = checked(parts[0], parts[2])
+        cases += [(exp, end, k) for k in sizes_of(parts[1])]
+    return [(exp, k, end) for exp, end, k in cases]
 
 
 def main() -> None:
@@ -132,34 +182,39 @@ def main() -> None:
                                  epilog=__doc__.split("\n\n", 2)[2])
     ap.add_argument("--htsim", required=True, type=Path, help="path of a csg-htsim checkout (not downloaded)")
     ap.add_argument("--peer-commit", help="the checkout's commit, when it has no .git (else read from git or a COMMIT file)")
-    ap.add_argument("--experiment", default="dctcp", choices=sorted(experiments.EXPERIMENTS), help="default dctcp")
+    ap.add_argument("--experiment", default="dctcp", help=f"one or more of {', '.join(sorted(experiments.EXPERIMENTS))}, "
+                    "comma-separated (default dctcp)")
     ap.add_argument("--sizes", default="8,12,16,20", help="fat-tree k values (default 8,12,16,20)")
-    ap.add_argument("--end", default="50ms", help="simulated time (default 50ms; B4 is 210ms at k = 12)")
+    ap.add_argument("--end", default="50ms", help="simulated time, or a comma list of them (default 50ms; B4 is 210ms at k = 12)")
+    ap.add_argument("--case", action="append", default=[], metavar="EXP:SIZES:END",
+                    help="one more set of cases, e.g. ndp:12:20ms (repeatable)")
+    ap.add_argument("--target", type=float, default=3.0, help="the ratio the closing summary checks (default 3)")
     ap.add_argument("--runs", type=int, default=3, help="runs of each simulator per size, interleaved (default 3)")
     ap.add_argument("--build", type=Path, default=HERE / "build", help="where to build, write scenarios and keep the history")
     a = ap.parse_args()
-    sizes = [int(x) for x in a.sizes.split(",")]
-    if any(k < 4 or k % 2 for k in sizes):
-        raise SystemExit(f"--sizes: fat-tree k must be even and >= 4, got {a.sizes!r}")
+    cases = parse_cases(a.experiment, a.sizes, a.end, a.case)
     if a.runs < 1:
         raise SystemExit("--runs: at least 1")
-    end_s = experiments.seconds(a.end)
     peer_commit = checkout_commit(a.htsim.resolve(), a.peer_commit)
     h = Htsim.prepare(a.htsim, a.build, peer_commit)
     fab_commit = timing.git_commit(experiments.ROOT)
     work = a.build / "runs"
     work.mkdir(parents=True, exist_ok=True)
-    for k in sizes:
-        e = experiments.EXPERIMENTS[a.experiment](h, k, a.end, a.build)
+    rows = []
+    for exp, k, end in cases:
+        e = experiments.EXPERIMENTS[exp](h, k, end, a.build)
         before = timing.loadavg()
         fab, hts = [], []
         for _ in range(a.runs):
             fab.append(run_fabricsim(e.toml))
             hts.append(run_htsim(h, e, work))
-        lines = report(e, fab, hts, end_s=end_s, load=(before, timing.loadavg()), peer_commit=peer_commit,
-                       fab_commit=fab_commit, history=a.build / "timing-history.jsonl")
+        lines, row = report(e, fab, hts, end_s=experiments.seconds(end), load=(before, timing.loadavg()),
+                            peer_commit=peer_commit, fab_commit=fab_commit, history=a.build / "timing-history.jsonl")
+        rows.append(row)
         print("\n".join(lines) + "\n", flush=True)
     shutil.rmtree(work, ignore_errors=True)
+    if len(rows) > 1:
+        print("\n".join(summary_table(rows, a.target)), flush=True)
 
 
 if __name__ == "__main__":
