@@ -96,17 +96,19 @@ class Prepared:
     htsim_argv: list[str]  # run in its own working directory
     sink_kind: str  # the sink type htsim logs: TCP_SINK, NDP_SINK, ...
     packets_per_data: int  # packets per delivered data packet in the packet-hop estimate
+    pairs: list[tuple[int, int]]  # fabricsim's flows in order, (source host, destination host)
 
 
 def dctcp(h: Htsim, k: int, end: str, out: Path) -> Prepared:
     n = k**3 // 4
     exe = h.dctcp_permutation(seconds(end))
     base = scenario_header(BENCHMARKS / "fattree-permutation.toml", k, end, f"fattree-permutation-k{k}")
-    flows = "".join(f'[[flows]]\nsrc = "h{i}"\ndst = "h{p}"\n' for i, p in enumerate(derangement(n)))
+    pairs = list(enumerate(derangement(n)))
+    flows = "".join(f'[[flows]]\nsrc = "h{i}"\ndst = "h{p}"\n' for i, p in pairs)
     toml = out / f"dctcp-k{k}-{end}.toml"
     toml.write_text(base + flows)
     return Prepared("dctcp", k, n, end, toml, [str(exe), "-nodes", str(n), "-conns", str(n), "-q", "100", "-o", "log.dat"],
-                    "TCP_SINK", 2)
+                    "TCP_SINK", 2, pairs)
 
 
 def ndp_pairs(k: int) -> list[tuple[int, int]]:
@@ -132,7 +134,7 @@ def ndp(h: Htsim, k: int, end: str, out: Path, strat: str = "rand") -> Prepared:
     toml = out / f"ndp-k{k}-{end}.toml"
     toml.write_text(base + f'[[import]]\nfile = "{cm.name}"\n')
     return Prepared("ndp", k, n, end, toml, ndp_argv(h.driver("htsim_ndp"), n, str(cm.resolve()), end, strat=strat),
-                    "NDP_SINK", 3)
+                    "NDP_SINK", 3, pairs)
 
 
 EXPERIMENTS = {"dctcp": dctcp, "ndp": ndp}
