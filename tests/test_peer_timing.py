@@ -154,3 +154,19 @@ def test_fabricsims_timed_process_loads_nothing_the_run_does_not_need(tmp_path):
     assert out[-1] == "[]"
     d = json.loads(out[-2])
     assert d["acked"] == 30_000.0 and d["hops"] > 0 and d["engine_wall_s"] > 0
+
+
+def test_each_flow_is_weighted_by_its_own_path_length():
+    import compare
+
+    # k = 4: hosts 0 and 1 share an edge switch (2 links), 0 and 2 a pod (4), 0 and 4 nothing (6).
+    assert [compare.path_links(4, 0, b) for b in (1, 2, 3, 4, 15)] == [2, 4, 4, 6, 6]
+    # Over every ordered pair of distinct hosts the weights average to the random pair's mean.
+    for k in (4, 8):
+        n = k**3 // 4
+        links = [compare.path_links(k, a, b) for a in range(n) for b in range(n) if a != b]
+        assert sum(links) / len(links) == pytest.approx(compare.mean_path_links(k), rel=1e-12)
+    # 9000 B acknowledged on a 6-link path and 18000 B on a 2-link one, 2 packets per data packet
+    # (DCTCP's data and ACK): (6 + 2 * 2) * 2 = 20 packet-hops; an unnamed sink takes the mean.
+    assert compare.weighted_hops(4, 2, [((0, 4), 9000.0), ((0, 1), 18000.0)]) == 20.0
+    assert compare.weighted_hops(4, 2, [(None, 9000.0)]) == pytest.approx(2 * compare.mean_path_links(4))
