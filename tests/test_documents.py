@@ -64,6 +64,7 @@ def test_values_and_key_order_match_tomllib(text):
     "a = 1e400",  # tomllib reads inf (refused later as not finite)
     "a = = 1", "a = 1\na = 2", 'x = "\\ud800"',  # errors: tomllib's messages
     "a = " + "[" * 300 + "]" * 300,  # deeper than the engine's reader goes
+    "\ufeffa = 1",  # a byte-order mark: tomllib refuses it
 ])
 def test_what_the_engine_leaves_to_tomllib(text):
     assert _engine.parse_toml(text) is None
@@ -101,9 +102,45 @@ EDGE_DOCS = [
 ]
 
 
-@pytest.mark.parametrize("doc", EDGE_DOCS)
-def test_a_dict_validates_as_its_json_text(doc):
+#: Those of EDGE_DOCS only json.dumps converts (the engine hands them to it): a lone surrogate,
+#: a key that is not a string, an integer beyond 64 bits.
+THROUGH_JSON = {5, 6, 7}
+
+
+@pytest.mark.parametrize("i", range(len(EDGE_DOCS)))
+def test_a_dict_validates_as_its_json_text(i, monkeypatch):
+    doc = EDGE_DOCS[i]
+    want = _engine.validate(json.dumps(doc))
+    calls = []
+    real = json.dumps
+    monkeypatch.setattr(json, "dumps", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert _engine.validate(doc) == want
+    # The engine read the dict itself, or (only where it must) through json.dumps.
+    assert len(calls) == (1 if i in THROUGH_JSON else 0)
+
+
+class Items(dict):
+    def items(self):  # json.dumps reads a dict subclass through this
+        return [("simulation", {"end": "2ms"})]
+
+
+def test_a_dict_subclass_goes_through_json_dumps_as_it_reads_it():
+    doc = Items(simulation={"end": "nonsense"})
     assert _engine.validate(doc) == _engine.validate(json.dumps(doc))
+
+
+def test_a_missing_or_directory_path_is_named_as_pathlib_writes_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(fabricsim.MissingFileError, match=r"no scenario file at 'a/b\.toml'"):
+        fabricsim.validate("./a//b.toml")
+    with pytest.raises(ScenarioError, match=r"'\.' is a directory, not a scenario file"):
+        fabricsim.validate("")
+
+
+def test_scenario_like_is_there_at_run_time():
+    from fabricsim.scenario import ScenarioLike
+
+    assert str in ScenarioLike.__args__
 
 
 def test_a_run_from_a_dict_equals_the_run_from_its_json_text():

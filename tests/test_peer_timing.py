@@ -174,3 +174,13 @@ def test_each_flow_is_weighted_by_its_own_path_length():
     # (DCTCP's data and ACK): (6 + 2 * 2) * 2 = 20 packet-hops; an unnamed sink takes the mean.
     assert compare.weighted_hops(4, 2, [((0, 4), 9000.0), ((0, 1), 18000.0)]) == 20.0
     assert compare.weighted_hops(4, 2, [(None, 9000.0)]) == pytest.approx(2 * compare.mean_path_links(4))
+
+
+def test_htsims_sinks_name_their_hosts():
+    from htsim import sink_pair
+
+    # The DCTCP driver's and htsim_ndp's names (Logfile::writeName), and the old drivers' index.
+    assert sink_pair("dctcp_sink_3_17") == (3, 17)
+    assert sink_pair("ndp_sink_3_17") == (3, 17)
+    assert sink_pair("tcp_sink_367_0(0)") == (367, 0)
+    assert sink_pair("dctcp_3_17") is None

@@ -307,6 +307,13 @@ def last_samples(samples: dict[int, list[tuple[float, int]]]) -> tuple[float, di
     return t, {i: s[-1][1] for i, s in samples.items() if s[-1][0] == t}
 
 
+def log_preamble(log: Path, limit: int = 4 << 20) -> bytes:
+    """The start of an htsim log, where Logfile::writeName puts its names (written while the
+    driver sets up, before any record); the records after it can be many megabytes."""
+    with log.open("rb") as f:
+        return f.read(limit)
+
+
 def logged_names(log: bytes | str) -> dict[int, str]:
     """ID -> name of the objects a driver named in its log (Logfile::writeName writes a text
     preamble of lines ": NAME=ID" before the binary records): e.g. "ndp_sink_3_17", whose source

@@ -189,7 +189,7 @@ import experiments  # noqa: E402
 import timing  # noqa: E402
 from agreement import Table, fct_rows, fmt, goodput_rows, jain  # noqa: E402
 from htsim import (Htsim, checkout_commit, connection_matrix, fat_tree_path_index, finished_flows, host_queue_peak,  # noqa: E402
-                   hpcc_hop_choices, hpcc_path_index, logged_names, ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples,
+                   hpcc_hop_choices, hpcc_path_index, log_preamble, logged_names, ndp_totals, path_choices, pfc_pauses, sink_pair, sink_samples,
                    swift_path_choices, swift_retransmits, tcp_finished, tcp_timeouts)
 
 PACKET = experiments.PACKET
@@ -1092,12 +1092,6 @@ def run_htsim(h: Htsim, e: Experiment, work: Path) -> tuple[timing.Run, dict]:
     log = work / "log.dat"
     return r, htsim_figures(e.sink, r.stdout, h.ascii_log(log, keep=e.sink), log_preamble(log))
 
-
-def log_preamble(log: Path, limit: int = 4 << 20) -> bytes:
-    """The start of an htsim log, where Logfile::writeName puts its names (written while the
-    driver sets up, before any record); the records after it can be many megabytes."""
-    with log.open("rb") as f:
-        return f.read(limit)
 
 
 def htsim_figures(sink: str, stdout: str, ascii_log: str, log: bytes | str) -> dict:

@@ -14,7 +14,7 @@ def validate(doc: str | dict[str, Any]) -> list[tuple[str, str]]:
 
 def parse_toml(text: str) -> Optional[dict[str, Any]]:
     """A TOML document as tomllib.loads returns it (keys in document order), or None where
-    tomllib must read it: a syntax error, a date-time, an integer beyond 64 bits."""
+    tomllib must read it: a syntax error, a date-time, an integer beyond i64 (2^63 and up), a byte-order mark."""
 
 def scenario_warnings(json: str) -> list[tuple[str, str]]:
     """What in a valid JSON scenario runs but is probably not what was meant, as (key path,

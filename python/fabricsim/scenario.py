@@ -20,6 +20,16 @@ if TYPE_CHECKING:
     ScenarioLike = Union[str, os.PathLike, Mapping[str, Any]]
 
 
+def __getattr__(name: str):
+    # `ScenarioLike` for code that reads it at run time, built on first use (typing is slow to import).
+    if name == "ScenarioLike":
+        from typing import Any, Union
+
+        globals()[name] = value = Union[str, os.PathLike, Mapping[str, Any]]
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _tomllib():
     if sys.version_info >= (3, 11):
         import tomllib
@@ -109,38 +119,45 @@ def _resolve_paths(doc: dict, base: str | os.PathLike) -> None:
             w["cdf"] = str((Path(base) / cdf).resolve())
 
 
+def _shown(path: str | os.PathLike) -> str:
+    """A path as messages show it: as pathlib writes it (``./a//b.toml`` is ``a/b.toml``)."""
+    from pathlib import Path
+
+    return str(Path(path))
+
+
 def _decode(data: bytes, path: str | os.PathLike) -> str:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) > 1 and b"\x00" in data[:2]):
-        raise ScenarioError([("", "the file is UTF-16 encoded; save it as UTF-8")], str(path))
+        raise ScenarioError([("", "the file is UTF-16 encoded; save it as UTF-8")], _shown(path))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ScenarioError([("", f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}); save it as UTF-8")], str(path)) from None
+        raise ScenarioError([("", f"not UTF-8 text (byte {e.start} is {data[e.start]:#04x}); save it as UTF-8")], _shown(path)) from None
 
 
 def read_toml(path: str | os.PathLike, what: str = "scenario") -> dict:
     """A TOML file as a dict; a missing, oversized, non-UTF-8 or malformed file is reported with
     the path."""
     if not os.path.exists(path):
-        raise MissingFileError(f"no {what} file at '{path}'")
+        raise MissingFileError(f"no {what} file at '{_shown(path)}'")
     if os.path.isdir(path):
-        raise ScenarioError([("", f"'{path}' is a directory, not a {what} file")], str(path))
+        raise ScenarioError([("", f"'{_shown(path)}' is a directory, not a {what} file")], _shown(path))
     try:
         size = os.stat(path).st_size
         if size > MAX_SCENARIO_BYTES:
             raise ScenarioError([("", f"the file is {size / 1e6:.1f} MB, above the {MAX_SCENARIO_BYTES / 1e6:g} MB a {what} file may have "
                                       "(fabricsim.scenario.MAX_SCENARIO_BYTES); describe many flows with a [[workload]], "
-                                      "or pass a dict to the Python API")], str(path))
+                                      "or pass a dict to the Python API")], _shown(path))
         with open(path, "rb") as f:
             text = _decode(f.read(), path)
     except OSError as e:
-        raise ScenarioError([("", f"cannot read the file: {e.strerror or e}")], str(path)) from None
+        raise ScenarioError([("", f"cannot read the file: {e.strerror or e}")], _shown(path)) from None
     doc = _engine.parse_toml(text)
     if doc is None:
         doc = _read_toml_python(text, path)
     issues = check_values(doc)
     if issues:
-        raise ScenarioError(issues, str(path))
+        raise ScenarioError(issues, _shown(path))
     return doc
 
 
@@ -151,9 +168,9 @@ def _read_toml_python(text: str, path) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ScenarioError([("", f"not valid TOML: {e}")], str(path)) from None
+        raise ScenarioError([("", f"not valid TOML: {e}")], _shown(path)) from None
     except RecursionError:
-        raise ScenarioError([("", f"nested too deeply to read (tables and lists may nest {MAX_DEPTH} levels)")], str(path)) from None
+        raise ScenarioError([("", f"nested too deeply to read (tables and lists may nest {MAX_DEPTH} levels)")], _shown(path)) from None
 
 
 def _path(parent: str, key) -> str:
@@ -241,7 +258,7 @@ def _load(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> tuple[dict, 
 def _path_text(scenario) -> str:
     """A scenario file's path as text; what is neither text nor a path gets pathlib's TypeError."""
     if isinstance(scenario, str):
-        return scenario
+        return scenario or "."  # pathlib reads "" as the current directory
     from pathlib import Path
 
     return str(Path(scenario))

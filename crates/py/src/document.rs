@@ -4,7 +4,7 @@
 //! Why: importing `tomllib` and `json` (and the `re`, `enum`, `typing` they pull in) cost about
 //! 15 ms of every process, as much as a small simulation (docs/PERFORMANCE.md). Both paths are
 //! exact or refuse: where they cannot give what `tomllib.loads` or `json.dumps` would (a TOML
-//! date-time, an integer beyond 64 bits, a string no UTF-8 can hold, a type JSON lacks), they
+//! date-time, an integer beyond i64, a string no UTF-8 can hold, a type JSON lacks), they
 //! give nothing and the caller takes the Python module's path, so every result and every error
 //! message stays the one the Python modules give.
 
@@ -20,8 +20,12 @@ const TOML_DATETIME: &str = "$__toml_private_datetime";
 
 /// A TOML document as the dicts, lists, strings, integers, floats and booleans `tomllib.loads`
 /// returns, keys in document order; `None` for what this reader leaves to `tomllib` (a syntax
-/// error, so that the message is tomllib's; a date-time; an integer beyond i64).
+/// error, so that the message is tomllib's; a date-time; an integer beyond i64; a byte-order mark).
 pub fn toml_to_python(py: Python<'_>, text: &str) -> Option<PyObject> {
+    // tomllib refuses a byte-order mark (the front end strips one before); the toml crate skips it.
+    if text.starts_with('\u{feff}') {
+        return None;
+    }
     let de = toml::Deserializer::new(text);
     PyValue(py).deserialize(de).ok()
 }
@@ -88,7 +92,7 @@ const MAX_DEPTH: usize = 64;
 /// A Python object as the JSON value `json.loads(json.dumps(obj))` would give the engine (dict,
 /// list, tuple, str, int, float, bool, None), or `None` where only `json.dumps` can say what
 /// happens (a key that is not a string, an integer beyond 64 bits, nan or infinity, a string with
-/// a lone surrogate, any other type).
+/// a lone surrogate, a subclass of dict, list or tuple, any other type).
 pub fn python_to_json(obj: &Bound<'_, PyAny>) -> Option<Value> {
     fn go(obj: &Bound<'_, PyAny>, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
@@ -114,7 +118,9 @@ pub fn python_to_json(obj: &Bound<'_, PyAny>) -> Option<Value> {
         if let Ok(f) = obj.downcast::<PyFloat>() {
             return Number::from_f64(f.value()).map(Value::Number);
         }
-        if let Ok(d) = obj.downcast::<PyDict>() {
+        // Exact dicts, lists and tuples only: json.dumps reads a subclass through its own
+        // methods (an overridden `items`), which the C API here would bypass.
+        if let Ok(d) = obj.downcast_exact::<PyDict>() {
             let mut m = Map::new();
             for (k, v) in d.iter() {
                 let k = k.downcast::<PyString>().ok()?.to_cow().ok()?.into_owned();
@@ -122,10 +128,10 @@ pub fn python_to_json(obj: &Bound<'_, PyAny>) -> Option<Value> {
             }
             return Some(Value::Object(m));
         }
-        if let Ok(l) = obj.downcast::<PyList>() {
+        if let Ok(l) = obj.downcast_exact::<PyList>() {
             return l.iter().map(|v| go(&v, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
         }
-        if let Ok(t) = obj.downcast::<PyTuple>() {
+        if let Ok(t) = obj.downcast_exact::<PyTuple>() {
             return t.iter().map(|v| go(&v, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
         }
         None

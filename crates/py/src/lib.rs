@@ -21,7 +21,7 @@ fn validate(doc: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
 }
 
 /// A TOML document as `tomllib.loads` returns it, or None where `tomllib` must read it (a syntax
-/// error, a date-time, an integer beyond 64 bits): see `document.rs`.
+/// error, a date-time, an integer beyond i64, a byte-order mark): see `document.rs`.
 #[pyfunction]
 fn parse_toml(py: Python<'_>, text: &str) -> Option<PyObject> {
     document::toml_to_python(py, text)

@@ -328,6 +328,26 @@ mod tests {
     }
 
     #[test]
+    fn json_text_gives_back_every_float_exactly() {
+        // The front end sends a scenario as JSON text or as a dict read value by value
+        // (crates/py/src/document.rs): both must give the same f64. Python writes a float as its
+        // shortest round-trip text, as Rust's `{:?}` does; serde_json's default quick parse can
+        // miss such text by a step (hence its `float_roundtrip` feature, which Cargo.toml sets).
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let v = f64::from_bits(x);
+            if !v.is_finite() {
+                continue;
+            }
+            let back: f64 = serde_json::from_str(&format!("{v:?}")).unwrap();
+            assert_eq!(back.to_bits(), v.to_bits(), "{v:?}");
+        }
+    }
+
+    #[test]
     fn numbers_out_of_range_are_refused_not_clamped() {
         let big: Value = serde_json::from_str("18446744073709551616").unwrap();
         assert!(as_u64(&big).unwrap_err().contains("too large"));
