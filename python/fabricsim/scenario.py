@@ -163,7 +163,7 @@ def read_toml(path: str | os.PathLike, what: str = "scenario") -> dict:
 
 def _read_toml_python(text: str, path) -> dict:
     """tomllib's reading, for what the engine's reader leaves to it: syntax errors (tomllib's
-    message), date-times and integers beyond 64 bits."""
+    message), date-times, integers beyond i64, a byte-order mark."""
     tomllib = _tomllib()
     try:
         return tomllib.loads(text)
