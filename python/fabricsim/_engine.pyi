@@ -1,7 +1,7 @@
 """Type stubs for the Rust engine (fabricsim._engine, crates/py/src/lib.rs).
 
-Scenarios cross as JSON text (fabricsim.scenario.to_json of a validated dict) or, for `validate`
-and `Simulation`, as the dict itself (read without Python's json module); tables come back
+Scenarios cross as the validated dict itself (read without Python's json module) or as JSON text
+(fabricsim.scenario.to_json of it; `paper_ports` takes only the text); tables come back
 as dicts of equal-length columns, ready for pandas.DataFrame. Times are integer picoseconds.
 """
 
@@ -16,15 +16,15 @@ def parse_toml(text: str) -> Optional[dict[str, Any]]:
     """A TOML document as tomllib.loads returns it (keys in document order), or None where
     tomllib must read it: a syntax error, a date-time, an integer beyond i64 (2^63 and up), a byte-order mark."""
 
-def scenario_warnings(json: str) -> list[tuple[str, str]]:
+def scenario_warnings(doc: str | dict[str, Any]) -> list[tuple[str, str]]:
     """What in a valid JSON scenario runs but is probably not what was meant, as (key path,
     message); empty when there is nothing, or when the scenario is not valid."""
 
-def topology_summary(json: str) -> dict[str, Any]:
+def topology_summary(doc: str | dict[str, Any]) -> dict[str, Any]:
     """kind, hosts, switches, links, paths_min/mean/max, diameter_hops, oversubscription,
     bisection_bps, host_capacity_bps."""
 
-def offered_load(json: str, seed: Optional[int] = None) -> dict[str, Any]:
+def offered_load(doc: str | dict[str, Any], seed: Optional[int] = None) -> dict[str, Any]:
     """Offered load of the workloads in closed form: downlink (port, load), uplink (port, load),
     core (switch, "up"|"down", load); None where there is nothing to report."""
 
@@ -46,7 +46,7 @@ def ns3_cc_knobs(cc: str) -> list[tuple[str, float]]:
 def paper_ports(json: str) -> Optional[tuple[str, Optional[str], str]]:
     """The port setup the paper of the scenario's transport configures: (ports JSON, host_ports JSON or None, why)."""
 
-def port_setup(json: str) -> dict[str, Any]:
+def port_setup(doc: str | dict[str, Any]) -> dict[str, Any]:
     """The scenario's switch ports in words: queues, scheduler, buffer, marking, admission, switch_ports, setups."""
 
 def port_declarations() -> list[tuple[str, str, str]]:

@@ -186,9 +186,9 @@ def compare(
 
 def write(c: Comparison, outdir: Path) -> list[Path]:
     """Results per run, the statistics table (CSV) and the figures."""
-    from . import analysis, plots
-
     from pathlib import Path
+
+    from . import analysis, plots
 
     outdir = Path(outdir)
     written = []

@@ -245,14 +245,20 @@ def _load(scenario: ScenarioLike, overrides: Iterable[str] = ()) -> tuple[dict, 
     for o in check_overrides(overrides):
         apply_override(doc, o)
     if "import" not in doc:
-        flows = doc.get("flows")
-        return doc, [None] * (len(flows) if isinstance(flows, list) else 0)
+        return doc, listed_origins(doc)  # nothing to read: traffic (and its re, csv) not loaded
     from pathlib import Path
 
     from .traffic import expand_imports
 
     origins = expand_imports(doc, None if base is None else Path(base))
     return doc, origins
+
+
+def listed_origins(doc: dict) -> list:
+    """The origin of each flow the document lists itself: none (fabricsim.traffic's
+    `expand_imports` appends the imported flows' after these)."""
+    flows = doc.get("flows")
+    return [None] * (len(flows) if isinstance(flows, list) else 0)
 
 
 def _path_text(scenario) -> str:

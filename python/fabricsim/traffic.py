@@ -377,9 +377,11 @@ def expand_imports(doc: dict, base: Optional[Path] = None) -> list[Optional[Orig
         >>> doc = {"topology": {...}, "import": [{"file": "flows.csv"}]}   # doctest: +SKIP
         >>> origins = expand_imports(doc, Path("scenarios"))   # doc["flows"] now holds the rows   # doctest: +SKIP
     """
+    from .scenario import listed_origins
+
     imports = doc.pop("import", None)
     flows = doc.get("flows")
-    origins: list[Optional[Origin]] = [None] * (len(flows) if isinstance(flows, list) else 0)
+    origins: list[Optional[Origin]] = listed_origins(doc)
     if imports is None:
         return origins
     if isinstance(imports, dict):

@@ -27,14 +27,19 @@ fn parse_toml(py: Python<'_>, text: &str) -> Option<PyObject> {
     document::toml_to_python(py, text)
 }
 
-/// The warnings of a valid scenario given as JSON (key path, message); empty when it is not
-/// valid (`validate` reports that).
+/// The warnings of a valid scenario given as JSON text or a dict (key path, message); empty when
+/// it is not valid (`validate` reports that).
 #[pyfunction]
-fn scenario_warnings(json: &str) -> Vec<(String, String)> {
-    match Scenario::from_json(json) {
+fn scenario_warnings(doc: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
+    Ok(match Document::of(doc)?.scenario() {
         Ok(sc) => issues(sc.warnings()),
         Err(_) => vec![],
-    }
+    })
+}
+
+/// A valid scenario from JSON text or a dict, or its issues as a ValueError.
+fn valid_scenario(doc: &Bound<'_, PyAny>) -> PyResult<Scenario> {
+    Document::of(doc)?.scenario().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn issues(v: Vec<fabricsim_engine::Issue>) -> Vec<(String, String)> {
@@ -54,7 +59,7 @@ impl Simulation {
     #[new]
     #[pyo3(signature = (doc, seed=None))]
     fn new(doc: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Self> {
-        let sc = Document::of(doc)?.scenario().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let sc = valid_scenario(doc)?;
         Ok(Simulation { sim: Simulator::new(&sc, seed), warnings: issues(sc.warnings()) })
     }
 
@@ -373,8 +378,8 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
 /// Shape figures of a scenario's topology (hosts, switches, links, ECMP path counts, diameter,
 /// oversubscription, bisection bandwidth), as a dict.
 #[pyfunction]
-fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyDict>> {
-    let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+fn topology_summary<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let sc = valid_scenario(doc)?;
     let net = fabricsim_engine::topology::build(&sc.topology);
     let s = fabricsim_engine::topology::summarize(&sc.topology, &net);
     let d = PyDict::new(py);
@@ -402,9 +407,9 @@ fn topology_summary<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyD
 /// the most loaded host downlink and uplink (port, load) and first-tier switch (switch,
 /// direction, load), None where there is nothing to report.
 #[pyfunction]
-#[pyo3(signature = (json, seed=None))]
-fn offered_load<'py>(py: Python<'py>, json: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
-    let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+#[pyo3(signature = (doc, seed=None))]
+fn offered_load<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    let sc = valid_scenario(doc)?;
     let net = fabricsim_engine::topology::build(&sc.topology);
     let l = fabricsim_engine::load::offered(&sc, &net, seed.unwrap_or(sc.seed));
     let d = PyDict::new(py);
@@ -429,8 +434,8 @@ fn paper_ports(json: &str) -> PyResult<Option<(String, Option<String>, String)>>
 /// The switch ports of a valid scenario in words: the most common setup's queues, scheduler,
 /// buffer, marking and admission, with `switch_ports` (how many) and `setups` (distinct setups).
 #[pyfunction]
-fn port_setup<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyDict>> {
-    let sc = Scenario::from_json(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+fn port_setup<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let sc = valid_scenario(doc)?;
     let t = &sc.topology;
     let mut seen: Vec<(fabricsim_engine::queue::describe::Described, usize)> = Vec::new();
     for l in &t.links {

@@ -393,8 +393,7 @@ impl Simulator {
             Event::HostTimer { node, timer } => {
                 // Host state sends through the host's (first) NIC.
                 if let Some(&nic) = self.fabric.net.node(node).ports.first() {
-                    self.outbox.budget = self.nic_budget(nic);
-                    self.outbox.nic_queued = self.fabric.nic_queued(nic);
+                    self.prepare_outbox_at(nic);
                 }
                 self.hosts.stacks.on_timer(self.now, node, timer, &mut self.outbox);
                 if self.outbox.blocked {
@@ -573,7 +572,12 @@ impl Simulator {
     /// Ready the reusable outbox (empty) for a call into `flow`'s transport: its NIC budget.
     #[inline]
     fn prepare_outbox(&mut self, flow: FlowId) {
-        let nic = self.flows[flow.idx()].nic;
+        self.prepare_outbox_at(self.flows[flow.idx()].nic);
+    }
+
+    /// Ready the outbox for a call that sends through NIC `nic` (a flow's, or a host's own state).
+    #[inline]
+    fn prepare_outbox_at(&mut self, nic: PortId) {
         let queued = self.fabric.nic_queued(nic);
         self.outbox.budget = self.hosts.budget(nic, queued);
         self.outbox.nic_queued = queued;
