@@ -126,6 +126,8 @@ pub struct Simulator {
     source_paths: Option<Box<SourcePaths>>,
     pub hosts: Hosts,
     pub flows: Vec<Flow>,
+    /// The TCP configurations the flows' connections share.
+    tcp_configs: crate::transport::tcp::SharedConfigs,
     outbox: Outbox,
     /// The telemetry box lent to an outbox while a transport reads a delivered record.
     int_spare: Option<Box<crate::switch::telemetry::IntRecord>>,
@@ -171,6 +173,7 @@ impl Simulator {
             events,
             slab: PacketSlab::new(),
             hosts: Hosts::new(&sc.topology, &net),
+            tcp_configs: Default::default(),
             fabric: Fabric::new(sc, seed, net),
             source_paths: (sc.paths != PathChoice::Switches).then(|| Box::new(SourcePaths::new(sc.paths, seed))),
             flows: Vec::with_capacity(sc.flows.len()),
@@ -284,7 +287,7 @@ impl Simulator {
             sp.add(&self.fabric.net, id, src, dst, path);
         }
         self.hosts.stacks.prepare(&cfg);
-        let mut transport = cfg.build(ends, size);
+        let mut transport = cfg.build(ends, size, &mut self.tcp_configs);
         if cfg.seeds_rtt() {
             let control = cfg.framing().control as u64;
             let one_way = |fwd| -> Time { self.route(&ends, fwd).iter().fold(Time::ZERO, |t, &(r, d)| t + r.serialization(control) + d) };

@@ -207,10 +207,11 @@ pub enum TransportConfig {
 }
 
 impl TransportConfig {
-    /// The flow's state for a flow of `size` bytes (`None` = long-lived).
-    pub fn build(&self, ends: Endpoints, size: Option<u64>) -> FlowTransport {
+    /// The flow's state for a flow of `size` bytes (`None` = long-lived); a TCP connection takes
+    /// its configuration from `shared`.
+    pub fn build(&self, ends: Endpoints, size: Option<u64>, shared: &mut tcp::SharedConfigs) -> FlowTransport {
         match self {
-            TransportConfig::Tcp(c) => FlowTransport::Tcp(Box::new(tcp::TcpConnection::new(ends, *c, size))),
+            TransportConfig::Tcp(c) => FlowTransport::Tcp(Box::new(tcp::TcpConnection::with_config(ends, shared.get(c), size))),
             TransportConfig::Ndp(c) => FlowTransport::Ndp(Box::new(ndp::NdpFlow::new(ends, *c, size))),
             TransportConfig::Homa(c) => FlowTransport::Homa(Box::new(homa::HomaFlow::new(ends, *c, size))),
         }

@@ -37,6 +37,8 @@ pub use rtt::{RtoConfig, RttEstimator};
 pub use scoreboard::Scoreboard;
 pub use sender::{Sender, SenderStats};
 
+use std::sync::Arc;
+
 use super::{Endpoints, FlowStats, Outbox, Transport};
 use crate::host::linux::Kernel;
 use crate::host::Stacks;
@@ -564,7 +566,8 @@ pub enum FixedRto {
 #[derive(Clone, Debug)]
 pub struct TcpConnection {
     pub ends: Endpoints,
-    pub cfg: TcpConfig,
+    /// The configuration, shared by the connections that have the same one (`SharedConfigs`).
+    pub cfg: Arc<TcpConfig>,
     pub sender: Sender,
     pub receiver: Receiver,
 }
@@ -572,14 +575,62 @@ pub struct TcpConnection {
 impl TcpConnection {
     /// A connection carrying `size` bytes (`None` = until the simulation ends).
     pub fn new(ends: Endpoints, cfg: TcpConfig, size: Option<u64>) -> Self {
-        let mut cfg = cfg;
-        // What HPCC and Swift assume of the stack (the scenario parser rejects contrary keys).
-        cfg.telemetry |= cfg.cc.needs_telemetry();
-        cfg.int_at_end = cfg.cc == CcKind::Hpcc && cc::HpccHtsimRules::from_knobs(&cfg.cc_params).record_at_end;
-        if cfg.cc.acks_every_packet() {
-            cfg.delack_count = 1;
+        Self::with_config(ends, Arc::new(cfg.for_connection()), size)
+    }
+
+    /// As `new`, with a configuration `TcpConfig::for_connection` already made (and shared).
+    pub fn with_config(ends: Endpoints, cfg: Arc<TcpConfig>, size: Option<u64>) -> Self {
+        TcpConnection { ends, sender: Sender::new(&cfg, size, ends.hash_fwd), receiver: Receiver::new(&cfg, size), cfg }
+    }
+}
+
+impl TcpConfig {
+    /// The configuration as a connection runs it: what HPCC and Swift assume of the stack (the
+    /// scenario parser rejects contrary keys) made explicit.
+    pub fn for_connection(mut self) -> TcpConfig {
+        self.telemetry |= self.cc.needs_telemetry();
+        self.int_at_end = self.cc == CcKind::Hpcc && cc::HpccHtsimRules::from_knobs(&self.cc_params).record_at_end;
+        if self.cc.acks_every_packet() {
+            self.delack_count = 1;
         }
-        TcpConnection { ends, cfg, sender: Sender::new(&cfg, size, ends.hash_fwd), receiver: Receiver::new(&cfg, size) }
+        self
+    }
+}
+
+/// The TCP configurations of a simulation's connections, each distinct one held once.
+///
+/// A `TcpConfig` is about 600 bytes and read on every packet a connection handles. Held in each
+/// connection it made a connection 2.5 KB and put its own copy of those lines in the way of the
+/// cache; shared, the connections of one configuration read the same lines. Flows are created in
+/// runs of one configuration, so only the few most recent are searched (a scenario where every
+/// flow differs keeps one copy per flow, as before).
+#[derive(Clone, Debug, Default)]
+pub struct SharedConfigs {
+    recent: Vec<Arc<TcpConfig>>,
+}
+
+impl SharedConfigs {
+    /// How many of the most recently used configurations a new flow's is compared with.
+    const SEARCHED: usize = 8;
+
+    /// The shared configuration of a connection made from `cfg` (`TcpConfig::for_connection`).
+    pub fn get(&mut self, cfg: &TcpConfig) -> Arc<TcpConfig> {
+        let c = cfg.for_connection();
+        match self.recent.iter().rposition(|k| **k == c) {
+            Some(i) => {
+                let k = self.recent.remove(i);
+                self.recent.push(k.clone());
+                k
+            }
+            None => {
+                if self.recent.len() == Self::SEARCHED {
+                    self.recent.remove(0);
+                }
+                let k = Arc::new(c);
+                self.recent.push(k.clone());
+                k
+            }
+        }
     }
 }
 

@@ -873,3 +873,58 @@ fn an_application_rate_spaces_new_data_and_bounds_the_fct() {
     let fast = run(&long_path(&(100 * 1448).to_string(), "app_rate = \"1000Gbps\"")).flow_table().fct_ps[0].unwrap();
     assert!(fast >= free && fast < free + 2_000_000, "{fast} vs {free}");
 }
+
+/// Connections of one configuration read one shared copy of it, made as `for_connection` makes
+/// it; a different configuration gets its own, and only the most recent few are searched.
+#[test]
+fn shared_configs_hold_each_distinct_configuration_once() {
+    use super::{SharedConfigs, TcpConfig};
+    use std::sync::Arc;
+    let mut shared = SharedConfigs::default();
+    let reno = TcpConfig::default();
+    let first = shared.get(&reno);
+    assert!(Arc::ptr_eq(&first, &shared.get(&reno)));
+    // HPCC's connections ACK every packet and carry telemetry whatever the keys said.
+    let hpcc = TcpConfig { cc: CcKind::Hpcc, ..reno };
+    let h = shared.get(&hpcc);
+    assert!(!Arc::ptr_eq(&first, &h));
+    assert_eq!((h.delack_count, h.telemetry), (1, true));
+    assert_eq!((first.delack_count, first.telemetry), (reno.delack_count, false));
+    assert!(Arc::ptr_eq(&first, &shared.get(&reno)), "found again after another configuration");
+    // Eight newer configurations push the first out of the search: an equal copy of its own.
+    for mss in 1..=8 {
+        shared.get(&TcpConfig { mss: 1000 + mss, ..reno });
+    }
+    let again = shared.get(&reno);
+    assert!(!Arc::ptr_eq(&first, &again));
+    assert_eq!(*first, *again);
+}
+
+/// Every connection of a scenario with one TCP configuration shares it.
+#[test]
+fn flows_of_one_configuration_share_it() {
+    let mut doc = long_path("100KB", "");
+    for i in 0..5 {
+        doc.push_str(&format!("[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = \"{}KB\"\n", 10 + i));
+    }
+    let sim = run(&doc);
+    let first = &tcp(&sim, 0).cfg;
+    assert_eq!(sim.flows.len(), 6);
+    for i in 1..6 {
+        assert!(std::sync::Arc::ptr_eq(first, &tcp(&sim, i).cfg), "flow {i}");
+    }
+    // The six connections and the simulator's table.
+    assert_eq!(std::sync::Arc::strong_count(first), 7);
+}
+
+/// A connection's size is what hundreds of thousands of elephants (AccelToR at 72 racks) or a
+/// k = 48 permutation multiply: the configuration is shared, not copied (2.5 KB → 1.7 KB), and the
+/// congestion control's slot is as large as its largest inline state, so PPT (480 B) and CDG
+/// (280 B) are boxed. A larger state added inline fails here: box it as `cc/ppt.rs` does.
+#[test]
+fn a_connection_is_small() {
+    use crate::transport::tcp::{cc::Cc, TcpConnection};
+    use std::mem::size_of;
+    assert!(size_of::<Cc>() <= 232, "Cc is {} bytes", size_of::<Cc>());
+    assert!(size_of::<TcpConnection>() <= 1700, "TcpConnection is {} bytes", size_of::<TcpConnection>());
+}

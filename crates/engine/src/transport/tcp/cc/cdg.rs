@@ -17,6 +17,10 @@ pub const BACKOFF_BETA: u32 = 724;
 pub const BACKOFF_FACTOR: f64 = 42.0;
 pub const USE_INEFF: u32 = 5;
 
+/// CDG's state boxed in `Cc`: with PPT's, the largest (280 bytes); inline it would make every
+/// other connection as large.
+pub type BoxedCdg = Box<Cdg>;
+
 #[derive(Clone, Debug)]
 pub struct Cdg {
     p: CdgParams,

@@ -465,7 +465,7 @@ registry! {
     Yeah: yeah::Yeah = ["yeah"], knobs yeah::KNOBS, ports DROP_TAIL, |seed, k| Yeah::with_knobs(k), "YeAH: Scalable growth while the backlog is small, else Reno and drain (Linux tcp_yeah)";
     Ledbat: ledbat::Ledbat = ["ledbat"], knobs ledbat::KNOBS, ports DROP_TAIL, |seed, k| Ledbat::new(ledbat::LedbatParams::default().with_knobs(k)), "LEDBAT: scavenger keeping queuing delay at a target (RFC 6817, ns-3 flavour)";
     Nv: nv::Nv = ["nv"], knobs nv::KNOBS, ports DROP_TAIL, |seed, k| Nv::with_knobs(k), "TCP-NV: caps cwnd at the rate-times-min-RTT window plus a pad (Linux tcp_nv)";
-    Cdg: cdg::Cdg = ["cdg"], knobs cdg::KNOBS, ports DROP_TAIL, |seed, k| Cdg::with_knobs(seed, k), "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)";
+    Cdg: cdg::BoxedCdg = ["cdg"], knobs cdg::KNOBS, ports DROP_TAIL, |seed, k| Box::new(Cdg::with_knobs(seed, k)), "CDG: probabilistic back-off on positive RTT gradients (Linux tcp_cdg)";
     Bbr: bbr::Bbr = ["bbr"], knobs bbr::KNOBS, ports DROP_TAIL, |seed, k| Bbr::with_knobs(seed, k), "BBR v1: paces at the measured bottleneck rate, cwnd = 2 BDP (Linux tcp_bbr)";
     Lp: lp::Lp = ["lp"], knobs lp::KNOBS, ports DROP_TAIL, |seed, k| Lp::with_knobs(k), "TCP-LP: low-priority scavenger backing off on early delay increase (Linux tcp_lp)";
     D2tcp: d2tcp::D2tcp = ["d2tcp"], knobs dctcp::KNOBS, ports dctcp::PORTS, |seed, k| D2tcp::new(dctcp::DctcpParams::default().with_knobs(k)), "D2TCP: DCTCP with the cut scaled by deadline imminence, p = alpha^d (SIGCOMM 2012)";
@@ -474,13 +474,15 @@ registry! {
     PFabric: pfabric::PFabric = ["pfabric-rc"], knobs pfabric::KNOBS, ports pfabric::PORTS, |seed, k| PFabric::with_knobs(k), "pFabric's minimal rate control: TCP growth capped at max_cwnd, timeouts only (SIGCOMM 2013 §4.2); use the 'pfabric' scheme";
     Hpcc: hpcc::Hpcc = ["hpcc"], knobs hpcc::KNOBS, ports hpcc::PORTS, |seed, k| Hpcc::with_knobs(k), "HPCC: window from the most loaded hop's INT-measured inflight, target eta 95 %, paced at W/T (SIGCOMM 2019 §3); telemetry on";
     Swift: swift::Swift = ["swift"], knobs swift::KNOBS, ports DROP_TAIL, |seed, k| Swift::with_knobs(k), "Swift-like: AIMD on fabric delay vs a target scaled by hops and flow window, paced below 1 packet (SIGCOMM 2020 §3)";
-    Ppt: ppt::Ppt = ["ppt"], knobs ppt::KNOBS, ports ppt::PORTS, |seed, k| Ppt::with_knobs(k), "PPT (SIGCOMM 2024): DCTCP loop + low-priority loop from the flow's tail (opened at start / at alpha_min, EWD, closed after 2 silent RTTs), mirror-symmetric P0-P3/P4-P7 tagging with buffer-aware identification";
+    Ppt: ppt::BoxedPpt = ["ppt"], knobs ppt::KNOBS, ports ppt::PORTS, |seed, k| Box::new(Ppt::with_knobs(k)), "PPT (SIGCOMM 2024): DCTCP loop + low-priority loop from the flow's tail (opened at start / at alpha_min, EWD, closed after 2 silent RTTs), mirror-symmetric P0-P3/P4-P7 tagging with buffer-aware identification";
     PptSwift: ppt_swift::PptSwift = ["ppt-swift"], knobs ppt_swift::KNOBS, ports ppt_swift::PORTS, |seed, k| PptSwift::with_knobs(k), "PPT on the Swift-like transport (SIGCOMM 2024 Fig. 14): Swift's window + a low-priority loop opened whenever the fabric delay is below the target (window: the spare up to the target), PPT's EWD, silence and tagging; Swift's knobs";
     Rc3: rc3::Rc3 = ["rc3"], knobs rc3::KNOBS, ports rc3::PORTS, |seed, k| Rc3::with_knobs(k), "RC3 (NSDI 2014) as PPT ran it: DCTCP primary loop + recursive low-priority loop sending the rest of the flow from its tail at line rate once, in classes 1..levels of factor^i x IW packets";
     Retcp: retcp::Retcp = ["retcp"], knobs retcp::KNOBS, ports DROP_TAIL, |seed, k| Retcp::new(retcp::RetcpParams::default().with_knobs(k)), "reTCP: NewReno, cwnd x2 / x0.5 when circuit state in ECE rises / falls (NSDI 2020 §5.3)";
 }
 
-pub use self::ppt::PptParams;
+// `Cc` holds PPT and CDG boxed (the registry exports `BoxedPpt`, `BoxedCdg`): their own types.
+pub use self::cdg::Cdg;
+pub use self::ppt::{Ppt, PptParams};
 pub use self::rc3::Rc3Params;
 pub use self::hpcc::HtsimRules as HpccHtsimRules;
 /// The port setups the schemes built on these share (`scheme.rs`).

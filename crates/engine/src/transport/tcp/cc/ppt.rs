@@ -77,6 +77,10 @@ impl PptParams {
     }
 }
 
+/// PPT's state boxed in `Cc`: it is the largest congestion control (480 bytes), and inline it would
+/// make every other connection as large.
+pub type BoxedPpt = Box<Ppt>;
+
 /// DCTCP plus the α history and W_max.
 #[derive(Clone, Debug)]
 pub struct Ppt {
