@@ -5,7 +5,7 @@
 //! TCP receiver does. `Closed` keeps exactly that: the receiver (which carries the few
 //! configuration fields it reads), the sender's final figures for the flow table, and the name and
 //! framing the table reports. A finished web-search flow then costs a few hundred bytes instead of
-//! its scoreboard, segment layout, congestion-control state and configuration.
+//! its scoreboard, segment layout and congestion-control state (and its share of the configuration).
 
 use super::{timers, Receiver, TcpConnection};
 use crate::host::Stacks;

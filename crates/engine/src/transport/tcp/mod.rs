@@ -108,6 +108,17 @@ impl CcKind {
 }
 
 impl TcpConfig {
+    /// The configuration as a connection runs it: what HPCC and Swift assume of the stack (the
+    /// scenario parser rejects contrary keys) made explicit.
+    pub fn for_connection(mut self) -> TcpConfig {
+        self.telemetry |= self.cc.needs_telemetry();
+        self.int_at_end = self.cc == CcKind::Hpcc && cc::HpccHtsimRules::from_knobs(&self.cc_params).record_at_end;
+        if self.cc.acks_every_packet() {
+            self.delack_count = 1;
+        }
+        self
+    }
+
     /// Whether this flow's SYN, SYN-ACK and handshake ACK carry ECT(0) (`ect_syn`).
     pub fn syn_ect(&self) -> bool {
         match self.ect_syn {
@@ -449,7 +460,7 @@ pub struct TcpConfig {
     /// Data packets collect in-band telemetry; the receiver echoes it in its ACKs.
     pub telemetry: bool,
     /// ... each hop recorded as the packet's last bit leaves, not as it starts (HPCC's
-    /// `int_record = "end"`; set by `TcpConnection::new`).
+    /// `int_record = "end"`; set by `TcpConfig::for_connection`).
     pub int_at_end: bool,
     /// Send buffer in bytes (`None` = unlimited): the data the application can have handed to
     /// the connection beyond snd_una. Bounds what the sender may have out, and is what PPT's
@@ -579,31 +590,21 @@ impl TcpConnection {
     }
 
     /// As `new`, with a configuration `TcpConfig::for_connection` already made (and shared).
-    pub fn with_config(ends: Endpoints, cfg: Arc<TcpConfig>, size: Option<u64>) -> Self {
+    pub(crate) fn with_config(ends: Endpoints, cfg: Arc<TcpConfig>, size: Option<u64>) -> Self {
+        debug_assert!(*cfg == cfg.for_connection(), "a connection's configuration is made by for_connection");
         TcpConnection { ends, sender: Sender::new(&cfg, size, ends.hash_fwd), receiver: Receiver::new(&cfg, size), cfg }
     }
 }
 
-impl TcpConfig {
-    /// The configuration as a connection runs it: what HPCC and Swift assume of the stack (the
-    /// scenario parser rejects contrary keys) made explicit.
-    pub fn for_connection(mut self) -> TcpConfig {
-        self.telemetry |= self.cc.needs_telemetry();
-        self.int_at_end = self.cc == CcKind::Hpcc && cc::HpccHtsimRules::from_knobs(&self.cc_params).record_at_end;
-        if self.cc.acks_every_packet() {
-            self.delack_count = 1;
-        }
-        self
-    }
-}
-
-/// The TCP configurations of a simulation's connections, each distinct one held once.
+/// The TCP configurations of a simulation's connections, shared by the connections that have
+/// the same one.
 ///
 /// A `TcpConfig` is about 600 bytes and read on every packet a connection handles. Held in each
 /// connection it made a connection 2.5 KB and put its own copy of those lines in the way of the
 /// cache; shared, the connections of one configuration read the same lines. Flows are created in
-/// runs of one configuration, so only the few most recent are searched (a scenario where every
-/// flow differs keeps one copy per flow, as before).
+/// runs of one configuration, so only the 8 most recently used are searched: with more than 8
+/// configurations interleaved one may be held more than once (at worst one copy per flow, as
+/// before).
 #[derive(Clone, Debug, Default)]
 pub struct SharedConfigs {
     recent: Vec<Arc<TcpConfig>>,
@@ -616,21 +617,17 @@ impl SharedConfigs {
     /// The shared configuration of a connection made from `cfg` (`TcpConfig::for_connection`).
     pub fn get(&mut self, cfg: &TcpConfig) -> Arc<TcpConfig> {
         let c = cfg.for_connection();
-        match self.recent.iter().rposition(|k| **k == c) {
-            Some(i) => {
-                let k = self.recent.remove(i);
-                self.recent.push(k.clone());
-                k
-            }
+        let k = match self.recent.iter().rposition(|k| **k == c) {
+            Some(i) => self.recent.remove(i),
             None => {
                 if self.recent.len() == Self::SEARCHED {
                     self.recent.remove(0);
                 }
-                let k = Arc::new(c);
-                self.recent.push(k.clone());
-                k
+                Arc::new(c)
             }
-        }
+        };
+        self.recent.push(k.clone());
+        k
     }
 }
 

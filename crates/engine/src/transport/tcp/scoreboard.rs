@@ -48,7 +48,8 @@ pub struct AckedSegs {
     pub retrans_acked: bool,
 }
 
-/// Segment-ring entries a connection keeps whatever its flight (`Scoreboard::give_back`).
+/// Rings of at most this many entries are never shrunk; larger ones shrink to no fewer than half
+/// of it (`Scoreboard::give_back`).
 const KEEP_SEGS: usize = 64;
 
 /// Per-segment state for segments `[una, nxt)`.
@@ -567,6 +568,17 @@ mod tests {
         assert_eq!((b.una(), b.nxt(), b.pipe()), (990, 1000, 7), "10 out, 2 SACKed, 1 lost");
         assert!(b.is_lost(993) && b.is_sacked(995) && b.is_sacked(996) && !b.is_sacked(997));
         assert_eq!(b.at(998).map(|s| s.sent), Some(Time(998)));
+        // With rate samples the snapshots' ring shrinks with it and keeps its entries in step:
+        // the segment acked next gives back its own snapshot.
+        let mut r = Scoreboard { track_rate: true, ..Default::default() };
+        for t in 0..1000u64 {
+            r.push_new(Time(t), TxState { delivered: t, ..Default::default() });
+        }
+        r.ack_to(990);
+        assert!(r.tx.capacity() < 64 && r.tx.len() == 10, "{} {}", r.tx.capacity(), r.tx.len());
+        r.set_ack_context(Time(5_000), None);
+        r.ack_to(991);
+        assert_eq!(r.take_newest_delivered().map(|(t, x)| (t, x.delivered)), Some((Time(990), 990)));
         // Below KEEP_SEGS a ring is never shrunk.
         let mut small = board(60);
         let cap = small.segs.capacity();
