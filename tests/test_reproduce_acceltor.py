@@ -308,6 +308,21 @@ def test_staggered_starts_follow_the_authors_start_plan():
     assert A.stagger_start_us(3, 1, 8) == 20 and A.stagger_start_us(3, 0, 8) == 20 + 260 * 6
 
 
+def test_flows_share_their_host_and_start_strings():
+    # At paper scale a scenario holds hundreds of thousands of flows: each host's name and each
+    # rack pair's start time is one string the flows share, and the staggered starts land where
+    # the start plan puts them.
+    doc = A.scenario(racks=8)
+    flows = doc["flows"]
+    assert len({id(f["src"]) for f in flows}) == len({f["src"] for f in flows}) == 16
+    staggered = next(c for c in A.ARTIFACT if c.name == "staggered-starts").apply("racks/8/acceltor", doc)
+    starts = staggered["flows"]
+    assert len({id(f["start"]) for f in starts}) == 8 * 7  # one per ordered rack pair
+    first = next(f for f in starts if f["src"] == "h6" and f["dst"] == "h0")  # rack 3 -> rack 0
+    assert first["start"] == f"{20 + 260 * 6}us"
+    assert "start" not in flows[0], "the text scenario is left as it was"
+
+
 def test_central_names_are_headlines_at_each_scale():
     for scale in ("reduced", "paper"):
         names = {h.name for h in A.headlines({}, scale)}

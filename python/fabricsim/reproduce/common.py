@@ -277,6 +277,8 @@ def run_models(paper: str, scale: str, scales: dict, points: Callable[[str], lis
     if one_change:
         for name, s in one_change_points(pts, changes, one_change).items():
             sets[name] = s
+    if "text" not in sets:
+        pts = []  # the text model's scenarios are not run: let them go (at paper scale, GBs)
     if list(sets) == ["text"]:
         return out, {"text": run_points(pts, out / "store", jobs=jobs, progress=progress, desc=f"{paper}-{scale}", dask=dask,
                                         run=run)}
