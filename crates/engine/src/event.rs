@@ -20,8 +20,8 @@
 //! The others (a transmit-done scheduled when a packet starts waiting behind a transmission
 //! already under way, ties a lane cannot place) go where all packet events went before the
 //! lanes: while few are pending they sit in a binary heap (small
-//! enough for L1); once thousands are, they move to a timing wheel ([`Wheel`]): 65 536 buckets of
-//! 1.024 ns covering the next 67 µs, with a two-level occupancy bitmap, so scheduling and popping
+//! enough for L1); once thousands are, they move to a timing wheel ([`Wheel`]): 8 192 buckets
+//! (vectors) of 8.2 ns covering the next 67 µs, with a two-level occupancy bitmap, so scheduling and popping
 //! cost O(1) instead of a large heap's O(log n) cache misses (45 % of the run time of the fat-tree
 //! benchmark), and back when the count falls. Packet events beyond the wheel's horizon (long links) and everything else
 //! (timers, arrivals, flow starts, samples — rare per packet but long-lived: a stale delayed-ACK
@@ -282,14 +282,6 @@ impl Ord for PEntry {
     }
 }
 
-const NIL: u32 = u32::MAX;
-
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    entry: PEntry,
-    next: u32,
-}
-
 impl Clone for Entry {
     fn clone(&self) -> Self {
         *self
@@ -298,22 +290,27 @@ impl Clone for Entry {
 impl Copy for Entry {}
 
 /// A timing wheel of `1 << BITS` buckets of `1 << SHIFT` ps, for events due soon. Each bucket is
-/// an unsorted singly linked list in a node slab; a bucket's events all fall in the same
-/// `1 << SHIFT`-ps slot of absolute time, so buckets in wheel order are in time order. The
-/// earliest bucket is drained into a vector sorted once (`cur`) and popped from its end: a bucket
-/// may hold thousands of events of one instant — every host of a symmetric fabric in lock step
-/// (a k = 32 fat tree's permutation: 8 192) — and scanning its list for each pop made the wheel
-/// quadratic in them (74 % of a k = 32 run's instructions); one sort costs fewer instructions
-/// than a binary heap's push and pop per entry (callgrind, k = 32). Entries scheduled into the
-/// slot being drained meanwhile wait in a small heap (`late`) beside it.
+/// an unsorted vector; a bucket's events all fall in the same `1 << SHIFT`-ps slot of absolute
+/// time, so buckets in wheel order are in time order. The earliest bucket's vector becomes `cur`
+/// (swapped, not copied: the bucket gets `cur`'s empty one, so allocations circulate) and is
+/// sorted once, then popped from its end: a bucket may hold thousands of events of one instant —
+/// every host of a symmetric fabric in lock step (a k = 32 fat tree's permutation: 8 192) — and
+/// one sort costs fewer instructions than a binary heap's push and pop per entry (callgrind,
+/// k = 32). Entries scheduled into the slot being drained meanwhile wait in a small heap (`late`)
+/// beside it.
+///
+/// Buckets are vectors rather than linked lists in a node slab because an entry is read some
+/// hundred thousand events after it was written (a transmit-done a serialization ahead, at
+/// k = 48): walking a bucket's list then took one dependent cache miss per node (12 % of a k = 48
+/// run's time, `perf`), where a vector's entries lie in consecutive lines that load together.
+/// Buckets of 8 ns (a k = 48 bucket holds some 50 entries) keep the vectors' ends being appended
+/// to few enough to stay cached.
 #[derive(Debug)]
 pub struct Wheel {
-    heads: Vec<u32>,
+    buckets: Vec<Vec<PEntry>>,
     /// Bit per bucket, and bit per word of `bits` (non-empty words).
     bits: Vec<u64>,
     summary: Vec<u64>,
-    nodes: Vec<Node>,
-    free: Vec<u32>,
     len: usize,
     /// Absolute slot (time >> SHIFT) no event in the wheel precedes; never decreases.
     cursor: u64,
@@ -327,18 +324,19 @@ pub struct Wheel {
     cur_slot: u64,
 }
 
-const SHIFT: u32 = 10;
-const BITS: u32 = 16;
+/// Buckets of 2^13 ps (8.2 ns), 2^13 of them: the wheel covers the next 67 µs.
+const SHIFT: u32 = 13;
+const BITS: u32 = 13;
 const BUCKETS: usize = 1 << BITS;
+/// A bucket's vector larger than this many entries is let go once drained.
+const KEEP_ENTRIES: usize = 64;
 
 impl Default for Wheel {
     fn default() -> Self {
         Wheel {
-            heads: vec![NIL; BUCKETS],
+            buckets: (0..BUCKETS).map(|_| Vec::new()).collect(),
             bits: vec![0; BUCKETS / 64],
-            summary: vec![0; BUCKETS / 64 / 64],
-            nodes: Vec::new(),
-            free: Vec::new(),
+            summary: vec![0; BUCKETS.div_ceil(64 * 64)],
             len: 0,
             cursor: 0,
             cur: Vec::new(),
@@ -363,18 +361,7 @@ impl Wheel {
             return Ok(());
         }
         let b = (slot as usize) & (BUCKETS - 1);
-        let node = Node { entry: e, next: self.heads[b] };
-        let id = match self.free.pop() {
-            Some(id) => {
-                self.nodes[id as usize] = node;
-                id
-            }
-            None => {
-                self.nodes.push(node);
-                (self.nodes.len() - 1) as u32
-            }
-        };
-        self.heads[b] = id;
+        self.buckets[b].push(e);
         self.bits[b / 64] |= 1 << (b % 64);
         self.summary[b / 4096] |= 1 << ((b / 64) % 64);
         Ok(())
@@ -425,14 +412,12 @@ impl Wheel {
             return true;
         }
         let Some(b) = self.first_bucket() else { return false };
-        let mut n = std::mem::replace(&mut self.heads[b], NIL);
-        self.cur_slot = self.nodes[n as usize].entry.time.0 >> SHIFT;
-        while n != NIL {
-            let node = self.nodes[n as usize];
-            self.cur.push(node.entry);
-            self.free.push(n);
-            n = node.next;
+        std::mem::swap(&mut self.cur, &mut self.buckets[b]);
+        if self.buckets[b].capacity() > KEEP_ENTRIES {
+            // A lock-step instant's large vector is not handed on: every bucket would keep one.
+            self.buckets[b] = Vec::new();
         }
+        self.cur_slot = self.cur[0].time.0 >> SHIFT;
         // Keys are unique, so the unstable sort's order is the one order.
         self.cur.sort_unstable();
         self.bits[b / 64] &= !(1 << (b % 64));
@@ -1222,9 +1207,8 @@ mod tests {
 
     #[test]
     fn packet_entries_are_compact_and_decode_to_their_event() {
-        // The packet queues keep (time, key, path position) only: a wheel node is 32 bytes, not 48.
+        // The packet queues keep (time, key, path position) only: 24 bytes, not an `Entry`'s 48.
         assert_eq!(std::mem::size_of::<PEntry>(), 24);
-        assert_eq!(std::mem::size_of::<Node>(), 32);
         for ev in [
             Event::Arrive { port: PortId(0), pkt: PacketId(0), at: PathPos::NONE },
             Event::Arrive { port: PortId(u32::MAX), pkt: PacketId((1 << 28) - 1), at: PathPos::NONE },
@@ -1257,7 +1241,7 @@ mod tests {
                     10..=13 => [0, 51_200, 7_200_000, 8_200_000][rng.below(4) as usize],
                     0 => 0,
                     1..=6 => rng.below(20_000_000),                 // within 20 µs
-                    7 => rng.below(3) * 1024,                        // exact slot boundaries
+                    7 => rng.below(3) << SHIFT,                      // exact slot boundaries
                     8 => 60_000_000 + rng.below(20_000_000),         // around the horizon
                     _ => rng.below(50_000_000_000),                  // up to 50 ms
                 };
@@ -1321,13 +1305,15 @@ mod tests {
         while let Some(want) = reference.pop() {
             assert_eq!(q.pop().unwrap(), (want.time, want.event));
             if id < 7_000 {
-                // Same instant, the same 1 ns slot, and the next slots.
-                let t = Time(want.time.0 + [0, 100, 1_024, 5_000][(id % 4) as usize]);
+                // Same instant, the same slot, the next slot and one further on.
+                let t = Time(want.time.0 + [0, 100, 1 << SHIFT, 5 << SHIFT][(id % 4) as usize]);
                 push(&mut q, &mut reference, t, id);
                 id += 1;
             }
         }
         assert!(q.is_empty());
+        // The instant's large vector was let go, not handed on from bucket to bucket.
+        assert!(q.wheel.buckets.iter().all(|b| b.capacity() <= KEEP_ENTRIES));
     }
 
     #[test]
