@@ -890,6 +890,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("loss_exit", iss, as_choice(&["acked", "ns3"])) {
         c.ns3_loss_exit = v == "ns3";
     }
+    if let Some(v) = t.get("timeout_sack", iss, as_choice(&["keep", "clear"])) {
+        c.clear_sack_on_timeout = v == "clear";
+    }
     if let Some(v) = t.get("cwr_exit", iss, as_choice(&["at", "beyond"])) {
         c.ns3_cwr_exit = v == "beyond";
     }

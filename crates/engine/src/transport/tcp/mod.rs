@@ -370,6 +370,13 @@ pub struct TcpConfig {
     /// at least 2 segments); the ACK then counts all it delivered for α and PRR sets the window.
     /// Off: by all it acknowledges (Linux), and an ECE in the loss state is not acted on.
     pub ns3_loss_exit: bool,
+    /// At a retransmission timeout, forget what the receiver SACKed (scenario key `timeout_sack =
+    /// "clear"`): RFC 2018 §8's "SHOULD turn off all of the SACKed bits" and ns-2.35's
+    /// `Agent/TCP/FullTcp/Sack` with `clear_on_timeout_ true` (its default; TCN-NS2's scripts
+    /// keep it, PIAS-NS2's set it false). Every segment from snd_una is then lost and resent
+    /// until later SACK blocks mark it again. Off (`"keep"`, the default): Linux's and ns-3's
+    /// timeouts keep the scoreboard and resend the holes only.
+    pub clear_sack_on_timeout: bool,
     /// A CWR episode (the reduction after an ECE) ends only on an ACK *beyond* the point recorded
     /// when it began (snd_nxt then), as ns-3's `TcpSocketBase::ReceivedAck` does (`ackNumber >
     /// m_recover`, `m_recover = m_highTxMark` in `EnterCwr`): the ACK of exactly that point stays
@@ -522,6 +529,7 @@ impl Default for TcpConfig {
             sack_bytes: SackBytes::None,
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
+            clear_sack_on_timeout: false,
             ns3_cwr_exit: false,
             ack_first_data: false,
             handshake_ack: false,

@@ -16,6 +16,9 @@ const EVER_RETRANS: u8 = 8;
 /// loop skips it. Not in flight, never lost or resent, and no SACK evidence for loss detection or
 /// RACK (it was not sent by this loop).
 const SKIP: u8 = 16;
+/// SACKed once and forgotten at a timeout (`clear_sacked`): its delivery was counted then, so a
+/// later SACK or cumulative ACK of it does not count it again.
+const WAS_SACKED: u8 = 32;
 
 /// The connection's delivery state when a segment was sent (draft-cheng-iccrg-delivery-rate-
 /// estimation §3.2: P.delivered, P.delivered_time, P.first_sent_time, P.is_app_limited).
@@ -87,7 +90,8 @@ pub struct Scoreboard {
     ack_now: Time,
     ack_min_rtt: Option<Time>,
     /// No segment below this is unmarked (`first_unmarked`'s cursor): a marked segment stays
-    /// marked, since LOST, SACKED and SKIP are never cleared and RETRANS only as LOST is set.
+    /// marked, since LOST, SACKED and SKIP are never cleared and RETRANS only as LOST is set
+    /// (`clear_sacked` clears SACKED only where `mark_all_lost` sets LOST at once).
     unmarked_from: u64,
     /// Every segment below this is SACKed, skipped or deemed lost, so `mark_lost_by_sacks` has
     /// nothing to change there (those flags are never cleared): its walk stops here, which keeps
@@ -309,7 +313,7 @@ impl Scoreboard {
         out.retrans_acked |= s.flags & EVER_RETRANS != 0 && s.flags & (SACKED | SKIP) == 0;
         if s.flags & SKIP != 0 {
             out.skipped += 1;
-        } else if s.flags & SACKED == 0 {
+        } else if s.flags & (SACKED | WAS_SACKED) == 0 {
             self.note_delivered(seg, s.sent, tx, s.flags);
         }
         self.forget(s.flags);
@@ -352,7 +356,9 @@ impl Scoreboard {
             let s = self.at_mut(seg).unwrap();
             s.flags |= SACKED;
             let tx = if self.track_rate { self.tx[(seg - self.una) as usize] } else { TxState::default() };
-            self.note_delivered(seg, sent, tx, f);
+            if f & WAS_SACKED == 0 {
+                self.note_delivered(seg, sent, tx, f);
+            }
             if f & LOST != 0 {
                 self.lost -= 1;
             }
@@ -470,6 +476,22 @@ impl Scoreboard {
             lowest.get_or_insert(seg);
         }
         (lowest, timer)
+    }
+
+    /// Forget what the receiver SACKed, as RFC 2018 §8 says a sender should at a retransmission
+    /// timeout ("the timeout might indicate that the data receiver has reneged") and ns-2.35's
+    /// `SackFullTcpAgent::timeout_action` does under `clear_on_timeout_` (its default): the
+    /// segments become unSACKed (then lost, `mark_all_lost`), and SACK blocks arriving later mark
+    /// them again. Their delivery stays counted (`WAS_SACKED`).
+    pub fn clear_sacked(&mut self) {
+        for s in self.segs.iter_mut() {
+            if s.flags & SACKED != 0 {
+                s.flags = (s.flags & !SACKED) | WAS_SACKED;
+            }
+        }
+        self.sacked = 0;
+        self.high_sacked = self.una;
+        self.sacked_runs = [(0, 0); 3];
     }
 
     /// RTO (RFC 6298 §5.4 + RFC 6675 §5.1): every unSACKed segment in flight is considered lost and
@@ -835,5 +857,32 @@ mod tests {
         assert_eq!(b.pipe(), 0);
         assert_eq!(b.next_lost(0), Some(0));
         assert_eq!(b.highest_unsacked(), Some(3));
+    }
+
+    #[test]
+    fn a_cleared_scoreboard_resends_from_una_and_counts_each_delivery_once() {
+        // Five segments, 1 and 3 SACKed (two deliveries); a timeout that clears the scoreboard
+        // (RFC 2018 §8) leaves all five lost. A block naming 3 again marks it without counting
+        // its delivery twice; the cumulative ACK of 0..2 counts 0 only (1 was counted when SACKed).
+        let mut b = board(5);
+        b.sack(1, 2);
+        b.sack(3, 4);
+        assert_eq!((b.sacked_out(), b.delivered), (2, 2));
+        b.clear_sacked();
+        b.mark_all_lost();
+        assert_eq!((b.lost_out(), b.sacked_out(), b.pipe()), (5, 0, 0));
+        assert_eq!((b.next_lost(0), b.next_lost(1), b.high_sacked()), (Some(0), Some(1), 0));
+        assert_eq!(b.sack(3, 4), 1);
+        assert_eq!((b.lost_out(), b.sacked_out(), b.delivered), (4, 1, 2));
+        assert_eq!(b.next_lost(2), Some(2));
+        assert_eq!(b.next_lost(3), Some(4));
+        let acked = b.ack_to(2);
+        assert_eq!((acked.count, b.delivered, b.lost_out(), b.sacked_out()), (2, 3, 2, 1));
+        // Kept (no clear): the same timeout leaves the holes only.
+        let mut k = board(5);
+        k.sack(1, 2);
+        k.sack(3, 4);
+        k.mark_all_lost();
+        assert_eq!((k.lost_out(), k.sacked_out(), k.next_lost(1)), (3, 2, Some(2)));
     }
 }

@@ -249,6 +249,23 @@ drop_packets = {drops}
 }
 
 #[test]
+fn a_timeout_that_clears_the_scoreboard_resends_what_the_blocks_no_longer_name() {
+    // Ten segments in the initial window; 0, 2, 4, 6 and 8 are lost, so h0 holds 1, 3, 5, 7 and 9
+    // out of order. No fast retransmit (dupthresh 1000), no RACK or TLP: the timeout repairs it.
+    // Its first resend (cwnd 1) is segment 0; h0's ACK is then cumulative to 2 with three blocks
+    // (`MAX_SACK_BLOCKS`): 9, 7, 5 — segment 3 is no longer named. Kept scoreboard: the holes 2,
+    // 4, 6, 8 follow, five resends in all. Cleared (RFC 2018 §8, ns-2's `clear_on_timeout_`):
+    // 3 counts as lost again and is resent after 2 though h0 holds it: six.
+    let extra = "initial_cwnd = 10\ndelayed_ack = 1\nrack = false\ntlp = false\ndupthresh = 1000\nmin_rto = \"10ms\"\ninitial_rto = \"10ms\"";
+    for (mode, resent) in [("keep", 5), ("clear", 6)] {
+        let sim = run(&star_with_drops(14480, "[0, 2, 4, 6, 8]", &format!("{extra}\ntimeout_sack = \"{mode}\"")));
+        let s = &tcp(&sim, 0).sender.stats;
+        assert_eq!((s.timeouts, s.fast_recoveries, s.retransmits), (1, 0, resent), "{mode}: {s:?}");
+        assert!(sim.flow_table().fct_ps[0].is_some(), "{mode}: the flow completes");
+    }
+}
+
+#[test]
 fn tail_loss_is_repaired_by_a_probe_not_a_timeout() {
     // 10 segments in the initial window, the last one lost. Segment k reaches h0 at 1.2k + 4.4 µs;
     // ACKs go every second segment, so the last ACK (8 segments) leaves after segment 7 at
