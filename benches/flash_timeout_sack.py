@@ -24,3 +24,5 @@ for mode in ("keep", "clear"):
           f"| Flash vs PIAS {common.pct_lower(mean['flash'], mean['pias']):+.1f} %,"
           f" vs DCTCP {common.pct_lower(mean['flash'], mean['dctcp']):+.1f} %,"
           f" short flows vs PIAS {common.pct_lower(short['flash'], short['pias']):+.1f} %", flush=True)
+    # A mean over finished flows only compares like with like when every flow finished.
+    print("  unfinished / timeouts: " + ", ".join(f"{n.split('/')[-1]} {r[n]['unfinished']} / {r[n]['timeouts']}" for n in r))

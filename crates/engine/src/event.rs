@@ -1056,6 +1056,10 @@ impl EventQueue {
         while let Some(e) = self.wheel.pop() {
             v.push(e);
         }
+        // Draining moved the cursor up to the latest entry; the empty wheel takes it back to the
+        // present, or events due before that entry would go in behind the cursor when the
+        // packet events next outgrow the heap.
+        self.wheel.cursor = self.last.0 >> SHIFT;
         v.extend(std::mem::take(&mut self.far).into_vec());
         self.heap = BinaryHeap::from(v);
     }
@@ -1314,6 +1318,43 @@ mod tests {
         assert!(q.is_empty());
         // The instant's large vector was let go, not handed on from bucket to bucket.
         assert!(q.wheel.buckets.iter().all(|b| b.capacity() <= KEEP_ENTRIES));
+    }
+
+    #[test]
+    fn the_wheel_after_a_hand_back_takes_events_due_before_its_last_drained_one() {
+        // 2 048 packet events move the queue to the wheel; popping all but 200 of them (the last
+        // one 60 µs ahead) hands the rest back to the heap, draining the wheel. 2 048 more, due
+        // before that last one, move it to the wheel again: they must pop in order, not behind
+        // a cursor the drain left 60 µs ahead.
+        let mut rng = Rng::stream(5, 0);
+        let mut q = EventQueue::new();
+        let mut reference: BinaryHeap<Entry> = BinaryHeap::new();
+        let mut id = 0u32;
+        let mut push = |q: &mut EventQueue, reference: &mut BinaryHeap<Entry>, t: u64| {
+            let event = Event::Arrive { port: PortId(rng.below(1 << 20) as u32), pkt: PacketId(id), at: PathPos::NONE };
+            id += 1;
+            q.schedule(Time(t), event);
+            reference.push(Entry { time: Time(t), key: event.tie_key(), event });
+        };
+        for i in 0..WHEEL_ENTER as u64 {
+            let t = if i < 1_848 { 1_000 + i * 1_000 } else { 60_000_000 + i };
+            push(&mut q, &mut reference, t);
+        }
+        assert!(q.use_wheel);
+        for _ in 0..1_848 {
+            let want = reference.pop().unwrap();
+            assert_eq!(q.pop().unwrap(), (want.time, want.event));
+        }
+        assert!(!q.use_wheel, "handed back to the heap");
+        let now = q.last.0;
+        for i in 0..WHEEL_ENTER as u64 {
+            push(&mut q, &mut reference, now + 1 + i * 10_000);
+        }
+        assert!(q.use_wheel);
+        while let Some(want) = reference.pop() {
+            assert_eq!(q.pop().unwrap(), (want.time, want.event));
+        }
+        assert!(q.is_empty());
     }
 
     #[test]

@@ -91,7 +91,7 @@ pub struct Scoreboard {
     ack_min_rtt: Option<Time>,
     /// No segment below this is unmarked (`first_unmarked`'s cursor): a marked segment stays
     /// marked, since LOST, SACKED and SKIP are never cleared and RETRANS only as LOST is set
-    /// (`clear_sacked` clears SACKED only where `mark_all_lost` sets LOST at once).
+    /// (`mark_all_lost_forgetting_sacks` clears SACKED only where it sets LOST at once).
     unmarked_from: u64,
     /// Every segment below this is SACKed, skipped or deemed lost, so `mark_lost_by_sacks` has
     /// nothing to change there (those flags are never cleared): its walk stops here, which keeps
@@ -478,20 +478,24 @@ impl Scoreboard {
         (lowest, timer)
     }
 
-    /// Forget what the receiver SACKed, as RFC 2018 §8 says a sender should at a retransmission
-    /// timeout ("the timeout might indicate that the data receiver has reneged") and ns-2.35's
-    /// `SackFullTcpAgent::timeout_action` does under `clear_on_timeout_` (its default): the
-    /// segments become unSACKed (then lost, `mark_all_lost`), and SACK blocks arriving later mark
-    /// them again. Their delivery stays counted (`WAS_SACKED`).
-    pub fn clear_sacked(&mut self) {
+    /// RTO with the SACK scoreboard forgotten, as RFC 2018 §8 says a sender should at a
+    /// retransmission timeout ("the timeout might indicate that the data receiver has reneged")
+    /// and ns-2.35's `SackFullTcpAgent::timeout_action` does under `clear_on_timeout_` (its
+    /// default): every segment in flight, SACKed or not, is lost (`mark_all_lost`), and SACK
+    /// blocks arriving later mark them again. A SACKed segment's delivery stays counted
+    /// (`WAS_SACKED`). One function, so that no segment is ever left unmarked (`unmarked_from`).
+    pub fn mark_all_lost_forgetting_sacks(&mut self) {
         for s in self.segs.iter_mut() {
             if s.flags & SACKED != 0 {
-                s.flags = (s.flags & !SACKED) | WAS_SACKED;
+                // A SACKed segment may still carry LOST and RETRANS (`sack` leaves them, taking
+                // it out of those counts): as a fresh loss it is counted below.
+                s.flags = (s.flags & !(SACKED | LOST | RETRANS)) | WAS_SACKED;
             }
         }
         self.sacked = 0;
         self.high_sacked = self.una;
         self.sacked_runs = [(0, 0); 3];
+        self.mark_all_lost();
     }
 
     /// RTO (RFC 6298 §5.4 + RFC 6675 §5.1): every unSACKed segment in flight is considered lost and
@@ -868,8 +872,7 @@ mod tests {
         b.sack(1, 2);
         b.sack(3, 4);
         assert_eq!((b.sacked_out(), b.delivered), (2, 2));
-        b.clear_sacked();
-        b.mark_all_lost();
+        b.mark_all_lost_forgetting_sacks();
         assert_eq!((b.lost_out(), b.sacked_out(), b.pipe()), (5, 0, 0));
         assert_eq!((b.next_lost(0), b.next_lost(1), b.high_sacked()), (Some(0), Some(1), 0));
         assert_eq!(b.sack(3, 4), 1);
@@ -878,6 +881,21 @@ mod tests {
         assert_eq!(b.next_lost(3), Some(4));
         let acked = b.ack_to(2);
         assert_eq!((acked.count, b.delivered, b.lost_out(), b.sacked_out()), (2, 3, 2, 1));
+        // A segment lost and resent before it was SACKed (its LOST and RETRANS bits stay under
+        // SACKED): forgotten, it counts as one lost segment, not as none.
+        let mut r = board(3);
+        r.mark_lost(1);
+        r.mark_retransmitted(1, Time(1), TxState::default());
+        r.sack(1, 2);
+        assert_eq!((r.lost_out(), r.retrans_out(), r.sacked_out()), (0, 0, 1));
+        r.mark_all_lost_forgetting_sacks();
+        assert_eq!((r.lost_out(), r.retrans_out(), r.pipe()), (3, 0, 0));
+        assert_eq!(r.next_lost(1), Some(1));
+        r.mark_retransmitted(1, Time(2), TxState::default());
+        assert_eq!(r.sack(1, 2), 1);
+        assert_eq!((r.lost_out(), r.retrans_out(), r.sacked_out()), (2, 0, 1));
+        assert_eq!(r.ack_to(3).count, 3);
+        assert_eq!((r.lost_out(), r.retrans_out(), r.sacked_out(), r.pipe()), (0, 0, 0, 0));
         // Kept (no clear): the same timeout leaves the holes only.
         let mut k = board(5);
         k.sack(1, 2);

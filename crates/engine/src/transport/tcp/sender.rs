@@ -1292,9 +1292,10 @@ impl Sender {
         self.cc_call(|cc, t| cc.set_state(t, CaState::Loss));
         self.recovery_point = self.board.nxt();
         if cfg.clear_sack_on_timeout {
-            self.board.clear_sacked();
+            self.board.mark_all_lost_forgetting_sacks();
+        } else {
+            self.board.mark_all_lost();
         }
-        self.board.mark_all_lost();
         self.rack.cancel();
         self.tlp_high = None;
         self.tlp.cancel();
