@@ -1245,7 +1245,7 @@ mod tests {
                     10..=13 => [0, 51_200, 7_200_000, 8_200_000][rng.below(4) as usize],
                     0 => 0,
                     1..=6 => rng.below(20_000_000),                 // within 20 µs
-                    7 => rng.below(3) << SHIFT,                      // exact slot boundaries
+                    7 => rng.below(3) << SHIFT,                      // whole slots ahead
                     8 => 60_000_000 + rng.below(20_000_000),         // around the horizon
                     _ => rng.below(50_000_000_000),                  // up to 50 ms
                 };
