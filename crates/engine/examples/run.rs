@@ -5,6 +5,10 @@
 
 use fabricsim_engine::{Scenario, Simulator};
 
+/// As the Python extension does (`fabricsim_engine::huge_pages`).
+#[global_allocator]
+static ALLOC: fabricsim_engine::huge_pages::HugePages = fabricsim_engine::huge_pages::HugePages;
+
 fn main() {
     let path = std::env::args().nth(1).expect("usage: run SCENARIO.toml");
     let text = std::fs::read_to_string(&path).expect("cannot read the scenario");

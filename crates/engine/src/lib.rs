@@ -17,6 +17,7 @@ pub mod rdcn;
 pub mod rng;
 pub mod switch;
 pub mod host;
+pub mod huge_pages;
 pub mod scenario;
 pub mod sim;
 pub mod time;

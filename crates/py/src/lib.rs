@@ -10,6 +10,11 @@ use pyo3::types::PyDict;
 mod document;
 use document::Document;
 
+/// The engine's memory in transparent huge pages where Linux grants them on request
+/// (`fabricsim_engine::huge_pages`: some 6 % less CPU on fabrics larger than the caches).
+#[global_allocator]
+static ALLOC: fabricsim_engine::huge_pages::HugePages = fabricsim_engine::huge_pages::HugePages;
+
 /// Validate a scenario given as JSON text or as a dict; returns a list of (key path, message),
 /// empty if valid.
 #[pyfunction]
