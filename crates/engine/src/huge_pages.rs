@@ -7,8 +7,8 @@
 //! and host). Most Linux distributions (and this project's machines) ship
 //! `/sys/kernel/mm/transparent_hugepage/enabled = madvise`: a process gets huge pages only where
 //! it asks for them with `madvise(MADV_HUGEPAGE)` (the kernel's `admin-guide/mm/transhuge`).
-//! Measured on B8 (k = 48, 5 ms): about 6 % less CPU time (docs/PERFORMANCE.md, "Engine
-//! changes"), 3 % more peak memory.
+//! Measured on B8 (k = 48, 5 ms): about 8 % less CPU time (docs/PERFORMANCE.md, "Engine
+//! changes"), 1 % more peak memory; B4, which fits the caches, unchanged.
 //!
 //! What it does, on glibc Linux only (elsewhere it is the system allocator unchanged):
 //! - a block of 2 MiB or more (the big vectors: ports, packet slab, flows, routes, event
@@ -16,8 +16,8 @@
 //! - the main heap, where glibc puts the many small blocks (a port's queue, a flow's buffers),
 //!   is advised as it grows: after each allocation the break (`sbrk(0)`, no system call once
 //!   glibc has read it) is compared with how far the heap has been advised, and the new part is
-//!   advised before anything is written there (a 2 MiB range already partly written gets small
-//!   pages). glibc is told to grow the heap 32 MiB at a time (`M_TOP_PAD`), so that such ranges
+//!   advised before most of it is written (glibc has written a block's header there; a 2 MiB
+//!   range already partly written gets small pages). glibc is told to grow the heap 32 MiB at a time (`M_TOP_PAD`), so that such ranges
 //!   stay whole; the pages are only reserved, and untouched pages cost no memory.
 //!
 //! Memory given out is exactly the system allocator's; only the kernel's page size behind it
