@@ -111,7 +111,9 @@ mod os {
     }
 
     /// Advise the part of the main heap added since the last call: from the break found the
-    /// first time (below it the heap is in use already) up to the current one.
+    /// first time (below it the heap is in use already) up to the current one. A heap that
+    /// glibc has trimmed is followed down, so that when it grows again (the next run of a sweep
+    /// worker, say) the new part is advised too: a trimmed range is unmapped, and its advice with it.
     #[inline]
     fn advise_heap() {
         // SAFETY: sbrk(0) reads the current break and moves nothing.
@@ -120,11 +122,12 @@ mod os {
             return;
         }
         let done = HEAP_ADVISED.load(Relaxed);
-        if top > done {
-            if done != 0 {
+        if top != done {
+            if top > done && done != 0 {
                 advise_range(done, top);
             }
-            HEAP_ADVISED.fetch_max(top, Relaxed);
+            // Threads racing here at most advise a range twice or once too little.
+            HEAP_ADVISED.store(top, Relaxed);
         }
     }
 }
@@ -208,6 +211,21 @@ mod tests {
             // The next allocation advised the new part of the heap.
             assert_eq!(advised(top - 1), Some(true));
             HugePages.dealloc(q, l);
+            // Trimmed (our own 4 MiB, given back only while the break is still where we left
+            // it) and grown again: the regrown part is a new mapping, advised at the next
+            // allocation too.
+            if sbrk(0) as usize == top {
+                assert_ne!(sbrk(-(4 << 20)) as usize, usize::MAX);
+                let r = HugePages.alloc(l);
+                HugePages.dealloc(r, l);
+                let old = sbrk(4 << 20) as usize;
+                assert_ne!(old, usize::MAX);
+                let top = sbrk(0) as usize;
+                assert_eq!(advised(top - 1), Some(false));
+                let r = HugePages.alloc(l);
+                assert_eq!(advised(top - 1), Some(true));
+                HugePages.dealloc(r, l);
+            }
             HugePages.dealloc(p, l);
         }
     }
