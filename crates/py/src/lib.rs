@@ -11,7 +11,7 @@ mod document;
 use document::Document;
 
 /// The engine's memory in transparent huge pages where Linux grants them on request
-/// (`fabricsim_engine::huge_pages`: some 6 % less CPU on fabrics larger than the caches).
+/// (`fabricsim_engine::huge_pages`: about 8 % less CPU on fabrics larger than the caches).
 #[global_allocator]
 static ALLOC: fabricsim_engine::huge_pages::HugePages = fabricsim_engine::huge_pages::HugePages;
 
