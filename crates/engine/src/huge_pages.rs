@@ -27,7 +27,7 @@
 //! its mmap and trim thresholds for the rest of the process (blocks from 128 KiB to 2 MiB then
 //! each get a mapping of their own, unadvised, and a trimmed heap keeps 32 MiB). Results cannot
 //! depend on any of it: only where blocks live and the pages behind them change. Use it in a binary or the Python extension:
-//! `#[global_allocator] static A: fabricsim_engine::huge_pages::HugePages = HugePages;`.
+//! `#[global_allocator] static A: fabricsim_engine::huge_pages::HugePages = fabricsim_engine::huge_pages::HugePages;`.
 //! The added check costs a few instructions per allocation, which the per-packet path almost
 //! never makes (a timing-wheel bucket regrown past 64 entries).
 
