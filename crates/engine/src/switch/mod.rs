@@ -278,6 +278,21 @@ impl Fabric {
         }
     }
 
+    /// Start loading the path record of flow `flow` (a hint, as [`prefetch_path`](Self::prefetch_path)).
+    #[inline]
+    pub fn prefetch_flow_paths(&self, flow: crate::ids::FlowId) {
+        if let Some(paths) = self.paths.as_deref() {
+            paths.prefetch_flow(flow);
+        }
+    }
+
+    /// The first position of the path flow `flow` sends on from its end `node` (see
+    /// `FlowPaths::first_from`).
+    #[inline]
+    pub fn first_from(&self, flow: crate::ids::FlowId, node: NodeId) -> Option<PathPos> {
+        self.paths.as_deref()?.first_from(flow, node)
+    }
+
     /// The egress port of a packet arriving at path position `at`: `Some(None)` where it is
     /// delivered, `None` when it follows no stored path.
     #[inline]

@@ -151,6 +151,23 @@ impl FlowPaths {
         }
     }
 
+    /// Start loading flow `flow`'s record (a hint; any id).
+    #[inline]
+    pub fn prefetch_flow(&self, flow: FlowId) {
+        if let Some(f) = self.flows.get(flow.idx()) {
+            crate::packet::prefetch(f as *const FlowPath as *const u8);
+        }
+    }
+
+    /// The first position of the path flow `flow` sends on from its end `node` (its data path
+    /// from its source, its return path from the other end), if it has one.
+    #[inline]
+    pub fn first_from(&self, flow: FlowId, node: NodeId) -> Option<PathPos> {
+        let f = self.flows.get(flow.idx())?;
+        let (start, len) = if node == f.src { (f.fwd, f.fwd_len) } else { (f.rev, f.rev_len) };
+        (len > 0).then_some(PathPos(start))
+    }
+
     /// The port a packet at position `at` leaves by: `Some(None)` at its path's destination
     /// entry (it is delivered there), `None` for a position not stored.
     #[inline]
