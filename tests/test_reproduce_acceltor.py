@@ -274,6 +274,8 @@ def test_artifact_changes_copy_the_scenario_and_touch_only_their_schemes():
         # from every ACK (the text model keeps ns-3's default, on).
         assert art["transport"]["timestamps"] is False and art["transport"]["header"] == 42
         assert doc["transport"]["timestamps"] is True
+        # ns-3's NewAck ends a timeout's back-off at the next new ACK; the text model keeps Karn's.
+        assert art["transport"]["rto_backoff_end"] == "new_ack" and "rto_backoff_end" not in doc["transport"]
         assert art["topology"]["packet_link"]["rate"] == "50Gbps"
         fabricsim.validate(art)
     assert len({c.name for c in A.ARTIFACT}) == len(A.ARTIFACT)

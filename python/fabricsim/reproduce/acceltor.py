@@ -406,6 +406,13 @@ ARTIFACT: list[Change] = [
            "mss = 1458, header = ack_size = 42; without the option, RTT samples by Karn's rule (timestamps = false)",
            f"{REPO} scratch/scratch-FTwarmup.cc main: TcpSocket::SegmentSize 1458, TcpSocketBase::Timestamp false",
            _tcp(mss=1458, header=42, ack_size=42, timestamps=False)),
+    Change("ns3-rto-backoff", "a timeout's RTO back-off ends at the next ACK of new data, RTT sample or not "
+           "(rto_backoff_end = \"new_ack\"; only differs without timestamps, i.e. with segment-1458)",
+           f"ns-3 default: {REPO} src/internet/model/tcp-socket-base.cc TcpSocketBase::NewAck (m_rto recomputed from the "
+           "estimator, dropping ReTxTimeout's doubling; called with resetRTO true by ProcessAck for every advancing ACK but "
+           "fast recovery's later partial ACKs); ns-3.38's file. Added 2026-11-28: a review found the model kept Karn's "
+           "back-off once segment-1458 turned timestamps off (scratch-FTwarmup.cc: TcpSocketBase::Timestamp false)",
+           _tcp(rto_backoff_end="new_ack")),
     Change("case4-window", "Case IV drops a flow only for 520 us after its first drop, then its packets take LP until its "
            "day is within K days; a new elephant starts on LP ([tor.acceltor] case4 = \"window\")",
            f"{REPO} src/ocs/model/Ipv4EpsRouting.cc Ipv4EpsRouting::RouteInput (q_idx out of range: lostflag, "

@@ -16,7 +16,7 @@
 //! | `TcpSocketBase::MinRto` (tcp-socket-base.cc) | 1 s | `min_rto` 1 s |
 //! | `TcpSocketBase::ClockGranularity` | 1 ms | `rto_granularity` 1 ms |
 //! | `TcpSocketBase::Timestamp`, `Sack` | on, on | on, on |
-//! | `TcpSocketBase::ReTxThreshold`, `LimitedTransmit` | 3, on | `dupthresh` 3, limited transmit (always) |
+//! | `TcpSocketBase::ReTxThreshold`, `LimitedTransmit` | 3, on | `dupthresh` 3, limited transmit (its rule: the `DupAck` row below) |
 //! | `TcpL4Protocol::RttEstimatorType` | `RttMeanDeviation`, α 1/8, β 1/4 | RFC 6298's estimator (the same gains) |
 //! | `TcpL4Protocol::RecoveryType` | `TcpPrrRecovery` (tcp-prr-recovery.cc), `ReductionBound` SSRB, in fast recovery (`EnterRecovery`, `DupAck`, `ProcessAck`'s partial ACK) and, from ns-3.33, in CWR (`EnterCwr`) | `prr`, `prr_recovery`, `prr_bound = "ns3-ssrb"`, `prr_entry = "ns3"` (`EnterCwr`'s and `ProcessAck`'s two `DoRecovery` calls for one ACK), `prr_units = "bytes"` |
 //! | `TcpSocketBase::DupAck` | fast recovery only from CA_DISORDER: none during a CWR episode | `recovery_from_cwr = false` |
@@ -33,6 +33,7 @@
 //! | `TcpSocketBase::AddSocketTags` | in `DctcpEcn` mode (`TcpDctcp::Init`) every packet ECT(0), the SYN, SYN-ACK and handshake ACK too; in `ClassicEcn` mode no packet without payload | `ect_syn` = ECT only under DCTCP's ECN (`EctSyn::Dctcp`; pure ACKs follow the flow's ECN mode as before) |
 //! | `TcpDctcp::CeState0to1`/`CeState1to0`, `TcpSocketBase::ReceivedAck`, `ProcessAck` | DCTCP's receiver echo (an ACK for the point before the previous segment on a CE change), ECE read on advancing ACKs only, a segment counted for α per duplicate ACK | `dctcp_echo = "ns3"` |
 //! | `TcpSocketBase::ProcessAck` in CA_LOSS, `ReceivedAck` | the ACK ending a timeout's loss state grows by the segments beyond its recovery point only; an ECE there enters CWR first | `loss_exit = "ns3"` |
+//! | `TcpSocketBase::NewAck` | `m_rto` recomputed from the estimator at every ACK of new data: a timeout's doubling ends there, with or without an RTT sample (without timestamps the ACK of a retransmission gives none) | `rto_backoff_end = "new_ack"` |
 //! | `ProcessSynSent`, `ProcessSynRcvd` | the handshake's ACK a packet of its own; the first data segment acknowledged at once | `handshake_ack`, `ack_first_data` |
 //! | `TcpDctcp` (tcp-dctcp.cc) on `TcpLinuxReno` (3.33 on) | see `Dctcp::NS3_RULES` (cc/dctcp.rs) (and PPT's and RC3's primary loop: their `ns3_dctcp`); `GetSsThresh` has no loss-state case in any release (ns-3-dev's halving there, d3181b537, came after 3.48) | `cc_params` of `dctcp` (`ns3_dctcp` of `ppt`, `rc3`), each only where the scenario sets none |
 //! | `TcpSocketBase::EstimateRtt` | RTT from the timestamp echo in milliseconds (a sub-millisecond RTT is taken as 1 µs, 3.34 on), none when the oldest segment acknowledged was resent (to 3.42) | **not modelled**: samples are the true RTT; with a minimum RTO of a millisecond or more the RTO is the same unless queues add milliseconds |
@@ -43,8 +44,7 @@
 //!
 //! Behaviour the engine's TCP already shares with `TcpSocketBase` (so nothing to set): the RTO is
 //! max(SRTT + max(G, 4·RTTVAR), MinRto) (`EstimateRtt`, `NewAck`), recomputed and the timer
-//! restarted on every ACK of new data, which also ends a timeout's back-off (`NewAck` recomputes
-//! `m_rto` from the estimator); a timeout doubles the RTO up to 60 s (`ReTxTimeout`), sets cwnd to
+//! restarted on every ACK of new data (the back-off's end there is the row above); a timeout doubles the RTO up to 60 s (`ReTxTimeout`), sets cwnd to
 //! one segment and retransmits from the first unacknowledged byte; the SYN-ACK gives the first
 //! RTT sample (`ProcessSynSent` → `EstimateRtt`); an out-of-order segment is ACKed at once; no
 //! Nagle (`TcpNoDelay` true).
@@ -115,6 +115,7 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.ect_syn = EctSyn::Dctcp;
     c.dctcp_echo_ns3 = true;
     c.ns3_loss_exit = true;
+    c.backoff_ends_on_new_ack = true;
     c.handshake_ack = true;
     c.ack_first_data = true;
     c
@@ -135,6 +136,6 @@ pub fn cc_knobs(cc: CcKind) -> &'static [(&'static str, f64)] {
 /// One line for `fabricsim list stacks`.
 pub fn summary() -> String {
     format!(
-        "ns-3's TcpSocketBase defaults (ns-3.33-3.40): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK, DoRetransmit on entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, SYN and SYN-ACK ECN-capable under DCTCP, DCTCP's echo and the loss state's exit as ns-3's, the handshake's ACK a packet of its own; dctcp as TcpDctcp (byte cut, first window at the first ACK, cut before the ACK's alpha update, TcpLinuxReno's growth, alpha decay on an empty window, the cut at timeouts and in the loss state) (ns-3.33-3.40)"
+        "ns-3's TcpSocketBase defaults (ns-3.33-3.40): initial window {INITIAL_CWND}, SYN timeout {CONN_TIMEOUT} (three-way handshake), min RTO {MIN_RTO}, clock granularity {CLOCK_GRANULARITY}, delayed ACK every {DELACK_COUNT} segments or {DELACK_TIMEOUT}, send and receive buffers {SOCKET_BUFFER} B (ns-3's receive window), timestamps and SACK on, no TLP, no RACK, no quick-ACK; MSS the scenario's (ns-3's SegmentSize default 536 B is not applied); PRR (TcpPrrRecovery, SSRB) in fast recovery and CWR, no fast recovery during CWR, CWR ends beyond its recovery point, ssthresh lowered at every timeout, PRR in CWR on advancing ACKs, limited transmit through the pipe, SACK blocks 8 B each on ACKs, fast recovery only on a duplicate ACK, DoRetransmit on entering fast recovery and on partial ACKs, NextSeg's rule 3 and no rescue, lost retransmissions only by timeout, SYN and SYN-ACK ECN-capable under DCTCP, DCTCP's echo and the loss state's exit as ns-3's, a timeout's back-off ended by the next new ACK, the handshake's ACK a packet of its own; dctcp as TcpDctcp (byte cut, first window at the first ACK, cut before the ACK's alpha update, TcpLinuxReno's growth, alpha decay on an empty window, the cut at timeouts and in the loss state) (ns-3.33-3.40)"
     )
 }

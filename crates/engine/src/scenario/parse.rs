@@ -893,6 +893,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("timeout_sack", iss, as_choice(&["keep", "clear"])) {
         c.clear_sack_on_timeout = v == "clear";
     }
+    if let Some(v) = t.get("rto_backoff_end", iss, as_choice(&["sample", "new_ack"])) {
+        c.backoff_ends_on_new_ack = v == "new_ack";
+    }
     if let Some(v) = t.get("cwr_exit", iss, as_choice(&["at", "beyond"])) {
         c.ns3_cwr_exit = v == "beyond";
     }

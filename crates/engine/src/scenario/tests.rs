@@ -434,6 +434,10 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"linux\"\nmin_rto", "transport.loss_exit", &["acked", "ns3"]);
     let exit = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&exit).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_loss_exit);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nrto_backoff_end = \"ack\"\nmin_rto", "transport.rto_backoff_end", &["sample", "new_ack"]);
+    let backoff = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nrto_backoff_end = \"new_ack\"\nmin_rto", 1);
+    assert!(Scenario::from_toml(&backoff).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().backoff_ends_on_new_ack);
+    assert!(!Scenario::from_toml(GOOD).unwrap().flows[0].cfg.tcp().unwrap().backoff_ends_on_new_ack, "Karn's rule by default");
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"ns3\"\nmin_rto", "transport.cwr_exit", &["at", "beyond"]);
     let cwr = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"beyond\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&cwr).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_cwr_exit);
@@ -800,6 +804,8 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     assert!(c.syn_ect() == (c.ecn == crate::transport::tcp::EcnMode::Dctcp));
     // TcpDctcp's echo, the loss state's exit and the handshake as ns-3's, whatever the algorithm.
     assert!(c.dctcp_echo_ns3 && c.ns3_loss_exit && c.handshake_ack && c.ack_first_data);
+    // NewAck: the next ACK of new data ends a timeout's back-off, RTT sample or not.
+    assert!(c.backoff_ends_on_new_ack);
     // dctcp takes TcpDctcp's rules as knobs (host/ns3.rs DCTCP_KNOBS); newreno none.
     let knob = |c: &crate::transport::tcp::TcpConfig, name: &str| c.cc.knobs().iter().position(|k| k.name == name).and_then(|i| c.cc_params.0[i]);
     for name in ["byte_cut", "first_window_at_ack", "cut_before_alpha", "ns3_growth", "empty_window", "ns3_loss_cut", "loss_state_cut"] {

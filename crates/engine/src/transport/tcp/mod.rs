@@ -377,6 +377,14 @@ pub struct TcpConfig {
     /// until later SACK blocks mark it again. Off (`"keep"`, the default): Linux's and ns-3's
     /// timeouts keep the scoreboard and resend the holes only.
     pub clear_sack_on_timeout: bool,
+    /// A timeout's RTO back-off ends with the next ACK of new data, an RTT sample or not
+    /// (scenario key `rto_backoff_end = "new_ack"`): ns-3's `TcpSocketBase::NewAck` recomputes
+    /// `m_rto` from the estimator at every such ACK, dropping `ReTxTimeout`'s doubling. Off
+    /// (`"sample"`, the default): only a valid RTT sample ends it (RFC 6298 §5.7 with Karn's
+    /// rule; Linux's `tcp_ack_update_rtt`), so without timestamps the ACK of a retransmission
+    /// leaves the doubled RTO in place. With timestamps every such ACK is a sample, and the two
+    /// agree.
+    pub backoff_ends_on_new_ack: bool,
     /// A CWR episode (the reduction after an ECE) ends only on an ACK *beyond* the point recorded
     /// when it began (snd_nxt then), as ns-3's `TcpSocketBase::ReceivedAck` does (`ackNumber >
     /// m_recover`, `m_recover = m_highTxMark` in `EnterCwr`): the ACK of exactly that point stays
@@ -530,6 +538,7 @@ impl Default for TcpConfig {
             dctcp_echo_ns3: false,
             ns3_loss_exit: false,
             clear_sack_on_timeout: false,
+            backoff_ends_on_new_ack: false,
             ns3_cwr_exit: false,
             ack_first_data: false,
             handshake_ack: false,

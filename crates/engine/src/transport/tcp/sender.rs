@@ -651,6 +651,10 @@ impl Sender {
                 rtt_sample = Some(r);
                 self.tcb.min_rtt = Some(self.tcb.min_rtt.map_or(r, |m| m.min(r)));
             }
+            if cfg.backoff_ends_on_new_ack {
+                // ns-3's `NewAck`: m_rto from the estimator, the doubling gone.
+                self.rtt.reset_backoff();
+            }
             self.tcb.srtt = self.rtt.srtt();
             self.dupacks = 0;
             self.timeouts_in_row = 0;
@@ -2811,14 +2815,17 @@ mod tests {
     }
 
     #[test]
-    fn timestamps_end_the_rto_back_off_with_the_retransmission_s_ack() {
+    fn timestamps_or_ns3_s_new_ack_end_the_rto_back_off_with_the_retransmission_s_ack() {
         // The whole initial window is lost; the RTO (min 1 ms, initial 1 ms) fires at 1 ms and
         // retransmits segment 0, doubling the timer to 2 ms. Its ACK comes back 10 us later.
         // Karn (RFC 6298 §5.7): a retransmitted segment gives no RTT sample, the back-off stays
         // (the next RTO would be 2 ms). RFC 7323 timestamps: the ACK echoes the retransmission's
         // timestamp, a 10 us sample, and the back-off is gone (RTO back to its 1 ms floor).
-        for (timestamps, backoffs, rto_ms) in [(false, 1, 2), (true, 0, 1)] {
-            let mut c = TcpConfig { timestamps, ..cfg(true) };
+        // ns-3's `NewAck` (`rto_backoff_end = "new_ack"`) recomputes the RTO from the estimator
+        // at that ACK, sample or not: the back-off is gone without timestamps too, the estimator
+        // still unseeded.
+        for (timestamps, new_ack, backoffs, rto_ms) in [(false, false, 1, 2), (true, false, 0, 1), (false, true, 0, 1)] {
+            let mut c = TcpConfig { timestamps, backoff_ends_on_new_ack: new_ack, ..cfg(true) };
             c.rto.min = Time::from_ms(1);
             c.rto.initial = Time::from_ms(1);
             c.handshake_rtt = false;
@@ -2829,9 +2836,12 @@ mod tests {
             assert_eq!(s.rtt.backoffs(), 1);
             out.clear();
             s.on_ack(Time::from_ms(1) + Time::from_us(10), &ack(1000, &[]), &c, &ends(), &mut out);
-            assert_eq!(s.rtt.backoffs(), backoffs, "timestamps = {timestamps}");
-            assert_eq!(s.rtt.rto(), Time::from_ms(rto_ms), "timestamps = {timestamps}");
+            assert_eq!(s.rtt.backoffs(), backoffs, "timestamps = {timestamps}, new_ack = {new_ack}");
+            assert_eq!(s.rtt.rto(), Time::from_ms(rto_ms), "timestamps = {timestamps}, new_ack = {new_ack}");
             assert_eq!(s.rtt.srtt(), if timestamps { Some(Time::from_us(10)) } else { None });
+            // The timer restarts at that ACK with the RTO it leaves (a lazy timer: its deadline).
+            let at = Time::from_ms(1) + Time::from_us(10);
+            assert_eq!(s.rto.deadline(), Some(at + Time::from_ms(rto_ms)), "timestamps = {timestamps}, new_ack = {new_ack}");
         }
     }
 
