@@ -30,7 +30,7 @@ RECORDED = {
     "sab": "reduced 2026-11-26: text 43 pass, 24 MISS; artifact 41 pass, 26 MISS (of 67); paper scale: text 39, artifact 38 pass",
     "flash": "reduced: text 9 pass, 16 MISS (2026-11-26); artifact 13 pass, 12 MISS (of 25; nine changes, 2026-11-28); paper scale, every row (main/ 2026-11-27, fast/ and queues/ 2026-11-28): text 10 pass, 15 MISS; artifact 18 pass, 7 MISS (of 25; main/ with seven changes, the rest nine)",
     "ppt": "reduced 2026-11-27 (session 14's ns-3 stack): text 17 pass, 66 MISS; artifact 17 pass, 66 MISS (of 83); paper scale, every point, 2026-11-28: text 18 pass, 65 MISS; artifact 12 pass, 71 MISS; the 2 central claims at paper scale: text 0 pass, artifact 0 pass",
-    "acceltor": "reduced (8 racks), every point: text 4 pass, 20 MISS (2026-11-27); artifact 6 pass, 18 MISS (of 24, 2026-11-28, with ns3-rto-backoff); the 3 central claims at paper scale (50 racks, 5 s, 2026-11-28): text 0 pass, artifact 0 pass (2.38x Blocking, 28.5x Unblocking); Fig. 8's rack sweep at paper scale (8-72 racks), text 2026-11-28: 1 pass, 2 MISS of its 3 rows; artifact 26 of 27 runs (2026-11-28): 1 pass, 2 MISS (AccelToR 27-29.8 % from 24 to 72 racks, lowest 27.1 %; Blocking 72/8 racks 0.238x)",
+    "acceltor": "reduced (8 racks), every point: text 4 pass, 20 MISS (2026-11-27); artifact 6 pass, 18 MISS (of 24, 2026-11-28, with ns3-rto-backoff); the 3 central claims at paper scale (50 racks, 5 s, 2026-11-28): text 0 pass, artifact 0 pass (2.38x Blocking, 28.5x Unblocking); Fig. 8's rack sweep at paper scale (8-72 racks), text 2026-11-28: 1 pass, 2 MISS of its 3 rows; artifact all 27 runs (2026-11-29, before ns3-rto-backoff): 1 pass, 2 MISS (AccelToR 27-29.8 % from 24 to 72 racks, lowest 27.1 %; Blocking 72/8 racks 0.238x)",
 }
 
 
