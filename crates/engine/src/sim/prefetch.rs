@@ -19,7 +19,7 @@
 //!   first hop at its host waited for three lines in a row — path record, hop, NIC port — and
 //!   took 11.5 % of a k = 48 run (`perf`), 3.8 % after.
 //!
-//! Hints only: no data is read that the run would not read, and nothing changes but timing. On
+//! Hints only: they read only memory the run holds (the reply stages may load lines for an answer that never comes), and nothing changes but timing. On
 //! a fabric that fits the cache the pipeline's own instructions cost more than they save (k = 8,
 //! 3 ms: 12 % more instructions, 113 per packet-hop, callgrind; B4 no faster), so it runs only
 //! above [`DEEP_PORT_BYTES`]; smaller fabrics keep the one-event-ahead hint. The depths were

@@ -383,7 +383,9 @@ pub struct TcpConfig {
     /// (`"sample"`, the default): only a valid RTT sample ends it (RFC 6298 §5.7 with Karn's
     /// rule; Linux's `tcp_ack_update_rtt`), so without timestamps the ACK of a retransmission
     /// leaves the doubled RTO in place. With timestamps every such ACK is a sample, and the two
-    /// agree.
+    /// agree. Only the doubling is dropped: after a resent SYN the 3 s floor of RFC 6298 §5.7
+    /// stays, where ns-3 recomputes from its estimator; fast recovery's later partial ACKs, which
+    /// ns-3 leaves alone, also end it here (no effect: the back-off is already gone by then).
     pub backoff_ends_on_new_ack: bool,
     /// A CWR episode (the reduction after an ECE) ends only on an ACK *beyond* the point recorded
     /// when it began (snd_nxt then), as ns-3's `TcpSocketBase::ReceivedAck` does (`ackNumber >
