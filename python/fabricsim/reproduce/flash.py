@@ -504,6 +504,14 @@ ARTIFACT: list[Change] = [
            "cwnd grows on every ACK of new data, during the once-per-window ECN reduction too, except the first ECE "
            "ACK of a run (ecn_growth = \"ns2\")",
            f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::recv(): opencwnd() unless ECE and not ecn_burst_", _ecn_growth),
+    Change("ns2-timeout-ssthresh",
+           "a timeout keeps ssthresh when the sender's last window reduction was an ECN reaction (however long ago), "
+           "else halves it at every timeout, repeated ones too (timeout_ssthresh = \"ns2\")",
+           f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::timeout_action() (slowdown(CLOSE_CWND_ONE) when last_cwnd_action_ "
+           "is CWND_ACTION_ECN, else CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART), reached from MinTcpAgent::timeout_action(); "
+           f"last_cwnd_action_ set by tcp/tcp.cc TcpAgent::ecn() and tcp/tcp-full.cc SackFullTcpAgent::dupack_action() "
+           f"(the same in {TCN_NS2})",
+           _tcp(timeout_ssthresh="ns2")),
 ]
 #: The central claims (headline names) and the points they read; `--one-change` runs those points
 #: once per single change.

@@ -43,8 +43,10 @@
 //! | three-way handshake | every socket connects first | `handshake` on |
 //!
 //! Behaviour the engine's TCP already shares with `TcpSocketBase` (so nothing to set): the RTO is
-//! max(SRTT + max(G, 4·RTTVAR), MinRto) (`EstimateRtt`, `NewAck`), recomputed and the timer
-//! restarted on every ACK of new data (the back-off's end there is the row above); a timeout doubles the RTO up to 60 s (`ReTxTimeout`), sets cwnd to
+//! max(SRTT + max(G, 4·RTTVAR), MinRto) (`EstimateRtt`, `NewAck`), recomputed on every ACK of
+//! new data (the back-off's end there is the row above) and the timer restarted there — except
+//! that in fast recovery ns-3 restarts it on the first partial ACK only, ours on every one (not
+//! modelled); a timeout doubles the RTO up to 60 s (`ReTxTimeout`), sets cwnd to
 //! one segment and retransmits from the first unacknowledged byte; the SYN-ACK gives the first
 //! RTT sample (`ProcessSynSent` → `EstimateRtt`); an out-of-order segment is ACKed at once; no
 //! Nagle (`TcpNoDelay` true).
@@ -104,7 +106,7 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.prr_bytes = true;
     c.recovery_from_cwr = false;
     c.ns3_cwr_exit = true;
-    c.ns3_rto_ssthresh = true;
+    c.timeout_ssthresh = crate::transport::tcp::TimeoutSsthresh::Every;
     c.prr_cwr_advancing = true;
     c.limited_transmit = LimitedTransmit::Pipe;
     c.sack_bytes = crate::transport::tcp::SackBytes::Ns3;

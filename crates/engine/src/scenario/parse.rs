@@ -873,8 +873,13 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("recovery_on", iss, as_choice(&["any_ack", "duplicate_ack"])) {
         c.recovery_on_dupack = v == "duplicate_ack";
     }
-    if let Some(v) = t.get("timeout_ssthresh", iss, as_choice(&["episode", "every"])) {
-        c.ns3_rto_ssthresh = v == "every";
+    if let Some(v) = t.get("timeout_ssthresh", iss, as_choice(&["episode", "every", "ns2"])) {
+        use crate::transport::tcp::TimeoutSsthresh;
+        c.timeout_ssthresh = match v.as_str() {
+            "every" => TimeoutSsthresh::Every,
+            "ns2" => TimeoutSsthresh::Ns2,
+            _ => TimeoutSsthresh::Episode,
+        };
     }
     if let Some(v) = t.get("sack_bytes", iss, as_choice(&["none", "ns3", "linux"])) {
         use crate::transport::tcp::SackBytes;

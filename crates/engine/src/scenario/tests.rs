@@ -438,6 +438,11 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     let backoff = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nrto_backoff_end = \"new_ack\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&backoff).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().backoff_ends_on_new_ack);
     assert!(!Scenario::from_toml(GOOD).unwrap().flows[0].cfg.tcp().unwrap().backoff_ends_on_new_ack, "Karn's rule by default");
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ntimeout_ssthresh = \"ns-2\"\nmin_rto", "transport.timeout_ssthresh", &["episode", "every", "ns2"]);
+    let ns2 = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ntimeout_ssthresh = \"ns2\"\nmin_rto", 1);
+    use crate::transport::tcp::TimeoutSsthresh;
+    assert_eq!(Scenario::from_toml(&ns2).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().timeout_ssthresh, TimeoutSsthresh::Ns2);
+    assert_eq!(Scenario::from_toml(GOOD).unwrap().flows[0].cfg.tcp().unwrap().timeout_ssthresh, TimeoutSsthresh::Episode);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"ns3\"\nmin_rto", "transport.cwr_exit", &["at", "beyond"]);
     let cwr = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"beyond\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&cwr).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_cwr_exit);
@@ -792,7 +797,7 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     // recovery, counted in bytes; TcpSocketBase's DupAck, ProcessAck, ReceivedAck, ReTxTimeout.
     assert!(c.prr && c.prr_recovery && c.prr_ns3_entry && c.prr_bytes && c.prr_cwr_advancing);
     assert_eq!(c.prr_bound, crate::transport::tcp::PrrBound::Ns3Ssrb);
-    assert!(!c.recovery_from_cwr && c.recovery_on_dupack && c.ns3_cwr_exit && c.ns3_rto_ssthresh && c.limited_transmit == crate::transport::tcp::LimitedTransmit::Pipe);
+    assert!(!c.recovery_from_cwr && c.recovery_on_dupack && c.ns3_cwr_exit && c.timeout_ssthresh == crate::transport::tcp::TimeoutSsthresh::Every && c.limited_transmit == crate::transport::tcp::LimitedTransmit::Pipe);
     assert_eq!(c.sack_bytes, crate::transport::tcp::SackBytes::Ns3);
     assert!(!c.acked_delivered, "ns-3.41 counts the cumulative advance; ns-3-dev what was delivered");
     // ns-3.33-3.40's retransmissions: DoRetransmit entering recovery and on partial ACKs, NextSeg's

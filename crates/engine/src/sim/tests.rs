@@ -463,11 +463,13 @@ fn a_connection_carries_ssthresh_and_alpha_but_restarts_cwnd() {
     old.sender.tcb.ssthresh = 17;
     old.sender.tcb.cwnd = 40;
     old.sender.cc.set_alpha(0.25);
+    old.sender.ecn_cut_last = true; // ns-2's `last_cwnd_action_`, kept by `advance_bytes`
     let c = old.carry().unwrap();
-    assert_eq!(c, crate::transport::Carry { ssthresh: 17, alpha: Some(0.25) });
+    assert_eq!(c, crate::transport::Carry { ssthresh: 17, alpha: Some(0.25), ecn_cut_last: true });
     let mut new = TcpConnection::new(ends, cfg, Some(1000));
     new.resume(c);
     assert_eq!((new.sender.tcb.cwnd, new.sender.tcb.ssthresh, new.sender.cc.alpha()), (10, 17, Some(0.25)));
+    assert!(new.sender.ecn_cut_last);
 }
 
 /// h1 -> s0 at 10 Gb/s (1 us) -> h0 at 1 Gb/s (`wire`, `queue` the rest of its link table), 1500 B

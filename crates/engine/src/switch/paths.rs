@@ -211,6 +211,7 @@ mod tests {
             paths.add(&net, FlowId(flows.len() as u32), src, dst, hf, hr);
             flows.push((src, dst, hf, hr));
         }
+        assert_eq!(paths.first_from(FlowId(flows.len() as u32), hosts[0]), None, "a flow with no record");
         let mut walked = 0;
         for (f, &(src, dst, hf, hr)) in flows.iter().enumerate() {
             for (from, to, hash) in [(src, dst, hf), (dst, src, hr)] {
@@ -220,6 +221,8 @@ mod tests {
                 // The position a packet carries from hop to hop names the same nodes and ports,
                 // and after the last hop the destination.
                 let mut pos = paths.position(&pkt, from).unwrap();
+                // The prefetch stage's lookup from the flow's end alone finds the same first hop.
+                assert_eq!(paths.first_from(FlowId(f as u32), from), Some(pos), "flow {f} from {from:?}");
                 while at != to {
                     let hops = net.next_hops(at, to);
                     let want = hops[pick(hops.len(), hash, at)];

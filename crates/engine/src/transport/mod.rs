@@ -182,6 +182,9 @@ pub struct Carry {
     pub ssthresh: u32,
     /// DCTCP's α (also D2TCP's and L2DCT's), if the congestion control has one.
     pub alpha: Option<f64>,
+    /// The connection's last window reduction was an ECN reaction (ns-2's `last_cwnd_action_`,
+    /// which `FullTcpAgent::advance_bytes` keeps; `TimeoutSsthresh::Ns2` reads it).
+    pub ecn_cut_last: bool,
 }
 
 /// A flow's idle path, as `Transport::set_path` hands it over.

@@ -186,6 +186,27 @@ pub enum EctSyn {
     Dctcp,
 }
 
+/// When a retransmission timeout lowers ssthresh (`TcpConfig::timeout_ssthresh`, scenario key
+/// `timeout_ssthresh`); every rule then sets cwnd to one segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeoutSsthresh {
+    /// Once per loss episode: not again for repeated timeouts of the same data, nor when a
+    /// reduction for this window is under way (Linux `tcp_enter_loss`).
+    Episode,
+    /// At every timeout, as ns-3's `TcpSocketBase::ReTxTimeout` does (its `IsHeadRetransmitted`
+    /// check follows `SetSentListLost`, which clears the flags it reads): from the loss state, a
+    /// repeated timeout, half the flight, at least two segments (TcpNewReno's and ns-3-dev
+    /// TcpDctcp's `GetSsThresh` in CA_LOSS); otherwise the congestion control's.
+    Every,
+    /// ns-2's FullTcp (`FullTcpAgent::timeout_action`, tcp/tcp-full.cc, stock ns-2.34/2.35 and
+    /// the HKUST trees): if the sender's last window reduction was an ECN reaction
+    /// (`last_cwnd_action_` ECN, which neither time nor new ACKs clear; only a fast recovery or a
+    /// timeout from another cause replaces it), ssthresh stays, at every such timeout;
+    /// otherwise ssthresh = max(⌊cwnd/2⌋, 2) at every timeout, repeated ones too
+    /// (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`, tcp/tcp.cc).
+    Ns2,
+}
+
 /// How a TCP sender finds a retransmission lost before its timeout (`TcpConfig::lost_retransmit`,
 /// scenario key `lost_retransmit`). Only with SACK, and beside RACK: with `rack` on, RACK's rule
 /// finds lost retransmissions whatever this says.
@@ -348,12 +369,8 @@ pub struct TcpConfig {
     /// that advances without new SACK information starts none even when the segment at its point
     /// is deemed lost. Off: any ACK that finds one (RFC 6675 §5, Linux).
     pub recovery_on_dupack: bool,
-    /// A timeout lowers ssthresh at every timeout, as ns-3's `TcpSocketBase::ReTxTimeout` does
-    /// (its `IsHeadRetransmitted` check follows `SetSentListLost`, which clears the flags it
-    /// reads): from the loss state, a repeated timeout, half the flight, at least two segments
-    /// (TcpNewReno's and ns-3-dev TcpDctcp's `GetSsThresh` in CA_LOSS); otherwise the congestion
-    /// control's. Off: once per episode (Linux `tcp_enter_loss`).
-    pub ns3_rto_ssthresh: bool,
+    /// When a retransmission timeout lowers ssthresh (`TimeoutSsthresh`, key `timeout_ssthresh`).
+    pub timeout_ssthresh: TimeoutSsthresh,
     /// What SACK blocks add to an ACK on the wire (`SackBytes`; `None`: every ACK `ack_size`).
     pub sack_bytes: SackBytes,
     /// The DCTCP receiver's echo as ns-3's `TcpDctcp` does it (`receiver.rs`, `ns3_ce_event`), not
@@ -530,7 +547,7 @@ impl Default for TcpConfig {
             prr_recovery: false,
             prr_bound: PrrBound::Crb,
             recovery_from_cwr: true,
-            ns3_rto_ssthresh: false,
+            timeout_ssthresh: TimeoutSsthresh::Episode,
             recovery_on_dupack: false,
             lost_retransmit: LostRetransmit::Rack,
             next_seg_ns3: false,
@@ -769,10 +786,11 @@ impl Transport for TcpConnection {
         self.cfg.framing()
     }
     fn carry(&self) -> Option<super::Carry> {
-        Some(super::Carry { ssthresh: self.sender.tcb.ssthresh, alpha: self.sender.cc.alpha() })
+        Some(super::Carry { ssthresh: self.sender.tcb.ssthresh, alpha: self.sender.cc.alpha(), ecn_cut_last: self.sender.ecn_cut_last })
     }
     fn resume(&mut self, c: super::Carry) {
         self.sender.tcb.ssthresh = c.ssthresh;
+        self.sender.ecn_cut_last = c.ecn_cut_last;
         if let Some(a) = c.alpha {
             self.sender.cc.set_alpha(a);
         }

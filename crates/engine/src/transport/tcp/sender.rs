@@ -14,7 +14,7 @@ use super::ns3_ecn::Ns3EceState;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::priority::Priority;
-use super::{EcnMode, LimitedTransmit, LostRetransmit, PrrBound, TcpConfig};
+use super::{EcnMode, LimitedTransmit, LostRetransmit, PrrBound, TcpConfig, TimeoutSsthresh};
 use super::timers;
 use crate::transport::timer::LazyTimer;
 use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader};
@@ -101,6 +101,9 @@ pub struct Sender {
     /// Timeouts since the last ACK, and whether the sender is probing (pFabric §4.2).
     timeouts_in_row: u32,
     probing: bool,
+    /// The last window reduction was an ECN reaction, not fast recovery or a timeout (ns-2's
+    /// `last_cwnd_action_` ECN; read by `TimeoutSsthresh::Ns2`).
+    pub ecn_cut_last: bool,
     /// Flash: the class of the current window, and the byte that starts the next window.
     class: u8,
     class_until: u64,
@@ -234,6 +237,7 @@ impl Sender {
             rto_tick: cfg.rto_tick,
             timeouts_in_row: 0,
             probing: false,
+            ecn_cut_last: false,
             class: cfg.class,
             class_until: 0,
             sndbuf: cfg.send_buffer.unwrap_or(u64::MAX),
@@ -1101,6 +1105,7 @@ impl Sender {
     fn ecn_reduce(&mut self, cfg: &TcpConfig, delivered: u64) {
         self.enter_cwr(cfg, delivered);
         self.send_cwr = true;
+        self.ecn_cut_last = true;
         self.stats.ecn_reductions += 1;
     }
 
@@ -1200,6 +1205,7 @@ impl Sender {
         self.state = CaState::Recovery;
         self.cc_call(|cc, t| cc.set_state(t, CaState::Recovery));
         self.recovery_point = self.board.nxt();
+        self.ecn_cut_last = false;
         self.stats.fast_recoveries += 1;
         let una = self.board.una();
         self.board.mark_lost(una);
@@ -1276,8 +1282,15 @@ impl Sender {
             // window when in it; then DCTCP restarts its count (`deflate_window`).
             let recovery_flight = (self.state == CaState::Recovery).then(|| self.board.packets_out());
             self.byte_window_timeout(recovery_flight);
-        } else if cfg.ns3_rto_ssthresh {
-            // ns-3 (`TcpConfig::ns3_rto_ssthresh`): at every timeout; a repeated one, from the
+        } else if cfg.timeout_ssthresh == TimeoutSsthresh::Ns2 {
+            // ns-2 `FullTcpAgent::timeout_action`: after an ECN reaction ssthresh stays (cwnd 1
+            // only), otherwise half the window at every timeout. The congestion control's own
+            // loss bookkeeping runs; its ssthresh does not count.
+            let ssthresh = if self.ecn_cut_last { self.tcb.ssthresh } else { (self.tcb.cwnd / 2).max(2) };
+            self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
+            self.tcb.ssthresh = ssthresh;
+        } else if cfg.timeout_ssthresh == TimeoutSsthresh::Every {
+            // ns-3 (`TimeoutSsthresh::Every`): at every timeout; a repeated one, from the
             // loss state, the congestion control's rule there, or half the flight (before the
             // timeout), at least two segments.
             self.tcb.ssthresh = if self.state == CaState::Loss {
@@ -2208,6 +2221,29 @@ mod tests {
     }
 
     #[test]
+    fn the_dctcp_family_cuts_again_when_fast_recovery_starts_in_a_window_an_ece_reduced() {
+        // The HKUST ns-2 trees (PIAS-NS2, TCN-NS2; Flash's lineage), tcp/tcp-full.cc
+        // `SackFullTcpAgent::dupack_action()`: 3 duplicate ACKs in a window an ECE already
+        // reduced (`highest_ack_` ≤ `recover_`, `last_cwnd_action_` ECN) take the ECN branch,
+        // which with `ecnhat_` also halves: `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)`.
+        // Hand case: cwnd 10, α = 1; ACK 1 000 with ECE: cwnd = ssthresh = (1 − 1/2)·10 = 5.
+        // Segment 1 lost: SACKs of 2, 3, 4 are the 3 duplicate ACKs; ns-2: halfwin = int(5/2) = 2,
+        // ssthresh = cwnd = 2, and 1 is resent. Ours gets there by DCTCP's loss reaction on entering
+        // recovery (cc/dctcp.rs `react_to_loss`). NewReno with classic ECN does not cut again: stock
+        // ns-2's ECN branch only retransmits (RFC 3168 §6.1.2: once per window), cwnd stays 5.
+        for (cc, ecn, cut) in [(CcKind::Dctcp, EcnMode::Dctcp, 2), (CcKind::L2dct, EcnMode::Dctcp, 2), (CcKind::D2tcp, EcnMode::Dctcp, 2), (CcKind::NewReno, EcnMode::Classic, 5)] {
+            let c = TcpConfig { ecn, cc, rack: false, tlp: false, initial_ssthresh: 10, limited_transmit: LimitedTransmit::None, ..cfg(true) };
+            let (mut s, _) = started(&c);
+            let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Cwr, 5, 5), "{cc:?}");
+            let got = sends(&mut s, &c, 2, &[(1000, &[(2000, 3000)]), (1000, &[(2000, 4000)]), (1000, &[(2000, 5000)])]);
+            assert_eq!(got, vec![vec![], vec![], vec![1]], "{cc:?}: the fast retransmission on the third");
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Recovery, cut, cut), "{cc:?}");
+        }
+    }
+
+    #[test]
     fn ns3_enters_fast_recovery_only_on_an_ack_with_new_sack_information() {
         // ns-3's CWR keeps losses out of fast recovery (`recovery_from_cwr = false`): cwnd 10,
         // segments 0..9, ACK 1000 with ECE: CWR at cwnd 5, recovery point 10. Segment 2 is lost:
@@ -2510,7 +2546,7 @@ mod tests {
             if ns3 {
                 c.cc_params.0[8] = Some(1.0); // ns3_growth
                 c.cc_params.0[10] = Some(1.0); // ns3_loss_cut
-                c.ns3_rto_ssthresh = true;
+                c.timeout_ssthresh = TimeoutSsthresh::Every;
             }
             let mut s = Sender::new(&c, Some(100_000), 0);
             let mut out = Outbox { budget: u64::MAX, ..Outbox::default() };
@@ -2536,15 +2572,52 @@ mod tests {
         // Ten segments out, cwnd 10 (Reno). RTO 1 from Open: ssthresh 5 either way. RTO 2 in the
         // loss state (segment 0 resent, one in flight): Linux keeps ssthresh 5 (one reduction an
         // episode); ns-3's ReTxTimeout lowers it again, max(1 / 2, 2) = 2.
-        for (every, second) in [(false, 5), (true, 2)] {
-            let c = TcpConfig { ns3_rto_ssthresh: every, ..cfg(true) };
+        // ns-2's FullTcp (`"ns2"`, no ECN reaction before): half the window at every timeout,
+        // ⌊10/2⌋ = 5, then max(⌊1/2⌋, 2) = 2.
+        use TimeoutSsthresh::{Episode, Every, Ns2};
+        for (rule, second) in [(Episode, 5), (Every, 2), (Ns2, 2)] {
+            let c = TcpConfig { timeout_ssthresh: rule, ..cfg(true) };
             let (mut s, mut out) = started(&c);
             let rto = s.rtt.rto();
             s.on_rto_timer(rto, &c, &ends(), &mut out);
             assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, 5));
             let again = rto + s.rtt.rto();
             s.on_rto_timer(again, &c, &ends(), &mut out);
-            assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, second), "timeout_ssthresh every = {every}");
+            assert_eq!((s.state(), s.tcb.ssthresh), (CaState::Loss, second), "timeout_ssthresh {rule:?}");
+        }
+    }
+
+    #[test]
+    fn ns2s_timeout_after_an_ecn_reaction_keeps_ssthresh() {
+        // ns-2 `FullTcpAgent::timeout_action`: with `last_cwnd_action_` ECN, `slowdown(CLOSE_CWND_ONE)`
+        // only. DCTCP, α = 1, ten segments out: ACK 1 000 with ECE cuts to cwnd = ssthresh = 5;
+        // ACK 10 000 ends that window (CWR over, Open; its 9 segments grow cwnd by one in
+        // congestion avoidance, to 6) and 6 new segments go. The RTO then fires in Open: Linux's
+        // rule (`"episode"`, a fresh episode) with DCTCP's loss reaction halves, ⌊6/2⌋ = 3, and a
+        // repeated timeout keeps it; ns-2's keeps 5, at the repeated timeout too. A fast
+        // recovery since would end that (the ECN branch sets `last_cwnd_action_` DUPACK).
+        use TimeoutSsthresh::{Episode, Ns2};
+        for (rule, first, second) in [(Episode, 3, 3), (Ns2, 5, 5)] {
+            let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, rack: false, tlp: false, timeout_ssthresh: rule, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            // The timer's events in time order until one fires (an earlier pending one re-arms).
+            let timeout = |s: &mut Sender, out: &mut Outbox| {
+                let n = s.stats.timeouts;
+                while s.stats.timeouts == n {
+                    let t = out.timers.iter().map(|e| e.0).min().expect("an event pending");
+                    out.timers.retain(|e| e.0 != t);
+                    s.on_rto_timer(t, &c, &ends(), out);
+                }
+            };
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Cwr, 5, 5));
+            out.packets.clear();
+            s.on_ack(Time(2), &ack(10_000, &[]), &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, seqs(&out)), (CaState::Open, 6, vec![10, 11, 12, 13, 14, 15]));
+            timeout(&mut s, &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, first), "{rule:?}");
+            timeout(&mut s, &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, second), "{rule:?}: repeated");
         }
     }
 
@@ -2558,7 +2631,7 @@ mod tests {
             c.cc_params.0[0] = Some(1e-6); // g
             c.cc_params.0[10] = Some(1.0); // ns3_loss_cut
             c.cc_params.0[11] = Some(loss_state_cut as u8 as f64);
-            c.ns3_rto_ssthresh = true;
+            c.timeout_ssthresh = TimeoutSsthresh::Every;
             c
         };
         // A sender with its initial window out whose first RTO has fired (at the returned time).
@@ -2843,6 +2916,24 @@ mod tests {
             let at = Time::from_ms(1) + Time::from_us(10);
             assert_eq!(s.rto.deadline(), Some(at + Time::from_ms(rto_ms)), "timestamps = {timestamps}, new_ack = {new_ack}");
         }
+    }
+
+    #[test]
+    fn ns3s_new_ack_back_off_end_needs_an_ack_that_advances() {
+        // ns-3 recomputes the RTO in `NewAck`, which a duplicate ACK never reaches. The case
+        // above with `rto_backoff_end = "new_ack"`: after the timeout (back-off 1, RTO 2 ms) a
+        // duplicate ACK of 0 with a SACK of segment 1 keeps the back-off; ACK 1 000 ends it.
+        let mut c = TcpConfig { backoff_ends_on_new_ack: true, ..cfg(true) };
+        c.rto.min = Time::from_ms(1);
+        c.rto.initial = Time::from_ms(1);
+        c.handshake_rtt = false;
+        let (mut s, mut out) = started(&c);
+        s.on_rto_timer(Time::from_ms(1), &c, &ends(), &mut out);
+        assert_eq!(s.rtt.backoffs(), 1);
+        s.on_ack(Time::from_ms(1) + Time::from_us(5), &ack(0, &[(1000, 2000)]), &c, &ends(), &mut out);
+        assert_eq!((s.rtt.backoffs(), s.rtt.rto()), (1, Time::from_ms(2)), "a duplicate ACK");
+        s.on_ack(Time::from_ms(1) + Time::from_us(10), &ack(1000, &[(1000, 2000)]), &c, &ends(), &mut out);
+        assert_eq!((s.rtt.backoffs(), s.rtt.rto()), (0, Time::from_ms(1)), "an ACK that advances");
     }
 
     #[test]
