@@ -1208,6 +1208,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
             iss.push(t.key_path("cwr_exit"), "\"beyond\" ends a CWR episode, and with cc_params cwr_on_ece = 0 DCTCP never starts one: remove cwr_exit or cwr_on_ece");
         }
     }
+    if c.htsim_bytes && c.timeout_ssthresh == crate::transport::tcp::TimeoutSsthresh::Ns2 {
+        iss.push(t.key_path("timeout_ssthresh"), "htsim's byte window (window = \"htsim_bytes\") halves at every timeout itself: \"ns2\" does not apply".to_string());
+    }
     if c.htsim_bytes {
         if let Some(why) = htsim_bytes_conflict(&c, knob("window_cut"), knob("cwr_on_ece"), knob("ack_window")) {
             iss.push(t.key_path("window"), format!("\"htsim_bytes\" is htsim's TcpSrc/DCTCPSrc window: {why}"));

@@ -1133,5 +1133,6 @@ fn htsim_bytes_window_needs_htsims_tcp() {
     assert!(err(&htsim.replace("sack = false\n", "")).contains("no SACK: set sack = false"));
     assert!(err("cc = \"cubic\"\nsack = false\nhandshake = true\nwindow = \"htsim_bytes\"").contains("needs cc = \"dctcp\" or \"newreno\", not \"cubic\""));
     assert!(err(&format!("{reno}\necn = true")).contains("TcpSrc ignores ECE"));
+    assert!(err(&format!("{reno}\ntimeout_ssthresh = \"ns2\"")).starts_with("transport.timeout_ssthresh: htsim's byte window"));
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nwindow = \"bytes\"\nmin_rto", "transport.window", &["segments", "htsim_bytes"]);
 }

@@ -200,8 +200,9 @@ pub enum TimeoutSsthresh {
     Every,
     /// ns-2's FullTcp (`FullTcpAgent::timeout_action`, tcp/tcp-full.cc, stock ns-2.34/2.35 and
     /// the HKUST trees): if the sender's last window reduction was an ECN reaction
-    /// (`last_cwnd_action_` ECN, which neither time nor new ACKs clear; only a fast recovery or a
-    /// timeout from another cause replaces it), ssthresh stays, at every such timeout;
+    /// (`last_cwnd_action_` ECN, which neither time, new ACKs nor a timeout clear; only a fast
+    /// retransmit replaces it: here fast recovery or a tail-loss probe's recovery), ssthresh
+    /// stays, at every such timeout;
     /// otherwise ssthresh = max(⌊cwnd/2⌋, 2) at every timeout, repeated ones too
     /// (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`, tcp/tcp.cc).
     Ns2,

@@ -814,6 +814,7 @@ impl Sender {
                     self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
                     self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
                     self.tcb.cwnd_cnt = 0;
+                    self.ecn_cut_last = false; // a loss's reduction, as a fast recovery
                     self.stats.tlp_recoveries += 1;
                 }
             }
@@ -1287,6 +1288,9 @@ impl Sender {
             // only), otherwise half the window at every timeout. The congestion control's own
             // loss bookkeeping runs; its ssthresh does not count.
             let ssthresh = if self.ecn_cut_last { self.tcb.ssthresh } else { (self.tcb.cwnd / 2).max(2) };
+            // Asked as at any timeout, for the state some controls keep there (H-TCP's last
+            // congestion, BBR's saved window); the answer gives way to ns-2's.
+            let _ = self.cc_call(|cc, t| cc.ssthresh(t));
             self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
             self.tcb.ssthresh = ssthresh;
         } else if cfg.timeout_ssthresh == TimeoutSsthresh::Every {
@@ -2618,6 +2622,26 @@ mod tests {
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, first), "{rule:?}");
             timeout(&mut s, &mut out);
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, second), "{rule:?}: repeated");
+        }
+        // A fast recovery ends the mark (ns-2's `fast_retransmit()` sets DUPACK). NewReno with
+        // classic ECN: an ECE cuts 10 to 5; 3 duplicate ACKs in that window start fast recovery
+        // without a second cut (cwnd 5). The RTO then fires in recovery: Linux's rule, inside a
+        // reduction under way, keeps 5; ns-2's halves, max(⌊5/2⌋, 2) = 2 (with the mark left, 5).
+        for (rule, ssthresh) in [(Episode, 5), (Ns2, 2)] {
+            let c = TcpConfig { ecn: EcnMode::Classic, cc: CcKind::NewReno, rack: false, tlp: false, limited_transmit: LimitedTransmit::None, timeout_ssthresh: rule, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            for hi in [3000, 4000, 5000] {
+                s.on_ack(Time(2), &ack(1000, &[(2000, hi)]), &c, &ends(), &mut out);
+            }
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh, s.ecn_cut_last), (CaState::Recovery, 5, 5, false), "{rule:?}");
+            let n = s.stats.timeouts;
+            while s.stats.timeouts == n {
+                let t = out.timers.iter().map(|e| e.0).min().expect("an event pending");
+                out.timers.retain(|e| e.0 != t);
+                s.on_rto_timer(t, &c, &ends(), &mut out);
+            }
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, ssthresh), "{rule:?}");
         }
     }
 
