@@ -1285,11 +1285,10 @@ impl Sender {
             self.byte_window_timeout(recovery_flight);
         } else if cfg.timeout_ssthresh == TimeoutSsthresh::Ns2 {
             // ns-2 `FullTcpAgent::timeout_action`: after an ECN reaction ssthresh stays (cwnd 1
-            // only), otherwise half the window at every timeout. The congestion control's own
-            // loss bookkeeping runs; its ssthresh does not count.
+            // only), otherwise half the window at every timeout. The congestion control is asked
+            // and told as at any timeout, for the state some keep there (H-TCP's last
+            // congestion, BBR's saved window); its ssthresh gives way to ns-2's.
             let ssthresh = if self.ecn_cut_last { self.tcb.ssthresh } else { (self.tcb.cwnd / 2).max(2) };
-            // Asked as at any timeout, for the state some controls keep there (H-TCP's last
-            // congestion, BBR's saved window); the answer gives way to ns-2's.
             let _ = self.cc_call(|cc, t| cc.ssthresh(t));
             self.cc_call(|cc, t| cc.cwnd_event(t, CwndEvent::Loss));
             self.tcb.ssthresh = ssthresh;
@@ -2598,21 +2597,12 @@ mod tests {
         // ACK 10 000 ends that window (CWR over, Open; its 9 segments grow cwnd by one in
         // congestion avoidance, to 6) and 6 new segments go. The RTO then fires in Open: Linux's
         // rule (`"episode"`, a fresh episode) with DCTCP's loss reaction halves, ⌊6/2⌋ = 3, and a
-        // repeated timeout keeps it; ns-2's keeps 5, at the repeated timeout too. A fast
-        // recovery since would end that (the ECN branch sets `last_cwnd_action_` DUPACK).
+        // repeated timeout keeps it; ns-2's keeps 5, at the repeated timeout too.
         use TimeoutSsthresh::{Episode, Ns2};
         for (rule, first, second) in [(Episode, 3, 3), (Ns2, 5, 5)] {
             let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, rack: false, tlp: false, timeout_ssthresh: rule, ..cfg(true) };
             let (mut s, mut out) = started(&c);
-            // The timer's events in time order until one fires (an earlier pending one re-arms).
-            let timeout = |s: &mut Sender, out: &mut Outbox| {
-                let n = s.stats.timeouts;
-                while s.stats.timeouts == n {
-                    let t = out.timers.iter().map(|e| e.0).min().expect("an event pending");
-                    out.timers.retain(|e| e.0 != t);
-                    s.on_rto_timer(t, &c, &ends(), out);
-                }
-            };
+            let timeout = |s: &mut Sender, out: &mut Outbox| fire_next_timeout(s, &c, out);
             s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Cwr, 5, 5));
             out.packets.clear();
@@ -2635,13 +2625,19 @@ mod tests {
                 s.on_ack(Time(2), &ack(1000, &[(2000, hi)]), &c, &ends(), &mut out);
             }
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh, s.ecn_cut_last), (CaState::Recovery, 5, 5, false), "{rule:?}");
-            let n = s.stats.timeouts;
-            while s.stats.timeouts == n {
-                let t = out.timers.iter().map(|e| e.0).min().expect("an event pending");
-                out.timers.retain(|e| e.0 != t);
-                s.on_rto_timer(t, &c, &ends(), &mut out);
-            }
+            fire_next_timeout(&mut s, &c, &mut out);
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, ssthresh), "{rule:?}");
+        }
+    }
+
+    /// Runs the timer events `out` holds, earliest first, until a retransmission timeout fires
+    /// (an event before the deadline re-arms the timer, as in the event loop).
+    fn fire_next_timeout(s: &mut Sender, c: &TcpConfig, out: &mut Outbox) {
+        let n = s.stats.timeouts;
+        while s.stats.timeouts == n {
+            let t = out.timers.iter().map(|e| e.0).min().expect("an event pending");
+            out.timers.retain(|e| e.0 != t);
+            s.on_rto_timer(t, c, &ends(), out);
         }
     }
 
