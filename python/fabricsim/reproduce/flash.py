@@ -509,8 +509,8 @@ ARTIFACT: list[Change] = [
            "else halves it at every timeout, repeated ones too (timeout_ssthresh = \"ns2\")",
            f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::timeout_action() (slowdown(CLOSE_CWND_ONE) when last_cwnd_action_ "
            "is CWND_ACTION_ECN, else CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART), reached from MinTcpAgent::timeout_action(); "
-           f"last_cwnd_action_ set by tcp/tcp.cc TcpAgent::ecn() and tcp/tcp-full.cc SackFullTcpAgent::dupack_action() "
-           f"(the same in {TCN_NS2})",
+           "last_cwnd_action_ set to ECN by tcp/tcp.cc TcpAgent::ecn(), to DUPACK by tcp/tcp-full.cc "
+           f"FullTcpAgent::fast_retransmit() (the same in {TCN_NS2})",
            _tcp(timeout_ssthresh="ns2")),
 ]
 #: The central claims (headline names) and the points they read; `--one-change` runs those points
