@@ -152,3 +152,31 @@ def test_finished_from_the_cli_refuses_dask(tmp_path):
     p = subprocess.run([sys.executable, "-m", "fabricsim", "reproduce", "sab", "--finished", "--dask", "local", "-o", str(tmp_path)],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "--finished runs nothing, so it takes no --dask" in p.stderr
+
+
+def test_changes_picks_a_group_or_leaves_some_out(tmp_path):
+    names = lambda spec: [c.name for c in common.select_changes("toy", CHANGES, spec)]  # noqa: E731
+    assert names(None) == ["slow-links", "renamed"]
+    assert names(["renamed"]) == ["renamed"] and names(["renamed", "slow-links"]) == ["slow-links", "renamed"]
+    assert names(["-slow-links"]) == ["renamed"] and names(["-slow-links", "-renamed"]) == []
+    with pytest.raises(ValueError, match="'fast' is not a change of toy's artifact model; its changes: slow-links, renamed"):
+        common.select_changes("toy", CHANGES, ["fast"])
+    with pytest.raises(ValueError, match="mixes names to keep and names to leave out"):
+        common.select_changes("toy", CHANGES, ["renamed", "-slow-links"])
+    # Leaving out the change that slows a/ gives the text model's FCT in the artifact column.
+    out, sets = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "both",
+                                  common.select_changes("toy", CHANGES, ["-slow-links"]))
+    assert sets["artifact"]["a/one"] == sets["text"]["a/one"]
+
+
+def test_changes_from_the_cli_is_checked_before_anything_runs(tmp_path):
+    import subprocess
+    import sys
+    run = lambda *a: subprocess.run([sys.executable, "-m", "fabricsim", "reproduce", "flash", *a, "-o", str(tmp_path / "o")],  # noqa: E731
+                                    capture_output=True, text=True)
+    p = run("--changes", "mintcp-rto,nope")
+    assert p.returncode == 2 and p.stderr.startswith("error: --changes: 'nope' is not a change of flash's artifact model")
+    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
+    p = run("--model", "text", "--changes", "mintcp-rto")
+    assert p.returncode == 2 and "--model text has no artifact column" in p.stderr
+    assert not (tmp_path / "o").exists()

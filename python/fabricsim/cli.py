@@ -535,6 +535,19 @@ def cmd_reproduce(a) -> int:
     where = {"dask": a.dask} if a.dask else {}
     if a.finished:
         where["finished"] = True
+    if a.changes is not None:
+        if a.model == "text":
+            print("error: --changes picks the artifact column's changes, and --model text has no artifact column", file=sys.stderr)
+            return 2
+        import importlib
+
+        from .reproduce.common import select_changes
+        try:
+            select_changes(a.paper, importlib.import_module(f"fabricsim.reproduce.{a.paper}").ARTIFACT, a.changes.split(","))
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        where["changes"] = a.changes.split(",")
     reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only,
               model=a.model, one_change=a.one_change, **where)
     return 0
@@ -688,6 +701,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "  fabricsim reproduce retcp --scale paper -o out/retcp --jobs 2\n"
                                "  fabricsim reproduce retcp --only static/,resize/\n"
                                "  fabricsim reproduce flash --model artifact --one-change --only main/mix/\n"
+                               "  fabricsim reproduce acceltor --scale paper --model artifact --changes=-case4-window --only compare/\n"
                                "  fabricsim reproduce sab --scale paper --dask tcp://head:8786 -o /shared/sab\n"
                                "  fabricsim reproduce sab --only incast/,eps/\n"
                                "  fabricsim reproduce ppt --scale paper -o /shared/ppt --finished   # where a long run stands\n"
@@ -713,6 +727,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--one-change", action="store_true",
                     help="also run the central claims' points once per single artifact change and write one_change.csv: "
                          "which detail decides each claim")
+    rp.add_argument("--changes", metavar="NAMES",
+                    help="the artifact column with only these of the paper's changes on the text model (comma-separated, "
+                         "as named in its docs and report: a group of changes), or with every change but those written "
+                         "-NAME (--changes=-no-tlp-rack: leave one out); e.g. --changes no-tlp-rack,eps-fat-tree")
     rp.add_argument("--finished", action="store_true",
                     help="run nothing: print and write the tables from the runs OUT's store already holds, the others "
                          "n/a (a paper-scale reproduction run in parts, even while another process is running it: "

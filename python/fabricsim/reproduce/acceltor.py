@@ -24,13 +24,13 @@ import copy
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from .. import _engine
-from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, percentile, primary, run_models,
+from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, percentile, primary, run_models,
                      value, write_runs)
 from .page import write_report
 
@@ -901,11 +901,13 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None, finished: bool = False) -> dict:
+              dask: Optional[str] = None, finished: bool = False,
+              changes: Optional[Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv), the Parquet tables and the figures (the artifact model's in artifact/); print
     the paper-vs-ours table."""
-    out, sets = run_models("acceltor", scale, SCALES, lambda s: points(s, only), output, jobs, progress, None, model, ARTIFACT,
+    chosen = select_changes("acceltor", ARTIFACT, changes)
+    out, sets = run_models("acceltor", scale, SCALES, lambda s: points(s, only), output, jobs, progress, None, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
@@ -913,8 +915,8 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor",
     figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
     n = SCALES[scale]["compare_racks"]
     hl, models = finish_models(out, sets, lambda r: headlines(r, scale),
-                          f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", ARTIFACT, central(scale))
-    write_report(out, "acceltor", models, central(scale), figs, STATED, SETUP, ARTIFACT)
+                          f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", chosen, central(scale))
+    write_report(out, "acceltor", models, central(scale), figs, STATED, SETUP, chosen)
     print(f"\nwrote {out}/runs.csv, headlines.csv, {len(written)} Parquet tables and {len(figs)} figures; every run is kept in "
           f"{out}/store", file=sys.stderr)
     return {"runs": runs, "headlines": hl}

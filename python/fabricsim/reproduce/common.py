@@ -91,6 +91,30 @@ def model_points(points: list, model: str, changes: Sequence[Change]) -> dict[st
     return sets
 
 
+def select_changes(paper: str, changes: Sequence[Change], spec: Optional[Sequence[str]]) -> list[Change]:
+    """The changes of `paper`'s artifact model that `--changes` keeps (`spec`): None, every one;
+    names, the text model plus only these (in the model's order: a group of changes); names each
+    prefixed "-", every change but these (leave-some-out). Raises ValueError naming an unknown
+    change, or a list mixing the two forms."""
+    if spec is None:
+        return list(changes)
+    names = [c.name for c in changes]
+    spec = [x.strip() for x in spec if x.strip()]
+    if not spec:
+        raise ValueError(f"--changes: empty; {paper}'s changes: {', '.join(names) or 'none'}")
+    drop = [x.startswith("-") for x in spec]
+    if any(drop) and not all(drop):
+        raise ValueError(f"--changes: '{','.join(spec)}' mixes names to keep and names to leave out ('-NAME'): use one form")
+    wanted = [x[1:] if x.startswith("-") else x for x in spec]
+    unknown = [w for w in wanted if w not in names]
+    if unknown:
+        raise ValueError(f"--changes: '{unknown[0]}' is not a change of {paper}'s artifact model; its changes: "
+                         f"{', '.join(names) or 'none'}")
+    if all(drop):
+        return [c for c in changes if c.name not in wanted]
+    return [c for c in changes if c.name in wanted]
+
+
 def one_change_points(points: list, changes: Sequence[Change], prefixes: Sequence[str]) -> dict[str, list]:
     """For the points under `prefixes` (those the central claims read): one set per change,
     that change alone applied to the text model."""

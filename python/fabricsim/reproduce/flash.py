@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..ports import declared
-from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, nan_mean, pct_lower, primary,
+from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, nan_mean, pct_lower, primary,
                      run_models, value, wide_band, write_runs)
 from .page import write_report
 
@@ -512,6 +512,14 @@ ARTIFACT: list[Change] = [
            "last_cwnd_action_ set to ECN by tcp/tcp.cc TcpAgent::ecn(), to DUPACK by tcp/tcp-full.cc "
            f"FullTcpAgent::fast_retransmit() (the same in {TCN_NS2})",
            _tcp(timeout_ssthresh="ns2")),
+    Change("ns2-loss-ece",
+           "after a timeout that did not keep an ECN reaction's mark, the first ECE on an advancing ACK cuts at once "
+           "(DCTCP's (1 - alpha/2)), still in the timeout's loss state, and marks the cut ECN (loss_exit = \"ns2\"; "
+           "it reads the mark timeout_ssthresh = \"ns2\" keeps, which it sets too)",
+           f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::recv() calls tcp/tcp.cc TcpAgent::ecn() on every advancing ACK "
+           "with ECE; ecn() reacts when seqno > recover_ or last_cwnd_action_ == CWND_ACTION_TIMEOUT, then sets "
+           f"recover_ = maxseq_ and last_cwnd_action_ = CWND_ACTION_ECN (the same in {TCN_NS2})",
+           _tcp(timeout_ssthresh="ns2", loss_exit="ns2")),
 ]
 #: The central claims (headline names) and the points they read; `--one-change` runs those points
 #: once per single change.
@@ -531,17 +539,19 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None, finished: bool = False) -> dict:
+              dask: Optional[str] = None, finished: bool = False,
+              changes: Optional[Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
-    out, sets = run_models("flash", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+    chosen = select_changes("flash", ARTIFACT, changes)
+    out, sets = run_models("flash", scale, SCALES, points, output, jobs, progress, only, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, figures)
     hl, models = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
-                          ARTIFACT, CENTRAL)
-    write_report(out, "flash", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
+                          chosen, CENTRAL)
+    write_report(out, "flash", models, CENTRAL, figs, STATED, SETUP, chosen)
     diag = [(load, results.get(f"diag/mix/{load}/{FLASH_ON_DCTCP}"), results.get(f"main/mix/{load}/pias"),
              results.get(f"main/mix/{load}/flash")) for load in LOADS]
     if any(d for _, d, _, _ in diag):

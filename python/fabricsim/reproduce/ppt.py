@@ -31,13 +31,13 @@ import random
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..ports import declared, declared_host
-from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, finish_models, model_figures, pct_lower, primary,
+from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, cdf_points, finish_models, model_figures, pct_lower, primary,
                      run_models, runs_table, value, wide_band, write_runs)
 from .page import write_report
 # queue() and the ns-3 K change call it `_bytes`.
@@ -882,10 +882,12 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None, finished: bool = False) -> dict:
+              dask: Optional[str] = None, finished: bool = False,
+              changes: Optional[Sequence[str]] = None) -> dict:
     """Run the experiments the engine has schemes for, in the text and/or artifact model; write
     runs.csv, headlines.csv (and one_change.csv), fct_*.csv and the figures (the artifact model's
     in artifact/); print the per-scheme tables and "paper vs ours"."""
+    chosen = select_changes("ppt", ARTIFACT, changes)
     if scale not in SCALES:
         raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
     skip = {k: v for k, v in skipped(scale).items() if not only or any(k.startswith(o) for o in only)}
@@ -895,7 +897,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
               (f"; schemes not in this engine (fabricsim list cc / list transports): {', '.join(gone)}" if gone else "") +
               ("" if send_buffer_supported() else f"; TCP has no '{SEND_BUFFER_KEY}' key: Fig. 27 is left out and PPT/RC3 "
                                                 "run without §6.2's 2 GB send buffer"), file=sys.stderr)
-    out, sets = run_models("ppt", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+    out, sets = run_models("ppt", scale, SCALES, points, output, jobs, progress, only, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
@@ -918,8 +920,8 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
               sens.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     figs = model_figures(out, sets, figures)
     hl, models = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
-                          ARTIFACT, CENTRAL)
-    write_report(out, "ppt", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
+                          chosen, CENTRAL)
+    write_report(out, "ppt", models, CENTRAL, figs, STATED, SETUP, chosen)
     missing = sorted({s for _, s in point_list(scale) if not has(s)})
     if missing:
         print(f"\nnot in this engine (their rows are n/a): {', '.join(missing)}")

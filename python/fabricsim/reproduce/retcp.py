@@ -46,11 +46,11 @@ import statistics
 import sys
 from functools import partial
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import pandas as pd
 
-from .common import (Change, FigureSaver, Headline, Setup, Stated, duration_us, finish_models, model_figures, primary, run_models,
+from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, duration_us, finish_models, model_figures, primary, run_models,
                      runs_table, value, write_runs)
 from .page import write_report
 
@@ -823,10 +823,12 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None, finished: bool = False) -> dict:
+              dask: Optional[str] = None, finished: bool = False,
+              changes: Optional[Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
-    out, sets = run_models("retcp", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+    chosen = select_changes("retcp", ARTIFACT, changes)
+    out, sets = run_models("retcp", scale, SCALES, points, output, jobs, progress, only, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
@@ -835,8 +837,8 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
         pd.concat(seq).to_parquet(out / "seq_view.parquet", index=False)
     figs = model_figures(out, sets, figures)
     hl, models = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
-                          ARTIFACT, CENTRAL)
-    write_report(out, "retcp", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
+                          chosen, CENTRAL)
+    write_report(out, "retcp", models, CENTRAL, figs, STATED, SETUP, chosen)
     titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",
               "physical": "10 Gb/s, 1 us host links each way",
               "etalon-gso": "the 10 Gb/s egress limit per 64 KB offload burst (netem with TSO/GSO), packets back to back at 800 Gb/s",

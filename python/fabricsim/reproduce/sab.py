@@ -66,14 +66,14 @@ from __future__ import annotations
 import copy
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from ..ports import declared
 from ..analysis import jain
-from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, counter_rate, duration_us, finish_models,
+from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, cdf_points, counter_rate, duration_us, finish_models,
                      model_figures, primary, rate_bps, relative_band, run_models, size_bytes, value, write_runs)
 from .page import write_report
 
@@ -1379,17 +1379,19 @@ def runs_frame(results: dict) -> pd.DataFrame:
 
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
-              dask: Optional[str] = None, finished: bool = False) -> dict:
+              dask: Optional[str] = None, finished: bool = False,
+              changes: Optional[Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
-    out, sets = run_models("sab", scale, SCALES, points, output, jobs, progress, only, model, ARTIFACT,
+    chosen = select_changes("sab", ARTIFACT, changes)
+    out, sets = run_models("sab", scale, SCALES, points, output, jobs, progress, only, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
     hl, models = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
-                          ARTIFACT, CENTRAL)
-    write_report(out, "sab", models, CENTRAL, figs, STATED, SETUP, ARTIFACT)
+                          chosen, CENTRAL)
+    write_report(out, "sab", models, CENTRAL, figs, STATED, SETUP, chosen)
     print_rate_sensitivity(results, scale)
     sens = {k: d for k, d in results.items() if k.startswith(("sensitivity/delay/", "sensitivity/mix/"))}
     if sens:

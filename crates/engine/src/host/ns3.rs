@@ -116,7 +116,7 @@ pub fn tcp_defaults(c: TcpConfig) -> TcpConfig {
     c.lost_retransmit = LostRetransmit::Never;
     c.ect_syn = EctSyn::Dctcp;
     c.dctcp_echo_ns3 = true;
-    c.ns3_loss_exit = true;
+    c.loss_exit = crate::transport::tcp::LossExit::Ns3;
     c.backoff_ends_on_new_ack = true;
     c.handshake_ack = true;
     c.ack_first_data = true;

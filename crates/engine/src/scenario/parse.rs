@@ -892,8 +892,13 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
     if let Some(v) = t.get("dctcp_echo", iss, as_choice(&["rfc8257", "ns3"])) {
         c.dctcp_echo_ns3 = v == "ns3";
     }
-    if let Some(v) = t.get("loss_exit", iss, as_choice(&["acked", "ns3"])) {
-        c.ns3_loss_exit = v == "ns3";
+    if let Some(v) = t.get("loss_exit", iss, as_choice(&["acked", "ns3", "ns2"])) {
+        use crate::transport::tcp::LossExit;
+        c.loss_exit = match v.as_str() {
+            "ns3" => LossExit::Ns3,
+            "ns2" => LossExit::Ns2,
+            _ => LossExit::Acked,
+        };
     }
     if let Some(v) = t.get("timeout_sack", iss, as_choice(&["keep", "clear"])) {
         c.clear_sack_on_timeout = v == "clear";
@@ -1207,6 +1212,9 @@ fn tcp_config(t: &Table, base: TcpConfig, base_ecn: Option<bool>, iss: &mut Issu
         if c.ns3_cwr_exit && knob("cwr_on_ece").is_some_and(|v| v < 0.5) {
             iss.push(t.key_path("cwr_exit"), "\"beyond\" ends a CWR episode, and with cc_params cwr_on_ece = 0 DCTCP never starts one: remove cwr_exit or cwr_on_ece");
         }
+    }
+    if c.loss_exit == crate::transport::tcp::LossExit::Ns2 && c.timeout_ssthresh != crate::transport::tcp::TimeoutSsthresh::Ns2 {
+        iss.push(t.key_path("loss_exit"), "\"ns2\" reacts to an ECE after a timeout by ns-2's mark of the last window reduction, which only timeout_ssthresh = \"ns2\" keeps: add it".to_string());
     }
     if c.htsim_bytes && c.timeout_ssthresh == crate::transport::tcp::TimeoutSsthresh::Ns2 {
         iss.push(t.key_path("timeout_ssthresh"), "htsim's byte window (window = \"htsim_bytes\") halves at every timeout itself: \"ns2\" does not apply".to_string());

@@ -431,9 +431,9 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ndctcp_echo = \"ns-3\"\nmin_rto", "transport.dctcp_echo", &["ns3"]);
     let echo = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ndctcp_echo = \"ns3\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&echo).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().dctcp_echo_ns3);
-    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"linux\"\nmin_rto", "transport.loss_exit", &["acked", "ns3"]);
+    assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"linux\"\nmin_rto", "transport.loss_exit", &["acked", "ns3", "ns2"]);
     let exit = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"ns3\"\nmin_rto", 1);
-    assert!(Scenario::from_toml(&exit).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_loss_exit);
+    assert!(Scenario::from_toml(&exit).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().loss_exit == crate::transport::tcp::LossExit::Ns3);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nrto_backoff_end = \"ack\"\nmin_rto", "transport.rto_backoff_end", &["sample", "new_ack"]);
     let backoff = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nrto_backoff_end = \"new_ack\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&backoff).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().backoff_ends_on_new_ack);
@@ -443,6 +443,12 @@ fn queue_tables_are_read_and_their_mistakes_named() {
     use crate::transport::tcp::TimeoutSsthresh;
     assert_eq!(Scenario::from_toml(&ns2).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().timeout_ssthresh, TimeoutSsthresh::Ns2);
     assert_eq!(Scenario::from_toml(GOOD).unwrap().flows[0].cfg.tcp().unwrap().timeout_ssthresh, TimeoutSsthresh::Episode);
+    // ns-2's loss-state ECE reads the mark only ns-2's timeout rule keeps.
+    let ns2_exit = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\nloss_exit = \"ns2\"\nmin_rto", 1);
+    let e = Scenario::from_toml(&ns2_exit).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("transport.loss_exit") && e.contains("timeout_ssthresh = \"ns2\""), "{e}");
+    let both = ns2.replacen("min_rto", "loss_exit = \"ns2\"\nmin_rto", 1);
+    assert_eq!(Scenario::from_toml(&both).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().loss_exit, crate::transport::tcp::LossExit::Ns2);
     assert_reports("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"ns3\"\nmin_rto", "transport.cwr_exit", &["at", "beyond"]);
     let cwr = GOOD.replacen("cc = \"dctcp\"\nmin_rto", "cc = \"dctcp\"\ncwr_exit = \"beyond\"\nmin_rto", 1);
     assert!(Scenario::from_toml(&cwr).unwrap_or_else(|e| panic!("{e}")).flows[0].cfg.tcp().unwrap().ns3_cwr_exit);
@@ -808,7 +814,7 @@ fn the_ns3_stack_sets_ns3s_tcp_defaults_and_tables_override_them() {
     assert_eq!(c.ect_syn, crate::transport::tcp::EctSyn::Dctcp);
     assert!(c.syn_ect() == (c.ecn == crate::transport::tcp::EcnMode::Dctcp));
     // TcpDctcp's echo, the loss state's exit and the handshake as ns-3's, whatever the algorithm.
-    assert!(c.dctcp_echo_ns3 && c.ns3_loss_exit && c.handshake_ack && c.ack_first_data);
+    assert!(c.dctcp_echo_ns3 && c.loss_exit == crate::transport::tcp::LossExit::Ns3 && c.handshake_ack && c.ack_first_data);
     // NewAck: the next ACK of new data ends a timeout's back-off, RTT sample or not.
     assert!(c.backoff_ends_on_new_ack);
     // dctcp takes TcpDctcp's rules as knobs (host/ns3.rs DCTCP_KNOBS); newreno none.

@@ -208,6 +208,32 @@ pub enum TimeoutSsthresh {
     Ns2,
 }
 
+/// How a timeout's loss state ends (`TcpConfig::loss_exit`, scenario key `loss_exit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossExit {
+    /// Linux: the ACK that ends it grows the window by every segment it acknowledges; an ECE
+    /// in the loss state is not acted on until the state has ended.
+    Acked,
+    /// ns-3: the ACK that ends it grows the window (and counts for DCTCP's α) only by the
+    /// segments beyond the point the timeout recorded (snd_nxt then), as
+    /// `TcpSocketBase::ProcessAck` does in CA_LOSS (`segsAcked = (ack − m_recover) / segment
+    /// size`, `m_recover = m_highTxMark` in `ReTxTimeout`): after a timeout with one segment
+    /// outstanding the window stays at one segment. And an ECE on an advancing ACK in the loss
+    /// state enters CWR, as `TcpSocketBase::ReceivedAck` does in any state but CWR, with
+    /// ssthresh from ns-3's rule for CA_LOSS (`TcpDctcp::GetSsThresh`: in flight / 2, at least 2
+    /// segments); the ACK then counts all it delivered for α and PRR sets the window.
+    Ns3,
+    /// ns-2's FullTcp (`FullTcpAgent::recv` calls `TcpAgent::ecn()` on every advancing ACK with
+    /// ECE, tcp/tcp-full.cc and tcp/tcp.cc, stock ns-2.34/2.35 and the HKUST trees): `ecn()`
+    /// reacts when the ACK passes `recover_` *or* the last window reduction was a timeout's
+    /// (`last_cwnd_action_ == CWND_ACTION_TIMEOUT`), so after a timeout that did not keep an
+    /// ECN reaction's mark (`TimeoutSsthresh::Ns2`) the first such ECE cuts at once, in the
+    /// loss state, by the congestion control's rule (DCTCP's (1 − α/2)), and marks the
+    /// reduction ECN with the next one a window later (`recover_ = maxseq_`). The ACK that
+    /// ends the loss state otherwise counts as `Acked`. Needs `TimeoutSsthresh::Ns2` (its mark).
+    Ns2,
+}
+
 /// How a TCP sender finds a retransmission lost before its timeout (`TcpConfig::lost_retransmit`,
 /// scenario key `lost_retransmit`). Only with SACK, and beside RACK: with `rack` on, RACK's rule
 /// finds lost retransmissions whatever this says.
@@ -378,16 +404,8 @@ pub struct TcpConfig {
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
     pub dctcp_echo_ns3: bool,
-    /// The ACK that ends a timeout's loss state grows the window (and counts for DCTCP's α) only
-    /// by the segments it acknowledges beyond the point the timeout recorded (snd_nxt then), as
-    /// ns-3's `TcpSocketBase::ProcessAck` does in CA_LOSS (`segsAcked = (ack − m_recover) /
-    /// segment size`, `m_recover = m_highTxMark` in `ReTxTimeout`): after a timeout with one
-    /// segment outstanding the window stays at one segment. And an ECE on an advancing ACK in
-    /// the loss state enters CWR, as ns-3's `TcpSocketBase::ReceivedAck` does in any state but
-    /// CWR, with ssthresh from ns-3's rule for CA_LOSS (`TcpDctcp::GetSsThresh`: in flight / 2,
-    /// at least 2 segments); the ACK then counts all it delivered for α and PRR sets the window.
-    /// Off: by all it acknowledges (Linux), and an ECE in the loss state is not acted on.
-    pub ns3_loss_exit: bool,
+    /// How a timeout's loss state ends (`LossExit`, scenario key `loss_exit`).
+    pub loss_exit: LossExit,
     /// At a retransmission timeout, forget what the receiver SACKed (scenario key `timeout_sack =
     /// "clear"`): RFC 2018 §8's "SHOULD turn off all of the SACKed bits" and ns-2.35's
     /// `Agent/TCP/FullTcp/Sack` with `clear_on_timeout_ true` (its default; TCN-NS2's scripts
@@ -556,7 +574,7 @@ impl Default for TcpConfig {
             partial_ack_ns3: false,
             sack_bytes: SackBytes::None,
             dctcp_echo_ns3: false,
-            ns3_loss_exit: false,
+            loss_exit: LossExit::Acked,
             clear_sack_on_timeout: false,
             backoff_ends_on_new_ack: false,
             ns3_cwr_exit: false,

@@ -14,7 +14,7 @@ use super::ns3_ecn::Ns3EceState;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Scoreboard, TxState};
 use super::priority::Priority;
-use super::{EcnMode, LimitedTransmit, LostRetransmit, PrrBound, TcpConfig, TimeoutSsthresh};
+use super::{EcnMode, LimitedTransmit, LossExit, LostRetransmit, PrrBound, TcpConfig, TimeoutSsthresh};
 use super::timers;
 use crate::transport::timer::LazyTimer;
 use crate::packet::{Ecn, Header, Kind, Packet, TcpHeader};
@@ -623,12 +623,13 @@ impl Sender {
         let own_acked = (acked.count - acked.skipped) as u32;
         self.tcb.snd_una = self.seg_start(self.board.una());
         // ns-3 ends a timeout's loss state counting only what lies beyond its recovery point
-        // (`TcpConfig::ns3_loss_exit`): for the window's growth and DCTCP's α.
-        let loss_exit = (cfg.ns3_loss_exit && self.state == CaState::Loss && self.board.una() >= self.recovery_point)
+        // (`LossExit::Ns3`): for the window's growth and DCTCP's α.
+        let ns3_exit = cfg.loss_exit == LossExit::Ns3;
+        let loss_exit = (ns3_exit && self.state == CaState::Loss && self.board.una() >= self.recovery_point)
             .then(|| (self.board.una() - self.recovery_point) as u32);
         // Unless the ACK carries ECE: ns-3 then enters CWR from the loss state (below), and
         // counts all it delivered.
-        let loss_ece = cfg.ns3_loss_exit
+        let loss_ece = ns3_exit
             && self.state == CaState::Loss
             && acked.count > 0
             && h.ece
@@ -836,9 +837,17 @@ impl Sender {
         }
         if loss_ece {
             // ns-3's `ReceivedAck` enters CWR on an ECE in any state but CWR, before `ProcessAck`
-            // would end the loss state (`TcpConfig::ns3_loss_exit`).
+            // would end the loss state (`LossExit::Ns3`).
             self.ecn_reduce(cfg, cwr_delivered);
             may_grow = false;
+        } else if cfg.loss_exit == LossExit::Ns2
+            && self.state == CaState::Loss
+            && !self.ecn_cut_last
+            && acked.count > 0
+            && ece
+            && self.cc.cwr_on_ece()
+        {
+            self.ns2_loss_ecn_cut();
         }
         if matches!(self.state, CaState::Open | CaState::Disorder) {
             let disorder = self.dupacks > 0 || self.board.sacked_out() > 0;
@@ -1110,10 +1119,27 @@ impl Sender {
         self.stats.ecn_reductions += 1;
     }
 
+    /// ns-2's `TcpAgent::ecn()` in a timeout's loss state (`LossExit::Ns2`, tcp/tcp.cc): with
+    /// `last_cwnd_action_` the timeout's own, an ECE cuts at once — ssthresh the congestion
+    /// control's (DCTCP's (1 − α/2)·cwnd, at least 2), cwnd no more than it — marks the cut ECN
+    /// and waits a window for the next (`recover_ = maxseq_`). The loss state goes on: ns-2 has
+    /// no CWR state, and its go-back-N from `timeout_action` keeps resending from `t_seqno_`.
+    fn ns2_loss_ecn_cut(&mut self) {
+        self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
+        if !self.cc.owns_cwnd() {
+            self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
+        }
+        self.tcb.cwnd_cnt = 0; // `slowdown` clears `count_`
+        self.recovery_point = self.board.nxt();
+        self.send_cwr = true;
+        self.ecn_cut_last = true;
+        self.stats.ecn_reductions += 1;
+    }
+
     /// Linux `tcp_enter_cwr`: ssthresh from the congestion control, cwnd reduced to it, until
     /// the data outstanding now is acknowledged — at once, or with `prr` over the round
-    /// (`delivered`: segments the ACK that triggers it delivered). From the loss state (only
-    /// with `ns3_loss_exit`) ssthresh follows ns-3's rule there, which `TcpDctcp::GetSsThresh`
+    /// (`delivered`: segments the ACK that triggers it delivered). From the loss state with
+    /// `LossExit::Ns3` ssthresh follows ns-3's rule there, which `TcpDctcp::GetSsThresh`
     /// applies because `EnterCwr` asks before it changes the state: half the flight, at least 2
     /// (ns-3-dev), or the congestion control's own (`loss_state_ssthresh`: DCTCP's cut in ns-3's
     /// releases).
@@ -1122,7 +1148,7 @@ impl Sender {
         // From the loss state: the congestion control's rule there if it has one, else half the
         // flight (then PRR counts the half segment an odd flight leaves).
         let (ssthresh, halved) = match self.state {
-            CaState::Loss => self.loss_state_ssthresh(),
+            CaState::Loss if cfg.loss_exit == LossExit::Ns3 => self.loss_state_ssthresh(),
             _ => (self.cc_call(|cc, t| cc.ssthresh(t)), false),
         };
         self.tcb.ssthresh = ssthresh;
@@ -2460,7 +2486,7 @@ mod tests {
         // all 19 outstanding: Linux grows by them (slow start 1 → 9 takes 8, the other 11 at
         // cwnd 9 add one: 10), ns-3 by 28 − 28 = 0: cwnd stays 1.
         let cwnd_after = |ns3: bool| {
-            let c = TcpConfig { ns3_loss_exit: ns3, ..cfg(true) };
+            let c = TcpConfig { loss_exit: if ns3 { LossExit::Ns3 } else { LossExit::Acked }, ..cfg(true) };
             let (mut s, mut out) = started(&c);
             s.on_ack(Time(1), &ack(9000, &[]), &c, &ends(), &mut out);
             let nxt = s.board.nxt();
@@ -2485,7 +2511,7 @@ mod tests {
             dctcp_echo_ns3: true,
             prr: true,
             prr_ns3_entry: entry,
-            ns3_loss_exit: true,
+            loss_exit: LossExit::Ns3,
             initial_cwnd,
             ..cfg(true)
         }
@@ -2628,6 +2654,43 @@ mod tests {
             fire_next_timeout(&mut s, &c, &mut out);
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, ssthresh), "{rule:?}");
         }
+    }
+
+    #[test]
+    fn ns2s_first_ece_after_its_own_timeout_cuts_in_the_loss_state() {
+        // ns-2's `TcpAgent::ecn()` reacts when `last_cwnd_action_` is TIMEOUT, before the ACK
+        // passes `recover_`. DCTCP, α = 1, ten segments out, the RTO in Open with no ECN
+        // reaction before: ns-2's rule halves, ssthresh max(⌊10/2⌋, 2) = 5, cwnd 1, the loss
+        // state to snd_nxt = 10. ACK 1 000 with ECE: Linux's exit (`Acked`) waits for the loss
+        // state's end and grows in slow start (cwnd 2, then 3 at ACK 2 000, ssthresh 5); ns-2's
+        // (`Ns2`) cuts at once by DCTCP's rule, ssthresh max(1 − 1/2, 2) = 2, cwnd min(1, 2) = 1,
+        // grown by the ACK to 2, the cut marked ECN and the next a window later: ECE on ACK
+        // 2 000 cuts nothing more (congestion avoidance at 2: one ACK of two). Still the loss
+        // state (ns-2 goes on resending from `t_seqno_`; a CWR state here would start a fast
+        // recovery on the segments the timeout marked lost).
+        for (exit, cwnd, ssthresh) in [(LossExit::Acked, 3, 5), (LossExit::Ns2, 2, 2)] {
+            let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, rack: false, tlp: false, timeout_ssthresh: TimeoutSsthresh::Ns2, loss_exit: exit, ..cfg(true) };
+            let (mut s, mut out) = started(&c);
+            fire_next_timeout(&mut s, &c, &mut out);
+            let t = s.tcb.now;
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh, s.recovery_point), (CaState::Loss, 1, 5, 10));
+            s.on_ack(t + Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+            let cut = exit == LossExit::Ns2;
+            assert_eq!((s.ecn_cut_last, s.stats.ecn_reductions), (cut, cut as u64), "{exit:?}");
+            s.on_ack(t + Time(2), &TcpHeader { ece: true, ..ack(2000, &[]) }, &c, &ends(), &mut out);
+            assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh, s.stats.ecn_reductions), (CaState::Loss, cwnd, ssthresh, cut as u64), "{exit:?}");
+        }
+        // After a timeout that kept an ECN reaction's mark, `ecn()` waits for `recover_` as
+        // anywhere: an ECE cuts to 5, the window ends (cwnd 6), the RTO keeps ssthresh 5, and an
+        // ECE in the loss state changes nothing (ACK 11 000: slow start, cwnd 2).
+        let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, rack: false, tlp: false, timeout_ssthresh: TimeoutSsthresh::Ns2, loss_exit: LossExit::Ns2, ..cfg(true) };
+        let (mut s, mut out) = started(&c);
+        s.on_ack(Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
+        s.on_ack(Time(2), &ack(10_000, &[]), &c, &ends(), &mut out);
+        fire_next_timeout(&mut s, &c, &mut out);
+        assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh), (CaState::Loss, 1, 5));
+        s.on_ack(s.tcb.now + Time(1), &TcpHeader { ece: true, ..ack(11_000, &[]) }, &c, &ends(), &mut out);
+        assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh, s.stats.ecn_reductions), (CaState::Loss, 2, 5, 1));
     }
 
     /// Runs the timer events `out` holds, earliest first, until a retransmission timeout fires
