@@ -163,6 +163,20 @@ def test_changes_picks_a_group_or_leaves_some_out(tmp_path):
         common.select_changes("toy", CHANGES, ["fast"])
     with pytest.raises(ValueError, match="mixes names to keep and names to leave out"):
         common.select_changes("toy", CHANGES, ["renamed", "-slow-links"])
+    assert names("renamed, slow-links") == ["slow-links", "renamed"]  # a string as the CLI gives it
+    with pytest.raises(ValueError, match="--model text has no artifact column"):
+        common.select_changes("toy", CHANGES, ["renamed"], "text")
+    # A change that reads another's state cannot go without it, either way round; its one-change
+    # row applies both.
+    needs = [*CHANGES, Change("renamed-slow", "reads slow-links' state", "a toy", _tagged, requires=("slow-links",))]
+    with pytest.raises(ValueError, match="renamed-slow needs slow-links .*: name both"):
+        common.select_changes("toy", needs, ["renamed-slow"])
+    with pytest.raises(ValueError, match="renamed-slow needs slow-links .*: leave both out"):
+        common.select_changes("toy", needs, ["-slow-links"])
+    assert [c.name for c in common.select_changes("toy", needs, ["-slow-links", "-renamed-slow"])] == ["renamed"]
+    one = common.one_change_points(_points("reduced"), needs, ["a/"])
+    assert one["renamed-slow"][0][1]["topology"]["link"]["rate"] == "5Gbps" and one["renamed-slow"][0][1]["name"] == "toy-x"
+    assert one["renamed"][0][1]["topology"]["link"]["rate"] == "10Gbps"
     # Leaving out the change that slows a/ gives the text model's FCT in the artifact column.
     out, sets = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "both",
                                   common.select_changes("toy", CHANGES, ["-slow-links"]))

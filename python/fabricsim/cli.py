@@ -536,18 +536,15 @@ def cmd_reproduce(a) -> int:
     if a.finished:
         where["finished"] = True
     if a.changes is not None:
-        if a.model == "text":
-            print("error: --changes picks the artifact column's changes, and --model text has no artifact column", file=sys.stderr)
-            return 2
         import importlib
 
         from .reproduce.common import select_changes
-        try:
-            select_changes(a.paper, importlib.import_module(f"fabricsim.reproduce.{a.paper}").ARTIFACT, a.changes.split(","))
+        try:  # checked here so that a bad name stops before any output directory exists
+            select_changes(a.paper, importlib.import_module(f"fabricsim.reproduce.{a.paper}").ARTIFACT, a.changes, a.model)
         except ValueError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
-        where["changes"] = a.changes.split(",")
+        where["changes"] = a.changes
     reproduce(a.paper, scale=a.scale, output=a.output or f"reproduce-{a.paper}", jobs=a.jobs, progress=not a.no_progress, only=only,
               model=a.model, one_change=a.one_change, **where)
     return 0
@@ -730,7 +727,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--changes", metavar="NAMES",
                     help="the artifact column with only these of the paper's changes on the text model (comma-separated, "
                          "as named in its docs and report: a group of changes), or with every change but those written "
-                         "-NAME (--changes=-no-tlp-rack: leave one out); e.g. --changes no-tlp-rack,eps-fat-tree")
+                         "-NAME (--changes=-no-tlp-rack: leave one out); e.g. --changes no-tlp-rack,eps-fat-tree. With "
+                         "--one-change, one row per selected change")
     rp.add_argument("--finished", action="store_true",
                     help="run nothing: print and write the tables from the runs OUT's store already holds, the others "
                          "n/a (a paper-scale reproduction run in parts, even while another process is running it: "

@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 
 from .. import _engine
-from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, percentile, primary, run_models,
-                     value, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, percentile, primary, run_models,
+                     select_changes, value, write_runs)
 from .page import write_report
 
 SCHEMES = ["acceltor", "blocking", "unblocking"]
@@ -902,11 +902,11 @@ def figures(r: dict, out: Path, scale: str) -> list[Path]:
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
               dask: Optional[str] = None, finished: bool = False,
-              changes: Optional[Sequence[str]] = None) -> dict:
+              changes: Optional[str | Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv), the Parquet tables and the figures (the artifact model's in artifact/); print
     the paper-vs-ours table."""
-    chosen = select_changes("acceltor", ARTIFACT, changes)
+    chosen = select_changes("acceltor", ARTIFACT, changes, model)
     out, sets = run_models("acceltor", scale, SCALES, lambda s: points(s, only), output, jobs, progress, None, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)

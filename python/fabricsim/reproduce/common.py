@@ -64,12 +64,15 @@ class Change:
     `name` is a short key (``l2dct-ns2``), `what` one line saying what it does, `source` the
     repository, file and function it models (or the simulator default it stands for), and
     `apply(point, doc)` returns the scenario of point `point` with the change made (a new dict,
-    `doc` untouched; the same dict back when the change does not concern that point)."""
+    `doc` untouched; the same dict back when the change does not concern that point). `requires`
+    names changes it cannot act without (ns-2's loss-state ECE reads the mark its timeout rule
+    keeps): a one-change row applies them too, and `--changes` refuses a selection without them."""
 
     name: str
     what: str
     source: str
     apply: Callable[[str, dict], dict]
+    requires: tuple[str, ...] = ()
 
 
 def artifact_scenario(changes: Sequence[Change], point: str, doc: dict) -> dict:
@@ -91,15 +94,19 @@ def model_points(points: list, model: str, changes: Sequence[Change]) -> dict[st
     return sets
 
 
-def select_changes(paper: str, changes: Sequence[Change], spec: Optional[Sequence[str]]) -> list[Change]:
-    """The changes of `paper`'s artifact model that `--changes` keeps (`spec`): None, every one;
-    names, the text model plus only these (in the model's order: a group of changes); names each
-    prefixed "-", every change but these (leave-some-out). Raises ValueError naming an unknown
-    change, or a list mixing the two forms."""
+def select_changes(paper: str, changes: Sequence[Change], spec: Optional[str | Sequence[str]],
+                   model: str = "both") -> list[Change]:
+    """The changes of `paper`'s artifact model that `--changes` keeps (`spec`, a list or a
+    comma-separated string): None, every one; names, the text model plus only these (in the
+    model's order: a group of changes); names each prefixed "-", every change but these
+    (leave-some-out). Raises ValueError naming an unknown change, a list mixing the two forms, a
+    selection without a change one of it requires, or a selection with `model` "text"."""
     if spec is None:
         return list(changes)
+    if model == "text":
+        raise ValueError("--changes picks the artifact column's changes, and --model text has no artifact column")
     names = [c.name for c in changes]
-    spec = [x.strip() for x in spec if x.strip()]
+    spec = [x.strip() for x in (spec.split(",") if isinstance(spec, str) else spec) if x.strip()]
     if not spec:
         raise ValueError(f"--changes: empty; {paper}'s changes: {', '.join(names) or 'none'}")
     drop = [x.startswith("-") for x in spec]
@@ -110,16 +117,25 @@ def select_changes(paper: str, changes: Sequence[Change], spec: Optional[Sequenc
     if unknown:
         raise ValueError(f"--changes: '{unknown[0]}' is not a change of {paper}'s artifact model; its changes: "
                          f"{', '.join(names) or 'none'}")
-    if all(drop):
-        return [c for c in changes if c.name not in wanted]
-    return [c for c in changes if c.name in wanted]
+    kept = [c for c in changes if (c.name not in wanted) == all(drop)]
+    for c in kept:
+        missing = [r for r in c.requires if r not in {k.name for k in kept}]
+        if missing:
+            raise ValueError(f"--changes: {c.name} needs {', '.join(missing)} (it cannot act without it): "
+                             + ("leave both out" if all(drop) else "name both"))
+    return kept
 
 
 def one_change_points(points: list, changes: Sequence[Change], prefixes: Sequence[str]) -> dict[str, list]:
     """For the points under `prefixes` (those the central claims read): one set per change,
     that change alone applied to the text model."""
     sel = [p for p in points if any(p[0].startswith(o) for o in prefixes)]
-    return {c.name: [(n, c.apply(n, d), x) for n, d, x in sel] for c in changes}
+    by_name = {c.name: c for c in changes}
+
+    def alone(c: Change) -> list[Change]:  # with what it requires, in the model's order
+        return [k for k in changes if k.name in c.requires] + [c] if all(r in by_name for r in c.requires) else [c]
+
+    return {c.name: [(n, artifact_scenario(alone(c), n, d), x) for n, d, x in sel] for c in changes}
 
 
 def headline_frame(rows: list[Headline]) -> pd.DataFrame:
@@ -193,7 +209,8 @@ def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], pe
     """one_change.csv: for each central headline, its value and result in the text model, with each
     single change, and in the artifact model (all changes)."""
     rows = []
-    cols = [("text model", base.get("text")), *((f"+ {c.name} only", per_change.get(c.name)) for c in changes),
+    cols = [("text model", base.get("text")), *((f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else ""), per_change.get(c.name))
+                                                  for c in changes),
             ("artifact model (all changes)", base.get("artifact"))]
     for name in central:
         for label, hl in cols:

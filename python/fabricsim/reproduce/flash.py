@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..ports import declared
-from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, nan_mean, pct_lower, primary,
-                     run_models, value, wide_band, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, finish_models, model_figures, nan_mean, pct_lower, primary,
+                     run_models, select_changes, value, wide_band, write_runs)
 from .page import write_report
 
 #: §4.1 and Table 1.
@@ -515,11 +515,11 @@ ARTIFACT: list[Change] = [
     Change("ns2-loss-ece",
            "after a timeout that did not keep an ECN reaction's mark, the first ECE on an advancing ACK cuts at once "
            "(DCTCP's (1 - alpha/2)), still in the timeout's loss state, and marks the cut ECN (loss_exit = \"ns2\"; "
-           "it reads the mark timeout_ssthresh = \"ns2\" keeps, which it sets too)",
+           "it reads the mark ns2-timeout-ssthresh keeps, so it needs that change)",
            f"{PIAS_NS2} tcp/tcp-full.cc FullTcpAgent::recv() calls tcp/tcp.cc TcpAgent::ecn() on every advancing ACK "
            "with ECE; ecn() reacts when seqno > recover_ or last_cwnd_action_ == CWND_ACTION_TIMEOUT, then sets "
            f"recover_ = maxseq_ and last_cwnd_action_ = CWND_ACTION_ECN (the same in {TCN_NS2})",
-           _tcp(timeout_ssthresh="ns2", loss_exit="ns2")),
+           _tcp(loss_exit="ns2"), requires=("ns2-timeout-ssthresh",)),
 ]
 #: The central claims (headline names) and the points they read; `--one-change` runs those points
 #: once per single change.
@@ -540,10 +540,10 @@ def runs_frame(results: dict) -> pd.DataFrame:
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
               dask: Optional[str] = None, finished: bool = False,
-              changes: Optional[Sequence[str]] = None) -> dict:
+              changes: Optional[str | Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
-    chosen = select_changes("flash", ARTIFACT, changes)
+    chosen = select_changes("flash", ARTIFACT, changes, model)
     out, sets = run_models("flash", scale, SCALES, points, output, jobs, progress, only, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)

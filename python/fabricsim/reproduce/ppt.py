@@ -37,8 +37,8 @@ import numpy as np
 import pandas as pd
 
 from ..ports import declared, declared_host
-from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, cdf_points, finish_models, model_figures, pct_lower, primary,
-                     run_models, runs_table, value, wide_band, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, finish_models, model_figures, pct_lower, primary,
+                     run_models, runs_table, select_changes, value, wide_band, write_runs)
 from .page import write_report
 # queue() and the ns-3 K change call it `_bytes`.
 from .common import size_bytes as _bytes
@@ -883,11 +883,11 @@ def runs_frame(results: dict) -> pd.DataFrame:
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
               dask: Optional[str] = None, finished: bool = False,
-              changes: Optional[Sequence[str]] = None) -> dict:
+              changes: Optional[str | Sequence[str]] = None) -> dict:
     """Run the experiments the engine has schemes for, in the text and/or artifact model; write
     runs.csv, headlines.csv (and one_change.csv), fct_*.csv and the figures (the artifact model's
     in artifact/); print the per-scheme tables and "paper vs ours"."""
-    chosen = select_changes("ppt", ARTIFACT, changes)
+    chosen = select_changes("ppt", ARTIFACT, changes, model)
     if scale not in SCALES:
         raise ValueError(f"scale '{scale}' is not one of {', '.join(SCALES)}")
     skip = {k: v for k, v in skipped(scale).items() if not only or any(k.startswith(o) for o in only)}

@@ -50,8 +50,8 @@ from typing import Optional, Sequence
 
 import pandas as pd
 
-from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, duration_us, finish_models, model_figures, primary, run_models,
-                     runs_table, value, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, duration_us, finish_models, model_figures, primary, run_models,
+                     runs_table, select_changes, value, write_runs)
 from .page import write_report
 
 VARIANTS = ["bbr", "bic", "cdg", "cubic", "dctcp", "highspeed", "htcp", "hybla", "illinois", "lp", "nv", "reno",
@@ -824,10 +824,10 @@ def runs_frame(results: dict) -> pd.DataFrame:
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
               dask: Optional[str] = None, finished: bool = False,
-              changes: Optional[Sequence[str]] = None) -> dict:
+              changes: Optional[str | Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
-    chosen = select_changes("retcp", ARTIFACT, changes)
+    chosen = select_changes("retcp", ARTIFACT, changes, model)
     out, sets = run_models("retcp", scale, SCALES, points, output, jobs, progress, only, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)

@@ -73,8 +73,8 @@ import pandas as pd
 
 from ..ports import declared
 from ..analysis import jain
-from .common import (Change, select_changes, FigureSaver, Headline, Setup, Stated, cdf_points, counter_rate, duration_us, finish_models,
-                     model_figures, primary, rate_bps, relative_band, run_models, size_bytes, value, write_runs)
+from .common import (Change, FigureSaver, Headline, Setup, Stated, cdf_points, counter_rate, duration_us, finish_models,
+                     model_figures, primary, rate_bps, relative_band, run_models, select_changes, size_bytes, value, write_runs)
 from .page import write_report
 
 SCHEMES = ["sab", "tcp", "dctcp"]  # D2TCP equals DCTCP without deadlines (§V-A); it joins the mix
@@ -1380,10 +1380,10 @@ def runs_frame(results: dict) -> pd.DataFrame:
 def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs: Optional[int] = None,
               progress: bool = True, only: Optional[list[str]] = None, model: str = "both", one_change: bool = False,
               dask: Optional[str] = None, finished: bool = False,
-              changes: Optional[Sequence[str]] = None) -> dict:
+              changes: Optional[str | Sequence[str]] = None) -> dict:
     """Run the experiments in the text and/or artifact model, write runs.csv, headlines.csv (and
     one_change.csv) and the figures (the artifact model's in artifact/); print the table."""
-    chosen = select_changes("sab", ARTIFACT, changes)
+    chosen = select_changes("sab", ARTIFACT, changes, model)
     out, sets = run_models("sab", scale, SCALES, points, output, jobs, progress, only, model, chosen,
                            CENTRAL_POINTS if one_change else (), dask=dask, run=not finished)
     results = primary(sets)

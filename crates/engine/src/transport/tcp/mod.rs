@@ -208,7 +208,8 @@ pub enum TimeoutSsthresh {
     Ns2,
 }
 
-/// How a timeout's loss state ends (`TcpConfig::loss_exit`, scenario key `loss_exit`).
+/// How a timeout's loss state ends, and what an ECE does inside it (`TcpConfig::loss_exit`,
+/// scenario key `loss_exit`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LossExit {
     /// Linux: the ACK that ends it grows the window by every segment it acknowledges; an ECE
@@ -229,8 +230,10 @@ pub enum LossExit {
     /// (`last_cwnd_action_ == CWND_ACTION_TIMEOUT`), so after a timeout that did not keep an
     /// ECN reaction's mark (`TimeoutSsthresh::Ns2`) the first such ECE cuts at once, in the
     /// loss state, by the congestion control's rule (DCTCP's (1 − α/2)), and marks the
-    /// reduction ECN with the next one a window later (`recover_ = maxseq_`). The ACK that
-    /// ends the loss state otherwise counts as `Acked`. Needs `TimeoutSsthresh::Ns2` (its mark).
+    /// reduction ECN with the next one a window later (`recover_ = maxseq_`; here the loss state
+    /// then ends at snd_nxt of the cut). The ACK that ends the loss state otherwise counts as
+    /// `Acked`. Needs `TimeoutSsthresh::Ns2` (its mark). Congestion controls that own cwnd are
+    /// not cut here.
     Ns2,
 }
 
@@ -404,7 +407,7 @@ pub struct TcpConfig {
     /// RFC 8257 §3.2's, and its sender's count of ECE (ECE only on advancing ACKs, a segment for
     /// each duplicate ACK: `ns3_ecn.rs`): used only to validate against ns-3 (docs/VALIDATION.md).
     pub dctcp_echo_ns3: bool,
-    /// How a timeout's loss state ends (`LossExit`, scenario key `loss_exit`).
+    /// How a timeout's loss state ends and what an ECE does in it (`LossExit`, key `loss_exit`).
     pub loss_exit: LossExit,
     /// At a retransmission timeout, forget what the receiver SACKed (scenario key `timeout_sack =
     /// "clear"`): RFC 2018 §8's "SHOULD turn off all of the SACKed bits" and ns-2.35's

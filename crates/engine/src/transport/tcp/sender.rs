@@ -625,7 +625,7 @@ impl Sender {
         // ns-3 ends a timeout's loss state counting only what lies beyond its recovery point
         // (`LossExit::Ns3`): for the window's growth and DCTCP's α.
         let ns3_exit = cfg.loss_exit == LossExit::Ns3;
-        let loss_exit = (ns3_exit && self.state == CaState::Loss && self.board.una() >= self.recovery_point)
+        let ns3_beyond = (ns3_exit && self.state == CaState::Loss && self.board.una() >= self.recovery_point)
             .then(|| (self.board.una() - self.recovery_point) as u32);
         // Unless the ACK carries ECE: ns-3 then enters CWR from the loss state (below), and
         // counts all it delivered.
@@ -635,7 +635,7 @@ impl Sender {
             && h.ece
             && cfg.ecn != EcnMode::Off
             && self.cc.cwr_on_ece();
-        if let Some(beyond) = loss_exit.filter(|_| !loss_ece) {
+        if let Some(beyond) = ns3_beyond.filter(|_| !loss_ece) {
             acked_bytes = beyond as u64 * cfg.mss as u64;
         }
 
@@ -698,7 +698,7 @@ impl Sender {
         // ns-3-dev counts an advancing ACK's segments as what it delivered (`ProcessAck`:
         // `bytesAcked = currentDelivered`), but the ACK that ends fast recovery by its cumulative
         // advance (`TcpConfig::acked_delivered`).
-        let delivered_count = (cfg.acked_delivered && acked.count > 0 && loss_exit.is_none()
+        let delivered_count = (cfg.acked_delivered && acked.count > 0 && ns3_beyond.is_none()
             && !(self.state == CaState::Recovery && self.board.una() >= self.recovery_point))
             .then(|| (self.board.delivered - prior_delivered) as u32);
         if let Some(d) = delivered_count {
@@ -846,8 +846,11 @@ impl Sender {
             && acked.count > 0
             && ece
             && self.cc.cwr_on_ece()
+            && !self.cc.owns_cwnd()
         {
+            // ns-2 reacts here because the last reduction was this timeout's (the mark is not ECN).
             self.ns2_loss_ecn_cut();
+            may_grow = cfg.ns2_ecn_growth; // then grows as after any ECN cut (`opencwnd()` follows `ecn()`)
         }
         if matches!(self.state, CaState::Open | CaState::Disorder) {
             let disorder = self.dupacks > 0 || self.board.sacked_out() > 0;
@@ -873,10 +876,10 @@ impl Sender {
             let rs = RateSample { interval: self.kernel_time(rs.interval), rtt: rs.rtt.map(|r| self.kernel_time(r)), ..rs };
             self.cc_call(|cc, t| cc.cong_control(t, &rs));
         } else if may_grow
-            && (loss_exit.or(delivered_count).unwrap_or(own_acked) > 0 || self.cc.grows_on_no_segment())
+            && (ns3_beyond.or(delivered_count).unwrap_or(own_acked) > 0 || self.cc.grows_on_no_segment())
             && self.may_grow_in(self.state, cfg, ns2_may_grow)
         {
-            let grow = loss_exit.or(delivered_count).unwrap_or(own_acked);
+            let grow = ns3_beyond.or(delivered_count).unwrap_or(own_acked);
             if !self.tcb.bytes_do(|b| b.grow(self.board.pipe() * b.seg)) {
                 self.cc_call(|cc, t| cc.cong_avoid(t, grow));
             }
@@ -1114,9 +1117,7 @@ impl Sender {
     /// segment (`delivered`: segments the triggering ACK delivered).
     fn ecn_reduce(&mut self, cfg: &TcpConfig, delivered: u64) {
         self.enter_cwr(cfg, delivered);
-        self.send_cwr = true;
-        self.ecn_cut_last = true;
-        self.stats.ecn_reductions += 1;
+        self.mark_ecn_reduction();
     }
 
     /// ns-2's `TcpAgent::ecn()` in a timeout's loss state (`LossExit::Ns2`, tcp/tcp.cc): with
@@ -1124,13 +1125,21 @@ impl Sender {
     /// control's (DCTCP's (1 − α/2)·cwnd, at least 2), cwnd no more than it — marks the cut ECN
     /// and waits a window for the next (`recover_ = maxseq_`). The loss state goes on: ns-2 has
     /// no CWR state, and its go-back-N from `timeout_action` keeps resending from `t_seqno_`.
+    /// Not modelled: ns-2's cwnd floor of 1 and its window rounding down (`window()`), where ours
+    /// keeps the congestion control's ssthresh floor of 2: after a timeout at cwnd 2–3 with α = 1
+    /// ns-2 sends one segment, ours two. The loss state now ends at snd_nxt of the cut (the
+    /// same point as the timeout's unless new data went out before the ECE).
     fn ns2_loss_ecn_cut(&mut self) {
         self.tcb.ssthresh = self.cc_call(|cc, t| cc.ssthresh(t));
-        if !self.cc.owns_cwnd() {
-            self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
-        }
+        self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
         self.tcb.cwnd_cnt = 0; // `slowdown` clears `count_`
         self.recovery_point = self.board.nxt();
+        self.mark_ecn_reduction();
+    }
+
+    /// What every ECN reduction leaves: CWR on the next new segment, the reduction's mark (ns-2's
+    /// `last_cwnd_action_` ECN) and its count.
+    fn mark_ecn_reduction(&mut self) {
         self.send_cwr = true;
         self.ecn_cut_last = true;
         self.stats.ecn_reductions += 1;
@@ -2663,13 +2672,21 @@ mod tests {
         // reaction before: ns-2's rule halves, ssthresh max(⌊10/2⌋, 2) = 5, cwnd 1, the loss
         // state to snd_nxt = 10. ACK 1 000 with ECE: Linux's exit (`Acked`) waits for the loss
         // state's end and grows in slow start (cwnd 2, then 3 at ACK 2 000, ssthresh 5); ns-2's
-        // (`Ns2`) cuts at once by DCTCP's rule, ssthresh max(1 − 1/2, 2) = 2, cwnd min(1, 2) = 1,
-        // grown by the ACK to 2, the cut marked ECN and the next a window later: ECE on ACK
-        // 2 000 cuts nothing more (congestion avoidance at 2: one ACK of two). Still the loss
+        // (`Ns2`) cuts at once by DCTCP's rule, ssthresh max(1 − 1/2, 2) = 2, cwnd min(1, 2) = 1
+        // (grown after the cut only as `ns2_ecn_growth` says, as in the open state: here not),
+        // the cut marked ECN and the next a window later: ECE on ACK 2 000 cuts nothing more
+        // (slow start, 1 → 2, and ssthresh 2). Still the loss
         // state (ns-2 goes on resending from `t_seqno_`; a CWR state here would start a fast
         // recovery on the segments the timeout marked lost).
-        for (exit, cwnd, ssthresh) in [(LossExit::Acked, 3, 5), (LossExit::Ns2, 2, 2)] {
-            let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, rack: false, tlp: false, timeout_ssthresh: TimeoutSsthresh::Ns2, loss_exit: exit, ..cfg(true) };
+        // With ns-2's growth rule (`ns2_ecn_growth`, the artifact model's) the first ECE ACK of
+        // a run grows nothing: Linux's exit 1 then 2, ns-2's 1 (cut) then 2.
+        for (growth, exit, cwnd, ssthresh) in [
+            (false, LossExit::Acked, 3, 5),
+            (false, LossExit::Ns2, 2, 2),
+            (true, LossExit::Acked, 2, 5),
+            (true, LossExit::Ns2, 2, 2),
+        ] {
+            let c = TcpConfig { ecn: EcnMode::Dctcp, cc: CcKind::Dctcp, rack: false, tlp: false, timeout_ssthresh: TimeoutSsthresh::Ns2, loss_exit: exit, ns2_ecn_growth: growth, ..cfg(true) };
             let (mut s, mut out) = started(&c);
             fire_next_timeout(&mut s, &c, &mut out);
             let t = s.tcb.now;
@@ -2677,6 +2694,9 @@ mod tests {
             s.on_ack(t + Time(1), &TcpHeader { ece: true, ..ack(1000, &[]) }, &c, &ends(), &mut out);
             let cut = exit == LossExit::Ns2;
             assert_eq!((s.ecn_cut_last, s.stats.ecn_reductions), (cut, cut as u64), "{exit:?}");
+            if cut {
+                assert_eq!((s.tcb.cwnd, s.tcb.ssthresh, s.state()), (1, 2, CaState::Loss), "the cut, no growth on its ACK");
+            }
             s.on_ack(t + Time(2), &TcpHeader { ece: true, ..ack(2000, &[]) }, &c, &ends(), &mut out);
             assert_eq!((s.state(), s.tcb.cwnd, s.tcb.ssthresh, s.stats.ecn_reductions), (CaState::Loss, cwnd, ssthresh, cut as u64), "{exit:?}");
         }
