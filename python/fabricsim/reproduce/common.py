@@ -209,8 +209,10 @@ def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], pe
     """one_change.csv: for each central headline, its value and result in the text model, with each
     single change, and in the artifact model (all changes)."""
     rows = []
-    cols = [("text model", base.get("text")), *((f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else ""), per_change.get(c.name))
-                                                  for c in changes),
+    def single(c: Change) -> str:
+        return f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else "")
+
+    cols = [("text model", base.get("text")), *((single(c), per_change.get(c.name)) for c in changes),
             ("artifact model (all changes)", base.get("artifact"))]
     for name in central:
         for label, hl in cols:
