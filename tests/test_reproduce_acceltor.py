@@ -263,7 +263,7 @@ def test_artifact_changes_copy_the_scenario_and_touch_only_their_schemes():
         for c in A.ARTIFACT:
             new = c.apply(f"compare/{policy}", doc)
             assert doc == before, c.name
-            if c.name in ("case4-window", "count-acceleration") and policy != "acceltor" or c.name == "ns3-dctcp":
+            if c.name in ("case4-window", "count-acceleration", "lp-by-bytes-left") and policy != "acceltor" or c.name == "ns3-dctcp":
                 assert new is doc, c.name  # (ns3-dctcp: NewReno here)
             else:
                 assert new is not doc and new != doc, c.name
@@ -277,6 +277,9 @@ def test_artifact_changes_copy_the_scenario_and_touch_only_their_schemes():
         # ns-3's NewAck ends a timeout's back-off at the next new ACK; the text model keeps Karn's.
         assert art["transport"]["rto_backoff_end"] == "new_ack" and "rto_backoff_end" not in doc["transport"]
         assert art["topology"]["packet_link"]["rate"] == "50Gbps"
+        # The authors' EraseFlow keeps the sketch; their Prio2Device picks LP by bytes left.
+        assert art["tor"]["elephants"]["forget"] == "keep-count"
+        assert art["tor"].get("acceltor", {}).get("lp_left") == ("52224B" if policy == "acceltor" else None)
         fabricsim.validate(art)
     assert len({c.name for c in A.ARTIFACT}) == len(A.ARTIFACT)
 

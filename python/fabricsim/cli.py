@@ -146,6 +146,8 @@ def print_report(res, out_dir=None, file=sys.stdout) -> None:
               f"{int(c['accelerated']):,} accelerated, {int(c['buffered']):,} buffered, {int(c['elephant_packet']):,} elephants by packet network")
             w(f"  ToR drops: {int(c['case4_drops']):,} case IV, {int(c['full_drops']):,} full queue, {int(c['stale_drops']):,} missed their day; "
               f"{int(c['overflow_lp']):,} overflowed to LP; elephants promoted {int(c['promoted'])}, departed {int(c['departed'])}")
+            if c["mice_lp"] or c["elephant_hp"]:
+                w(f"  by bytes left (lp_left): {int(c['mice_lp']):,} mice packets to LP, {int(c['elephant_hp']):,} elephant packets to HP")
             ew = res.circuit["elephant_weeks"]
             if len(ew):
                 w(f"  elephants: weekly throughput p10/p50/p90 {ew['weekly_gbps'].quantile(0.1) * 1e3:.2f} / {ew['weekly_gbps'].median() * 1e3:.2f} / "

@@ -204,8 +204,10 @@ class Results:
                   tor_queues     one row per ToR queue (tor, queue: hp, lp, calendar<i> (physical),
                                  packet, circuit<d>, circuit; enqueued, drops, max/mean occupancy)
                   cases          one row: packets by Algorithm 1's case (mice, today, accelerated,
-                                 buffered, case4_drops, case4_lp, overflow_lp), elephant_packet, full_drops,
-                                 stale_drops, and elephants promoted / departed
+                                 buffered, case4_drops, case4_lp, overflow_lp), mice_lp and
+                                 elephant_hp (packets [tor.acceltor] lp_left moved to LP / HP),
+                                 elephant_packet, full_drops, stale_drops, and elephants
+                                 promoted / departed
                   elephant_weeks one row per elephant and measured week: bytes that left the
                                  hybrid network, circuit_bytes (in its pair's day), sent_bytes
                                  (entered the source ToR: all the sender sent, dropped or not),

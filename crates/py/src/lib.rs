@@ -229,6 +229,8 @@ impl Simulation {
                 ("case4_drops", c.case4_drops),
                 ("case4_lp", c.case4_lp),
                 ("overflow_lp", c.overflow_lp),
+                ("mice_lp", c.mice_lp),
+                ("elephant_hp", c.elephant_hp),
                 ("elephant_packet", c.elephant_packet),
                 ("full_drops", c.full_drops),
                 ("stale_drops", c.stale_drops),

@@ -431,12 +431,27 @@ ARTIFACT: list[Change] = [
     Change("forget-idle-26ms", "an elephant silent for 26 ms is forgotten ([tor.elephants] idle = \"26ms\")",
            f"{REPO} src/ocs/model/Ipv4EpsRouting.h Ipv4EpsRouting::EraseFlow (0.000520*50 s), called at each night by BeginConfig",
            _elephants(idle=f"{AUTHORS_IDLE_US}us")),
+    Change("forget-keeps-count", "forgetting an idle elephant leaves its count in the sketch, so its next packet makes it an "
+           "elephant again (fresh state, a place free in its pair) instead of a mouse that must count "
+           f"{AUTHORS_HEAVY_PKTS} packets anew ([tor.elephants] forget = \"keep-count\")",
+           f"{REPO} src/ocs/model/Ipv4EpsRouting.h Ipv4EpsRouting::EraseFlow (erases the Flow from all_upflows, never the "
+           "Count_MinSketch) and Ipv4EpsRouting.cc RouteInput (a packet without a Flow: SketchInsert, then AddUpFlow once the "
+           "count passes elephantthresh)",
+           _elephants(forget="keep-count")),
     Change("eps-fat-tree", f"the packet network is a k = 10 fat tree: {FAT_TREE_UPLINKS} ECMP uplinks of {EPS_GBPS} Gb/s per "
            f"ToR, modelled as one {FAT_TREE_UPLINKS * EPS_GBPS} Gb/s uplink with {FAT_TREE_UPLINKS} x 150 KB HP and LP "
            "(mice keep their 5 Gb/s; per-packet ECMP reordering not modelled)",
            f"{REPO} src/ocs/helper/FatTreeHelper.cc FatTreeHelper::Create (edge-aggregation Prio2Device links 10Gbps, "
            "150kB queues) with FatTreeHelper(10) and RandomEcmpRouting in scratch/scratch-FTwarmup.cc",
            _fat_tree),
+    Change("lp-by-bytes-left", "the packet port's queue is chosen by the bytes left in the packet's flow, not by "
+           "Algorithm 1's case: LP while more than 50 KB (of 1024 B) are left, mice included; an elephant's last 50 KB HP; "
+           "ACKs HP ([tor.acceltor] lp_left = \"52224B\"; the hosts' TCP writes the bytes left into each packet's rank)",
+           f"{REPO} src/ocs/model/Prio2Device.cc Prio2Device::GetTargetQueue (OcsTag::GetLeftSize() > micethresh, 50 in "
+           "Prio2Device.h; no tag: queue 0), written by new-bulk-send-application.cc NewBulkSendApplication::SendData "
+           "(SetLeftSize((m_maxBytes - m_totBytes) / 1024)); Prio2DeviceHelper::Install puts the Prio2Device on the ToR "
+           "side of every ToR-aggregation link (FatTreeHelper::Create(true), scratch-FTwarmup.cc)",
+           _acceltor(lp_left="52224B")),
     Change("ns3-dctcp", "DCTCP points only (Fig. 17): ns-3's TcpDctcp and its socket's ECN rules: every packet ECN-capable, "
            "SYNs included (ect_syn), TcpDctcp's receiver echo and ECE reading (dctcp_echo = \"ns3\"), CWR's end beyond its "
            "recovery point (cwr_exit = \"beyond\"), PRR's entry in CWR (prr_entry = \"ns3\", with ns3-loss-recovery), "

@@ -45,6 +45,19 @@ pub enum Selection {
     Oracle,
 }
 
+/// What an elephant that has left (idle) keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Forget {
+    /// Nothing: it is a mouse again and must reach `heavy` anew (§III-G's replacement reading).
+    #[default]
+    Reset,
+    /// Its count: the authors' `Ipv4EpsRouting::EraseFlow` (HPCC724/RDCNSimulate,
+    /// src/ocs/model/Ipv4EpsRouting.h) deletes the flow's `Flow` object but never the Count-Min
+    /// sketch's counters, so the flow's next packet finds it past the threshold and makes it an
+    /// elephant again at once (a fresh `Flow`) if its pair has a place.
+    KeepCount,
+}
+
 /// Elephant selection shared by the three segregating ToRs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ElephantSpec {
@@ -54,6 +67,8 @@ pub struct ElephantSpec {
     pub heavy: u64,
     /// An elephant whose counter has not moved for this long has left (and is replaced).
     pub idle: Time,
+    /// What forgetting an idle elephant does to its count.
+    pub forget: Forget,
     pub selection: Selection,
     /// Ordered rack pairs whose elephants get weekly rows (`ElephantWeeks`): all (`None`), or a
     /// seeded random sample of this many — at 50 racks and 80 elephants a pair, every pair is
@@ -167,9 +182,23 @@ pub struct AccelTor {
     pub overflow_to_lp: bool,
     pub case4: CaseIv,
     pub acceleration: Acceleration,
+    /// Which packet-port queue a packet takes: `None`, Algorithm 1's (HP for Case I, LP for
+    /// the elephants' acceleration and fallbacks); `Some(b)`, LP exactly when its flow has at
+    /// least `b` bytes left from the packet's first byte (its `rank`), whatever the case — the
+    /// authors' `Prio2Device::GetTargetQueue` (HPCC724/RDCNSimulate, src/ocs/model/Prio2Device.cc)
+    /// sends a packet to queue 1 when its `OcsTag` says more than `micethresh` = 50 KB (of
+    /// 1024 B, rounded down) are left, i.e. b = 51 · 1024 B; untagged packets (ACKs, SYNs) HP.
+    pub lp_left: Option<u64>,
 }
 
 impl AccelTor {
+    /// Does a packet with `rank` bytes left in its flow take LP, where Algorithm 1 says
+    /// `algorithm_lp`?
+    #[inline]
+    pub fn takes_lp(&self, algorithm_lp: bool, rank: u64) -> bool {
+        self.lp_left.map_or(algorithm_lp, |b| rank >= b)
+    }
+
     /// Algorithm 1 for an elephant data packet whose circuit day is `ahead` days away (0 = the
     /// current day, during its night or its day) and starts at `day_start`.
     #[inline]
@@ -249,6 +278,22 @@ mod tests {
     }
 
     #[test]
+    fn lp_left_picks_the_queue_by_bytes_left_whatever_the_case() {
+        let mut a = authors(CaseIv::Drop, Acceleration::Time);
+        // Algorithm 1's choice stands without the rule.
+        assert!(a.takes_lp(true, 0) && !a.takes_lp(false, u64::MAX));
+        // The authors' `left / 1024 > 50`: 52 224 B left (51 KiB) is LP, one byte less HP;
+        // a long-lived flow (rank u64::MAX) LP; ACKs (rank 0) HP.
+        a.lp_left = Some(51 * 1024);
+        for algorithm_lp in [false, true] {
+            assert!(a.takes_lp(algorithm_lp, 52_224));
+            assert!(!a.takes_lp(algorithm_lp, 52_223));
+            assert!(a.takes_lp(algorithm_lp, u64::MAX));
+            assert!(!a.takes_lp(algorithm_lp, 0));
+        }
+    }
+
+    #[test]
     fn m_solves_problem_4() {
         // Theorem 1: 2^(m−1) < n ≤ 2^m. §III-C: n = 8 → m = 3; §IV-B: ⌊240/55⌋ = 4 → m = 2.
         assert_eq!(acceleration_rtts(8), 3);
@@ -294,6 +339,7 @@ mod tests {
             overflow_to_lp: false,
             case4,
             acceleration,
+            lp_left: None,
         }
     }
 

@@ -11,7 +11,7 @@
 //! bytes go to their dedicated counters. Memory is fixed per pair (one 64 B slot per place); a
 //! flow's label lives in a vector indexed by flow id that grows only when a new flow id appears.
 
-use super::acceltor::{ElephantSpec, FlowState, Selection};
+use super::acceltor::{ElephantSpec, FlowState, Forget, Selection};
 use super::sketch::CountMin;
 use crate::ids::FlowId;
 use crate::time::Time;
@@ -215,6 +215,27 @@ impl Elephants {
         false
     }
 
+    /// `Forget::KeepCount`: leave a departed elephant's count at `heavy` at least (a preselected
+    /// elephant was never counted; the authors' elephants all passed the sketch to become one).
+    fn keep_count(&mut self, s: usize, flow: FlowId) {
+        let heavy = self.spec.heavy;
+        match &mut self.counter {
+            Counter::Sketch(cms) => {
+                let short = heavy.saturating_sub(cms[s].estimate(flow.idx() as u64));
+                if short > 0 {
+                    cms[s].add(flow.idx() as u64, short);
+                }
+            }
+            Counter::Exact(v) => {
+                let i = flow.idx();
+                if i >= v.len() {
+                    v.resize((i + 1).next_power_of_two().max(64), 0);
+                }
+                v[i] = v[i].max(heavy);
+            }
+        }
+    }
+
     /// Retire the elephants of pair (s, d) idle since `now − idle` and give their places to the
     /// pair's heaviest candidate (one per call; later ones fill free places as they send).
     pub fn expire(&mut self, s: usize, d: usize, now: Time) {
@@ -231,6 +252,9 @@ impl Elephants {
                 self.slots.swap(base + i, last);
                 self.len[pi] -= 1;
                 self.label[gone.idx()] = NONE;
+                if self.spec.forget == Forget::KeepCount {
+                    self.keep_count(s, gone);
+                }
                 if base + i < last {
                     self.label[self.slots[base + i].flow.idx()] = (base + i) as u32;
                 }
@@ -255,7 +279,7 @@ mod tests {
     use super::*;
 
     fn spec(selection: Selection) -> ElephantSpec {
-        ElephantSpec { per_pair: 2, heavy: 10_000, idle: Time::from_us(100), selection, record_pairs: None }
+        ElephantSpec { per_pair: 2, heavy: 10_000, idle: Time::from_us(100), forget: Forget::Reset, selection, record_pairs: None }
     }
     fn f(i: usize) -> FlowId {
         FlowId::from_idx(i)
@@ -292,6 +316,29 @@ mod tests {
             assert!(e.is_elephant(f(3)), "the heaviest candidate (18 kB) replaces it");
             assert!(!e.is_elephant(f(2)));
             assert!(e.is_elephant(f(0)));
+        }
+    }
+
+    #[test]
+    fn a_forgotten_elephant_comes_back_at_once_only_when_its_count_is_kept() {
+        // Pair 0 → 1 holds flows 0 and 1 from the start (never counted). Flow 1 is silent for
+        // the idle time and leaves; no candidate waits, so its place stays free. Its next
+        // 1500 B packet: a mouse again under `Reset` (1500 B < heavy = 10 kB), an elephant again
+        // under `KeepCount` (the authors' sketch still holds its count).
+        for sel in [Selection::Oracle, Selection::Sketch { width: 256, depth: 4 }] {
+            for (forget, back) in [(Forget::Reset, false), (Forget::KeepCount, true)] {
+                let mut e = Elephants::new(ElephantSpec { forget, ..spec(sel) }, 2, 1);
+                e.preselect(&[(f(0), 0, 1, None), (f(1), 0, 1, None)]);
+                let t = Time::from_us;
+                assert!(e.observe(0, 1, f(0), 1500, t(60)));
+                e.expire(0, 1, t(100));
+                assert_eq!((e.departed, e.count(0, 1)), (1, 1), "{forget:?}");
+                assert_eq!(e.observe(0, 1, f(1), 1500, t(101)), back, "{forget:?} {sel:?}");
+                assert_eq!((e.promoted, e.count(0, 1)), (back as u64, 1 + back as usize), "{forget:?}");
+                // It left once; the second time it is forgotten, its count is still enough.
+                e.expire(0, 1, t(300));
+                assert_eq!(e.observe(0, 1, f(1), 1, t(301)), back, "{forget:?}");
+            }
         }
     }
 

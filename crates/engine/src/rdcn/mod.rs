@@ -31,7 +31,7 @@ pub mod voq;
 pub use monitor::{CircuitDay, LatencyHistogram, SeqView};
 pub use policy::{EcnMarks, Etalon, Feedback, Resize, TorPolicy};
 pub use schedule::{PairDay, Phase, Rack, Slot, WeekPlan};
-pub use acceltor::{AccelTor, Acceleration, CaseIv, Decision, ElephantSpec, FlowState, Selection};
+pub use acceltor::{AccelTor, Acceleration, CaseIv, Decision, ElephantSpec, FlowState, Forget, Selection};
 pub use segregated::{Blocking, Cases, Design, Segregated, TorQueues, Unblocking};
 pub use voq::Voq;
 

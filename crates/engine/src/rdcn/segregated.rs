@@ -63,6 +63,10 @@ pub struct Cases {
     pub case4_lp: u64,
     /// §IV-G: Q_i full, sent through the LP queue instead.
     pub overflow_lp: u64,
+    /// With `lp_left`: Case I packets sent LP (their flow had that much left)…
+    pub mice_lp: u64,
+    /// …and elephant packets for LP sent HP (theirs had less).
+    pub elephant_hp: u64,
     /// Elephants sent through the packet network (Unblocking off-day).
     pub elephant_packet: u64,
     /// Packets refused by a full queue (any design).

@@ -4,7 +4,7 @@ use super::parse::RdcnLayout;
 use super::reader::*;
 use crate::queue::Amount;
 use crate::rdcn::acceltor;
-use crate::rdcn::{AccelTor, Acceleration, Blocking, CaseIv, Design, EcnMarks, ElephantSpec, Etalon, Feedback, RdcnSpec, Resize, Selection, Slot, TorPolicy, Unblocking, WeekPlan};
+use crate::rdcn::{AccelTor, Acceleration, Blocking, CaseIv, Design, EcnMarks, ElephantSpec, Etalon, Forget, Feedback, RdcnSpec, Resize, Selection, Slot, TorPolicy, Unblocking, WeekPlan};
 use crate::time::Rate;
 use crate::time::Time;
 use crate::transport::tcp::EcnMode;
@@ -426,6 +426,10 @@ fn segregated(
         if idle == Time::ZERO {
             iss.push(e.key_path("idle"), "'0' is not a positive duration");
         }
+        let forget = match e.get("forget", iss, as_choice(&["reset", "keep-count"])).as_deref() {
+            Some("keep-count") => Forget::KeepCount,
+            _ => Forget::Reset,
+        };
         let n = l.racks;
         let pairs = (n * n.saturating_sub(1)) as u64;
         let record_pairs = e.get("record_pairs", iss, as_positive);
@@ -438,6 +442,7 @@ fn segregated(
             per_pair: per_pair.min(1 << 20) as usize,
             heavy,
             idle,
+            forget,
             selection: if sel == "oracle" { Selection::Oracle } else { Selection::Sketch { width: width as usize, depth: depth as usize } },
         }
     };
@@ -526,6 +531,12 @@ fn segregated(
                     Acceleration::Time
                 }
             };
+            // The authors' packet port (`Prio2Device`): LP by the bytes left in the flow, which the
+            // hosts' TCP writes into every data packet's rank (set below).
+            let lp_left = a.get("lp_left", iss, as_bytes);
+            if lp_left == Some(0) {
+                iss.push(a.key_path("lp_left"), "'0' would send every packet, ACKs included, to LP; give a size such as '52224B' (the authors' 50 KB rule)");
+            }
             let rto_min = acceltor::rto_min(week, day, m, rtt_pkt);
             let rto = rto_choice(&a, rto_min, iss);
             if rto == Some(Time::ZERO) {
@@ -535,7 +546,14 @@ fn segregated(
                 );
             }
             a.finish(iss);
-            (Design::Accel(AccelTor { hp, lp, queue, rtt_pkt, rtt_cir, m, k1, k, rto_min: rto.unwrap_or(rto_min), overflow_to_lp, case4, acceleration }), rto)
+            if lp_left.is_some() {
+                for p in profiles.values_mut() {
+                    if let TransportConfig::Tcp(c) = p {
+                        c.rank_remaining = true;
+                    }
+                }
+            }
+            (Design::Accel(AccelTor { hp, lp, queue, rtt_pkt, rtt_cir, m, k1, k, rto_min: rto.unwrap_or(rto_min), overflow_to_lp, case4, acceleration, lp_left }), rto)
         }
         "blocking" => {
             let b = sub("blocking", iss);

@@ -10,7 +10,8 @@ use super::{Ctx, Fabric};
 use crate::ids::PacketId;
 use crate::packet::Kind;
 use crate::rdcn::segregated::push_capped;
-use crate::rdcn::{Decision, Design, Rack, TorPolicy, TorQueues};
+use crate::queue::Fifo;
+use crate::rdcn::{AccelTor, Decision, Design, Rack, TorPolicy, TorQueues};
 use crate::time::Time;
 
 /// Where an entering packet was put.
@@ -22,6 +23,17 @@ enum Placed {
     Dropped,
 }
 
+/// Put a packet in AccelToR's LP queue (`to_lp`) or HP queue, each capped at its size.
+#[inline]
+fn packet_port(a: &AccelTor, hp: &mut Fifo, lp: &mut Fifo, to_lp: bool, id: PacketId, size: u32, now: Time) -> Placed {
+    let (q, cap) = if to_lp { (lp, a.lp) } else { (hp, a.hp) };
+    if push_capped(q, cap, id, size, now) {
+        Placed::Packet
+    } else {
+        Placed::Dropped
+    }
+}
+
 impl Fabric {
     /// A packet for rack `d` entered ToR `s` (a segregating design).
     pub(super) fn seg_ingress(&mut self, s: Rack, d: Rack, id: PacketId, cx: &mut Ctx) {
@@ -30,7 +42,7 @@ impl Fabric {
         let pi = r.pair(s, d);
         let pkt = cx.slab.get_mut(id);
         pkt.stamp = now;
-        let (kind, flow, size) = (pkt.kind, pkt.flow, pkt.size);
+        let (kind, flow, size, rank) = (pkt.kind, pkt.flow, pkt.size, pkt.rank);
         r.voqs[pi].used = true;
         r.voqs[pi].data |= kind == Kind::Data;
         let TorPolicy::Segregated(design, _) = r.spec.policy else { unreachable!() };
@@ -57,11 +69,9 @@ impl Fabric {
                     // Case I (and elephants of a pair that never gets a circuit).
                     None => {
                         c.mice += 1;
-                        if push_capped(hp, a.hp, id, size, now) {
-                            Placed::Packet
-                        } else {
-                            Placed::Dropped
-                        }
+                        let to_lp = a.takes_lp(false, rank);
+                        c.mice_lp += to_lp as u64;
+                        packet_port(a, hp, lp, to_lp, id, size, now)
                     }
                     Some((i, day)) => match decide(i, day.day_start, calendar) {
                         dec @ (Decision::Accelerate | Decision::Fallback) => {
@@ -70,11 +80,9 @@ impl Fabric {
                             } else {
                                 c.accelerated += 1;
                             }
-                            if push_capped(lp, a.lp, id, size, now) {
-                                Placed::Packet
-                            } else {
-                                Placed::Dropped
-                            }
+                            let to_lp = a.takes_lp(true, rank);
+                            c.elephant_hp += !to_lp as u64;
+                            packet_port(a, hp, lp, to_lp, id, size, now)
                         }
                         Decision::Today | Decision::Buffer(_) => {
                             if i == 0 {
@@ -92,11 +100,9 @@ impl Fabric {
                             } else if a.overflow_to_lp {
                                 // §IV-G: a full Q_i sends the packet through the LP queue.
                                 c.overflow_lp += 1;
-                                if push_capped(lp, a.lp, id, size, now) {
-                                    Placed::Packet
-                                } else {
-                                    Placed::Dropped
-                                }
+                                let to_lp = a.takes_lp(true, rank);
+                                c.elephant_hp += !to_lp as u64;
+                                packet_port(a, hp, lp, to_lp, id, size, now)
                             } else {
                                 calendar.q_mut(i).stats.drops += 1;
                                 Placed::Dropped
@@ -636,6 +642,10 @@ initial_cwnd = 4
             ("policy = \"acceltor\"\nacceltor = { warmup_double_below = 25 }", "tor.acceltor.warmup_double_below", "only applies"),
             ("policy = \"acceltor\"\nacceltor = { acceleration = \"count\", after_warmup = \"some\" }", "tor.acceltor.after_warmup", "some"),
             ("policy = \"acceltor\"\nacceltor = { kk = 3 }", "tor.acceltor.kk", "unknown key"),
+            ("policy = \"acceltor\"\nacceltor = { lp_left = \"0B\" }", "tor.acceltor.lp_left", "every packet"),
+            ("policy = \"acceltor\"\nacceltor = { lp_left = \"lots\" }", "tor.acceltor.lp_left", "lots"),
+            ("policy = \"blocking\"\nblocking = { lp_left = \"50KB\" }", "tor.blocking.lp_left", "unknown key"),
+            ("policy = \"acceltor\"\nelephants = { forget = \"never\" }", "tor.elephants.forget", "never"),
             ("policy = \"blocking\"\nelephants = { selection = \"oracle\", width = 10 }", "tor.elephants.width", "only applies to selection = \"sketch\""),
             ("policy = \"unblocking\"\nelephants = { per_pair = 0 }", "tor.elephants.per_pair", ""),
             ("policy = \"unblocking\"\nelephants = { idle = \"0us\" }", "tor.elephants.idle", "positive"),
@@ -718,6 +728,35 @@ initial_cwnd = 4
             let c = rdcn(&sim).seg.as_deref().unwrap().cases;
             assert_eq!((c.overflow_lp, c.full_drops), (lp, dropped), "{overflow}");
             assert_eq!(uplink_tx(&sim, 0), lp, "{overflow}");
+        }
+    }
+
+    #[test]
+    fn lp_left_sends_packets_to_lp_by_the_bytes_left_in_their_flow() {
+        // Pair 0 → 1 has one elephant place: the 200 000 B flow takes it, the 100 000 B flow is
+        // a mouse (Case I). With lp_left = 51·1024 = 52 224 B (the authors' Prio2Device), a
+        // mouse packet starting at byte 1448·k takes LP while 100 000 − 1448·k ≥ 52 224, i.e.
+        // k ≤ 33 (47 784 > 47 776 = 100 000 − 52 224 stops at k = 33): 33 of its 70 packets.
+        // The elephant's packets for LP go HP once fewer than 52 224 B are left: k ≥ 103 of its
+        // 139, so at most 36. Without the rule no packet changes queue. The mouse's HP packets
+        // overtake its LP ones; a high duplicate-ACK threshold (in the [transport] table the
+        // flows follow) keeps the reordering from resending any, so each is counted once.
+        for (rule, mice_lp) in [("", 0u64), (", lp_left = \"52224B\"", 33)] {
+            let tor = format!("policy = \"acceltor\"\nelephants = {{ per_pair = 1 }}\nacceltor = {{ rto_min = \"transport\"{rule} }}");
+            let flows = "dupthresh = 1000\nrack = false\ntlp = false\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 200000\n[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 100000\n";
+            let sc = Scenario::from_toml(&doc(&tor, flows, "5ms")).unwrap();
+            assert_eq!(sc.flows[1].cfg.tcp().unwrap().rank_remaining, !rule.is_empty(), "the rule turns the hosts' ranks on");
+            let mut sim = Simulator::new(&sc, None);
+            sim.run_until(Time::from_us(5000));
+            let seg = rdcn(&sim).seg.as_deref().unwrap();
+            let c = seg.cases;
+            assert_eq!(c.mice_lp, mice_lp, "{rule}");
+            assert!(c.elephant_hp <= 36, "{rule}: {}", c.elephant_hp);
+            assert_eq!(c.elephant_hp > 0, !rule.is_empty(), "{rule}: the elephant's last packets went to the packet port");
+            // The LP queue took exactly the packets the rule (or Algorithm 1) sent there.
+            let TorQueues::Accel { lp, hp, .. } = &seg.tors[0] else { panic!() };
+            assert_eq!(lp.stats.enqueued, c.mice_lp + c.accelerated + c.case4_lp + c.overflow_lp - c.elephant_hp, "{rule}");
+            assert_eq!(hp.stats.drops + lp.stats.drops + c.full_drops, 0, "{rule}: nothing lost, so no packet was sent twice");
         }
     }
 }
