@@ -1,0 +1,48 @@
+"""AccelToR's circuit occupancy as runs of other lengths would report it, read from stored runs.
+
+The paper says its runs last 5 s; the authors' AccelToR script (HPCC724/RDCNSimulate,
+scratch/scratch-FTwarmup.cc) stops at 0.15 s and their other scripts at 1 s
+(docs/reproductions/acceltor.md, "The run's length"). A run cut at T is its longer run's first T
+(nothing depends on the end), so each length's occupancy is the mean utilization of the stored
+run's measured days (after the warm-up, as `reproduce.acceltor.extract` takes them) that start
+before T.
+
+    PYTHONPATH=python python benches/acceltor_lengths.py STORE_RUN_DIR... [--cuts 0.15,1,5]
+"""
+import argparse
+import json
+import pathlib
+
+import pandas as pd
+
+from fabricsim.reproduce.acceltor import SCALES, week_us
+
+
+def lengths(run: pathlib.Path, cuts: list[float], warmup_weeks: int) -> dict:
+    """{cut in s: (occupancy, measured days before it)} of one stored run."""
+    racks = json.loads((run / "scenario.json").read_text())["topology"]["racks"]
+    warm_ps = warmup_weeks * week_us(racks) * 1e6
+    days = pd.read_parquet(run / "circuit_days.parquet", columns=["start_ps", "utilization"])
+    days = days[days.start_ps >= warm_ps]
+    out = {}
+    for cut in cuts:
+        d = days[days.start_ps < cut * 1e12]
+        out[cut] = (float(d.utilization.mean()) if len(d) else float("nan"), len(d))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+", type=pathlib.Path, help="store run directories (OUT/store/runs/KEY)")
+    ap.add_argument("--cuts", default="0.15,1,1.4,5", help="run lengths in seconds (comma-separated)")
+    ap.add_argument("--warmup-weeks", type=int, default=SCALES["paper"]["warmup_weeks"])
+    a = ap.parse_args()
+    cuts = [float(c) for c in a.cuts.split(",")]
+    for run in a.runs:
+        point = json.loads((run / "params.json").read_text()).get("point", run.name)
+        cells = [f"{c:g} s: {100 * occ:.2f} % ({n} days)" for c, (occ, n) in lengths(run, cuts, a.warmup_weeks).items()]
+        print(" | ".join([point] + cells))
+
+
+if __name__ == "__main__":
+    main()
