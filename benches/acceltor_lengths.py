@@ -3,11 +3,13 @@
 The paper says its runs last 5 s; the authors' AccelToR script (HPCC724/RDCNSimulate,
 scratch/scratch-FTwarmup.cc) stops at 0.15 s and their other scripts at 1 s
 (docs/reproductions/acceltor.md, "The run's length"). A run cut at T is its longer run's first T
-(nothing depends on the end), so each length's occupancy is the mean utilization of the stored
-run's measured days (after the warm-up, as `reproduce.acceltor.extract` takes them) that start
-before T.
+(nothing in the engine reads the end time before it comes; not checked run by run), so each
+length's occupancy is the mean utilization of the stored run's measured days (after the warm-up,
+as `reproduce.acceltor.extract` takes them) that start before T; a day straddling T counts whole.
+The warm-up is ours (two weeks at paper scale): the authors' 0.15 s run, if their analysis read all
+of it, included its first weeks.
 
-    PYTHONPATH=python python benches/acceltor_lengths.py STORE_RUN_DIR... [--cuts 0.15,1,5]
+    PYTHONPATH=python python benches/acceltor_lengths.py STORE_RUN_DIR... [--cuts 0.15,1,1.4,5]
 """
 import argparse
 import json

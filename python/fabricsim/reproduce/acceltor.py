@@ -431,9 +431,10 @@ ARTIFACT: list[Change] = [
     Change("forget-idle-26ms", "an elephant silent for 26 ms is forgotten ([tor.elephants] idle = \"26ms\")",
            f"{REPO} src/ocs/model/Ipv4EpsRouting.h Ipv4EpsRouting::EraseFlow (0.000520*50 s), called at each night by BeginConfig",
            _elephants(idle=f"{AUTHORS_IDLE_US}us")),
-    Change("forget-keeps-count", "forgetting an idle elephant leaves its count in the sketch, so its next packet makes it an "
-           "elephant again (fresh state, a place free in its pair) instead of a mouse that must count "
-           f"{AUTHORS_HEAVY_PKTS} packets anew ([tor.elephants] forget = \"keep-count\")",
+    Change("forget-keeps-count", "a forgotten elephant counts as heavy, those chosen at the start too (never counted), so "
+           "its next packet makes it an elephant again (fresh state, a place free in its pair) instead of a mouse that must "
+           f"count {AUTHORS_HEAVY_PKTS} packets anew ([tor.elephants] forget = \"keep-count\"; the authors choose no "
+           "elephant at the start: all of theirs passed the sketch)",
            f"{REPO} src/ocs/model/Ipv4EpsRouting.h Ipv4EpsRouting::EraseFlow (erases the Flow from all_upflows, never the "
            "Count_MinSketch) and Ipv4EpsRouting.cc RouteInput (a packet without a Flow: SketchInsert, then AddUpFlow once the "
            "count passes elephantthresh)",

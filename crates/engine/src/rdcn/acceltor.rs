@@ -45,16 +45,19 @@ pub enum Selection {
     Oracle,
 }
 
-/// What an elephant that has left (idle) keeps.
+/// What an elephant that has left (idle) keeps of its count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Forget {
-    /// Nothing: it is a mouse again and must reach `heavy` anew (§III-G's replacement reading).
+    /// What the counter holds: a flow that became an elephant by its count still has it and is
+    /// an elephant again at its next packet (if its pair has a place); one chosen at the start,
+    /// never counted, is a mouse that must reach `heavy`.
     #[default]
-    Reset,
-    /// Its count: the authors' `Ipv4EpsRouting::EraseFlow` (HPCC724/RDCNSimulate,
+    AsCounted,
+    /// At least `heavy`, the start's elephants too, as if they had passed the sketch as all the
+    /// authors' did: their `Ipv4EpsRouting::EraseFlow` (HPCC724/RDCNSimulate,
     /// src/ocs/model/Ipv4EpsRouting.h) deletes the flow's `Flow` object but never the Count-Min
-    /// sketch's counters, so the flow's next packet finds it past the threshold and makes it an
-    /// elephant again at once (a fresh `Flow`) if its pair has a place.
+    /// sketch's counters, and they choose no elephant at the start, so every forgotten flow's next
+    /// packet makes it an elephant again at once (a fresh `Flow`) if its pair has a place.
     KeepCount,
 }
 

@@ -215,8 +215,9 @@ impl Elephants {
         false
     }
 
-    /// `Forget::KeepCount`: leave a departed elephant's count at `heavy` at least (a preselected
-    /// elephant was never counted; the authors' elephants all passed the sketch to become one).
+    /// `Forget::KeepCount`: leave a departed elephant's count at `heavy` at least. Only an
+    /// elephant chosen at the start can be short of it (never counted); the authors' elephants all
+    /// passed the sketch to become one.
     fn keep_count(&mut self, s: usize, flow: FlowId) {
         let heavy = self.spec.heavy;
         match &mut self.counter {
@@ -279,7 +280,7 @@ mod tests {
     use super::*;
 
     fn spec(selection: Selection) -> ElephantSpec {
-        ElephantSpec { per_pair: 2, heavy: 10_000, idle: Time::from_us(100), forget: Forget::Reset, selection, record_pairs: None }
+        ElephantSpec { per_pair: 2, heavy: 10_000, idle: Time::from_us(100), forget: Forget::AsCounted, selection, record_pairs: None }
     }
     fn f(i: usize) -> FlowId {
         FlowId::from_idx(i)
@@ -320,13 +321,13 @@ mod tests {
     }
 
     #[test]
-    fn a_forgotten_elephant_comes_back_at_once_only_when_its_count_is_kept() {
+    fn a_forgotten_elephant_comes_back_at_once_if_its_count_says_heavy() {
         // Pair 0 → 1 holds flows 0 and 1 from the start (never counted). Flow 1 is silent for
         // the idle time and leaves; no candidate waits, so its place stays free. Its next
-        // 1500 B packet: a mouse again under `Reset` (1500 B < heavy = 10 kB), an elephant again
-        // under `KeepCount` (the authors' sketch still holds its count).
+        // 1500 B packet: a mouse under `AsCounted` (1500 B < heavy = 10 kB), an elephant again
+        // under `KeepCount` (as the authors' sketch, which counted every elephant, would have it).
         for sel in [Selection::Oracle, Selection::Sketch { width: 256, depth: 4 }] {
-            for (forget, back) in [(Forget::Reset, false), (Forget::KeepCount, true)] {
+            for (forget, back) in [(Forget::AsCounted, false), (Forget::KeepCount, true)] {
                 let mut e = Elephants::new(ElephantSpec { forget, ..spec(sel) }, 2, 1);
                 e.preselect(&[(f(0), 0, 1, None), (f(1), 0, 1, None)]);
                 let t = Time::from_us;
@@ -338,6 +339,12 @@ mod tests {
                 // It left once; the second time it is forgotten, its count is still enough.
                 e.expire(0, 1, t(300));
                 assert_eq!(e.observe(0, 1, f(1), 1, t(301)), back, "{forget:?}");
+                // A flow that became an elephant by its count keeps it either way: flow 2
+                // reaches 10 kB, takes a free place, leaves, and is back at its next byte.
+                assert!(!e.observe(0, 1, f(2), 9_999, t(302)) && e.observe(0, 1, f(2), 1, t(303)), "{forget:?}");
+                e.expire(0, 1, t(500));
+                assert!(!e.is_elephant(f(2)), "{forget:?}");
+                assert!(e.observe(0, 1, f(2), 1, t(501)), "{forget:?}: its count stays");
             }
         }
     }

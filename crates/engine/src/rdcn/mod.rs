@@ -68,6 +68,13 @@ impl RdcnSpec {
     pub fn eps_node(&self) -> usize {
         self.racks * self.hosts_per_rack + self.racks
     }
+    /// AccelToR's `lp_left`, if the ToRs are AccelToR's and it is set.
+    pub fn lp_left(&self) -> Option<u64> {
+        match self.policy {
+            TorPolicy::Segregated(Design::Accel(a), _) => a.lp_left,
+            _ => None,
+        }
+    }
 }
 
 /// What a port is to the hybrid network.

@@ -195,15 +195,18 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
     if let (Some(net), true) = (net.as_ref(), paths != PathChoice::Switches) {
         source_paths_fit(net, is_rdcn, paths, &mut iss);
     }
-    let flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, paths, &mut iss);
-    let workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
-    let incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
+    let mut flows = flows(&t, &nodes, reach.as_ref(), &profiles, end, traffic, paths, &mut iss);
+    let mut workloads = workloads(&t, &nodes, &profiles, end, &mut iss);
+    let mut incasts = incasts(&t, &nodes, &profiles, end, &mut iss);
     if let Some(reach) = reach.as_ref() {
         generated_pairs_reach(&workloads, &incasts, reach, &nodes, &mut iss);
     }
     if let Some(topo) = topo.as_mut() {
         let used: Vec<&str> = flows.iter().map(|f| f.transport.as_str()).chain(workloads.iter().map(|w| w.transport.as_str())).chain(incasts.iter().map(|i| i.transport.as_str())).collect();
         port_profiles::apply(&own_ports, &used, topo, &mut iss);
+    }
+    if topo.as_ref().and_then(|t| t.rdcn.as_ref()).is_some_and(|r| r.lp_left().is_some()) {
+        rank_for_lp_left(&mut flows, &mut workloads, &mut incasts, &mut iss);
     }
     let voqs = topo.as_ref().and_then(|t| t.rdcn.as_ref()).map_or(0, |r| (r.racks * r.racks.saturating_sub(1)) as u64);
     let output = output(&t, net.as_ref(), flows.len(), end, voqs, &mut iss);
@@ -237,6 +240,22 @@ pub(super) fn scenario(v: &Value) -> Result<Scenario, Issues> {
         return Err(iss);
     }
     Ok(Scenario { name, end: end.unwrap(), seed, topology: topo.unwrap(), ecmp, paths, flows, output, faults, workloads, incasts, stop_when_done, tie_order, sab, host, pfc })
+}
+
+/// `[tor.acceltor] lp_left` reads the bytes left in a packet's flow from its rank: every TCP
+/// sender must write it (a scheme's configuration, e.g. PIAS, turns ranks off, so this runs on the
+/// resolved flows, not the profiles), and other transports carry none: refused.
+fn rank_for_lp_left(flows: &mut [FlowSpec], workloads: &mut [WorkloadSpec], incasts: &mut [IncastSpec], iss: &mut Issues) {
+    let cfgs = flows.iter_mut().map(|f| (&f.transport, &mut f.cfg)).chain(workloads.iter_mut().map(|w| (&w.transport, &mut w.cfg))).chain(incasts.iter_mut().map(|a| (&a.transport, &mut a.cfg)));
+    for (name, cfg) in cfgs {
+        match cfg {
+            TransportConfig::Tcp(c) => c.rank_remaining = true,
+            _ => {
+                iss.push("tor.acceltor.lp_left", format!("needs TCP senders, which write the bytes left into their packets; '{name}' is not TCP"));
+                return;
+            }
+        }
+    }
 }
 
 /// `[routing] paths` other than the switches' needs a packet-switched fabric (a hybrid network's

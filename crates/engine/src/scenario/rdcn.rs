@@ -426,9 +426,9 @@ fn segregated(
         if idle == Time::ZERO {
             iss.push(e.key_path("idle"), "'0' is not a positive duration");
         }
-        let forget = match e.get("forget", iss, as_choice(&["reset", "keep-count"])).as_deref() {
+        let forget = match e.get("forget", iss, as_choice(&["as-counted", "keep-count"])).as_deref() {
             Some("keep-count") => Forget::KeepCount,
-            _ => Forget::Reset,
+            _ => Forget::AsCounted,
         };
         let n = l.racks;
         let pairs = (n * n.saturating_sub(1)) as u64;
@@ -532,10 +532,10 @@ fn segregated(
                 }
             };
             // The authors' packet port (`Prio2Device`): LP by the bytes left in the flow, which the
-            // hosts' TCP writes into every data packet's rank (set below).
+            // hosts' TCP writes into every data packet's rank (parse.rs `rank_for_lp_left`).
             let lp_left = a.get("lp_left", iss, as_bytes);
             if lp_left == Some(0) {
-                iss.push(a.key_path("lp_left"), "'0' would send every packet, ACKs included, to LP; give a size such as '52224B' (the authors' 50 KB rule)");
+                iss.push(a.key_path("lp_left"), "a size of 0 B would send every packet, ACKs included, to LP; give one such as '52224B' (the authors' 50 KB rule)");
             }
             let rto_min = acceltor::rto_min(week, day, m, rtt_pkt);
             let rto = rto_choice(&a, rto_min, iss);
@@ -546,13 +546,6 @@ fn segregated(
                 );
             }
             a.finish(iss);
-            if lp_left.is_some() {
-                for p in profiles.values_mut() {
-                    if let TransportConfig::Tcp(c) = p {
-                        c.rank_remaining = true;
-                    }
-                }
-            }
             (Design::Accel(AccelTor { hp, lp, queue, rtt_pkt, rtt_cir, m, k1, k, rto_min: rto.unwrap_or(rto_min), overflow_to_lp, case4, acceleration, lp_left }), rto)
         }
         "blocking" => {

@@ -736,7 +736,7 @@ initial_cwnd = 4
         // Pair 0 → 1 has one elephant place: the 200 000 B flow takes it, the 100 000 B flow is
         // a mouse (Case I). With lp_left = 51·1024 = 52 224 B (the authors' Prio2Device), a
         // mouse packet starting at byte 1448·k takes LP while 100 000 − 1448·k ≥ 52 224, i.e.
-        // k ≤ 33 (47 784 > 47 776 = 100 000 − 52 224 stops at k = 33): 33 of its 70 packets.
+        // k ≤ 32 (1448·33 = 47 784 > 47 776 = 100 000 − 52 224): k = 0…32, 33 of its 70 packets.
         // The elephant's packets for LP go HP once fewer than 52 224 B are left: k ≥ 103 of its
         // 139, so at most 36. Without the rule no packet changes queue. The mouse's HP packets
         // overtake its LP ones; a high duplicate-ACK threshold (in the [transport] table the
@@ -758,5 +758,15 @@ initial_cwnd = 4
             assert_eq!(lp.stats.enqueued, c.mice_lp + c.accelerated + c.case4_lp + c.overflow_lp - c.elephant_hp, "{rule}");
             assert_eq!(hp.stats.drops + lp.stats.drops + c.full_drops, 0, "{rule}: nothing lost, so no packet was sent twice");
         }
+        // A scheme's configuration turns ranks off (PIAS here); the rule turns them back on for
+        // every resolved TCP flow. Transports without bytes-left ranks are refused.
+        let tor = "policy = \"acceltor\"\nacceltor = { lp_left = \"52224B\" }";
+        let pias = "[[flows]]\nsrc = \"h0\"\ndst = \"h1\"\nsize = 100000\ntransport = \"pias\"\n";
+        let sc = Scenario::from_toml(&doc(tor, pias, "1ms")).unwrap();
+        assert!(sc.flows[0].cfg.tcp().unwrap().rank_remaining);
+        let sc = Scenario::from_toml(&doc("policy = \"acceltor\"", pias, "1ms")).unwrap();
+        assert!(!sc.flows[0].cfg.tcp().unwrap().rank_remaining, "no rule, no ranks");
+        let err = Scenario::from_toml(&doc(tor, &pias.replace("pias", "ndp"), "1ms")).unwrap_err();
+        assert!(err.0.iter().any(|i| i.path == "tor.acceltor.lp_left" && i.message.contains("'ndp' is not TCP")), "{err:?}");
     }
 }
