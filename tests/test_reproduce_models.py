@@ -181,6 +181,13 @@ def test_changes_picks_a_group_or_leaves_some_out(tmp_path):
     out, sets = common.run_models("toy", "reduced", {"reduced": {}}, _points, tmp_path, 1, False, None, "both",
                                   common.select_changes("toy", CHANGES, ["-slow-links"]))
     assert sets["artifact"]["a/one"] == sets["text"]["a/one"]
+    # One change at a time over a selection: the last row names what the artifact column held.
+    singles = {"renamed": _headlines(sets["text"])}
+    models = {m: _headlines(sets[m]) for m in ("text", "artifact")}
+    kept = common.select_changes("toy", CHANGES, ["-slow-links"])
+    oc = common.one_change_frame(["toy FCT"], models, singles, kept, len(CHANGES))
+    assert oc["model"].tolist() == ["text model", "+ renamed only", "artifact model (1 of 2 changes: renamed)"]
+    assert common.one_change_frame(["toy FCT"], models, singles, kept)["model"].tolist()[-1] == "artifact model (all changes)"
 
 
 def test_changes_from_the_cli_is_checked_before_anything_runs(tmp_path):

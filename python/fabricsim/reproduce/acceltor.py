@@ -931,7 +931,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-acceltor",
     figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
     n = SCALES[scale]["compare_racks"]
     hl, models = finish_models(out, sets, lambda r: headlines(r, scale),
-                          f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", chosen, central(scale))
+                          f"AccelToR (Chen et al.), scale = {scale} (comparison network: {n} racks): paper vs ours", chosen, central(scale), len(ARTIFACT))
     write_report(out, "acceltor", models, central(scale), figs, STATED, SETUP, chosen)
     print(f"\nwrote {out}/runs.csv, headlines.csv, {len(written)} Parquet tables and {len(figs)} figures; every run is kept in "
           f"{out}/store", file=sys.stderr)

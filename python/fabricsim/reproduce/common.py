@@ -205,15 +205,18 @@ def print_changes(changes: Sequence[Change], file=None) -> None:
 
 
 def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], per_change: dict[str, list[Headline]],
-                     changes: Sequence[Change]) -> pd.DataFrame:
+                     changes: Sequence[Change], every: int = 0) -> pd.DataFrame:
     """one_change.csv: for each central headline, its value and result in the text model, with each
-    single change, and in the artifact model (all changes)."""
+    single change, and in the artifact model — all changes, or (`every`, the paper's number of
+    changes, above len(changes): `--changes` picked some) the selected ones."""
     rows = []
+    whole = "artifact model (all changes)" if len(changes) >= every else \
+        f"artifact model ({len(changes)} of {every} changes: {', '.join(c.name for c in changes)})"
     def single(c: Change) -> str:
         return f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else "")
 
     cols = [("text model", base.get("text")), *((single(c), per_change.get(c.name)) for c in changes),
-            ("artifact model (all changes)", base.get("artifact"))]
+            (whole, base.get("artifact"))]
     for name in central:
         for label, hl in cols:
             if hl is None:
@@ -372,15 +375,16 @@ def model_figures(out: Path, sets: dict[str, dict[str, dict]], draw: Callable[[d
 
 
 def finish_models(out: Path, sets: dict[str, dict[str, dict]], headlines: Callable[[dict[str, dict]], list[Headline]],
-                  title: str, changes: Sequence[Change], central: Sequence[str]) -> tuple[pd.DataFrame, dict[str, list[Headline]]]:
+                  title: str, changes: Sequence[Change], central: Sequence[str], every: int = 0) -> tuple[pd.DataFrame, dict[str, list[Headline]]]:
     """The end every reproduction shares: score each model's runs, write headlines.csv and print
     both columns with what the artifact model changes; where single-change sets ran, write
-    one_change.csv and print it. Returns (headlines frame, {model: headlines})."""
+    one_change.csv and print it (`every`: the paper's number of changes, so a `--changes`
+    selection is labelled as one). Returns (headlines frame, {model: headlines})."""
     models = {m: headlines(sets[m]) for m in ("text", "artifact") if m in sets}
     df = write_models(out, models, title, changes)
     singles = {c.name: headlines(sets[c.name]) for c in changes if c.name in sets}
     if singles:
-        oc = one_change_frame(central, models, singles, changes)
+        oc = one_change_frame(central, models, singles, changes, every)
         oc.to_csv(out / "one_change.csv", index=False)
         print_one_change(oc)
     return df, models

@@ -550,7 +550,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-flash", jo
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, figures)
     hl, models = finish_models(out, sets, headlines, f"Flash (Gao et al.), scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
-                          chosen, CENTRAL)
+                          chosen, CENTRAL, len(ARTIFACT))
     write_report(out, "flash", models, CENTRAL, figs, STATED, SETUP, chosen)
     diag = [(load, results.get(f"diag/mix/{load}/{FLASH_ON_DCTCP}"), results.get(f"main/mix/{load}/pias"),
              results.get(f"main/mix/{load}/flash")) for load in LOADS]

@@ -920,7 +920,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-ppt", jobs
               sens.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
     figs = model_figures(out, sets, figures)
     hl, models = finish_models(out, sets, headlines, f"PPT, scale = {scale}: paper vs ours (reductions in % of the baseline's FCT)",
-                          chosen, CENTRAL)
+                          chosen, CENTRAL, len(ARTIFACT))
     write_report(out, "ppt", models, CENTRAL, figs, STATED, SETUP, chosen)
     missing = sorted({s for _, s in point_list(scale) if not has(s)})
     if missing:

@@ -837,7 +837,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-retcp", jo
         pd.concat(seq).to_parquet(out / "seq_view.parquet", index=False)
     figs = model_figures(out, sets, figures)
     hl, models = finish_models(out, sets, headlines, f"reTCP / dynamic VOQ resizing (NSDI 2020), scale = {scale}: paper vs ours",
-                          chosen, CENTRAL)
+                          chosen, CENTRAL, len(ARTIFACT))
     write_report(out, "retcp", models, CENTRAL, figs, STATED, SETUP, chosen)
     titles = {"unshaped": "800 Gb/s host links without the 10 Gb/s egress limit (the default before 2026-11-25)",
               "physical": "10 Gb/s, 1 us host links each way",

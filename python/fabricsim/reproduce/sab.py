@@ -1390,7 +1390,7 @@ def reproduce(scale: str = "reduced", output: str | Path = "reproduce-sab", jobs
     runs = write_runs(out, sets, runs_frame)
     figs = model_figures(out, sets, lambda r, o: figures(r, o, scale))
     hl, models = finish_models(out, sets, lambda r: headlines(r, scale), f"SAB (IEEE JSAC 2014), scale = {scale}: paper vs ours",
-                          chosen, CENTRAL)
+                          chosen, CENTRAL, len(ARTIFACT))
     write_report(out, "sab", models, CENTRAL, figs, STATED, SETUP, chosen)
     print_rate_sensitivity(results, scale)
     sens = {k: d for k, d in results.items() if k.startswith(("sensitivity/delay/", "sensitivity/mix/"))}
