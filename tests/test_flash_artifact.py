@@ -55,7 +55,7 @@ def test_artifact_changes_copy_and_leave_the_text_model_alone():
     pts = flash.points("reduced")
     frozen = copy.deepcopy(pts)
     names = [c.name for c in flash.ARTIFACT]
-    assert len(set(names)) == len(names) == 11
+    assert len(set(names)) == len(names) == 12
     for c in flash.ARTIFACT:
         assert c.source and c.what
         for (n, d, _), (_, d0, _) in zip(pts, frozen):
@@ -66,7 +66,7 @@ def test_artifact_changes_copy_and_leave_the_text_model_alone():
     # The text model's scenarios carry none of the new keys.
     for _, d, _ in pts:
         t = d["transport"]
-        assert "host_queue" not in d and not {"fixed_rto", "cwnd_cap", "ecn_growth", "tlp", "rack", "lost_retransmit", "limited_transmit", "timeout_ssthresh", "loss_exit"} & set(t) or t["cc"] == "pfabric"
+        assert "host_queue" not in d and not {"fixed_rto", "cwnd_cap", "ecn_growth", "tlp", "rack", "lost_retransmit", "limited_transmit", "timeout_ssthresh", "loss_exit", "cwr_exit"} & set(t) or t["cc"] == "pfabric"
         assert all("connections" not in w for w in d["workload"])
 
 
@@ -82,6 +82,8 @@ def test_artifact_model_of_the_mix_points():
     assert t["timeout_ssthresh"] == "ns2"
     # ... and its TcpAgent::ecn() cuts at an ECE in the loss state of a timeout of its own.
     assert t["loss_exit"] == "ns2"
+    # ... and reacts again only to an ACK beyond recover_ (the highest sequence sent + 1).
+    assert t["cwr_exit"] == "beyond"
     assert a["host_queue"] == "switch" and all(w["connections"] == "persistent" for w in a["workload"])
     # DCTCP and PIAS have no L2DCT window; pFabric keeps its own sender (already the ns-2 one).
     d = artifact_scenario(flash.ARTIFACT, "main/mix/0.6/pias", pts["main/mix/0.6/pias"])["transport"]

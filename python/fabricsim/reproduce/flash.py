@@ -520,6 +520,13 @@ ARTIFACT: list[Change] = [
            "with ECE; ecn() reacts when seqno > recover_ or last_cwnd_action_ == CWND_ACTION_TIMEOUT, then sets "
            f"recover_ = maxseq_ and last_cwnd_action_ = CWND_ACTION_ECN (the same in {TCN_NS2})",
            _tcp(loss_exit="ns2"), requires=("ns2-timeout-ssthresh",)),
+    Change("ns2-ecn-spacing",
+           "after an ECN reaction the next one needs an ACK beyond the highest sequence sent at the reaction: the ACK "
+           "that reaches it exactly does not react (cwr_exit = \"beyond\")",
+           f"{PIAS_NS2} tcp/tcp.cc TcpAgent::ecn() (reacts when seqno > recover_, then recover_ = maxseq_) called by "
+           "tcp/tcp-full.cc FullTcpAgent::recv() with highest_ack_; FullTcpAgent::sendpacket() keeps maxseq_ = the "
+           f"greatest sequence number sent + 1 (the same in {TCN_NS2})",
+           _tcp(cwr_exit="beyond")),
 ]
 #: The central claims (headline names) and the points they read; `--one-change` runs those points
 #: once per single change.
