@@ -17,15 +17,15 @@ import pathlib
 
 import pandas as pd
 
-from fabricsim.reproduce.acceltor import SCALES, week_us
+from fabricsim.reproduce.acceltor import SCALES, _measured_days, week_us
 
 
 def lengths(run: pathlib.Path, cuts: list[float], warmup_weeks: int) -> dict:
     """{cut in s: (occupancy, measured days before it)} of one stored run."""
     racks = json.loads((run / "scenario.json").read_text())["topology"]["racks"]
-    warm_ps = warmup_weeks * week_us(racks) * 1e6
+    wk_ps = week_us(racks) * 1e6
     days = pd.read_parquet(run / "circuit_days.parquet", columns=["start_ps", "utilization"])
-    days = days[days.start_ps >= warm_ps]
+    days = _measured_days(days, warmup_weeks * wk_ps, wk_ps)
     out = {}
     for cut in cuts:
         d = days[days.start_ps < cut * 1e12]

@@ -92,10 +92,12 @@ impl Elephants {
         &self.spec
     }
 
+    /// Make `v[i]` exist, new entries `fill`: vectors indexed by flow id grow only when a new id
+    /// appears, by doubling.
     #[inline]
-    fn grow(v: &mut Vec<u32>, i: usize) {
+    fn grow<T: Copy>(v: &mut Vec<T>, i: usize, fill: T) {
         if i >= v.len() {
-            v.resize((i + 1).next_power_of_two().max(64), NONE);
+            v.resize((i + 1).next_power_of_two().max(64), fill);
         }
     }
 
@@ -105,7 +107,7 @@ impl Elephants {
         let g = pi * self.spec.per_pair + self.len[pi] as usize;
         self.len[pi] += 1;
         self.slots[g] = Slot::new(flow, now);
-        Self::grow(&mut self.label, flow.idx());
+        Self::grow(&mut self.label, flow.idx(), NONE);
         self.label[flow.idx()] = g as u32;
     }
 
@@ -190,9 +192,7 @@ impl Elephants {
             Counter::Sketch(cms) => cms[s].add(flow.idx() as u64, bytes),
             Counter::Exact(v) => {
                 let i = flow.idx();
-                if i >= v.len() {
-                    v.resize((i + 1).next_power_of_two().max(64), 0);
-                }
+                Self::grow(v, i, 0);
                 v[i] += bytes;
                 v[i]
             }
@@ -229,9 +229,7 @@ impl Elephants {
             }
             Counter::Exact(v) => {
                 let i = flow.idx();
-                if i >= v.len() {
-                    v.resize((i + 1).next_power_of_two().max(64), 0);
-                }
+                Self::grow(v, i, 0);
                 v[i] = v[i].max(heavy);
             }
         }
