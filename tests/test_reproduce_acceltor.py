@@ -333,3 +333,46 @@ def test_central_names_are_headlines_at_each_scale():
         names = {h.name for h in A.headlines({}, scale)}
         assert set(A.central(scale)) <= names, scale
     assert A.CENTRAL_POINTS == ["compare/"]
+
+
+def test_the_scripts_traffic_is_a_reading_shown_beside_the_model():
+    # scratch-FTwarmup.cc sends every elephant from rack 0 (80 to each other rack) and fixed
+    # 150 000 B mice from rack 0, 350 a second to each rack for the traces' 1 s; the text has 80
+    # elephants per ordered pair and web-search mice from every rack. Not adopted: readings only.
+    assert {c.name for c in A.READINGS} == {"elephants-from-rack-0", "mice-150kb-from-rack-0"}
+    assert all(c.reading for c in A.READINGS) and not any(c.reading for c in A.ARTIFACT)
+    el, mice = (next(c for c in A.READINGS if c.name == n) for n in ("elephants-from-rack-0", "mice-150kb-from-rack-0"))
+    doc = A.scenario(racks=8)
+    doc["tor"]["elephants"]["record_pairs"] = 5
+    one = el.apply("compare/acceltor", doc)
+    assert len(doc["flows"]) == 8 * 7 * 80 and len(one["flows"]) == 7 * 80
+    assert {int(f["src"][1:]) // A.HOSTS for f in one["flows"]} == {0}
+    assert {int(f["dst"][1:]) // A.HOSTS for f in one["flows"]} == set(range(1, 8))
+    assert "record_pairs" not in one["tor"]["elephants"] and doc["tor"]["elephants"]["record_pairs"] == 5
+    # 350 flows/s x 49 racks x 150 000 B x 8 bit = 20.58 Gb/s on two 100 Gb/s hosts: load 0.1029.
+    assert A.script_mice_load(50) == pytest.approx(350 * 49 * 150_000 * 8 / 200e9) == pytest.approx(0.1029)
+    two = mice.apply("compare/acceltor", doc)
+    (w,) = two["workload"]
+    assert w["size"] == "150000B" and w["stop"] == "1s" and w["senders"] == ["h0", "h1"]
+    assert w["receivers"] == [f"h{x}" for x in range(2, 16)] and w["load"] == pytest.approx(350 * 7 * 1.2e6 / 200e9)
+    assert len(doc["workload"]) == 8, "the text scenario is left as it was"
+    assert mice.apply("load/90/acceltor", doc) is doc  # Fig. 14's loads keep the text's mice
+    fabricsim.validate(el.apply("x", two))
+
+
+def test_occupancy_is_measured_on_the_days_of_pairs_with_elephants():
+    # With elephants one way only (rack 0 out), the reverse pairs' days carry their ACKs and are
+    # listed in the days table; the occupancy is that of the elephants' pairs' days. With
+    # elephants on every pair nothing is left out.
+    el = next(c for c in A.READINGS if c.name == "elephants-from-rack-0")
+    doc = A.scenario(policy="acceltor", racks=3, per_pair=4, weeks=6, warmup_weeks=1, load_pct=0)
+    res = fabricsim.run(el.apply("compare/acceltor", doc), progress=False)
+    all_days = A._measured_days(res.circuit["days"], 1 * A.week_us(3) * 1e6, A.week_us(3) * 1e6)
+    assert {(1, 0), (2, 0)} <= set(zip(all_days.src, all_days.dst)), "the ACKs' pairs are listed"
+    d = A.extract(res, 3, 1)
+    assert set(zip(d["days"].src, d["days"].dst)) == {(0, 1), (0, 2)}
+    mine = all_days[all_days.src == 0]
+    assert d["occupancy"] == pytest.approx(mine.utilization.mean()) and d["occupancy"] > all_days.utilization.mean()
+    full = fabricsim.run(doc, progress=False)
+    kept = A.extract(full, 3, 1)["days"]
+    assert len(kept) == len(A._measured_days(full.circuit["days"], A.week_us(3) * 1e6, A.week_us(3) * 1e6))

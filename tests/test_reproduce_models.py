@@ -190,6 +190,37 @@ def test_changes_picks_a_group_or_leaves_some_out(tmp_path):
     assert common.one_change_frame(["toy FCT"], models, singles, kept)["model"].tolist()[-1] == "artifact model (all changes)"
 
 
+def test_a_reading_of_the_code_runs_only_when_asked_for_and_is_labelled_so(tmp_path):
+    # A behaviour read in the authors' code but not adopted (their text says otherwise) is never in
+    # the artifact model; "+NAME" adds it after the kept changes, so that both sides can be shown.
+    readings = [Change("slower", "links at a fifth of the rate", "a toy", _slow, reading=True)]
+    names = lambda spec: [c.name for c in common.select_changes("toy", CHANGES, spec, "both", readings)]  # noqa: E731
+    assert names(None) == ["slow-links", "renamed"]
+    assert names(["+slower"]) == ["slow-links", "renamed", "slower"]
+    assert names(["-slow-links", "+slower"]) == ["renamed", "slower"]
+    assert names("renamed,+slower") == ["renamed", "slower"]
+    with pytest.raises(ValueError, match=r"'slower' is not a change of toy's artifact model \(a reading, not adopted: add it with \+slower\)"):
+        names(["slower"])
+    with pytest.raises(ValueError, match=r"'\+fast' is not a reading of toy's code \(its readings: slower\)"):
+        names(["+fast"])
+    with pytest.raises(ValueError, match=r"'\+slower' is not a reading of toy's code \(it has none\)"):
+        common.select_changes("toy", CHANGES, ["+slower"])
+    # The artifact column's label says what it held beyond the adopted changes.
+    models = {"text": _headlines({}), "artifact": _headlines({})}
+    every = common.select_changes("toy", CHANGES, ["+slower"], "both", readings)
+    oc = common.one_change_frame(["toy FCT"], models, {}, every, len(CHANGES))
+    assert oc["model"].tolist() == ["text model", "artifact model (all changes; + slower, read in the code, not adopted)"]
+    some = common.select_changes("toy", CHANGES, ["-renamed", "+slower"], "both", readings)
+    assert common.one_change_frame(["toy FCT"], models, {}, some, len(CHANGES))["model"].tolist()[-1] == \
+        "artifact model (1 of 2 changes: slow-links; + slower, read in the code, not adopted)"
+    # The listing of the model's changes marks it too.
+    import io
+    buf = io.StringIO()
+    common.print_changes(every, file=buf)
+    assert "  slower (read in the authors' code, not adopted: asked for with --changes=+NAME): links at" in buf.getvalue()
+    assert "  renamed: another name" in buf.getvalue()
+
+
 def test_changes_from_the_cli_is_checked_before_anything_runs(tmp_path):
     import subprocess
     import sys
@@ -200,4 +231,6 @@ def test_changes_from_the_cli_is_checked_before_anything_runs(tmp_path):
     assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr
     p = run("--model", "text", "--changes", "mintcp-rto")
     assert p.returncode == 2 and "--model text has no artifact column" in p.stderr
+    p = run("--changes=+nope")
+    assert p.returncode == 2 and p.stderr == "error: --changes: '+nope' is not a reading of flash's code (it has none)\n"
     assert not (tmp_path / "o").exists()

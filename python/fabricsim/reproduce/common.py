@@ -66,13 +66,17 @@ class Change:
     `apply(point, doc)` returns the scenario of point `point` with the change made (a new dict,
     `doc` untouched; the same dict back when the change does not concern that point). `requires`
     names changes it cannot act without (ns-2's loss-state ECE reads the mark its timeout rule
-    keeps): a one-change row applies them too, and `--changes` refuses a selection without them."""
+    keeps): a one-change row applies them too, and `--changes` refuses a selection without them.
+    `reading` marks a behaviour read in the authors' code but not adopted, because their text (or
+    another of their figures) says otherwise: it runs only when asked for (`--changes=+NAME`), on
+    top of the model, so that both sides can be shown."""
 
     name: str
     what: str
     source: str
     apply: Callable[[str, dict], dict]
     requires: tuple[str, ...] = ()
+    reading: bool = False
 
 
 def artifact_scenario(changes: Sequence[Change], point: str, doc: dict) -> dict:
@@ -95,11 +99,13 @@ def model_points(points: list, model: str, changes: Sequence[Change]) -> dict[st
 
 
 def select_changes(paper: str, changes: Sequence[Change], spec: Optional[str | Sequence[str]],
-                   model: str = "both") -> list[Change]:
+                   model: str = "both", readings: Sequence[Change] = ()) -> list[Change]:
     """The changes of `paper`'s artifact model that `--changes` keeps (`spec`, a list or a
     comma-separated string): None, every one; names, the text model plus only these (in the
     model's order: a group of changes); names each prefixed "-", every change but these
-    (leave-some-out). Raises ValueError naming an unknown change, a list mixing the two forms, a
+    (leave-some-out). Names prefixed "+" add those of `readings` (behaviours read in the authors'
+    code and not adopted) after the kept changes, which are every change when nothing else is
+    named. Raises ValueError naming an unknown change, a list mixing keep and leave-out names, a
     selection without a change one of it requires, or a selection with `model` "text"."""
     if spec is None:
         return list(changes)
@@ -109,15 +115,24 @@ def select_changes(paper: str, changes: Sequence[Change], spec: Optional[str | S
     spec = [x.strip() for x in (spec.split(",") if isinstance(spec, str) else spec) if x.strip()]
     if not spec:
         raise ValueError(f"--changes: empty; {paper}'s changes: {', '.join(names) or 'none'}")
+    extra = [x[1:] for x in spec if x.startswith("+")]
+    by_reading = {r.name: r for r in readings}
+    for x in extra:
+        if x not in by_reading:
+            have = f"its readings: {', '.join(by_reading)}" if readings else "it has none"
+            raise ValueError(f"--changes: '+{x}' is not a reading of {paper}'s code ({have})")
+    spec = [x for x in spec if not x.startswith("+")]
     drop = [x.startswith("-") for x in spec]
     if any(drop) and not all(drop):
         raise ValueError(f"--changes: '{','.join(spec)}' mixes names to keep and names to leave out ('-NAME'): use one form")
     wanted = [x[1:] if x.startswith("-") else x for x in spec]
     unknown = [w for w in wanted if w not in names]
     if unknown:
-        raise ValueError(f"--changes: '{unknown[0]}' is not a change of {paper}'s artifact model; its changes: "
+        hint = f" (a reading, not adopted: add it with +{unknown[0]})" if unknown[0] in by_reading else ""
+        raise ValueError(f"--changes: '{unknown[0]}' is not a change of {paper}'s artifact model{hint}; its changes: "
                          f"{', '.join(names) or 'none'}")
     kept = [c for c in changes if (c.name not in wanted) == all(drop)]
+    kept += [r for r in readings if r.name in extra]
     for c in kept:
         missing = [r for r in c.requires if r not in {k.name for k in kept}]
         if missing:
@@ -201,7 +216,8 @@ def print_changes(changes: Sequence[Change], file=None) -> None:
         return
     print("\nthe artifact model (as the authors ran it) = the text model plus:", file=file)
     for c in changes:
-        print(f"  {c.name}: {c.what}\n      source: {c.source}", file=file)
+        tag = " (read in the authors' code, not adopted: asked for with --changes=+NAME)" if c.reading else ""
+        print(f"  {c.name}{tag}: {c.what}\n      source: {c.source}", file=file)
 
 
 def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], per_change: dict[str, list[Headline]],
@@ -210,8 +226,11 @@ def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], pe
     single change, and in the artifact model — all changes, or (`every`, the paper's number of
     changes, above len(changes): `--changes` picked some) the selected ones."""
     rows = []
-    whole = "artifact model (all changes)" if len(changes) >= every else \
-        f"artifact model ({len(changes)} of {every} changes: {', '.join(c.name for c in changes)})"
+    adopted = [c for c in changes if not c.reading]
+    whole = "artifact model (all changes" if len(adopted) >= every else \
+        f"artifact model ({len(adopted)} of {every} changes: {', '.join(c.name for c in adopted)}"
+    extra = [c.name for c in changes if c.reading]
+    whole += (f"; + {', '.join(extra)}, read in the code, not adopted)" if extra else ")")
     def single(c: Change) -> str:
         return f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else "")
 
