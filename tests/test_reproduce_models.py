@@ -199,6 +199,9 @@ def test_a_reading_of_the_code_runs_only_when_asked_for_and_is_labelled_so(tmp_p
     assert names(["+slower"]) == ["slow-links", "renamed", "slower"]
     assert names(["-slow-links", "+slower"]) == ["renamed", "slower"]
     assert names("renamed,+slower") == ["renamed", "slower"]
+    assert names("none,+slower") == ["slower"]  # the text model with the reading
+    with pytest.raises(ValueError, match="'none' keeps no change: it is the text model's column"):
+        names(["none"])
     with pytest.raises(ValueError, match=r"'slower' is not a change of toy's artifact model \(a reading, not adopted: add it with \+slower\)"):
         names(["slower"])
     with pytest.raises(ValueError, match=r"'\+fast' is not a reading of toy's code \(its readings: slower\)"):
@@ -213,6 +216,9 @@ def test_a_reading_of_the_code_runs_only_when_asked_for_and_is_labelled_so(tmp_p
     some = common.select_changes("toy", CHANGES, ["-renamed", "+slower"], "both", readings)
     assert common.one_change_frame(["toy FCT"], models, {}, some, len(CHANGES))["model"].tolist()[-1] == \
         "artifact model (1 of 2 changes: slow-links; + slower, read in the code, not adopted)"
+    only = common.select_changes("toy", CHANGES, ["none", "+slower"], "both", readings)
+    assert common.one_change_frame(["toy FCT"], models, {}, only, len(CHANGES))["model"].tolist()[-1] == \
+        "text model (no change; + slower, read in the code, not adopted)"
     # The listing of the model's changes marks it too.
     import io
     buf = io.StringIO()

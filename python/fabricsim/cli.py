@@ -733,7 +733,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "as named in its docs and report: a group of changes), or with every change but those written "
                          "-NAME (--changes=-no-tlp-rack: leave one out); e.g. --changes no-tlp-rack,eps-fat-tree. "
                          "+NAME adds a behaviour read in the authors' code but not adopted (their text says otherwise), "
-                         "to show both: --changes=+elephants-from-rack-0 is every change plus that reading. With "
+                         "to show both: --changes=+elephants-from-rack-0 is every change plus that reading, "
+                         "--changes=none,+elephants-from-rack-0 the text model plus it. With "
                          "--one-change, one row per selected change")
     rp.add_argument("--finished", action="store_true",
                     help="run nothing: print and write the tables from the runs OUT's store already holds, the others "

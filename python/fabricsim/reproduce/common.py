@@ -105,7 +105,7 @@ def select_changes(paper: str, changes: Sequence[Change], spec: Optional[str | S
     model's order: a group of changes); names each prefixed "-", every change but these
     (leave-some-out). Names prefixed "+" add those of `readings` (behaviours read in the authors'
     code and not adopted) after the kept changes, which are every change when nothing else is
-    named. Raises ValueError naming an unknown change, a list mixing keep and leave-out names, a
+    named and none with the name "none" (the text model plus readings). Raises ValueError naming an unknown change, a list mixing keep and leave-out names, a
     selection without a change one of it requires, or a selection with `model` "text"."""
     if spec is None:
         return list(changes)
@@ -122,6 +122,11 @@ def select_changes(paper: str, changes: Sequence[Change], spec: Optional[str | S
             have = f"its readings: {', '.join(by_reading)}" if readings else "it has none"
             raise ValueError(f"--changes: '+{x}' is not a reading of {paper}'s code ({have})")
     spec = [x for x in spec if not x.startswith("+")]
+    if spec == ["none"]:
+        if not extra:
+            raise ValueError("--changes: 'none' keeps no change: it is the text model's column (--model text), "
+                             "or add readings with +NAME")
+        return [r for r in readings if r.name in extra]
     drop = [x.startswith("-") for x in spec]
     if any(drop) and not all(drop):
         raise ValueError(f"--changes: '{','.join(spec)}' mixes names to keep and names to leave out ('-NAME'): use one form")
@@ -228,7 +233,8 @@ def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], pe
     rows = []
     adopted = [c for c in changes if not c.reading]
     whole = "artifact model (all changes" if len(adopted) >= every else \
-        f"artifact model ({len(adopted)} of {every} changes: {', '.join(c.name for c in adopted)}"
+        f"artifact model ({len(adopted)} of {every} changes: {', '.join(c.name for c in adopted)}" if adopted else \
+        "text model (no change"
     extra = [c.name for c in changes if c.reading]
     whole += (f"; + {', '.join(extra)}, read in the code, not adopted)" if extra else ")")
     def single(c: Change) -> str:
