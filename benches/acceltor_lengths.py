@@ -5,7 +5,8 @@ scratch/scratch-FTwarmup.cc) stops at 0.15 s and their other scripts at 1 s
 (docs/reproductions/acceltor.md, "The run's length"). A run cut at T is its longer run's first T
 (nothing in the engine reads the end time before it comes; not checked run by run), so each
 length's occupancy is the mean utilization of the stored run's measured days (after the warm-up,
-as `reproduce.acceltor.extract` takes them) that start before T; a day straddling T counts whole.
+of the pairs with elephants, as `reproduce.acceltor.extract` takes them) that start before T; a day
+straddling T counts whole.
 The warm-up is ours (two weeks at paper scale): the authors' 0.15 s run, if their analysis read all
 of it, included its first weeks.
 
@@ -17,15 +18,16 @@ import pathlib
 
 import pandas as pd
 
-from fabricsim.reproduce.acceltor import SCALES, _measured_days, week_us
+from fabricsim.reproduce.acceltor import SCALES, _elephant_days, _measured_days, week_us
 
 
 def lengths(run: pathlib.Path, cuts: list[float], warmup_weeks: int) -> dict:
     """{cut in s: (occupancy, measured days before it)} of one stored run."""
-    racks = json.loads((run / "scenario.json").read_text())["topology"]["racks"]
-    wk_ps = week_us(racks) * 1e6
-    days = pd.read_parquet(run / "circuit_days.parquet", columns=["start_ps", "utilization"])
-    days = _measured_days(days, warmup_weeks * wk_ps, wk_ps)
+    topo = json.loads((run / "scenario.json").read_text())["topology"]
+    wk_ps = week_us(topo["racks"]) * 1e6
+    days = pd.read_parquet(run / "circuit_days.parquet", columns=["src", "dst", "start_ps", "utilization"])
+    flows = pd.read_parquet(run / "flows.parquet", columns=["workload", "src", "dst"])
+    days = _elephant_days(_measured_days(days, warmup_weeks * wk_ps, wk_ps), flows, topo["hosts_per_rack"])
     out = {}
     for cut in cuts:
         d = days[days.start_ps < cut * 1e12]

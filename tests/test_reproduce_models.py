@@ -202,6 +202,17 @@ def test_a_reading_of_the_code_runs_only_when_asked_for_and_is_labelled_so(tmp_p
     assert names("none,+slower") == ["slower"]  # the text model with the reading
     with pytest.raises(ValueError, match="'none' keeps no change: it is the text model's column"):
         names(["none"])
+    assert names("none, none, +slower, +slower") == ["slower"]  # repeated names count once
+    with pytest.raises(ValueError, match="'none,renamed': 'none' stands alone, or with \\+NAME readings"):
+        names("none,renamed,+slower")
+    with pytest.raises(ValueError, match="'slower' is not a change .* \\(a reading: it runs only when added with \\+NAME\\)"):
+        names(["-slower"])
+    # A reading that needs a change cannot go without it, on the text model either.
+    needy = [Change("slower-too", "reads slow-links' state", "a toy", _slow, requires=("slow-links",), reading=True)]
+    with pytest.raises(ValueError, match="slower-too needs slow-links .*: keep slow-links"):
+        common.select_changes("toy", CHANGES, "none,+slower-too", "both", needy)
+    with pytest.raises(ValueError, match="slower-too needs slow-links .*: keep slow-links"):
+        common.select_changes("toy", CHANGES, "-slow-links,+slower-too", "both", needy)
     with pytest.raises(ValueError, match=r"'slower' is not a change of toy's artifact model \(a reading, not adopted: add it with \+slower\)"):
         names(["slower"])
     with pytest.raises(ValueError, match=r"'\+fast' is not a reading of toy's code \(its readings: slower\)"):
@@ -212,19 +223,25 @@ def test_a_reading_of_the_code_runs_only_when_asked_for_and_is_labelled_so(tmp_p
     models = {"text": _headlines({}), "artifact": _headlines({})}
     every = common.select_changes("toy", CHANGES, ["+slower"], "both", readings)
     oc = common.one_change_frame(["toy FCT"], models, {}, every, len(CHANGES))
-    assert oc["model"].tolist() == ["text model", "artifact model (all changes; + slower, read in the code, not adopted)"]
+    assert oc["model"].tolist() == ["text model", "artifact model (all changes; + slower, read in the authors' code, not adopted)"]
     some = common.select_changes("toy", CHANGES, ["-renamed", "+slower"], "both", readings)
     assert common.one_change_frame(["toy FCT"], models, {}, some, len(CHANGES))["model"].tolist()[-1] == \
-        "artifact model (1 of 2 changes: slow-links; + slower, read in the code, not adopted)"
+        "artifact model (1 of 2 changes: slow-links; + slower, read in the authors' code, not adopted)"
+    assert common.one_change_frame(["toy FCT"], models, {"slower": _headlines({})}, every, len(CHANGES))["model"].tolist()[1] == \
+        "+ slower only (read in the authors' code, not adopted)"
     only = common.select_changes("toy", CHANGES, ["none", "+slower"], "both", readings)
     assert common.one_change_frame(["toy FCT"], models, {}, only, len(CHANGES))["model"].tolist()[-1] == \
-        "text model (no change; + slower, read in the code, not adopted)"
+        "text model (no change; + slower, read in the authors' code, not adopted)"
     # The listing of the model's changes marks it too.
     import io
     buf = io.StringIO()
     common.print_changes(every, file=buf)
-    assert "  slower (read in the authors' code, not adopted: asked for with --changes=+NAME): links at" in buf.getvalue()
+    assert buf.getvalue().startswith("\nthe artifact model (as the authors ran it) = the text model plus:")
+    assert "  slower (read in the authors' code, not adopted): links at" in buf.getvalue()
     assert "  renamed: another name" in buf.getvalue()
+    buf = io.StringIO()
+    common.print_changes(only, file=buf)
+    assert buf.getvalue().startswith("\nthis column is the text model (no change of the artifact model) plus readings:")
 
 
 def test_changes_from_the_cli_is_checked_before_anything_runs(tmp_path):

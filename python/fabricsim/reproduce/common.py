@@ -78,6 +78,15 @@ class Change:
     requires: tuple[str, ...] = ()
     reading: bool = False
 
+    @property
+    def tag(self) -> str:
+        """A reading's mark beside its name in tables and listings ("" for an adopted change)."""
+        return f" ({READING})" if self.reading else ""
+
+
+#: How the listings mark a reading.
+READING = "read in the authors' code, not adopted"
+
 
 def artifact_scenario(changes: Sequence[Change], point: str, doc: dict) -> dict:
     """The artifact model of one point: every change applied in order."""
@@ -121,28 +130,30 @@ def select_changes(paper: str, changes: Sequence[Change], spec: Optional[str | S
         if x not in by_reading:
             have = f"its readings: {', '.join(by_reading)}" if readings else "it has none"
             raise ValueError(f"--changes: '+{x}' is not a reading of {paper}'s code ({have})")
-    spec = [x for x in spec if not x.startswith("+")]
-    if spec == ["none"]:
+    spec = list(dict.fromkeys(x for x in spec if not x.startswith("+")))
+    if "none" in spec:
+        if spec != ["none"]:
+            raise ValueError(f"--changes: '{','.join(spec)}': 'none' stands alone, or with +NAME readings")
         if not extra:
             raise ValueError("--changes: 'none' keeps no change: it is the text model's column (--model text), "
                              "or add readings with +NAME")
-        return [r for r in readings if r.name in extra]
     drop = [x.startswith("-") for x in spec]
     if any(drop) and not all(drop):
         raise ValueError(f"--changes: '{','.join(spec)}' mixes names to keep and names to leave out ('-NAME'): use one form")
     wanted = [x[1:] if x.startswith("-") else x for x in spec]
-    unknown = [w for w in wanted if w not in names]
+    unknown = [w for w in wanted if w not in names and w != "none"]
     if unknown:
-        hint = f" (a reading, not adopted: add it with +{unknown[0]})" if unknown[0] in by_reading else ""
+        hint = f" (a reading, not adopted: add it with +{unknown[0]})" if unknown[0] in by_reading and not all(drop) else \
+            " (a reading: it runs only when added with +NAME)" if unknown[0] in by_reading else ""
         raise ValueError(f"--changes: '{unknown[0]}' is not a change of {paper}'s artifact model{hint}; its changes: "
                          f"{', '.join(names) or 'none'}")
-    kept = [c for c in changes if (c.name not in wanted) == all(drop)]
+    kept = [] if spec == ["none"] else [c for c in changes if (c.name not in wanted) == all(drop)]
     kept += [r for r in readings if r.name in extra]
     for c in kept:
         missing = [r for r in c.requires if r not in {k.name for k in kept}]
         if missing:
-            raise ValueError(f"--changes: {c.name} needs {', '.join(missing)} (it cannot act without it): "
-                             + ("leave both out" if all(drop) else "name both"))
+            fix = f"keep {', '.join(missing)}" if c.reading else "leave both out" if all(drop) else "name both"
+            raise ValueError(f"--changes: {c.name} needs {', '.join(missing)} (it cannot act without it): {fix}")
     return kept
 
 
@@ -219,10 +230,12 @@ def print_changes(changes: Sequence[Change], file=None) -> None:
     """What the artifact model changes, each with the code it models."""
     if not changes:
         return
-    print("\nthe artifact model (as the authors ran it) = the text model plus:", file=file)
+    adopted = [c for c in changes if not c.reading]
+    head = "the artifact model (as the authors ran it) = the text model plus" if adopted else \
+        "this column is the text model (no change of the artifact model) plus readings"
+    print(f"\n{head}:", file=file)
     for c in changes:
-        tag = " (read in the authors' code, not adopted: asked for with --changes=+NAME)" if c.reading else ""
-        print(f"  {c.name}{tag}: {c.what}\n      source: {c.source}", file=file)
+        print(f"  {c.name}{c.tag}: {c.what}\n      source: {c.source}", file=file)
 
 
 def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], per_change: dict[str, list[Headline]],
@@ -236,9 +249,9 @@ def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], pe
         f"artifact model ({len(adopted)} of {every} changes: {', '.join(c.name for c in adopted)}" if adopted else \
         "text model (no change"
     extra = [c.name for c in changes if c.reading]
-    whole += (f"; + {', '.join(extra)}, read in the code, not adopted)" if extra else ")")
+    whole += (f"; + {', '.join(extra)}, {READING})" if extra else ")")
     def single(c: Change) -> str:
-        return f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else "")
+        return f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else "") + c.tag
 
     cols = [("text model", base.get("text")), *((single(c), per_change.get(c.name)) for c in changes),
             (whole, base.get("artifact"))]

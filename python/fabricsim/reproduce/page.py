@@ -116,7 +116,7 @@ def write_page(out: Path, title: str, models: dict[str, list[Headline]], central
         rows = "".join(f"<tr><td>{_esc(s.choice)}</td><td>{_esc(s.value)}</td><td class='note'>{_esc(s.cites)}</td></tr>" for s in setup)
         parts += ["<h2>Setup</h2>", f"<table><tr><th>choice</th><th>ours</th><th>the paper's sentence</th></tr>{rows}</table>"]
     if changes:
-        rows = "".join(f"<tr><td>{_esc(c.name)}{' (read in the code, not adopted)' if c.reading else ''}</td><td>{_esc(c.what)}</td>"
+        rows = "".join(f"<tr><td>{_esc(c.name + c.tag)}</td><td>{_esc(c.what)}</td>"
                        f"<td class='note'>{_esc(c.source)}</td></tr>" for c in changes)
         parts += ["<h2>What the artifact model changes</h2>",
                   f"<table><tr><th>change</th><th>what it does</th><th>source</th></tr>{rows}</table>"]
