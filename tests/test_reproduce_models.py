@@ -73,6 +73,7 @@ def test_both_models_side_by_side_and_one_change(tmp_path, capsys):
     df, models = common.finish_models(out, sets, _headlines, "toy paper", CHANGES, ["toy FCT"])
     assert df["result"].tolist()[0] == "pass" and df["result_artifact"].tolist()[0] == "MISS"
     assert list(df.columns)[:8] == ["headline", "paper", "band", "ours", "unit", "result", "ours_artifact", "result_artifact"]
+    assert (df["artifact_model"] == "artifact model (all changes)").all()
     oc = (tmp_path / "one_change.csv").read_text().splitlines()
     assert oc[0] == "headline,model,paper,band,ours,unit,result"
     assert [line.split(",")[1] for line in oc[1:]] == ["text model", "+ slow-links only", "+ renamed only", "artifact model (all changes)"]

@@ -158,3 +158,17 @@ def test_reproduce_list_shows_the_recorded_and_the_last_run_verdicts(tmp_path, c
     assert f"recorded (docs/reproductions/retcp.md): {RECORDED['retcp']}" in out
     assert "text 2 pass, 1 MISS of 3; artifact 2 pass, 0 MISS of 3" in out
     assert out.count("last run here") == 1
+
+
+def test_the_last_run_names_an_artifact_column_that_held_a_selection_or_readings(tmp_path):
+    from fabricsim.reproduce.page import recorded_verdicts
+    p = tmp_path / "headlines.csv"
+    label = "artifact model (all changes; + elephants-from-rack-0, read in the authors' code, not adopted)"
+    pd.DataFrame({"headline": ["a", "b"], "result": ["pass", "MISS"], "result_artifact": ["pass", "pass"],
+                  "artifact_model": [label] * 2}).to_csv(p, index=False)
+    assert recorded_verdicts(p) == f"text 1 pass, 1 MISS of 2; {label} 2 pass, 0 MISS of 2"
+    # An artifact-only run's one column is the artifact model's, not the text's.
+    pd.DataFrame({"headline": ["a"], "result": ["MISS"], "artifact_model": ["artifact model (all changes)"]}).to_csv(p, index=False)
+    assert recorded_verdicts(p) == "artifact 0 pass, 1 MISS of 1"
+    pd.DataFrame({"headline": ["a"], "result": ["MISS"]}).to_csv(p, index=False)
+    assert recorded_verdicts(p) == "text 0 pass, 1 MISS of 1"

@@ -238,18 +238,24 @@ def print_changes(changes: Sequence[Change], file=None) -> None:
         print(f"  {c.name}{c.tag}: {c.what}\n      source: {c.source}", file=file)
 
 
-def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], per_change: dict[str, list[Headline]],
-                     changes: Sequence[Change], every: int = 0) -> pd.DataFrame:
-    """one_change.csv: for each central headline, its value and result in the text model, with each
-    single change, and in the artifact model — all changes, or (`every`, the paper's number of
-    changes, above len(changes): `--changes` picked some) the selected ones."""
-    rows = []
+def artifact_label(changes: Sequence[Change], every: int = 0) -> str:
+    """What the artifact column held: all the paper's changes, or (`every`, the paper's number of
+    changes, above the count kept: `--changes` picked some) the selected ones, and any readings."""
     adopted = [c for c in changes if not c.reading]
     whole = "artifact model (all changes" if len(adopted) >= every else \
         f"artifact model ({len(adopted)} of {every} changes: {', '.join(c.name for c in adopted)}" if adopted else \
         "text model (no change"
     extra = [c.name for c in changes if c.reading]
-    whole += (f"; + {', '.join(extra)}, {READING})" if extra else ")")
+    return whole + (f"; + {', '.join(extra)}, {READING})" if extra else ")")
+
+
+def one_change_frame(central: Sequence[str], base: dict[str, list[Headline]], per_change: dict[str, list[Headline]],
+                     changes: Sequence[Change], every: int = 0) -> pd.DataFrame:
+    """one_change.csv: for each central headline, its value and result in the text model, with each
+    single change, and in the artifact column (`artifact_label`)."""
+    rows = []
+    whole = artifact_label(changes, every)
+
     def single(c: Change) -> str:
         return f"+ {c.name} only" + (f" (with {', '.join(c.requires)})" if c.requires else "") + c.tag
 
@@ -419,7 +425,7 @@ def finish_models(out: Path, sets: dict[str, dict[str, dict]], headlines: Callab
     one_change.csv and print it (`every`: the paper's number of changes, so a `--changes`
     selection is labelled as one). Returns (headlines frame, {model: headlines})."""
     models = {m: headlines(sets[m]) for m in ("text", "artifact") if m in sets}
-    df = write_models(out, models, title, changes)
+    df = write_models(out, models, title, changes, artifact_label(changes, every))
     singles = {c.name: headlines(sets[c.name]) for c in changes if c.name in sets}
     if singles:
         oc = one_change_frame(central, models, singles, changes, every)
@@ -428,10 +434,14 @@ def finish_models(out: Path, sets: dict[str, dict[str, dict]], headlines: Callab
     return df, models
 
 
-def write_models(out: Path, models: dict[str, list[Headline]], title: str, changes: Sequence[Change] = ()) -> pd.DataFrame:
-    """Write headlines.csv (both columns when both models ran) and print the table, then what the
-    artifact model changes."""
+def write_models(out: Path, models: dict[str, list[Headline]], title: str, changes: Sequence[Change] = (),
+                 label: str = "artifact model (all changes)") -> pd.DataFrame:
+    """Write headlines.csv (both columns when both models ran; with the artifact model, its column
+    `artifact_model` says what it held, `label`) and print the table, then what the artifact model
+    changes."""
     df = models_frame(models)
+    if "artifact" in models:
+        df["artifact_model"] = label
     df.to_csv(out / "headlines.csv", index=False)
     print_models(models, title)
     if "artifact" in models:

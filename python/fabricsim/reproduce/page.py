@@ -138,11 +138,16 @@ def write_page(out: Path, title: str, models: dict[str, list[Headline]], central
 
 
 def recorded_verdicts(headlines_csv: Path) -> str:
-    """The verdict counts of a written headlines.csv, per model column ("text 16/3/19, artifact
-    16/3/19": pass / MISS / rows)."""
+    """The verdict counts of a written headlines.csv, per model column ("text 16 pass, 3 MISS of 19;
+    artifact 16 pass, ..."); the artifact column named by what it held when `--changes` picked
+    some changes or readings, and an artifact-only run's one column as the artifact's."""
     df = pd.read_csv(headlines_csv)
     out = []
-    for col, name in (("result", "text"), ("result_artifact", "artifact")):
+    art = "artifact"
+    if "artifact_model" in df and len(df) and df["artifact_model"].iloc[0] != "artifact model (all changes)":
+        art = str(df["artifact_model"].iloc[0])
+    first = art if "artifact_model" in df and "result_artifact" not in df else "text"
+    for col, name in (("result", first), ("result_artifact", art)):
         if col in df:
             out.append(f"{name} {int((df[col] == 'pass').sum())} pass, {int((df[col] == 'MISS').sum())} MISS of {len(df)}")
     return "; ".join(out)
