@@ -114,8 +114,9 @@ def select_changes(paper: str, changes: Sequence[Change], spec: Optional[str | S
     model's order: a group of changes); names each prefixed "-", every change but these
     (leave-some-out). Names prefixed "+" add those of `readings` (behaviours read in the authors'
     code and not adopted) after the kept changes, which are every change when nothing else is
-    named and none with the name "none" (the text model plus readings). Raises ValueError naming an unknown change, a list mixing keep and leave-out names, a
-    selection without a change one of it requires, or a selection with `model` "text"."""
+    named and none with the name "none" (the text model plus readings). Raises ValueError naming
+    an unknown change, a list mixing keep and leave-out names, a selection without a change one of
+    it requires, or a selection with `model` "text"."""
     if spec is None:
         return list(changes)
     if model == "text":
